@@ -1,0 +1,69 @@
+# Dungji tasks. `make run` starts the whole system; `make test` runs every
+# test. Both install what they need first (Debian packages when run as root,
+# a private PostgreSQL cluster under .data/ when none answers).
+
+GO        ?= go
+DATA      := .data
+BIN       := $(DATA)/bin
+DUNGJI    := $(BIN)/dungji
+APT_PKGS  := tesseract-ocr tesseract-ocr-kor poppler-utils fonts-nanum
+export PATH := $(CURDIR)/$(BIN):$(PATH)
+
+.DEFAULT_GOAL := help
+.PHONY: help run test test-race bench generate verify lint migrate deps versitygw build pg-down
+
+help: ## Show this help
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+run: deps ## Run API, workers and console on embedded defaults (go run ./server)
+	$(GO) run ./server
+
+test: deps versitygw build ## Run every test, with -race, on real Postgres and real S3 servers
+	@url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
+	TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 $(GO) test -race -count=1 -timeout 9m ./...; rc=$$?; \
+	$(DUNGJI) pg down; exit $$rc
+
+test-race: test ## Same as test (tests always run with -race)
+
+bench: deps build ## Run the benchmarks (figures beside their baselines)
+	@url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
+	TEST_DATABASE_URL="$$url" $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 20m ./...; rc=$$?; \
+	$(DUNGJI) pg down; exit $$rc
+
+generate: ## Regenerate gqlgen code from graph/*.graphqls
+	$(GO) tool gqlgen generate --config gqlgen.yml
+
+verify: ## Fail when generated code is stale or go.mod is untidy
+	@$(MAKE) --no-print-directory generate
+	@$(GO) mod tidy
+	@git diff --exit-code -- graph go.mod go.sum || { echo "generated code or go.mod is stale: run make generate / go mod tidy and commit"; exit 1; }
+
+lint: ## gofmt and go vet
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
+	$(GO) vet ./...
+
+migrate: build ## Apply migrations to DATABASE_URL (or the development database)
+	$(DUNGJI) migrate up
+
+build: ## Build the binary into .data/bin/dungji
+	@mkdir -p $(BIN)
+	$(GO) build -o $(DUNGJI) ./server
+
+versitygw: ## Build the versitygw S3 gateway the S3 tests also run against
+	@bash jobs/blob/versitygw.sh >/dev/null
+
+pg-down: build ## Stop the private PostgreSQL cluster, if one was started
+	$(DUNGJI) pg down
+
+deps: ## Install missing Debian packages (as root), or say which are missing
+	@missing=""; \
+	for p in $(APT_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
+	if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then missing="$$missing postgresql"; fi; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+		else \
+			echo "missing Debian packages:$$missing"; echo "install them with: sudo apt-get install$$missing"; exit 1; \
+		fi; \
+	fi

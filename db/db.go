@@ -1,0 +1,113 @@
+// Package db holds the task store: the bun models, the embedded migrations
+// (ours and River's), the connection wiring that lets a bun write and a River
+// insert share one transaction, and the queries the lifecycle code builds on.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+)
+
+// DB is one open database: bun for our tables and a River driver on the same
+// *sql.DB, so that a bun.Tx's *sql.Tx can be handed to River's InsertTx.
+type DB struct {
+	// Bun runs on pgx's database/sql driver. bun's own pgdriver breaks River's
+	// leader election (see FACTS.md), so it is never used here.
+	Bun *bun.DB
+	// SQL is the *sql.DB under Bun.
+	SQL *sql.DB
+	// Pool is the pgx pool behind SQL.
+	Pool *pgxpool.Pool
+	// ListenerPool is a separate small pool whose connections River's and our
+	// LISTEN loops take for good.
+	ListenerPool *pgxpool.Pool
+	// River is the River driver on SQL, with LISTEN/NOTIFY through ListenerPool.
+	River *riverdatabasesql.Driver
+	// URL is the connection string the database was opened with.
+	URL string
+}
+
+// Options tune Open.
+type Options struct {
+	// MaxConns bounds the main pool (default 20).
+	MaxConns int32
+}
+
+// Open connects to the database at url and checks that it answers.
+func Open(ctx context.Context, url string, opts Options) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("db: parse DATABASE_URL: %w", err)
+	}
+	cfg.MaxConns = 20
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	cfg.MaxConnIdleTime = 5 * time.Minute
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("db: connect: %w", err)
+	}
+	lcfg := cfg.Copy()
+	lcfg.MaxConns = 4
+	lcfg.MinConns = 0
+	listenerPool, err := pgxpool.NewWithConfig(ctx, lcfg)
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("db: connect listener pool: %w", err)
+	}
+	sqlDB := stdlib.OpenDBFromPool(pool)
+	d := &DB{
+		Bun:          bun.NewDB(sqlDB, pgdialect.New()),
+		SQL:          sqlDB,
+		Pool:         pool,
+		ListenerPool: listenerPool,
+		River:        riverdatabasesql.NewWithPgxListener(sqlDB, listenerPool),
+		URL:          url,
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := pool.Ping(pingCtx); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("db: ping: %w", err)
+	}
+	return d, nil
+}
+
+// Close closes every pool. Call it last, after River has stopped.
+func (d *DB) Close() error {
+	err := d.Bun.Close()
+	d.ListenerPool.Close()
+	d.Pool.Close()
+	return err
+}
+
+// InTx runs fn in one transaction on d and commits it when fn returns nil.
+// Any error rolls the whole transaction back: since River v0.49 its Tx calls
+// make no savepoints, so a failed statement leaves nothing to continue with.
+func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	tx, err := d.Bun.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("db: begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	if err := fn(ctx, tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("db: commit: %w", err)
+	}
+	return nil
+}
+
+// ErrNoRows reports whether err means a query found no row.
+func ErrNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -1,0 +1,5 @@
+DROP TABLE IF EXISTS task_events;
+DROP TABLE IF EXISTS ocr_tasks;
+DROP TABLE IF EXISTS issuance_tasks;
+DROP TABLE IF EXISTS files;
+DROP TABLE IF EXISTS nests;

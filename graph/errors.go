@@ -1,0 +1,69 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/dungji/dungji/graph/model"
+	"github.com/dungji/dungji/jobs"
+)
+
+func pageInfo(hasNext bool, end string) *model.PageInfo {
+	pi := &model.PageInfo{HasNextPage: hasNext}
+	if end != "" {
+		pi.EndCursor = &end
+	}
+	return pi
+}
+
+// ErrorPresenter puts the lifecycle's error code in extensions.code. Errors
+// that are not a *jobs.Error are logged with their cause and shown as
+// "internal error": a client never sees a stack, a SQL message or another
+// user's data.
+func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		gerr := graphql.DefaultErrorPresenter(ctx, err)
+		var je *jobs.Error
+		if errors.As(err, &je) {
+			if je.Code == jobs.CodeInternal {
+				log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", err)
+			}
+			gerr.Message = je.Message
+			if gerr.Extensions == nil {
+				gerr.Extensions = map[string]any{}
+			}
+			gerr.Extensions["code"] = string(je.Code)
+			if je.Field != "" {
+				gerr.Extensions["field"] = je.Field
+			}
+			return gerr
+		}
+		var ge *gqlerror.Error
+		if errors.As(err, &ge) && (ge.Rule != "" || ge.Extensions["code"] != nil || ge.Err == nil) {
+			// Parse, validation and input-coercion errors from gqlgen itself
+			// are already safe and carry their own code.
+			if gerr.Extensions == nil || gerr.Extensions["code"] == nil {
+				if gerr.Extensions == nil {
+					gerr.Extensions = map[string]any{}
+				}
+				gerr.Extensions["code"] = string(jobs.CodeBadUserInput)
+			}
+			return gerr
+		}
+		log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", err)
+		return &gqlerror.Error{Message: "internal error", Path: gerr.Path,
+			Extensions: map[string]any{"code": string(jobs.CodeInternal)}}
+	}
+}
+
+// RecoverFunc turns a resolver panic into an internal error, logged with its value.
+func RecoverFunc(log *slog.Logger) graphql.RecoverFunc {
+	return func(ctx context.Context, v any) error {
+		log.ErrorContext(ctx, "resolver panic", "panic", v)
+		return &jobs.Error{Code: jobs.CodeInternal, Message: "internal error"}
+	}
+}

@@ -1,0 +1,46 @@
+package jobs
+
+import "context"
+
+// Actor is the authenticated caller of a lifecycle method.
+type Actor struct {
+	UserID string
+	Admin  bool
+}
+
+type actorKey struct{}
+
+type authFailureKey struct{}
+
+// WithAuthFailure records in ctx why presented credentials were refused, so
+// that an operation needing a user can say so instead of "authentication
+// required".
+func WithAuthFailure(ctx context.Context, reason string) context.Context {
+	return context.WithValue(ctx, authFailureKey{}, reason)
+}
+
+// WithActor returns a context carrying a.
+func WithActor(ctx context.Context, a Actor) context.Context {
+	return context.WithValue(ctx, actorKey{}, a)
+}
+
+// ActorFrom returns the caller in ctx, if any.
+func ActorFrom(ctx context.Context) (Actor, bool) {
+	a, ok := ctx.Value(actorKey{}).(Actor)
+	return a, ok && a.UserID != ""
+}
+
+// RequireActor returns the caller in ctx or an UNAUTHENTICATED error.
+func RequireActor(ctx context.Context) (Actor, error) {
+	a, ok := ActorFrom(ctx)
+	if !ok {
+		if reason, _ := ctx.Value(authFailureKey{}).(string); reason != "" {
+			return Actor{}, Errorf(CodeUnauthenticated, "invalid credentials: %s", reason)
+		}
+		return Actor{}, Errorf(CodeUnauthenticated, "authentication required")
+	}
+	return a, nil
+}
+
+// canSee reports whether a may read or act on a resource owned by owner.
+func (a Actor) canSee(owner string) bool { return a.Admin || a.UserID == owner }

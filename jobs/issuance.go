@@ -1,0 +1,238 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
+)
+
+// Issuance error codes, stored on issuance_tasks.error_code and
+// last_error_code (see DESIGN.md for when each is used).
+const (
+	ErrAutomationFailed = "AUTOMATION_FAILED"
+	ErrDuplicatePayment = "DUPLICATE_PAYMENT"
+	ErrUploadFailed     = "UPLOAD_FAILED"
+	ErrSaveFailed       = "SAVE_FAILED"
+	ErrUnknown          = "UNKNOWN"
+	ErrStalePending     = "STALE_PENDING"
+	// ErrDispatchFailed is kept for rows of the original system, where a task
+	// could commit without its message; a transactional insert cannot.
+	ErrDispatchFailed = "DISPATCH_FAILED"
+)
+
+// IssuanceArgs is the River job that works one issuance task.
+type IssuanceArgs struct {
+	TaskID string `json:"task_id"`
+}
+
+// Kind implements river.JobArgs.
+func (IssuanceArgs) Kind() string { return "issuance" }
+
+// QueueIssuance is the River queue issuance jobs run on.
+const QueueIssuance = "issuance"
+
+// IssuanceStale reports whether a PENDING task has waited for a worker at
+// least after: such a task is replaced by the next request.
+func IssuanceStale(t *db.IssuanceTask, now time.Time, after time.Duration) bool {
+	return t.Status == db.StatusPending && now.Sub(t.UpdatedAt) >= after
+}
+
+// RequestIssuanceResult is a task and whether it was an existing active task.
+type RequestIssuanceResult struct {
+	Task   *db.IssuanceTask
+	Reused bool
+}
+
+// RequestIssuance returns the nest's active issuance task or creates one,
+// inserting the task row and its River job in one transaction.
+//
+//  1. Lock the nest row: missing → NOT_FOUND, another owner's → FORBIDDEN.
+//  2. Latest active task (no lock): PROCESSING, or PENDING and not stale → reuse.
+//  3. A stale PENDING task is re-read FOR UPDATE: now PROCESSING or no longer
+//     stale → reuse; still stale → FAILED (STALE_PENDING), go on.
+//  4. Insert the PENDING task and its job together.
+func (s *Service) RequestIssuance(ctx context.Context, nestID string) (RequestIssuanceResult, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return RequestIssuanceResult{}, err
+	}
+	for try := 0; ; try++ {
+		res, err := s.requestIssuance(ctx, actor, nestID)
+		// The partial unique index backs the nest lock up: should another
+		// path have inserted an active task, the retry finds and reuses it.
+		if err != nil && isUniqueViolation(err, "issuance_tasks_one_active_per_nest") && try < 3 {
+			continue
+		}
+		return res, err
+	}
+}
+
+func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID string) (RequestIssuanceResult, error) {
+	var res RequestIssuanceResult
+	err := s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		nest, err := s.visibleNest(ctx, tx, actor, nestID, true)
+		if err != nil {
+			return err
+		}
+		if !actor.Admin && nest.OwnerID != actor.UserID {
+			return Errorf(CodeForbidden, "this nest belongs to another user")
+		}
+
+		active := new(db.IssuanceTask)
+		err = tx.NewSelect().Model(active).
+			Where("nest_id = ?", nest.ID).Where("status IN (?)", bun.In([]db.Status{db.StatusPending, db.StatusProcessing})).
+			OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx)
+		switch {
+		case db.ErrNoRows(err):
+			active = nil
+		case err != nil:
+			return internal("latest active issuance", err)
+		}
+		if s.hookAfterLatestActive != nil {
+			s.hookAfterLatestActive()
+		}
+		if active != nil {
+			if active.Status == db.StatusProcessing || !IssuanceStale(active, s.clock(), s.cfg.IssuanceStaleAfter) {
+				res = RequestIssuanceResult{Task: active, Reused: true}
+				return nil
+			}
+			// Step 3: the task looked stale without a lock; decide under one.
+			locked := new(db.IssuanceTask)
+			if err := tx.NewSelect().Model(locked).Where("id = ?", active.ID).For("UPDATE").Scan(ctx); err != nil {
+				return internal("lock stale issuance", err)
+			}
+			now := s.clock()
+			switch {
+			case locked.Status == db.StatusProcessing,
+				locked.Status == db.StatusPending && !IssuanceStale(locked, now, s.cfg.IssuanceStaleAfter):
+				res = RequestIssuanceResult{Task: locked, Reused: true}
+				return nil
+			case locked.Status == db.StatusPending:
+				msg := fmt.Sprintf("no worker picked the task up within %s", s.cfg.IssuanceStaleAfter)
+				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, ErrStalePending, msg, nil, now); err != nil {
+					return err
+				}
+			}
+			// SUCCESS or FAILED meanwhile, or just failed as stale: a new task.
+		}
+
+		task, err := s.insertIssuance(ctx, tx, nest, actor)
+		if err != nil {
+			return err
+		}
+		res = RequestIssuanceResult{Task: task}
+		return nil
+	})
+	if err != nil {
+		return RequestIssuanceResult{}, fmt.Errorf("request issuance for nest %s: %w", nestID, err)
+	}
+	return res, nil
+}
+
+// insertIssuance inserts a PENDING task, its creation event and its River
+// job, all in tx.
+func (s *Service) insertIssuance(ctx context.Context, tx bun.Tx, nest *db.Nest, actor Actor) (*db.IssuanceTask, error) {
+	now := s.clock()
+	task := &db.IssuanceTask{ID: newID(), NestID: nest.ID, RequestedBy: actor.UserID}
+	task.Status = db.StatusPending
+	task.MaxAttempts = s.cfg.IssuanceMaxAttempts
+	task.Version = 1
+	task.CreatedAt, task.UpdatedAt = now, now
+
+	job, err := s.river.InsertTx(ctx, tx.Tx, IssuanceArgs{TaskID: task.ID}, &river.InsertOpts{
+		Queue:       QueueIssuance,
+		MaxAttempts: task.MaxAttempts,
+	})
+	if err != nil {
+		return nil, internal("insert issuance job", err)
+	}
+	task.JobID = &job.Job.ID
+	if _, err := tx.NewInsert().Model(task).Exec(ctx); err != nil {
+		if isUniqueViolation(err, "") {
+			return nil, err
+		}
+		return nil, internal("insert issuance task", err)
+	}
+	if err := insertEvent(ctx, tx, db.KindIssuance, task.ID, task.NestID, nil, &task.Lifecycle, now); err != nil {
+		return nil, err
+	}
+	return task, nil
+}
+
+// finishIssuance moves a locked task to SUCCESS or FAILED, bumping its version
+// and writing the event, in tx.
+func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.IssuanceTask, to db.Status, code, msg string, fileID *string, now time.Time) error {
+	from := t.Status
+	t.Status = to
+	t.Version++
+	t.UpdatedAt = now
+	t.FinishedAt = &now
+	t.NextRetryAt = nil
+	if to == db.StatusFailed {
+		t.ErrorCode = &code
+		t.ErrorMessage = &msg
+		t.LastErrorCode = &code
+	} else {
+		t.FileID = fileID
+	}
+	if _, err := tx.NewUpdate().Model(t).
+		Column("status", "version", "updated_at", "finished_at", "next_retry_at", "error_code", "error_message", "last_error_code", "file_id").
+		WherePK().Exec(ctx); err != nil {
+		return internal("finish issuance", err)
+	}
+	return insertEvent(ctx, tx, db.KindIssuance, t.ID, t.NestID, &from, &t.Lifecycle, now)
+}
+
+// insertEvent appends the transition that brought a task to lc.
+func insertEvent(ctx context.Context, idb bun.IDB, kind db.TaskKind, taskID, nestID string, from *db.Status, lc *db.Lifecycle, at time.Time) error {
+	ev := &db.TaskEvent{TaskKind: kind, TaskID: taskID, NestID: nestID, FromStatus: from,
+		ToStatus: lc.Status, ErrorCode: lc.ErrorCode, Attempt: lc.Attempt, Version: lc.Version, At: at}
+	if lc.Status == db.StatusProcessing && lc.LastErrorCode != nil && lc.ErrorCode == nil {
+		ev.ErrorCode = lc.LastErrorCode
+	}
+	if _, err := idb.NewInsert().Model(ev).Exec(ctx); err != nil {
+		return internal("insert task event", err)
+	}
+	return nil
+}
+
+func isUniqueViolation(err error, constraint string) bool {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
+		return false
+	}
+	return constraint == "" || pgErr.ConstraintName == constraint
+}
+
+// IssuanceTask returns a task the caller may see.
+func (s *Service) IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err = ParseID("id", id)
+	if err != nil {
+		return nil, err
+	}
+	t := new(db.IssuanceTask)
+	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
+		if db.ErrNoRows(err) {
+			return nil, Errorf(CodeNotFound, "issuance task not found")
+		}
+		return nil, internal("load issuance task", err)
+	}
+	if _, err := s.visibleNest(ctx, s.db.Bun, actor, t.NestID, false); err != nil {
+		if ErrorCode(err) == CodeForbidden {
+			return nil, Errorf(CodeForbidden, "this task belongs to another user")
+		}
+		return nil, err
+	}
+	return t, nil
+}

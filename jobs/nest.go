@@ -1,0 +1,192 @@
+package jobs
+
+import (
+	"context"
+	"encoding/base64"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
+)
+
+// NewNest is the input of CreateNest.
+type NewNest struct {
+	Title            string
+	Address          string
+	RegistryUniqueNo string
+}
+
+var uniqueNoPattern = regexp.MustCompile(`^(?:\d{4}-\d{4}-\d{6}|\d{14})$`)
+
+// NormalizeUniqueNo validates a registry unique number (부동산 고유번호),
+// given as 14 digits or as 1234-5678-901234, and returns its 14 digits.
+func NormalizeUniqueNo(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if !uniqueNoPattern.MatchString(s) {
+		return "", false
+	}
+	return strings.ReplaceAll(s, "-", ""), true
+}
+
+// FormatUniqueNo renders 14 digits as 1234-5678-901234.
+func FormatUniqueNo(digits string) string {
+	if len(digits) != 14 {
+		return digits
+	}
+	return digits[:4] + "-" + digits[4:8] + "-" + digits[8:]
+}
+
+// ParseID checks that id is a UUID and returns it in canonical form.
+func ParseID(field, id string) (string, error) {
+	u, err := uuid.Parse(id)
+	if err != nil {
+		return "", InvalidInput(field, "%s is not a valid id", field)
+	}
+	return u.String(), nil
+}
+
+func newID() string { return uuid.Must(uuid.NewV7()).String() }
+
+// CreateNest creates a nest owned by the caller.
+func (s *Service) CreateNest(ctx context.Context, in NewNest) (*db.Nest, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	title := strings.TrimSpace(in.Title)
+	address := strings.TrimSpace(in.Address)
+	switch {
+	case title == "":
+		return nil, InvalidInput("input.title", "title is required")
+	case utf8.RuneCountInString(title) > 200:
+		return nil, InvalidInput("input.title", "title is longer than 200 characters")
+	case address == "":
+		return nil, InvalidInput("input.address", "address is required")
+	case utf8.RuneCountInString(address) > 500:
+		return nil, InvalidInput("input.address", "address is longer than 500 characters")
+	}
+	uniqueNo, ok := NormalizeUniqueNo(in.RegistryUniqueNo)
+	if !ok {
+		return nil, InvalidInput("input.registryUniqueNo", "registry unique number must be 14 digits, as 1234-5678-901234 or without dashes")
+	}
+	n := &db.Nest{ID: newID(), OwnerID: actor.UserID, Title: title, Address: address,
+		RegistryUniqueNo: uniqueNo, CreatedAt: s.clock()}
+	if _, err := s.db.Bun.NewInsert().Model(n).Exec(ctx); err != nil {
+		return nil, internal("create nest", err)
+	}
+	return n, nil
+}
+
+// Nest returns a nest the caller may see: NOT_FOUND when it does not exist,
+// FORBIDDEN when it is another user's.
+func (s *Service) Nest(ctx context.Context, id string) (*db.Nest, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.visibleNest(ctx, s.db.Bun, actor, id, false)
+}
+
+// visibleNest loads a nest and checks the caller may see it; with lock it is
+// read FOR UPDATE.
+func (s *Service) visibleNest(ctx context.Context, idb bun.IDB, actor Actor, id string, lock bool) (*db.Nest, error) {
+	id, err := ParseID("nestId", id)
+	if err != nil {
+		return nil, err
+	}
+	n := new(db.Nest)
+	q := idb.NewSelect().Model(n).Where("id = ?", id)
+	if lock {
+		q = q.For("UPDATE")
+	}
+	if err := q.Scan(ctx); err != nil {
+		if db.ErrNoRows(err) {
+			return nil, Errorf(CodeNotFound, "nest not found")
+		}
+		return nil, internal("load nest", err)
+	}
+	if !actor.canSee(n.OwnerID) {
+		return nil, Errorf(CodeForbidden, "this nest belongs to another user")
+	}
+	return n, nil
+}
+
+// Page is one page of a cursor-paginated list.
+type Page[T any] struct {
+	Items       []T
+	Cursors     []string
+	HasNextPage bool
+}
+
+// EndCursor is the cursor of the last item, or "" for an empty page.
+func (p Page[T]) EndCursor() string {
+	if len(p.Cursors) == 0 {
+		return ""
+	}
+	return p.Cursors[len(p.Cursors)-1]
+}
+
+// MaxPageSize caps `first` on every list.
+const MaxPageSize = 100
+
+func pageSize(first *int) (int, error) {
+	if first == nil {
+		return 20, nil
+	}
+	if *first < 0 || *first > MaxPageSize {
+		return 0, InvalidInput("first", "first must be between 0 and %d", MaxPageSize)
+	}
+	return *first, nil
+}
+
+// Cursors are opaque to clients; inside they are the row id (a UUIDv7, so id
+// order is creation order).
+func encodeCursor(id string) string { return base64.RawURLEncoding.EncodeToString([]byte(id)) }
+
+func decodeCursor(c string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return "", InvalidInput("after", "after is not a valid cursor")
+	}
+	id, err := uuid.Parse(string(b))
+	if err != nil {
+		return "", InvalidInput("after", "after is not a valid cursor")
+	}
+	return id.String(), nil
+}
+
+// Nests lists the caller's nests, newest first.
+func (s *Service) Nests(ctx context.Context, first *int, after *string) (Page[*db.Nest], error) {
+	var page Page[*db.Nest]
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return page, err
+	}
+	n, err := pageSize(first)
+	if err != nil {
+		return page, err
+	}
+	q := s.db.Bun.NewSelect().Model(&page.Items).Where("owner_id = ?", actor.UserID).
+		OrderExpr("id DESC").Limit(int64(n + 1))
+	if after != nil && *after != "" {
+		id, err := decodeCursor(*after)
+		if err != nil {
+			return page, err
+		}
+		q = q.Where("id < ?", id)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return page, internal("list nests", err)
+	}
+	if len(page.Items) > n {
+		page.Items, page.HasNextPage = page.Items[:n], true
+	}
+	for _, it := range page.Items {
+		page.Cursors = append(page.Cursors, encodeCursor(it.ID))
+	}
+	return page, nil
+}

@@ -1,0 +1,92 @@
+// Package jobs is the task lifecycle: requesting an issuance, every state
+// transition, the retry policies and the River workers. GraphQL resolvers,
+// REST handlers and workers all call the methods here; none of them
+// re-implements a rule.
+package jobs
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/dungji/dungji/db"
+)
+
+// Config holds the lifecycle's tunables.
+type Config struct {
+	// IssuanceStaleAfter is how long a PENDING issuance may wait for a worker
+	// before a new request replaces it (ISSUANCE_STALE_AFTER, default 5m).
+	IssuanceStaleAfter time.Duration
+	// IssuanceMaxAttempts bounds the attempts of one issuance job.
+	IssuanceMaxAttempts int
+}
+
+// DefaultConfig returns the documented defaults.
+func DefaultConfig() Config {
+	return Config{
+		IssuanceStaleAfter:  5 * time.Minute,
+		IssuanceMaxAttempts: 5,
+	}
+}
+
+// Service is the task lifecycle on one database.
+type Service struct {
+	db    *db.DB
+	river *river.Client[*sql.Tx]
+	cfg   Config
+	log   *slog.Logger
+	now   func() time.Time
+
+	// hookAfterLatestActive runs between steps 2 and 3 of RequestIssuance;
+	// tests use it to drive the races deterministically.
+	hookAfterLatestActive func()
+}
+
+// ServiceOptions configure NewService.
+type ServiceOptions struct {
+	DB     *db.DB
+	River  *river.Client[*sql.Tx]
+	Config Config
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now. Tests inject one so that nothing
+	// sleeps to become stale.
+	Now func() time.Time
+}
+
+// NewService returns the lifecycle service. River may be an insert-only
+// client (no queues) on API-only instances.
+func NewService(opts ServiceOptions) (*Service, error) {
+	if opts.DB == nil || opts.River == nil {
+		return nil, errors.New("jobs: NewService needs a DB and a River client")
+	}
+	cfg := opts.Config
+	def := DefaultConfig()
+	if cfg.IssuanceStaleAfter <= 0 {
+		cfg.IssuanceStaleAfter = def.IssuanceStaleAfter
+	}
+	if cfg.IssuanceMaxAttempts <= 0 {
+		cfg.IssuanceMaxAttempts = def.IssuanceMaxAttempts
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Service{db: opts.DB, river: opts.River, cfg: cfg, log: log, now: now}, nil
+}
+
+// clock returns the service's current time, rounded to what Postgres stores.
+func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// internal wraps an unexpected error: the cause is kept for the log, the
+// client sees only "internal error".
+func internal(op string, err error) error {
+	return &Error{Code: CodeInternal, Message: "internal error", Err: fmt.Errorf("%s: %w", op, err)}
+}

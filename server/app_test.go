@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dungji/dungji/db/dbtest"
+)
+
+// testApp is a real process-in-a-test: the App on a loopback port, on its
+// own database.
+type testApp struct {
+	*App
+	base   string
+	client *http.Client
+}
+
+func startApp(t *testing.T, env map[string]string) *testApp {
+	t.Helper()
+	vars := map[string]string{
+		"ADDR":         "127.0.0.1:0",
+		"DATABASE_URL": dbtest.NewURL(t),
+		"JWT_SECRET":   "test-secret-0123456789-abcdefghij",
+		"DATA_DIR":     t.TempDir(),
+		"LOG_LEVEL":    "error",
+	}
+	for k, v := range env {
+		vars[k] = v
+	}
+	cfg, err := loadConfig(func(k string) string { return vars[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	role := Role(or(vars["ROLE"], "all"))
+	ctx, cancel := context.WithCancel(context.Background())
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	app, err := newApp(ctx, cfg, role, log)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- app.run(ctx, io.Discard) }()
+	select {
+	case <-app.ready:
+	case err := <-done:
+		cancel()
+		t.Fatalf("app stopped before serving: %v", err)
+	}
+	ta := &testApp{App: app, base: "http://" + app.listener.Addr().String(),
+		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{}}}
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("app.run: %v", err)
+		}
+		ta.client.CloseIdleConnections()
+	})
+	return ta
+}
+
+func (a *testApp) token(t *testing.T, user string, admin bool) string {
+	t.Helper()
+	tok, err := a.tokens.Issue(user, admin, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// gqlResponse is a GraphQL response as a client sees it.
+type gqlResponse struct {
+	Status int
+	Data   map[string]any `json:"data"`
+	Errors []struct {
+		Message    string         `json:"message"`
+		Path       []any          `json:"path"`
+		Extensions map[string]any `json:"extensions"`
+	} `json:"errors"`
+	raw map[string]json.RawMessage
+}
+
+func (r gqlResponse) code() string {
+	if len(r.Errors) == 0 {
+		return ""
+	}
+	c, _ := r.Errors[0].Extensions["code"].(string)
+	return c
+}
+
+func (a *testApp) do(t *testing.T, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := a.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
+}
+
+// gql posts a GraphQL operation with the given token ("" for none).
+func (a *testApp) gql(t *testing.T, token, query string, vars map[string]any) gqlResponse {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	return a.gqlRaw(t, token, "application/json", string(body))
+}
+
+func (a *testApp) gqlRaw(t *testing.T, token, accept, body string) gqlResponse {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, a.base+"/graphql", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", accept)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, raw := a.do(t, req)
+	var out gqlResponse
+	out.Status = resp.StatusCode
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("response is not JSON (%d): %s", resp.StatusCode, raw)
+	}
+	_ = json.Unmarshal(raw, &out.raw)
+	return out
+}
+
+// dig walks a decoded JSON value by keys and indexes.
+func dig(v any, path ...any) any {
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[k]
+		case int:
+			s, _ := v.([]any)
+			if k >= len(s) {
+				return nil
+			}
+			v = s[k]
+		}
+	}
+	return v
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(bytes.TrimSpace(b))
+}

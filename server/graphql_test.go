@@ -1,0 +1,262 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+const createNestMutation = `mutation($in: CreateNestInput!) { createNest(input: $in) { id title address registryUniqueNo createdAt } }`
+
+func createNest(t *testing.T, a *testApp, token, title string) string {
+	t.Helper()
+	r := a.gql(t, token, createNestMutation, map[string]any{"in": map[string]any{
+		"title": title, "address": "서울특별시 마포구 월드컵북로 400", "registryUniqueNo": "1101-2021-003412"}})
+	if len(r.Errors) > 0 {
+		t.Fatalf("createNest: %+v", r.Errors)
+	}
+	return dig(r.Data, "createNest", "id").(string)
+}
+
+func TestGraphQLNests(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, nil)
+	alice, bob := a.token(t, "alice", false), a.token(t, "bob", false)
+	admin := a.token(t, "root", true)
+
+	id := createNest(t, a, alice, "우리 집")
+	r := a.gql(t, alice, `query($id: ID!) { nest(id: $id) { id title address registryUniqueNo } }`, map[string]any{"id": id})
+	if len(r.Errors) > 0 || dig(r.Data, "nest", "title") != "우리 집" || dig(r.Data, "nest", "registryUniqueNo") != "1101-2021-003412" {
+		t.Fatalf("nest read back: %+v %+v", r.Data, r.Errors)
+	}
+
+	t.Run("errors", func(t *testing.T) {
+		nestQ := `query($id: ID!) { nest(id: $id) { id title } }`
+		cases := []struct {
+			name, token string
+			id          string
+			code        string
+		}{
+			{"foreign user's nest", bob, id, "FORBIDDEN"},
+			{"missing nest", alice, "01939b4e-0000-7000-8000-000000000000", "NOT_FOUND"},
+			{"malformed id", alice, "not-an-id", "BAD_USER_INPUT"},
+			{"no token", "", id, "UNAUTHENTICATED"},
+			{"garbage token", "garbage", id, "UNAUTHENTICATED"},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				r := a.gql(t, tc.token, nestQ, map[string]any{"id": tc.id})
+				if r.code() != tc.code {
+					t.Fatalf("code = %q, want %q (%+v)", r.code(), tc.code, r.Errors)
+				}
+				if tc.code == "FORBIDDEN" && strings.Contains(fmt.Sprint(r.raw), "우리 집") {
+					t.Fatal("a forbidden answer reveals the nest's title")
+				}
+			})
+		}
+		// An admin may read any nest.
+		if r := a.gql(t, admin, nestQ, map[string]any{"id": id}); len(r.Errors) > 0 {
+			t.Fatalf("admin read: %+v", r.Errors)
+		}
+	})
+
+	t.Run("bad input", func(t *testing.T) {
+		valid := map[string]any{"title": "집", "address": "서울", "registryUniqueNo": "11012021003412"}
+		cases := []struct {
+			name  string
+			field string
+			value any
+			path  string
+		}{
+			{"13 digits", "registryUniqueNo", "1101202100341", "input.registryUniqueNo"},
+			{"15 digits", "registryUniqueNo", "110120210034123", "input.registryUniqueNo"},
+			{"letters", "registryUniqueNo", "1101-2021-00341A", "input.registryUniqueNo"},
+			{"dashes misplaced", "registryUniqueNo", "11012-021-003412", "input.registryUniqueNo"},
+			{"empty title", "title", "  ", "input.title"},
+			{"title too long", "title", strings.Repeat("가", 201), "input.title"},
+			{"empty address", "address", "", "input.address"},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				in := map[string]any{}
+				for k, v := range valid {
+					in[k] = v
+				}
+				in[tc.field] = tc.value
+				r := a.gql(t, alice, createNestMutation, map[string]any{"in": in})
+				if r.code() != "BAD_USER_INPUT" || r.Errors[0].Extensions["field"] != tc.path {
+					t.Fatalf("got %+v, want BAD_USER_INPUT on %s", r.Errors, tc.path)
+				}
+			})
+		}
+		t.Run("both unique number forms are accepted", func(t *testing.T) {
+			for _, no := range []string{"11012021003412", "1101-2021-003412"} {
+				in := map[string]any{"title": "집", "address": "서울", "registryUniqueNo": no}
+				r := a.gql(t, alice, createNestMutation, map[string]any{"in": in})
+				if len(r.Errors) > 0 || dig(r.Data, "createNest", "registryUniqueNo") != "1101-2021-003412" {
+					t.Fatalf("%s: %+v %+v", no, r.Data, r.Errors)
+				}
+			}
+		})
+		t.Run("missing required input field", func(t *testing.T) {
+			r := a.gql(t, alice, createNestMutation, map[string]any{"in": map[string]any{"title": "집"}})
+			if len(r.Errors) == 0 || r.code() == "INTERNAL" {
+				t.Fatalf("got %+v; want a validation error", r.Errors)
+			}
+		})
+	})
+
+	t.Run("pagination", func(t *testing.T) {
+		carol := a.token(t, "carol", false)
+		var want []string
+		for i := 0; i < 5; i++ {
+			want = append([]string{createNest(t, a, carol, fmt.Sprintf("nest %d", i))}, want...)
+		}
+		q := `query($first: Int, $after: String) { nests(first: $first, after: $after) {
+			edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`
+		var got []string
+		var after any
+		for pages := 0; pages < 10; pages++ {
+			r := a.gql(t, carol, q, map[string]any{"first": 2, "after": after})
+			if len(r.Errors) > 0 {
+				t.Fatal(r.Errors)
+			}
+			for _, e := range dig(r.Data, "nests", "edges").([]any) {
+				got = append(got, dig(e, "node", "id").(string))
+			}
+			if dig(r.Data, "nests", "pageInfo", "hasNextPage") != true {
+				break
+			}
+			after = dig(r.Data, "nests", "pageInfo", "endCursor")
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("pages gave %v, want newest first %v", got, want)
+		}
+		// Only the caller's own nests are listed.
+		r := a.gql(t, alice, `{ nests(first: 100) { nodes { id } } }`, nil)
+		for _, n := range dig(r.Data, "nests", "nodes").([]any) {
+			for _, w := range want {
+				if dig(n, "id") == w {
+					t.Fatal("alice sees carol's nest")
+				}
+			}
+		}
+		for _, tc := range []struct {
+			name string
+			vars map[string]any
+		}{
+			{"first over the maximum", map[string]any{"first": 101}},
+			{"negative first", map[string]any{"first": -1}},
+			{"garbage cursor", map[string]any{"after": "!!!"}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				if r := a.gql(t, carol, q, tc.vars); r.code() != "BAD_USER_INPUT" {
+					t.Fatalf("got %+v", r.Errors)
+				}
+			})
+		}
+	})
+}
+
+func TestGraphQLAnonymousAndTokens(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, nil)
+	secret := []byte("test-secret-0123456789-abcdefghij")
+	sign := func(method jwt.SigningMethod, key any, c jwt.MapClaims) string {
+		tok, err := jwt.NewWithClaims(method, c).SignedString(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	future := time.Now().Add(time.Hour).Unix()
+	cases := []struct {
+		name, token, code, message string
+	}{
+		{"valid", a.token(t, "alice", false), "", ""},
+		{"expired", sign(jwt.SigningMethodHS256, secret, jwt.MapClaims{"sub": "alice", "exp": time.Now().Add(-time.Hour).Unix()}), "UNAUTHENTICATED", "expired"},
+		{"no exp", sign(jwt.SigningMethodHS256, secret, jwt.MapClaims{"sub": "alice"}), "UNAUTHENTICATED", "exp"},
+		{"other secret", sign(jwt.SigningMethodHS256, []byte("another-secret-0123456789-abcdef"), jwt.MapClaims{"sub": "alice", "exp": future}), "UNAUTHENTICATED", "signature"},
+		{"alg none", sign(jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, jwt.MapClaims{"sub": "alice", "exp": future}), "UNAUTHENTICATED", "signature"},
+		{"HS512", sign(jwt.SigningMethodHS512, secret, jwt.MapClaims{"sub": "alice", "exp": future}), "UNAUTHENTICATED", "signature"},
+		{"no subject", sign(jwt.SigningMethodHS256, secret, jwt.MapClaims{"exp": future}), "UNAUTHENTICATED", "not valid"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := a.gql(t, tc.token, `{ me { id admin } }`, nil)
+			if r.code() != tc.code {
+				t.Fatalf("code %q, want %q: %+v", r.code(), tc.code, r.Errors)
+			}
+			if tc.code != "" && !strings.Contains(r.Errors[0].Message, tc.message) {
+				t.Fatalf("message %q does not mention %q", r.Errors[0].Message, tc.message)
+			}
+		})
+	}
+	t.Run("__typename answers anonymously", func(t *testing.T) {
+		r := a.gql(t, "", `{ __typename }`, nil)
+		if len(r.Errors) > 0 || dig(r.Data, "__typename") != "Query" {
+			t.Fatalf("%+v %+v", r.Data, r.Errors)
+		}
+	})
+	t.Run("introspection answers anonymously in development", func(t *testing.T) {
+		r := a.gql(t, "", `{ __schema { queryType { name } } }`, nil)
+		if len(r.Errors) > 0 {
+			t.Fatal(r.Errors)
+		}
+	})
+}
+
+// TestGraphQLOverHTTP checks the transport against the GraphQL-over-HTTP
+// spec and against malformed input.
+func TestGraphQLOverHTTP(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, nil)
+	cases := []struct {
+		name, accept, body string
+		status             int
+		dataKey            bool // whether "data" may appear
+		code               string
+	}{
+		{"parse error, application/json", "application/json", `{"query":"{ me "}`, 200, true, "GRAPHQL_PARSE_FAILED"},
+		{"validation error, application/json", "application/json", `{"query":"{ nope }"}`, 200, true, "GRAPHQL_VALIDATION_FAILED"},
+		{"parse error, graphql-response+json", "application/graphql-response+json", `{"query":"{ me "}`, 400, false, "GRAPHQL_PARSE_FAILED"},
+		{"validation error, graphql-response+json", "application/graphql-response+json", `{"query":"{ nope }"}`, 400, false, "GRAPHQL_VALIDATION_FAILED"},
+		{"malformed JSON body", "application/json", `{"query":`, 400, true, ""},
+		{"oversized body", "application/json", `{"query":"{ __typename }","variables":{"x":"` + strings.Repeat("a", maxGraphQLBody) + `"}}`, 413, true, "BAD_REQUEST"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := a.gqlRaw(t, "", tc.accept, tc.body)
+			if r.Status != tc.status {
+				t.Fatalf("status %d, want %d", r.Status, tc.status)
+			}
+			if len(r.Errors) == 0 {
+				t.Fatal("no errors in the response")
+			}
+			if _, has := r.raw["data"]; has && !tc.dataKey {
+				t.Fatal(`"data" present; the spec says to omit it on request errors`)
+			}
+			if tc.code != "" && r.code() != tc.code {
+				t.Fatalf("code %q, want %q", r.code(), tc.code)
+			}
+		})
+	}
+	t.Run("GET query", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodGet, a.base+"/graphql?query=%7B__typename%7D", nil)
+		resp, body := a.do(t, req)
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `"Query"`) {
+			t.Fatalf("%d %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("GET mutation is refused", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodGet, a.base+"/graphql?query="+strings.ReplaceAll("mutation{createNest(input:{title:\"a\",address:\"b\",registryUniqueNo:\"11012021003412\"}){id}}", " ", ""), nil)
+		resp, body := a.do(t, req)
+		if resp.StatusCode == 200 && !strings.Contains(string(body), "errors") {
+			t.Fatalf("a mutation over GET ran: %s", body)
+		}
+	})
+}

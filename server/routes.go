@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql/playground"
+
+	"github.com/dungji/dungji/web"
+)
+
+// routes is every HTTP path the process serves. A worker-only process serves
+// health checks alone.
+func (a *App) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("GET /readyz", a.readyz)
+	if !a.role.api() {
+		return mux
+	}
+	gql := a.tokens.authenticate(newGraphQLHandler(a.service, a.cfg.Dev(), a.log))
+	mux.Handle("/graphql", gql)
+	if a.cfg.Dev() {
+		mux.Handle("GET /graphiql", playground.Handler("Dungji GraphQL", "/graphql"))
+	}
+	if a.riverUI != nil {
+		mux.Handle("/riverui/", basicAuth("River UI", a.riverUIUser, a.riverUIPassword, a.riverUI))
+	}
+	mux.Handle("/", web.Handler())
+	return mux
+}
+
+// readyz answers 200 when the database answers and its migrations are current.
+func (a *App) readyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
+	defer cancel()
+	if err := a.db.Pool.Ping(ctx); err != nil {
+		a.log.Warn("readyz: database unreachable", "err", err)
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "database unreachable"})
+		return
+	}
+	st, err := a.db.Status(ctx)
+	if err != nil {
+		a.log.Warn("readyz: migration status", "err", err)
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "migration status unknown"})
+		return
+	}
+	if !st.Current() {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "reason": "migrations pending", "pending": st.Pending})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
