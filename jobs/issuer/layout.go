@@ -1,0 +1,377 @@
+package issuer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The page is laid out once, in millimetres, as a list of text and line
+// operations per page; the text PDF and the image-only PDF both draw that
+// list. Line breaks use a conservative width estimate (estimateWidth) so
+// that layout needs no font, Content can report the page count, and every
+// line fits its cell whatever the real glyph widths (a test checks this
+// against NanumGothic).
+
+const (
+	pageW, pageH  = 210.0, 297.0
+	marginX       = 12.0
+	contentW      = pageW - 2*marginX
+	contentTop    = 14.0
+	contentBottom = 276.0
+	footerRule    = 281.0
+	footerBase    = 286.0
+
+	titleSize   = 15.0
+	headSize    = 9.0
+	sectionSize = 10.0
+	tableSize   = 8.0
+	footerSize  = 7.5
+
+	lineWidth = 0.2
+	cellPad   = 1.2
+)
+
+// kst is the zone of 열람일시. A fixed zone needs no tzdata on the machine.
+var kst = time.FixedZone("KST", 9*60*60)
+
+type align int
+
+const (
+	alignLeft align = iota
+	alignCenter
+	alignRight
+)
+
+// textOp draws s on the baseline y inside the box x0..x1.
+type textOp struct {
+	x0, x1, y float64
+	size      float64 // points
+	align     align
+	strike    bool // 말소: a line through the text
+	s         string
+}
+
+type lineOp struct {
+	x0, y0, x1, y1 float64
+	width          float64
+}
+
+type pageOps struct {
+	texts []textOp
+	lines []lineOp
+}
+
+type column struct {
+	label string
+	width float64
+	align align
+}
+
+type tableRow struct {
+	cells     [][]string // per column, logical lines; each is wrapped to the column
+	cancelled bool
+}
+
+type table struct {
+	title string
+	cols  []column
+	rows  []tableRow
+}
+
+func ptToMM(pt float64) float64 { return pt * 25.4 / 72 }
+
+func lineHeight(size float64) float64 { return ptToMM(size) * 1.3 }
+
+// estimateWidth returns an upper bound of the printed width of s in mm:
+// NanumGothic's Hangul and symbols are 0.94 em, digits 0.61 em, and the widest
+// ASCII glyph (%) 1.09 em.
+func estimateWidth(s string, size float64) float64 {
+	em := ptToMM(size)
+	w := 0.0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9', r == ' ', strings.ContainsRune(".,-()*:/~[]", r):
+			w += 0.62 * em
+		case r < 0x80:
+			w += 1.1 * em
+		default:
+			w += 1.0 * em
+		}
+	}
+	return w
+}
+
+// wrapText breaks s into lines no wider than width, at spaces where possible.
+func wrapText(s string, width, size float64) []string {
+	var lines []string
+	cur := ""
+	for _, word := range strings.Fields(s) {
+		cand := word
+		if cur != "" {
+			cand = cur + " " + word
+		}
+		if estimateWidth(cand, size) <= width {
+			cur = cand
+			continue
+		}
+		if cur != "" {
+			lines = append(lines, cur)
+			cur = ""
+		}
+		for estimateWidth(word, size) > width {
+			// A word longer than the cell: break it between runes.
+			rs := []rune(word)
+			n := 1
+			for n < len(rs) && estimateWidth(string(rs[:n+1]), size) <= width {
+				n++
+			}
+			lines = append(lines, string(rs[:n]))
+			word = string(rs[n:])
+		}
+		cur = word
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+type layouter struct {
+	reg   Registry
+	pages []pageOps
+	y     float64
+	fresh bool // nothing but the running header on the current page yet
+}
+
+func (l *layouter) page() *pageOps { return &l.pages[len(l.pages)-1] }
+
+func (l *layouter) text(op textOp) { l.page().texts = append(l.page().texts, op) }
+
+func (l *layouter) line(x0, y0, x1, y1 float64) {
+	l.page().lines = append(l.page().lines, lineOp{x0, y0, x1, y1, lineWidth})
+}
+
+func (l *layouter) newPage() {
+	l.pages = append(l.pages, pageOps{})
+	l.y = contentTop
+	if len(l.pages) == 1 {
+		l.y += 8
+		l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: titleSize, align: alignCenter, s: l.reg.Title})
+		l.y += 9
+		no := "고유번호 " + l.reg.FormattedUniqueNo()
+		noW := estimateWidth(no, headSize)
+		addr := wrapText("[집합건물] "+l.reg.Address, contentW-noW-6, headSize)
+		l.text(textOp{x0: pageW - marginX - noW, x1: pageW - marginX, y: l.y, size: headSize, align: alignRight, s: no})
+		for i, a := range addr {
+			if i > 0 {
+				l.y += lineHeight(headSize)
+			}
+			l.text(textOp{x0: marginX, x1: pageW - marginX - noW - 6, y: l.y, size: headSize, s: a})
+		}
+		l.y += 6
+	} else {
+		hdr := wrapText("[집합건물] "+l.reg.Address, contentW, tableSize)
+		l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: tableSize, s: hdr[0]})
+		l.y += 5
+	}
+	l.fresh = true
+}
+
+// fits reports whether h more millimetres fit on the current page.
+func (l *layouter) fits(h float64) bool { return l.y+h <= contentBottom }
+
+func (l *layouter) wrapRow(cols []column, cells [][]string, size float64) ([][]string, float64) {
+	wrapped := make([][]string, len(cols))
+	n := 1
+	for i, c := range cols {
+		if i >= len(cells) {
+			break
+		}
+		for _, logical := range cells[i] {
+			for _, part := range strings.Split(logical, "\n") {
+				wrapped[i] = append(wrapped[i], wrapText(part, c.width-2*cellPad, size)...)
+			}
+		}
+		n = max(n, len(wrapped[i]))
+	}
+	return wrapped, float64(n)*lineHeight(size) + 2*cellPad
+}
+
+func (l *layouter) drawRow(cols []column, wrapped [][]string, h float64, size float64, header, cancelled bool) {
+	top := l.y
+	x := marginX
+	l.line(marginX, top, marginX+contentW, top)
+	l.line(marginX, top+h, marginX+contentW, top+h)
+	l.line(x, top, x, top+h)
+	for i, c := range cols {
+		al := c.align
+		if header {
+			al = alignCenter
+		}
+		for j, s := range wrapped[i] {
+			base := top + cellPad + float64(j)*lineHeight(size) + ptToMM(size)*0.95
+			l.text(textOp{x0: x + cellPad, x1: x + c.width - cellPad, y: base, size: size, align: al, strike: cancelled, s: s})
+		}
+		x += c.width
+		l.line(x, top, x, top+h)
+	}
+	l.y += h
+	l.fresh = false
+}
+
+func (l *layouter) table(t table) {
+	titleH := lineHeight(sectionSize) + 2
+	headerCells := make([][]string, len(t.cols))
+	for i, c := range t.cols {
+		headerCells[i] = []string{c.label}
+	}
+	header, headerH := l.wrapRow(t.cols, headerCells, tableSize)
+
+	// Keep the section title with its header and first row.
+	first := 0.0
+	if len(t.rows) > 0 {
+		_, first = l.wrapRow(t.cols, t.rows[0].cells, tableSize)
+	}
+	if !l.fresh && !l.fits(titleH+headerH+first) {
+		l.newPage()
+	}
+	l.y += titleH - 2
+	l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: sectionSize, s: t.title})
+	l.y += 2
+	l.drawRow(t.cols, header, headerH, tableSize, true, false)
+
+	for _, r := range t.rows {
+		cells, h := l.wrapRow(t.cols, r.cells, tableSize)
+		if !l.fits(h) {
+			l.newPage()
+			l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y + lineHeight(sectionSize) - 2, size: sectionSize, s: t.title + " (계속)"})
+			l.y += titleH
+			l.drawRow(t.cols, header, headerH, tableSize, true, false)
+		}
+		l.drawRow(t.cols, cells, h, tableSize, false, r.cancelled)
+	}
+	l.y += 3
+}
+
+// layout places reg on pages. viewedAt is printed in the footer as 열람일시.
+func layout(reg Registry, viewedAt time.Time) []pageOps {
+	l := &layouter{reg: reg}
+	l.newPage()
+	for _, t := range tables(reg) {
+		l.table(t)
+	}
+	if !l.fits(lineHeight(headSize)) {
+		l.newPage()
+	}
+	l.y += lineHeight(headSize)
+	l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: headSize, align: alignCenter, s: "-- 이 하 여 백 --"})
+
+	viewed := viewedAt.In(kst)
+	stamp := fmt.Sprintf("열람일시 : %d년%02d월%02d일 %02d시%02d분%02d초",
+		viewed.Year(), viewed.Month(), viewed.Day(), viewed.Hour(), viewed.Minute(), viewed.Second())
+	for i := range l.pages {
+		p := &l.pages[i]
+		p.lines = append(p.lines, lineOp{marginX, footerRule, pageW - marginX, footerRule, lineWidth})
+		p.texts = append(p.texts,
+			textOp{x0: marginX, x1: pageW - marginX, y: footerBase, size: footerSize, s: stamp},
+			textOp{x0: marginX, x1: pageW - marginX, y: footerBase, size: footerSize, align: alignCenter, s: "관할등기소 " + reg.Office},
+			textOp{x0: marginX, x1: pageW - marginX, y: footerBase, size: footerSize, align: alignRight, s: strconv.Itoa(i+1) + "/" + strconv.Itoa(len(l.pages))},
+		)
+	}
+	return l.pages
+}
+
+var rightsColumns = []column{
+	{"순위번호", 16, alignCenter},
+	{"등 기 목 적", 30, alignLeft},
+	{"접 수", 28, alignLeft},
+	{"등 기 원 인", 34, alignLeft},
+	{"권리자 및 기타사항", 78, alignLeft},
+}
+
+// tables turns reg into the printed tables, in document order.
+func tables(reg Registry) []table {
+	building := table{
+		title: "【 표 제 부 】 ( 1동의 건물의 표시 )",
+		cols: []column{
+			{"표시번호", 16, alignCenter}, {"접 수", 24, alignLeft}, {"소재지번, 건물명칭 및 번호", 50, alignLeft},
+			{"건 물 내 역", 52, alignLeft}, {"등기원인 및 기타사항", 44, alignLeft},
+		},
+	}
+	for _, b := range reg.Building {
+		loc := []string{b.Location}
+		if b.RoadAddress != "" {
+			loc = append(loc, "[도로명주소]", b.RoadAddress)
+		}
+		inner := []string{b.Structure}
+		for _, f := range b.Floors {
+			inner = append(inner, f.Name+" "+fmtArea(f.AreaM2))
+		}
+		building.rows = append(building.rows, tableRow{
+			cells:     [][]string{{strconv.Itoa(b.No)}, {fmtDate(b.Received)}, loc, inner, {b.Remarks}},
+			cancelled: b.Cancelled,
+		})
+	}
+
+	land := table{
+		title: "( 대지권의 목적인 토지의 표시 )",
+		cols: []column{
+			{"표시번호", 16, alignCenter}, {"소 재 지 번", 80, alignLeft}, {"지 목", 20, alignCenter},
+			{"면 적", 30, alignRight}, {"등기원인 및 기타사항", 40, alignLeft},
+		},
+	}
+	for _, r := range reg.Land {
+		land.rows = append(land.rows, tableRow{cells: [][]string{
+			{strconv.Itoa(r.No)}, {r.Location}, {r.Category}, {fmtArea(r.AreaM2)}, {r.Remarks},
+		}})
+	}
+
+	unit := table{
+		title: "【 표 제 부 】 ( 전유부분의 건물의 표시 )",
+		cols: []column{
+			{"표시번호", 16, alignCenter}, {"접 수", 24, alignLeft}, {"건 물 번 호", 50, alignLeft},
+			{"건 물 내 역", 52, alignLeft}, {"등기원인 및 기타사항", 44, alignLeft},
+		},
+	}
+	right := table{
+		title: "( 대지권의 표시 )",
+		cols: []column{
+			{"표시번호", 16, alignCenter}, {"대지권종류", 60, alignLeft}, {"대지권비율", 60, alignLeft},
+			{"등기원인 및 기타사항", 50, alignLeft},
+		},
+	}
+	for _, u := range reg.Unit {
+		unit.rows = append(unit.rows, tableRow{cells: [][]string{
+			{strconv.Itoa(u.No)}, {fmtDate(u.Received)}, {u.Number}, {u.Structure + " " + fmtArea(u.AreaM2)}, {u.Remarks},
+		}})
+		right.rows = append(right.rows, tableRow{cells: [][]string{
+			{strconv.Itoa(u.No)}, {u.LandRight}, {u.LandRatio}, {u.LandRemarks},
+		}})
+	}
+
+	gap := table{title: "【 갑 구 】 ( 소유권에 관한 사항 )", cols: rightsColumns, rows: entryRows(reg.Ownership)}
+	eul := table{title: "【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )", cols: rightsColumns, rows: entryRows(reg.Rights)}
+	if len(eul.rows) == 0 {
+		eul.rows = []tableRow{{cells: [][]string{nil, nil, nil, nil, {"기록사항 없음"}}}}
+	}
+	return []table{building, land, unit, right, gap, eul}
+}
+
+func entryRows(entries []Entry) []tableRow {
+	rows := make([]tableRow, 0, len(entries))
+	for _, e := range entries {
+		rows = append(rows, tableRow{
+			cells: [][]string{
+				{e.Rank},
+				{e.Purpose},
+				{fmtDate(e.Received), "제" + strconv.Itoa(e.ReceiptNo) + "호"},
+				{e.Cause},
+				e.Details,
+			},
+			cancelled: e.Cancelled,
+		})
+	}
+	return rows
+}

@@ -1,0 +1,626 @@
+package issuer
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Registry is the content of a simulated 등기사항전부증명서 for an 집합건물
+// (a unit in an apartment or multi-unit building). The simulator renders its
+// PDF from this value only, so tests and analysis code can assert on it.
+type Registry struct {
+	Title    string // 등기사항전부증명서(말소사항 포함) - 집합건물
+	UniqueNo string // 부동산 고유번호, 14 digits
+	Address  string // as requested; printed in the header and the 표제부
+	Office   string // 관할등기소
+
+	// 표제부 (title section).
+	Building []BuildingRecord // 1동의 건물의 표시
+	Land     []LandRecord     // 대지권의 목적인 토지의 표시
+	Unit     []UnitRecord     // 전유부분의 건물의 표시
+
+	Ownership []Entry // 갑구: 소유권에 관한 사항
+	Rights    []Entry // 을구: 소유권 이외의 권리에 관한 사항
+
+	// Pages is the page count of the rendered PDF.
+	Pages int
+}
+
+// FormattedUniqueNo returns the unique number as printed: 1234-5678-901234.
+func (r Registry) FormattedUniqueNo() string { return FormatUniqueNo(r.UniqueNo) }
+
+// FormatUniqueNo formats a 14-digit unique number as 1234-5678-901234. Other
+// input is returned unchanged.
+func FormatUniqueNo(s string) string {
+	if !validUniqueNo(s) {
+		return s
+	}
+	return s[:4] + "-" + s[4:8] + "-" + s[8:]
+}
+
+// BuildingRecord is one row of 【 표 제 부 】 ( 1동의 건물의 표시 ).
+type BuildingRecord struct {
+	No          int       // 표시번호
+	Received    time.Time // 접수 (date)
+	Location    string    // 소재지번, 건물명칭 및 번호
+	RoadAddress string    // 도로명주소, empty on records made before 2011
+	Structure   string    // 건물내역: structure, roof and use
+	Floors      []Floor   // 건물내역: area per floor
+	Remarks     string    // 등기원인 및 기타사항
+	Cancelled   bool      // 말소 (superseded by a later 표시번호)
+}
+
+// Floor is one floor's area in a BuildingRecord.
+type Floor struct {
+	Name   string  // 1층, 지1층
+	AreaM2 float64 // ㎡
+}
+
+// LandRecord is one row of ( 대지권의 목적인 토지의 표시 ).
+type LandRecord struct {
+	No       int     // 표시번호
+	Location string  // 소재지번
+	Category string  // 지목, e.g. 대
+	AreaM2   float64 // 면적
+	Remarks  string  // 등기원인 및 기타사항
+}
+
+// UnitRecord is one row of 【 표 제 부 】 ( 전유부분의 건물의 표시 ) together
+// with its ( 대지권의 표시 ).
+type UnitRecord struct {
+	No          int       // 표시번호
+	Received    time.Time // 접수
+	Number      string    // 건물번호, e.g. 제10층 제1001호
+	Structure   string    // 건물내역, e.g. 철근콘크리트구조
+	AreaM2      float64   // 전용면적 ㎡
+	Remarks     string    // 등기원인 및 기타사항
+	LandRight   string    // 대지권종류, e.g. 1 소유권대지권
+	LandRatio   string    // 대지권비율, e.g. 15234.5분의 45.123
+	LandRemarks string    // 대지권의 표시: 등기원인 및 기타사항
+}
+
+// Entry is one row of 갑구 or 을구.
+type Entry struct {
+	Rank      string    // 순위번호
+	Purpose   string    // 등기목적, e.g. 소유권이전, 근저당권설정, 3번가압류등기말소
+	Received  time.Time // 접수일
+	ReceiptNo int       // 접수번호: 제N호
+	Cause     string    // 등기원인; empty for 소유권보존
+
+	Holder        string // 소유자, 채권자, 근저당권자, 전세권자 or 권리자
+	HolderID      string // 750101-******* for people, the 법인등록번호 for companies
+	HolderAddress string
+	Debtor        string // 채무자 of a 근저당권
+	DebtorAddress string
+
+	AmountLabel string // 거래가액, 청구금액, 채권최고액 or 전세금; empty when there is none
+	Amount      int64  // won
+
+	Cancelled bool   // 말소: printed struck through
+	Cancels   string // for a 말소 entry, the 순위번호 it cancels
+
+	// Details is the 권리자 및 기타사항 cell, line by line, as printed.
+	Details []string
+}
+
+// ActiveEntries returns the entries that are neither cancelled nor cancellations.
+func ActiveEntries(entries []Entry) []Entry {
+	var out []Entry
+	for _, e := range entries {
+		if !e.Cancelled && e.Cancels == "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Content returns the registry the simulator issues for a nest. It is
+// deterministic: the history is seeded from nestID (from uniqueNo when nestID
+// is empty), while uniqueNo and address are printed as given.
+func Content(nestID, uniqueNo, address string) Registry {
+	seed := nestID
+	if seed == "" {
+		seed = uniqueNo
+	}
+	h := fnv.New64a()
+	h.Write([]byte(seed))
+	sum := h.Sum64()
+
+	// A long address on a tall building with a long history could spill onto
+	// a fifth page; such a nest gets a shorter history instead.
+	for maxSize := 3; ; maxSize-- {
+		g := &generator{r: rand.New(rand.NewPCG(sum, sum^0x9e3779b97f4a7c15))}
+		reg := Registry{
+			Title:    "등기사항전부증명서(말소사항 포함) - 집합건물",
+			UniqueNo: uniqueNo,
+			Address:  address,
+		}
+		if strings.TrimSpace(reg.Address) == "" {
+			reg.Address = pickFrom(g, sampleAddresses) + " " + g.unitSuffix()
+		}
+		region := regionOf(reg.Address, g)
+		reg.Office = region.office
+		g.court = region.court
+		g.generate(&reg, maxSize)
+		reg.Pages = len(layout(reg, time.Time{}))
+		if reg.Pages <= MaxPages || maxSize == 0 {
+			return reg
+		}
+	}
+}
+
+// MaxPages is the most pages a simulated registry has.
+const MaxPages = 4
+
+type region struct {
+	prefix, office, court string
+}
+
+var regions = []region{
+	{"서울", "서울중앙지방법원 등기국", "서울중앙지방법원"},
+	{"경기", "수원지방법원 등기국", "수원지방법원"},
+	{"인천", "인천지방법원 등기국", "인천지방법원"},
+	{"부산", "부산지방법원 등기국", "부산지방법원"},
+	{"대구", "대구지방법원 등기국", "대구지방법원"},
+	{"대전", "대전지방법원 등기국", "대전지방법원"},
+	{"광주", "광주지방법원 등기국", "광주지방법원"},
+	{"울산", "울산지방법원 등기과", "울산지방법원"},
+}
+
+func regionOf(address string, g *generator) region {
+	for _, r := range regions {
+		if strings.HasPrefix(strings.TrimSpace(address), r.prefix) {
+			return r
+		}
+	}
+	return pickFrom(g, regions)
+}
+
+var (
+	surnames    = []string{"김", "이", "박", "최", "정", "강", "조", "윤", "장", "임", "한", "오", "서", "신", "권", "황", "안", "송", "류", "홍"}
+	givenNames  = []string{"민준", "서연", "지훈", "하은", "도윤", "수빈", "예준", "지민", "현우", "서윤", "준호", "은지", "성민", "미경", "영수", "정희", "상철", "혜진", "동현", "수진"}
+	developers  = []string{"주식회사 한솔종합건설", "주식회사 대명주택", "푸른마을주택재건축정비사업조합", "주식회사 새솔건영", "한마음아파트재건축정비사업조합", "주식회사 동방개발"}
+	lenders     = []string{"주식회사 국민은행", "주식회사 신한은행", "주식회사 우리은행", "주식회사 하나은행", "농협은행 주식회사", "중소기업은행", "주식회사 케이비저축은행"}
+	creditors   = []string{"주식회사 한빛캐피탈", "신용보증재단", "주식회사 대한카드", "주식회사 미래대부", "서울보증보험 주식회사", "주식회사 성진물산"}
+	buildingUse = []string{"공동주택(아파트)", "아파트", "공동주택(다세대주택)", "근린생활시설 및 공동주택"}
+	structures  = []string{"철근콘크리트구조 (철근)콘크리트지붕", "철근콘크리트구조 철근콘크리트 평슬래브지붕", "철골철근콘크리트구조 (철근)콘크리트지붕"}
+	buildings   = []string{"래미안", "푸르지오", "자이", "힐스테이트", "아이파크", "더샵", "롯데캐슬", "e편한세상", "한신", "현대"}
+
+	sampleAddresses = []string{
+		"서울특별시 강남구 테헤란로 152",
+		"서울특별시 송파구 올림픽로 300",
+		"서울특별시 마포구 월드컵북로 396",
+		"서울특별시 노원구 동일로 1414",
+		"경기도 성남시 분당구 판교역로 235",
+		"경기도 수원시 영통구 광교중앙로 140",
+		"경기도 고양시 일산동구 중앙로 1275",
+		"인천광역시 연수구 송도과학로 32",
+		"부산광역시 해운대구 센텀중앙로 79",
+		"대구광역시 수성구 동대구로 364",
+		"대전광역시 유성구 대학로 99",
+		"광주광역시 서구 상무중앙로 110",
+	}
+	dongNames    = []string{"중앙동", "신흥동", "대흥동", "송정동", "금호동", "신정동", "효자동", "평화동"}
+	lotAddresses = []string{
+		"서울특별시 강남구 역삼동", "서울특별시 송파구 잠실동", "서울특별시 마포구 상암동",
+		"경기도 성남시 분당구 정자동", "경기도 수원시 영통구 이의동", "인천광역시 연수구 송도동",
+		"부산광역시 해운대구 우동", "대구광역시 수성구 범어동",
+	}
+)
+
+// generator draws a registry history from a seeded source.
+type generator struct {
+	r     *rand.Rand
+	court string // 지방법원 of the property, for 가압류 decisions
+}
+
+var (
+	dongPattern = regexp.MustCompile(`(?:^|\s)(\d{2,4})동(?:\s|,|$)`)
+	hoPattern   = regexp.MustCompile(`(?:^|\s)(\d{3,4})호(?:\s|,|\)|$)`)
+)
+
+func pickFrom[T any](g *generator, xs []T) T { return xs[g.r.IntN(len(xs))] }
+
+func (g *generator) intn(lo, hi int) int { return lo + g.r.IntN(hi-lo+1) }
+
+func (g *generator) chance(p float64) bool { return g.r.Float64() < p }
+
+func (g *generator) unitSuffix() string {
+	return fmt.Sprintf("%d동 %d%02d호", g.intn(101, 112), g.intn(1, 25), g.intn(1, 6))
+}
+
+func (g *generator) person() (name, id string) {
+	name = pickFrom(g, surnames) + pickFrom(g, givenNames)
+	id = fmt.Sprintf("%02d%02d%02d-*******", g.intn(45, 99), g.intn(1, 12), g.intn(1, 28))
+	return name, id
+}
+
+func (g *generator) corpID() string {
+	return fmt.Sprintf("1%05d-%07d", g.intn(10111, 28111), g.intn(1000, 9999999))
+}
+
+func (g *generator) homeAddress() string {
+	a := pickFrom(g, sampleAddresses)
+	if g.chance(0.7) {
+		a += ", " + g.unitSuffix()
+	}
+	return a
+}
+
+// date returns a date between from and to (inclusive, by day).
+func (g *generator) date(from, to time.Time) time.Time {
+	days := int(to.Sub(from).Hours() / 24)
+	if days <= 0 {
+		return from
+	}
+	return from.AddDate(0, 0, g.r.IntN(days+1))
+}
+
+func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+
+// event is an entry before its 순위번호 is known.
+type event struct {
+	section int // 0 갑구, 1 을구
+	e       *Entry
+	cancel  *Entry // for a 말소 event: the entry it cancels
+}
+
+// historyEnd bounds generated dates, so Content does not depend on the clock.
+var historyEnd = day(2025, time.June, 30)
+
+func (g *generator) generate(reg *Registry, maxSize int) {
+	// A history size class drives the page count: most registries are short,
+	// some carry decades of trades, seizures and mortgages.
+	size := min(g.intn(0, 3), maxSize)
+	from := []int{2008, 2002, 1996, 1994}[size]
+	built := day(g.intn(from, from+[]int{11, 10, 10, 6}[size]), time.Month(g.intn(1, 12)), g.intn(1, 28))
+	name := pickFrom(g, buildings)
+	lot := fmt.Sprintf("%s %d-%d", g.lotArea(reg.Address), g.intn(1, 999), g.intn(1, 30))
+	dong := g.intn(101, 112)
+	nFloors := g.intn([]int{2, 4, 8, 12}[size], []int{4, 8, 15, 20}[size])
+	floor, ho := g.intn(1, nFloors), 0
+	// Use the building (103동) and unit (1502호) of the address when it has them.
+	if m := dongPattern.FindStringSubmatch(reg.Address); m != nil {
+		dong, _ = strconv.Atoi(m[1])
+	}
+	if m := hoPattern.FindStringSubmatch(reg.Address); m != nil {
+		ho, _ = strconv.Atoi(m[1])
+		floor = max(1, ho/100)
+		nFloors = max(nFloors, floor)
+	}
+	if ho == 0 {
+		ho = floor*100 + g.intn(1, 6)
+	}
+
+	var floors []Floor
+	area := float64(g.intn(30000, 90000)) / 100
+	if g.chance(0.5) {
+		floors = append(floors, Floor{"지1층", math.Round(area*140) / 100})
+	}
+	for i := 1; i <= min(nFloors, 20); i++ {
+		floors = append(floors, Floor{fmt.Sprintf("%d층", i), area})
+	}
+	if nFloors > 20 {
+		// Keep a tower's 표제부 short: the upper floors share one line.
+		floors = append(floors, Floor{fmt.Sprintf("21층~%d층 각층", nFloors), area})
+	}
+	structure := pickFrom(g, structures) + " " + strconv.Itoa(nFloors) + "층 " + pickFrom(g, buildingUse)
+
+	reg.Building = []BuildingRecord{{
+		No:        1,
+		Received:  built,
+		Location:  fmt.Sprintf("%s %s 제%d동", lot, name, dong),
+		Structure: structure,
+		Floors:    floors,
+		Remarks:   fmt.Sprintf("도면편철장 제%d책 제%d장", g.intn(1, 9), g.intn(1, 300)),
+	}}
+	if built.Before(day(2011, time.January, 1)) && size > 0 {
+		// 도로명주소 was added to older records by a later 표시번호.
+		reg.Building[0].Cancelled = true
+		next := reg.Building[0]
+		next.No, next.Cancelled = 2, false
+		next.Floors = slices.Clone(next.Floors)
+		next.Received = g.date(day(2012, time.January, 1), day(2014, time.December, 31))
+		next.RoadAddress = reg.Address
+		next.Remarks = "도로명주소\n" + fmtDate(next.Received) + " 등기"
+		reg.Building = append(reg.Building, next)
+	} else {
+		reg.Building[0].RoadAddress = reg.Address
+	}
+
+	landArea := float64(g.intn(300000, 3000000)) / 100
+	reg.Land = []LandRecord{{
+		No:       1,
+		Location: "1. " + lot,
+		Category: "대",
+		AreaM2:   landArea,
+		Remarks:  fmtDate(built) + " 등기",
+	}}
+
+	unitArea := float64(g.intn(3300, 13500)) / 100
+	reg.Unit = []UnitRecord{{
+		No:          1,
+		Received:    built,
+		Number:      fmt.Sprintf("제%d층 제%d호", floor, ho),
+		Structure:   "철근콘크리트구조",
+		AreaM2:      unitArea,
+		Remarks:     "도면편철장 제" + strconv.Itoa(g.intn(1, 9)) + "책 제" + strconv.Itoa(g.intn(1, 300)) + "장",
+		LandRight:   "1 소유권대지권",
+		LandRatio:   fmt.Sprintf("%.1f분의 %.3f", landArea, unitArea*float64(g.intn(30, 60))/100),
+		LandRemarks: fmtDate(built.AddDate(0, 0, 20)) + " 대지권\n" + fmtDate(built.AddDate(0, 0, 20)) + " 등기",
+	}}
+
+	g.history(reg, built, size)
+}
+
+// history generates 갑구 and 을구 in date order and numbers them.
+func (g *generator) history(reg *Registry, built time.Time, size int) {
+	var events []event
+	add := func(section int, e *Entry) { events = append(events, event{section: section, e: e}) }
+	cancel := func(section int, target *Entry, when time.Time, cause string) {
+		if when.After(historyEnd) {
+			return // still in force
+		}
+		events = append(events, event{section: section, cancel: target, e: &Entry{
+			Received:  when,
+			ReceiptNo: g.intn(1000, 99999),
+			Cause:     fmtDate(when.AddDate(0, 0, -g.intn(0, 5))) + " " + cause,
+		}})
+	}
+
+	// 소유권보존 by the developer, then a sale to the first buyer shortly after.
+	dev := pickFrom(g, developers)
+	devID := g.corpID()
+	devAddr := pickFrom(g, sampleAddresses)
+	add(0, &Entry{
+		Purpose: "소유권보존", Received: built.AddDate(0, 0, 20), ReceiptNo: g.intn(1000, 99999),
+		Holder: dev, HolderID: devID, HolderAddress: devAddr,
+	})
+
+	transfers := g.intn([]int{0, 1, 3, 7}[size], []int{1, 3, 5, 10}[size])
+	price := int64(g.intn(15, 60)) * 10_000_000
+	when := built.AddDate(0, g.intn(1, 3), 0)
+	owner, ownerID := "", ""
+	ownerAddr := ""
+	ownerDate := built
+	var openMortgages []*Entry
+	for i := 0; i < transfers && when.Before(historyEnd); i++ {
+		owner, ownerID = g.person()
+		ownerAddr = g.homeAddress()
+		price = price * int64(100+g.intn(5, 45)) / 100 / 1_000_000 * 1_000_000
+		e := &Entry{
+			Purpose: "소유권이전", Received: when, ReceiptNo: g.intn(1000, 99999),
+			Cause:  fmtDate(when.AddDate(0, 0, -g.intn(20, 60))) + " 매매",
+			Holder: owner, HolderID: ownerID, HolderAddress: ownerAddr,
+		}
+		if when.After(day(2006, time.June, 1)) {
+			// 거래가액 is recorded for sales since June 2006.
+			e.AmountLabel, e.Amount = "거래가액", price
+		}
+		add(0, e)
+		// The seller's mortgages are paid off on the sale.
+		for _, m := range openMortgages {
+			cancel(1, m, when, "해지")
+		}
+		openMortgages = nil
+		ownerDate = when
+		if g.chance(0.75) {
+			openMortgages = append(openMortgages, g.mortgage(&events, when, owner, ownerAddr, price))
+		}
+		when = when.AddDate(g.intn(1, 5), g.intn(0, 11), g.intn(0, 27))
+	}
+	if owner == "" {
+		owner, ownerAddr = dev, devAddr
+	}
+
+	// Seizures, liens and leases under the current owner.
+	extra := g.intn([]int{0, 1, 2, 6}[size], []int{0, 2, 4, 10}[size])
+	for i := 0; i < extra; i++ {
+		at := g.date(ownerDate.AddDate(0, 1, 0), historyEnd)
+		if at.After(historyEnd) {
+			break
+		}
+		switch g.intn(0, 3) {
+		case 0:
+			e := g.attachment(at)
+			add(0, e)
+			if g.chance(0.6) {
+				cancel(0, e, at.AddDate(0, g.intn(2, 18), 0), "해제")
+			}
+		case 1:
+			e := &Entry{
+				Purpose: "압류", Received: at, ReceiptNo: g.intn(1000, 99999),
+				Cause:  fmtDate(at.AddDate(0, 0, -g.intn(1, 10))) + " 압류(세무과-" + strconv.Itoa(g.intn(1000, 99999)) + ")",
+				Holder: "국", HolderAddress: "처분청 " + taxOffice(reg.Address),
+			}
+			add(0, e)
+			if g.chance(0.5) {
+				cancel(0, e, at.AddDate(0, g.intn(1, 12), 0), "해제")
+			}
+		case 2:
+			e := g.lease(at)
+			add(1, e)
+			if end := e.Received.AddDate(2, 0, 0); end.Before(historyEnd) && g.chance(0.5) {
+				cancel(1, e, end, "해지")
+			}
+		case 3:
+			g.mortgage(&events, at, owner, ownerAddr, price)
+		}
+	}
+
+	sort.SliceStable(events, func(i, j int) bool { return events[i].e.Received.Before(events[j].e.Received) })
+	ranks := [2]int{}
+	rankOf := map[*Entry]string{}
+	var prev *Entry
+	for _, ev := range events {
+		if ev.cancel != nil {
+			if _, ok := rankOf[ev.cancel]; !ok || !ev.e.Received.After(ev.cancel.Received) {
+				continue
+			}
+		}
+		if prev != nil && prev.Received.Equal(ev.e.Received) {
+			// Filings made together get consecutive receipt numbers.
+			ev.e.ReceiptNo = prev.ReceiptNo + 1
+		}
+		prev = ev.e
+		ranks[ev.section]++
+		rank := strconv.Itoa(ranks[ev.section])
+		rankOf[ev.e] = rank
+		ev.e.Rank = rank
+		if ev.cancel != nil {
+			target := rankOf[ev.cancel]
+			ev.e.Purpose = target + "번" + ev.cancel.Purpose + "등기말소"
+			ev.e.Cancels = target
+			ev.cancel.Cancelled = true
+		}
+	}
+	// Copy only after every cancellation has marked its target.
+	for _, ev := range events {
+		if ev.e.Rank == "" {
+			continue
+		}
+		ev.e.Details = details(*ev.e)
+		if ev.section == 0 {
+			reg.Ownership = append(reg.Ownership, *ev.e)
+		} else {
+			reg.Rights = append(reg.Rights, *ev.e)
+		}
+	}
+}
+
+// taxOffice returns the 세무서 of the 시·군·구 in address: 강남구 → 강남세무서.
+func taxOffice(address string) string {
+	f := strings.Fields(address)
+	for i := len(f) - 1; i >= 1; i-- {
+		if i <= 2 && (strings.HasSuffix(f[i], "구") || strings.HasSuffix(f[i], "시")) {
+			return strings.TrimSuffix(strings.TrimSuffix(f[i], "구"), "시") + "세무서"
+		}
+	}
+	return "관할세무서"
+}
+
+// lotArea returns the 시·도 and 시·군·구 of address with a 동, for the
+// 소재지번 (lot address) of the building.
+func (g *generator) lotArea(address string) string {
+	f := strings.Fields(address)
+	if len(f) >= 2 && (strings.HasSuffix(f[0], "시") || strings.HasSuffix(f[0], "도")) {
+		area := f[0] + " " + f[1]
+		if len(f) >= 3 && strings.HasSuffix(f[2], "구") {
+			area += " " + f[2]
+		}
+		return area + " " + pickFrom(g, dongNames)
+	}
+	return pickFrom(g, lotAddresses)
+}
+
+func (g *generator) mortgage(events *[]event, at time.Time, debtor, debtorAddr string, price int64) *Entry {
+	// 채권최고액 is 120–130% of a loan of 40–70% of the price, in 1,200,000 won steps
+	// as banks round it.
+	loan := price * int64(g.intn(40, 70)) / 100
+	ceiling := loan * int64(g.intn(120, 130)) / 100 / 1_200_000 * 1_200_000
+	if ceiling == 0 {
+		ceiling = 120_000_000
+	}
+	e := &Entry{
+		Purpose: "근저당권설정", Received: at, ReceiptNo: g.intn(1000, 99999),
+		Cause:         fmtDate(at) + " 설정계약",
+		Holder:        pickFrom(g, lenders),
+		HolderID:      g.corpID(),
+		Debtor:        debtor,
+		DebtorAddress: debtorAddr,
+		AmountLabel:   "채권최고액", Amount: ceiling,
+		HolderAddress: pickFrom(g, sampleAddresses) + " (" + g.branch() + ")",
+	}
+	*events = append(*events, event{section: 1, e: e})
+	return e
+}
+
+func (g *generator) branch() string {
+	names := []string{"역삼", "잠실", "분당", "광교", "송도", "해운대", "수성", "둔산", "상무", "여의도"}
+	return pickFrom(g, names) + "지점"
+}
+
+func (g *generator) attachment(at time.Time) *Entry {
+	claim := int64(g.intn(5, 200)) * 1_000_000
+	return &Entry{
+		Purpose: "가압류", Received: at, ReceiptNo: g.intn(1000, 99999),
+		Cause: fmt.Sprintf("%s %s의 가압류결정(%d카단%d)",
+			fmtDate(at.AddDate(0, 0, -g.intn(1, 7))), g.court, at.Year(), g.intn(1000, 99999)),
+		Holder: pickFrom(g, creditors), HolderID: g.corpID(), HolderAddress: pickFrom(g, sampleAddresses),
+		AmountLabel: "청구금액", Amount: claim,
+	}
+}
+
+func (g *generator) lease(at time.Time) *Entry {
+	name, id := g.person()
+	deposit := int64(g.intn(10, 60)) * 10_000_000
+	return &Entry{
+		Purpose: "전세권설정", Received: at, ReceiptNo: g.intn(1000, 99999),
+		Cause:  fmtDate(at.AddDate(0, 0, -g.intn(0, 10))) + " 설정계약",
+		Holder: name, HolderID: id, HolderAddress: g.homeAddress(),
+		AmountLabel: "전세금", Amount: deposit,
+	}
+}
+
+// details renders the 권리자 및 기타사항 cell of e.
+func details(e Entry) []string {
+	if e.Cancels != "" {
+		return nil
+	}
+	var d []string
+	switch e.Purpose {
+	case "소유권보존", "소유권이전":
+		d = append(d, "소유자 "+e.Holder+" "+e.HolderID, e.HolderAddress)
+		if e.AmountLabel != "" {
+			d = append(d, e.AmountLabel+" "+fmtWon(e.Amount))
+		}
+	case "가압류":
+		d = append(d, e.AmountLabel+" "+fmtWon(e.Amount), "채권자 "+e.Holder+" "+e.HolderID, e.HolderAddress)
+	case "압류":
+		d = append(d, "권리자 "+e.Holder, e.HolderAddress)
+	case "근저당권설정":
+		d = append(d,
+			e.AmountLabel+" "+fmtWon(e.Amount),
+			"채무자 "+e.Debtor,
+			e.DebtorAddress,
+			"근저당권자 "+e.Holder+" "+e.HolderID,
+			e.HolderAddress)
+	case "전세권설정":
+		end := e.Received.AddDate(2, 0, -1)
+		d = append(d,
+			e.AmountLabel+" "+fmtWon(e.Amount),
+			"범 위 주거용 건물의 전부",
+			"존속기간 "+fmtDate(e.Received)+"부터 "+fmtDate(end)+"까지",
+			"전세권자 "+e.Holder+" "+e.HolderID,
+			e.HolderAddress)
+	}
+	return d
+}
+
+// fmtDate formats a date as the registry prints it: 2019년3월4일.
+func fmtDate(t time.Time) string {
+	return fmt.Sprintf("%d년%d월%d일", t.Year(), t.Month(), t.Day())
+}
+
+// fmtWon formats an amount as the registry prints it: 금360,000,000원.
+func fmtWon(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return "금" + b.String() + "원"
+}
+
+func fmtArea(a float64) string { return strconv.FormatFloat(a, 'f', 2, 64) + "㎡" }

@@ -1,0 +1,207 @@
+package issuer
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-pdf/fpdf"
+)
+
+const (
+	testUniqueNo = "11462010012345"
+	testAddress  = "서울특별시 강남구 테헤란로 152, 103동 1502호"
+)
+
+func TestContentIsDeterministicPerNest(t *testing.T) {
+	t.Parallel()
+
+	a := Content("nest-42", testUniqueNo, testAddress)
+	b := Content("nest-42", testUniqueNo, testAddress)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("Content differs between two calls for the same nest")
+	}
+	other := Content("nest-43", testUniqueNo, testAddress)
+	if reflect.DeepEqual(a.Ownership, other.Ownership) && reflect.DeepEqual(a.Rights, other.Rights) {
+		t.Fatal("nests 42 and 43 have the same history")
+	}
+	if a.UniqueNo != testUniqueNo || a.Address != testAddress || a.FormattedUniqueNo() != "1146-2010-012345" {
+		t.Errorf("header = %q %q %q", a.UniqueNo, a.Address, a.FormattedUniqueNo())
+	}
+	if a.Office != "서울중앙지방법원 등기국" {
+		t.Errorf("Office for a Seoul address = %q", a.Office)
+	}
+	if noNest := Content("", testUniqueNo, testAddress); !reflect.DeepEqual(noNest, Content("", testUniqueNo, testAddress)) {
+		t.Error("Content without a nest id is not deterministic")
+	}
+}
+
+// TestContentInvariants checks, over many nests, what a reader of a real
+// registry relies on.
+func TestContentInvariants(t *testing.T) {
+	t.Parallel()
+
+	// A long address on a 99-floor tower stresses the page limit.
+	tower := "경기도 성남시 분당구 " + strings.Repeat("판교역로 235 ", 26) + "103동 9901호"
+	pages := map[int]int{}
+	for i := range 600 {
+		addr := testAddress
+		if i%3 == 2 {
+			addr = tower
+		} else {
+			pages[Content(fmt.Sprintf("nest-%d", i), testUniqueNo, addr).Pages]++
+		}
+		reg := Content(fmt.Sprintf("nest-%d", i), testUniqueNo, addr)
+		if reg.Pages < 1 || reg.Pages > MaxPages {
+			t.Fatalf("nest-%d: %d pages, want 1–%d", i, reg.Pages, MaxPages)
+		}
+		if len(reg.Building) == 0 || len(reg.Land) == 0 || len(reg.Unit) == 0 {
+			t.Fatalf("nest-%d: title section incomplete: %+v", i, reg)
+		}
+		if reg.Unit[0].AreaM2 <= 0 {
+			t.Errorf("nest-%d: unit area %v", i, reg.Unit[0].AreaM2)
+		}
+		if len(reg.Ownership) == 0 || reg.Ownership[0].Purpose != "소유권보존" {
+			t.Fatalf("nest-%d: 갑구 does not start with 소유권보존: %+v", i, reg.Ownership)
+		}
+		for _, section := range [][]Entry{reg.Ownership, reg.Rights} {
+			checkSection(t, fmt.Sprintf("nest-%d", i), section)
+		}
+	}
+	for n := 1; n <= 4; n++ {
+		if pages[n] == 0 {
+			t.Errorf("no nest has %d pages; page counts: %v", n, pages)
+		}
+	}
+}
+
+func checkSection(t *testing.T, nest string, entries []Entry) {
+	t.Helper()
+	cancelled := map[string]bool{}
+	var prev time.Time
+	for i, e := range entries {
+		if e.Rank != strconv.Itoa(i+1) {
+			t.Errorf("%s: entry %d has rank %q", nest, i, e.Rank)
+		}
+		if e.Received.Before(prev) {
+			t.Errorf("%s: rank %s received %v before the previous entry", nest, e.Rank, e.Received)
+		}
+		prev = e.Received
+		if e.ReceiptNo <= 0 {
+			t.Errorf("%s: rank %s has receipt no %d", nest, e.Rank, e.ReceiptNo)
+		}
+		if e.Cancels != "" {
+			if !strings.HasPrefix(e.Purpose, e.Cancels+"번") || !strings.HasSuffix(e.Purpose, "등기말소") {
+				t.Errorf("%s: cancellation purpose %q for rank %s", nest, e.Purpose, e.Cancels)
+			}
+			cancelled[e.Cancels] = true
+			continue
+		}
+		if e.AmountLabel != "" {
+			if e.Amount <= 0 {
+				t.Errorf("%s: rank %s %s = %d", nest, e.Rank, e.AmountLabel, e.Amount)
+			}
+			if want := e.AmountLabel + " " + fmtWon(e.Amount); !containsLine(e.Details, want) {
+				t.Errorf("%s: rank %s details %q lack %q", nest, e.Rank, e.Details, want)
+			}
+		}
+		if e.Purpose == "근저당권설정" && (e.AmountLabel != "채권최고액" || e.Debtor == "" || !strings.Contains(e.Holder, "은행")) {
+			t.Errorf("%s: 근저당권 %+v", nest, e)
+		}
+	}
+	for _, e := range entries {
+		if e.Cancelled != cancelled[e.Rank] {
+			t.Errorf("%s: rank %s Cancelled = %v, but cancelled by a later entry = %v", nest, e.Rank, e.Cancelled, cancelled[e.Rank])
+		}
+	}
+}
+
+func containsLine(lines []string, s string) bool {
+	for _, l := range lines {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestFormatting(t *testing.T) {
+	t.Parallel()
+
+	tests := []struct{ got, want string }{
+		{fmtWon(360_000_000), "금360,000,000원"},
+		{fmtWon(5_000_000), "금5,000,000원"},
+		{fmtWon(999), "금999원"},
+		{fmtDate(day(2019, time.March, 4)), "2019년3월4일"},
+		{fmtArea(84.97), "84.97㎡"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+// TestLayoutTextFitsWithRealFont checks that the layout's width estimate is
+// an upper bound of NanumGothic's real widths: no printed line leaves its
+// cell, for long addresses too.
+func TestLayoutTextFitsWithRealFont(t *testing.T) {
+	t.Parallel()
+
+	ttf, err := os.ReadFile(DefaultFontPath)
+	if err != nil {
+		t.Fatalf("read font (Debian package fonts-nanum): %v", err)
+	}
+	pdf := fpdf.New("P", "mm", "A4", "")
+	pdf.AddUTF8FontFromBytes(fontFamily, "", ttf)
+	longAddress := "경기도 성남시 분당구 " + strings.Repeat("판교역로 235 WMW%@ ", 19) + "103동 4501호"
+	if len(longAddress) > maxAddressLen {
+		t.Fatalf("test address is %d bytes", len(longAddress))
+	}
+	for i := range 60 {
+		addr := testAddress
+		if i%2 == 1 {
+			addr = longAddress
+		}
+		reg := Content(fmt.Sprintf("nest-%d", i), testUniqueNo, addr)
+		for p, page := range layout(reg, day(2025, time.July, 1)) {
+			for _, op := range page.texts {
+				pdf.SetFont(fontFamily, "", op.size)
+				if w := pdf.GetStringWidth(op.s); w > op.x1-op.x0+1e-6 {
+					t.Errorf("nest-%d page %d: %q is %.1f mm wide in a %.1f mm box", i, p+1, op.s, w, op.x1-op.x0)
+				}
+				if op.y > pageH-5 || op.x0 < marginX-1e-6 || op.x1 > pageW-marginX+1e-6 {
+					t.Errorf("nest-%d page %d: %q outside the printable area", i, p+1, op.s)
+				}
+			}
+		}
+	}
+	if err := pdf.Error(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWrapText(t *testing.T) {
+	t.Parallel()
+
+	lines := wrapText("서울특별시 강남구 테헤란로 152, 103동 1502호 (역삼동, 역삼래미안아파트단지)", 30, tableSize)
+	if len(lines) < 2 {
+		t.Fatalf("wrapText = %q, want several lines", lines)
+	}
+	if got := strings.Join(lines, " "); got != "서울특별시 강남구 테헤란로 152, 103동 1502호 (역삼동, 역삼래미안아파트단지)" {
+		t.Errorf("rejoined lines = %q", got)
+	}
+	for _, l := range lines {
+		if estimateWidth(l, tableSize) > 30 {
+			t.Errorf("line %q is wider than 30 mm", l)
+		}
+	}
+	long := wrapText(strings.Repeat("가", 100), 20, tableSize)
+	if strings.Join(long, "") != strings.Repeat("가", 100) || len(long) < 5 {
+		t.Errorf("a word longer than the cell: %q", long)
+	}
+}
