@@ -30,23 +30,70 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	File() FileResolver
+	IssuanceTask() IssuanceTaskResolver
 	Mutation() MutationResolver
 	Nest() NestResolver
+	OcrTask() OcrTaskResolver
 	Query() QueryResolver
+	TaskEvent() TaskEventResolver
 }
 
 type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	File struct {
+		ContentType func(childComplexity int) int
+		ID          func(childComplexity int) int
+		SHA256      func(childComplexity int) int
+		Size        func(childComplexity int) int
+		URL         func(childComplexity int) int
+	}
+
+	IssuanceTask struct {
+		Attempt       func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		ErrorCode     func(childComplexity int) int
+		ErrorMessage  func(childComplexity int) int
+		Events        func(childComplexity int) int
+		File          func(childComplexity int) int
+		FinishedAt    func(childComplexity int) int
+		ID            func(childComplexity int) int
+		LastAttemptAt func(childComplexity int) int
+		LastErrorCode func(childComplexity int) int
+		MaxAttempts   func(childComplexity int) int
+		Nest          func(childComplexity int) int
+		NextRetryAt   func(childComplexity int) int
+		OcrTask       func(childComplexity int) int
+		StartedAt     func(childComplexity int) int
+		Status        func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+		Version       func(childComplexity int) int
+	}
+
+	IssuanceTaskConnection struct {
+		Edges    func(childComplexity int) int
+		Nodes    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	IssuanceTaskEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Mutation struct {
-		CreateNest func(childComplexity int, input model.CreateNestInput) int
+		CreateNest      func(childComplexity int, input model.CreateNestInput) int
+		RequestIssuance func(childComplexity int, nestID string) int
 	}
 
 	Nest struct {
 		Address          func(childComplexity int) int
 		CreatedAt        func(childComplexity int) int
 		ID               func(childComplexity int) int
+		IssuanceTasks    func(childComplexity int, first *int, after *string) int
+		LatestIssuance   func(childComplexity int) int
 		RegistryUniqueNo func(childComplexity int) int
 		Title            func(childComplexity int) int
 	}
@@ -62,15 +109,47 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	OcrTask struct {
+		Attempt       func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		ErrorCode     func(childComplexity int) int
+		ErrorMessage  func(childComplexity int) int
+		FinishedAt    func(childComplexity int) int
+		ID            func(childComplexity int) int
+		LastErrorCode func(childComplexity int) int
+		MaxAttempts   func(childComplexity int) int
+		NextRetryAt   func(childComplexity int) int
+		PageCount     func(childComplexity int) int
+		StartedAt     func(childComplexity int) int
+		Status        func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+		Version       func(childComplexity int) int
+	}
+
 	PageInfo struct {
 		EndCursor   func(childComplexity int) int
 		HasNextPage func(childComplexity int) int
 	}
 
 	Query struct {
-		Me    func(childComplexity int) int
-		Nest  func(childComplexity int, id string) int
-		Nests func(childComplexity int, first *int, after *string) int
+		IssuanceTask func(childComplexity int, id string) int
+		Me           func(childComplexity int) int
+		Nest         func(childComplexity int, id string) int
+		Nests        func(childComplexity int, first *int, after *string) int
+	}
+
+	RequestIssuancePayload struct {
+		Reused func(childComplexity int) int
+		Task   func(childComplexity int) int
+	}
+
+	TaskEvent struct {
+		At        func(childComplexity int) int
+		Attempt   func(childComplexity int) int
+		ErrorCode func(childComplexity int) int
+		From      func(childComplexity int) int
+		To        func(childComplexity int) int
+		Version   func(childComplexity int) int
 	}
 
 	User struct {
@@ -83,16 +162,39 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type FileResolver interface {
+	URL(ctx context.Context, obj *db.File) (string, error)
+}
+type IssuanceTaskResolver interface {
+	Nest(ctx context.Context, obj *db.IssuanceTask) (*db.Nest, error)
+	Status(ctx context.Context, obj *db.IssuanceTask) (model.TaskStatus, error)
+
+	File(ctx context.Context, obj *db.IssuanceTask) (*db.File, error)
+	OcrTask(ctx context.Context, obj *db.IssuanceTask) (*db.OCRTask, error)
+	Events(ctx context.Context, obj *db.IssuanceTask) ([]*db.TaskEvent, error)
+}
 type MutationResolver interface {
+	RequestIssuance(ctx context.Context, nestID string) (*model.RequestIssuancePayload, error)
 	CreateNest(ctx context.Context, input model.CreateNestInput) (*db.Nest, error)
 }
 type NestResolver interface {
 	RegistryUniqueNo(ctx context.Context, obj *db.Nest) (string, error)
+
+	IssuanceTasks(ctx context.Context, obj *db.Nest, first *int, after *string) (*model.IssuanceTaskConnection, error)
+	LatestIssuance(ctx context.Context, obj *db.Nest) (*db.IssuanceTask, error)
+}
+type OcrTaskResolver interface {
+	Status(ctx context.Context, obj *db.OCRTask) (model.TaskStatus, error)
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*model.User, error)
+	IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, error)
 	Nest(ctx context.Context, id string) (*db.Nest, error)
 	Nests(ctx context.Context, first *int, after *string) (*model.NestConnection, error)
+}
+type TaskEventResolver interface {
+	From(ctx context.Context, obj *db.TaskEvent) (*model.TaskStatus, error)
+	To(ctx context.Context, obj *db.TaskEvent) (model.TaskStatus, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -113,6 +215,178 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	_ = ec
 	switch typeName + "." + field {
 
+	case "File.contentType":
+		if e.ComplexityRoot.File.ContentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.ContentType(childComplexity), true
+	case "File.id":
+		if e.ComplexityRoot.File.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.ID(childComplexity), true
+	case "File.sha256":
+		if e.ComplexityRoot.File.SHA256 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.SHA256(childComplexity), true
+	case "File.size":
+		if e.ComplexityRoot.File.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.Size(childComplexity), true
+	case "File.url":
+		if e.ComplexityRoot.File.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.URL(childComplexity), true
+
+	case "IssuanceTask.attempt":
+		if e.ComplexityRoot.IssuanceTask.Attempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.Attempt(childComplexity), true
+	case "IssuanceTask.createdAt":
+		if e.ComplexityRoot.IssuanceTask.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.CreatedAt(childComplexity), true
+	case "IssuanceTask.errorCode":
+		if e.ComplexityRoot.IssuanceTask.ErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.ErrorCode(childComplexity), true
+	case "IssuanceTask.errorMessage":
+		if e.ComplexityRoot.IssuanceTask.ErrorMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.ErrorMessage(childComplexity), true
+	case "IssuanceTask.events":
+		if e.ComplexityRoot.IssuanceTask.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.Events(childComplexity), true
+	case "IssuanceTask.file":
+		if e.ComplexityRoot.IssuanceTask.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.File(childComplexity), true
+	case "IssuanceTask.finishedAt":
+		if e.ComplexityRoot.IssuanceTask.FinishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.FinishedAt(childComplexity), true
+	case "IssuanceTask.id":
+		if e.ComplexityRoot.IssuanceTask.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.ID(childComplexity), true
+	case "IssuanceTask.lastAttemptAt":
+		if e.ComplexityRoot.IssuanceTask.LastAttemptAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.LastAttemptAt(childComplexity), true
+	case "IssuanceTask.lastErrorCode":
+		if e.ComplexityRoot.IssuanceTask.LastErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.LastErrorCode(childComplexity), true
+	case "IssuanceTask.maxAttempts":
+		if e.ComplexityRoot.IssuanceTask.MaxAttempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.MaxAttempts(childComplexity), true
+	case "IssuanceTask.nest":
+		if e.ComplexityRoot.IssuanceTask.Nest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.Nest(childComplexity), true
+	case "IssuanceTask.nextRetryAt":
+		if e.ComplexityRoot.IssuanceTask.NextRetryAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.NextRetryAt(childComplexity), true
+	case "IssuanceTask.ocrTask":
+		if e.ComplexityRoot.IssuanceTask.OcrTask == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.OcrTask(childComplexity), true
+	case "IssuanceTask.startedAt":
+		if e.ComplexityRoot.IssuanceTask.StartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.StartedAt(childComplexity), true
+	case "IssuanceTask.status":
+		if e.ComplexityRoot.IssuanceTask.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.Status(childComplexity), true
+	case "IssuanceTask.updatedAt":
+		if e.ComplexityRoot.IssuanceTask.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.UpdatedAt(childComplexity), true
+	case "IssuanceTask.version":
+		if e.ComplexityRoot.IssuanceTask.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTask.Version(childComplexity), true
+
+	case "IssuanceTaskConnection.edges":
+		if e.ComplexityRoot.IssuanceTaskConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTaskConnection.Edges(childComplexity), true
+	case "IssuanceTaskConnection.nodes":
+		if e.ComplexityRoot.IssuanceTaskConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTaskConnection.Nodes(childComplexity), true
+	case "IssuanceTaskConnection.pageInfo":
+		if e.ComplexityRoot.IssuanceTaskConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTaskConnection.PageInfo(childComplexity), true
+
+	case "IssuanceTaskEdge.cursor":
+		if e.ComplexityRoot.IssuanceTaskEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTaskEdge.Cursor(childComplexity), true
+	case "IssuanceTaskEdge.node":
+		if e.ComplexityRoot.IssuanceTaskEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuanceTaskEdge.Node(childComplexity), true
+
 	case "Mutation.createNest":
 		if e.ComplexityRoot.Mutation.CreateNest == nil {
 			break
@@ -124,6 +398,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateNest(childComplexity, args["input"].(model.CreateNestInput)), true
+	case "Mutation.requestIssuance":
+		if e.ComplexityRoot.Mutation.RequestIssuance == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_requestIssuance_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RequestIssuance(childComplexity, args["nestId"].(string)), true
 
 	case "Nest.address":
 		if e.ComplexityRoot.Nest.Address == nil {
@@ -143,6 +428,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Nest.ID(childComplexity), true
+	case "Nest.issuanceTasks":
+		if e.ComplexityRoot.Nest.IssuanceTasks == nil {
+			break
+		}
+
+		args, err := ec.field_Nest_issuanceTasks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Nest.IssuanceTasks(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Nest.latestIssuance":
+		if e.ComplexityRoot.Nest.LatestIssuance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Nest.LatestIssuance(childComplexity), true
 	case "Nest.registryUniqueNo":
 		if e.ComplexityRoot.Nest.RegistryUniqueNo == nil {
 			break
@@ -188,6 +490,91 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.NestEdge.Node(childComplexity), true
 
+	case "OcrTask.attempt":
+		if e.ComplexityRoot.OcrTask.Attempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.Attempt(childComplexity), true
+	case "OcrTask.createdAt":
+		if e.ComplexityRoot.OcrTask.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.CreatedAt(childComplexity), true
+	case "OcrTask.errorCode":
+		if e.ComplexityRoot.OcrTask.ErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.ErrorCode(childComplexity), true
+	case "OcrTask.errorMessage":
+		if e.ComplexityRoot.OcrTask.ErrorMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.ErrorMessage(childComplexity), true
+	case "OcrTask.finishedAt":
+		if e.ComplexityRoot.OcrTask.FinishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.FinishedAt(childComplexity), true
+	case "OcrTask.id":
+		if e.ComplexityRoot.OcrTask.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.ID(childComplexity), true
+	case "OcrTask.lastErrorCode":
+		if e.ComplexityRoot.OcrTask.LastErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.LastErrorCode(childComplexity), true
+	case "OcrTask.maxAttempts":
+		if e.ComplexityRoot.OcrTask.MaxAttempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.MaxAttempts(childComplexity), true
+	case "OcrTask.nextRetryAt":
+		if e.ComplexityRoot.OcrTask.NextRetryAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.NextRetryAt(childComplexity), true
+	case "OcrTask.pageCount":
+		if e.ComplexityRoot.OcrTask.PageCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.PageCount(childComplexity), true
+	case "OcrTask.startedAt":
+		if e.ComplexityRoot.OcrTask.StartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.StartedAt(childComplexity), true
+	case "OcrTask.status":
+		if e.ComplexityRoot.OcrTask.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.Status(childComplexity), true
+	case "OcrTask.updatedAt":
+		if e.ComplexityRoot.OcrTask.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.UpdatedAt(childComplexity), true
+	case "OcrTask.version":
+		if e.ComplexityRoot.OcrTask.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.Version(childComplexity), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -201,6 +588,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
 
+	case "Query.issuanceTask":
+		if e.ComplexityRoot.Query.IssuanceTask == nil {
+			break
+		}
+
+		args, err := ec.field_Query_issuanceTask_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.IssuanceTask(childComplexity, args["id"].(string)), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
@@ -229,6 +627,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Nests(childComplexity, args["first"].(*int), args["after"].(*string)), true
+
+	case "RequestIssuancePayload.reused":
+		if e.ComplexityRoot.RequestIssuancePayload.Reused == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestIssuancePayload.Reused(childComplexity), true
+	case "RequestIssuancePayload.task":
+		if e.ComplexityRoot.RequestIssuancePayload.Task == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestIssuancePayload.Task(childComplexity), true
+
+	case "TaskEvent.at":
+		if e.ComplexityRoot.TaskEvent.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaskEvent.At(childComplexity), true
+	case "TaskEvent.attempt":
+		if e.ComplexityRoot.TaskEvent.Attempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaskEvent.Attempt(childComplexity), true
+	case "TaskEvent.errorCode":
+		if e.ComplexityRoot.TaskEvent.ErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaskEvent.ErrorCode(childComplexity), true
+	case "TaskEvent.from":
+		if e.ComplexityRoot.TaskEvent.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaskEvent.From(childComplexity), true
+	case "TaskEvent.to":
+		if e.ComplexityRoot.TaskEvent.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaskEvent.To(childComplexity), true
+	case "TaskEvent.version":
+		if e.ComplexityRoot.TaskEvent.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TaskEvent.Version(childComplexity), true
 
 	case "User.admin":
 		if e.ComplexityRoot.User.Admin == nil {
@@ -328,7 +776,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "nest.graphqls" "schema.graphqls"
+//go:embed "issuance.graphqls" "nest.graphqls" "schema.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -340,6 +788,7 @@ func sourceData(filename string) string {
 }
 
 var sources = []*ast.Source{
+	{Name: "issuance.graphqls", Input: sourceData("issuance.graphqls"), BuiltIn: false},
 	{Name: "nest.graphqls", Input: sourceData("nest.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
 }
@@ -348,6 +797,86 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_File(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_File_id(ctx, field)
+	case "size":
+		return ec.fieldContext_File_size(ctx, field)
+	case "sha256":
+		return ec.fieldContext_File_sha256(ctx, field)
+	case "contentType":
+		return ec.fieldContext_File_contentType(ctx, field)
+	case "url":
+		return ec.fieldContext_File_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type File", field.Name)
+}
+
+func (ec *executionContext) childFields_IssuanceTask(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_IssuanceTask_id(ctx, field)
+	case "nest":
+		return ec.fieldContext_IssuanceTask_nest(ctx, field)
+	case "status":
+		return ec.fieldContext_IssuanceTask_status(ctx, field)
+	case "errorCode":
+		return ec.fieldContext_IssuanceTask_errorCode(ctx, field)
+	case "errorMessage":
+		return ec.fieldContext_IssuanceTask_errorMessage(ctx, field)
+	case "attempt":
+		return ec.fieldContext_IssuanceTask_attempt(ctx, field)
+	case "maxAttempts":
+		return ec.fieldContext_IssuanceTask_maxAttempts(ctx, field)
+	case "lastErrorCode":
+		return ec.fieldContext_IssuanceTask_lastErrorCode(ctx, field)
+	case "lastAttemptAt":
+		return ec.fieldContext_IssuanceTask_lastAttemptAt(ctx, field)
+	case "nextRetryAt":
+		return ec.fieldContext_IssuanceTask_nextRetryAt(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_IssuanceTask_createdAt(ctx, field)
+	case "startedAt":
+		return ec.fieldContext_IssuanceTask_startedAt(ctx, field)
+	case "finishedAt":
+		return ec.fieldContext_IssuanceTask_finishedAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_IssuanceTask_updatedAt(ctx, field)
+	case "version":
+		return ec.fieldContext_IssuanceTask_version(ctx, field)
+	case "file":
+		return ec.fieldContext_IssuanceTask_file(ctx, field)
+	case "ocrTask":
+		return ec.fieldContext_IssuanceTask_ocrTask(ctx, field)
+	case "events":
+		return ec.fieldContext_IssuanceTask_events(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IssuanceTask", field.Name)
+}
+
+func (ec *executionContext) childFields_IssuanceTaskConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_IssuanceTaskConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_IssuanceTaskConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_IssuanceTaskConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IssuanceTaskConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_IssuanceTaskEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_IssuanceTaskEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_IssuanceTaskEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IssuanceTaskEdge", field.Name)
+}
 
 func (ec *executionContext) childFields_Nest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -361,6 +890,10 @@ func (ec *executionContext) childFields_Nest(ctx context.Context, field graphql.
 		return ec.fieldContext_Nest_registryUniqueNo(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Nest_createdAt(ctx, field)
+	case "issuanceTasks":
+		return ec.fieldContext_Nest_issuanceTasks(ctx, field)
+	case "latestIssuance":
+		return ec.fieldContext_Nest_latestIssuance(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Nest", field.Name)
 }
@@ -387,6 +920,40 @@ func (ec *executionContext) childFields_NestEdge(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type NestEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_OcrTask(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OcrTask_id(ctx, field)
+	case "status":
+		return ec.fieldContext_OcrTask_status(ctx, field)
+	case "errorCode":
+		return ec.fieldContext_OcrTask_errorCode(ctx, field)
+	case "errorMessage":
+		return ec.fieldContext_OcrTask_errorMessage(ctx, field)
+	case "attempt":
+		return ec.fieldContext_OcrTask_attempt(ctx, field)
+	case "maxAttempts":
+		return ec.fieldContext_OcrTask_maxAttempts(ctx, field)
+	case "lastErrorCode":
+		return ec.fieldContext_OcrTask_lastErrorCode(ctx, field)
+	case "nextRetryAt":
+		return ec.fieldContext_OcrTask_nextRetryAt(ctx, field)
+	case "pageCount":
+		return ec.fieldContext_OcrTask_pageCount(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_OcrTask_createdAt(ctx, field)
+	case "startedAt":
+		return ec.fieldContext_OcrTask_startedAt(ctx, field)
+	case "finishedAt":
+		return ec.fieldContext_OcrTask_finishedAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_OcrTask_updatedAt(ctx, field)
+	case "version":
+		return ec.fieldContext_OcrTask_version(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OcrTask", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -395,6 +962,34 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_RequestIssuancePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "task":
+		return ec.fieldContext_RequestIssuancePayload_task(ctx, field)
+	case "reused":
+		return ec.fieldContext_RequestIssuancePayload_reused(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RequestIssuancePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_TaskEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_TaskEvent_from(ctx, field)
+	case "to":
+		return ec.fieldContext_TaskEvent_to(ctx, field)
+	case "errorCode":
+		return ec.fieldContext_TaskEvent_errorCode(ctx, field)
+	case "attempt":
+		return ec.fieldContext_TaskEvent_attempt(ctx, field)
+	case "version":
+		return ec.fieldContext_TaskEvent_version(ctx, field)
+	case "at":
+		return ec.fieldContext_TaskEvent_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TaskEvent", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -537,6 +1132,42 @@ func (ec *executionContext) field_Mutation_createNest_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_requestIssuance_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "nestId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["nestId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Nest_issuanceTasks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -548,6 +1179,20 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_issuanceTask_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -660,6 +1305,766 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _File_id(ctx context.Context, field graphql.CollectedField, obj *db.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, "ID")
+}
+
+func (ec *executionContext) _File_size(ctx context.Context, field graphql.CollectedField, obj *db.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_size(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Size, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, "Int")
+}
+
+func (ec *executionContext) _File_sha256(ctx context.Context, field graphql.CollectedField, obj *db.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_sha256(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SHA256, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_sha256(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, "String")
+}
+
+func (ec *executionContext) _File_contentType(ctx context.Context, field graphql.CollectedField, obj *db.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_contentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, "String")
+}
+
+func (ec *executionContext) _File_url(ctx context.Context, field graphql.CollectedField, obj *db.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.File().URL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, true, true, "String")
+}
+
+func (ec *executionContext) _IssuanceTask_id(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "ID")
+}
+
+func (ec *executionContext) _IssuanceTask_nest(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_nest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IssuanceTask().Nest(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.Nest) graphql.Marshaler {
+			return ec.marshalNNest2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐNest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_nest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssuanceTask",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Nest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssuanceTask_status(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IssuanceTask().Status(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TaskStatus) graphql.Marshaler {
+			return ec.marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, true, true, "TaskStatus")
+}
+
+func (ec *executionContext) _IssuanceTask_errorCode(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_errorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "String")
+}
+
+func (ec *executionContext) _IssuanceTask_errorMessage(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_errorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "String")
+}
+
+func (ec *executionContext) _IssuanceTask_attempt(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_attempt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_attempt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "Int")
+}
+
+func (ec *executionContext) _IssuanceTask_maxAttempts(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_maxAttempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxAttempts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_maxAttempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "Int")
+}
+
+func (ec *executionContext) _IssuanceTask_lastErrorCode(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_lastErrorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_lastErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "String")
+}
+
+func (ec *executionContext) _IssuanceTask_lastAttemptAt(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_lastAttemptAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastAttemptAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_lastAttemptAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "Time")
+}
+
+func (ec *executionContext) _IssuanceTask_nextRetryAt(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_nextRetryAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextRetryAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_nextRetryAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "Time")
+}
+
+func (ec *executionContext) _IssuanceTask_createdAt(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "Time")
+}
+
+func (ec *executionContext) _IssuanceTask_startedAt(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_startedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_startedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "Time")
+}
+
+func (ec *executionContext) _IssuanceTask_finishedAt(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_finishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FinishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_finishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "Time")
+}
+
+func (ec *executionContext) _IssuanceTask_updatedAt(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "Time")
+}
+
+func (ec *executionContext) _IssuanceTask_version(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "Int")
+}
+
+func (ec *executionContext) _IssuanceTask_file(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_file(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IssuanceTask().File(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.File) graphql.Marshaler {
+			return ec.marshalOFile2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐFile(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssuanceTask",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_File(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssuanceTask_ocrTask(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_ocrTask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IssuanceTask().OcrTask(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
+			return ec.marshalOOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_ocrTask(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssuanceTask",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OcrTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssuanceTask_events(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTask_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.IssuanceTask().Events(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*db.TaskEvent) graphql.Marshaler {
+			return ec.marshalNTaskEvent2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐTaskEventᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTask_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssuanceTask",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaskEvent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssuanceTaskConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.IssuanceTaskConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTaskConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.IssuanceTaskEdge) graphql.Marshaler {
+			return ec.marshalNIssuanceTaskEdge2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐIssuanceTaskEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTaskConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssuanceTaskConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssuanceTaskEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssuanceTaskConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.IssuanceTaskConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTaskConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*db.IssuanceTask) graphql.Marshaler {
+			return ec.marshalNIssuanceTask2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐIssuanceTaskᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTaskConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssuanceTaskConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssuanceTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssuanceTaskConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.IssuanceTaskConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTaskConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTaskConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssuanceTaskConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IssuanceTaskEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.IssuanceTaskEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTaskEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTaskEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IssuanceTaskEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _IssuanceTaskEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.IssuanceTaskEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IssuanceTaskEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.IssuanceTask) graphql.Marshaler {
+			return ec.marshalNIssuanceTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐIssuanceTask(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IssuanceTaskEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IssuanceTaskEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssuanceTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_requestIssuance(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_requestIssuance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RequestIssuance(ctx, fc.Args["nestId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RequestIssuancePayload) graphql.Marshaler {
+			return ec.marshalNRequestIssuancePayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestIssuancePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_requestIssuance(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RequestIssuancePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_requestIssuance_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
 
 func (ec *executionContext) _Mutation_createNest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -820,6 +2225,82 @@ func (ec *executionContext) fieldContext_Nest_createdAt(_ context.Context, field
 	return graphql.NewScalarFieldContext("Nest", field, false, false, "Time")
 }
 
+func (ec *executionContext) _Nest_issuanceTasks(ctx context.Context, field graphql.CollectedField, obj *db.Nest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Nest_issuanceTasks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Nest().IssuanceTasks(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IssuanceTaskConnection) graphql.Marshaler {
+			return ec.marshalNIssuanceTaskConnection2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐIssuanceTaskConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Nest_issuanceTasks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Nest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssuanceTaskConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Nest_issuanceTasks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Nest_latestIssuance(ctx context.Context, field graphql.CollectedField, obj *db.Nest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Nest_latestIssuance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Nest().LatestIssuance(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.IssuanceTask) graphql.Marshaler {
+			return ec.marshalOIssuanceTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐIssuanceTask(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Nest_latestIssuance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Nest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssuanceTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _NestConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.NestConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -971,6 +2452,328 @@ func (ec *executionContext) fieldContext_NestEdge_node(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _OcrTask_id(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "ID")
+}
+
+func (ec *executionContext) _OcrTask_status(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OcrTask().Status(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TaskStatus) graphql.Marshaler {
+			return ec.marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, true, true, "TaskStatus")
+}
+
+func (ec *executionContext) _OcrTask_errorCode(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_errorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "String")
+}
+
+func (ec *executionContext) _OcrTask_errorMessage(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_errorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "String")
+}
+
+func (ec *executionContext) _OcrTask_attempt(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_attempt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_attempt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "Int")
+}
+
+func (ec *executionContext) _OcrTask_maxAttempts(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_maxAttempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxAttempts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_maxAttempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "Int")
+}
+
+func (ec *executionContext) _OcrTask_lastErrorCode(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_lastErrorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_lastErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "String")
+}
+
+func (ec *executionContext) _OcrTask_nextRetryAt(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_nextRetryAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextRetryAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_nextRetryAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "Time")
+}
+
+func (ec *executionContext) _OcrTask_pageCount(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_pageCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_pageCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "Int")
+}
+
+func (ec *executionContext) _OcrTask_createdAt(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "Time")
+}
+
+func (ec *executionContext) _OcrTask_startedAt(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_startedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_startedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "Time")
+}
+
+func (ec *executionContext) _OcrTask_finishedAt(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_finishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FinishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_finishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "Time")
+}
+
+func (ec *executionContext) _OcrTask_updatedAt(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "Time")
+}
+
+func (ec *executionContext) _OcrTask_version(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "Int")
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1045,6 +2848,50 @@ func (ec *executionContext) fieldContext_Query_me(_ context.Context, field graph
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_User(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_issuanceTask(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_issuanceTask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().IssuanceTask(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.IssuanceTask) graphql.Marshaler {
+			return ec.marshalNIssuanceTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐIssuanceTask(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_issuanceTask(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssuanceTask(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_issuanceTask_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -1211,6 +3058,199 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RequestIssuancePayload_task(ctx context.Context, field graphql.CollectedField, obj *model.RequestIssuancePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestIssuancePayload_task(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Task, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.IssuanceTask) graphql.Marshaler {
+			return ec.marshalNIssuanceTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐIssuanceTask(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestIssuancePayload_task(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RequestIssuancePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssuanceTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RequestIssuancePayload_reused(ctx context.Context, field graphql.CollectedField, obj *model.RequestIssuancePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestIssuancePayload_reused(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reused, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestIssuancePayload_reused(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RequestIssuancePayload", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _TaskEvent_from(ctx context.Context, field graphql.CollectedField, obj *db.TaskEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaskEvent_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TaskEvent().From(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TaskStatus) graphql.Marshaler {
+			return ec.marshalOTaskStatus2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TaskEvent_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaskEvent", field, true, true, "TaskStatus")
+}
+
+func (ec *executionContext) _TaskEvent_to(ctx context.Context, field graphql.CollectedField, obj *db.TaskEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaskEvent_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TaskEvent().To(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TaskStatus) graphql.Marshaler {
+			return ec.marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaskEvent_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaskEvent", field, true, true, "TaskStatus")
+}
+
+func (ec *executionContext) _TaskEvent_errorCode(ctx context.Context, field graphql.CollectedField, obj *db.TaskEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaskEvent_errorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TaskEvent_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaskEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _TaskEvent_attempt(ctx context.Context, field graphql.CollectedField, obj *db.TaskEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaskEvent_attempt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaskEvent_attempt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaskEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TaskEvent_version(ctx context.Context, field graphql.CollectedField, obj *db.TaskEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaskEvent_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaskEvent_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaskEvent", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TaskEvent_at(ctx context.Context, field graphql.CollectedField, obj *db.TaskEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TaskEvent_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TaskEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TaskEvent", field, false, false, "Time")
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
@@ -2396,6 +4436,264 @@ func UnmarshalCreateNestInput(ctx context.Context, raw any) (model.CreateNestInp
 
 // region    **************************** object.gotpl ****************************
 
+var fileImplementors = []string{"File"}
+
+func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj *db.File) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, fileImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("File")
+		case "id":
+			out.Values[i] = ec._File_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "size":
+			out.Values[i] = ec._File_size(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sha256":
+			out.Values[i] = ec._File_sha256(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "contentType":
+			out.Values[i] = ec._File_contentType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._File_url(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var issuanceTaskImplementors = []string{"IssuanceTask"}
+
+func (ec *executionContext) _IssuanceTask(ctx context.Context, sel ast.SelectionSet, obj *db.IssuanceTask) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, issuanceTaskImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IssuanceTask")
+		case "id":
+			out.Values[i] = ec._IssuanceTask_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nest":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._IssuanceTask_nest(ctx, field, obj)
+				})
+		case "status":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._IssuanceTask_status(ctx, field, obj)
+				})
+		case "errorCode":
+			out.Values[i] = ec._IssuanceTask_errorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorMessage":
+			out.Values[i] = ec._IssuanceTask_errorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attempt":
+			out.Values[i] = ec._IssuanceTask_attempt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "maxAttempts":
+			out.Values[i] = ec._IssuanceTask_maxAttempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastErrorCode":
+			out.Values[i] = ec._IssuanceTask_lastErrorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastAttemptAt":
+			out.Values[i] = ec._IssuanceTask_lastAttemptAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nextRetryAt":
+			out.Values[i] = ec._IssuanceTask_nextRetryAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._IssuanceTask_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "startedAt":
+			out.Values[i] = ec._IssuanceTask_startedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "finishedAt":
+			out.Values[i] = ec._IssuanceTask_finishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._IssuanceTask_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "version":
+			out.Values[i] = ec._IssuanceTask_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "file":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._IssuanceTask_file(ctx, field, obj)
+				})
+		case "ocrTask":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._IssuanceTask_ocrTask(ctx, field, obj)
+				})
+		case "events":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._IssuanceTask_events(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var issuanceTaskConnectionImplementors = []string{"IssuanceTaskConnection"}
+
+func (ec *executionContext) _IssuanceTaskConnection(ctx context.Context, sel ast.SelectionSet, obj *model.IssuanceTaskConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, issuanceTaskConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IssuanceTaskConnection")
+		case "edges":
+			out.Values[i] = ec._IssuanceTaskConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._IssuanceTaskConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._IssuanceTaskConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var issuanceTaskEdgeImplementors = []string{"IssuanceTaskEdge"}
+
+func (ec *executionContext) _IssuanceTaskEdge(ctx context.Context, sel ast.SelectionSet, obj *model.IssuanceTaskEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, issuanceTaskEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IssuanceTaskEdge")
+		case "cursor":
+			out.Values[i] = ec._IssuanceTaskEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._IssuanceTaskEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -2415,6 +4713,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Mutation")
+		case "requestIssuance":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_requestIssuance(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createNest":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createNest(ctx, field)
@@ -2476,6 +4781,18 @@ func (ec *executionContext) _Nest(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "issuanceTasks":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Nest_issuanceTasks(ctx, field, obj)
+				})
+		case "latestIssuance":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Nest_latestIssuance(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -2574,6 +4891,105 @@ func (ec *executionContext) _NestEdge(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var ocrTaskImplementors = []string{"OcrTask"}
+
+func (ec *executionContext) _OcrTask(ctx context.Context, sel ast.SelectionSet, obj *db.OCRTask) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ocrTaskImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OcrTask")
+		case "id":
+			out.Values[i] = ec._OcrTask_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OcrTask_status(ctx, field, obj)
+				})
+		case "errorCode":
+			out.Values[i] = ec._OcrTask_errorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorMessage":
+			out.Values[i] = ec._OcrTask_errorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attempt":
+			out.Values[i] = ec._OcrTask_attempt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "maxAttempts":
+			out.Values[i] = ec._OcrTask_maxAttempts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastErrorCode":
+			out.Values[i] = ec._OcrTask_lastErrorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nextRetryAt":
+			out.Values[i] = ec._OcrTask_nextRetryAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageCount":
+			out.Values[i] = ec._OcrTask_pageCount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._OcrTask_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "startedAt":
+			out.Values[i] = ec._OcrTask_startedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "finishedAt":
+			out.Values[i] = ec._OcrTask_finishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._OcrTask_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "version":
+			out.Values[i] = ec._OcrTask_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var pageInfoImplementors = []string{"PageInfo"}
 
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
@@ -2637,6 +5053,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_me(ctx, field)
 				})
+		case "issuanceTask":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_issuanceTask(ctx, field)
+				})
 		case "nest":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -2660,6 +5082,104 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___schema(ctx, field)
 			})
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var requestIssuancePayloadImplementors = []string{"RequestIssuancePayload"}
+
+func (ec *executionContext) _RequestIssuancePayload(ctx context.Context, sel ast.SelectionSet, obj *model.RequestIssuancePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, requestIssuancePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RequestIssuancePayload")
+		case "task":
+			out.Values[i] = ec._RequestIssuancePayload_task(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reused":
+			out.Values[i] = ec._RequestIssuancePayload_reused(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var taskEventImplementors = []string{"TaskEvent"}
+
+func (ec *executionContext) _TaskEvent(ctx context.Context, sel ast.SelectionSet, obj *db.TaskEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, taskEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TaskEvent")
+		case "from":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TaskEvent_from(ctx, field, obj)
+				})
+		case "to":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TaskEvent_to(ctx, field, obj)
+				})
+		case "errorCode":
+			out.Values[i] = ec._TaskEvent_errorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attempt":
+			out.Values[i] = ec._TaskEvent_attempt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "version":
+			out.Values[i] = ec._TaskEvent_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "at":
+			out.Values[i] = ec._TaskEvent_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -3113,6 +5633,90 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
+	res, err := graphql.UnmarshalInt(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalInt(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Int!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNInt2int64(ctx context.Context, v any) (int64, error) {
+	res, err := graphql.UnmarshalInt64(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.SelectionSet, v int64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalInt64(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Int!")
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNIssuanceTask2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐIssuanceTaskᚄ(ctx context.Context, sel ast.SelectionSet, v []*db.IssuanceTask) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIssuanceTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐIssuanceTask(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIssuanceTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐIssuanceTask(ctx context.Context, sel ast.SelectionSet, v *db.IssuanceTask) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "IssuanceTask!")
+		return graphql.Null
+	}
+	return ec._IssuanceTask(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIssuanceTaskConnection2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐIssuanceTaskConnection(ctx context.Context, sel ast.SelectionSet, v *model.IssuanceTaskConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "IssuanceTaskConnection!")
+		return graphql.Null
+	}
+	return ec._IssuanceTaskConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIssuanceTaskEdge2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐIssuanceTaskEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IssuanceTaskEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIssuanceTaskEdge2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐIssuanceTaskEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIssuanceTaskEdge2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐIssuanceTaskEdge(ctx context.Context, sel ast.SelectionSet, v *model.IssuanceTaskEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "IssuanceTaskEdge!")
+		return graphql.Null
+	}
+	return ec._IssuanceTaskEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNNest2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐNestᚄ(ctx context.Context, sel ast.SelectionSet, v []*db.Nest) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -3177,6 +5781,14 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋdungjiᚋdungji�
 	return ec._PageInfo(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNRequestIssuancePayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestIssuancePayload(ctx context.Context, sel ast.SelectionSet, v *model.RequestIssuancePayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RequestIssuancePayload!")
+		return graphql.Null
+	}
+	return ec._RequestIssuancePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -3189,6 +5801,40 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNTaskEvent2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐTaskEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*db.TaskEvent) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTaskEvent2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐTaskEvent(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTaskEvent2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐTaskEvent(ctx context.Context, sel ast.SelectionSet, v *db.TaskEvent) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TaskEvent!")
+		return graphql.Null
+	}
+	return ec._TaskEvent(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx context.Context, v any) (model.TaskStatus, error) {
+	var res model.TaskStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx context.Context, sel ast.SelectionSet, v model.TaskStatus) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
@@ -3385,6 +6031,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalOFile2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐFile(ctx context.Context, sel ast.SelectionSet, v *db.File) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._File(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
 	if v == nil {
 		return nil, nil
@@ -3403,6 +6056,20 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	return res
 }
 
+func (ec *executionContext) marshalOIssuanceTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐIssuanceTask(ctx context.Context, sel ast.SelectionSet, v *db.IssuanceTask) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._IssuanceTask(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx context.Context, sel ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OcrTask(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {
 		return nil, nil
@@ -3418,6 +6085,40 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = sel
 	_ = ctx
 	res := graphql.MarshalString(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOTaskStatus2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx context.Context, v any) (*model.TaskStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.TaskStatus)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTaskStatus2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx context.Context, sel ast.SelectionSet, v *model.TaskStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalTime(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel ast.SelectionSet, v *time.Time) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalTime(*v)
 	return res
 }
 

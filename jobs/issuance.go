@@ -53,7 +53,7 @@ type RequestIssuanceResult struct {
 // RequestIssuance returns the nest's active issuance task or creates one,
 // inserting the task row and its River job in one transaction.
 //
-//  1. Lock the nest row: missing → NOT_FOUND, another owner's → FORBIDDEN.
+//  1. Lock the nest row (FOR NO KEY UPDATE): missing → NOT_FOUND, another owner's → FORBIDDEN.
 //  2. Latest active task (no lock): PROCESSING, or PENDING and not stale → reuse.
 //  3. A stale PENDING task is re-read FOR UPDATE: now PROCESSING or no longer
 //     stale → reuse; still stale → FAILED (STALE_PENDING), go on.
@@ -119,6 +119,12 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, ErrStalePending, msg, nil, now); err != nil {
 					return err
 				}
+				// Its job must never run the bot later for a failed task.
+				if locked.JobID != nil {
+					if _, err := s.river.JobCancelTx(ctx, tx.Tx, *locked.JobID); err != nil && !errors.Is(err, river.ErrNotFound) {
+						return internal("cancel stale issuance job", err)
+					}
+				}
 			}
 			// SUCCESS or FAILED meanwhile, or just failed as stale: a new task.
 		}
@@ -142,7 +148,7 @@ func (s *Service) insertIssuance(ctx context.Context, tx bun.Tx, nest *db.Nest, 
 	now := s.clock()
 	task := &db.IssuanceTask{ID: newID(), NestID: nest.ID, RequestedBy: actor.UserID}
 	task.Status = db.StatusPending
-	task.MaxAttempts = s.cfg.IssuanceMaxAttempts
+	task.MaxAttempts = s.cfg.IssuancePolicy.MaxAttempts
 	task.Version = 1
 	task.CreatedAt, task.UpdatedAt = now, now
 

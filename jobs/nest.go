@@ -92,7 +92,9 @@ func (s *Service) Nest(ctx context.Context, id string) (*db.Nest, error) {
 }
 
 // visibleNest loads a nest and checks the caller may see it; with lock it is
-// read FOR UPDATE.
+// read FOR NO KEY UPDATE. That serializes requests for one nest like FOR
+// UPDATE would, without blocking the FOR KEY SHARE that every insert
+// referencing the nest (a task, an event from a worker) takes.
 func (s *Service) visibleNest(ctx context.Context, idb bun.IDB, actor Actor, id string, lock bool) (*db.Nest, error) {
 	id, err := ParseID("nestId", id)
 	if err != nil {
@@ -101,7 +103,7 @@ func (s *Service) visibleNest(ctx context.Context, idb bun.IDB, actor Actor, id 
 	n := new(db.Nest)
 	q := idb.NewSelect().Model(n).Where("id = ?", id)
 	if lock {
-		q = q.For("UPDATE")
+		q = q.For("NO KEY UPDATE")
 	}
 	if err := q.Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {

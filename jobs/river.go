@@ -25,6 +25,9 @@ type RiverOptions struct {
 	Logger       *slog.Logger
 	// JobTimeout bounds one attempt of a job (default 5m).
 	JobTimeout time.Duration
+	// RescueStuckJobsAfter is when River's rescuer takes back a job that
+	// stays running, as after a killed worker (default 30m).
+	RescueStuckJobsAfter time.Duration
 }
 
 const fetchCooldown = 10 * time.Millisecond
@@ -45,6 +48,12 @@ func NewRiverClient(d *db.DB, opts RiverOptions) (*river.Client[*sql.Tx], error)
 		// The rescuer must wait longer than a job may run (FACTS.md).
 		RescueStuckJobsAfter: 30 * time.Minute,
 		PeriodicJobs:         opts.PeriodicJobs,
+		// Kinds are checked by our own types: an issuance commits its OCR
+		// job even on a process that does not work the OCR queue.
+		SkipUnknownJobCheck: true,
+	}
+	if opts.RescueStuckJobsAfter > 0 {
+		cfg.RescueStuckJobsAfter = opts.RescueStuckJobsAfter
 	}
 	if cfg.JobTimeout == 0 {
 		cfg.JobTimeout = 5 * time.Minute

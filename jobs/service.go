@@ -14,6 +14,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/blob"
 )
 
 // Config holds the lifecycle's tunables.
@@ -21,15 +22,21 @@ type Config struct {
 	// IssuanceStaleAfter is how long a PENDING issuance may wait for a worker
 	// before a new request replaces it (ISSUANCE_STALE_AFTER, default 5m).
 	IssuanceStaleAfter time.Duration
-	// IssuanceMaxAttempts bounds the attempts of one issuance job.
-	IssuanceMaxAttempts int
+	// IssuancePolicy decides the retries of issuance attempts.
+	IssuancePolicy RetryPolicy
+	// OCRMaxAttempts bounds the attempts of one OCR job.
+	OCRMaxAttempts int
+	// FileURLTTL is how long a presigned file URL stays valid (15m).
+	FileURLTTL time.Duration
 }
 
 // DefaultConfig returns the documented defaults.
 func DefaultConfig() Config {
 	return Config{
-		IssuanceStaleAfter:  5 * time.Minute,
-		IssuanceMaxAttempts: 5,
+		IssuanceStaleAfter: 5 * time.Minute,
+		IssuancePolicy:     DefaultIssuancePolicy(),
+		OCRMaxAttempts:     5,
+		FileURLTTL:         15 * time.Minute,
 	}
 }
 
@@ -37,6 +44,7 @@ func DefaultConfig() Config {
 type Service struct {
 	db    *db.DB
 	river *river.Client[*sql.Tx]
+	store *blob.Store
 	cfg   Config
 	log   *slog.Logger
 	now   func() time.Time
@@ -48,8 +56,10 @@ type Service struct {
 
 // ServiceOptions configure NewService.
 type ServiceOptions struct {
-	DB     *db.DB
-	River  *river.Client[*sql.Tx]
+	DB    *db.DB
+	River *river.Client[*sql.Tx]
+	// Store holds issued files; it presigns their download URLs.
+	Store  *blob.Store
 	Config Config
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now. Tests inject one so that nothing
@@ -60,16 +70,25 @@ type ServiceOptions struct {
 // NewService returns the lifecycle service. River may be an insert-only
 // client (no queues) on API-only instances.
 func NewService(opts ServiceOptions) (*Service, error) {
-	if opts.DB == nil || opts.River == nil {
-		return nil, errors.New("jobs: NewService needs a DB and a River client")
+	if opts.DB == nil {
+		return nil, errors.New("jobs: NewService needs a DB")
 	}
 	cfg := opts.Config
 	def := DefaultConfig()
 	if cfg.IssuanceStaleAfter <= 0 {
 		cfg.IssuanceStaleAfter = def.IssuanceStaleAfter
 	}
-	if cfg.IssuanceMaxAttempts <= 0 {
-		cfg.IssuanceMaxAttempts = def.IssuanceMaxAttempts
+	if cfg.IssuancePolicy.MaxAttempts == 0 {
+		cfg.IssuancePolicy = def.IssuancePolicy
+	}
+	if err := cfg.IssuancePolicy.Validate(); err != nil {
+		return nil, fmt.Errorf("jobs: issuance retry policy: %w", err)
+	}
+	if cfg.OCRMaxAttempts <= 0 {
+		cfg.OCRMaxAttempts = def.OCRMaxAttempts
+	}
+	if cfg.FileURLTTL <= 0 {
+		cfg.FileURLTTL = def.FileURLTTL
 	}
 	log := opts.Logger
 	if log == nil {
@@ -79,11 +98,15 @@ func NewService(opts ServiceOptions) (*Service, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{db: opts.DB, river: opts.River, cfg: cfg, log: log, now: now}, nil
+	return &Service{db: opts.DB, river: opts.River, store: opts.Store, cfg: cfg, log: log, now: now}, nil
 }
 
 // clock returns the service's current time, rounded to what Postgres stores.
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// SetRiver sets the River client after construction: a client that works
+// jobs needs its workers first, and the workers need the service.
+func (s *Service) SetRiver(c *river.Client[*sql.Tx]) { s.river = c }
 
 // internal wraps an unexpected error: the cause is kept for the log, the
 // client sees only "internal error".

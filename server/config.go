@@ -3,11 +3,18 @@ package main
 import (
 	"fmt"
 	"net"
+	"net/url"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/issuer"
 )
+
+var validBucket = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
 
 // Config is everything the binary reads from its environment. Each field
 // names its variable; README.md documents them in one table.
@@ -23,6 +30,22 @@ type Config struct {
 	StaleAfter      time.Duration // ISSUANCE_STALE_AFTER
 	LogLevel        string        // LOG_LEVEL
 	AutoMigrate     bool          // AUTO_MIGRATE
+
+	S3Endpoint  string // S3_ENDPOINT; empty: the embedded S3 server
+	S3Region    string // S3_REGION
+	S3Bucket    string // S3_BUCKET
+	S3AccessKey string // S3_ACCESS_KEY_ID
+	S3SecretKey string // S3_SECRET_ACCESS_KEY
+	S3PathStyle bool   // S3_PATH_STYLE
+
+	IssuerURL       string                   // ISSUER_URL; empty: the simulator
+	SimLatency      time.Duration            // ISSUER_SIM_LATENCY
+	SimFailures     map[issuer.Cause]float64 // ISSUER_SIM_FAILURES
+	SimImageOnly    bool                     // ISSUER_SIM_IMAGE_ONLY
+	SimFont         string                   // ISSUER_SIM_FONT
+	IssuancePolicy  jobs.RetryPolicy         // ISSUANCE_RETRY_POLICY
+	IssuanceWorkers int                      // ISSUANCE_WORKERS
+	JobTimeout      time.Duration            // JOB_TIMEOUT
 }
 
 // Dev reports whether the binary runs in development mode.
@@ -55,6 +78,56 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	if c.AutoMigrate, err = boolean(getenv, "AUTO_MIGRATE", c.Dev()); err != nil {
+		return c, err
+	}
+	c.S3Endpoint = getenv("S3_ENDPOINT")
+	c.S3Region = or(getenv("S3_REGION"), "us-east-1")
+	c.S3Bucket = or(getenv("S3_BUCKET"), "dungji")
+	c.S3AccessKey, c.S3SecretKey = getenv("S3_ACCESS_KEY_ID"), getenv("S3_SECRET_ACCESS_KEY")
+	if (c.S3AccessKey == "") != (c.S3SecretKey == "") {
+		return c, fmt.Errorf("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together")
+	}
+	if c.S3PathStyle, err = boolean(getenv, "S3_PATH_STYLE", c.S3Endpoint != ""); err != nil {
+		return c, err
+	}
+	if c.S3Endpoint != "" {
+		if u, err := url.Parse(c.S3Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return c, fmt.Errorf("S3_ENDPOINT must be an http(s) URL, not %q", c.S3Endpoint)
+		}
+	}
+	if !validBucket.MatchString(c.S3Bucket) {
+		return c, fmt.Errorf("S3_BUCKET %q is not a valid bucket name", c.S3Bucket)
+	}
+	c.IssuerURL = getenv("ISSUER_URL")
+	if c.IssuerURL != "" {
+		if u, err := url.Parse(c.IssuerURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return c, fmt.Errorf("ISSUER_URL must be an http(s) URL, not %q", c.IssuerURL)
+		}
+	}
+	if v := getenv("ISSUER_SIM_LATENCY"); v != "" {
+		if c.SimLatency, err = time.ParseDuration(v); err != nil || c.SimLatency < 0 {
+			return c, fmt.Errorf("ISSUER_SIM_LATENCY must be a duration such as 2s or 0s, not %q", v)
+		}
+	} else {
+		c.SimLatency = 2 * time.Second
+	}
+	if c.SimFailures, err = issuer.ParseFailureRates(getenv("ISSUER_SIM_FAILURES")); err != nil {
+		return c, fmt.Errorf("ISSUER_SIM_FAILURES: %v", err)
+	}
+	if c.SimImageOnly, err = boolean(getenv, "ISSUER_SIM_IMAGE_ONLY", false); err != nil {
+		return c, err
+	}
+	c.SimFont = getenv("ISSUER_SIM_FONT")
+	if c.IssuancePolicy, err = jobs.ParseRetryPolicy(jobs.DefaultIssuancePolicy(), getenv("ISSUANCE_RETRY_POLICY")); err != nil {
+		return c, fmt.Errorf("ISSUANCE_RETRY_POLICY: %v", err)
+	}
+	c.IssuanceWorkers = 8
+	if v := getenv("ISSUANCE_WORKERS"); v != "" {
+		if c.IssuanceWorkers, err = strconv.Atoi(v); err != nil || c.IssuanceWorkers < 1 || c.IssuanceWorkers > 1000 {
+			return c, fmt.Errorf("ISSUANCE_WORKERS must be a number from 1 to 1000, not %q", v)
+		}
+	}
+	if c.JobTimeout, err = duration(getenv, "JOB_TIMEOUT", 5*time.Minute); err != nil {
 		return c, err
 	}
 	switch strings.ToLower(c.LogLevel) {

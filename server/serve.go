@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -17,7 +18,50 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/issuer"
 )
+
+// openStore connects to S3_ENDPOINT, or starts the embedded S3 server
+// (objects under DATA_DIR/s3), and makes sure the bucket exists.
+func (a *App) openStore(ctx context.Context) error {
+	cfg := blob.Config{Endpoint: a.cfg.S3Endpoint, Region: a.cfg.S3Region, Bucket: a.cfg.S3Bucket,
+		PathStyle: a.cfg.S3PathStyle, AccessKey: a.cfg.S3AccessKey, SecretKey: a.cfg.S3SecretKey}
+	if cfg.Endpoint == "" {
+		emb, err := blob.StartEmbedded(ctx, filepath.Join(a.cfg.DataDir, "s3"), "127.0.0.1:0")
+		if err != nil {
+			return fmt.Errorf("embedded S3 server: %w", err)
+		}
+		a.embeddedS3 = emb
+		cfg = emb.Config(a.cfg.S3Bucket)
+		a.log.Info("using the embedded S3 server", "url", emb.URL(), "dir", filepath.Join(a.cfg.DataDir, "s3"))
+	}
+	store, err := blob.New(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	ectx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := store.EnsureBucket(ectx); err != nil {
+		return fmt.Errorf("S3 bucket %s: %w", a.cfg.S3Bucket, err)
+	}
+	a.store = store
+	return nil
+}
+
+// newIssuer returns the registry bot: the HTTP adapter for ISSUER_URL, or
+// the simulator.
+func newIssuer(cfg Config) (issuer.Issuer, error) {
+	if cfg.IssuerURL != "" {
+		return issuer.NewHTTPIssuer(cfg.IssuerURL, nil), nil
+	}
+	return issuer.NewSimulator(issuer.SimulatorOptions{
+		Latency:      cfg.SimLatency,
+		FontPath:     cfg.SimFont,
+		ImageOnly:    cfg.SimImageOnly,
+		FailureRates: cfg.SimFailures,
+	})
+}
 
 // Role selects what one process runs, so that API and workers can scale
 // separately on one database.
@@ -65,8 +109,11 @@ type App struct {
 	stopDB  func()
 	river   *river.Client[*sql.Tx]
 	service *jobs.Service
-	tokens  *Tokens
-	riverUI *riverui.Handler
+	store   *blob.Store
+	// embeddedS3 is the in-process S3 server when S3_ENDPOINT is unset.
+	embeddedS3 *blob.Embedded
+	tokens     *Tokens
+	riverUI    *riverui.Handler
 	// riverUIUser and riverUIPassword guard /riverui/; empty means unmounted.
 	riverUIUser, riverUIPassword string
 
@@ -91,17 +138,36 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App,
 			return nil, err
 		}
 	}
-	ropts := jobs.RiverOptions{Logger: log}
-	if a.river, err = jobs.NewRiverClient(a.db, ropts); err != nil {
+	if err := a.openStore(ctx); err != nil {
 		a.close()
 		return nil, err
 	}
-	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, River: a.river, Logger: log,
-		Config: jobs.Config{IssuanceStaleAfter: cfg.StaleAfter}})
+	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, Store: a.store, Logger: log,
+		Config: jobs.Config{IssuanceStaleAfter: cfg.StaleAfter, IssuancePolicy: cfg.IssuancePolicy}})
 	if err != nil {
 		a.close()
 		return nil, err
 	}
+	ropts := jobs.RiverOptions{Logger: log}
+	if role.workers() {
+		iss, err := newIssuer(cfg)
+		if err != nil {
+			a.close()
+			return nil, err
+		}
+		ropts, err = a.service.WorkerRiverOptions(jobs.WorkerDeps{Issuer: iss, Store: a.store,
+			IssuanceWorkers: cfg.IssuanceWorkers, JobTimeout: cfg.JobTimeout, Logger: log})
+		if err != nil {
+			a.close()
+			return nil, err
+		}
+		a.runsJobs = true
+	}
+	if a.river, err = jobs.NewRiverClient(a.db, ropts); err != nil {
+		a.close()
+		return nil, err
+	}
+	a.service.SetRiver(a.river)
 	a.riverUIUser, a.riverUIPassword = cfg.RiverUIUser, cfg.RiverUIPassword
 	if a.riverUIUser == "" && cfg.Dev() {
 		a.riverUIUser, a.riverUIPassword = "admin", randomString(12)
@@ -121,6 +187,9 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App,
 }
 
 func (a *App) close() {
+	if a.embeddedS3 != nil {
+		_ = a.embeddedS3.Close()
+	}
 	if a.db != nil {
 		_ = a.db.Close()
 	}

@@ -3,6 +3,11 @@
 package model
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+
 	"github.com/dungji/dungji/db"
 )
 
@@ -11,6 +16,17 @@ type CreateNestInput struct {
 	Address string `json:"address"`
 	// 14 digits, as 1234-5678-901234 or without dashes.
 	RegistryUniqueNo string `json:"registryUniqueNo"`
+}
+
+type IssuanceTaskConnection struct {
+	Edges    []*IssuanceTaskEdge `json:"edges"`
+	Nodes    []*db.IssuanceTask  `json:"nodes"`
+	PageInfo *PageInfo           `json:"pageInfo"`
+}
+
+type IssuanceTaskEdge struct {
+	Cursor string           `json:"cursor"`
+	Node   *db.IssuanceTask `json:"node"`
 }
 
 type Mutation struct {
@@ -36,8 +52,78 @@ type PageInfo struct {
 type Query struct {
 }
 
+type RequestIssuancePayload struct {
+	Task *db.IssuanceTask `json:"task"`
+	// True when an active task of the nest was returned instead of a new one.
+	Reused bool `json:"reused"`
+}
+
 // The caller, as identified by the bearer token.
 type User struct {
 	ID    string `json:"id"`
 	Admin bool   `json:"admin"`
+}
+
+// Where a task is in its lifecycle. A retry keeps a task PROCESSING.
+type TaskStatus string
+
+const (
+	// The row exists; no worker has started real work.
+	TaskStatusPending TaskStatus = "PENDING"
+	// A worker started; stays PROCESSING while a retry is scheduled.
+	TaskStatusProcessing TaskStatus = "PROCESSING"
+	// Final success.
+	TaskStatusSuccess TaskStatus = "SUCCESS"
+	// Final failure, with an error code.
+	TaskStatusFailed TaskStatus = "FAILED"
+)
+
+var AllTaskStatus = []TaskStatus{
+	TaskStatusPending,
+	TaskStatusProcessing,
+	TaskStatusSuccess,
+	TaskStatusFailed,
+}
+
+func (e TaskStatus) IsValid() bool {
+	switch e {
+	case TaskStatusPending, TaskStatusProcessing, TaskStatusSuccess, TaskStatusFailed:
+		return true
+	}
+	return false
+}
+
+func (e TaskStatus) String() string {
+	return string(e)
+}
+
+func (e *TaskStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = TaskStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid TaskStatus", str)
+	}
+	return nil
+}
+
+func (e TaskStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *TaskStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e TaskStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }

@@ -1,0 +1,312 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/issuer"
+)
+
+// IssuanceWorker obtains a nest's registry document: PENDING → PROCESSING
+// under a row lock, then with no transaction open the bot and the S3
+// upload, then one transaction for the file row, SUCCESS, the OCR task and
+// its job, and the completion of this job.
+type IssuanceWorker struct {
+	river.WorkerDefaults[IssuanceArgs]
+	svc    *Service
+	issuer issuer.Issuer
+	store  *blob.Store
+	// retryAt hands the retry time Work wrote to the row over to NextRetry,
+	// which River calls right after Work returns: both then say the same.
+	retryAt sync.Map // retryKey → time.Time
+}
+
+type retryKey struct {
+	jobID   int64
+	attempt int
+}
+
+// NewIssuanceWorker returns the worker for issuance jobs.
+func NewIssuanceWorker(svc *Service, iss issuer.Issuer, store *blob.Store) *IssuanceWorker {
+	return &IssuanceWorker{svc: svc, issuer: iss, store: store}
+}
+
+// NextRetry schedules the next attempt by the issuance policy, the same time
+// Work wrote to the row's next_retry_at.
+func (w *IssuanceWorker) NextRetry(job *river.Job[IssuanceArgs]) time.Time {
+	if at, ok := w.retryAt.LoadAndDelete(retryKey{job.ID, job.Attempt}); ok {
+		return at.(time.Time)
+	}
+	return w.svc.issuanceRetryAt(job.Args.TaskID, job.Attempt)
+}
+
+// registryKey is the deterministic S3 key of a task's PDF: a retry
+// overwrites it, never adds another object.
+func registryKey(nestID, taskID string) string {
+	return fmt.Sprintf("nests/%s/registry/%s.pdf", nestID, taskID)
+}
+
+// Work runs one attempt.
+func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs]) error {
+	task, nest, ok, err := w.svc.beginIssuanceAttempt(ctx, job.Args.TaskID, job.Attempt)
+	if err != nil {
+		return err // the database is unreachable: River retries the job
+	}
+	if !ok {
+		return nil // the task is already final (or gone): nothing to do
+	}
+	log := w.svc.log.With("task_id", task.ID, "nest_id", task.NestID, "job_id", job.ID, "attempt", job.Attempt)
+
+	doc, err := w.issuer.Issue(ctx, issuer.Request{
+		IdempotencyKey: task.ID, // every attempt of a task: a retry never pays twice
+		NestID:         nest.ID,
+		UniqueNo:       nest.RegistryUniqueNo,
+		Address:        nest.Address,
+	})
+	if err != nil {
+		return w.fail(ctx, job, task, botCause(err), err)
+	}
+	if doc == nil || len(doc.PDF) == 0 {
+		return w.fail(ctx, job, task, CauseNoDocument, errors.New("the bot returned no PDF"))
+	}
+
+	key := registryKey(task.NestID, task.ID)
+	obj, err := w.store.Put(ctx, key, doc.PDF, "application/pdf")
+	if err != nil {
+		// A failed PUT can still have stored the object (a lost response):
+		// remove it so that no object is left without a files row.
+		w.removeObject(ctx, key, log)
+		cause := CauseUploadPermanent
+		if blob.Transient(err) || errors.Is(err, context.DeadlineExceeded) {
+			cause = CauseUploadTransient
+		}
+		return w.fail(ctx, job, task, cause, err)
+	}
+
+	if err := w.svc.completeIssuance(ctx, job, task, w.store.Bucket(), obj); err != nil {
+		log.Error("save issuance result", "err", err)
+		ferr := w.fail(ctx, job, task, CauseSave, err)
+		if !w.svc.cfg.IssuancePolicy.Retryable(CauseSave, job.Attempt) || job.Attempt >= job.MaxAttempts {
+			w.removeObject(ctx, key, log)
+		}
+		return ferr
+	}
+	log.Info("issuance succeeded", "key", key, "size", obj.Size)
+	return nil
+}
+
+func (w *IssuanceWorker) removeObject(ctx context.Context, key string, log interface {
+	Error(string, ...any)
+}) {
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if err := w.store.Delete(dctx, key); err != nil {
+		log.Error("remove object of a failed issuance", "key", key, "err", err)
+	}
+}
+
+// fail records a failed attempt: retried by the policy (the row stays
+// PROCESSING with its retry metadata and River schedules the job), or final
+// (the row goes FAILED and the job is cancelled).
+func (w *IssuanceWorker) fail(ctx context.Context, job *river.Job[IssuanceArgs], task *db.IssuanceTask, cause Cause, causeErr error) error {
+	retry := w.svc.cfg.IssuancePolicy.Retryable(cause, job.Attempt) && job.Attempt < job.MaxAttempts
+	// The job's context may be cancelled (a timeout, a shutdown); the
+	// bookkeeping must still land.
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if retry {
+		next := w.svc.issuanceRetryAt(task.ID, job.Attempt)
+		w.retryAt.Store(retryKey{job.ID, job.Attempt}, next)
+		if err := w.svc.scheduleIssuanceRetry(bctx, task.ID, cause, next); err != nil {
+			return errors.Join(causeErr, err)
+		}
+		return fmt.Errorf("%s (%s): %w", issuanceCode(cause), cause, causeErr)
+	}
+	if err := w.svc.failIssuance(bctx, task.ID, cause, failureMessage(cause, causeErr)); err != nil {
+		return errors.Join(causeErr, err)
+	}
+	return river.JobCancel(fmt.Errorf("%s (%s): %w", issuanceCode(cause), cause, causeErr))
+}
+
+// botCause classifies an issuer error.
+func botCause(err error) Cause {
+	c, ok := issuer.CauseOf(err)
+	if !ok {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return CauseBotTransient
+		}
+		return CauseUnexpected
+	}
+	switch c {
+	case issuer.CauseStartFailed:
+		return CauseBotStart
+	case issuer.CauseTransient:
+		return CauseBotTransient
+	case issuer.CausePermanent:
+		return CauseBotPermanent
+	case issuer.CauseDuplicatePayment:
+		return CauseDuplicatePayment
+	case issuer.CauseNoDocument:
+		return CauseNoDocument
+	}
+	return CauseUnexpected
+}
+
+// failureMessage is what clients read beside the error code: the bot's own
+// words for its failures, a fixed sentence for ours (whose details are logged).
+func failureMessage(c Cause, err error) string {
+	var ie *issuer.Error
+	switch c {
+	case CauseBotStart, CauseBotTransient, CauseBotPermanent, CauseDuplicatePayment, CauseNoDocument:
+		if errors.As(err, &ie) && ie.Message != "" {
+			return ie.Message
+		}
+		if c == CauseNoDocument {
+			return "the registry bot returned no document"
+		}
+		return "the registry bot failed"
+	case CauseUploadTransient, CauseUploadPermanent:
+		return "storing the document failed"
+	case CauseSave:
+		return "saving the result failed"
+	default:
+		return "an unexpected error ended the task"
+	}
+}
+
+// issuanceRetryAt is when the retry of a failed attempt runs, counted from
+// the failure (an attempt may take minutes).
+func (s *Service) issuanceRetryAt(taskID string, attempt int) time.Time {
+	return s.clock().Add(s.cfg.IssuancePolicy.Delay(taskID, attempt)).UTC().Truncate(time.Microsecond)
+}
+
+// beginIssuanceAttempt moves the task to PROCESSING for this attempt under a
+// row lock. A retried job finds the row PROCESSING and runs again; a final
+// row makes the job a no-op (ok false).
+func (s *Service) beginIssuanceAttempt(ctx context.Context, taskID string, attempt int) (task *db.IssuanceTask, nest *db.Nest, ok bool, err error) {
+	err = s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		task = new(db.IssuanceTask)
+		if err := tx.NewSelect().Model(task).Where("id = ?", taskID).For("UPDATE").Scan(ctx); err != nil {
+			if db.ErrNoRows(err) {
+				s.log.Warn("issuance job for a task that does not exist", "task_id", taskID)
+				return nil
+			}
+			return fmt.Errorf("lock issuance task %s: %w", taskID, err)
+		}
+		if task.Status.Final() {
+			return nil
+		}
+		now := s.clock()
+		from := task.Status
+		task.Status = db.StatusProcessing
+		if task.StartedAt == nil {
+			task.StartedAt = &now
+		}
+		task.Attempt = attempt
+		task.LastAttemptAt = &now
+		task.NextRetryAt = nil
+		task.Version++
+		task.UpdatedAt = now
+		if _, err := tx.NewUpdate().Model(task).
+			Column("status", "started_at", "attempt", "last_attempt_at", "next_retry_at", "version", "updated_at").
+			WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("mark issuance %s processing: %w", taskID, err)
+		}
+		if err := insertEvent(ctx, tx, db.KindIssuance, task.ID, task.NestID, &from, &task.Lifecycle, now); err != nil {
+			return err
+		}
+		nest = new(db.Nest)
+		if err := tx.NewSelect().Model(nest).Where("id = ?", task.NestID).Scan(ctx); err != nil {
+			return fmt.Errorf("load nest of issuance %s: %w", taskID, err)
+		}
+		ok = true
+		return nil
+	})
+	return task, nest, ok, err
+}
+
+// scheduleIssuanceRetry records a failed attempt that will be retried: the
+// row stays PROCESSING with last_error_code and next_retry_at.
+func (s *Service) scheduleIssuanceRetry(ctx context.Context, taskID string, cause Cause, next time.Time) error {
+	return s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t := new(db.IssuanceTask)
+		if err := tx.NewSelect().Model(t).Where("id = ?", taskID).For("UPDATE").Scan(ctx); err != nil {
+			return fmt.Errorf("lock issuance %s: %w", taskID, err)
+		}
+		if t.Status != db.StatusProcessing {
+			return nil
+		}
+		now := s.clock()
+		code := issuanceCode(cause)
+		t.LastErrorCode = &code
+		t.NextRetryAt = &next
+		t.Version++
+		t.UpdatedAt = now
+		if _, err := tx.NewUpdate().Model(t).Column("last_error_code", "next_retry_at", "version", "updated_at").
+			WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("schedule issuance retry %s: %w", taskID, err)
+		}
+		from := t.Status
+		return insertEvent(ctx, tx, db.KindIssuance, t.ID, t.NestID, &from, &t.Lifecycle, now)
+	})
+}
+
+// failIssuance ends an active task as FAILED; a task already final is left
+// as it is (the first final state wins).
+func (s *Service) failIssuance(ctx context.Context, taskID string, cause Cause, msg string) error {
+	return s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t := new(db.IssuanceTask)
+		if err := tx.NewSelect().Model(t).Where("id = ?", taskID).For("UPDATE").Scan(ctx); err != nil {
+			if db.ErrNoRows(err) {
+				return nil
+			}
+			return fmt.Errorf("lock issuance %s: %w", taskID, err)
+		}
+		if t.Status.Final() {
+			return nil
+		}
+		return s.finishIssuance(ctx, tx, t, db.StatusFailed, issuanceCode(cause), msg, nil, s.clock())
+	})
+}
+
+// completeIssuance commits the result in one transaction: the files row,
+// the task SUCCESS, the OCR task PENDING with its River job, this job's
+// completion and the events.
+func (s *Service) completeIssuance(ctx context.Context, job *river.Job[IssuanceArgs], task *db.IssuanceTask, bucket string, obj blob.Object) error {
+	return s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t := new(db.IssuanceTask)
+		if err := tx.NewSelect().Model(t).Where("id = ?", task.ID).For("UPDATE").Scan(ctx); err != nil {
+			return fmt.Errorf("lock issuance %s: %w", task.ID, err)
+		}
+		if t.Status != db.StatusProcessing {
+			return fmt.Errorf("issuance %s is %s, not PROCESSING", t.ID, t.Status)
+		}
+		now := s.clock()
+		f := &db.File{ID: newID(), NestID: t.NestID, Bucket: bucket, Key: obj.Key, Size: obj.Size,
+			SHA256: obj.SHA256, ContentType: obj.ContentType, CreatedAt: now}
+		// A retry after a failed commit finds no row; a retry after a lost
+		// commit acknowledgement cannot happen (the job completes with it).
+		if _, err := tx.NewInsert().Model(f).Exec(ctx); err != nil {
+			return fmt.Errorf("insert file: %w", err)
+		}
+		if err := s.finishIssuance(ctx, tx, t, db.StatusSuccess, "", "", &f.ID, now); err != nil {
+			return err
+		}
+		if _, err := s.insertOCRTask(ctx, tx, t.NestID, &t.ID, f.ID, t.RequestedBy); err != nil {
+			return err
+		}
+		if _, err := river.JobCompleteTx[*riverdatabasesql.Driver](ctx, tx.Tx, job); err != nil {
+			return fmt.Errorf("complete issuance job: %w", err)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,319 @@
+package jobs
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/issuer"
+)
+
+// misbehavingS3 stands in for an S3 endpoint that fails: it answers every
+// request with status and an S3 error body.
+func misbehavingS3(t *testing.T, status int, code string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(status)
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>%s</Code><Message>injected</Message></Error>`, code)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// lostResponseS3 forwards to a real S3 server but answers every PUT with 500
+// after the object was stored: the upload happened, its answer was lost.
+func lostResponseS3(t *testing.T, target string) string {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		if resp.Request.Method == http.MethodPut {
+			resp.StatusCode = http.StatusInternalServerError
+			resp.Body.Close()
+			resp.Body = http.NoBody
+			resp.ContentLength = 0
+			resp.Header.Del("Content-Length")
+		}
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func storeAt(t *testing.T, endpoint, bucket string) *blob.Store {
+	t.Helper()
+	s, err := blob.New(context.Background(), blob.Config{Endpoint: endpoint, Bucket: bucket, PathStyle: true,
+		AccessKey: blob.EmbeddedAccessKey, SecretKey: blob.EmbeddedSecretKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestIssuanceWorkerOutcomes(t *testing.T) {
+	t.Parallel()
+	// fastPolicy: 4 attempts, NO_DOCUMENT capped at 3.
+	const retried = "PROCESSING>PROCESSING"
+	cases := []struct {
+		name string
+		// arrange injects the failure for the nest; it may replace the
+		// issuer or the store the workers use.
+		arrange     func(t *testing.T, b *testBundle, o *setupOpts, uniqueNo string)
+		status      db.Status
+		code        string
+		attempt     int
+		lastCode    string
+		jobState    string
+		events      []string
+		checkBundle func(t *testing.T, b *testBundle, task *db.IssuanceTask)
+	}{
+		{
+			name:     "success",
+			status:   db.StatusSuccess,
+			attempt:  1,
+			jobState: "completed",
+			events:   []string{"->PENDING", "PENDING>PROCESSING", "PROCESSING>SUCCESS"},
+		},
+		{
+			name: "bot cannot start once: retried on the same row, then success",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				b.sim.FailNext(no, issuer.CauseStartFailed, 1)
+			},
+			status:   db.StatusSuccess,
+			attempt:  2,
+			lastCode: ErrAutomationFailed,
+			jobState: "completed",
+			events:   []string{"->PENDING", "PENDING>PROCESSING", retried, retried, "PROCESSING>SUCCESS"},
+		},
+		{
+			name: "bot cannot start, every attempt",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				b.sim.FailNext(no, issuer.CauseStartFailed, 100)
+			},
+			status:   db.StatusFailed,
+			code:     ErrAutomationFailed,
+			attempt:  4,
+			jobState: "cancelled",
+			events:   []string{"->PENDING", "PENDING>PROCESSING", retried, retried, retried, retried, retried, retried, "PROCESSING>FAILED"},
+		},
+		{
+			name: "site timeout, every attempt",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				b.sim.FailNext(no, issuer.CauseTransient, 100)
+			},
+			status:   db.StatusFailed,
+			code:     ErrAutomationFailed,
+			attempt:  4,
+			jobState: "cancelled",
+		},
+		{
+			name: "no such property: never retried",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				b.sim.FailNext(no, issuer.CausePermanent, 1)
+			},
+			status:   db.StatusFailed,
+			code:     ErrAutomationFailed,
+			attempt:  1,
+			jobState: "cancelled",
+			events:   []string{"->PENDING", "PENDING>PROCESSING", "PROCESSING>FAILED"},
+		},
+		{
+			name: "duplicate payment: never retried",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				b.sim.FailNext(no, issuer.CauseDuplicatePayment, 1)
+			},
+			status:   db.StatusFailed,
+			code:     ErrDuplicatePayment,
+			attempt:  1,
+			jobState: "cancelled",
+		},
+		{
+			name: "no PDF: retried a few times only",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				b.sim.FailNext(no, issuer.CauseNoDocument, 100)
+			},
+			status:   db.StatusFailed,
+			code:     ErrAutomationFailed,
+			attempt:  3,
+			jobState: "cancelled",
+		},
+		{
+			name: "failure after payment, then success: paid once",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				b.sim.FailNextAfterPayment(no, 2)
+			},
+			status:   db.StatusSuccess,
+			attempt:  3,
+			lastCode: ErrAutomationFailed,
+			jobState: "completed",
+			checkBundle: func(t *testing.T, b *testBundle, task *db.IssuanceTask) {
+				if n := b.sim.PaymentCount(task.ID); n != 1 {
+					t.Fatalf("paid %d times for one task", n)
+				}
+			},
+		},
+		{
+			name: "unclassified bot error: UNKNOWN, not retried",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				o.issuer = issuer.IssuerFunc(func(ctx context.Context, r issuer.Request) (*issuer.Document, error) {
+					return nil, errors.New("something nobody expected")
+				})
+			},
+			status:   db.StatusFailed,
+			code:     ErrUnknown,
+			attempt:  1,
+			jobState: "cancelled",
+		},
+		{
+			name: "panic in the worker: UNKNOWN, never stuck",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				o.issuer = issuer.IssuerFunc(func(ctx context.Context, r issuer.Request) (*issuer.Document, error) {
+					panic("injected panic")
+				})
+			},
+			status:   db.StatusFailed,
+			code:     ErrUnknown,
+			attempt:  1,
+			jobState: "cancelled",
+		},
+		{
+			name: "S3 answers 503, every attempt",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				o.store = storeAt(t, misbehavingS3(t, http.StatusServiceUnavailable, "SlowDown"), "dungji-test")
+			},
+			status:   db.StatusFailed,
+			code:     ErrUploadFailed,
+			attempt:  4,
+			jobState: "cancelled",
+		},
+		{
+			name: "S3 refuses access: not retried",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				o.store = storeAt(t, misbehavingS3(t, http.StatusForbidden, "AccessDenied"), "dungji-test")
+			},
+			status:   db.StatusFailed,
+			code:     ErrUploadFailed,
+			attempt:  1,
+			jobState: "cancelled",
+		},
+		{
+			name: "S3 stores but the answer is lost: no object left behind",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				o.store = storeAt(t, lostResponseS3(t, b.storeEndpoint), "dungji-test")
+			},
+			status:   db.StatusFailed,
+			code:     ErrUploadFailed,
+			attempt:  4,
+			jobState: "cancelled",
+		},
+		{
+			name: "saving the result fails: SAVE_FAILED, the uploaded object removed",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				_, err := b.db.Bun.ExecContext(context.Background(), `
+					CREATE FUNCTION refuse_files() RETURNS trigger LANGUAGE plpgsql AS
+					$$ BEGIN RAISE EXCEPTION 'injected: files are refused'; END $$;
+					CREATE TRIGGER refuse_files BEFORE INSERT ON files FOR EACH ROW EXECUTE FUNCTION refuse_files();`)
+				if err != nil {
+					t.Fatal(err)
+				}
+			},
+			status:   db.StatusFailed,
+			code:     ErrSaveFailed,
+			attempt:  4,
+			jobState: "cancelled",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			b := setupLazy(t)
+			nest := b.nest(t, "alice")
+			o := setupOpts{workers: true}
+			if tc.arrange != nil {
+				tc.arrange(t, b, &o, nest.RegistryUniqueNo)
+			}
+			b.startWorkers(t, o)
+			res, err := b.svc.RequestIssuance(WithActor(context.Background(), Actor{UserID: "alice"}), nest.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			task := b.waitFinal(t, res.Task.ID)
+			if task.Status != tc.status || deref(task.ErrorCode) != tc.code || task.Attempt != tc.attempt {
+				t.Fatalf("task ended %s/%s after %d attempts (last %s); want %s/%s after %d",
+					task.Status, deref(task.ErrorCode), task.Attempt, deref(task.LastErrorCode), tc.status, tc.code, tc.attempt)
+			}
+			if tc.lastCode != "" && deref(task.LastErrorCode) != tc.lastCode {
+				t.Fatalf("last error code %q, want %q", deref(task.LastErrorCode), tc.lastCode)
+			}
+			if task.Status == db.StatusFailed && (task.ErrorMessage == nil || *task.ErrorMessage == "") {
+				t.Fatal("a failed task without an error message")
+			}
+			if task.NextRetryAt != nil {
+				t.Fatal("a final task still has a next retry time")
+			}
+			b.waitJobState(t, *task.JobID, tc.jobState)
+			evs := b.events(t, task.ID)
+			if tc.events != nil && strings.Join(evs, " ") != strings.Join(tc.events, " ") {
+				t.Fatalf("events %v, want %v", evs, tc.events)
+			}
+			if last := evs[len(evs)-1]; !strings.HasSuffix(last, ">"+string(tc.status)) {
+				t.Fatalf("last event %s", last)
+			}
+			if task.Status == db.StatusSuccess {
+				b.checkSuccess(t, task)
+			}
+			b.assertBucketMatchesFiles(t)
+			if tc.checkBundle != nil {
+				tc.checkBundle(t, b, task)
+			}
+		})
+	}
+}
+
+// checkSuccess verifies what a SUCCESS leaves: the file row and object at
+// the deterministic key with the right checksum, and a PENDING OCR task
+// with its River job.
+func (b *testBundle) checkSuccess(t *testing.T, task *db.IssuanceTask) {
+	t.Helper()
+	ctx := context.Background()
+	f, err := b.svc.File(ctx, *task.FileID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := registryKey(task.NestID, task.ID); f.Key != want || f.ContentType != "application/pdf" {
+		t.Fatalf("file %s (%s); want key %s", f.Key, f.ContentType, want)
+	}
+	body, err := b.store.Get(ctx, f.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(body)
+	if hex.EncodeToString(sum[:]) != f.SHA256 || int64(len(body)) != f.Size || !strings.HasPrefix(string(body), "%PDF-") {
+		t.Fatal("stored object does not match its files row")
+	}
+	ocr, err := b.svc.OCRTaskOfIssuance(ctx, task.ID)
+	if err != nil || ocr == nil {
+		t.Fatalf("no OCR task: %v", err)
+	}
+	if ocr.Status != db.StatusPending || ocr.FileID != f.ID || ocr.JobID == nil {
+		t.Fatalf("OCR task %+v", ocr)
+	}
+	if n := count(t, b.db, "SELECT count(*) FROM river_job WHERE id = ? AND kind = 'ocr'", *ocr.JobID); n != 1 {
+		t.Fatal("the OCR task has no River job")
+	}
+}

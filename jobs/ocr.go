@@ -1,0 +1,52 @@
+package jobs
+
+import (
+	"context"
+
+	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
+)
+
+// OCR error codes, stored on ocr_tasks.error_code.
+const (
+	ErrOCRSubmitFailed    = "SUBMIT_FAILED"
+	ErrOCREngineFailed    = "ENGINE_FAILED"
+	ErrOCRUnreadable      = "UNREADABLE"
+	ErrOCRCallbackTimeout = "CALLBACK_TIMEOUT"
+)
+
+// OCRArgs is the River job that reads one file with the OCR engine.
+type OCRArgs struct {
+	TaskID string `json:"task_id"`
+}
+
+// Kind implements river.JobArgs.
+func (OCRArgs) Kind() string { return "ocr" }
+
+// QueueOCR is the River queue OCR jobs run on.
+const QueueOCR = "ocr"
+
+// insertOCRTask inserts a PENDING OCR task for a file, its event and its
+// River job, in tx.
+func (s *Service) insertOCRTask(ctx context.Context, tx bun.Tx, nestID string, issuanceTaskID *string, fileID, requestedBy string) (*db.OCRTask, error) {
+	now := s.clock()
+	t := &db.OCRTask{ID: newID(), NestID: nestID, IssuanceTaskID: issuanceTaskID, FileID: fileID, RequestedBy: requestedBy}
+	t.Status = db.StatusPending
+	t.MaxAttempts = s.cfg.OCRMaxAttempts
+	t.Version = 1
+	t.CreatedAt, t.UpdatedAt = now, now
+	job, err := s.river.InsertTx(ctx, tx.Tx, OCRArgs{TaskID: t.ID}, &river.InsertOpts{Queue: QueueOCR, MaxAttempts: t.MaxAttempts})
+	if err != nil {
+		return nil, internal("insert ocr job", err)
+	}
+	t.JobID = &job.Job.ID
+	if _, err := tx.NewInsert().Model(t).ExcludeColumn("result").Exec(ctx); err != nil {
+		return nil, internal("insert ocr task", err)
+	}
+	if err := insertEvent(ctx, tx, db.KindOCR, t.ID, t.NestID, nil, &t.Lifecycle, now); err != nil {
+		return nil, err
+	}
+	return t, nil
+}

@@ -1,0 +1,166 @@
+package jobs
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Cause is why one attempt of a task failed. Retries are decided by cause,
+// not by status; each cause maps to the error code clients see.
+type Cause string
+
+// The failure causes of issuance attempts.
+const (
+	CauseBotStart         Cause = "bot_start"         // browser/session could not start
+	CauseBotTransient     Cause = "bot_transient"     // timeout, site 5xx, network
+	CauseBotPermanent     Cause = "bot_permanent"     // e.g. no such property
+	CauseDuplicatePayment Cause = "duplicate_payment" // paid already for another request
+	CauseNoDocument       Cause = "no_document"       // the bot returned no PDF
+	CauseUploadTransient  Cause = "upload_transient"  // S3 5xx, timeout, connection refused
+	CauseUploadPermanent  Cause = "upload_permanent"  // S3 4xx: access denied, no bucket
+	CauseSave             Cause = "save"              // the result transaction failed
+	CauseUnexpected       Cause = "unexpected"        // anything unclassified, panics
+)
+
+// issuanceCode maps a cause to the issuance error code of DESIGN.md.
+func issuanceCode(c Cause) string {
+	switch c {
+	case CauseBotStart, CauseBotTransient, CauseBotPermanent, CauseNoDocument:
+		return ErrAutomationFailed
+	case CauseDuplicatePayment:
+		return ErrDuplicatePayment
+	case CauseUploadTransient, CauseUploadPermanent:
+		return ErrUploadFailed
+	case CauseSave:
+		return ErrSaveFailed
+	default:
+		return ErrUnknown
+	}
+}
+
+// RetryPolicy says whether and when a failed attempt is tried again, in the
+// manner of Temporal's RetryPolicy. Each task kind has its own, defined next
+// to its worker.
+type RetryPolicy struct {
+	// MaxAttempts counts the first attempt too; 1 means never retry.
+	MaxAttempts int
+	// InitialInterval is the wait before the second attempt.
+	InitialInterval time.Duration
+	// BackoffCoefficient multiplies the wait after each attempt.
+	BackoffCoefficient float64
+	// MaxInterval caps the wait.
+	MaxInterval time.Duration
+	// Jitter spreads each wait by up to ±Jitter of itself (0 to 1).
+	Jitter float64
+	// NonRetryable causes end the task at their first occurrence.
+	NonRetryable []Cause
+	// MaxAttemptsByCause caps the attempts when the last failure had that
+	// cause (e.g. a bot that returns no PDF is retried only a few times).
+	MaxAttemptsByCause map[Cause]int
+}
+
+// Retryable reports whether a failure with cause c at attempt (1-based) is
+// tried again.
+func (p RetryPolicy) Retryable(c Cause, attempt int) bool {
+	for _, nr := range p.NonRetryable {
+		if nr == c {
+			return false
+		}
+	}
+	limit := p.MaxAttempts
+	if n, ok := p.MaxAttemptsByCause[c]; ok && n < limit {
+		limit = n
+	}
+	return attempt < limit
+}
+
+// Delay is the wait after failed attempt number attempt (1-based). The
+// jitter is derived from key and attempt, so that the time River schedules
+// and the nextRetryAt clients see are the same without sharing state.
+func (p RetryPolicy) Delay(key string, attempt int) time.Duration {
+	if attempt < 1 {
+		attempt = 1
+	}
+	d := float64(p.InitialInterval) * math.Pow(p.BackoffCoefficient, float64(attempt-1))
+	if p.MaxInterval > 0 && d > float64(p.MaxInterval) {
+		d = float64(p.MaxInterval)
+	}
+	if p.Jitter > 0 {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%s/%d", key, attempt)
+		unit := float64(h.Sum64()%10_000)/10_000*2 - 1 // [-1, 1)
+		d += d * p.Jitter * unit
+	}
+	return time.Duration(d)
+}
+
+// Validate checks the policy's fields.
+func (p RetryPolicy) Validate() error {
+	switch {
+	case p.MaxAttempts < 1:
+		return fmt.Errorf("max attempts must be at least 1, not %d", p.MaxAttempts)
+	case p.InitialInterval <= 0:
+		return fmt.Errorf("initial interval must be positive")
+	case p.BackoffCoefficient < 1:
+		return fmt.Errorf("backoff coefficient must be at least 1, not %g", p.BackoffCoefficient)
+	case p.MaxInterval < p.InitialInterval:
+		return fmt.Errorf("max interval %s is below the initial interval %s", p.MaxInterval, p.InitialInterval)
+	case p.Jitter < 0 || p.Jitter > 1:
+		return fmt.Errorf("jitter must be between 0 and 1, not %g", p.Jitter)
+	}
+	return nil
+}
+
+// DefaultIssuancePolicy is the issuance worker's retry policy: transient bot
+// and storage failures are retried with backoff; a property that does not
+// exist, a duplicate payment or an unexplained failure never are.
+func DefaultIssuancePolicy() RetryPolicy {
+	return RetryPolicy{
+		MaxAttempts:        5,
+		InitialInterval:    10 * time.Second,
+		BackoffCoefficient: 2,
+		MaxInterval:        5 * time.Minute,
+		Jitter:             0.2,
+		NonRetryable:       []Cause{CauseBotPermanent, CauseDuplicatePayment, CauseUploadPermanent, CauseUnexpected},
+		MaxAttemptsByCause: map[Cause]int{CauseNoDocument: 3},
+	}
+}
+
+// ParseRetryPolicy overrides fields of base from a configuration string such
+// as "max_attempts=7,initial=5s,coefficient=1.5,max=2m,jitter=0.1".
+func ParseRetryPolicy(base RetryPolicy, s string) (RetryPolicy, error) {
+	p := base
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(part, "=")
+		if !ok {
+			return p, fmt.Errorf("%q is not key=value", part)
+		}
+		var err error
+		switch strings.TrimSpace(k) {
+		case "max_attempts":
+			p.MaxAttempts, err = strconv.Atoi(v)
+		case "initial":
+			p.InitialInterval, err = time.ParseDuration(v)
+		case "coefficient":
+			p.BackoffCoefficient, err = strconv.ParseFloat(v, 64)
+		case "max":
+			p.MaxInterval, err = time.ParseDuration(v)
+		case "jitter":
+			p.Jitter, err = strconv.ParseFloat(v, 64)
+		default:
+			return p, fmt.Errorf("unknown retry policy field %q (want max_attempts, initial, coefficient, max, jitter)", k)
+		}
+		if err != nil {
+			return p, fmt.Errorf("%s: %v", k, err)
+		}
+	}
+	return p, p.Validate()
+}

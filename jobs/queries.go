@@ -1,0 +1,98 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dungji/dungji/db"
+)
+
+// NestIssuanceTasks lists a nest's issuance tasks, newest first. The nest
+// must be visible to the caller.
+func (s *Service) NestIssuanceTasks(ctx context.Context, nestID string, first *int, after *string) (Page[*db.IssuanceTask], error) {
+	var page Page[*db.IssuanceTask]
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return page, err
+	}
+	if _, err := s.visibleNest(ctx, s.db.Bun, actor, nestID, false); err != nil {
+		return page, err
+	}
+	n, err := pageSize(first)
+	if err != nil {
+		return page, err
+	}
+	q := s.db.Bun.NewSelect().Model(&page.Items).Where("nest_id = ?", nestID).OrderExpr("id DESC").Limit(int64(n + 1))
+	if after != nil && *after != "" {
+		id, err := decodeCursor(*after)
+		if err != nil {
+			return page, err
+		}
+		q = q.Where("id < ?", id)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return page, internal("list issuance tasks", err)
+	}
+	if len(page.Items) > n {
+		page.Items, page.HasNextPage = page.Items[:n], true
+	}
+	for _, it := range page.Items {
+		page.Cursors = append(page.Cursors, encodeCursor(it.ID))
+	}
+	return page, nil
+}
+
+// LatestIssuance returns the nest's newest issuance task, or nil.
+func (s *Service) LatestIssuance(ctx context.Context, nestID string) (*db.IssuanceTask, error) {
+	one := 1
+	page, err := s.NestIssuanceTasks(ctx, nestID, &one, nil)
+	if err != nil || len(page.Items) == 0 {
+		return nil, err
+	}
+	return page.Items[0], nil
+}
+
+// File returns a file row by id. Callers reach it through a task the
+// caller may see, so it checks nothing itself.
+func (s *Service) File(ctx context.Context, id string) (*db.File, error) {
+	f := new(db.File)
+	if err := s.db.Bun.NewSelect().Model(f).Where("id = ?", id).Scan(ctx); err != nil {
+		return nil, internal("load file", err)
+	}
+	return f, nil
+}
+
+// FileURL presigns a download URL for f, valid for FileURLTTL.
+func (s *Service) FileURL(ctx context.Context, f *db.File) (string, error) {
+	if s.store == nil {
+		return "", internal("presign file", errors.New("no object store configured"))
+	}
+	u, err := s.store.PresignGet(ctx, f.Key, s.cfg.FileURLTTL)
+	if err != nil {
+		return "", internal("presign file", err)
+	}
+	return u, nil
+}
+
+// OCRTaskOfIssuance returns the OCR task created by an issuance, or nil.
+func (s *Service) OCRTaskOfIssuance(ctx context.Context, issuanceTaskID string) (*db.OCRTask, error) {
+	var ts []*db.OCRTask
+	if err := s.db.Bun.NewSelect().Model(&ts).Where("issuance_task_id = ?", issuanceTaskID).
+		OrderExpr("id DESC").Limit(1).Scan(ctx); err != nil {
+		return nil, internal("load ocr task", err)
+	}
+	if len(ts) == 0 {
+		return nil, nil
+	}
+	return ts[0], nil
+}
+
+// TaskEvents returns a task's transitions, oldest first.
+func (s *Service) TaskEvents(ctx context.Context, kind db.TaskKind, taskID string) ([]*db.TaskEvent, error) {
+	var evs []*db.TaskEvent
+	if err := s.db.Bun.NewSelect().Model(&evs).Where("task_kind = ? AND task_id = ?", kind, taskID).
+		OrderExpr("version").Scan(ctx); err != nil {
+		return nil, internal("load task events", err)
+	}
+	return evs, nil
+}

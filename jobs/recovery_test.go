@@ -1,0 +1,156 @@
+package jobs
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/dungji/dungji/db"
+)
+
+// killWorkerMidJob leaves the database as a worker process killed during
+// an attempt does: the row PROCESSING, its job still running, attempted long
+// ago, and nobody left to finish either.
+func killWorkerMidJob(t *testing.T, b *testBundle, nest *db.Nest) string {
+	t.Helper()
+	ctx := context.Background()
+	res, err := b.svc.RequestIssuance(WithActor(ctx, Actor{UserID: nest.OwnerID}), nest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok, err := b.svc.beginIssuanceAttempt(ctx, res.Task.ID, 1); err != nil || !ok {
+		t.Fatalf("begin attempt: %v", err)
+	}
+	if _, err := b.db.Bun.ExecContext(ctx, `UPDATE river_job SET state = 'running', attempt = 1,
+		attempted_at = now() - interval '2 hours', attempted_by = ARRAY['killed-worker'] WHERE id = ?`, *res.Task.JobID); err != nil {
+		t.Fatal(err)
+	}
+	return res.Task.ID
+}
+
+// TestKilledWorkerIsRecovered: River's rescuer takes the running job back
+// and the retry re-enters the PROCESSING row and finishes it.
+func TestKilledWorkerIsRecovered(t *testing.T) {
+	t.Parallel()
+	b := setupLazy(t)
+	nest := b.nest(t, "alice")
+	b.river = nil
+	rc, err := NewRiverClient(b.db, RiverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.svc.SetRiver(rc)
+	id := killWorkerMidJob(t, b, nest)
+
+	b.startWorkers(t, setupOpts{rescue: time.Minute})
+	task := b.waitFinal(t, id)
+	if task.Status != db.StatusSuccess || task.Attempt != 2 {
+		t.Fatalf("task ended %s after %d attempts; want SUCCESS on the second", task.Status, task.Attempt)
+	}
+	if n := b.sim.PaymentCount(id); n != 1 {
+		t.Fatalf("paid %d times", n)
+	}
+	b.assertBucketMatchesFiles(t)
+}
+
+// TestReconcilerFinishesStuckTasks covers jobs that end without our code:
+// discarded by River's rescuer, cancelled or deleted from River UI.
+func TestReconcilerFinishesStuckTasks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cases := []struct {
+		name     string
+		mutate   string // SQL on the job, $1 = job id
+		lastCode *string
+		want     string
+	}{
+		{"job discarded by the rescuer", `UPDATE river_job SET state = 'discarded', finalized_at = now() WHERE id = ?`, nil, ErrUnknown},
+		{"job cancelled from River UI, after a failed attempt", `UPDATE river_job SET state = 'cancelled', finalized_at = now() WHERE id = ?`, ptr(ErrUploadFailed), ErrUploadFailed},
+		{"job deleted", `DELETE FROM river_job WHERE id = ?`, nil, ErrUnknown},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			clock := newTestClock()
+			b := setup(t, setupOpts{clock: clock.Now})
+			nest := b.nest(t, "alice")
+			id := killWorkerMidJob(t, b, nest)
+			task := b.task(t, id)
+			if tc.lastCode != nil {
+				if _, err := b.db.Bun.ExecContext(ctx, "UPDATE issuance_tasks SET last_error_code = ? WHERE id = ?", *tc.lastCode, id); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := b.db.Bun.ExecContext(ctx, tc.mutate, *task.JobID); err != nil {
+				t.Fatal(err)
+			}
+			// Within the grace period nothing is touched.
+			if n, err := b.svc.ReconcileIssuances(ctx, time.Minute); err != nil || n != 0 {
+				t.Fatalf("reconciled %d tasks within the grace period (%v)", n, err)
+			}
+			clock.Advance(2 * time.Minute)
+			if n, err := b.svc.ReconcileIssuances(ctx, time.Minute); err != nil || n != 1 {
+				t.Fatalf("reconciled %d tasks, want 1 (%v)", n, err)
+			}
+			got := b.task(t, id)
+			if got.Status != db.StatusFailed || deref(got.ErrorCode) != tc.want {
+				t.Fatalf("task %s/%s, want FAILED/%s", got.Status, deref(got.ErrorCode), tc.want)
+			}
+			// A second pass finds nothing.
+			if n, _ := b.svc.ReconcileIssuances(ctx, time.Minute); n != 0 {
+				t.Fatalf("second pass reconciled %d", n)
+			}
+		})
+	}
+	t.Run("waiting tasks are left alone", func(t *testing.T) {
+		t.Parallel()
+		clock := newTestClock()
+		b := setup(t, setupOpts{clock: clock.Now})
+		res, err := b.svc.RequestIssuance(WithActor(ctx, Actor{UserID: "alice"}), b.nest(t, "alice").ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(time.Hour) // available job, nobody working it: waiting, not stuck
+		if n, err := b.svc.ReconcileIssuances(ctx, time.Minute); err != nil || n != 0 {
+			t.Fatalf("reconciled %d (%v)", n, err)
+		}
+		if st := b.task(t, res.Task.ID).Status; st != db.StatusPending {
+			t.Fatalf("task %s", st)
+		}
+	})
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestDuplicatePaymentAcrossTasks: a task whose payment was made but whose
+// document never came leaves the property paid for; the next task for it
+// is told DUPLICATE_PAYMENT and never pays.
+func TestDuplicatePaymentAcrossTasks(t *testing.T) {
+	t.Parallel()
+	b := setupLazy(t)
+	nest := b.nest(t, "alice")
+	b.sim.FailNextAfterPayment(nest.RegistryUniqueNo, 100)
+	b.startWorkers(t, setupOpts{})
+	ctx := WithActor(context.Background(), Actor{UserID: "alice"})
+	first, err := b.svc.RequestIssuance(ctx, nest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.waitFinal(t, first.Task.ID); deref(got.ErrorCode) != ErrAutomationFailed {
+		t.Fatalf("first task %s/%s", got.Status, deref(got.ErrorCode))
+	}
+	second, err := b.svc.RequestIssuance(ctx, nest.ID)
+	if err != nil || second.Reused {
+		t.Fatalf("second request: %+v %v", second, err)
+	}
+	got := b.waitFinal(t, second.Task.ID)
+	if deref(got.ErrorCode) != ErrDuplicatePayment || got.Attempt != 1 {
+		t.Fatalf("second task %s/%s after %d attempts; want DUPLICATE_PAYMENT at once", got.Status, deref(got.ErrorCode), got.Attempt)
+	}
+	if n := b.sim.PaymentCount(first.Task.ID); n != 1 {
+		t.Fatalf("first task paid %d times over its retries", n)
+	}
+	if n := b.sim.PaymentCount(second.Task.ID); n != 0 {
+		t.Fatalf("second task paid %d times", n)
+	}
+}

@@ -1,0 +1,272 @@
+package jobs
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dungji/dungji/db"
+)
+
+func TestRequestIssuanceBranches(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	alice := WithActor(ctx, Actor{UserID: "alice"})
+
+	// prepare puts the nest in a state; check looks at the result.
+	cases := []struct {
+		name    string
+		prepare func(t *testing.T, w *world) (existing string)
+		hook    func(t *testing.T, w *world, existing string)
+		reused  bool
+		check   func(t *testing.T, w *world, existing string, res RequestIssuanceResult)
+	}{
+		{
+			name:    "no task: a new PENDING task",
+			prepare: func(t *testing.T, w *world) string { return "" },
+			reused:  false,
+		},
+		{
+			name: "PROCESSING task: reused",
+			prepare: func(t *testing.T, w *world) string {
+				id := w.request(t)
+				w.setStatus(t, id, db.StatusProcessing)
+				w.clock.Advance(time.Hour) // age does not matter for PROCESSING
+				return id
+			},
+			reused: true,
+		},
+		{
+			name: "fresh PENDING task: reused",
+			prepare: func(t *testing.T, w *world) string {
+				id := w.request(t)
+				w.clock.Advance(5*time.Minute - time.Second)
+				return id
+			},
+			reused: true,
+		},
+		{
+			name: "stale PENDING task: FAILED as STALE_PENDING, its job cancelled, a new task",
+			prepare: func(t *testing.T, w *world) string {
+				id := w.request(t)
+				w.clock.Advance(5 * time.Minute)
+				return id
+			},
+			reused: false,
+			check: func(t *testing.T, w *world, existing string, res RequestIssuanceResult) {
+				old := w.b.task(t, existing)
+				if old.Status != db.StatusFailed || deref(old.ErrorCode) != ErrStalePending {
+					t.Fatalf("stale task is %s/%s, want FAILED/STALE_PENDING", old.Status, deref(old.ErrorCode))
+				}
+				if got := w.b.events(t, existing); len(got) != 2 || got[1] != "PENDING>FAILED" {
+					t.Fatalf("stale task events %v", got)
+				}
+				if n := count(t, w.b.db, "SELECT count(*) FROM river_job WHERE id = ? AND state = 'cancelled'", *old.JobID); n != 1 {
+					t.Fatal("the stale task's job was not cancelled")
+				}
+			},
+		},
+		{
+			name: "race: stale at step 2, PROCESSING by step 3: reused",
+			prepare: func(t *testing.T, w *world) string {
+				id := w.request(t)
+				w.clock.Advance(10 * time.Minute)
+				return id
+			},
+			hook: func(t *testing.T, w *world, existing string) {
+				w.setStatus(t, existing, db.StatusProcessing) // a worker picked it up meanwhile
+			},
+			reused: true,
+			check: func(t *testing.T, w *world, existing string, res RequestIssuanceResult) {
+				if res.Task.Status != db.StatusProcessing {
+					t.Fatalf("reused task is %s, want PROCESSING", res.Task.Status)
+				}
+			},
+		},
+		{
+			name: "race: stale at step 2, no longer stale at step 3: reused",
+			prepare: func(t *testing.T, w *world) string {
+				id := w.request(t)
+				w.clock.Advance(10 * time.Minute)
+				return id
+			},
+			hook: func(t *testing.T, w *world, existing string) {
+				// The task was touched (re-dispatched) after the unlocked read.
+				if _, err := w.b.db.Bun.NewUpdate().Model((*db.IssuanceTask)(nil)).Set("updated_at = ?", w.clock.Now()).
+					Where("id = ?", existing).Exec(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			},
+			reused: true,
+			check: func(t *testing.T, w *world, existing string, res RequestIssuanceResult) {
+				if st := w.b.task(t, existing).Status; st != db.StatusPending {
+					t.Fatalf("task is %s; it must not have been failed", st)
+				}
+			},
+		},
+		{
+			name: "only final tasks: a new task",
+			prepare: func(t *testing.T, w *world) string {
+				id := w.request(t)
+				w.clock.Advance(time.Hour)
+				w.request(t) // fails the stale one, creates another
+				return id
+			},
+			reused: true, // the second request's task is fresh and PENDING
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			clock := newTestClock()
+			b := setup(t, setupOpts{clock: clock.Now})
+			w := &world{b: b, clock: clock, nest: b.nest(t, "alice")}
+			existing := tc.prepare(t, w)
+			if tc.hook != nil {
+				b.svc.hookAfterLatestActive = func() { tc.hook(t, w, existing) }
+			}
+			res, err := b.svc.RequestIssuance(alice, w.nest.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Reused != tc.reused {
+				t.Fatalf("reused = %v, want %v", res.Reused, tc.reused)
+			}
+			if tc.reused && existing != "" && tc.name != "only final tasks: a new task" && res.Task.ID != existing {
+				t.Fatalf("reused task %s, want %s", res.Task.ID, existing)
+			}
+			if !tc.reused {
+				if res.Task.Status != db.StatusPending || res.Task.Version != 1 || res.Task.JobID == nil {
+					t.Fatalf("new task %+v", res.Task)
+				}
+				if n := count(t, b.db, "SELECT count(*) FROM river_job WHERE id = ? AND args->>'task_id' = ?", *res.Task.JobID, res.Task.ID); n != 1 {
+					t.Fatal("the new task has no River job")
+				}
+			}
+			if n := count(t, b.db, "SELECT count(*) FROM issuance_tasks WHERE nest_id = ? AND status IN ('PENDING','PROCESSING')", w.nest.ID); n != 1 {
+				t.Fatalf("%d active tasks, want 1", n)
+			}
+			if tc.check != nil {
+				tc.check(t, w, existing, res)
+			}
+		})
+	}
+}
+
+// world is one branch test's nest, clock and bundle.
+type world struct {
+	b     *testBundle
+	clock *testClock
+	nest  *db.Nest
+}
+
+// request calls RequestIssuance as the owner and returns the task id.
+func (w *world) request(t *testing.T) string {
+	t.Helper()
+	res, err := w.b.svc.RequestIssuance(WithActor(context.Background(), Actor{UserID: w.nest.OwnerID}), w.nest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Task.ID
+}
+
+// setStatus moves a task as a worker would, with its event.
+func (w *world) setStatus(t *testing.T, id string, st db.Status) {
+	t.Helper()
+	tk := w.b.task(t, id)
+	from := tk.Status
+	tk.Status = st
+	tk.Version++
+	tk.UpdatedAt = w.clock.Now()
+	ctx := context.Background()
+	if _, err := w.b.db.Bun.NewUpdate().Model(tk).Column("status", "version", "updated_at").WherePK().Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := insertEvent(ctx, w.b.db.Bun, db.KindIssuance, tk.ID, tk.NestID, &from, &tk.Lifecycle, tk.UpdatedAt); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRequestIssuanceErrors(t *testing.T) {
+	t.Parallel()
+	b := setup(t, setupOpts{})
+	nest := b.nest(t, "alice")
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		ctx  context.Context
+		id   string
+		code Code
+	}{
+		{"no caller", ctx, nest.ID, CodeUnauthenticated},
+		{"another user's nest", WithActor(ctx, Actor{UserID: "bob"}), nest.ID, CodeForbidden},
+		{"missing nest", WithActor(ctx, Actor{UserID: "alice"}), "01939b4e-0000-7000-8000-000000000000", CodeNotFound},
+		{"malformed id", WithActor(ctx, Actor{UserID: "alice"}), "nest-1", CodeBadUserInput},
+		{"empty id", WithActor(ctx, Actor{UserID: "alice"}), "", CodeBadUserInput},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := b.svc.RequestIssuance(tc.ctx, tc.id)
+			if ErrorCode(err) != tc.code {
+				t.Fatalf("error %v, want code %s", err, tc.code)
+			}
+		})
+	}
+	if n := count(t, b.db, "SELECT count(*) FROM issuance_tasks"); n != 0 {
+		t.Fatalf("%d tasks created by failed requests", n)
+	}
+	if n := count(t, b.db, "SELECT count(*) FROM river_job"); n != 0 {
+		t.Fatalf("%d jobs created by failed requests", n)
+	}
+}
+
+// TestRequestIssuanceStorm sends 100 concurrent requests for one nest:
+// exactly one task, 99 reused, no error.
+func TestRequestIssuanceStorm(t *testing.T) {
+	t.Parallel()
+	b := setup(t, setupOpts{})
+	nest := b.nest(t, "alice")
+	ctx := WithActor(context.Background(), Actor{UserID: "alice"})
+	const n = 100
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		ids    = map[string]int{}
+		reused int
+		errs   []error
+	)
+	start := make(chan struct{})
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			res, err := b.svc.RequestIssuance(ctx, nest.ID)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			ids[res.Task.ID]++
+			if res.Reused {
+				reused++
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if len(errs) > 0 {
+		t.Fatalf("%d errors, first: %v", len(errs), errs[0])
+	}
+	if len(ids) != 1 || reused != n-1 {
+		t.Fatalf("%d distinct tasks, %d reused; want 1 and %d", len(ids), reused, n-1)
+	}
+	if c := count(t, b.db, "SELECT count(*) FROM issuance_tasks"); c != 1 {
+		t.Fatalf("%d task rows", c)
+	}
+	if c := count(t, b.db, "SELECT count(*) FROM river_job WHERE kind = 'issuance'"); c != 1 {
+		t.Fatalf("%d issuance jobs", c)
+	}
+}

@@ -1,0 +1,62 @@
+package jobs
+
+import (
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/issuer"
+)
+
+// WorkerDeps are what the workers reach outside the database.
+type WorkerDeps struct {
+	Issuer issuer.Issuer
+	Store  *blob.Store
+	// IssuanceWorkers is how many issuance jobs run at once (default 8).
+	IssuanceWorkers int
+	// ReconcileEvery is the reconciler's period (default 30s).
+	ReconcileEvery time.Duration
+	// JobTimeout bounds one attempt (default 5m).
+	JobTimeout time.Duration
+	Logger     *slog.Logger
+}
+
+// WorkerRiverOptions returns the River options of a process that works the
+// queues: every worker, its queue, the reconciler and the error handler.
+func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
+	if deps.Issuer == nil || deps.Store == nil {
+		return RiverOptions{}, errors.New("jobs: workers need an issuer and a store")
+	}
+	if deps.IssuanceWorkers <= 0 {
+		deps.IssuanceWorkers = 8
+	}
+	if deps.ReconcileEvery <= 0 {
+		deps.ReconcileEvery = 30 * time.Second
+	}
+	workers := river.NewWorkers()
+	if err := river.AddWorkerSafely(workers, NewIssuanceWorker(s, deps.Issuer, deps.Store)); err != nil {
+		return RiverOptions{}, err
+	}
+	if err := river.AddWorkerSafely(workers, &ReconcileWorker{svc: s}); err != nil {
+		return RiverOptions{}, err
+	}
+	return RiverOptions{
+		Workers: workers,
+		Queues: map[string]int{
+			QueueIssuance:    deps.IssuanceWorkers,
+			QueueMaintenance: 1,
+		},
+		ErrorHandler: &jobErrorHandler{svc: s},
+		PeriodicJobs: []*river.PeriodicJob{
+			river.NewPeriodicJob(river.PeriodicInterval(deps.ReconcileEvery),
+				func() (river.JobArgs, *river.InsertOpts) {
+					return ReconcileArgs{}, &river.InsertOpts{Queue: QueueMaintenance, MaxAttempts: 1}
+				}, &river.PeriodicJobOpts{RunOnStart: true}),
+		},
+		Logger:     deps.Logger,
+		JobTimeout: deps.JobTimeout,
+	}, nil
+}
