@@ -23,7 +23,10 @@ type testApp struct {
 	client *http.Client
 }
 
-func startApp(t *testing.T, env map[string]string) *testApp {
+func startApp(t *testing.T, env map[string]string) *testApp { return startAppB(t, env) }
+
+// startAppB starts the app for a test or a benchmark.
+func startAppB(t testing.TB, env map[string]string) *testApp {
 	t.Helper()
 	vars := map[string]string{
 		"ADDR":         "127.0.0.1:0",
@@ -67,7 +70,7 @@ func startApp(t *testing.T, env map[string]string) *testApp {
 	return ta
 }
 
-func (a *testApp) token(t *testing.T, user string, admin bool) string {
+func (a *testApp) token(t testing.TB, user string, admin bool) string {
 	t.Helper()
 	tok, err := a.tokens.Issue(user, admin, time.Hour)
 	if err != nil {

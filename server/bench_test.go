@@ -1,0 +1,237 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// benchDuration is how long each load phase runs (BENCH_DURATION, default 20s).
+func benchDuration(b *testing.B) time.Duration {
+	if v := os.Getenv("BENCH_DURATION"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			b.Fatalf("BENCH_DURATION: %v", err)
+		}
+		return d
+	}
+	return 20 * time.Second
+}
+
+const benchClients = 16
+
+// latencies collects per-operation durations from many goroutines.
+type latencies struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (l *latencies) add(d time.Duration) { l.mu.Lock(); l.d = append(l.d, d); l.mu.Unlock() }
+
+// report adds p50/p99 (and ops/s when elapsed is known) to the benchmark.
+func (l *latencies) report(b *testing.B, prefix string, elapsed time.Duration) (opsPerSec float64) {
+	slices.Sort(l.d)
+	if len(l.d) == 0 {
+		b.Fatalf("%s: no operations", prefix)
+	}
+	pct := func(p float64) float64 { return float64(l.d[int(p*float64(len(l.d)-1))]) / float64(time.Millisecond) }
+	if elapsed > 0 {
+		opsPerSec = float64(len(l.d)) / elapsed.Seconds()
+		b.ReportMetric(opsPerSec, prefix+"ops/s")
+	}
+	b.ReportMetric(pct(0.50), prefix+"p50-ms")
+	b.ReportMetric(pct(0.99), prefix+"p99-ms")
+	return opsPerSec
+}
+
+// seedNests inserts n nests for owner straight in SQL, so that every
+// measured request takes the insert path on a nest of its own.
+func seedNests(b *testing.B, pool *pgxpool.Pool, owner string, n int) []string {
+	b.Helper()
+	ids := make([]string, n)
+	rows := make([][]any, n)
+	for i := range ids {
+		ids[i] = uuid.Must(uuid.NewV7()).String()
+		rows[i] = []any{ids[i], owner, "bench", "서울특별시 마포구", fmt.Sprintf("1101%010d", i)}
+	}
+	ctx := context.Background()
+	for start := 0; start < n; start += 5000 {
+		end := min(start+5000, n)
+		batch := make([]string, 0, end-start)
+		args := []any{}
+		for i, r := range rows[start:end] {
+			batch = append(batch, fmt.Sprintf("($%d::uuid,$%d,$%d,$%d,$%d)", i*5+1, i*5+2, i*5+3, i*5+4, i*5+5))
+			args = append(args, r...)
+		}
+		if _, err := pool.Exec(ctx, "INSERT INTO nests (id, owner_id, title, address, registry_unique_no) VALUES "+strings.Join(batch, ","), args...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return ids
+}
+
+// BenchmarkRequestIssuance measures requestIssuance over HTTP GraphQL, 16
+// clients on distinct nests, beside a baseline in the same run: the same SQL
+// statements sent straight through pgx by 16 goroutines.
+func BenchmarkRequestIssuance(b *testing.B) {
+	dur := benchDuration(b)
+	a := startAppB(b, map[string]string{"ROLE": "api"})
+	pool := a.db.Pool
+	nests := seedNests(b, pool, "bench", 200_000)
+	tok, _ := a.tokens.Issue("bench", false, time.Hour)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: benchClients}}
+
+	run := func(op func(nest string) error) (*latencies, time.Duration) {
+		var (
+			lat  latencies
+			next int64
+			mu   sync.Mutex
+			wg   sync.WaitGroup
+		)
+		stop := time.Now().Add(dur)
+		start := time.Now()
+		for c := 0; c < benchClients; c++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for time.Now().Before(stop) {
+					mu.Lock()
+					if int(next) >= len(nests) {
+						mu.Unlock()
+						return
+					}
+					nest := nests[next]
+					next++
+					mu.Unlock()
+					t0 := time.Now()
+					if err := op(nest); err != nil {
+						b.Error(err)
+						return
+					}
+					lat.add(time.Since(t0))
+				}
+			}()
+		}
+		wg.Wait()
+		nests = nests[next:]
+		return &lat, time.Since(start)
+	}
+
+	b.ResetTimer()
+	gql, gqlElapsed := run(func(nest string) error {
+		body := `{"query":"mutation($id: ID!) { requestIssuance(nestId: $id) { reused task { id status } } }","variables":{"id":"` + nest + `"}}`
+		req, _ := http.NewRequest(http.MethodPost, a.base+"/graphql", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		var out struct {
+			Errors []any `json:"errors"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || len(out.Errors) > 0 {
+			return fmt.Errorf("requestIssuance: %v %v", err, out.Errors)
+		}
+		return nil
+	})
+	raw, rawElapsed := run(func(nest string) error { return rawRequestIssuance(context.Background(), pool, nest) })
+	b.StopTimer()
+	g := gql.report(b, "graphql-", gqlElapsed)
+	r := raw.report(b, "rawsql-", rawElapsed)
+	b.ReportMetric(g/r, "graphql/rawsql")
+}
+
+// rawRequestIssuance is requestIssuance's SQL for a nest with no active
+// task, issued directly: lock the nest, look for an active task, insert
+// the River job (with River's insert notification), the task and its event.
+func rawRequestIssuance(ctx context.Context, pool *pgxpool.Pool, nest string) error {
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	var owner string
+	if err := tx.QueryRow(ctx, "SELECT owner_id FROM nests WHERE id = $1 FOR NO KEY UPDATE", nest).Scan(&owner); err != nil {
+		return err
+	}
+	var n int
+	_ = tx.QueryRow(ctx, "SELECT count(*) FROM issuance_tasks WHERE nest_id = $1 AND status IN ('PENDING','PROCESSING')", nest).Scan(&n)
+	task := uuid.Must(uuid.NewV7()).String()
+	var jobID int64
+	if err := tx.QueryRow(ctx, `INSERT INTO river_job (args, kind, max_attempts, queue, priority, state, scheduled_at, metadata, tags)
+		VALUES ($1, 'issuance', 5, 'issuance', 1, 'available', now(), '{}', '{}') RETURNING id`,
+		`{"task_id":"`+task+`"}`).Scan(&jobID); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, "SELECT pg_notify('river_insert', '{\"queue\": \"issuance\"}')"); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO issuance_tasks (id, nest_id, requested_by, status, job_id, max_attempts, version, created_at, updated_at)
+		VALUES ($1, $2, $3, 'PENDING', $4, 5, 1, now(), now())`, task, nest, owner, jobID); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO task_events (task_kind, task_id, nest_id, to_status, attempt, version, at)
+		VALUES ('ISSUANCE', $1, $2, 'PENDING', 0, 1, now())`, task, nest); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// BenchmarkCommitToJobStart measures from requestIssuance's answer (after
+// its commit) to the worker marking the task PROCESSING.
+func BenchmarkCommitToJobStart(b *testing.B) {
+	a := startAppB(b, map[string]string{"ISSUER_SIM_LATENCY": "0s"})
+	tok, _ := a.tokens.Issue("bench", false, time.Hour)
+	nests := seedNests(b, a.db.Pool, "bench", 300)
+	client := &http.Client{}
+	var lat latencies
+	b.ResetTimer()
+	for i, nest := range nests {
+		body := `{"query":"mutation($id: ID!) { requestIssuance(nestId: $id) { task { id } } }","variables":{"id":"` + nest + `"}}`
+		req, _ := http.NewRequest(http.MethodPost, a.base+"/graphql", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		committed := time.Now()
+		var out struct {
+			Data struct {
+				RequestIssuance struct{ Task struct{ ID string } }
+			}
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		id := out.Data.RequestIssuance.Task.ID
+		var started time.Time
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			err := a.db.Pool.QueryRow(context.Background(), "SELECT at FROM task_events WHERE task_id = $1 AND to_status = 'PROCESSING' ORDER BY version LIMIT 1", id).Scan(&started)
+			if err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				b.Fatalf("task %d (%s) never started", i, id)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		lat.add(max(started.Sub(committed), 0))
+		// One request at a time, spaced beyond River's insert-notification
+		// window, as interactive users send them.
+		time.Sleep(20 * time.Millisecond)
+	}
+	b.StopTimer()
+	lat.report(b, "start-", 0)
+}
