@@ -54,9 +54,11 @@ type RequestIssuanceResult struct {
 // inserting the task row and its River job in one transaction.
 //
 //  1. Lock the nest row (FOR NO KEY UPDATE): missing → NOT_FOUND, another owner's → FORBIDDEN.
-//  2. Latest active task (no lock): PROCESSING, or PENDING and not stale → reuse.
-//  3. A stale PENDING task is re-read FOR UPDATE: now PROCESSING or no longer
-//     stale → reuse; still stale → FAILED (STALE_PENDING), go on.
+//  2. Latest active task (no lock): PROCESSING and waiting, or PENDING and
+//     not stale → reuse.
+//  3. A stale PENDING or stuck PROCESSING task is re-read FOR UPDATE: now
+//     waiting (PROCESSING, or no longer stale) → reuse; still stale →
+//     FAILED (STALE_PENDING), still stuck → FAILED (UNKNOWN); go on.
 //  4. Insert the PENDING task and its job together.
 func (s *Service) RequestIssuance(ctx context.Context, nestID string) (RequestIssuanceResult, error) {
 	actor, err := RequireActor(ctx)
@@ -99,7 +101,18 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 			s.hookAfterLatestActive()
 		}
 		if active != nil {
-			if active.Status == db.StatusProcessing || !IssuanceStale(active, s.clock(), s.cfg.IssuanceStaleAfter) {
+			replace := false
+			switch active.Status {
+			case db.StatusPending:
+				replace = IssuanceStale(active, s.clock(), s.cfg.IssuanceStaleAfter)
+			case db.StatusProcessing:
+				state, err := jobState(ctx, tx, active.JobID)
+				if err != nil {
+					return internal("issuance job state", err)
+				}
+				_, replace = issuanceStuck(active, state, s.clock())
+			}
+			if !replace {
 				res = RequestIssuanceResult{Task: active, Reused: true}
 				return nil
 			}
@@ -109,11 +122,20 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 				return internal("lock stale issuance", err)
 			}
 			now := s.clock()
+			state, err := jobState(ctx, tx, locked.JobID)
+			if err != nil {
+				return internal("issuance job state", err)
+			}
+			stuckReason, stuck := issuanceStuck(locked, state, now)
 			switch {
-			case locked.Status == db.StatusProcessing,
+			case locked.Status == db.StatusProcessing && !stuck,
 				locked.Status == db.StatusPending && !IssuanceStale(locked, now, s.cfg.IssuanceStaleAfter):
 				res = RequestIssuanceResult{Task: locked, Reused: true}
 				return nil
+			case locked.Status == db.StatusProcessing:
+				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, ErrUnknown, stuckMessage(locked, stuckReason), nil, now); err != nil {
+					return err
+				}
 			case locked.Status == db.StatusPending:
 				msg := fmt.Sprintf("no worker picked the task up within %s", s.cfg.IssuanceStaleAfter)
 				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, ErrStalePending, msg, nil, now); err != nil {

@@ -73,7 +73,13 @@ func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs])
 		Address:        nest.Address,
 	})
 	if err != nil {
-		return w.fail(ctx, job, task, botCause(err), err)
+		cause := botCause(err)
+		if ctx.Err() != nil {
+			// A job timeout or a shutdown cut the call short: the work
+			// itself did not fail, so it is retried.
+			cause = CauseBotTransient
+		}
+		return w.fail(ctx, job, task, cause, err)
 	}
 	if doc == nil || len(doc.PDF) == 0 {
 		return w.fail(ctx, job, task, CauseNoDocument, errors.New("the bot returned no PDF"))
@@ -86,7 +92,7 @@ func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs])
 		// remove it so that no object is left without a files row.
 		w.removeObject(ctx, key, log)
 		cause := CauseUploadPermanent
-		if blob.Transient(err) || errors.Is(err, context.DeadlineExceeded) {
+		if blob.Transient(err) || ctx.Err() != nil {
 			cause = CauseUploadTransient
 		}
 		return w.fail(ctx, job, task, cause, err)

@@ -42,30 +42,69 @@ func (w *ReconcileWorker) Work(ctx context.Context, job *river.Job[ReconcileArgs
 	return nil
 }
 
-// ReconcileIssuances ends as FAILED every active issuance task unchanged for
-// at least grace whose job is gone or final (completed, cancelled,
-// discarded): such a task is stuck, not waiting. It returns how many it ended.
-func (s *Service) ReconcileIssuances(ctx context.Context, grace time.Duration) (int, error) {
-	var stuck []struct {
-		ID       string  `bun:"id"`
-		JobState *string `bun:"state"`
+// StuckRetryAfter is how far past its nextRetryAt a PROCESSING task with
+// no running job may be before it counts as stuck rather than waiting.
+const StuckRetryAfter = 10 * time.Minute
+
+// issuanceStuck is the one rule that tells a stuck active task from a
+// waiting one. A task is waiting while its job is available, scheduled,
+// retryable or running; it is stuck when its job is gone, completed,
+// cancelled or discarded (nothing will ever move it again), or when it is
+// PROCESSING, its retry is far past due and its job is not running.
+func issuanceStuck(t *db.IssuanceTask, jobState *string, now time.Time) (reason string, stuck bool) {
+	if !t.Status.Active() {
+		return "", false
 	}
+	if jobState == nil {
+		return "its job no longer exists", true
+	}
+	switch *jobState {
+	case "completed", "cancelled", "discarded":
+		return fmt.Sprintf("its job is %s", *jobState), true
+	case "running":
+		return "", false
+	}
+	if t.Status == db.StatusProcessing && t.NextRetryAt != nil && now.Sub(*t.NextRetryAt) > StuckRetryAfter {
+		return fmt.Sprintf("its retry was due at %s and its job is %s", t.NextRetryAt.Format(time.RFC3339), *jobState), true
+	}
+	return "", false
+}
+
+// jobState reads the state of a task's River job (nil when it is gone).
+func jobState(ctx context.Context, idb bun.IDB, jobID *int64) (*string, error) {
+	if jobID == nil {
+		return nil, nil
+	}
+	var states []string
+	if err := idb.NewRaw("SELECT state FROM river_job WHERE id = ?", *jobID).Scan(ctx, &states); err != nil {
+		return nil, fmt.Errorf("read job %d state: %w", *jobID, err)
+	}
+	if len(states) == 0 {
+		return nil, nil
+	}
+	return &states[0], nil
+}
+
+// ReconcileIssuances ends as FAILED (UNKNOWN, the reason in errorMessage)
+// every active issuance task unchanged for at least grace that is stuck by
+// issuanceStuck. It returns how many it ended.
+func (s *Service) ReconcileIssuances(ctx context.Context, grace time.Duration) (int, error) {
+	now := s.clock()
+	// A superset of the stuck rows, confirmed one by one under a lock.
+	var ids []string
 	err := s.db.Bun.NewRaw(`
-		SELECT t.id, j.state FROM issuance_tasks t
+		SELECT t.id FROM issuance_tasks t
 		LEFT JOIN river_job j ON j.id = t.job_id
 		WHERE t.status IN ('PENDING', 'PROCESSING') AND t.updated_at < ?
-		  AND (j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded'))
-		ORDER BY t.updated_at LIMIT 500`, s.clock().Add(-grace)).Scan(ctx, &stuck)
+		  AND (j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded')
+		       OR (t.next_retry_at < ? AND j.state <> 'running'))
+		ORDER BY t.updated_at LIMIT 500`, now.Add(-grace), now.Add(-StuckRetryAfter)).Scan(ctx, &ids)
 	if err != nil {
 		return 0, fmt.Errorf("find stuck issuance tasks: %w", err)
 	}
 	n := 0
-	for _, st := range stuck {
-		state := "missing"
-		if st.JobState != nil {
-			state = *st.JobState
-		}
-		ended, err := s.failIssuanceStuck(ctx, st.ID, fmt.Sprintf("the task's job is %s but the task never finished", state))
+	for _, id := range ids {
+		ended, err := s.failIssuanceIfStuck(ctx, id)
 		if err != nil {
 			return n, err
 		}
@@ -76,9 +115,9 @@ func (s *Service) ReconcileIssuances(ctx context.Context, grace time.Duration) (
 	return n, nil
 }
 
-// failIssuanceStuck ends a stuck task with its last attempt's error code, or
-// UNKNOWN when no attempt recorded one.
-func (s *Service) failIssuanceStuck(ctx context.Context, taskID, msg string) (bool, error) {
+// failIssuanceIfStuck re-checks a task under its row lock and ends it as
+// FAILED (UNKNOWN) when it is stuck.
+func (s *Service) failIssuanceIfStuck(ctx context.Context, taskID string) (bool, error) {
 	ended := false
 	err := s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t := new(db.IssuanceTask)
@@ -88,17 +127,27 @@ func (s *Service) failIssuanceStuck(ctx context.Context, taskID, msg string) (bo
 			}
 			return fmt.Errorf("lock issuance %s: %w", taskID, err)
 		}
-		if t.Status.Final() {
+		state, err := jobState(ctx, tx, t.JobID)
+		if err != nil {
+			return err
+		}
+		reason, stuck := issuanceStuck(t, state, s.clock())
+		if !stuck {
 			return nil
 		}
-		code := ErrUnknown
-		if t.LastErrorCode != nil {
-			code = *t.LastErrorCode
-		}
 		ended = true
-		return s.finishIssuance(ctx, tx, t, db.StatusFailed, code, msg, nil, s.clock())
+		return s.finishIssuance(ctx, tx, t, db.StatusFailed, ErrUnknown, stuckMessage(t, reason), nil, s.clock())
 	})
 	return ended, err
+}
+
+// stuckMessage explains a stuck task's end, with its last error when any.
+func stuckMessage(t *db.IssuanceTask, reason string) string {
+	msg := "the task was stuck: " + reason
+	if t.LastErrorCode != nil {
+		msg += "; last error " + *t.LastErrorCode
+	}
+	return msg
 }
 
 // jobErrorHandler is River's safety net for our jobs: a panic ends the task

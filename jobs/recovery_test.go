@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,14 +60,17 @@ func TestReconcilerFinishesStuckTasks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	cases := []struct {
-		name     string
-		mutate   string // SQL on the job, $1 = job id
-		lastCode *string
-		want     string
+		name      string
+		mutate    string        // SQL on the job; ? = job id
+		nextRetry time.Duration // when set, the task's nextRetryAt relative to the clock
+		lastCode  *string
+		message   string
 	}{
-		{"job discarded by the rescuer", `UPDATE river_job SET state = 'discarded', finalized_at = now() WHERE id = ?`, nil, ErrUnknown},
-		{"job cancelled from River UI, after a failed attempt", `UPDATE river_job SET state = 'cancelled', finalized_at = now() WHERE id = ?`, ptr(ErrUploadFailed), ErrUploadFailed},
-		{"job deleted", `DELETE FROM river_job WHERE id = ?`, nil, ErrUnknown},
+		{name: "job discarded by the rescuer", mutate: `UPDATE river_job SET state = 'discarded', finalized_at = now() WHERE id = ?`, message: "its job is discarded"},
+		{name: "job cancelled from River UI, after a failed attempt", mutate: `UPDATE river_job SET state = 'cancelled', finalized_at = now() WHERE id = ?`, lastCode: ptr(ErrUploadFailed), message: "last error UPLOAD_FAILED"},
+		{name: "job completed without the task", mutate: `UPDATE river_job SET state = 'completed', finalized_at = now() WHERE id = ?`, message: "its job is completed"},
+		{name: "job deleted", mutate: `DELETE FROM river_job WHERE id = ?`, message: "no longer exists"},
+		{name: "retry far past due, job not running", mutate: `UPDATE river_job SET state = 'available' WHERE id = ?`, nextRetry: -StuckRetryAfter - time.Minute, message: "retry was due"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,12 +93,17 @@ func TestReconcilerFinishesStuckTasks(t *testing.T) {
 				t.Fatalf("reconciled %d tasks within the grace period (%v)", n, err)
 			}
 			clock.Advance(2 * time.Minute)
+			if tc.nextRetry != 0 {
+				if _, err := b.db.Bun.ExecContext(ctx, "UPDATE issuance_tasks SET next_retry_at = ? WHERE id = ?", clock.Now().Add(tc.nextRetry), id); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if n, err := b.svc.ReconcileIssuances(ctx, time.Minute); err != nil || n != 1 {
 				t.Fatalf("reconciled %d tasks, want 1 (%v)", n, err)
 			}
 			got := b.task(t, id)
-			if got.Status != db.StatusFailed || deref(got.ErrorCode) != tc.want {
-				t.Fatalf("task %s/%s, want FAILED/%s", got.Status, deref(got.ErrorCode), tc.want)
+			if got.Status != db.StatusFailed || deref(got.ErrorCode) != ErrUnknown || !strings.Contains(deref(got.ErrorMessage), tc.message) {
+				t.Fatalf("task %s/%s %q; want FAILED/UNKNOWN mentioning %q", got.Status, deref(got.ErrorCode), deref(got.ErrorMessage), tc.message)
 			}
 			// A second pass finds nothing.
 			if n, _ := b.svc.ReconcileIssuances(ctx, time.Minute); n != 0 {
@@ -102,6 +111,23 @@ func TestReconcilerFinishesStuckTasks(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a retry due recently is waiting", func(t *testing.T) {
+		t.Parallel()
+		clock := newTestClock()
+		b := setup(t, setupOpts{clock: clock.Now})
+		id := killWorkerMidJob(t, b, b.nest(t, "alice"))
+		task := b.task(t, id)
+		if _, err := b.db.Bun.ExecContext(ctx, "UPDATE river_job SET state = 'retryable' WHERE id = ?", *task.JobID); err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(2 * time.Minute)
+		if _, err := b.db.Bun.ExecContext(ctx, "UPDATE issuance_tasks SET next_retry_at = ? WHERE id = ?", clock.Now().Add(-time.Minute), id); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := b.svc.ReconcileIssuances(ctx, time.Minute); err != nil || n != 0 {
+			t.Fatalf("reconciled %d (%v)", n, err)
+		}
+	})
 	t.Run("waiting tasks are left alone", func(t *testing.T) {
 		t.Parallel()
 		clock := newTestClock()

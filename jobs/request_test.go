@@ -68,6 +68,24 @@ func TestRequestIssuanceBranches(t *testing.T) {
 			},
 		},
 		{
+			name: "stuck PROCESSING task (job discarded): FAILED as UNKNOWN, a new task",
+			prepare: func(t *testing.T, w *world) string {
+				id := w.request(t)
+				w.setStatus(t, id, db.StatusProcessing)
+				if _, err := w.b.db.Bun.ExecContext(context.Background(), "UPDATE river_job SET state = 'discarded', finalized_at = now() WHERE id = ?", *w.b.task(t, id).JobID); err != nil {
+					t.Fatal(err)
+				}
+				return id
+			},
+			reused: false,
+			check: func(t *testing.T, w *world, existing string, res RequestIssuanceResult) {
+				old := w.b.task(t, existing)
+				if old.Status != db.StatusFailed || deref(old.ErrorCode) != ErrUnknown {
+					t.Fatalf("stuck task is %s/%s, want FAILED/UNKNOWN", old.Status, deref(old.ErrorCode))
+				}
+			},
+		},
+		{
 			name: "race: stale at step 2, PROCESSING by step 3: reused",
 			prepare: func(t *testing.T, w *world) string {
 				id := w.request(t)

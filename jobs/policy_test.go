@@ -1,0 +1,211 @@
+package jobs
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/issuer"
+)
+
+func TestRetryPolicyDelay(t *testing.T) {
+	t.Parallel()
+	p := DefaultIssuancePolicy()
+	seen := map[time.Duration]bool{}
+	for attempt := 1; attempt <= 10; attempt++ {
+		base := p.InitialInterval
+		for i := 1; i < attempt; i++ {
+			base = time.Duration(float64(base) * p.BackoffCoefficient)
+		}
+		base = min(base, p.MaxInterval)
+		lo, hi := time.Duration(float64(base)*(1-p.Jitter)), time.Duration(float64(base)*(1+p.Jitter))
+		for _, key := range []string{"task-a", "task-b", "task-c"} {
+			d := p.Delay(key, attempt)
+			if d < lo || d > hi {
+				t.Errorf("attempt %d, %s: delay %s outside [%s, %s]", attempt, key, d, lo, hi)
+			}
+			if d != p.Delay(key, attempt) {
+				t.Errorf("delay not deterministic for %s/%d", key, attempt)
+			}
+			seen[d] = true
+		}
+	}
+	if len(seen) < 20 {
+		t.Errorf("jitter spreads little: %d distinct delays of 30", len(seen))
+	}
+}
+
+func TestRetryPolicyRetryable(t *testing.T) {
+	t.Parallel()
+	p := DefaultIssuancePolicy() // 5 attempts, NO_DOCUMENT capped at 3
+	cases := []struct {
+		cause   Cause
+		attempt int
+		want    bool
+	}{
+		{CauseBotStart, 1, true}, {CauseBotStart, 4, true}, {CauseBotStart, 5, false},
+		{CauseBotTransient, 2, true}, {CauseUploadTransient, 3, true}, {CauseSave, 4, true},
+		{CauseNoDocument, 2, true}, {CauseNoDocument, 3, false},
+		{CauseBotPermanent, 1, false}, {CauseDuplicatePayment, 1, false},
+		{CauseUploadPermanent, 1, false}, {CauseUnexpected, 1, false},
+	}
+	for _, tc := range cases {
+		if got := p.Retryable(tc.cause, tc.attempt); got != tc.want {
+			t.Errorf("Retryable(%s, %d) = %v, want %v", tc.cause, tc.attempt, got, tc.want)
+		}
+	}
+}
+
+func TestParseRetryPolicy(t *testing.T) {
+	t.Parallel()
+	p, err := ParseRetryPolicy(DefaultIssuancePolicy(), "max_attempts=7, initial=5s,coefficient=1.5,max=2m,jitter=0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.MaxAttempts != 7 || p.InitialInterval != 5*time.Second || p.BackoffCoefficient != 1.5 || p.MaxInterval != 2*time.Minute || p.Jitter != 0.1 {
+		t.Fatalf("parsed %+v", p)
+	}
+	for _, bad := range []string{"max_attempts=0", "initial=soon", "coefficient=0.5", "max=1s", "jitter=2", "colour=blue", "max_attempts"} {
+		if _, err := ParseRetryPolicy(DefaultIssuancePolicy(), bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// recordingIssuer remembers the idempotency key of every call.
+type recordingIssuer struct {
+	issuer.Issuer
+	mu   sync.Mutex
+	keys []string
+}
+
+func (r *recordingIssuer) Issue(ctx context.Context, req issuer.Request) (*issuer.Document, error) {
+	r.mu.Lock()
+	r.keys = append(r.keys, req.IdempotencyKey)
+	r.mu.Unlock()
+	return r.Issuer.Issue(ctx, req)
+}
+
+// TestRetryKeepsRowAndKey: every attempt runs on the same row with the task
+// id as the idempotency key.
+func TestRetryKeepsRowAndKey(t *testing.T) {
+	t.Parallel()
+	b := setupLazy(t)
+	nest := b.nest(t, "alice")
+	b.sim.FailNext(nest.RegistryUniqueNo, issuer.CauseTransient, 2)
+	rec := &recordingIssuer{Issuer: b.sim}
+	b.startWorkers(t, setupOpts{issuer: rec})
+	res, err := b.svc.RequestIssuance(WithActor(context.Background(), Actor{UserID: "alice"}), nest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := b.waitFinal(t, res.Task.ID)
+	if task.Status != db.StatusSuccess || task.Attempt != 3 {
+		t.Fatalf("%s after %d attempts", task.Status, task.Attempt)
+	}
+	if len(rec.keys) != 3 {
+		t.Fatalf("%d bot calls, want 3", len(rec.keys))
+	}
+	for _, k := range rec.keys {
+		if k != task.ID {
+			t.Fatalf("attempt used key %s, want the task id %s", k, task.ID)
+		}
+	}
+	if n := count(t, b.db, "SELECT count(*) FROM issuance_tasks"); n != 1 {
+		t.Fatalf("%d task rows", n)
+	}
+}
+
+// TestRetryScheduleMatchesRow: while a retry is scheduled the row says when,
+// and River runs it at exactly that time.
+func TestRetryScheduleMatchesRow(t *testing.T) {
+	t.Parallel()
+	p := fastPolicy()
+	p.InitialInterval, p.MaxInterval, p.Jitter = time.Hour, 2*time.Hour, 0.2
+	b := setupLazy(t, setupOpts{policy: p})
+	nest := b.nest(t, "alice")
+	b.sim.FailNext(nest.RegistryUniqueNo, issuer.CauseStartFailed, 1)
+	b.startWorkers(t, setupOpts{})
+	before := time.Now()
+	res, err := b.svc.RequestIssuance(WithActor(context.Background(), Actor{UserID: "alice"}), nest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.waitJobState(t, *res.Task.JobID, "retryable")
+	task := b.task(t, res.Task.ID)
+	if task.Status != db.StatusProcessing || task.Attempt != 1 || deref(task.LastErrorCode) != ErrAutomationFailed || task.ErrorCode != nil {
+		t.Fatalf("row while retrying: %s attempt %d last %s error %s", task.Status, task.Attempt, deref(task.LastErrorCode), deref(task.ErrorCode))
+	}
+	if task.NextRetryAt == nil || task.LastAttemptAt == nil {
+		t.Fatal("no nextRetryAt/lastAttemptAt while a retry is scheduled")
+	}
+	lo, hi := before.Add(time.Duration(float64(time.Hour)*0.8)), time.Now().Add(time.Duration(float64(time.Hour)*1.2))
+	if task.NextRetryAt.Before(lo) || task.NextRetryAt.After(hi) {
+		t.Fatalf("nextRetryAt %s outside [%s, %s]", task.NextRetryAt, lo, hi)
+	}
+	var scheduled time.Time
+	if err := b.db.Bun.NewRaw("SELECT scheduled_at FROM river_job WHERE id = ?", *task.JobID).Scan(context.Background(), &scheduled); err != nil {
+		t.Fatal(err)
+	}
+	if d := scheduled.Sub(*task.NextRetryAt); d < -time.Millisecond || d > time.Millisecond {
+		t.Fatalf("River scheduled %s, the row says %s", scheduled, task.NextRetryAt)
+	}
+}
+
+// blockAfterPayment lets the bot pay and deliver, then hangs until its
+// context ends: a worker killed during the bot call, after the payment.
+type blockAfterPayment struct {
+	issuer.Issuer
+	once    sync.Once
+	blocked chan struct{}
+}
+
+func (b *blockAfterPayment) Issue(ctx context.Context, req issuer.Request) (*issuer.Document, error) {
+	first := false
+	b.once.Do(func() { first = true })
+	doc, err := b.Issuer.Issue(ctx, req)
+	if first {
+		close(b.blocked)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return doc, err
+}
+
+// TestHardStopDuringBotCall: the River client is stopped hard while the bot
+// runs; a new client finishes the row, and the property is paid once.
+func TestHardStopDuringBotCall(t *testing.T) {
+	t.Parallel()
+	b := setupLazy(t)
+	nest := b.nest(t, "alice")
+	blocker := &blockAfterPayment{Issuer: b.sim, blocked: make(chan struct{})}
+	b.startWorkers(t, setupOpts{issuer: blocker})
+	first := b.river
+	res, err := b.svc.RequestIssuance(WithActor(context.Background(), Actor{UserID: "alice"}), nest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-blocker.blocked:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the bot was never called")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := first.StopAndCancel(ctx); err != nil {
+		t.Fatal(err)
+	}
+	b.startWorkers(t, setupOpts{issuer: blocker})
+	task := b.waitFinal(t, res.Task.ID)
+	// River gives a job cut short by a stop its attempt back, so the
+	// second run may again be attempt 1; the row shows the interruption.
+	if task.Status != db.StatusSuccess || deref(task.LastErrorCode) != ErrAutomationFailed {
+		t.Fatalf("%s after %d attempts, last error %q", task.Status, task.Attempt, deref(task.LastErrorCode))
+	}
+	if n := b.sim.PaymentCount(task.ID); n != 1 {
+		t.Fatalf("paid %d times", n)
+	}
+	b.assertBucketMatchesFiles(t)
+}
