@@ -120,3 +120,24 @@ type TaskEvent struct {
 	Version    int64     `bun:"version,notnull"`
 	At         time.Time `bun:"at,notnull,default:current_timestamp"`
 }
+
+// Task is an issuance or an OCR task: the union a nest's subscription
+// delivers.
+type Task interface {
+	// TaskLifecycle returns the task's shared lifecycle columns.
+	TaskLifecycle() *Lifecycle
+	// TaskID returns the task's id.
+	TaskID() string
+}
+
+// TaskLifecycle implements Task.
+func (t *IssuanceTask) TaskLifecycle() *Lifecycle { return &t.Lifecycle }
+
+// TaskID implements Task.
+func (t *IssuanceTask) TaskID() string { return t.ID }
+
+// TaskLifecycle implements Task.
+func (t *OCRTask) TaskLifecycle() *Lifecycle { return &t.Lifecycle }
+
+// TaskID implements Task.
+func (t *OCRTask) TaskID() string { return t.ID }

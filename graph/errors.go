@@ -29,7 +29,7 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		gerr := graphql.DefaultErrorPresenter(ctx, err)
 		var je *jobs.Error
 		if errors.As(err, &je) {
-			if je.Code == jobs.CodeInternal {
+			if je.Code == jobs.CodeInternal && !errors.Is(err, context.Canceled) {
 				log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", err)
 			}
 			gerr.Message = je.Message

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -36,6 +37,7 @@ type ResolverRoot interface {
 	Nest() NestResolver
 	OcrTask() OcrTaskResolver
 	Query() QueryResolver
+	Subscription() SubscriptionResolver
 	TaskEvent() TaskEventResolver
 }
 
@@ -143,6 +145,12 @@ type ComplexityRoot struct {
 		Task   func(childComplexity int) int
 	}
 
+	Subscription struct {
+		IssuanceTaskUpdated func(childComplexity int, id string) int
+		NestTasksUpdated    func(childComplexity int, nestID string) int
+		OcrTaskUpdated      func(childComplexity int, id string) int
+	}
+
 	TaskEvent struct {
 		At        func(childComplexity int) int
 		Attempt   func(childComplexity int) int
@@ -191,6 +199,11 @@ type QueryResolver interface {
 	IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, error)
 	Nest(ctx context.Context, id string) (*db.Nest, error)
 	Nests(ctx context.Context, first *int, after *string) (*model.NestConnection, error)
+}
+type SubscriptionResolver interface {
+	IssuanceTaskUpdated(ctx context.Context, id string) (<-chan *db.IssuanceTask, error)
+	OcrTaskUpdated(ctx context.Context, id string) (<-chan *db.OCRTask, error)
+	NestTasksUpdated(ctx context.Context, nestID string) (<-chan db.Task, error)
 }
 type TaskEventResolver interface {
 	From(ctx context.Context, obj *db.TaskEvent) (*model.TaskStatus, error)
@@ -641,6 +654,40 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RequestIssuancePayload.Task(childComplexity), true
 
+	case "Subscription.issuanceTaskUpdated":
+		if e.ComplexityRoot.Subscription.IssuanceTaskUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_issuanceTaskUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.IssuanceTaskUpdated(childComplexity, args["id"].(string)), true
+	case "Subscription.nestTasksUpdated":
+		if e.ComplexityRoot.Subscription.NestTasksUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_nestTasksUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.NestTasksUpdated(childComplexity, args["nestId"].(string)), true
+	case "Subscription.ocrTaskUpdated":
+		if e.ComplexityRoot.Subscription.OcrTaskUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_ocrTaskUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.OcrTaskUpdated(childComplexity, args["id"].(string)), true
+
 	case "TaskEvent.at":
 		if e.ComplexityRoot.TaskEvent.At == nil {
 			break
@@ -751,6 +798,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 				Data: buf.Bytes(),
 			}
 		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
 
 	default:
 		return graphql.OneShot(graphql.ErrorResponse(ctx, "unsupported GraphQL operation"))
@@ -776,7 +840,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "issuance.graphqls" "nest.graphqls" "schema.graphqls"
+//go:embed "issuance.graphqls" "nest.graphqls" "schema.graphqls" "subscription.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -791,6 +855,7 @@ var sources = []*ast.Source{
 	{Name: "issuance.graphqls", Input: sourceData("issuance.graphqls"), BuiltIn: false},
 	{Name: "nest.graphqls", Input: sourceData("nest.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
+	{Name: "subscription.graphqls", Input: sourceData("subscription.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -1229,6 +1294,48 @@ func (ec *executionContext) field_Query_nests_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_issuanceTaskUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_nestTasksUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "nestId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["nestId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_ocrTaskUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -3115,6 +3222,138 @@ func (ec *executionContext) fieldContext_RequestIssuancePayload_reused(_ context
 	return graphql.NewScalarFieldContext("RequestIssuancePayload", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _Subscription_issuanceTaskUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_issuanceTaskUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().IssuanceTaskUpdated(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.IssuanceTask) graphql.Marshaler {
+			return ec.marshalNIssuanceTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐIssuanceTask(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_issuanceTaskUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssuanceTask(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_issuanceTaskUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_ocrTaskUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_ocrTaskUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().OcrTaskUpdated(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
+			return ec.marshalNOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_ocrTaskUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OcrTask(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_ocrTaskUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_nestTasksUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_nestTasksUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().NestTasksUpdated(ctx, fc.Args["nestId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v db.Task) graphql.Marshaler {
+			return ec.marshalNTaskUpdate2githubᚗcomᚋdungjiᚋdungjiᚋdbᚐTask(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_nestTasksUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type TaskUpdate does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_nestTasksUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _TaskEvent_from(ctx context.Context, field graphql.CollectedField, obj *db.TaskEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4432,6 +4671,29 @@ func UnmarshalCreateNestInput(ctx context.Context, raw any) (model.CreateNestInp
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _TaskUpdate(ctx context.Context, sel ast.SelectionSet, obj db.Task) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case *db.OCRTask:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._OcrTask(ctx, sel, obj)
+	case *db.IssuanceTask:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._IssuanceTask(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of TaskUpdate must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
@@ -4490,7 +4752,7 @@ func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj
 	return out
 }
 
-var issuanceTaskImplementors = []string{"IssuanceTask"}
+var issuanceTaskImplementors = []string{"IssuanceTask", "TaskUpdate"}
 
 func (ec *executionContext) _IssuanceTask(ctx context.Context, sel ast.SelectionSet, obj *db.IssuanceTask) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, issuanceTaskImplementors)
@@ -4891,7 +5153,7 @@ func (ec *executionContext) _NestEdge(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
-var ocrTaskImplementors = []string{"OcrTask"}
+var ocrTaskImplementors = []string{"OcrTask", "TaskUpdate"}
 
 func (ec *executionContext) _OcrTask(ctx context.Context, sel ast.SelectionSet, obj *db.OCRTask) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, ocrTaskImplementors)
@@ -5138,6 +5400,30 @@ func (ec *executionContext) _RequestIssuancePayload(ctx context.Context, sel ast
 	}
 
 	return out
+}
+
+var subscriptionImplementors = []string{"Subscription"}
+
+func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Subscription",
+	})
+	if len(fields) != 1 {
+		graphql.AddErrorf(ctx, "must subscribe to exactly one stream")
+		return nil
+	}
+
+	switch fields[0].Name {
+	case "issuanceTaskUpdated":
+		return ec._Subscription_issuanceTaskUpdated(ctx, fields[0])
+	case "ocrTaskUpdated":
+		return ec._Subscription_ocrTaskUpdated(ctx, fields[0])
+	case "nestTasksUpdated":
+		return ec._Subscription_nestTasksUpdated(ctx, fields[0])
+	default:
+		panic("unknown field " + strconv.Quote(fields[0].Name))
+	}
 }
 
 var taskEventImplementors = []string{"TaskEvent"}
@@ -5773,6 +6059,14 @@ func (ec *executionContext) marshalNNestEdge2ᚖgithubᚗcomᚋdungjiᚋdungji�
 	return ec._NestEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx context.Context, sel ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OcrTask!")
+		return graphql.Null
+	}
+	return ec._OcrTask(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "PageInfo!")
@@ -5835,6 +6129,14 @@ func (ec *executionContext) unmarshalNTaskStatus2githubᚗcomᚋdungjiᚋdungji�
 
 func (ec *executionContext) marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx context.Context, sel ast.SelectionSet, v model.TaskStatus) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNTaskUpdate2githubᚗcomᚋdungjiᚋdungjiᚋdbᚐTask(ctx context.Context, sel ast.SelectionSet, v db.Task) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TaskUpdate!")
+		return graphql.Null
+	}
+	return ec._TaskUpdate(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {

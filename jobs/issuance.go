@@ -78,7 +78,7 @@ func (s *Service) RequestIssuance(ctx context.Context, nestID string) (RequestIs
 
 func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID string) (RequestIssuanceResult, error) {
 	var res RequestIssuanceResult
-	err := s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		nest, err := s.visibleNest(ctx, tx, actor, nestID, true)
 		if err != nil {
 			return err

@@ -199,7 +199,7 @@ func (s *Service) issuanceRetryAt(taskID string, attempt int) time.Time {
 // row lock. A retried job finds the row PROCESSING and runs again; a final
 // row makes the job a no-op (ok false).
 func (s *Service) beginIssuanceAttempt(ctx context.Context, taskID string, attempt int) (task *db.IssuanceTask, nest *db.Nest, ok bool, err error) {
-	err = s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		task = new(db.IssuanceTask)
 		if err := tx.NewSelect().Model(task).Where("id = ?", taskID).For("UPDATE").Scan(ctx); err != nil {
 			if db.ErrNoRows(err) {
@@ -243,7 +243,7 @@ func (s *Service) beginIssuanceAttempt(ctx context.Context, taskID string, attem
 // scheduleIssuanceRetry records a failed attempt that will be retried: the
 // row stays PROCESSING with last_error_code and next_retry_at.
 func (s *Service) scheduleIssuanceRetry(ctx context.Context, taskID string, cause Cause, next time.Time) error {
-	return s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t := new(db.IssuanceTask)
 		if err := tx.NewSelect().Model(t).Where("id = ?", taskID).For("UPDATE").Scan(ctx); err != nil {
 			return fmt.Errorf("lock issuance %s: %w", taskID, err)
@@ -269,7 +269,7 @@ func (s *Service) scheduleIssuanceRetry(ctx context.Context, taskID string, caus
 // failIssuance ends an active task as FAILED; a task already final is left
 // as it is (the first final state wins).
 func (s *Service) failIssuance(ctx context.Context, taskID string, cause Cause, msg string) error {
-	return s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t := new(db.IssuanceTask)
 		if err := tx.NewSelect().Model(t).Where("id = ?", taskID).For("UPDATE").Scan(ctx); err != nil {
 			if db.ErrNoRows(err) {
@@ -288,7 +288,7 @@ func (s *Service) failIssuance(ctx context.Context, taskID string, cause Cause, 
 // the task SUCCESS, the OCR task PENDING with its River job, this job's
 // completion and the events.
 func (s *Service) completeIssuance(ctx context.Context, job *river.Job[IssuanceArgs], task *db.IssuanceTask, bucket string, obj blob.Object) error {
-	return s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t := new(db.IssuanceTask)
 		if err := tx.NewSelect().Model(t).Where("id = ?", task.ID).For("UPDATE").Scan(ctx); err != nil {
 			return fmt.Errorf("lock issuance %s: %w", task.ID, err)

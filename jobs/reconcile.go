@@ -119,7 +119,7 @@ func (s *Service) ReconcileIssuances(ctx context.Context, grace time.Duration) (
 // FAILED (UNKNOWN) when it is stuck.
 func (s *Service) failIssuanceIfStuck(ctx context.Context, taskID string) (bool, error) {
 	ended := false
-	err := s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t := new(db.IssuanceTask)
 		if err := tx.NewSelect().Model(t).Where("id = ?", taskID).For("UPDATE").Scan(ctx); err != nil {
 			if db.ErrNoRows(err) {

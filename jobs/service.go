@@ -5,6 +5,7 @@
 package jobs
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
@@ -48,6 +50,12 @@ type Service struct {
 	cfg   Config
 	log   *slog.Logger
 	now   func() time.Time
+
+	// hub fans changes out to this process's subscribers (API processes).
+	hub *Hub
+	// waker wakes every process's event tail after a commit that wrote
+	// task events.
+	waker *db.Waker
 
 	// hookAfterLatestActive runs between steps 2 and 3 of RequestIssuance;
 	// tests use it to drive the races deterministically.
@@ -103,6 +111,19 @@ func NewService(opts ServiceOptions) (*Service, error) {
 
 // clock returns the service's current time, rounded to what Postgres stores.
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// SetWaker makes the service wake event tails after each commit.
+func (s *Service) SetWaker(w *db.Waker) { s.waker = w }
+
+// inTx runs fn in one transaction and, once it committed, wakes the event
+// tails (outside the transaction: see db.Waker).
+func (s *Service) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if err := s.db.InTx(ctx, fn); err != nil {
+		return err
+	}
+	s.waker.Poke()
+	return nil
+}
 
 // SetRiver sets the River client after construction: a client that works
 // jobs needs its workers first, and the workers need the service.

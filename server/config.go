@@ -30,6 +30,7 @@ type Config struct {
 	StaleAfter      time.Duration // ISSUANCE_STALE_AFTER
 	LogLevel        string        // LOG_LEVEL
 	AutoMigrate     bool          // AUTO_MIGRATE
+	AllowedOrigins  []string      // ALLOWED_ORIGINS
 
 	S3Endpoint  string // S3_ENDPOINT; empty: the embedded S3 server
 	S3Region    string // S3_REGION
@@ -79,6 +80,14 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	}
 	if c.AutoMigrate, err = boolean(getenv, "AUTO_MIGRATE", c.Dev()); err != nil {
 		return c, err
+	}
+	for _, o := range strings.Split(getenv("ALLOWED_ORIGINS"), ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			if strings.Contains(o, "://") || strings.Contains(o, "/") {
+				return c, fmt.Errorf("ALLOWED_ORIGINS takes host patterns such as app.example.com or *.example.com, not %q", o)
+			}
+			c.AllowedOrigins = append(c.AllowedOrigins, o)
+		}
 	}
 	c.S3Endpoint = getenv("S3_ENDPOINT")
 	c.S3Region = or(getenv("S3_REGION"), "us-east-1")

@@ -2,15 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/dungji/dungji/graph"
@@ -20,14 +24,46 @@ import (
 // maxGraphQLBody bounds a GraphQL request body.
 const maxGraphQLBody = 1 << 20
 
-// newGraphQLHandler builds /graphql with explicit transports.
-func newGraphQLHandler(svc *jobs.Service, dev bool, log *slog.Logger) http.Handler {
+// graphQLOptions configure newGraphQLHandler.
+type graphQLOptions struct {
+	Dev            bool
+	AllowedOrigins []string // WebSocket Origin host patterns; empty: same origin only
+	Tokens         *Tokens
+	Logger         *slog.Logger
+}
+
+// Close codes of the graphql-transport-ws protocol for a refused
+// connection_init: the graphql-ws client does not retry them, where gqlgen's
+// default 1000 sends it into a reconnect storm.
+const (
+	closeUnauthorized = 4401
+	closeForbidden    = 4403
+)
+
+// newGraphQLHandler builds /graphql with explicit transports: WebSocket
+// (graphql-transport-ws and graphql-ws) and SSE before POST, or POST would
+// answer a subscription with its first event only.
+func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
+	log := o.Logger
 	srv := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &graph.Resolver{Service: svc}}))
+	readLimit := int64(64 << 10)
+	srv.AddTransport(transport.Websocket{
+		Implementation: transport.CoderWebsocketImplementation{AcceptOptions: websocket.AcceptOptions{
+			OriginPatterns: o.AllowedOrigins,
+		}},
+		InitFunc:              wsAuth(o.Tokens),
+		InitTimeout:           10 * time.Second,
+		KeepAlivePingInterval: 15 * time.Second, // graphql-ws (legacy) "ka"
+		PingPongInterval:      15 * time.Second, // graphql-transport-ws: a silent peer is dropped after 30 s
+		PayloadReadLimit:      &readLimit,
+	})
+	srv.AddTransport(transport.SSE{})
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.MultipartMixed{})
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
-	if dev {
+	if o.Dev {
 		srv.Use(extension.Introspection{})
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
@@ -35,6 +71,41 @@ func newGraphQLHandler(svc *jobs.Service, dev bool, log *slog.Logger) http.Handl
 	srv.SetErrorPresenter(graph.ErrorPresenter(log))
 	srv.SetRecoverFunc(graph.RecoverFunc(log))
 	return limitBody(maxGraphQLBody, graphQLOverHTTP(srv))
+}
+
+// wsAuth authenticates a WebSocket in connection_init: {"Authorization":
+// "Bearer <token>"}. A missing or invalid token closes the connection with
+// 4401/4403 and a reason; nothing of the token is echoed.
+func wsAuth(tk *Tokens) transport.WebsocketInitFunc {
+	return func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+		var raw string
+		for k, v := range payload {
+			if strings.EqualFold(k, "Authorization") {
+				raw, _ = v.(string)
+			}
+		}
+		if raw == "" {
+			if _, ok := jobs.ActorFrom(ctx); ok { // a valid Authorization header on the upgrade
+				return ctx, nil, nil
+			}
+			ctx = transport.WithWebsocketCloseCode(ctx, closeUnauthorized)
+			ctx = transport.AppendCloseReason(ctx, "Unauthorized")
+			return ctx, nil, errors.New("authentication required: send {\"Authorization\": \"Bearer <token>\"} in connection_init")
+		}
+		scheme, tok, ok := strings.Cut(raw, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
+			ctx = transport.WithWebsocketCloseCode(ctx, closeForbidden)
+			ctx = transport.AppendCloseReason(ctx, "Forbidden")
+			return ctx, nil, errors.New("the Authorization value must be \"Bearer <token>\"")
+		}
+		actor, err := tk.Verify(strings.TrimSpace(tok))
+		if err != nil {
+			ctx = transport.WithWebsocketCloseCode(ctx, closeForbidden)
+			ctx = transport.AppendCloseReason(ctx, "Forbidden")
+			return ctx, nil, errors.New(tokenProblem(err))
+		}
+		return jobs.WithActor(ctx, actor), nil, nil
+	}
 }
 
 // limitBody refuses bodies over n bytes with 413 before any parsing.
@@ -61,7 +132,7 @@ func writeGraphQLError(w http.ResponseWriter, status int, msg, code string) {
 // "data". Successful responses stream through untouched.
 func graphQLOverHTTP(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodOptions {
+		if r.Method == http.MethodOptions || isStream(r) {
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -69,6 +140,11 @@ func graphQLOverHTTP(h http.Handler) http.Handler {
 		h.ServeHTTP(rw, r)
 		rw.finish()
 	})
+}
+
+// isStream reports whether r opens a WebSocket or an SSE stream.
+func isStream(r *http.Request) bool {
+	return r.Header.Get("Upgrade") != "" || strings.Contains(r.Header.Get("Accept"), "text/event-stream")
 }
 
 type specWriter struct {

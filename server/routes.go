@@ -22,7 +22,8 @@ func (a *App) routes() http.Handler {
 	if !a.role.api() {
 		return mux
 	}
-	gql := a.tokens.authenticate(newGraphQLHandler(a.service, a.cfg.Dev(), a.log))
+	gql := a.tokens.authenticate(a.endStreamsOnShutdown(newGraphQLHandler(a.service, graphQLOptions{
+		Dev: a.cfg.Dev(), AllowedOrigins: a.cfg.AllowedOrigins, Tokens: a.tokens, Logger: a.log})))
 	mux.Handle("/graphql", gql)
 	if a.cfg.Dev() {
 		mux.Handle("GET /graphiql", playground.Handler("Dungji GraphQL", "/graphql"))
@@ -32,6 +33,23 @@ func (a *App) routes() http.Handler {
 	}
 	mux.Handle("/", web.Handler())
 	return mux
+}
+
+// endStreamsOnShutdown ends WebSocket and SSE streams when shutdown starts:
+// http.Server.Shutdown does not wait for hijacked connections and would
+// wait out its whole timeout for SSE, while ordinary requests are let finish.
+func (a *App) endStreamsOnShutdown(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !isStream(r) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		stop := context.AfterFunc(a.streams, cancel)
+		defer stop()
+		h.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // readyz answers 200 when the database answers and its migrations are current.

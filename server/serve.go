@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -117,6 +118,13 @@ type App struct {
 	// riverUIUser and riverUIPassword guard /riverui/; empty means unmounted.
 	riverUIUser, riverUIPassword string
 
+	waker *db.Waker
+	hub   *jobs.Hub
+	tail  *db.EventTail
+	// streams is cancelled when shutdown starts, ending subscriptions.
+	streams       context.Context
+	cancelStreams context.CancelFunc
+
 	// runsJobs is true when this process works River queues.
 	runsJobs bool
 	listener net.Listener
@@ -125,6 +133,7 @@ type App struct {
 
 func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App, error) {
 	a := &App{cfg: cfg, role: role, log: log, ready: make(chan struct{})}
+	a.streams, a.cancelStreams = context.WithCancel(context.Background())
 	var err error
 	if a.tokens, err = newTokens(cfg); err != nil {
 		return nil, err
@@ -168,6 +177,13 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App,
 		return nil, err
 	}
 	a.service.SetRiver(a.river)
+	a.waker = db.NewWaker(a.db.Pool)
+	a.waker.Logger = log
+	a.service.SetWaker(a.waker)
+	if role.api() {
+		a.hub = jobs.NewHub(a.service)
+		a.tail = &db.EventTail{URL: a.db.URL, OnEvents: a.hub.OnEvents, OnResync: a.hub.OnResync, Logger: log}
+	}
 	a.riverUIUser, a.riverUIPassword = cfg.RiverUIUser, cfg.RiverUIPassword
 	if a.riverUIUser == "" && cfg.Dev() {
 		a.riverUIUser, a.riverUIPassword = "admin", randomString(12)
@@ -221,6 +237,17 @@ func (a *App) run(ctx context.Context, stdout io.Writer) error {
 			return fmt.Errorf("river: %w", err)
 		}
 	}
+	// The waker and the event tail outlive the HTTP server's shutdown: jobs
+	// finishing during it still wake other instances.
+	bgCtx, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
+	var bg sync.WaitGroup
+	bg.Add(1)
+	go func() { defer bg.Done(); a.waker.Run(bgCtx) }()
+	if a.tail != nil {
+		bg.Add(1)
+		go func() { defer bg.Done(); _ = a.tail.Run(bgCtx) }()
+	}
+	defer func() { stopBackground(); bg.Wait() }()
 	srv := &http.Server{
 		Handler:           a.routes(),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -245,6 +272,7 @@ func (a *App) run(ctx context.Context, stdout io.Writer) error {
 	a.log.Info("shutting down", "timeout", a.cfg.ShutdownTimeout)
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.cfg.ShutdownTimeout)
 	defer cancel()
+	a.cancelStreams()
 	if err := srv.Shutdown(sctx); err != nil {
 		a.log.Warn("http shutdown", "err", err)
 	}

@@ -58,6 +58,13 @@ type RequestIssuancePayload struct {
 	Reused bool `json:"reused"`
 }
 
+// Live task state. Each subscription first sends the current state (the snapshot), then every newer
+// version — never an older or a repeated one (compare `version`). Over WebSocket
+// (graphql-transport-ws or the legacy graphql-ws) authenticate in connection_init with
+// {"Authorization": "Bearer <token>"}; over SSE send the Authorization header.
+type Subscription struct {
+}
+
 // The caller, as identified by the bearer token.
 type User struct {
 	ID    string `json:"id"`

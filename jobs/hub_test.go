@@ -1,0 +1,94 @@
+package jobs
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/dungji/dungji/db"
+)
+
+// TestSubscriberCoalesces: offering to a subscriber that never reads never
+// blocks, and keeps only the newest state of each task.
+func TestSubscriberCoalesces(t *testing.T) {
+	t.Parallel()
+	s := newSubscriber("", "nest")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for v := int64(1); v <= 100_000; v++ {
+			for _, id := range []string{"a", "b"} {
+				task := &db.IssuanceTask{ID: id}
+				task.Version = v
+				s.offer(task)
+			}
+		}
+		old := &db.IssuanceTask{ID: "a"}
+		old.Version = 5
+		s.offer(old) // older than pending: dropped
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("offer blocked on a subscriber that does not read")
+	}
+	got := s.take()
+	if len(got) != 2 || got[0].TaskID() != "a" || got[1].TaskID() != "b" {
+		t.Fatalf("pending %v", got)
+	}
+	for _, g := range got {
+		if g.TaskLifecycle().Version != 100_000 {
+			t.Fatalf("task %s pending at version %d, want the newest", g.TaskID(), g.TaskLifecycle().Version)
+		}
+	}
+}
+
+// TestSubscriptionSnapshotHasNoGap: a change committed between registering
+// and reading the snapshot is delivered, once.
+func TestSubscriptionSnapshotHasNoGap(t *testing.T) {
+	t.Parallel()
+	b := setup(t, setupOpts{})
+	hub := NewHub(b.svc)
+	ctx, cancel := context.WithCancel(WithActor(context.Background(), Actor{UserID: "alice"}))
+	defer cancel()
+	res, err := b.svc.RequestIssuance(ctx, b.nest(t, "alice").ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := b.svc.SubscribeIssuanceTask(ctx, res.Task.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first := <-ch; first.Version != 1 || first.Status != db.StatusPending {
+		t.Fatalf("snapshot %s v%d", first.Status, first.Version)
+	}
+	// The worker's first step commits; the hub hears of it.
+	if _, _, ok, err := b.svc.beginIssuanceAttempt(ctx, res.Task.ID, 1); err != nil || !ok {
+		t.Fatal(err)
+	}
+	hub.OnEvents(ctx, []db.EventRef{{Kind: db.KindIssuance, TaskID: res.Task.ID, NestID: res.Task.NestID, Version: 2}})
+	hub.OnEvents(ctx, []db.EventRef{{Kind: db.KindIssuance, TaskID: res.Task.ID, NestID: res.Task.NestID, Version: 2}}) // repeated
+	select {
+	case got := <-ch:
+		if got.Version != 2 || got.Status != db.StatusProcessing {
+			t.Fatalf("update %s v%d", got.Status, got.Version)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no update")
+	}
+	select {
+	case got := <-ch:
+		t.Fatalf("repeated version delivered: v%d", got.Version)
+	case <-time.After(50 * time.Millisecond):
+	}
+	cancel()
+	for range ch {
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for hub.Subscribers() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d subscribers after cancel", hub.Subscribers())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
