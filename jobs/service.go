@@ -30,6 +30,10 @@ type Config struct {
 	OCRMaxAttempts int
 	// FileURLTTL is how long a presigned file URL stays valid (15m).
 	FileURLTTL time.Duration
+	// NotifyInTx sends the wake-up NOTIFY inside every write transaction
+	// instead of after it. It exists to measure what that costs (make
+	// bench): Postgres serializes the commits of notifying transactions.
+	NotifyInTx bool
 }
 
 // DefaultConfig returns the documented defaults.
@@ -118,6 +122,15 @@ func (s *Service) SetWaker(w *db.Waker) { s.waker = w }
 // inTx runs fn in one transaction and, once it committed, wakes the event
 // tails (outside the transaction: see db.Waker).
 func (s *Service) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if s.cfg.NotifyInTx {
+		return s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+			if err := fn(ctx, tx); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, "SELECT pg_notify(?, '')", db.EventsChannel)
+			return err
+		})
+	}
 	if err := s.db.InTx(ctx, fn); err != nil {
 		return err
 	}

@@ -31,6 +31,7 @@ type Config struct {
 	LogLevel        string        // LOG_LEVEL
 	AutoMigrate     bool          // AUTO_MIGRATE
 	AllowedOrigins  []string      // ALLOWED_ORIGINS
+	NotifyInTx      bool          // EVENTS_NOTIFY_IN_TX (benchmarks only)
 
 	S3Endpoint  string // S3_ENDPOINT; empty: the embedded S3 server
 	S3Region    string // S3_REGION
@@ -88,6 +89,9 @@ func loadConfig(getenv func(string) string) (Config, error) {
 			}
 			c.AllowedOrigins = append(c.AllowedOrigins, o)
 		}
+	}
+	if c.NotifyInTx, err = boolean(getenv, "EVENTS_NOTIFY_IN_TX", false); err != nil {
+		return c, err
 	}
 	c.S3Endpoint = getenv("S3_ENDPOINT")
 	c.S3Region = or(getenv("S3_REGION"), "us-east-1")

@@ -152,7 +152,7 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App,
 		return nil, err
 	}
 	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, Store: a.store, Logger: log,
-		Config: jobs.Config{IssuanceStaleAfter: cfg.StaleAfter, IssuancePolicy: cfg.IssuancePolicy}})
+		Config: jobs.Config{IssuanceStaleAfter: cfg.StaleAfter, IssuancePolicy: cfg.IssuancePolicy, NotifyInTx: cfg.NotifyInTx}})
 	if err != nil {
 		a.close()
 		return nil, err
