@@ -128,6 +128,10 @@ type Task interface {
 	TaskLifecycle() *Lifecycle
 	// TaskID returns the task's id.
 	TaskID() string
+	// TaskNestID returns the id of the task's nest.
+	TaskNestID() string
+	// TaskKind tells issuance and OCR tasks apart.
+	TaskKind() TaskKind
 }
 
 // TaskLifecycle implements Task.
@@ -141,3 +145,15 @@ func (t *OCRTask) TaskLifecycle() *Lifecycle { return &t.Lifecycle }
 
 // TaskID implements Task.
 func (t *OCRTask) TaskID() string { return t.ID }
+
+// TaskNestID implements Task.
+func (t *IssuanceTask) TaskNestID() string { return t.NestID }
+
+// TaskKind implements Task.
+func (t *IssuanceTask) TaskKind() TaskKind { return KindIssuance }
+
+// TaskNestID implements Task.
+func (t *OCRTask) TaskNestID() string { return t.NestID }
+
+// TaskKind implements Task.
+func (t *OCRTask) TaskKind() TaskKind { return KindOCR }

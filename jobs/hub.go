@@ -208,18 +208,8 @@ func (h *Hub) deliver(ctx context.Context, want map[db.TaskKind]map[string]struc
 		for s := range h.byTask[t.TaskID()] {
 			s.offer(t)
 		}
-		for s := range h.byNest[nestOf(t)] {
+		for s := range h.byNest[t.TaskNestID()] {
 			s.offer(t)
 		}
 	}
-}
-
-func nestOf(t db.Task) string {
-	switch v := t.(type) {
-	case *db.IssuanceTask:
-		return v.NestID
-	case *db.OCRTask:
-		return v.NestID
-	}
-	return ""
 }

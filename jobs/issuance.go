@@ -194,28 +194,13 @@ func (s *Service) insertIssuance(ctx context.Context, tx bun.Tx, nest *db.Nest, 
 	return task, nil
 }
 
-// finishIssuance moves a locked task to SUCCESS or FAILED, bumping its version
-// and writing the event, in tx.
+// finishIssuance moves a locked task to SUCCESS (with its file) or FAILED,
+// in tx.
 func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.IssuanceTask, to db.Status, code, msg string, fileID *string, now time.Time) error {
-	from := t.Status
-	t.Status = to
-	t.Version++
-	t.UpdatedAt = now
-	t.FinishedAt = &now
-	t.NextRetryAt = nil
-	if to == db.StatusFailed {
-		t.ErrorCode = &code
-		t.ErrorMessage = &msg
-		t.LastErrorCode = &code
-	} else {
+	if to == db.StatusSuccess {
 		t.FileID = fileID
 	}
-	if _, err := tx.NewUpdate().Model(t).
-		Column("status", "version", "updated_at", "finished_at", "next_retry_at", "error_code", "error_message", "last_error_code", "file_id").
-		WherePK().Exec(ctx); err != nil {
-		return internal("finish issuance", err)
-	}
-	return insertEvent(ctx, tx, db.KindIssuance, t.ID, t.NestID, &from, &t.Lifecycle, now)
+	return finishTask(ctx, tx, t, to, code, msg, now, "file_id")
 }
 
 // insertEvent appends the transition that brought a task to lc.

@@ -200,38 +200,22 @@ func (s *Service) issuanceRetryAt(taskID string, attempt int) time.Time {
 // row makes the job a no-op (ok false).
 func (s *Service) beginIssuanceAttempt(ctx context.Context, taskID string, attempt int) (task *db.IssuanceTask, nest *db.Nest, ok bool, err error) {
 	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		task = new(db.IssuanceTask)
-		if err := tx.NewSelect().Model(task).Where("id = ?", taskID).For("UPDATE").Scan(ctx); err != nil {
-			if db.ErrNoRows(err) {
+		t, found, err := lockTask[db.IssuanceTask](ctx, tx, taskID)
+		if err != nil || !found {
+			if !found && err == nil {
 				s.log.Warn("issuance job for a task that does not exist", "task_id", taskID)
-				return nil
 			}
-			return fmt.Errorf("lock issuance task %s: %w", taskID, err)
+			return err
 		}
-		if task.Status.Final() {
+		task = t
+		if t.Status.Final() {
 			return nil
 		}
-		now := s.clock()
-		from := task.Status
-		task.Status = db.StatusProcessing
-		if task.StartedAt == nil {
-			task.StartedAt = &now
-		}
-		task.Attempt = attempt
-		task.LastAttemptAt = &now
-		task.NextRetryAt = nil
-		task.Version++
-		task.UpdatedAt = now
-		if _, err := tx.NewUpdate().Model(task).
-			Column("status", "started_at", "attempt", "last_attempt_at", "next_retry_at", "version", "updated_at").
-			WherePK().Exec(ctx); err != nil {
-			return fmt.Errorf("mark issuance %s processing: %w", taskID, err)
-		}
-		if err := insertEvent(ctx, tx, db.KindIssuance, task.ID, task.NestID, &from, &task.Lifecycle, now); err != nil {
+		if err := markProcessing(ctx, tx, t, attempt, s.clock()); err != nil {
 			return err
 		}
 		nest = new(db.Nest)
-		if err := tx.NewSelect().Model(nest).Where("id = ?", task.NestID).Scan(ctx); err != nil {
+		if err := tx.NewSelect().Model(nest).Where("id = ?", t.NestID).Scan(ctx); err != nil {
 			return fmt.Errorf("load nest of issuance %s: %w", taskID, err)
 		}
 		ok = true
@@ -244,25 +228,11 @@ func (s *Service) beginIssuanceAttempt(ctx context.Context, taskID string, attem
 // row stays PROCESSING with last_error_code and next_retry_at.
 func (s *Service) scheduleIssuanceRetry(ctx context.Context, taskID string, cause Cause, next time.Time) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		t := new(db.IssuanceTask)
-		if err := tx.NewSelect().Model(t).Where("id = ?", taskID).For("UPDATE").Scan(ctx); err != nil {
-			return fmt.Errorf("lock issuance %s: %w", taskID, err)
+		t, found, err := lockTask[db.IssuanceTask](ctx, tx, taskID)
+		if err != nil || !found || t.Status != db.StatusProcessing {
+			return err
 		}
-		if t.Status != db.StatusProcessing {
-			return nil
-		}
-		now := s.clock()
-		code := issuanceCode(cause)
-		t.LastErrorCode = &code
-		t.NextRetryAt = &next
-		t.Version++
-		t.UpdatedAt = now
-		if _, err := tx.NewUpdate().Model(t).Column("last_error_code", "next_retry_at", "version", "updated_at").
-			WherePK().Exec(ctx); err != nil {
-			return fmt.Errorf("schedule issuance retry %s: %w", taskID, err)
-		}
-		from := t.Status
-		return insertEvent(ctx, tx, db.KindIssuance, t.ID, t.NestID, &from, &t.Lifecycle, now)
+		return markRetrying(ctx, tx, t, issuanceCode(cause), next, s.clock())
 	})
 }
 
@@ -270,15 +240,9 @@ func (s *Service) scheduleIssuanceRetry(ctx context.Context, taskID string, caus
 // as it is (the first final state wins).
 func (s *Service) failIssuance(ctx context.Context, taskID string, cause Cause, msg string) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		t := new(db.IssuanceTask)
-		if err := tx.NewSelect().Model(t).Where("id = ?", taskID).For("UPDATE").Scan(ctx); err != nil {
-			if db.ErrNoRows(err) {
-				return nil
-			}
-			return fmt.Errorf("lock issuance %s: %w", taskID, err)
-		}
-		if t.Status.Final() {
-			return nil
+		t, found, err := lockTask[db.IssuanceTask](ctx, tx, taskID)
+		if err != nil || !found || t.Status.Final() {
+			return err
 		}
 		return s.finishIssuance(ctx, tx, t, db.StatusFailed, issuanceCode(cause), msg, nil, s.clock())
 	})
@@ -289,9 +253,12 @@ func (s *Service) failIssuance(ctx context.Context, taskID string, cause Cause, 
 // completion and the events.
 func (s *Service) completeIssuance(ctx context.Context, job *river.Job[IssuanceArgs], task *db.IssuanceTask, bucket string, obj blob.Object) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		t := new(db.IssuanceTask)
-		if err := tx.NewSelect().Model(t).Where("id = ?", task.ID).For("UPDATE").Scan(ctx); err != nil {
-			return fmt.Errorf("lock issuance %s: %w", task.ID, err)
+		t, found, err := lockTask[db.IssuanceTask](ctx, tx, task.ID)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return fmt.Errorf("issuance %s no longer exists", task.ID)
 		}
 		if t.Status != db.StatusProcessing {
 			return fmt.Errorf("issuance %s is %s, not PROCESSING", t.ID, t.Status)

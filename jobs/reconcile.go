@@ -120,12 +120,9 @@ func (s *Service) ReconcileIssuances(ctx context.Context, grace time.Duration) (
 func (s *Service) failIssuanceIfStuck(ctx context.Context, taskID string) (bool, error) {
 	ended := false
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		t := new(db.IssuanceTask)
-		if err := tx.NewSelect().Model(t).Where("id = ?", taskID).For("UPDATE").Scan(ctx); err != nil {
-			if db.ErrNoRows(err) {
-				return nil
-			}
-			return fmt.Errorf("lock issuance %s: %w", taskID, err)
+		t, found, err := lockTask[db.IssuanceTask](ctx, tx, taskID)
+		if err != nil || !found {
+			return err
 		}
 		state, err := jobState(ctx, tx, t.JobID)
 		if err != nil {

@@ -1,0 +1,83 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
+)
+
+// The transitions every task kind shares. Each changes the row under the
+// caller's row lock, bumps version by one and appends the matching
+// task_events row, all in the caller's transaction.
+
+// lockTask reads a task FOR UPDATE; found is false when it does not exist.
+func lockTask[T any, P interface {
+	*T
+	db.Task
+}](ctx context.Context, idb bun.IDB, id string) (task P, found bool, err error) {
+	task = P(new(T))
+	if err := idb.NewSelect().Model(task).Where("id = ?", id).For("UPDATE").Scan(ctx); err != nil {
+		if db.ErrNoRows(err) {
+			return nil, false, nil
+		}
+		return nil, false, fmt.Errorf("lock %s task %s: %w", task.TaskKind(), id, err)
+	}
+	return task, true, nil
+}
+
+// markProcessing starts an attempt: PENDING → PROCESSING, or a retry
+// re-entering a PROCESSING row.
+func markProcessing(ctx context.Context, idb bun.IDB, t db.Task, attempt int, now time.Time) error {
+	lc := t.TaskLifecycle()
+	from := lc.Status
+	lc.Status = db.StatusProcessing
+	if lc.StartedAt == nil {
+		lc.StartedAt = &now
+	}
+	lc.Attempt = attempt
+	lc.LastAttemptAt = &now
+	lc.NextRetryAt = nil
+	return update(ctx, idb, t, from, now, "status", "started_at", "attempt", "last_attempt_at", "next_retry_at")
+}
+
+// markRetrying records a failed attempt that will be retried at next: the
+// row stays PROCESSING with the failure's code as last_error_code.
+func markRetrying(ctx context.Context, idb bun.IDB, t db.Task, code string, next, now time.Time) error {
+	lc := t.TaskLifecycle()
+	lc.LastErrorCode = &code
+	lc.NextRetryAt = &next
+	return update(ctx, idb, t, lc.Status, now, "last_error_code", "next_retry_at")
+}
+
+// finishTask moves a task to SUCCESS or FAILED (with code and msg). Columns
+// the caller set on the row for this transition are named in extra.
+func finishTask(ctx context.Context, idb bun.IDB, t db.Task, to db.Status, code, msg string, now time.Time, extra ...string) error {
+	lc := t.TaskLifecycle()
+	from := lc.Status
+	lc.Status = to
+	lc.FinishedAt = &now
+	lc.NextRetryAt = nil
+	if to == db.StatusFailed {
+		lc.ErrorCode = &code
+		lc.ErrorMessage = &msg
+		lc.LastErrorCode = &code
+	}
+	cols := append([]string{"status", "finished_at", "next_retry_at", "error_code", "error_message", "last_error_code"}, extra...)
+	return update(ctx, idb, t, from, now, cols...)
+}
+
+// update writes cols plus version and updated_at, and the event.
+func update(ctx context.Context, idb bun.IDB, t db.Task, from db.Status, now time.Time, cols ...string) error {
+	lc := t.TaskLifecycle()
+	lc.Version++
+	lc.UpdatedAt = now
+	cols = append(cols, "version", "updated_at")
+	if _, err := idb.NewUpdate().Model(t).Column(cols...).WherePK().Exec(ctx); err != nil {
+		return internal(fmt.Sprintf("update %s task", t.TaskKind()), err)
+	}
+	return insertEvent(ctx, idb, t.TaskKind(), t.TaskID(), t.TaskNestID(), &from, lc, now)
+}
