@@ -1,0 +1,105 @@
+// Package ocr reads the text of registry PDFs through an OCR engine: the
+// engine contract (Engine), its HTTP client (NewHTTPEngine, for OCR_URL),
+// the built-in engine (Server, backed by poppler and Tesseract) and an
+// adapter for a PaddleOCR/PaddleX serving deployment (NewPaddleEngine).
+//
+// An engine is a separate service with an asynchronous contract: a caller
+// submits a document URL with a client token and a callback URL, gets a job
+// id at once, and is called back when the job is done. A synchronous path
+// stays for short documents.
+//
+// # HTTP contract
+//
+//	POST /v1/jobs   Content-Type: application/json
+//	{"document_url": "https://…", "client_token": "<our OCR task id>",
+//	 "callback_url": "https://…/callback", "languages": ["kor", "eng"]}
+//
+//	202 {"job_id": "…", "client_token": "…", "status": "QUEUED"}
+//
+// document_url is required (absolute http or https); callback_url is
+// optional (absolute http or https; without it the caller polls);
+// client_token (at most 256 bytes) makes the call idempotent: the same token
+// returns the same job, queued, running or finished, whatever the other
+// fields. languages are Tesseract codes (ko and en are accepted), kor+eng
+// when empty. The body is at most 64 KiB; unknown fields are ignored.
+//
+//	GET /v1/jobs/{job_id}
+//
+//	200 {"job_id": "…", "client_token": "…",
+//	     "status": "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED",
+//	     "pages": [{"page": 1, "text": "…", "confidence": 0.93, "source": "ocr",
+//	                "lines": [{"text": "…", "confidence": 0.95}, …]}, …],
+//	     "error": {"code": "UNREADABLE", "message": "…"}}
+//
+// pages is set when the job SUCCEEDED, error when it FAILED. Confidences are
+// in [0, 1]; a page read from its text layer has confidence 1 and source
+// "text_layer". Jobs are kept in memory for an hour after they finish and are
+// lost when the engine restarts: an unknown job answers 404 NOT_FOUND, and the
+// caller treats it as gone (submits again).
+//
+//	POST /v1/parse   Content-Type: application/pdf, the PDF as the body
+//	                 (?languages=kor,eng), or application/json
+//	                 {"document_url": "…", "languages": […]}
+//
+//	200 {"pages": […]}       the same pages as a job's
+//
+// /v1/parse reads at most a few pages (ServerOptions.SyncPageLimit, default
+// 2); a longer document answers 413 TOO_MANY_PAGES: submit a job instead.
+//
+// Every error answer is {"error": {"code": "<code>", "message": "…"}}:
+//
+//	400 BAD_REQUEST           malformed JSON, invalid field, unknown language
+//	404 NOT_FOUND             no such job (unknown, expired, lost in a restart)
+//	405 METHOD_NOT_ALLOWED
+//	413 TOO_LARGE             a body over the limit (PDF: 50 MiB)
+//	413 TOO_MANY_PAGES        /v1/parse over its page limit
+//	422 UNREADABLE            /v1/parse: not a PDF, encrypted, no text
+//	422 DOCUMENT_UNAVAILABLE  /v1/parse: document_url could not be fetched
+//	500 INTERNAL              the message is not disclosed
+//	503 QUEUE_FULL            with Retry-After: too many jobs wait
+//	503 UNAVAILABLE           the engine is shutting down
+//
+// A job FAILED with error.code:
+//
+//	UNREADABLE            not a PDF, password-protected, larger than 50 MiB,
+//	                      or no text recognisable on any page
+//	DOCUMENT_UNAVAILABLE  document_url answered a 4xx (an expired presigned
+//	                      URL: 403), or stayed unreachable or 5xx over 3 tries
+//	TOO_MANY_PAGES        more pages than the engine reads
+//	INTERNAL              the engine failed
+//
+// # Callbacks
+//
+// When a job with a callback_url finishes, the engine POSTs the job document
+// (as GET answers it) to callback_url with
+//
+//	Content-Type: application/json
+//	X-Internal-API-Key: <the configured key>
+//	webhook-id: <job id>                    unique per job, stable across retries
+//	webhook-timestamp: <Unix seconds>       of this attempt
+//	webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">
+//
+// the webhook-* headers (Standard Webhooks) only when a signing secret
+// (whsec_<base64>) is configured. The receiver verifies them with any
+// Standard Webhooks library. A delivery is retried until a 2xx: after 0.5 s,
+// then doubling up to 30 s between attempts, for up to 10 minutes; a
+// Retry-After is honoured. A 4xx other than 408 and 429 stops it: the
+// receiver refused the message. The receiver must accept duplicates.
+//
+// # Built-in engine
+//
+// Server reads each page from its text layer (pdftotext -layout, exact) and
+// rasterises a page without one (pdftoppm -r 300 -gray) for Tesseract
+// (-l kor+eng --psm 6, one thread per process). Workers bounds the pages read
+// at once over all jobs and /v1/parse requests: one Tesseract per core. An
+// image page costs about 2–6 s on one core, a text page about 20 ms.
+// CheckTools names the Debian packages it needs: poppler-utils,
+// tesseract-ocr and tesseract-ocr-kor.
+//
+// # Client
+//
+// NewHTTPEngine calls an engine over the contract. Its errors are *HTTPError
+// for non-2xx answers and match the sentinels (ErrJobNotFound,
+// ErrTooManyPages, ErrQueueFull, ErrUnreadable) with errors.Is; Transient
+// tells which are worth retrying later.
+package ocr

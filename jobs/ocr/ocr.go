@@ -1,0 +1,222 @@
+package ocr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// Job statuses. A job is QUEUED until a worker takes it, RUNNING while it is
+// read, and ends SUCCEEDED (Pages set) or FAILED (Error set).
+const (
+	StatusQueued    = "QUEUED"
+	StatusRunning   = "RUNNING"
+	StatusSucceeded = "SUCCEEDED"
+	StatusFailed    = "FAILED"
+)
+
+// Error codes. The first four end a job (Job.Error.Code); the others answer
+// a request that was not accepted.
+const (
+	CodeUnreadable          = "UNREADABLE"           // not a PDF, encrypted, too large, no text recognisable
+	CodeDocumentUnavailable = "DOCUMENT_UNAVAILABLE" // document_url could not be fetched
+	CodeTooManyPages        = "TOO_MANY_PAGES"       // more pages than the engine reads
+	CodeInternal            = "INTERNAL"             // the engine failed; the message is not disclosed
+
+	CodeBadRequest  = "BAD_REQUEST" // malformed request or invalid field
+	CodeNotFound    = "NOT_FOUND"   // no such job: unknown, expired, or lost in a restart
+	CodeTooLarge    = "TOO_LARGE"   // request body over the limit
+	CodeQueueFull   = "QUEUE_FULL"  // the engine's queue is full; retry after Retry-After
+	CodeUnavailable = "UNAVAILABLE" // the engine is shutting down
+)
+
+const codeMethodNotAllowed = "METHOD_NOT_ALLOWED"
+
+// Sentinel errors, matched with errors.Is against the errors engines return:
+// a *JobError or an *HTTPError with the corresponding code matches.
+var (
+	ErrJobNotFound         = errors.New("ocr: job not found")
+	ErrTooManyPages        = errors.New("ocr: too many pages")
+	ErrUnreadable          = errors.New("ocr: document unreadable")
+	ErrDocumentUnavailable = errors.New("ocr: document unavailable")
+	ErrQueueFull           = errors.New("ocr: queue full")
+)
+
+var sentinelOf = map[string]error{
+	CodeNotFound:            ErrJobNotFound,
+	CodeTooManyPages:        ErrTooManyPages,
+	CodeUnreadable:          ErrUnreadable,
+	CodeDocumentUnavailable: ErrDocumentUnavailable,
+	CodeQueueFull:           ErrQueueFull,
+}
+
+// statusOf is the HTTP status of each error code, the one table the server
+// answers with and the client reads back.
+var statusOf = map[string]int{
+	CodeBadRequest:          400,
+	CodeNotFound:            404,
+	codeMethodNotAllowed:    405,
+	CodeTooLarge:            413,
+	CodeTooManyPages:        413,
+	CodeUnreadable:          422,
+	CodeDocumentUnavailable: 422,
+	CodeInternal:            500,
+	CodeQueueFull:           503,
+	CodeUnavailable:         503,
+}
+
+// SubmitRequest asks an engine to read a document asynchronously.
+type SubmitRequest struct {
+	// DocumentURL is where the engine fetches the PDF, typically a presigned
+	// S3 GET URL.
+	DocumentURL string `json:"document_url"`
+	// ClientToken makes Submit idempotent: a second Submit with the same
+	// token returns the first job, whatever its state and whatever the other
+	// fields (a retry may carry a freshly presigned URL). Empty: no
+	// idempotency.
+	ClientToken string `json:"client_token,omitempty"`
+	// CallbackURL receives the finished job document. Empty: the caller polls.
+	CallbackURL string `json:"callback_url,omitempty"`
+	// Languages are Tesseract language codes (kor, eng; ko and en are
+	// accepted too). Empty means kor+eng. Text-layer pages ignore them.
+	Languages []string `json:"languages,omitempty"`
+}
+
+// Job is the engine's job document: what GET /v1/jobs/{id} answers and what
+// the completion callback carries.
+type Job struct {
+	JobID       string    `json:"job_id"`
+	ClientToken string    `json:"client_token,omitempty"`
+	Status      string    `json:"status"`
+	Pages       []Page    `json:"pages,omitempty"`
+	Error       *JobError `json:"error,omitempty"`
+}
+
+// Terminal reports whether the job has finished, successfully or not.
+func (j Job) Terminal() bool { return j.Status == StatusSucceeded || j.Status == StatusFailed }
+
+// Page is the text of one page.
+type Page struct {
+	Page int    `json:"page"` // 1-based
+	Text string `json:"text"`
+	// Confidence is 1 for a page read from its text layer, else the mean of
+	// the recognised words' confidences, in [0, 1].
+	Confidence float64 `json:"confidence"`
+	Lines      []Line  `json:"lines"`
+	// Source says how the page was read: SourceTextLayer or SourceOCR.
+	Source string `json:"source,omitempty"`
+}
+
+// Page sources.
+const (
+	SourceTextLayer = "text_layer"
+	SourceOCR       = "ocr"
+)
+
+// Line is one line of a page with its mean word confidence in [0, 1].
+type Line struct {
+	Text       string  `json:"text"`
+	Confidence float64 `json:"confidence"`
+}
+
+// JobError is why a job failed, and the error engines return in process. It
+// matches the sentinel of its code with errors.Is.
+type JobError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *JobError) Error() string { return "ocr: " + strings.ToLower(e.Code) + ": " + e.Message }
+
+// Is reports whether target is the sentinel error of e's code.
+func (e *JobError) Is(target error) bool {
+	s, ok := sentinelOf[e.Code]
+	return ok && s == target
+}
+
+func jobErrorf(code, format string, args ...any) *JobError {
+	return &JobError{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Engine is an OCR engine: the built-in Server, the HTTP client of the
+// contract (NewHTTPEngine) or the PaddleOCR adapter (NewPaddleEngine).
+type Engine interface {
+	// Submit starts reading a document and returns the job at once (QUEUED
+	// or, for a repeated client token, the job as it is now).
+	Submit(ctx context.Context, req SubmitRequest) (Job, error)
+	// Get returns a job. It returns an error matching ErrJobNotFound when the
+	// engine does not know the job: callers treat it as gone and submit
+	// again.
+	Get(ctx context.Context, jobID string) (Job, error)
+	// Parse reads a short document synchronously. A document over the
+	// engine's synchronous page limit fails with ErrTooManyPages.
+	Parse(ctx context.Context, pdf []byte, languages []string) ([]Page, error)
+}
+
+// FullText joins the pages' texts, separated by form feeds, as pdftotext
+// separates pages.
+func FullText(pages []Page) string {
+	texts := make([]string, len(pages))
+	for i, p := range pages {
+		texts[i] = strings.TrimRight(p.Text, " \t\r\n\f")
+	}
+	return strings.Join(texts, "\n\f")
+}
+
+// Normalize returns s on one line for matching, with the whitespace
+// differences between a text layer and Tesseract removed: every run of
+// whitespace becomes one space; spaces inside 【 】 go (Tesseract reads
+// "【 갑 구 】" as "【갑 구 】", the text layer keeps them all), and so do spaces
+// just inside parentheses and square brackets; full-width ASCII and dash
+// variants become their ASCII forms. Compare normalised text with
+// normalised text.
+func Normalize(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	var last rune     // the last rune written
+	space := false    // a space is pending
+	inLenticular := 0 // depth inside 【 】
+	for _, r := range s {
+		r = foldRune(r)
+		if unicode.IsSpace(r) {
+			space = last != 0
+			continue
+		}
+		if space {
+			space = false
+			if inLenticular == 0 && !closesBracket(r) && !opensBracket(last) {
+				b.WriteByte(' ')
+			}
+		}
+		switch r {
+		case '【':
+			inLenticular++
+		case '】':
+			if inLenticular > 0 {
+				inLenticular--
+			}
+		}
+		b.WriteRune(r)
+		last = r
+	}
+	return b.String()
+}
+
+func opensBracket(r rune) bool  { return r == '(' || r == '[' || r == '【' }
+func closesBracket(r rune) bool { return r == ')' || r == ']' || r == '】' }
+
+// foldRune maps full-width ASCII to ASCII, dash variants to '-' and any
+// Unicode space to ' '.
+func foldRune(r rune) rune {
+	switch {
+	case r >= '！' && r <= '～':
+		return r - '！' + '!'
+	case r == '\u2010', r == '\u2011', r == '\u2012', r == '\u2013', r == '\u2014', r == '\u2212', r == '\uFE63':
+		return '-'
+	case r == '\u3000', r == '\u00A0':
+		return ' '
+	}
+	return r
+}

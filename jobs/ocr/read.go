@@ -1,0 +1,366 @@
+package ocr
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Resolution and page segmentation of image pages. --psm 6 (one uniform block
+// of text) keeps every line of a registry page where the default --psm 3
+// dropped some (FACTS: 0.57% against 14% character error rate).
+const (
+	rasterDPI     = "300"
+	tesseractPSM  = "6"
+	maxTextOutput = 16 << 20 // bytes of pdftotext or tesseract output per page
+	pageTimeout   = 5 * time.Minute
+)
+
+// ReadPDF returns the text of every page of pdf: from the page's text layer
+// when it has one (exact, confidence 1), else by rasterising the page at 300
+// dpi and reading it with Tesseract in languages (kor+eng when empty,
+// --psm 6, one thread: OMP_THREAD_LIMIT=1). Pages
+// are read concurrently, one program per CPU. A document that is not a PDF,
+// is password-protected or has no recognisable text fails with a *JobError
+// matching ErrUnreadable.
+func ReadPDF(ctx context.Context, pdf []byte, languages []string) ([]Page, error) {
+	t, err := installedTools()
+	if err != nil {
+		return nil, err
+	}
+	spec, err := tesseractLanguageSpec(languages, t.languages)
+	if err != nil {
+		return nil, err
+	}
+	r := newReader(t, runtime.NumCPU(), nil)
+	return r.read(ctx, pdf, spec, 0)
+}
+
+var (
+	toolsMu    sync.Mutex
+	toolsFound *tools // once found; a failure is looked up again next time
+)
+
+// installedTools is findTools for ReadPDF, remembered once successful.
+func installedTools() (tools, error) {
+	toolsMu.Lock()
+	defer toolsMu.Unlock()
+	if toolsFound != nil {
+		return *toolsFound, nil
+	}
+	t, err := findTools(exec.LookPath)
+	if err != nil {
+		return tools{}, err
+	}
+	toolsFound = &t
+	return t, nil
+}
+
+// reader reads PDFs with poppler and Tesseract, at most cap(slots) programs
+// at a time across all the documents it reads.
+type reader struct {
+	tools tools
+	slots chan struct{}
+	log   *slog.Logger
+	env   []string // tesseract's environment
+}
+
+func newReader(t tools, workers int, log *slog.Logger) *reader {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	// One Tesseract per core: its OpenMP threads would only contend with the
+	// other workers' (and made it slower on 2 cores).
+	env := append(os.Environ(), "OMP_THREAD_LIMIT=1")
+	return &reader{tools: t, slots: make(chan struct{}, workers), log: log, env: env}
+}
+
+// pageCount runs pdfinfo on the file at path.
+func (r *reader) pageCount(ctx context.Context, path string) (int, error) {
+	out, err := run(ctx, nil, 1<<20, r.tools.pdfinfo, path)
+	if err != nil {
+		if ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		var ee *exitError
+		if errors.As(err, &ee) && strings.Contains(ee.stderr, "Incorrect password") {
+			return 0, jobErrorf(CodeUnreadable, "the PDF is password-protected")
+		}
+		if errors.As(err, &ee) && ee.exitCode() >= 0 {
+			return 0, jobErrorf(CodeUnreadable, "not a readable PDF: %s", ee.stderr)
+		}
+		return 0, err
+	}
+	m := pagesLine.FindSubmatch(out)
+	if m == nil {
+		return 0, jobErrorf(CodeUnreadable, "not a readable PDF: pdfinfo reports no page count")
+	}
+	n, err := strconv.Atoi(string(m[1]))
+	if err != nil {
+		return 0, jobErrorf(CodeUnreadable, "not a readable PDF: page count %q", m[1])
+	}
+	return n, nil
+}
+
+var pagesLine = regexp.MustCompile(`(?m)^Pages:\s+(\d+)\s*$`)
+
+// read reads every page of pdf. maxPages > 0 fails a longer document with
+// TOO_MANY_PAGES before any page is read. Errors are *JobError but for a
+// cancelled ctx (ctx.Err()).
+func (r *reader) read(ctx context.Context, pdf []byte, languages string, maxPages int) ([]Page, error) {
+	if !isPDF(pdf) {
+		return nil, jobErrorf(CodeUnreadable, "not a PDF (no %%PDF- header)")
+	}
+	dir, err := os.MkdirTemp("", "dungji-ocr-*")
+	if err != nil {
+		return nil, fmt.Errorf("ocr: temporary directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "document.pdf")
+	if err := os.WriteFile(path, pdf, 0o600); err != nil {
+		return nil, fmt.Errorf("ocr: write document: %w", err)
+	}
+
+	n, err := r.pageCount(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, jobErrorf(CodeUnreadable, "the PDF has no pages")
+	}
+	if maxPages > 0 && n > maxPages {
+		return nil, jobErrorf(CodeTooManyPages, "the document has %d pages; at most %d are read", n, maxPages)
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pages := make([]Page, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		select {
+		case r.slots <- struct{}{}:
+		case <-ctx.Done():
+			wg.Wait()
+			return nil, firstError(ctx, errs)
+		}
+		wg.Go(func() {
+			defer func() { <-r.slots }()
+			pages[i], errs[i] = r.readPage(ctx, dir, path, i+1, languages)
+			if errs[i] != nil {
+				cancel() // the document fails: stop reading the other pages
+			}
+		})
+	}
+	wg.Wait()
+	if err := firstError(ctx, errs); err != nil {
+		return nil, err
+	}
+
+	for _, p := range pages {
+		if strings.TrimSpace(p.Text) != "" {
+			return pages, nil
+		}
+	}
+	return nil, jobErrorf(CodeUnreadable, "no text recognisable on any of the %d pages", n)
+}
+
+// firstError returns the first page error that is not a consequence of
+// another page's failure, or the context's error.
+func firstError(ctx context.Context, errs []error) error {
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+// readPage reads page n from its text layer, or by OCR when the layer is
+// empty.
+func (r *reader) readPage(ctx context.Context, dir, path string, n int, languages string) (Page, error) {
+	outer := ctx
+	// A page that takes this long is pathological; it must not hold a worker
+	// forever.
+	ctx, cancel := context.WithTimeout(ctx, pageTimeout)
+	defer cancel()
+	num := strconv.Itoa(n)
+	out, err := run(ctx, nil, maxTextOutput, r.tools.pdftotext, "-layout", "-enc", "UTF-8", "-f", num, "-l", num, path, "-")
+	var ee *exitError
+	switch {
+	case err == nil:
+		if text := strings.TrimRight(string(out), " \t\r\n\f"); strings.TrimSpace(text) != "" {
+			return textLayerPage(n, text), nil
+		}
+	case errors.As(err, &ee) && ee.exitCode() == 3:
+		// Poppler's permission error: the owner forbids copying text. The
+		// page can still be rendered and read.
+		r.log.DebugContext(ctx, "ocr: text layer not readable, reading the image", "page", n, "error", err)
+	default:
+		return Page{}, pageError(outer, n, err, CodeUnreadable)
+	}
+
+	root := filepath.Join(dir, "page-"+num)
+	if _, err := run(ctx, nil, 1<<20, r.tools.pdftoppm, "-r", rasterDPI, "-f", num, "-l", num, "-gray", "-png", "-singlefile", path, root); err != nil {
+		return Page{}, pageError(outer, n, err, CodeUnreadable)
+	}
+	png := root + ".png"
+	defer os.Remove(png)
+	// One recognition, two renderers: txt keeps Tesseract's word spacing
+	// (TSV splits Hangul into one "word" per syllable), TSV has the
+	// confidences.
+	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, png, root, "-l", languages, "--psm", tesseractPSM, "txt", "tsv"); err != nil {
+		return Page{}, pageError(outer, n, err, CodeInternal)
+	}
+	defer os.Remove(root + ".txt")
+	defer os.Remove(root + ".tsv")
+	txt, err := readFile(root+".txt", maxTextOutput)
+	if err != nil {
+		return Page{}, pageError(outer, n, err, CodeInternal)
+	}
+	tsv, err := readFile(root+".tsv", maxTextOutput)
+	if err != nil {
+		return Page{}, pageError(outer, n, err, CodeInternal)
+	}
+	p := tesseractPage(txt, tsv)
+	p.Page = n
+	return p, nil
+}
+
+func readFile(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		err = fmt.Errorf("%s is larger than %d bytes", filepath.Base(path), limit)
+	}
+	return b, err
+}
+
+// pageError classifies a program's failure on page n: the context's error
+// when it was cancelled, else a *JobError with code.
+func pageError(ctx context.Context, n int, err error, code string) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return jobErrorf(code, "page %d: %v", n, err)
+}
+
+func textLayerPage(n int, text string) Page {
+	p := Page{Page: n, Text: text, Confidence: 1, Source: SourceTextLayer, Lines: []Line{}}
+	for line := range strings.SplitSeq(text, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			p.Lines = append(p.Lines, Line{Text: line, Confidence: 1})
+		}
+	}
+	return p
+}
+
+// tesseractPage builds a page from Tesseract's txt and TSV renderings of one
+// recognition. The text and lines are the txt's; each line's confidence is
+// the mean of its words' in the TSV (level 5 rows grouped by block,
+// paragraph and line: the same lines, in the same order), the page's the
+// mean of all its words'. Should the two disagree on the number of lines,
+// every line gets the page's confidence.
+func tesseractPage(txt, tsv []byte) Page {
+	words := parseTSV(tsv)
+	p := Page{Text: strings.TrimRight(string(txt), " \t\r\n\f"), Source: SourceOCR, Lines: []Line{}}
+	var sum float64
+	var count int
+	for _, l := range words {
+		sum += l.sum
+		count += l.words
+	}
+	if count > 0 {
+		p.Confidence = round3(sum / float64(count) / 100)
+	}
+	var texts []string
+	for line := range strings.SplitSeq(p.Text, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			texts = append(texts, line)
+		}
+	}
+	for i, text := range texts {
+		conf := p.Confidence
+		if len(texts) == len(words) {
+			conf = round3(words[i].sum / float64(words[i].words) / 100)
+		}
+		p.Lines = append(p.Lines, Line{Text: text, Confidence: conf})
+	}
+	return p
+}
+
+// tsvLine is a line of Tesseract's TSV: its words and their confidences'
+// sum (0–100 each).
+type tsvLine struct {
+	text  string // the words joined by spaces
+	words int
+	sum   float64
+}
+
+// parseTSV groups the words (level 5 rows) of Tesseract's TSV output into
+// lines by block, paragraph and line number, skipping empty words.
+func parseTSV(tsv []byte) []tsvLine {
+	type key struct{ block, par, line string }
+	var (
+		lines []tsvLine
+		cur   key
+		words []string
+		sum   float64
+	)
+	flush := func() {
+		if len(words) > 0 {
+			lines = append(lines, tsvLine{text: strings.Join(words, " "), words: len(words), sum: sum})
+		}
+		words, sum = words[:0], 0
+	}
+	for i, row := range bytes.Split(tsv, []byte("\n")) {
+		f := strings.Split(strings.TrimRight(string(row), "\r"), "\t")
+		if i == 0 || len(f) < 12 || f[0] != "5" {
+			continue // the header, a short row or not a word
+		}
+		text := strings.TrimSpace(f[11])
+		conf, err := strconv.ParseFloat(f[10], 64)
+		if text == "" || err != nil || conf < 0 {
+			continue
+		}
+		if k := (key{f[2], f[3], f[4]}); k != cur {
+			flush()
+			cur = k
+		}
+		words = append(words, text)
+		sum += conf
+	}
+	flush()
+	return lines
+}
+
+func round3(f float64) float64 {
+	return float64(int64(f*1000+0.5)) / 1000
+}
+
+// isPDF reports whether b starts with the PDF header, which readers accept
+// within the first 1024 bytes.
+func isPDF(b []byte) bool {
+	return bytes.Contains(b[:min(len(b), 1024)], []byte("%PDF-"))
+}

@@ -1,0 +1,392 @@
+package ocr
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-pdf/fpdf"
+
+	"github.com/dungji/dungji/jobs/issuer"
+)
+
+// keyFacts are what a reader of a registry must find: the unique number,
+// the current owner in 갑구 and the 채권최고액 of the first active 근저당권 in
+// 을구 (empty when there is none).
+type keyFacts struct {
+	uniqueNo, owner, amount string
+}
+
+func factsOf(reg issuer.Registry) keyFacts {
+	f := keyFacts{uniqueNo: reg.FormattedUniqueNo()}
+	for _, e := range issuer.ActiveEntries(reg.Ownership) {
+		if e.Purpose == "소유권보존" || e.Purpose == "소유권이전" {
+			f.owner = e.Holder
+		}
+	}
+	for _, e := range issuer.ActiveEntries(reg.Rights) {
+		if e.AmountLabel == "채권최고액" {
+			f.amount = won(e.Amount)
+			break
+		}
+	}
+	return f
+}
+
+// won formats an amount as the registry prints it: 금360,000,000원.
+func won(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return "금" + b.String() + "원"
+}
+
+func digits(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, s)
+}
+
+func TestReadPDFTextLayer(t *testing.T) {
+	t.Parallel()
+	doc := document(t, nestLong, false)
+	facts := factsOf(doc.reg)
+	if facts.amount == "" {
+		t.Fatalf("%s has no active 근저당권; pick another nest", nestLong)
+	}
+
+	start := time.Now()
+	pages, err := ReadPDF(context.Background(), doc.pdf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d text-layer pages in %s", len(pages), time.Since(start))
+	if len(pages) != doc.reg.Pages {
+		t.Fatalf("%d pages, want %d", len(pages), doc.reg.Pages)
+	}
+	for i, p := range pages {
+		if p.Page != i+1 || p.Confidence != 1 || p.Source != SourceTextLayer || len(p.Lines) == 0 {
+			t.Errorf("page %d: number %d, confidence %v, source %q, %d lines", i+1, p.Page, p.Confidence, p.Source, len(p.Lines))
+		}
+	}
+
+	text := Normalize(FullText(pages))
+	for _, want := range []string{
+		"고유번호 " + facts.uniqueNo,
+		"【갑구】 (소유권에 관한 사항)",
+		"소유자 " + facts.owner,
+		"【을구】 (소유권 이외의 권리에 관한 사항)",
+		"채권최고액 " + facts.amount,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q", want)
+		}
+	}
+}
+
+// TestReadPDFImageOnly reads a scanned page with Tesseract: the key lines
+// must come through, compared after normalisation (amounts by their digits).
+func TestReadPDFImageOnly(t *testing.T) {
+	t.Parallel()
+	doc := document(t, nestOnePage, true)
+	facts := factsOf(doc.reg)
+
+	start := time.Now()
+	pages, err := ReadPDF(context.Background(), doc.pdf, []string{"kor", "eng"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d image page(s) in %s", len(pages), time.Since(start))
+	if len(pages) != 1 {
+		t.Fatalf("%d pages, want 1", len(pages))
+	}
+	p := pages[0]
+	if p.Source != SourceOCR || p.Confidence < 0.5 || p.Confidence > 1 || len(p.Lines) < 20 {
+		t.Errorf("source %q, confidence %v, %d lines", p.Source, p.Confidence, len(p.Lines))
+	}
+
+	text := Normalize(p.Text)
+	for _, want := range []string{"고유번호 " + facts.uniqueNo, "소유자 " + facts.owner} {
+		if !strings.Contains(text, want) {
+			t.Errorf("OCR text lacks %q:\n%s", want, p.Text)
+		}
+	}
+	found := false
+	for _, l := range p.Lines {
+		if strings.Contains(l.Text, "채권최고액") && strings.Contains(digits(l.Text), digits(facts.amount)) {
+			found = true
+			if l.Confidence <= 0 || l.Confidence > 1 {
+				t.Errorf("line %q: confidence %v", l.Text, l.Confidence)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no line with 채권최고액 %s:\n%s", facts.amount, p.Text)
+	}
+}
+
+func TestReadPDFUnreadable(t *testing.T) {
+	t.Parallel()
+
+	blank := fpdf.New("P", "mm", "A4", "")
+	blank.AddPage()
+	var blankPDF bytes.Buffer
+	if err := blank.Output(&blankPDF); err != nil {
+		t.Fatal(err)
+	}
+
+	locked := fpdf.New("P", "mm", "A4", "")
+	locked.SetProtection(fpdf.CnProtectPrint, "user-password", "owner-password")
+	locked.AddPage()
+	locked.SetFont("Helvetica", "", 12)
+	locked.Cell(40, 10, "secret")
+	var lockedPDF bytes.Buffer
+	if err := locked.Output(&lockedPDF); err != nil {
+		t.Fatal(err)
+	}
+
+	text := document(t, nestOnePage, false).pdf
+	for _, tc := range []struct {
+		name string
+		pdf  []byte
+		want string // in the message
+	}{
+		{"not a PDF", []byte("<html>Access Denied</html>"), "not a PDF"},
+		{"empty", nil, "not a PDF"},
+		{"truncated", text[:len(text)/3], "not a readable PDF"},
+		{"password-protected", lockedPDF.Bytes(), "password"},
+		{"blank page", blankPDF.Bytes(), "no text recognisable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := ReadPDF(context.Background(), tc.pdf, nil)
+			if !errors.Is(err, ErrUnreadable) {
+				t.Fatalf("err = %v, want UNREADABLE", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to say %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestReadPDFCancelled(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := ReadPDF(ctx, document(t, nestOnePage, true).pdf, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestReadPDFRemovesTemporaryFiles(t *testing.T) {
+	// Not parallel: it counts the entries of the temporary directory.
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	if _, err := ReadPDF(context.Background(), document(t, nestOnePage, false).pdf, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadPDF(context.Background(), []byte("%PDF-1.4 garbage"), nil); !errors.Is(err, ErrUnreadable) {
+		t.Fatalf("err = %v, want UNREADABLE", err)
+	}
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("left behind: %s", filepath.Join(tmp, e.Name()))
+	}
+}
+
+func TestCheckTools(t *testing.T) {
+	// Not parallel: it changes PATH.
+	if err := CheckTools(); err != nil {
+		t.Fatalf("the tools are installed here: %v", err)
+	}
+
+	// A PATH with poppler but no tesseract.
+	dir := t.TempDir()
+	for _, name := range []string{"pdftotext", "pdftoppm", "pdfinfo"} {
+		path, err := exec.LookPath(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(path, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", dir)
+	err := CheckTools()
+	if err == nil {
+		t.Fatal("CheckTools found tesseract in a PATH without it")
+	}
+	for _, want := range []string{"tesseract", "tesseract-ocr ", "tesseract-ocr-kor", "apt-get install"} {
+		if !strings.Contains(err.Error()+" ", want) {
+			t.Errorf("%v: does not name %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "poppler") {
+		t.Errorf("%v: names poppler, which is there", err)
+	}
+	if _, err := NewServer(ServerOptions{}); err == nil || !strings.Contains(err.Error(), "tesseract-ocr-kor") {
+		t.Errorf("NewServer without tesseract: %v", err)
+	}
+
+	t.Setenv("PATH", t.TempDir())
+	err = CheckTools()
+	for _, want := range []string{"pdftotext", "pdftoppm", "pdfinfo", "poppler-utils", "tesseract-ocr", "tesseract-ocr-kor"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v: does not name %q", err, want)
+		}
+	}
+}
+
+func TestFindToolsMissingLanguage(t *testing.T) {
+	t.Parallel()
+	// A tesseract without Korean data: a script listing English only.
+	dir := t.TempDir()
+	script := filepath.Join(dir, "tesseract")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'List of available languages in \"/x/\" (2):'\necho eng\necho osd\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lookPath := func(name string) (string, error) {
+		if name == "tesseract" {
+			return script, nil
+		}
+		return exec.LookPath(name)
+	}
+	_, err := findTools(lookPath)
+	if err == nil || !strings.Contains(err.Error(), `"kor" (tesseract-ocr-kor)`) || strings.Contains(err.Error(), "eng") {
+		t.Errorf("err = %v, want only the Korean data missing", err)
+	}
+}
+
+func TestTesseractPage(t *testing.T) {
+	t.Parallel()
+	// TSV splits Hangul into syllables; txt keeps the spacing.
+	tsv := "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n" +
+		"1\t1\t0\t0\t0\t0\t0\t0\t2481\t3508\t-1\t\n" +
+		"4\t1\t1\t1\t1\t0\t0\t0\t10\t10\t-1\t\n" +
+		"5\t1\t1\t1\t1\t1\t0\t0\t10\t10\t90\t고유번호\n" +
+		"5\t1\t1\t1\t1\t2\t0\t0\t10\t10\t80\t1146-2010-012345\n" +
+		"5\t1\t1\t1\t2\t1\t0\t0\t10\t10\t60\t소유자\n" +
+		"5\t1\t1\t1\t2\t2\t0\t0\t10\t10\t95.5\t \n" +
+		"5\t1\t1\t1\t2\t3\t0\t0\t10\t10\t70\t강\n" +
+		"5\t1\t1\t1\t2\t4\t0\t0\t10\t10\t70\t미\n" +
+		"5\t1\t1\t1\t2\t5\t0\t0\t10\t10\t70\t경\n" +
+		"5\t1\t2\t1\t1\t1\t0\t0\t10\t10\t50\t이하여백\r\n"
+	txt := "고유번호      1146-2010-012345\n소유자 강미경\n\n이하여백\n\f"
+
+	p := tesseractPage([]byte(txt), []byte(tsv))
+	want := []Line{{"고유번호      1146-2010-012345", 0.85}, {"소유자 강미경", 0.675}, {"이하여백", 0.5}}
+	if len(p.Lines) != len(want) {
+		t.Fatalf("lines = %+v, want %+v", p.Lines, want)
+	}
+	for i := range want {
+		if p.Lines[i] != want[i] {
+			t.Errorf("line %d = %+v, want %+v", i, p.Lines[i], want[i])
+		}
+	}
+	if p.Text != "고유번호      1146-2010-012345\n소유자 강미경\n\n이하여백" || p.Confidence != 0.7 || p.Source != SourceOCR {
+		t.Errorf("page = %q, confidence %v, source %q", p.Text, p.Confidence, p.Source)
+	}
+
+	// Renderings that disagree: the lines get the page's confidence.
+	p = tesseractPage([]byte("one line\ntwo lines\nthree\nfour\n"), []byte(tsv))
+	if len(p.Lines) != 4 || p.Lines[3] != (Line{"four", 0.7}) {
+		t.Errorf("lines = %+v", p.Lines)
+	}
+
+	if empty := tesseractPage(nil, nil); empty.Text != "" || empty.Confidence != 0 || len(empty.Lines) != 0 {
+		t.Errorf("empty: %+v", empty)
+	}
+}
+
+func TestTesseractLanguageSpec(t *testing.T) {
+	t.Parallel()
+	installed := []string{"eng", "kor", "osd"}
+	for _, tc := range []struct {
+		in      []string
+		want    string
+		wantErr bool
+	}{
+		{nil, "kor+eng", false},
+		{[]string{"ko", "EN"}, "kor+eng", false},
+		{[]string{"kor", "korean"}, "kor", false},
+		{[]string{"eng"}, "eng", false},
+		{[]string{"jpn"}, "", true},
+		{[]string{"kor;rm -rf"}, "", true},
+		{[]string{"+"}, "", true},
+	} {
+		got, err := tesseractLanguageSpec(tc.in, installed)
+		if got != tc.want || (err != nil) != tc.wantErr {
+			t.Errorf("%q: %q, %v; want %q (error %v)", tc.in, got, err, tc.want, tc.wantErr)
+		}
+		if err != nil && !strings.Contains(err.Error(), "bad_request") {
+			t.Errorf("%q: %v, want BAD_REQUEST", tc.in, err)
+		}
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"【 갑 구 】 ( 소유권에 관한 사항 )", "【갑구】 (소유권에 관한 사항)"},
+		{"【갑 구 】 (소유권에 관한 사항 )", "【갑구】 (소유권에 관한 사항)"},
+		{"  고유번호   1146-2010-012345\n\f소유자\t강미경 ", "고유번호 1146-2010-012345 소유자 강미경"},
+		{"채권최고액　금１８３，６００，０００원", "채권최고액 금183,600,000원"},
+		{"1146–2010—012345", "1146-2010-012345"},
+		{"[ 집합건물 ] 서울", "[집합건물] 서울"},
+		{"", ""},
+		{" \n\t ", ""},
+	} {
+		if got := Normalize(tc.in); got != tc.want {
+			t.Errorf("Normalize(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestFullText(t *testing.T) {
+	t.Parallel()
+	got := FullText([]Page{{Page: 1, Text: "one\n\n"}, {Page: 2, Text: "two\f"}, {Page: 3, Text: ""}})
+	if got != "one\n\ftwo\n\f" {
+		t.Errorf("FullText = %q", got)
+	}
+	if FullText(nil) != "" {
+		t.Error("FullText(nil) is not empty")
+	}
+}
+
+// BenchmarkReadPage measures one page read from its text layer and one read
+// by OCR at 300 dpi.
+func BenchmarkReadPage(b *testing.B) {
+	for _, bc := range []struct {
+		name      string
+		imageOnly bool
+	}{{"text_layer", false}, {"image_300dpi", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			pdf := document(b, nestOnePage, bc.imageOnly).pdf
+			for b.Loop() {
+				if _, err := ReadPDF(context.Background(), pdf, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

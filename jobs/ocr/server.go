@@ -1,0 +1,184 @@
+package ocr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os/exec"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// Defaults of ServerOptions.
+const (
+	DefaultSyncPageLimit = 2
+	DefaultMaxPages      = 100
+)
+
+// ServerOptions configures the built-in engine. The zero value is usable.
+type ServerOptions struct {
+	// Workers is how many pages are read at once, over all jobs and
+	// synchronous requests: one Tesseract per core. Default runtime.NumCPU().
+	Workers int
+	// QueueSize is how many jobs may wait for a worker; when full, Submit
+	// fails with QUEUE_FULL (503 with Retry-After). Default 64.
+	QueueSize int
+	// SyncPageLimit is the most pages /v1/parse reads. Default 2.
+	SyncPageLimit int
+	// MaxPages is the most pages a job reads. Default 100.
+	MaxPages int
+	// CallbackKey is sent as X-Internal-API-Key with every callback.
+	CallbackKey string
+	// SigningSecret (whsec_<base64>) signs callbacks with Standard Webhooks
+	// headers. Empty: no signature headers.
+	SigningSecret string
+	// HTTPClient fetches documents and sends callbacks. Default: a client
+	// with no overall timeout (each request has its own).
+	HTTPClient *http.Client
+	// MaxDocumentBytes is the largest document read. Default 50 MiB.
+	MaxDocumentBytes int64
+	// JobTTL is how long a finished job is kept. Default 1 h.
+	JobTTL time.Duration
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+	// CallbackBackoff is the first wait before a callback is retried.
+	// Default 0.5 s; tests shorten it.
+	CallbackBackoff time.Duration
+}
+
+func (o *ServerOptions) setDefaults() {
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+	}
+	if o.QueueSize <= 0 {
+		o.QueueSize = DefaultQueueSize
+	}
+	if o.SyncPageLimit <= 0 {
+		o.SyncPageLimit = DefaultSyncPageLimit
+	}
+	if o.MaxPages <= 0 {
+		o.MaxPages = DefaultMaxPages
+	}
+	if o.HTTPClient == nil {
+		o.HTTPClient = &http.Client{}
+	}
+	if o.MaxDocumentBytes <= 0 {
+		o.MaxDocumentBytes = DefaultMaxDocumentBytes
+	}
+	if o.JobTTL <= 0 {
+		o.JobTTL = DefaultJobTTL
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+}
+
+// Server is the built-in OCR engine: it speaks the engine contract over HTTP
+// (Handler) and implements Engine in process. It reads documents with
+// poppler and Tesseract (ReadPDF). Jobs live in memory.
+type Server struct {
+	opts      ServerOptions
+	tools     tools
+	reader    *reader
+	fetcher   *fetcher
+	jobs      *jobQueue
+	closeOnce sync.Once
+}
+
+var _ Engine = (*Server)(nil)
+
+// NewServer checks the tools (CheckTools) and the signing secret, and starts
+// the workers. Close stops them.
+func NewServer(opts ServerOptions) (*Server, error) {
+	opts.setDefaults()
+	t, err := findTools(exec.LookPath)
+	if err != nil {
+		return nil, err
+	}
+	callbacks, err := newCallbackSender(opts.HTTPClient, opts.CallbackKey, opts.SigningSecret, opts.CallbackBackoff, opts.Logger)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		opts:    opts,
+		tools:   t,
+		reader:  newReader(t, opts.Workers, opts.Logger),
+		fetcher: newFetcher(opts.HTTPClient, opts.MaxDocumentBytes),
+	}
+	s.jobs = newJobQueue(opts.Workers, opts.QueueSize, opts.JobTTL, callbacks, opts.Logger, s.process)
+	return s, nil
+}
+
+func newFetcher(client *http.Client, maxBytes int64) *fetcher {
+	return &fetcher{client: client, maxBytes: maxBytes, attempts: 3, wait: 500 * time.Millisecond, timeout: 2 * time.Minute}
+}
+
+// Close stops the workers, cancelling the jobs they run, and the callback
+// deliveries under way. Jobs still queued are dropped.
+func (s *Server) Close() error {
+	s.closeOnce.Do(s.jobs.close)
+	return nil
+}
+
+// Submit queues a job. It fails with a *JobError: BAD_REQUEST for an invalid
+// request, QUEUE_FULL (matching ErrQueueFull) when QueueSize jobs wait.
+func (s *Server) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
+	if err := validateSubmit(req); err != nil {
+		return Job{}, err
+	}
+	if _, err := tesseractLanguageSpec(req.Languages, s.tools.languages); err != nil {
+		return Job{}, err
+	}
+	return s.jobs.submit(req)
+}
+
+// Get returns a job; the error matches ErrJobNotFound for an unknown or
+// expired job.
+func (s *Server) Get(ctx context.Context, jobID string) (Job, error) {
+	return s.jobs.get(jobID)
+}
+
+// Parse reads a document of at most SyncPageLimit pages now, sharing the
+// workers with the jobs.
+func (s *Server) Parse(ctx context.Context, pdf []byte, languages []string) ([]Page, error) {
+	spec, err := tesseractLanguageSpec(languages, s.tools.languages)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(pdf)) > s.opts.MaxDocumentBytes {
+		return nil, jobErrorf(CodeTooLarge, "the document is larger than %d bytes", s.opts.MaxDocumentBytes)
+	}
+	pages, err := s.reader.read(ctx, pdf, spec, s.opts.SyncPageLimit)
+	var je *JobError
+	if errors.As(err, &je) && je.Code == CodeTooManyPages {
+		return nil, jobErrorf(CodeTooManyPages, "%s synchronously; submit a job for longer documents", je.Message)
+	}
+	return pages, err
+}
+
+// process is a job: fetch the document, read it.
+func (s *Server) process(ctx context.Context, req SubmitRequest) ([]Page, error) {
+	pdf, err := s.fetcher.fetch(ctx, req.DocumentURL)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := tesseractLanguageSpec(req.Languages, s.tools.languages)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := s.reader.read(ctx, pdf, spec, s.opts.MaxPages)
+	if err != nil {
+		return nil, fmt.Errorf("read document: %w", err)
+	}
+	return pages, nil
+}
+
+// Handler serves the engine contract: POST /v1/jobs, GET /v1/jobs/{id} and
+// POST /v1/parse. Paths are relative to where it is mounted:
+// http.StripPrefix("/ocr", s.Handler()) serves /ocr/v1/jobs.
+func (s *Server) Handler() http.Handler {
+	return newEngineHandler(s, s.opts.MaxDocumentBytes, s.fetcher, s.opts.Logger)
+}

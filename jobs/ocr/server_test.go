@@ -1,0 +1,485 @@
+package ocr
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+)
+
+// errorAnswer is the body of every error answer.
+type errorAnswer struct {
+	Error JobError `json:"error"`
+}
+
+func TestServerSubmitCallback(t *testing.T) {
+	t.Parallel()
+	doc := document(t, nestOnePage, false)
+	docs := newDocServer(t, map[string][]byte{"registry.pdf": doc.pdf})
+	receiver := newCallbackReceiver(t, nil)
+	b := setup(t, ServerOptions{CallbackKey: testKey, SigningSecret: testSecret})
+
+	req := SubmitRequest{
+		DocumentURL: docs.URL + "/doc/registry.pdf?X-Amz-Signature=abc",
+		ClientToken: "ocr-task-1",
+		CallbackURL: receiver.URL + "/internal/ocr/callback",
+		Languages:   []string{"kor", "eng"},
+	}
+	var job Job
+	if code := postJSON(t, b.http.URL+"/v1/jobs", req, &job); code != http.StatusAccepted {
+		t.Fatalf("submit: %d", code)
+	}
+	if job.JobID == "" || job.ClientToken != req.ClientToken || (job.Status != StatusQueued && job.Status != StatusRunning) {
+		t.Fatalf("submitted job = %+v", job)
+	}
+
+	cb := receiver.next(t)
+	if got := cb.header.Get(HeaderInternalAPIKey); got != testKey {
+		t.Errorf("X-Internal-API-Key = %q", got)
+	}
+	if got := cb.header.Get("webhook-id"); got != job.JobID {
+		t.Errorf("webhook-id = %q, want the job id %q", got, job.JobID)
+	}
+	wh, err := standardwebhooks.NewWebhook(testSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wh.Verify(cb.body, cb.header); err != nil {
+		t.Errorf("signature: %v", err)
+	}
+	if err := wh.Verify(append(cb.body, ' '), cb.header); err == nil {
+		t.Error("a changed body passed verification")
+	}
+	if cb.job.JobID != job.JobID || cb.job.Status != StatusSucceeded || cb.job.Error != nil || len(cb.job.Pages) != 1 {
+		t.Fatalf("callback job = %+v", cb.job)
+	}
+	if !strings.Contains(Normalize(cb.job.Pages[0].Text), "고유번호 "+doc.reg.FormattedUniqueNo()) {
+		t.Errorf("page text lacks the unique number:\n%s", cb.job.Pages[0].Text)
+	}
+	if o := nextOutcome(t, b.deliveries); o.jobID != job.JobID || o.attempts != 1 || o.err != nil {
+		t.Errorf("delivery = %+v", o)
+	}
+
+	// The same client token: the same job, finished, even with a fresh URL.
+	req.DocumentURL = docs.URL + "/doc/registry.pdf?X-Amz-Signature=def"
+	var again Job
+	if code := postJSON(t, b.http.URL+"/v1/jobs", req, &again); code != http.StatusAccepted || again.JobID != job.JobID || again.Status != StatusSucceeded {
+		t.Errorf("resubmit: %d %+v", code, again)
+	}
+
+	var got Job
+	if code := do(t, http.MethodGet, b.http.URL+"/v1/jobs/"+job.JobID, "", nil, &got); code != http.StatusOK {
+		t.Fatalf("GET job: %d", code)
+	}
+	if got.JobID != job.JobID || got.Status != StatusSucceeded || len(got.Pages) != 1 || got.Pages[0].Text != cb.job.Pages[0].Text {
+		t.Errorf("GET job = %+v", got)
+	}
+	if receiver.count() != 1 {
+		t.Errorf("%d callbacks, want 1", receiver.count())
+	}
+}
+
+func TestServerNoCallbackURL(t *testing.T) {
+	t.Parallel()
+	docs := newDocServer(t, map[string][]byte{"r.pdf": document(t, nestOnePage, false).pdf})
+	b := setup(t, ServerOptions{})
+	// Several jobs without a token are several jobs.
+	first, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.JobID == second.JobID {
+		t.Errorf("two submits without a client token share job %s", first.JobID)
+	}
+	// No callback to wait on: poll the job, as a caller without callbacks
+	// does.
+	job := pollUntilTerminal(t, b.server, first.JobID)
+	if job.Status != StatusSucceeded {
+		t.Errorf("job = %+v", job)
+	}
+}
+
+// pollUntilTerminal polls an engine for a job until it finishes; each poll
+// waits for the engine's work, not for a fixed time.
+func pollUntilTerminal(t *testing.T, e Engine, jobID string) Job {
+	t.Helper()
+	deadline := time.Now().Add(waitFor)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		job, err := e.Get(context.Background(), jobID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if job.Terminal() {
+			return job
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s still %s after %s", jobID, job.Status, waitFor)
+		}
+		<-tick.C
+	}
+}
+
+func TestServerJobFailures(t *testing.T) {
+	t.Parallel()
+	docs := newDocServer(t, map[string][]byte{
+		"page.html": []byte("<html><body>AccessDenied</body></html>"),
+		"long.pdf":  document(t, nestLong, false).pdf,
+	})
+	receiver := newCallbackReceiver(t, nil)
+	b := setup(t, ServerOptions{CallbackKey: testKey, MaxPages: 2})
+
+	want := map[string]string{} // job id → error code
+	for _, tc := range []struct{ path, code string }{
+		{"/doc/expired.pdf", CodeDocumentUnavailable}, // 404
+		{"/doc/page.html", CodeUnreadable},
+		{"/doc/long.pdf", CodeTooManyPages},
+	} {
+		job, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + tc.path, CallbackURL: receiver.URL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[job.JobID] = tc.code
+	}
+	for range want {
+		cb := receiver.next(t)
+		code, ok := want[cb.job.JobID]
+		if !ok {
+			t.Fatalf("callback for an unknown job %s", cb.job.JobID)
+		}
+		if cb.job.Status != StatusFailed || cb.job.Error == nil || cb.job.Error.Code != code || cb.job.Pages != nil {
+			t.Errorf("job = %+v, want FAILED %s", cb.job, code)
+		} else if cb.job.Error.Message == "" || strings.Contains(cb.job.Error.Message, "X-Amz") {
+			t.Errorf("message %q", cb.job.Error.Message)
+		}
+		t.Logf("%s: %s", code, cb.job.Error.Message)
+		if cb.header.Get("webhook-signature") != "" {
+			t.Error("signature headers without a signing secret")
+		}
+	}
+}
+
+func TestServerSubmitInvalid(t *testing.T) {
+	t.Parallel()
+	b := setup(t, ServerOptions{})
+	for _, tc := range []struct {
+		name string
+		body any
+	}{
+		{"no document_url", SubmitRequest{ClientToken: "t"}},
+		{"relative document_url", SubmitRequest{DocumentURL: "/doc.pdf"}},
+		{"file document_url", SubmitRequest{DocumentURL: "file:///etc/passwd"}},
+		{"bad callback_url", SubmitRequest{DocumentURL: "http://x/doc.pdf", CallbackURL: "mailto:a@b"}},
+		{"long client_token", SubmitRequest{DocumentURL: "http://x/doc.pdf", ClientToken: strings.Repeat("t", 257)}},
+		{"language not installed", SubmitRequest{DocumentURL: "http://x/doc.pdf", Languages: []string{"jpn"}}},
+		{"malformed JSON", `{"document_url": `},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var ans errorAnswer
+			var code int
+			if s, ok := tc.body.(string); ok {
+				code = do(t, http.MethodPost, b.http.URL+"/v1/jobs", "application/json", []byte(s), &ans)
+			} else {
+				code = postJSON(t, b.http.URL+"/v1/jobs", tc.body, &ans)
+			}
+			if code != http.StatusBadRequest || ans.Error.Code != CodeBadRequest || ans.Error.Message == "" {
+				t.Errorf("%d %+v, want 400 BAD_REQUEST", code, ans)
+			}
+		})
+	}
+}
+
+func TestServerRoutes(t *testing.T) {
+	t.Parallel()
+	b := setup(t, ServerOptions{})
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		code         string
+	}{
+		{http.MethodGet, "/v1/jobs/no-such-job", http.StatusNotFound, CodeNotFound},
+		{http.MethodGet, "/v1/nothing", http.StatusNotFound, CodeNotFound},
+		{http.MethodGet, "/v1/jobs", http.StatusMethodNotAllowed, codeMethodNotAllowed},
+		{http.MethodDelete, "/v1/jobs/x", http.StatusMethodNotAllowed, codeMethodNotAllowed},
+		{http.MethodGet, "/v1/parse", http.StatusMethodNotAllowed, codeMethodNotAllowed},
+	} {
+		var ans errorAnswer
+		if code := do(t, tc.method, b.http.URL+tc.path, "", nil, &ans); code != tc.status || ans.Error.Code != tc.code {
+			t.Errorf("%s %s: %d %+v, want %d %s", tc.method, tc.path, code, ans, tc.status, tc.code)
+		}
+	}
+	if _, err := b.server.Get(context.Background(), "no-such-job"); !errors.Is(err, ErrJobNotFound) {
+		t.Errorf("Get: %v, want ErrJobNotFound", err)
+	}
+}
+
+func TestServerQueueFull(t *testing.T) {
+	t.Parallel()
+	docs := newDocServer(t, nil)
+	b := setup(t, ServerOptions{Workers: 1, QueueSize: 1})
+	h := b.server.Handler()
+	submit := func(token string) (int, Job, errorAnswer, http.Header) {
+		t.Helper()
+		rec := httptest.NewRecorder()
+		body := `{"document_url": "` + docs.URL + `/slow", "client_token": "` + token + `"}`
+		r := httptest.NewRequest(http.MethodPost, "/v1/jobs", strings.NewReader(body))
+		h.ServeHTTP(rec, r)
+		var job Job
+		var ans errorAnswer
+		decodeInto(t, rec.Body.Bytes(), &job)
+		decodeInto(t, rec.Body.Bytes(), &ans)
+		return rec.Code, job, ans, rec.Header()
+	}
+
+	code, running, _, _ := submit("a")
+	if code != http.StatusAccepted {
+		t.Fatalf("first submit: %d", code)
+	}
+	select { // the only worker is now busy fetching
+	case <-docs.slowCalled:
+	case <-time.After(waitFor):
+		t.Fatal("the first job was not started")
+	}
+	if code, _, _, _ := submit("b"); code != http.StatusAccepted {
+		t.Fatalf("second submit (queued): %d", code)
+	}
+	code, _, ans, header := submit("c")
+	if code != http.StatusServiceUnavailable || ans.Error.Code != CodeQueueFull || header.Get("Retry-After") == "" {
+		t.Errorf("third submit: %d %+v Retry-After %q, want 503 QUEUE_FULL", code, ans, header.Get("Retry-After"))
+	}
+	// A known token still answers: it needs no room in the queue.
+	if code, job, _, _ := submit("a"); code != http.StatusAccepted || job.JobID != running.JobID || job.Status != StatusRunning {
+		t.Errorf("resubmit of the running job: %d %+v", code, job)
+	}
+}
+
+func TestServerCallbackRetries(t *testing.T) {
+	t.Parallel()
+	docs := newDocServer(t, map[string][]byte{"r.pdf": document(t, nestOnePage, false).pdf})
+	// Our service restarting: 500, then 429 (with Retry-After 0), then OK.
+	receiver := newCallbackReceiver(t, func(n int) int {
+		switch n {
+		case 1:
+			return http.StatusInternalServerError
+		case 2:
+			return http.StatusTooManyRequests
+		}
+		return http.StatusOK
+	})
+	b := setup(t, ServerOptions{CallbackKey: testKey, SigningSecret: testSecret})
+	job, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", CallbackURL: receiver.URL, ClientToken: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := nextOutcome(t, b.deliveries)
+	if o.jobID != job.JobID || o.attempts != 3 || o.err != nil {
+		t.Fatalf("delivery = %+v, want delivered at the third attempt", o)
+	}
+	wh, _ := standardwebhooks.NewWebhook(testSecret)
+	for i := range 3 {
+		cb := receiver.next(t)
+		if cb.header.Get("webhook-id") != job.JobID || cb.header.Get(HeaderInternalAPIKey) != testKey {
+			t.Errorf("attempt %d: webhook-id %q, key %q", i+1, cb.header.Get("webhook-id"), cb.header.Get(HeaderInternalAPIKey))
+		}
+		if err := wh.Verify(cb.body, cb.header); err != nil {
+			t.Errorf("attempt %d: %v", i+1, err)
+		}
+	}
+}
+
+func TestServerCallbackRefused(t *testing.T) {
+	t.Parallel()
+	docs := newDocServer(t, map[string][]byte{"r.pdf": document(t, nestOnePage, false).pdf})
+	receiver := newCallbackReceiver(t, func(int) int { return http.StatusBadRequest })
+	b := setup(t, ServerOptions{CallbackKey: "a wrong key"})
+	job, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", CallbackURL: receiver.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := nextOutcome(t, b.deliveries)
+	if o.jobID != job.JobID || o.attempts != 1 || o.err == nil || !strings.Contains(o.err.Error(), "400") {
+		t.Errorf("delivery = %+v, want refused at the first attempt", o)
+	}
+	if n := receiver.count(); n != 1 {
+		t.Errorf("%d attempts, want 1", n)
+	}
+}
+
+func TestServerParse(t *testing.T) {
+	t.Parallel()
+	short := document(t, nestOnePage, false)
+	long := document(t, nestLong, false)
+	docs := newDocServer(t, map[string][]byte{"short.pdf": short.pdf})
+	b := setup(t, ServerOptions{SyncPageLimit: 2, MaxDocumentBytes: 1 << 20})
+
+	var ans parseResponse
+	if code := do(t, http.MethodPost, b.http.URL+"/v1/parse?languages=kor,eng", "application/pdf", short.pdf, &ans); code != http.StatusOK || len(ans.Pages) != 1 {
+		t.Fatalf("parse: %d, %d pages", code, len(ans.Pages))
+	}
+	if !strings.Contains(Normalize(ans.Pages[0].Text), "고유번호 "+short.reg.FormattedUniqueNo()) {
+		t.Errorf("text lacks the unique number:\n%s", ans.Pages[0].Text)
+	}
+	ans = parseResponse{}
+	if code := postJSON(t, b.http.URL+"/v1/parse", parseRequest{DocumentURL: docs.URL + "/doc/short.pdf"}, &ans); code != http.StatusOK || len(ans.Pages) != 1 {
+		t.Errorf("parse by URL: %d, %d pages", code, len(ans.Pages))
+	}
+
+	for _, tc := range []struct {
+		name        string
+		contentType string
+		body        []byte
+		status      int
+		code        string
+	}{
+		{"over the page limit", "application/pdf", long.pdf, http.StatusRequestEntityTooLarge, CodeTooManyPages},
+		{"not a PDF", "application/pdf", []byte("hello"), http.StatusUnprocessableEntity, CodeUnreadable},
+		{"too large", "application/pdf", make([]byte, 1<<20+1), http.StatusRequestEntityTooLarge, CodeTooLarge},
+		{"document_url 404", "application/json", []byte(`{"document_url": "` + docs.URL + `/doc/gone.pdf"}`), http.StatusUnprocessableEntity, CodeDocumentUnavailable},
+		{"no document_url", "application/json", []byte(`{}`), http.StatusBadRequest, CodeBadRequest},
+		{"unknown language", "application/pdf", short.pdf, http.StatusBadRequest, CodeBadRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			url := b.http.URL + "/v1/parse"
+			if tc.name == "unknown language" {
+				url += "?languages=xyz"
+			}
+			var ans errorAnswer
+			if code := do(t, http.MethodPost, url, tc.contentType, tc.body, &ans); code != tc.status || ans.Error.Code != tc.code {
+				t.Errorf("%d %+v, want %d %s", code, ans, tc.status, tc.code)
+			}
+			if tc.code == CodeTooManyPages && !strings.Contains(ans.Error.Message, "4 pages") {
+				t.Errorf("message %q does not say how many pages", ans.Error.Message)
+			}
+		})
+	}
+}
+
+func TestServerMountedUnderPrefix(t *testing.T) {
+	t.Parallel()
+	s, err := NewServer(ServerOptions{Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	mux := http.NewServeMux()
+	mux.Handle("/ocr/", http.StripPrefix("/ocr", s.Handler()))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	pages, err := NewHTTPEngine(srv.URL+"/ocr/", srv.Client()).Parse(context.Background(), document(t, nestOnePage, false).pdf, nil)
+	if err != nil || len(pages) != 1 {
+		t.Fatalf("parse under /ocr: %d pages, %v", len(pages), err)
+	}
+}
+
+// fakeClock is a clock tests move by hand.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+func TestServerJobTTL(t *testing.T) {
+	t.Parallel()
+	docs := newDocServer(t, map[string][]byte{"r.pdf": document(t, nestOnePage, false).pdf})
+	receiver := newCallbackReceiver(t, nil)
+	b := setup(t, ServerOptions{JobTTL: time.Hour})
+	clock := &fakeClock{now: time.Date(2026, 3, 4, 9, 0, 0, 0, time.UTC)}
+	b.server.jobs.now = clock.Now
+
+	req := SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", ClientToken: "task", CallbackURL: receiver.URL}
+	job, err := b.server.Submit(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	receiver.next(t)
+	clock.Add(59 * time.Minute)
+	if _, err := b.server.Get(context.Background(), job.JobID); err != nil {
+		t.Fatalf("a job finished 59 min ago: %v", err)
+	}
+	clock.Add(time.Minute)
+	if _, err := b.server.Get(context.Background(), job.JobID); !errors.Is(err, ErrJobNotFound) {
+		t.Fatalf("a job finished an hour ago: %v, want ErrJobNotFound", err)
+	}
+	// Gone, so the same token starts a new job.
+	again, err := b.server.Submit(context.Background(), req)
+	if err != nil || again.JobID == job.JobID {
+		t.Errorf("resubmit after expiry: %+v, %v", again, err)
+	}
+	b.server.jobs.mu.Lock()
+	n := len(b.server.jobs.byID)
+	b.server.jobs.mu.Unlock()
+	if n != 1 { // the expired job was swept
+		t.Errorf("%d jobs kept, want 1", n)
+	}
+	receiver.next(t)
+}
+
+func TestServerClose(t *testing.T) {
+	t.Parallel()
+	docs := newDocServer(t, map[string][]byte{"r.pdf": document(t, nestOnePage, false).pdf})
+	receiver := newCallbackReceiver(t, func(int) int { return http.StatusServiceUnavailable })
+	b := setup(t, ServerOptions{Workers: 1, CallbackBackoff: time.Hour})
+
+	// A job whose callback waits for its retry, and a job being fetched.
+	if _, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", CallbackURL: receiver.URL}); err != nil {
+		t.Fatal(err)
+	}
+	receiver.next(t)
+	slow, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + "/slow", CallbackURL: receiver.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-docs.slowCalled
+
+	if err := b.server.Close(); err != nil { // returns: nothing waits on the retry or the fetch
+		t.Fatal(err)
+	}
+	if o := nextOutcome(t, b.deliveries); o.err == nil || !strings.Contains(o.err.Error(), "stopped") {
+		t.Errorf("pending delivery: %+v", o)
+	}
+	if job, err := b.server.Get(context.Background(), slow.JobID); err != nil || job.Status != StatusFailed {
+		t.Errorf("the job cut short: %+v, %v", job, err)
+	}
+	var ans errorAnswer
+	if code := postJSON(t, b.http.URL+"/v1/jobs", SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf"}, &ans); code != http.StatusServiceUnavailable || ans.Error.Code != CodeUnavailable {
+		t.Errorf("submit after Close: %d %+v", code, ans)
+	}
+	if receiver.count() != 1 {
+		t.Errorf("%d callbacks, want 1: none for the job cut short", receiver.count())
+	}
+}
+
+func TestNewServerBadSecret(t *testing.T) {
+	t.Parallel()
+	for _, secret := range []string{"MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "whsec_", "whsec_not base64!"} {
+		if s, err := NewServer(ServerOptions{SigningSecret: secret}); err == nil {
+			s.Close()
+			t.Errorf("secret %q accepted", secret)
+		}
+	}
+}
