@@ -18,9 +18,9 @@ help: ## Show this help
 run: deps ## Run API, workers and console on embedded defaults (go run ./server)
 	$(GO) run ./server
 
-test: deps versitygw build ## Run every test, with -race, on real Postgres and real S3 servers
+test: deps versitygw build web-deps ## Run every test, with -race, on real Postgres and real S3 servers
 	@url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
-	TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 $(GO) test -race -count=1 -timeout 9m ./...; rc=$$?; \
+	TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 DUNGJI_REQUIRE_NODE=$$(command -v npm >/dev/null 2>&1 && echo 1) $(GO) test -race -count=1 -timeout 9m ./...; rc=$$?; \
 	$(DUNGJI) pg down; exit $$rc
 
 test-race: test ## Same as test (tests always run with -race)
@@ -48,6 +48,15 @@ migrate: build ## Apply migrations to DATABASE_URL (or the development database)
 build: ## Build the binary into .data/bin/dungji
 	@mkdir -p $(BIN)
 	$(GO) build -o $(DUNGJI) ./server
+
+.PHONY: web-deps
+web-deps: ## Install the npm packages of the JavaScript client tests (web/node_modules)
+	@command -v npm >/dev/null 2>&1 || { echo "web-deps: npm not found, skipping; the JavaScript client tests will be skipped (install Node.js 20+ with npm)"; exit 0; }; \
+	$(MAKE) --no-print-directory web/node_modules/.stamp
+
+web/node_modules/.stamp: web/package.json web/package-lock.json
+	npm ci --prefix web --no-audit --no-fund
+	@touch $@
 
 versitygw: ## Build the versitygw S3 gateway the S3 tests also run against
 	@bash jobs/blob/versitygw.sh >/dev/null
