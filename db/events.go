@@ -46,11 +46,14 @@ type EventTail struct {
 	URL string
 	// Poll is the longest wait between reads (default 1s).
 	Poll time.Duration
-	// OnEvents receives each batch of new events in id order.
-	OnEvents func(ctx context.Context, evs []EventRef)
+	// OnEvents receives each batch of new events in id order. An error
+	// (the consumer could not act on them) drops the connection, and
+	// OnResync runs once it is back.
+	OnEvents func(ctx context.Context, evs []EventRef) error
 	// OnResync runs after the connection was lost and is back: events
-	// were not lost, but consumers may re-read their state.
-	OnResync func(ctx context.Context)
+	// were not lost, but consumers may re-read their state. An error drops
+	// the connection again.
+	OnResync func(ctx context.Context) error
 	Logger   *slog.Logger
 
 	mu        sync.Mutex
@@ -144,7 +147,9 @@ func (t *EventTail) session(ctx context.Context, first bool) error {
 	}
 	t.mu.Unlock()
 	if !first && t.OnResync != nil {
-		t.OnResync(ctx)
+		if err := t.OnResync(ctx); err != nil {
+			return fmt.Errorf("resync: %w", err)
+		}
 	}
 	for {
 		if err := t.read(ctx, conn); err != nil {
@@ -230,7 +235,9 @@ func (t *EventTail) read(ctx context.Context, conn *pgx.Conn) error {
 		t.horizon = newHorizon
 	}
 	if len(batch) > 0 && t.OnEvents != nil {
-		t.OnEvents(ctx, batch)
+		if err := t.OnEvents(ctx, batch); err != nil {
+			return fmt.Errorf("deliver events: %w", err)
+		}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dungji/dungji/graph/model"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 func pageInfo(hasNext bool, end string) *model.PageInfo {
@@ -18,6 +19,14 @@ func pageInfo(hasNext bool, end string) *model.PageInfo {
 		pi.EndCursor = &end
 	}
 	return pi
+}
+
+func pagePointers(pages []ocr.Page) []*ocr.Page {
+	out := make([]*ocr.Page, len(pages))
+	for i := range pages {
+		out[i] = &pages[i]
+	}
+	return out
 }
 
 // ErrorPresenter puts the lifecycle's error code in extensions.code. Errors

@@ -17,6 +17,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
+	"github.com/dungji/dungji/jobs/ocr"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -87,7 +88,9 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		CreateNest      func(childComplexity int, input model.CreateNestInput) int
+		OcrFile         func(childComplexity int, fileID string, sync *bool) int
 		RequestIssuance func(childComplexity int, nestID string) int
+		RequestOcr      func(childComplexity int, fileID string) int
 	}
 
 	Nest struct {
@@ -111,19 +114,38 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	OcrFilePayload struct {
+		Pages  func(childComplexity int) int
+		Reused func(childComplexity int) int
+		Task   func(childComplexity int) int
+		Text   func(childComplexity int) int
+	}
+
+	OcrPage struct {
+		Confidence func(childComplexity int) int
+		Page       func(childComplexity int) int
+		Text       func(childComplexity int) int
+	}
+
 	OcrTask struct {
 		Attempt       func(childComplexity int) int
 		CreatedAt     func(childComplexity int) int
 		ErrorCode     func(childComplexity int) int
 		ErrorMessage  func(childComplexity int) int
+		Events        func(childComplexity int) int
+		File          func(childComplexity int) int
 		FinishedAt    func(childComplexity int) int
 		ID            func(childComplexity int) int
+		IssuanceTask  func(childComplexity int) int
+		LastAttemptAt func(childComplexity int) int
 		LastErrorCode func(childComplexity int) int
 		MaxAttempts   func(childComplexity int) int
 		NextRetryAt   func(childComplexity int) int
 		PageCount     func(childComplexity int) int
+		Pages         func(childComplexity int) int
 		StartedAt     func(childComplexity int) int
 		Status        func(childComplexity int) int
+		Text          func(childComplexity int) int
 		UpdatedAt     func(childComplexity int) int
 		Version       func(childComplexity int) int
 	}
@@ -138,9 +160,15 @@ type ComplexityRoot struct {
 		Me           func(childComplexity int) int
 		Nest         func(childComplexity int, id string) int
 		Nests        func(childComplexity int, first *int, after *string) int
+		OcrTask      func(childComplexity int, id string) int
 	}
 
 	RequestIssuancePayload struct {
+		Reused func(childComplexity int) int
+		Task   func(childComplexity int) int
+	}
+
+	RequestOcrPayload struct {
 		Reused func(childComplexity int) int
 		Task   func(childComplexity int) int
 	}
@@ -184,6 +212,8 @@ type IssuanceTaskResolver interface {
 type MutationResolver interface {
 	RequestIssuance(ctx context.Context, nestID string) (*model.RequestIssuancePayload, error)
 	CreateNest(ctx context.Context, input model.CreateNestInput) (*db.Nest, error)
+	RequestOcr(ctx context.Context, fileID string) (*model.RequestOcrPayload, error)
+	OcrFile(ctx context.Context, fileID string, sync *bool) (*model.OcrFilePayload, error)
 }
 type NestResolver interface {
 	RegistryUniqueNo(ctx context.Context, obj *db.Nest) (string, error)
@@ -193,12 +223,19 @@ type NestResolver interface {
 }
 type OcrTaskResolver interface {
 	Status(ctx context.Context, obj *db.OCRTask) (model.TaskStatus, error)
+
+	Pages(ctx context.Context, obj *db.OCRTask) ([]*ocr.Page, error)
+	Text(ctx context.Context, obj *db.OCRTask) (*string, error)
+	File(ctx context.Context, obj *db.OCRTask) (*db.File, error)
+	IssuanceTask(ctx context.Context, obj *db.OCRTask) (*db.IssuanceTask, error)
+	Events(ctx context.Context, obj *db.OCRTask) ([]*db.TaskEvent, error)
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*model.User, error)
 	IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, error)
 	Nest(ctx context.Context, id string) (*db.Nest, error)
 	Nests(ctx context.Context, first *int, after *string) (*model.NestConnection, error)
+	OcrTask(ctx context.Context, id string) (*db.OCRTask, error)
 }
 type SubscriptionResolver interface {
 	IssuanceTaskUpdated(ctx context.Context, id string) (<-chan *db.IssuanceTask, error)
@@ -411,6 +448,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateNest(childComplexity, args["input"].(model.CreateNestInput)), true
+	case "Mutation.ocrFile":
+		if e.ComplexityRoot.Mutation.OcrFile == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_ocrFile_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.OcrFile(childComplexity, args["fileId"].(string), args["sync"].(*bool)), true
 	case "Mutation.requestIssuance":
 		if e.ComplexityRoot.Mutation.RequestIssuance == nil {
 			break
@@ -422,6 +470,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RequestIssuance(childComplexity, args["nestId"].(string)), true
+	case "Mutation.requestOcr":
+		if e.ComplexityRoot.Mutation.RequestOcr == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_requestOcr_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RequestOcr(childComplexity, args["fileId"].(string)), true
 
 	case "Nest.address":
 		if e.ComplexityRoot.Nest.Address == nil {
@@ -503,6 +562,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.NestEdge.Node(childComplexity), true
 
+	case "OcrFilePayload.pages":
+		if e.ComplexityRoot.OcrFilePayload.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrFilePayload.Pages(childComplexity), true
+	case "OcrFilePayload.reused":
+		if e.ComplexityRoot.OcrFilePayload.Reused == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrFilePayload.Reused(childComplexity), true
+	case "OcrFilePayload.task":
+		if e.ComplexityRoot.OcrFilePayload.Task == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrFilePayload.Task(childComplexity), true
+	case "OcrFilePayload.text":
+		if e.ComplexityRoot.OcrFilePayload.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrFilePayload.Text(childComplexity), true
+
+	case "OcrPage.confidence":
+		if e.ComplexityRoot.OcrPage.Confidence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrPage.Confidence(childComplexity), true
+	case "OcrPage.page":
+		if e.ComplexityRoot.OcrPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrPage.Page(childComplexity), true
+	case "OcrPage.text":
+		if e.ComplexityRoot.OcrPage.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrPage.Text(childComplexity), true
+
 	case "OcrTask.attempt":
 		if e.ComplexityRoot.OcrTask.Attempt == nil {
 			break
@@ -527,6 +630,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OcrTask.ErrorMessage(childComplexity), true
+	case "OcrTask.events":
+		if e.ComplexityRoot.OcrTask.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.Events(childComplexity), true
+	case "OcrTask.file":
+		if e.ComplexityRoot.OcrTask.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.File(childComplexity), true
 	case "OcrTask.finishedAt":
 		if e.ComplexityRoot.OcrTask.FinishedAt == nil {
 			break
@@ -539,6 +654,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OcrTask.ID(childComplexity), true
+	case "OcrTask.issuanceTask":
+		if e.ComplexityRoot.OcrTask.IssuanceTask == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.IssuanceTask(childComplexity), true
+	case "OcrTask.lastAttemptAt":
+		if e.ComplexityRoot.OcrTask.LastAttemptAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.LastAttemptAt(childComplexity), true
 	case "OcrTask.lastErrorCode":
 		if e.ComplexityRoot.OcrTask.LastErrorCode == nil {
 			break
@@ -563,6 +690,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OcrTask.PageCount(childComplexity), true
+	case "OcrTask.pages":
+		if e.ComplexityRoot.OcrTask.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.Pages(childComplexity), true
 	case "OcrTask.startedAt":
 		if e.ComplexityRoot.OcrTask.StartedAt == nil {
 			break
@@ -575,6 +708,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OcrTask.Status(childComplexity), true
+	case "OcrTask.text":
+		if e.ComplexityRoot.OcrTask.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OcrTask.Text(childComplexity), true
 	case "OcrTask.updatedAt":
 		if e.ComplexityRoot.OcrTask.UpdatedAt == nil {
 			break
@@ -640,6 +779,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Nests(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.ocrTask":
+		if e.ComplexityRoot.Query.OcrTask == nil {
+			break
+		}
+
+		args, err := ec.field_Query_ocrTask_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OcrTask(childComplexity, args["id"].(string)), true
 
 	case "RequestIssuancePayload.reused":
 		if e.ComplexityRoot.RequestIssuancePayload.Reused == nil {
@@ -653,6 +803,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RequestIssuancePayload.Task(childComplexity), true
+
+	case "RequestOcrPayload.reused":
+		if e.ComplexityRoot.RequestOcrPayload.Reused == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestOcrPayload.Reused(childComplexity), true
+	case "RequestOcrPayload.task":
+		if e.ComplexityRoot.RequestOcrPayload.Task == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestOcrPayload.Task(childComplexity), true
 
 	case "Subscription.issuanceTaskUpdated":
 		if e.ComplexityRoot.Subscription.IssuanceTaskUpdated == nil {
@@ -840,7 +1003,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "issuance.graphqls" "nest.graphqls" "schema.graphqls" "subscription.graphqls"
+//go:embed "issuance.graphqls" "nest.graphqls" "ocr.graphqls" "schema.graphqls" "subscription.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -854,6 +1017,7 @@ func sourceData(filename string) string {
 var sources = []*ast.Source{
 	{Name: "issuance.graphqls", Input: sourceData("issuance.graphqls"), BuiltIn: false},
 	{Name: "nest.graphqls", Input: sourceData("nest.graphqls"), BuiltIn: false},
+	{Name: "ocr.graphqls", Input: sourceData("ocr.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
 	{Name: "subscription.graphqls", Input: sourceData("subscription.graphqls"), BuiltIn: false},
 }
@@ -985,6 +1149,32 @@ func (ec *executionContext) childFields_NestEdge(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type NestEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_OcrFilePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "task":
+		return ec.fieldContext_OcrFilePayload_task(ctx, field)
+	case "reused":
+		return ec.fieldContext_OcrFilePayload_reused(ctx, field)
+	case "pages":
+		return ec.fieldContext_OcrFilePayload_pages(ctx, field)
+	case "text":
+		return ec.fieldContext_OcrFilePayload_text(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OcrFilePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_OcrPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "page":
+		return ec.fieldContext_OcrPage_page(ctx, field)
+	case "text":
+		return ec.fieldContext_OcrPage_text(ctx, field)
+	case "confidence":
+		return ec.fieldContext_OcrPage_confidence(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OcrPage", field.Name)
+}
+
 func (ec *executionContext) childFields_OcrTask(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1001,6 +1191,8 @@ func (ec *executionContext) childFields_OcrTask(ctx context.Context, field graph
 		return ec.fieldContext_OcrTask_maxAttempts(ctx, field)
 	case "lastErrorCode":
 		return ec.fieldContext_OcrTask_lastErrorCode(ctx, field)
+	case "lastAttemptAt":
+		return ec.fieldContext_OcrTask_lastAttemptAt(ctx, field)
 	case "nextRetryAt":
 		return ec.fieldContext_OcrTask_nextRetryAt(ctx, field)
 	case "pageCount":
@@ -1015,6 +1207,16 @@ func (ec *executionContext) childFields_OcrTask(ctx context.Context, field graph
 		return ec.fieldContext_OcrTask_updatedAt(ctx, field)
 	case "version":
 		return ec.fieldContext_OcrTask_version(ctx, field)
+	case "pages":
+		return ec.fieldContext_OcrTask_pages(ctx, field)
+	case "text":
+		return ec.fieldContext_OcrTask_text(ctx, field)
+	case "file":
+		return ec.fieldContext_OcrTask_file(ctx, field)
+	case "issuanceTask":
+		return ec.fieldContext_OcrTask_issuanceTask(ctx, field)
+	case "events":
+		return ec.fieldContext_OcrTask_events(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OcrTask", field.Name)
 }
@@ -1037,6 +1239,16 @@ func (ec *executionContext) childFields_RequestIssuancePayload(ctx context.Conte
 		return ec.fieldContext_RequestIssuancePayload_reused(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RequestIssuancePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_RequestOcrPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "task":
+		return ec.fieldContext_RequestOcrPayload_task(ctx, field)
+	case "reused":
+		return ec.fieldContext_RequestOcrPayload_reused(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RequestOcrPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_TaskEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1197,6 +1409,28 @@ func (ec *executionContext) field_Mutation_createNest_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_ocrFile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "fileId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["fileId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "sync",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sync"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_requestIssuance_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1208,6 +1442,20 @@ func (ec *executionContext) field_Mutation_requestIssuance_args(ctx context.Cont
 		return nil, err
 	}
 	args["nestId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_requestOcr_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "fileId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["fileId"] = arg0
 	return args, nil
 }
 
@@ -1294,6 +1542,20 @@ func (ec *executionContext) field_Query_nests_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_ocrTask_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -2217,6 +2479,94 @@ func (ec *executionContext) fieldContext_Mutation_createNest(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_requestOcr(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_requestOcr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RequestOcr(ctx, fc.Args["fileId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RequestOcrPayload) graphql.Marshaler {
+			return ec.marshalNRequestOcrPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestOcrPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_requestOcr(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RequestOcrPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_requestOcr_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_ocrFile(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_ocrFile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().OcrFile(ctx, fc.Args["fileId"].(string), fc.Args["sync"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OcrFilePayload) graphql.Marshaler {
+			return ec.marshalNOcrFilePayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐOcrFilePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_ocrFile(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OcrFilePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_ocrFile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Nest_id(ctx context.Context, field graphql.CollectedField, obj *db.Nest) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2559,6 +2909,185 @@ func (ec *executionContext) fieldContext_NestEdge_node(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _OcrFilePayload_task(ctx context.Context, field graphql.CollectedField, obj *model.OcrFilePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrFilePayload_task(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Task, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
+			return ec.marshalOOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrFilePayload_task(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OcrFilePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OcrTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OcrFilePayload_reused(ctx context.Context, field graphql.CollectedField, obj *model.OcrFilePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrFilePayload_reused(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reused, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrFilePayload_reused(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrFilePayload", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _OcrFilePayload_pages(ctx context.Context, field graphql.CollectedField, obj *model.OcrFilePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrFilePayload_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ocr.Page) graphql.Marshaler {
+			return ec.marshalOOcrPage2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋocrᚐPageᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrFilePayload_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OcrFilePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OcrPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OcrFilePayload_text(ctx context.Context, field graphql.CollectedField, obj *model.OcrFilePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrFilePayload_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrFilePayload_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrFilePayload", field, false, false, "String")
+}
+
+func (ec *executionContext) _OcrPage_page(ctx context.Context, field graphql.CollectedField, obj *ocr.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OcrPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _OcrPage_text(ctx context.Context, field graphql.CollectedField, obj *ocr.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrPage_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OcrPage_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _OcrPage_confidence(ctx context.Context, field graphql.CollectedField, obj *ocr.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrPage_confidence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Confidence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OcrPage_confidence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrPage", field, false, false, "Float")
+}
+
 func (ec *executionContext) _OcrTask_id(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2720,6 +3249,29 @@ func (ec *executionContext) fieldContext_OcrTask_lastErrorCode(_ context.Context
 	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "String")
 }
 
+func (ec *executionContext) _OcrTask_lastAttemptAt(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_lastAttemptAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastAttemptAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_lastAttemptAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "Time")
+}
+
 func (ec *executionContext) _OcrTask_nextRetryAt(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2879,6 +3431,157 @@ func (ec *executionContext) _OcrTask_version(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_OcrTask_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "Int")
+}
+
+func (ec *executionContext) _OcrTask_pages(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OcrTask().Pages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ocr.Page) graphql.Marshaler {
+			return ec.marshalOOcrPage2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋocrᚐPageᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OcrTask",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OcrPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OcrTask_text(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OcrTask().Text(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OcrTask", field, true, true, "String")
+}
+
+func (ec *executionContext) _OcrTask_file(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_file(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OcrTask().File(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.File) graphql.Marshaler {
+			return ec.marshalNFile2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐFile(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OcrTask",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_File(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OcrTask_issuanceTask(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_issuanceTask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OcrTask().IssuanceTask(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.IssuanceTask) graphql.Marshaler {
+			return ec.marshalOIssuanceTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐIssuanceTask(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_issuanceTask(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OcrTask",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssuanceTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OcrTask_events(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OcrTask().Events(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*db.TaskEvent) graphql.Marshaler {
+			return ec.marshalNTaskEvent2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐTaskEventᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OcrTask",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TaskEvent(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
@@ -3091,6 +3794,50 @@ func (ec *executionContext) fieldContext_Query_nests(ctx context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_ocrTask(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_ocrTask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OcrTask(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
+			return ec.marshalNOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_ocrTask(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OcrTask(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_ocrTask_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3220,6 +3967,61 @@ func (ec *executionContext) _RequestIssuancePayload_reused(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_RequestIssuancePayload_reused(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RequestIssuancePayload", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _RequestOcrPayload_task(ctx context.Context, field graphql.CollectedField, obj *model.RequestOcrPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestOcrPayload_task(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Task, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
+			return ec.marshalNOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestOcrPayload_task(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RequestOcrPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OcrTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RequestOcrPayload_reused(ctx context.Context, field graphql.CollectedField, obj *model.RequestOcrPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestOcrPayload_reused(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reused, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestOcrPayload_reused(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RequestOcrPayload", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Subscription_issuanceTaskUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -4989,6 +5791,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "requestOcr":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_requestOcr(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ocrFile":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_ocrFile(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -5153,6 +5969,97 @@ func (ec *executionContext) _NestEdge(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var ocrFilePayloadImplementors = []string{"OcrFilePayload"}
+
+func (ec *executionContext) _OcrFilePayload(ctx context.Context, sel ast.SelectionSet, obj *model.OcrFilePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ocrFilePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OcrFilePayload")
+		case "task":
+			out.Values[i] = ec._OcrFilePayload_task(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reused":
+			out.Values[i] = ec._OcrFilePayload_reused(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pages":
+			out.Values[i] = ec._OcrFilePayload_pages(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "text":
+			out.Values[i] = ec._OcrFilePayload_text(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var ocrPageImplementors = []string{"OcrPage"}
+
+func (ec *executionContext) _OcrPage(ctx context.Context, sel ast.SelectionSet, obj *ocr.Page) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ocrPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OcrPage")
+		case "page":
+			out.Values[i] = ec._OcrPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "text":
+			out.Values[i] = ec._OcrPage_text(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "confidence":
+			out.Values[i] = ec._OcrPage_confidence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var ocrTaskImplementors = []string{"OcrTask", "TaskUpdate"}
 
 func (ec *executionContext) _OcrTask(ctx context.Context, sel ast.SelectionSet, obj *db.OCRTask) graphql.Marshaler {
@@ -5200,6 +6107,11 @@ func (ec *executionContext) _OcrTask(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "lastAttemptAt":
+			out.Values[i] = ec._OcrTask_lastAttemptAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "nextRetryAt":
 			out.Values[i] = ec._OcrTask_nextRetryAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -5235,6 +6147,36 @@ func (ec *executionContext) _OcrTask(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "pages":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OcrTask_pages(ctx, field, obj)
+				})
+		case "text":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OcrTask_text(ctx, field, obj)
+				})
+		case "file":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OcrTask_file(ctx, field, obj)
+				})
+		case "issuanceTask":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OcrTask_issuanceTask(ctx, field, obj)
+				})
+		case "events":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OcrTask_events(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -5333,6 +6275,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_nests(ctx, field)
 				})
+		case "ocrTask":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_ocrTask(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -5382,6 +6330,44 @@ func (ec *executionContext) _RequestIssuancePayload(ctx context.Context, sel ast
 			}
 		case "reused":
 			out.Values[i] = ec._RequestIssuancePayload_reused(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var requestOcrPayloadImplementors = []string{"RequestOcrPayload"}
+
+func (ec *executionContext) _RequestOcrPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RequestOcrPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, requestOcrPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RequestOcrPayload")
+		case "task":
+			out.Values[i] = ec._RequestOcrPayload_task(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reused":
+			out.Values[i] = ec._RequestOcrPayload_reused(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -5905,6 +6891,28 @@ func (ec *executionContext) unmarshalNCreateNestInput2githubᚗcomᚋdungjiᚋdu
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNFile2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐFile(ctx context.Context, sel ast.SelectionSet, v *db.File) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "File!")
+		return graphql.Null
+	}
+	return ec._File(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -6059,6 +7067,22 @@ func (ec *executionContext) marshalNNestEdge2ᚖgithubᚗcomᚋdungjiᚋdungji�
 	return ec._NestEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNOcrFilePayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐOcrFilePayload(ctx context.Context, sel ast.SelectionSet, v *model.OcrFilePayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OcrFilePayload!")
+		return graphql.Null
+	}
+	return ec._OcrFilePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOcrPage2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋocrᚐPage(ctx context.Context, sel ast.SelectionSet, v *ocr.Page) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OcrPage!")
+		return graphql.Null
+	}
+	return ec._OcrPage(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx context.Context, sel ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "OcrTask!")
@@ -6081,6 +7105,14 @@ func (ec *executionContext) marshalNRequestIssuancePayload2ᚖgithubᚗcomᚋdun
 		return graphql.Null
 	}
 	return ec._RequestIssuancePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRequestOcrPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestOcrPayload(ctx context.Context, sel ast.SelectionSet, v *model.RequestOcrPayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RequestOcrPayload!")
+		return graphql.Null
+	}
+	return ec._RequestOcrPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -6363,6 +7395,25 @@ func (ec *executionContext) marshalOIssuanceTask2ᚖgithubᚗcomᚋdungjiᚋdung
 		return graphql.Null
 	}
 	return ec._IssuanceTask(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOcrPage2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋocrᚐPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*ocr.Page) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOcrPage2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋocrᚐPage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalOOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx context.Context, sel ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {

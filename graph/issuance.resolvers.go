@@ -73,11 +73,6 @@ func (r *nestResolver) LatestIssuance(ctx context.Context, obj *db.Nest) (*db.Is
 	return r.Service.LatestIssuance(ctx, obj.ID)
 }
 
-// Status is the resolver for the status field.
-func (r *ocrTaskResolver) Status(ctx context.Context, obj *db.OCRTask) (model.TaskStatus, error) {
-	return model.TaskStatus(obj.Status), nil
-}
-
 // IssuanceTask is the resolver for the issuanceTask field.
 func (r *queryResolver) IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, error) {
 	return r.Service.IssuanceTask(ctx, id)
@@ -103,15 +98,11 @@ func (r *Resolver) File() FileResolver { return &fileResolver{r} }
 // IssuanceTask returns IssuanceTaskResolver implementation.
 func (r *Resolver) IssuanceTask() IssuanceTaskResolver { return &issuanceTaskResolver{r} }
 
-// OcrTask returns OcrTaskResolver implementation.
-func (r *Resolver) OcrTask() OcrTaskResolver { return &ocrTaskResolver{r} }
-
 // TaskEvent returns TaskEventResolver implementation.
 func (r *Resolver) TaskEvent() TaskEventResolver { return &taskEventResolver{r} }
 
 type (
 	fileResolver         struct{ *Resolver }
 	issuanceTaskResolver struct{ *Resolver }
-	ocrTaskResolver      struct{ *Resolver }
 	taskEventResolver    struct{ *Resolver }
 )

@@ -15,6 +15,7 @@ import (
 	"github.com/dungji/dungji/db/dbtest"
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // testClock is an injected clock tests move by hand.
@@ -58,6 +59,10 @@ type setupOpts struct {
 	store   *blob.Store   // default: the embedded S3 server
 	policy  RetryPolicy
 	rescue  time.Duration
+	// ocr, when set, makes the workers run OCR tasks too, with results
+	// posted to callbackURL.
+	ocr         ocr.Engine
+	callbackURL string
 }
 
 // fastPolicy retries quickly so tests finish in milliseconds.
@@ -137,7 +142,8 @@ func (b *testBundle) startWorkers(t *testing.T, o setupOpts) {
 	if store == nil {
 		store = b.store
 	}
-	ropts, err := b.svc.WorkerRiverOptions(WorkerDeps{Issuer: iss, Store: store, ReconcileEvery: time.Hour})
+	ropts, err := b.svc.WorkerRiverOptions(WorkerDeps{Issuer: iss, Store: store, ReconcileEvery: time.Hour,
+		OCR: o.ocr, OCRCallbackURL: o.callbackURL})
 	if err != nil {
 		t.Fatal(err)
 	}

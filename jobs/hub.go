@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/uptrace/bun"
@@ -122,7 +124,7 @@ func (h *Hub) remove(s *subscriber) {
 
 // OnEvents reads the tasks the events changed that someone here follows,
 // once each, and offers them to their subscribers.
-func (h *Hub) OnEvents(ctx context.Context, evs []db.EventRef) {
+func (h *Hub) OnEvents(ctx context.Context, evs []db.EventRef) error {
 	want := map[db.TaskKind]map[string]struct{}{db.KindIssuance: {}, db.KindOCR: {}}
 	h.mu.Lock()
 	for _, e := range evs {
@@ -131,13 +133,13 @@ func (h *Hub) OnEvents(ctx context.Context, evs []db.EventRef) {
 		}
 	}
 	h.mu.Unlock()
-	h.deliver(ctx, want, nil)
+	return h.deliver(ctx, want, nil)
 }
 
 // OnResync re-reads the state of everything followed here, after the event
 // connection was lost: no subscriber misses a final state that committed
 // meanwhile.
-func (h *Hub) OnResync(ctx context.Context) {
+func (h *Hub) OnResync(ctx context.Context) error {
 	want := map[db.TaskKind]map[string]struct{}{db.KindIssuance: {}, db.KindOCR: {}}
 	var nests []string
 	h.mu.Lock()
@@ -149,13 +151,15 @@ func (h *Hub) OnResync(ctx context.Context) {
 		nests = append(nests, id)
 	}
 	h.mu.Unlock()
-	h.deliver(ctx, want, nests)
+	return h.deliver(ctx, want, nests)
 }
 
 // deliver reads the wanted tasks (and the recent tasks of nests) and offers
-// each row to its subscribers.
-func (h *Hub) deliver(ctx context.Context, want map[db.TaskKind]map[string]struct{}, nests []string) {
+// each row to its subscribers. A failed read is returned, so that the tail
+// reconnects and everything is re-read: no final state may be dropped.
+func (h *Hub) deliver(ctx context.Context, want map[db.TaskKind]map[string]struct{}, nests []string) error {
 	var tasks []db.Task
+	var readErr error
 	read := func(kind db.TaskKind, ids map[string]struct{}) {
 		if len(ids) == 0 && len(nests) == 0 {
 			return
@@ -195,12 +199,15 @@ func (h *Hub) deliver(ctx context.Context, want map[db.TaskKind]map[string]struc
 				tasks = append(tasks, r)
 			}
 		}
-		if err != nil && ctx.Err() == nil {
-			h.svc.log.Error("hub: read changed tasks", "kind", kind, "err", err)
+		if err != nil {
+			readErr = errors.Join(readErr, fmt.Errorf("hub: read changed %s tasks: %w", kind, err))
 		}
 	}
 	read(db.KindIssuance, want[db.KindIssuance])
 	read(db.KindOCR, want[db.KindOCR])
+	if readErr != nil {
+		return readErr
+	}
 
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -212,4 +219,5 @@ func (h *Hub) deliver(ctx context.Context, want map[db.TaskKind]map[string]struc
 			s.offer(t)
 		}
 	}
+	return nil
 }

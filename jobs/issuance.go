@@ -48,6 +48,9 @@ func IssuanceStale(t *db.IssuanceTask, now time.Time, after time.Duration) bool 
 type RequestIssuanceResult struct {
 	Task   *db.IssuanceTask
 	Reused bool
+	// replaced is a stuck task this request ended, whose object (if any)
+	// is removed once the transaction committed.
+	replaced *db.IssuanceTask
 }
 
 // RequestIssuance returns the nest's active issuance task or creates one,
@@ -110,7 +113,7 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 				if err != nil {
 					return internal("issuance job state", err)
 				}
-				_, replace = issuanceStuck(active, state, s.clock())
+				_, replace = taskStuck(&active.Lifecycle, state, s.clock())
 			}
 			if !replace {
 				res = RequestIssuanceResult{Task: active, Reused: true}
@@ -126,16 +129,17 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 			if err != nil {
 				return internal("issuance job state", err)
 			}
-			stuckReason, stuck := issuanceStuck(locked, state, now)
+			stuckReason, stuck := taskStuck(&locked.Lifecycle, state, now)
 			switch {
 			case locked.Status == db.StatusProcessing && !stuck,
 				locked.Status == db.StatusPending && !IssuanceStale(locked, now, s.cfg.IssuanceStaleAfter):
 				res = RequestIssuanceResult{Task: locked, Reused: true}
 				return nil
 			case locked.Status == db.StatusProcessing:
-				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, ErrUnknown, stuckMessage(locked, stuckReason), nil, now); err != nil {
+				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, ErrUnknown, stuckMessage(&locked.Lifecycle, stuckReason), nil, now); err != nil {
 					return err
 				}
+				res.replaced = locked
 			case locked.Status == db.StatusPending:
 				msg := fmt.Sprintf("no worker picked the task up within %s", s.cfg.IssuanceStaleAfter)
 				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, ErrStalePending, msg, nil, now); err != nil {
@@ -155,11 +159,14 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 		if err != nil {
 			return err
 		}
-		res = RequestIssuanceResult{Task: task}
+		res.Task, res.Reused = task, false
 		return nil
 	})
 	if err != nil {
 		return RequestIssuanceResult{}, fmt.Errorf("request issuance for nest %s: %w", nestID, err)
+	}
+	if res.replaced != nil {
+		s.removeIssuanceObject(ctx, res.replaced)
 	}
 	return res, nil
 }

@@ -73,11 +73,12 @@ func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs])
 		Address:        nest.Address,
 	})
 	if err != nil {
+		if stopped(ctx) {
+			return ctx.Err()
+		}
 		cause := botCause(err)
 		if ctx.Err() != nil {
-			// A job timeout or a shutdown cut the call short: the work
-			// itself did not fail, so it is retried.
-			cause = CauseBotTransient
+			cause = CauseBotTransient // the job's timeout: a failed attempt
 		}
 		return w.fail(ctx, job, task, cause, err)
 	}
@@ -87,10 +88,12 @@ func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs])
 
 	key := registryKey(task.NestID, task.ID)
 	obj, err := w.store.Put(ctx, key, doc.PDF, "application/pdf")
+	if err != nil && stopped(ctx) {
+		return ctx.Err() // the next run overwrites the same key
+	}
 	if err != nil {
 		// A failed PUT can still have stored the object (a lost response):
-		// remove it so that no object is left without a files row.
-		w.removeObject(ctx, key, log)
+		// a retry overwrites it, a final failure removes it.
 		cause := CauseUploadPermanent
 		if blob.Transient(err) || ctx.Err() != nil {
 			cause = CauseUploadTransient
@@ -98,26 +101,25 @@ func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs])
 		return w.fail(ctx, job, task, cause, err)
 	}
 
-	if err := w.svc.completeIssuance(ctx, job, task, w.store.Bucket(), obj); err != nil {
+	if err := w.svc.completeIssuance(ctx, job, task, w.store.Bucket(), obj, doc.Pages); err != nil {
 		log.Error("save issuance result", "err", err)
-		ferr := w.fail(ctx, job, task, CauseSave, err)
-		if !w.svc.cfg.IssuancePolicy.Retryable(CauseSave, job.Attempt) || job.Attempt >= job.MaxAttempts {
-			w.removeObject(ctx, key, log)
+		if stopped(ctx) {
+			return ctx.Err()
 		}
-		return ferr
+		// A final failure removes the object (failIssuance), unless the
+		// commit did land and only its answer was lost: the row is then
+		// SUCCESS and failIssuance leaves it and its object alone.
+		return w.fail(ctx, job, task, CauseSave, err)
 	}
 	log.Info("issuance succeeded", "key", key, "size", obj.Size)
 	return nil
 }
 
-func (w *IssuanceWorker) removeObject(ctx context.Context, key string, log interface {
-	Error(string, ...any)
-}) {
-	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	if err := w.store.Delete(dctx, key); err != nil {
-		log.Error("remove object of a failed issuance", "key", key, "err", err)
-	}
+// stopped reports whether the job's context was cancelled by a shutdown
+// (or a cancel from River UI) rather than by its own timeout: River then
+// puts the job back without using an attempt, so nothing is recorded.
+func stopped(ctx context.Context) bool {
+	return errors.Is(ctx.Err(), context.Canceled)
 }
 
 // fail records a failed attempt: retried by the policy (the row stays
@@ -170,16 +172,20 @@ func botCause(err error) Cause {
 // failureMessage is what clients read beside the error code: the bot's own
 // words for its failures, a fixed sentence for ours (whose details are logged).
 func failureMessage(c Cause, err error) string {
-	var ie *issuer.Error
+	// Fixed sentences only: a bot's or a store's own error text can carry
+	// internal addresses or a proxy's page. The detail is in the log and in
+	// River's job errors.
 	switch c {
-	case CauseBotStart, CauseBotTransient, CauseBotPermanent, CauseDuplicatePayment, CauseNoDocument:
-		if errors.As(err, &ie) && ie.Message != "" {
-			return ie.Message
-		}
-		if c == CauseNoDocument {
-			return "the registry bot returned no document"
-		}
-		return "the registry bot failed"
+	case CauseBotStart:
+		return "the registry bot could not start a session"
+	case CauseBotTransient:
+		return "the registry site failed or did not answer in time"
+	case CauseBotPermanent:
+		return "the registry refused the request (for example, no such property)"
+	case CauseDuplicatePayment:
+		return "a payment was already made for another request for this property"
+	case CauseNoDocument:
+		return "the registry bot returned no document"
 	case CauseUploadTransient, CauseUploadPermanent:
 		return "storing the document failed"
 	case CauseSave:
@@ -237,21 +243,42 @@ func (s *Service) scheduleIssuanceRetry(ctx context.Context, taskID string, caus
 }
 
 // failIssuance ends an active task as FAILED; a task already final is left
-// as it is (the first final state wins).
+// as it is (the first final state wins). Once FAILED is committed, the
+// task's object, if an attempt stored one, is removed.
 func (s *Service) failIssuance(ctx context.Context, taskID string, cause Cause, msg string) error {
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	var failed *db.IssuanceTask
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t, found, err := lockTask[db.IssuanceTask](ctx, tx, taskID)
 		if err != nil || !found || t.Status.Final() {
 			return err
 		}
+		failed = t
 		return s.finishIssuance(ctx, tx, t, db.StatusFailed, issuanceCode(cause), msg, nil, s.clock())
 	})
+	if err == nil && failed != nil {
+		s.removeIssuanceObject(ctx, failed)
+	}
+	return err
+}
+
+// removeIssuanceObject deletes a FAILED task's object (idempotent): no object
+// is left without a files row.
+func (s *Service) removeIssuanceObject(ctx context.Context, t *db.IssuanceTask) {
+	if s.store == nil || t.StartedAt == nil {
+		return // never started: nothing was uploaded
+	}
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	key := registryKey(t.NestID, t.ID)
+	if err := s.store.Delete(dctx, key); err != nil {
+		s.log.Error("remove the object of a failed issuance", "task_id", t.ID, "key", key, "err", err)
+	}
 }
 
 // completeIssuance commits the result in one transaction: the files row,
 // the task SUCCESS, the OCR task PENDING with its River job, this job's
 // completion and the events.
-func (s *Service) completeIssuance(ctx context.Context, job *river.Job[IssuanceArgs], task *db.IssuanceTask, bucket string, obj blob.Object) error {
+func (s *Service) completeIssuance(ctx context.Context, job *river.Job[IssuanceArgs], task *db.IssuanceTask, bucket string, obj blob.Object, pages int) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t, found, err := lockTask[db.IssuanceTask](ctx, tx, task.ID)
 		if err != nil {
@@ -274,7 +301,7 @@ func (s *Service) completeIssuance(ctx context.Context, job *river.Job[IssuanceA
 		if err := s.finishIssuance(ctx, tx, t, db.StatusSuccess, "", "", &f.ID, now); err != nil {
 			return err
 		}
-		if _, err := s.insertOCRTask(ctx, tx, t.NestID, &t.ID, f.ID, t.RequestedBy); err != nil {
+		if _, err := s.insertOCRTask(ctx, tx, t.NestID, &t.ID, f.ID, t.RequestedBy, pages); err != nil {
 			return err
 		}
 		if _, err := river.JobCompleteTx[*riverdatabasesql.Driver](ctx, tx.Tx, job); err != nil {

@@ -29,12 +29,16 @@ func (OCRArgs) Kind() string { return "ocr" }
 const QueueOCR = "ocr"
 
 // insertOCRTask inserts a PENDING OCR task for a file, its event and its
-// River job, in tx.
-func (s *Service) insertOCRTask(ctx context.Context, tx bun.Tx, nestID string, issuanceTaskID *string, fileID, requestedBy string) (*db.OCRTask, error) {
+// River job, in tx. pages is the document's page count when known (0
+// otherwise); the wait for the engine grows with it.
+func (s *Service) insertOCRTask(ctx context.Context, tx bun.Tx, nestID string, issuanceTaskID *string, fileID, requestedBy string, pages int) (*db.OCRTask, error) {
 	now := s.clock()
 	t := &db.OCRTask{ID: newID(), NestID: nestID, IssuanceTaskID: issuanceTaskID, FileID: fileID, RequestedBy: requestedBy}
+	if pages > 0 {
+		t.PageCount = &pages
+	}
 	t.Status = db.StatusPending
-	t.MaxAttempts = s.cfg.OCRMaxAttempts
+	t.MaxAttempts = s.cfg.OCRPolicy.MaxAttempts
 	t.Version = 1
 	t.CreatedAt, t.UpdatedAt = now, now
 	job, err := s.river.InsertTx(ctx, tx.Tx, OCRArgs{TaskID: t.ID}, &river.InsertOpts{Queue: QueueOCR, MaxAttempts: t.MaxAttempts})

@@ -36,22 +36,23 @@ func (w *ReconcileWorker) Work(ctx context.Context, job *river.Job[ReconcileArgs
 	if err != nil {
 		return err
 	}
-	if n > 0 {
-		w.svc.log.Warn("reconciler finished stuck issuance tasks", "count", n)
+	m, err := w.svc.ReconcileOCR(ctx, time.Minute)
+	if err != nil {
+		return err
+	}
+	if n+m > 0 {
+		w.svc.log.Warn("reconciler finished stuck tasks", "issuance", n, "ocr", m)
 	}
 	return nil
 }
 
-// StuckRetryAfter is how far past its nextRetryAt a PROCESSING task with
-// no running job may be before it counts as stuck rather than waiting.
-const StuckRetryAfter = 10 * time.Minute
-
-// issuanceStuck is the one rule that tells a stuck active task from a
-// waiting one. A task is waiting while its job is available, scheduled,
-// retryable or running; it is stuck when its job is gone, completed,
-// cancelled or discarded (nothing will ever move it again), or when it is
-// PROCESSING, its retry is far past due and its job is not running.
-func issuanceStuck(t *db.IssuanceTask, jobState *string, now time.Time) (reason string, stuck bool) {
+// taskStuck is the one rule that tells a stuck active task from a waiting
+// one. A task is waiting while its job is available, scheduled, retryable
+// or running — even long past its nextRetryAt, as when every worker is down
+// or busy: River runs the job when a worker is free, and failing the task
+// instead would make the next request pay again. It is stuck when its job
+// is gone, completed, cancelled or discarded: nothing will ever move it.
+func taskStuck(t *db.Lifecycle, jobState *string, now time.Time) (reason string, stuck bool) {
 	if !t.Status.Active() {
 		return "", false
 	}
@@ -61,11 +62,6 @@ func issuanceStuck(t *db.IssuanceTask, jobState *string, now time.Time) (reason 
 	switch *jobState {
 	case "completed", "cancelled", "discarded":
 		return fmt.Sprintf("its job is %s", *jobState), true
-	case "running":
-		return "", false
-	}
-	if t.Status == db.StatusProcessing && t.NextRetryAt != nil && now.Sub(*t.NextRetryAt) > StuckRetryAfter {
-		return fmt.Sprintf("its retry was due at %s and its job is %s", t.NextRetryAt.Format(time.RFC3339), *jobState), true
 	}
 	return "", false
 }
@@ -87,59 +83,76 @@ func jobState(ctx context.Context, idb bun.IDB, jobID *int64) (*string, error) {
 
 // ReconcileIssuances ends as FAILED (UNKNOWN, the reason in errorMessage)
 // every active issuance task unchanged for at least grace that is stuck by
-// issuanceStuck. It returns how many it ended.
+// taskStuck. It returns how many it ended.
 func (s *Service) ReconcileIssuances(ctx context.Context, grace time.Duration) (int, error) {
+	return reconcile[db.IssuanceTask](ctx, s, "issuance_tasks", grace)
+}
+
+// ReconcileOCR is ReconcileIssuances for OCR tasks.
+func (s *Service) ReconcileOCR(ctx context.Context, grace time.Duration) (int, error) {
+	return reconcile[db.OCRTask](ctx, s, "ocr_tasks", grace)
+}
+
+func reconcile[T any, P interface {
+	*T
+	db.Task
+}](ctx context.Context, s *Service, table string, grace time.Duration) (int, error) {
 	now := s.clock()
 	// A superset of the stuck rows, confirmed one by one under a lock.
 	var ids []string
 	err := s.db.Bun.NewRaw(`
-		SELECT t.id FROM issuance_tasks t
+		SELECT t.id FROM ? AS t
 		LEFT JOIN river_job j ON j.id = t.job_id
 		WHERE t.status IN ('PENDING', 'PROCESSING') AND t.updated_at < ?
-		  AND (j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded')
-		       OR (t.next_retry_at < ? AND j.state <> 'running'))
-		ORDER BY t.updated_at LIMIT 500`, now.Add(-grace), now.Add(-StuckRetryAfter)).Scan(ctx, &ids)
+		  AND (j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded'))
+		ORDER BY t.updated_at LIMIT 500`, bun.Ident(table), now.Add(-grace)).Scan(ctx, &ids)
 	if err != nil {
-		return 0, fmt.Errorf("find stuck issuance tasks: %w", err)
+		return 0, fmt.Errorf("find stuck %s: %w", table, err)
 	}
 	n := 0
 	for _, id := range ids {
-		ended, err := s.failIssuanceIfStuck(ctx, id)
+		var ended db.Task
+		err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+			t, found, err := lockTask[T, P](ctx, tx, id)
+			if err != nil || !found {
+				return err
+			}
+			lc := t.TaskLifecycle()
+			state, err := jobState(ctx, tx, lc.JobID)
+			if err != nil {
+				return err
+			}
+			reason, stuck := taskStuck(lc, state, s.clock())
+			if !stuck {
+				return nil
+			}
+			ended = t
+			return finishTask(ctx, tx, t, db.StatusFailed, ErrUnknown, stuckMessage(lc, reason), s.clock(), withFile(t)...)
+		})
 		if err != nil {
 			return n, err
 		}
-		if ended {
+		if ended != nil {
 			n++
+			if it, ok := ended.(*db.IssuanceTask); ok {
+				s.removeIssuanceObject(ctx, it)
+			}
 		}
 	}
 	return n, nil
 }
 
-// failIssuanceIfStuck re-checks a task under its row lock and ends it as
-// FAILED (UNKNOWN) when it is stuck.
-func (s *Service) failIssuanceIfStuck(ctx context.Context, taskID string) (bool, error) {
-	ended := false
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		t, found, err := lockTask[db.IssuanceTask](ctx, tx, taskID)
-		if err != nil || !found {
-			return err
-		}
-		state, err := jobState(ctx, tx, t.JobID)
-		if err != nil {
-			return err
-		}
-		reason, stuck := issuanceStuck(t, state, s.clock())
-		if !stuck {
-			return nil
-		}
-		ended = true
-		return s.finishIssuance(ctx, tx, t, db.StatusFailed, ErrUnknown, stuckMessage(t, reason), nil, s.clock())
-	})
-	return ended, err
+// withFile names the issuance task's file_id column, which finishIssuance
+// writes too; OCR rows have no extra column to write on failure.
+func withFile(t db.Task) []string {
+	if t.TaskKind() == db.KindIssuance {
+		return []string{"file_id"}
+	}
+	return nil
 }
 
 // stuckMessage explains a stuck task's end, with its last error when any.
-func stuckMessage(t *db.IssuanceTask, reason string) string {
+func stuckMessage(t *db.Lifecycle, reason string) string {
 	msg := "the task was stuck: " + reason
 	if t.LastErrorCode != nil {
 		msg += "; last error " + *t.LastErrorCode
@@ -170,15 +183,20 @@ func (h *jobErrorHandler) HandlePanic(ctx context.Context, job *rivertype.JobRow
 func (h *jobErrorHandler) failTask(ctx context.Context, job *rivertype.JobRow, msg string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	if job.Kind != (IssuanceArgs{}).Kind() {
-		return
+	var args struct {
+		TaskID string `json:"task_id"`
 	}
-	var args IssuanceArgs
-	if err := json.Unmarshal(job.EncodedArgs, &args); err != nil {
-		h.svc.log.Error("decode job args", "job_id", job.ID, "err", err)
-		return
+	if err := json.Unmarshal(job.EncodedArgs, &args); err != nil || args.TaskID == "" {
+		return // not a task's job (the reconciler's own)
 	}
-	if err := h.svc.failIssuance(ctx, args.TaskID, CauseUnexpected, msg); err != nil {
+	var err error
+	switch job.Kind {
+	case IssuanceArgs{}.Kind():
+		err = h.svc.failIssuance(ctx, args.TaskID, CauseUnexpected, msg)
+	case OCRArgs{}.Kind(), OCRDeadlineArgs{}.Kind():
+		err = h.svc.failOCR(ctx, args.TaskID, CauseUnexpected, msg)
+	}
+	if err != nil {
 		h.svc.log.Error("fail task after job error", "task_id", args.TaskID, "err", err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/dungji/dungji/db"
 )
 
@@ -127,11 +129,32 @@ func TestRequestIssuanceBranches(t *testing.T) {
 			name: "only final tasks: a new task",
 			prepare: func(t *testing.T, w *world) string {
 				id := w.request(t)
-				w.clock.Advance(time.Hour)
-				w.request(t) // fails the stale one, creates another
+				w.setStatus(t, id, db.StatusProcessing)
+				w.finish(t, id)
 				return id
 			},
-			reused: true, // the second request's task is fresh and PENDING
+			reused: false,
+		},
+		{
+			name: "race: stale at step 2, final by step 3: a new task",
+			prepare: func(t *testing.T, w *world) string {
+				id := w.request(t)
+				w.clock.Advance(10 * time.Minute)
+				return id
+			},
+			hook: func(t *testing.T, w *world, existing string) {
+				w.setStatus(t, existing, db.StatusProcessing)
+				w.finish(t, existing) // a worker finished it meanwhile
+			},
+			reused: false,
+			check: func(t *testing.T, w *world, existing string, res RequestIssuanceResult) {
+				if st := w.b.task(t, existing).Status; st != db.StatusFailed {
+					t.Fatalf("finished task is %s", st)
+				}
+				if res.Task.ID == existing {
+					t.Fatal("the finished task was returned")
+				}
+			},
 		},
 	}
 	for _, tc := range cases {
@@ -151,7 +174,7 @@ func TestRequestIssuanceBranches(t *testing.T) {
 			if res.Reused != tc.reused {
 				t.Fatalf("reused = %v, want %v", res.Reused, tc.reused)
 			}
-			if tc.reused && existing != "" && tc.name != "only final tasks: a new task" && res.Task.ID != existing {
+			if tc.reused && existing != "" && res.Task.ID != existing {
 				t.Fatalf("reused task %s, want %s", res.Task.ID, existing)
 			}
 			if !tc.reused {
@@ -202,6 +225,22 @@ func (w *world) setStatus(t *testing.T, id string, st db.Status) {
 		t.Fatal(err)
 	}
 	if err := insertEvent(ctx, w.b.db.Bun, db.KindIssuance, tk.ID, tk.NestID, &from, &tk.Lifecycle, tk.UpdatedAt); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// finish ends a task as FAILED, as a worker would.
+func (w *world) finish(t *testing.T, id string) {
+	t.Helper()
+	ctx := context.Background()
+	err := w.b.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		tk, _, err := lockTask[db.IssuanceTask](ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		return finishTask(ctx, tx, tk, db.StatusFailed, ErrAutomationFailed, "injected", w.clock.Now(), "file_id")
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // Config holds the lifecycle's tunables.
@@ -26,8 +27,16 @@ type Config struct {
 	IssuanceStaleAfter time.Duration
 	// IssuancePolicy decides the retries of issuance attempts.
 	IssuancePolicy RetryPolicy
-	// OCRMaxAttempts bounds the attempts of one OCR job.
-	OCRMaxAttempts int
+	// OCRPolicy decides the retries of OCR submissions.
+	OCRPolicy RetryPolicy
+	// OCRMaxWait is how long an OCR task waits for the engine's result
+	// before it fails as CALLBACK_TIMEOUT (default 30m).
+	OCRMaxWait time.Duration
+	// OCRDeadline and OCRDeadlinePerPage set when a submitted task's
+	// result is first asked for, should no callback have come: OCRDeadline
+	// plus OCRDeadlinePerPage per page (defaults 1m and 30s).
+	OCRDeadline        time.Duration
+	OCRDeadlinePerPage time.Duration
 	// FileURLTTL is how long a presigned file URL stays valid (15m).
 	FileURLTTL time.Duration
 	// NotifyInTx sends the wake-up NOTIFY inside every write transaction
@@ -41,7 +50,10 @@ func DefaultConfig() Config {
 	return Config{
 		IssuanceStaleAfter: 5 * time.Minute,
 		IssuancePolicy:     DefaultIssuancePolicy(),
-		OCRMaxAttempts:     5,
+		OCRPolicy:          DefaultOCRPolicy(),
+		OCRMaxWait:         30 * time.Minute,
+		OCRDeadline:        time.Minute,
+		OCRDeadlinePerPage: 30 * time.Second,
 		FileURLTTL:         15 * time.Minute,
 	}
 }
@@ -51,6 +63,7 @@ type Service struct {
 	db    *db.DB
 	river *river.Client[*sql.Tx]
 	store *blob.Store
+	ocr   ocr.Engine
 	cfg   Config
 	log   *slog.Logger
 	now   func() time.Time
@@ -71,7 +84,9 @@ type ServiceOptions struct {
 	DB    *db.DB
 	River *river.Client[*sql.Tx]
 	// Store holds issued files; it presigns their download URLs.
-	Store  *blob.Store
+	Store *blob.Store
+	// OCR is the engine the synchronous OCR path calls (nil: none).
+	OCR    ocr.Engine
 	Config Config
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now. Tests inject one so that nothing
@@ -96,8 +111,17 @@ func NewService(opts ServiceOptions) (*Service, error) {
 	if err := cfg.IssuancePolicy.Validate(); err != nil {
 		return nil, fmt.Errorf("jobs: issuance retry policy: %w", err)
 	}
-	if cfg.OCRMaxAttempts <= 0 {
-		cfg.OCRMaxAttempts = def.OCRMaxAttempts
+	if cfg.OCRPolicy.MaxAttempts == 0 {
+		cfg.OCRPolicy = def.OCRPolicy
+	}
+	if err := cfg.OCRPolicy.Validate(); err != nil {
+		return nil, fmt.Errorf("jobs: OCR retry policy: %w", err)
+	}
+	if cfg.OCRMaxWait <= 0 {
+		cfg.OCRMaxWait = def.OCRMaxWait
+	}
+	if cfg.OCRDeadline <= 0 {
+		cfg.OCRDeadline, cfg.OCRDeadlinePerPage = def.OCRDeadline, def.OCRDeadlinePerPage
 	}
 	if cfg.FileURLTTL <= 0 {
 		cfg.FileURLTTL = def.FileURLTTL
@@ -110,7 +134,7 @@ func NewService(opts ServiceOptions) (*Service, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{db: opts.DB, river: opts.River, store: opts.Store, cfg: cfg, log: log, now: now}, nil
+	return &Service{db: opts.DB, river: opts.River, store: opts.Store, ocr: opts.OCR, cfg: cfg, log: log, now: now}, nil
 }
 
 // clock returns the service's current time, rounded to what Postgres stores.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // WorkerDeps are what the workers reach outside the database.
@@ -21,6 +22,12 @@ type WorkerDeps struct {
 	ReconcileEvery time.Duration
 	// JobTimeout bounds one attempt (default 5m).
 	JobTimeout time.Duration
+	// OCR is the OCR engine; nil leaves OCR tasks to another process.
+	OCR ocr.Engine
+	// OCRCallbackURL is where the engine posts results.
+	OCRCallbackURL string
+	// OCRWorkers is how many OCR submissions run at once (default 4).
+	OCRWorkers int
 	Logger     *slog.Logger
 }
 
@@ -43,12 +50,22 @@ func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
 	if err := river.AddWorkerSafely(workers, &ReconcileWorker{svc: s}); err != nil {
 		return RiverOptions{}, err
 	}
+	queues := map[string]int{QueueIssuance: deps.IssuanceWorkers, QueueMaintenance: 1}
+	if deps.OCR != nil {
+		if deps.OCRWorkers <= 0 {
+			deps.OCRWorkers = 4
+		}
+		if err := river.AddWorkerSafely(workers, &OCRWorker{svc: s, engine: deps.OCR, store: deps.Store, callbackURL: deps.OCRCallbackURL}); err != nil {
+			return RiverOptions{}, err
+		}
+		if err := river.AddWorkerSafely(workers, &OCRDeadlineWorker{svc: s, engine: deps.OCR}); err != nil {
+			return RiverOptions{}, err
+		}
+		queues[QueueOCR] = deps.OCRWorkers
+	}
 	return RiverOptions{
-		Workers: workers,
-		Queues: map[string]int{
-			QueueIssuance:    deps.IssuanceWorkers,
-			QueueMaintenance: 1,
-		},
+		Workers:      workers,
+		Queues:       queues,
 		ErrorHandler: &jobErrorHandler{svc: s},
 		PeriodicJobs: []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(deps.ReconcileEvery),

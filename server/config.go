@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +49,17 @@ type Config struct {
 	IssuancePolicy  jobs.RetryPolicy         // ISSUANCE_RETRY_POLICY
 	IssuanceWorkers int                      // ISSUANCE_WORKERS
 	JobTimeout      time.Duration            // JOB_TIMEOUT
+
+	OCRURL                 string        // OCR_URL; empty: OCR_PADDLE_URL or the built-in engine
+	OCRPaddleURL           string        // OCR_PADDLE_URL
+	OCRCallbackKey         string        // OCR_CALLBACK_KEY
+	OCRCallbackKeyPrevious string        // OCR_CALLBACK_KEY_PREVIOUS
+	OCRSigningSecret       string        // OCR_SIGNING_SECRET
+	OCRCallbackURL         string        // OCR_CALLBACK_URL; empty: this server's
+	OCRSyncPageLimit       int           // OCR_SYNC_PAGE_LIMIT
+	OCREngineWorkers       int           // OCR_ENGINE_WORKERS
+	OCREngineAddr          string        // OCR_ENGINE_ADDR (dungji ocr-engine)
+	OCRMaxWait             time.Duration // OCR_MAX_WAIT
 }
 
 // Dev reports whether the binary runs in development mode.
@@ -65,6 +77,9 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		RiverUIPassword: getenv("RIVERUI_PASSWORD"),
 		DataDir:         or(getenv("DATA_DIR"), ".data"),
 		LogLevel:        or(getenv("LOG_LEVEL"), "info"),
+	}
+	if abs, err := filepath.Abs(c.DataDir); err == nil {
+		c.DataDir = abs
 	}
 	if c.Env != "development" && c.Env != "production" {
 		return c, fmt.Errorf("ENV must be development or production, not %q", c.Env)
@@ -161,10 +176,72 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	} else if c.JWTSecret != "" && len(c.JWTSecret) < 16 {
 		return c, fmt.Errorf("JWT_SECRET must be at least 16 bytes")
 	}
-	if abs, err := filepath.Abs(c.DataDir); err == nil {
-		c.DataDir = abs
+	if err := loadOCRConfig(&c, getenv); err != nil {
+		return c, err
 	}
 	return c, nil
+}
+
+func loadOCRConfig(c *Config, getenv func(string) string) error {
+	var err error
+	for _, v := range []struct {
+		name string
+		dst  *string
+	}{{"OCR_URL", &c.OCRURL}, {"OCR_PADDLE_URL", &c.OCRPaddleURL}, {"OCR_CALLBACK_URL", &c.OCRCallbackURL}} {
+		*v.dst = getenv(v.name)
+		if *v.dst == "" {
+			continue
+		}
+		if u, err := url.Parse(*v.dst); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%s must be an http(s) URL, not %q", v.name, *v.dst)
+		}
+	}
+	if c.OCRURL != "" && c.OCRPaddleURL != "" {
+		return fmt.Errorf("set OCR_URL or OCR_PADDLE_URL, not both")
+	}
+	c.OCRCallbackKey = getenv("OCR_CALLBACK_KEY")
+	c.OCRCallbackKeyPrevious = getenv("OCR_CALLBACK_KEY_PREVIOUS")
+	c.OCRSigningSecret = getenv("OCR_SIGNING_SECRET")
+	if c.OCRCallbackKey != "" && len(c.OCRCallbackKey) < 16 {
+		return fmt.Errorf("OCR_CALLBACK_KEY must be at least 16 bytes")
+	}
+	if c.OCRSigningSecret != "" && !strings.HasPrefix(c.OCRSigningSecret, "whsec_") {
+		return fmt.Errorf("OCR_SIGNING_SECRET must be a Standard Webhooks secret, whsec_<base64>")
+	}
+	if !c.Dev() && c.OCRCallbackKey == "" {
+		return fmt.Errorf("OCR_CALLBACK_KEY is required when ENV=production")
+	}
+	if c.OCRCallbackKey == "" {
+		if c.OCRCallbackKey, err = devSecretFile(c.DataDir, "ocr-callback-key", func() string { return randomString(24) }); err != nil {
+			return fmt.Errorf("development OCR_CALLBACK_KEY: %w", err)
+		}
+	}
+	if c.OCRSigningSecret == "" && c.Dev() {
+		if c.OCRSigningSecret, err = devSecretFile(c.DataDir, "ocr-signing-secret", newSigningSecret); err != nil {
+			return fmt.Errorf("development OCR_SIGNING_SECRET: %w", err)
+		}
+	}
+	c.OCRSyncPageLimit, c.OCREngineWorkers = 2, runtime.NumCPU()
+	for _, v := range []struct {
+		name string
+		dst  *int
+	}{{"OCR_SYNC_PAGE_LIMIT", &c.OCRSyncPageLimit}, {"OCR_ENGINE_WORKERS", &c.OCREngineWorkers}} {
+		if s := getenv(v.name); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 1 || n > 256 {
+				return fmt.Errorf("%s must be a number from 1 to 256, not %q", v.name, s)
+			}
+			*v.dst = n
+		}
+	}
+	c.OCREngineAddr = or(getenv("OCR_ENGINE_ADDR"), "127.0.0.1:8090")
+	if _, _, err := net.SplitHostPort(c.OCREngineAddr); err != nil {
+		return fmt.Errorf("OCR_ENGINE_ADDR %q is not host:port", c.OCREngineAddr)
+	}
+	if c.OCRMaxWait, err = duration(getenv, "OCR_MAX_WAIT", 30*time.Minute); err != nil {
+		return err
+	}
+	return nil
 }
 
 func or(v, def string) string {

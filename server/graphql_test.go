@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -259,10 +261,33 @@ func TestGraphQLOverHTTP(t *testing.T) {
 		}
 	})
 	t.Run("GET mutation is refused", func(t *testing.T) {
-		req, _ := http.NewRequest(http.MethodGet, a.base+"/graphql?query="+strings.ReplaceAll("mutation{createNest(input:{title:\"a\",address:\"b\",registryUniqueNo:\"11012021003412\"}){id}}", " ", ""), nil)
+		tok := a.token(t, "get-user", false)
+		q := "mutation{createNest(input:{title:\"a\",address:\"b\",registryUniqueNo:\"11012021003412\"}){id}}"
+		req, _ := http.NewRequest(http.MethodGet, a.base+"/graphql?query="+url.QueryEscape(q), nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
 		resp, body := a.do(t, req)
-		if resp.StatusCode == 200 && !strings.Contains(string(body), "errors") {
-			t.Fatalf("a mutation over GET ran: %s", body)
+		if !strings.Contains(string(body), "errors") {
+			t.Fatalf("a mutation over GET answered %d %s", resp.StatusCode, body)
+		}
+		var n int
+		if err := a.db.Pool.QueryRow(context.Background(), "SELECT count(*) FROM nests WHERE owner_id = 'get-user'").Scan(&n); err != nil || n != 0 {
+			t.Fatalf("a mutation over GET created %d nests (%v)", n, err)
 		}
 	})
+}
+
+// TestGraphQLComplexityPricesLists refuses a query whose nested lists would
+// fan out into thousands of reads, while an ordinary page passes.
+func TestGraphQLComplexityPricesLists(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, map[string]string{"ROLE": "api"})
+	tok := a.token(t, "alice", false)
+	heavy := `{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { events { version } file { url } nest { id } } } } } }`
+	if r := a.gql(t, tok, heavy, nil); r.code() != "COMPLEXITY_LIMIT_EXCEEDED" && (len(r.Errors) == 0 || !strings.Contains(r.Errors[0].Message, "complexity")) {
+		t.Fatalf("heavy query: %+v", r.Errors)
+	}
+	light := `{ nests(first: 20) { nodes { id latestIssuance { id status } } } }`
+	if r := a.gql(t, tok, light, nil); len(r.Errors) > 0 {
+		t.Fatalf("ordinary query refused: %+v", r.Errors)
+	}
 }

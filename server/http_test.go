@@ -63,7 +63,7 @@ func TestRiverUI(t *testing.T) {
 
 func TestRiverUIUnmountedInProductionWithoutCredentials(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, map[string]string{"ENV": "production"})
+	a := startApp(t, map[string]string{"ENV": "production", "OCR_CALLBACK_KEY": "production-key-0123456789"})
 	req, _ := http.NewRequest(http.MethodGet, a.base+"/riverui/", nil)
 	req.SetBasicAuth("admin", "admin")
 	resp, _ := a.do(t, req)
@@ -134,14 +134,26 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"ENV": "production", "JWT_SECRET": strings.Repeat("x", 40)}, "DATABASE_URL"},
 		{map[string]string{"ENV": "production", "DATABASE_URL": "postgres://x"}, "JWT_SECRET"},
 		{map[string]string{"JWT_SECRET": "short"}, "JWT_SECRET"},
+		{map[string]string{"ENV": "production", "DATABASE_URL": "postgres://x", "JWT_SECRET": strings.Repeat("x", 40)}, "OCR_CALLBACK_KEY"},
+		{map[string]string{"OCR_SIGNING_SECRET": "plain"}, "OCR_SIGNING_SECRET"},
+		{map[string]string{"OCR_URL": "ftp://x"}, "OCR_URL"},
+		{map[string]string{"OCR_URL": "http://a", "OCR_PADDLE_URL": "http://b"}, "OCR_PADDLE_URL"},
+		{map[string]string{"OCR_SYNC_PAGE_LIMIT": "0"}, "OCR_SYNC_PAGE_LIMIT"},
+		{map[string]string{"ALLOWED_ORIGINS": "https://app.example.com"}, "ALLOWED_ORIGINS"},
 	}
+	dir := t.TempDir()
 	for _, tc := range cases {
-		_, err := loadConfig(func(k string) string { return tc.env[k] })
+		_, err := loadConfig(func(k string) string {
+			if k == "DATA_DIR" {
+				return dir
+			}
+			return tc.env[k]
+		})
 		if err == nil || !strings.Contains(err.Error(), tc.name) {
 			t.Errorf("%v: error %v does not name %s", tc.env, err, tc.name)
 		}
 	}
-	if _, err := loadConfig(func(string) string { return "" }); err != nil {
+	if _, err := loadConfig(func(k string) string { return map[string]string{"DATA_DIR": dir}[k] }); err != nil {
 		t.Fatalf("defaults: %v", err)
 	}
 }

@@ -5,6 +5,7 @@
 //	dungji migrate up|down|status            apply, roll back or list migrations
 //	dungji token --user ID [--admin] [--ttl 24h]
 //	dungji pg up|down                        start/stop the development database server
+//	dungji ocr-engine                        run the built-in OCR engine alone
 package main
 
 import (
@@ -51,11 +52,13 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		return tokenCmd(args, getenv, stdout, stderr)
 	case "pg":
 		return pgCmd(ctx, args, getenv, stdout, stderr)
+	case "ocr-engine":
+		return ocrEngineCmd(ctx, args, getenv, stdout, stderr)
 	case "help", "-h", "--help":
-		fmt.Fprintln(stdout, "usage: dungji [serve [--role=all|api|worker] | migrate up|down|status | token --user ID [--admin] [--ttl 24h] | pg up|down]")
+		fmt.Fprintln(stdout, "usage: dungji [serve [--role=all|api|worker] | migrate up|down|status | token --user ID [--admin] [--ttl 24h] | pg up|down | ocr-engine]")
 		return nil
 	default:
-		return fmt.Errorf("unknown command %q (want serve, migrate, token or pg)", cmd)
+		return fmt.Errorf("unknown command %q (want serve, migrate, token, pg or ocr-engine)", cmd)
 	}
 }
 
@@ -91,7 +94,7 @@ func openDatabase(ctx context.Context, cfg Config, log *slog.Logger) (*db.DB, fu
 			return nil, stop, err
 		}
 		url = srv.URL("dungji")
-		if srv.Private {
+		if srv.Started {
 			stop = func() {
 				if err := srv.Stop(); err != nil {
 					log.Error("stop private PostgreSQL cluster", "err", err)
@@ -221,7 +224,7 @@ func pgCmd(ctx context.Context, args []string, getenv func(string) string, stdou
 		if err != nil {
 			return err
 		}
-		if srv.Private {
+		if srv.Started {
 			if err := os.WriteFile(marker, []byte(srv.AdminURL+"\n"), 0o644); err != nil {
 				return err
 			}
@@ -235,7 +238,7 @@ func pgCmd(ctx context.Context, args []string, getenv func(string) string, stdou
 		if err != nil {
 			return err
 		}
-		if err := srv.Stop(); err != nil {
+		if err := srv.Shutdown(); err != nil {
 			return err
 		}
 		_ = os.Remove(marker)

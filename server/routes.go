@@ -19,6 +19,13 @@ func (a *App) routes() http.Handler {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("GET /readyz", a.readyz)
+	// The OCR callback and the built-in engine serve every role: the engine
+	// runs where the workers run, and any instance can take a result.
+	mux.HandleFunc("POST "+ocrCallbackPath, a.ocrCallback)
+	if a.ocrServer != nil {
+		mux.Handle(ocrEnginePrefix+"/", http.StripPrefix(ocrEnginePrefix,
+			requireKey(a.cfg.OCRCallbackKey, a.cfg.OCRCallbackKeyPrevious, a.ocrServer.Handler())))
+	}
 	if !a.role.api() {
 		return mux
 	}

@@ -21,6 +21,9 @@ import (
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr"
+
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
 
 // openStore connects to S3_ENDPOINT, or starts the embedded S3 server
@@ -128,7 +131,12 @@ type App struct {
 	// runsJobs is true when this process works River queues.
 	runsJobs bool
 	listener net.Listener
-	ready    chan struct{} // closed once the HTTP server accepts connections
+	base     string // http://host:port of listener
+
+	ocrEngine  ocr.Engine
+	ocrServer  *ocr.Server // the built-in engine, when mounted here
+	ocrWebhook *standardwebhooks.Webhook
+	ready      chan struct{} // closed once the HTTP server accepts connections
 }
 
 func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App, error) {
@@ -151,8 +159,22 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App,
 		a.close()
 		return nil, err
 	}
-	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, Store: a.store, Logger: log,
-		Config: jobs.Config{IssuanceStaleAfter: cfg.StaleAfter, IssuancePolicy: cfg.IssuancePolicy, NotifyInTx: cfg.NotifyInTx}})
+	// Listen before anything needs this server's address (the built-in OCR
+	// engine and its callbacks).
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		a.close()
+		return nil, fmt.Errorf("listen on ADDR %s: %w", cfg.Addr, err)
+	}
+	a.listener = ln
+	a.base = "http://" + ln.Addr().String()
+	if err := a.setupOCR(); err != nil {
+		a.close()
+		return nil, err
+	}
+	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, Store: a.store, OCR: a.ocrEngine, Logger: log,
+		Config: jobs.Config{IssuanceStaleAfter: cfg.StaleAfter, IssuancePolicy: cfg.IssuancePolicy,
+			NotifyInTx: cfg.NotifyInTx, OCRMaxWait: cfg.OCRMaxWait}})
 	if err != nil {
 		a.close()
 		return nil, err
@@ -165,7 +187,8 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App,
 			return nil, err
 		}
 		ropts, err = a.service.WorkerRiverOptions(jobs.WorkerDeps{Issuer: iss, Store: a.store,
-			IssuanceWorkers: cfg.IssuanceWorkers, JobTimeout: cfg.JobTimeout, Logger: log})
+			IssuanceWorkers: cfg.IssuanceWorkers, JobTimeout: cfg.JobTimeout, Logger: log,
+			OCR: a.ocrEngine, OCRCallbackURL: or(cfg.OCRCallbackURL, a.base+ocrCallbackPath)})
 		if err != nil {
 			a.close()
 			return nil, err
@@ -203,6 +226,15 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App,
 }
 
 func (a *App) close() {
+	if a.listener != nil {
+		_ = a.listener.Close()
+	}
+	if a.ocrServer != nil {
+		_ = a.ocrServer.Close()
+	}
+	if c, ok := a.ocrEngine.(io.Closer); ok {
+		_ = c.Close()
+	}
 	if a.embeddedS3 != nil {
 		_ = a.embeddedS3.Close()
 	}
@@ -218,12 +250,7 @@ func (a *App) close() {
 // finish running jobs up to SHUTDOWN_TIMEOUT, close the database last.
 func (a *App) run(ctx context.Context, stdout io.Writer) error {
 	defer a.close()
-	ln, err := net.Listen("tcp", a.cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on ADDR %s: %w", a.cfg.Addr, err)
-	}
-	a.listener = ln
-	base := "http://" + ln.Addr().String()
+	ln, base := a.listener, a.base
 
 	if a.riverUI != nil {
 		if err := a.riverUI.Start(ctx); err != nil {

@@ -45,8 +45,11 @@ type Server struct {
 	// AdminURL connects to the server's maintenance database, as a role that
 	// may create databases.
 	AdminURL string
-	// Private is true when Ensure started a cluster under DataDir.
+	// Private is true for a cluster under DataDir.
 	Private bool
+	// Started is true when this Ensure call started that cluster (it was
+	// not running already).
+	Started bool
 	dataDir string
 	bin     string
 }
@@ -61,9 +64,18 @@ func (s *Server) URL(name string) string {
 	return u.String()
 }
 
-// Stop stops a private cluster that Ensure started; for any other server it
-// does nothing.
+// Stop stops a private cluster that this Ensure call started; a cluster
+// that was already running (started by another process) and any other
+// server are left alone.
 func (s *Server) Stop() error {
+	if !s.Started {
+		return nil
+	}
+	return s.Shutdown()
+}
+
+// Shutdown stops the private cluster whoever started it.
+func (s *Server) Shutdown() error {
 	if !s.Private {
 		return nil
 	}
@@ -193,6 +205,7 @@ func ensurePrivate(ctx context.Context, opts Options, log *slog.Logger) (*Server
 		return nil, fmt.Errorf("localpg: start cluster in %s: %w\n%s", dir, err, lastLines(string(tail), 20))
 	}
 	srv.AdminURL = adminURL(port)
+	srv.Started = true
 	if err := ping(ctx, srv.AdminURL); err != nil {
 		return nil, fmt.Errorf("localpg: private cluster started but does not answer: %w", err)
 	}

@@ -49,8 +49,14 @@ func TestPrivateCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.AdminURL != srv.AdminURL {
+	if again.AdminURL != srv.AdminURL || again.Started {
 		t.Fatalf("second Ensure started another server: %s vs %s", again.AdminURL, srv.AdminURL)
+	}
+	if err := again.Stop(); err != nil { // not ours to stop
+		t.Fatal(err)
+	}
+	if _, err := localpg.Ensure(ctx, localpg.Options{Probe: "-", DataDir: dir}); err != nil {
+		t.Fatal(err)
 	}
 	if err := srv.Stop(); err != nil {
 		t.Fatal(err)

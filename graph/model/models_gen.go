@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 type CreateNestInput struct {
@@ -43,6 +44,15 @@ type NestEdge struct {
 	Node   *db.Nest `json:"node"`
 }
 
+// The answer of ocrFile: the asynchronous path sets task (and reused); the synchronous path sets
+// pages and text.
+type OcrFilePayload struct {
+	Task   *db.OCRTask `json:"task,omitempty"`
+	Reused *bool       `json:"reused,omitempty"`
+	Pages  []*ocr.Page `json:"pages,omitempty"`
+	Text   *string     `json:"text,omitempty"`
+}
+
 // Relay-style page information for cursor pagination.
 type PageInfo struct {
 	HasNextPage bool    `json:"hasNextPage"`
@@ -55,6 +65,12 @@ type Query struct {
 type RequestIssuancePayload struct {
 	Task *db.IssuanceTask `json:"task"`
 	// True when an active task of the nest was returned instead of a new one.
+	Reused bool `json:"reused"`
+}
+
+type RequestOcrPayload struct {
+	Task *db.OCRTask `json:"task"`
+	// True when the file's active OCR task was returned instead of a new one.
 	Reused bool `json:"reused"`
 }
 

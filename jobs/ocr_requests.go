@@ -1,0 +1,179 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/ocr"
+)
+
+// visibleFile loads a file whose nest the caller may see; with lock the file
+// row is read FOR NO KEY UPDATE, serializing OCR requests for it.
+func (s *Service) visibleFile(ctx context.Context, idb bun.IDB, actor Actor, fileID string, lock bool) (*db.File, error) {
+	id, err := ParseID("fileId", fileID)
+	if err != nil {
+		return nil, err
+	}
+	f := new(db.File)
+	q := idb.NewSelect().Model(f).Where("id = ?", id)
+	if lock {
+		q = q.For("NO KEY UPDATE")
+	}
+	if err := q.Scan(ctx); err != nil {
+		if db.ErrNoRows(err) {
+			return nil, Errorf(CodeNotFound, "file not found")
+		}
+		return nil, internal("load file", err)
+	}
+	if _, err := s.visibleNest(ctx, idb, actor, f.NestID, false); err != nil {
+		if ErrorCode(err) == CodeForbidden {
+			return nil, Errorf(CodeForbidden, "this file belongs to another user")
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// RequestOCRResult is an OCR task and whether it was an active one.
+type RequestOCRResult struct {
+	Task   *db.OCRTask
+	Reused bool
+}
+
+// RequestOCR runs OCR on a file again: it returns the file's active OCR
+// task (a stuck one is ended and replaced) or creates a new one with its job,
+// in one transaction.
+func (s *Service) RequestOCR(ctx context.Context, fileID string) (RequestOCRResult, error) {
+	var res RequestOCRResult
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return res, err
+	}
+	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		f, err := s.visibleFile(ctx, tx, actor, fileID, true)
+		if err != nil {
+			return err
+		}
+		var active []*db.OCRTask
+		if err := tx.NewSelect().Model(&active).ExcludeColumn("result").Where("file_id = ?", f.ID).
+			Where("status IN (?)", bun.In([]db.Status{db.StatusPending, db.StatusProcessing})).
+			OrderExpr("id DESC").For("UPDATE").Scan(ctx); err != nil {
+			return internal("active OCR tasks", err)
+		}
+		var pages int
+		for _, t := range active {
+			state, err := jobState(ctx, tx, t.JobID)
+			if err != nil {
+				return internal("OCR job state", err)
+			}
+			reason, stuck := taskStuck(&t.Lifecycle, state, s.clock())
+			if !stuck {
+				res = RequestOCRResult{Task: t, Reused: true}
+				return nil
+			}
+			if err := finishTask(ctx, tx, t, db.StatusFailed, ErrUnknown, stuckMessage(&t.Lifecycle, reason), s.clock()); err != nil {
+				return err
+			}
+			if t.PageCount != nil {
+				pages = *t.PageCount
+			}
+		}
+		var issuance *string
+		var last []*db.OCRTask
+		if err := tx.NewSelect().Model(&last).Column("issuance_task_id", "page_count").Where("file_id = ?", f.ID).
+			OrderExpr("id DESC").Limit(1).Scan(ctx); err != nil {
+			return internal("previous OCR task", err)
+		}
+		if len(last) == 1 {
+			issuance = last[0].IssuanceTaskID
+			if last[0].PageCount != nil {
+				pages = *last[0].PageCount
+			}
+		}
+		t, err := s.insertOCRTask(ctx, tx, f.NestID, issuance, f.ID, actor.UserID, pages)
+		if err != nil {
+			return err
+		}
+		res = RequestOCRResult{Task: t}
+		return nil
+	})
+	if err != nil {
+		return RequestOCRResult{}, fmt.Errorf("request OCR of file %s: %w", fileID, err)
+	}
+	return res, nil
+}
+
+// OCRFileNow reads a short file synchronously (the path kept beside the
+// asynchronous one during the migration): the engine's page limit applies,
+// and a longer document is BAD_USER_INPUT pointing to requestOcr.
+func (s *Service) OCRFileNow(ctx context.Context, fileID string) ([]ocr.Page, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f, err := s.visibleFile(ctx, s.db.Bun, actor, fileID, false)
+	if err != nil {
+		return nil, err
+	}
+	if s.ocr == nil || s.store == nil {
+		return nil, internal("synchronous OCR", errors.New("no OCR engine or store configured"))
+	}
+	pdf, err := s.store.Get(ctx, f.Key)
+	if err != nil {
+		return nil, internal("read file for OCR", err)
+	}
+	pages, err := s.ocr.Parse(ctx, pdf, []string{"kor", "eng"})
+	if errors.Is(err, ocr.ErrTooManyPages) {
+		return nil, InvalidInput("sync", "the document is too long to read synchronously; use the asynchronous path (sync: false or requestOcr)")
+	}
+	if err != nil {
+		if ocr.Transient(err) {
+			return nil, Errorf(CodeConflict, "the OCR engine is busy or unavailable; try again or use the asynchronous path")
+		}
+		return nil, internal("synchronous OCR", err)
+	}
+	return pages, nil
+}
+
+// OCRPages decodes an OCR task's per-page result (nil before SUCCESS).
+func OCRPages(t *db.OCRTask) ([]ocr.Page, error) {
+	if len(t.Result) == 0 {
+		return nil, nil
+	}
+	var r ocrResult
+	if err := json.Unmarshal(t.Result, &r); err != nil {
+		return nil, internal("decode OCR result", err)
+	}
+	return r.Pages, nil
+}
+
+// OCRTaskResult loads an OCR task's stored result (hub and subscription
+// reads leave the column out).
+func (s *Service) OCRTaskResult(ctx context.Context, t *db.OCRTask) ([]ocr.Page, error) {
+	if t.Status != db.StatusSuccess {
+		return nil, nil
+	}
+	if len(t.Result) == 0 {
+		var raw json.RawMessage
+		if err := s.db.Bun.NewSelect().Model((*db.OCRTask)(nil)).Column("result").Where("id = ?", t.ID).Scan(ctx, &raw); err != nil {
+			return nil, internal("load OCR result", err)
+		}
+		t.Result = raw
+	}
+	return OCRPages(t)
+}
+
+// IssuanceTaskByID returns an issuance task without an ownership check, for
+// callers that reached it through a task the caller may see.
+func (s *Service) IssuanceTaskByID(ctx context.Context, id string) (*db.IssuanceTask, error) {
+	t := new(db.IssuanceTask)
+	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
+		return nil, internal("load issuance task", err)
+	}
+	return t, nil
+}

@@ -1,0 +1,390 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/ocr"
+)
+
+// The failure causes of OCR tasks.
+const (
+	CauseOCRUnavailable Cause = "ocr_unavailable" // the engine could not take the job: network, 5xx, queue full
+	CauseOCRRejected    Cause = "ocr_rejected"    // the engine refused the submission (4xx)
+	CauseOCRUnreadable  Cause = "ocr_unreadable"  // the engine declared the document unreadable
+	CauseOCREngine      Cause = "ocr_engine"      // the engine's job failed
+	CauseOCRGone        Cause = "ocr_gone"        // the engine no longer knows the job
+	CauseOCRTimeout     Cause = "ocr_timeout"     // no result within the wait
+)
+
+// ocrCode maps a cause to the OCR error code clients see.
+func ocrCode(c Cause) string {
+	switch c {
+	case CauseOCRUnavailable, CauseOCRRejected:
+		return ErrOCRSubmitFailed
+	case CauseOCRUnreadable:
+		return ErrOCRUnreadable
+	case CauseOCREngine, CauseOCRGone:
+		return ErrOCREngineFailed
+	case CauseOCRTimeout:
+		return ErrOCRCallbackTimeout
+	case CauseSave:
+		return ErrSaveFailed
+	default:
+		return ErrUnknown
+	}
+}
+
+// DefaultOCRPolicy is the OCR worker's retry policy: an engine that cannot
+// take the job is retried with backoff; a refused submission, an
+// unreadable document or a failed engine job is not.
+func DefaultOCRPolicy() RetryPolicy {
+	return RetryPolicy{
+		MaxAttempts:        5,
+		InitialInterval:    5 * time.Second,
+		BackoffCoefficient: 2,
+		MaxInterval:        2 * time.Minute,
+		Jitter:             0.2,
+		NonRetryable:       []Cause{CauseOCRRejected, CauseOCRUnreadable, CauseOCREngine, CauseOCRGone, CauseOCRTimeout, CauseUnexpected},
+	}
+}
+
+// OCRDeadlineArgs is the River job that checks an OCR task whose result
+// has not arrived by its deadline.
+type OCRDeadlineArgs struct {
+	TaskID string `json:"task_id"`
+}
+
+// Kind implements river.JobArgs.
+func (OCRDeadlineArgs) Kind() string { return "ocr_deadline" }
+
+// ocrDeadline is how long to wait for an engine result before asking: it
+// grows with the page count (image pages take seconds each).
+func (s *Service) ocrDeadline(pages *int) time.Duration {
+	n := 4
+	if pages != nil && *pages > 0 {
+		n = *pages
+	}
+	return s.cfg.OCRDeadline + time.Duration(n)*s.cfg.OCRDeadlinePerPage
+}
+
+// OCRWorker submits a file to the OCR engine: PENDING → PROCESSING, then
+// with no transaction open the submission (client token = the task id),
+// then one short transaction that records the engine's job id, schedules
+// the deadline check and completes this job. The result arrives by callback
+// (ApplyOCRResult) or, when the callback is lost, by the deadline check.
+type OCRWorker struct {
+	river.WorkerDefaults[OCRArgs]
+	svc         *Service
+	engine      ocr.Engine
+	store       *blob.Store
+	callbackURL string
+	retryAt     sync.Map // retryKey → time.Time, as in IssuanceWorker
+}
+
+// NextRetry schedules the next submission by the OCR policy.
+func (w *OCRWorker) NextRetry(job *river.Job[OCRArgs]) time.Time {
+	if at, ok := w.retryAt.LoadAndDelete(retryKey{job.ID, job.Attempt}); ok {
+		return at.(time.Time)
+	}
+	return w.svc.retryAt(w.svc.cfg.OCRPolicy, job.Args.TaskID, job.Attempt)
+}
+
+// retryAt is when the retry of a failed attempt runs under policy p.
+func (s *Service) retryAt(p RetryPolicy, taskID string, attempt int) time.Time {
+	return s.clock().Add(p.Delay(taskID, attempt)).UTC().Truncate(time.Microsecond)
+}
+
+// Work runs one submission attempt.
+func (w *OCRWorker) Work(ctx context.Context, job *river.Job[OCRArgs]) error {
+	task, file, ok, err := w.svc.beginOCRAttempt(ctx, job.Args.TaskID, job.Attempt)
+	if err != nil || !ok {
+		return err
+	}
+	log := w.svc.log.With("task_id", task.ID, "nest_id", task.NestID, "job_id", job.ID, "attempt", job.Attempt)
+	engineJobID := ""
+	if task.EngineJobID != nil {
+		engineJobID = *task.EngineJobID // submitted before: only the wait is left to arrange
+	} else {
+		url, err := w.store.PresignGet(ctx, file.Key, time.Hour)
+		if err != nil {
+			return w.fail(ctx, job, task, CauseOCRUnavailable, err)
+		}
+		ej, err := w.engine.Submit(ctx, ocr.SubmitRequest{
+			DocumentURL: url,
+			ClientToken: task.ID, // a resubmission returns the same engine job
+			CallbackURL: w.callbackURL,
+			Languages:   []string{"kor", "eng"},
+		})
+		if err != nil && stopped(ctx) {
+			return ctx.Err() // a resubmission returns the same engine job
+		}
+		if err != nil {
+			cause := CauseOCRRejected
+			if ocr.Transient(err) || ctx.Err() != nil {
+				cause = CauseOCRUnavailable
+			}
+			return w.fail(ctx, job, task, cause, err)
+		}
+		engineJobID = ej.JobID
+	}
+	if err := w.svc.awaitOCRResult(ctx, job, task.ID, engineJobID); err != nil {
+		if stopped(ctx) {
+			return ctx.Err()
+		}
+		log.Error("record OCR submission", "err", err)
+		return w.fail(ctx, job, task, CauseSave, err)
+	}
+	log.Info("OCR submitted", "engine_job_id", engineJobID)
+	return nil
+}
+
+// fail records a failed submission: retried by the OCR policy or final.
+func (w *OCRWorker) fail(ctx context.Context, job *river.Job[OCRArgs], task *db.OCRTask, cause Cause, causeErr error) error {
+	p := w.svc.cfg.OCRPolicy
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if p.Retryable(cause, job.Attempt) && job.Attempt < job.MaxAttempts {
+		next := w.svc.retryAt(p, task.ID, job.Attempt)
+		w.retryAt.Store(retryKey{job.ID, job.Attempt}, next)
+		err := w.svc.inTx(bctx, func(ctx context.Context, tx bun.Tx) error {
+			t, found, err := lockTask[db.OCRTask](ctx, tx, task.ID)
+			if err != nil || !found || t.Status != db.StatusProcessing {
+				return err
+			}
+			return markRetrying(ctx, tx, t, ocrCode(cause), next, w.svc.clock())
+		})
+		return errors.Join(fmt.Errorf("%s (%s): %w", ocrCode(cause), cause, causeErr), err)
+	}
+	if err := w.svc.failOCR(bctx, task.ID, cause, ocrFailureMessage(cause, causeErr)); err != nil {
+		return errors.Join(causeErr, err)
+	}
+	return river.JobCancel(fmt.Errorf("%s (%s): %w", ocrCode(cause), cause, causeErr))
+}
+
+func ocrFailureMessage(c Cause, err error) string {
+	switch c {
+	case CauseOCRUnavailable:
+		return "the OCR engine could not take the document"
+	case CauseOCRRejected:
+		return "the OCR engine refused the document"
+	case CauseOCRGone:
+		return "the OCR engine no longer knows the job"
+	case CauseOCRTimeout:
+		return "the OCR engine gave no result in time"
+	case CauseSave:
+		return "saving the OCR result failed"
+	}
+	return "an unexpected error ended the task"
+}
+
+// beginOCRAttempt moves the task to PROCESSING for this attempt; a final
+// task makes the job a no-op.
+func (s *Service) beginOCRAttempt(ctx context.Context, taskID string, attempt int) (task *db.OCRTask, file *db.File, ok bool, err error) {
+	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t, found, err := lockTask[db.OCRTask](ctx, tx, taskID)
+		if err != nil || !found || t.Status.Final() {
+			return err
+		}
+		task = t
+		if err := markProcessing(ctx, tx, t, attempt, s.clock()); err != nil {
+			return err
+		}
+		file = new(db.File)
+		if err := tx.NewSelect().Model(file).Where("id = ?", t.FileID).Scan(ctx); err != nil {
+			return fmt.Errorf("load file of OCR task %s: %w", taskID, err)
+		}
+		ok = true
+		return nil
+	})
+	return task, file, ok, err
+}
+
+// awaitOCRResult records the engine's job id, schedules the deadline check
+// (which becomes the task's job) and completes the submission job, in one
+// transaction. A result that arrived first (an early callback) has already
+// finished the task; then only the job is completed.
+func (s *Service) awaitOCRResult(ctx context.Context, job *river.Job[OCRArgs], taskID, engineJobID string) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t, found, err := lockTask[db.OCRTask](ctx, tx, taskID)
+		if err != nil {
+			return err
+		}
+		if found && t.Status.Active() {
+			res, err := s.river.InsertTx(ctx, tx.Tx, OCRDeadlineArgs{TaskID: t.ID}, &river.InsertOpts{
+				Queue: QueueOCR, MaxAttempts: 10, ScheduledAt: s.clock().Add(s.ocrDeadline(t.PageCount)),
+			})
+			if err != nil {
+				return fmt.Errorf("schedule OCR deadline: %w", err)
+			}
+			if _, err := tx.NewUpdate().Model((*db.OCRTask)(nil)).
+				Set("engine_job_id = ?", engineJobID).Set("job_id = ?", res.Job.ID).
+				Where("id = ?", t.ID).Exec(ctx); err != nil {
+				return fmt.Errorf("record engine job id: %w", err)
+			}
+		}
+		if _, err := river.JobCompleteTx[*riverdatabasesql.Driver](ctx, tx.Tx, job); err != nil {
+			return fmt.Errorf("complete OCR job: %w", err)
+		}
+		return nil
+	})
+}
+
+// failOCR ends an active OCR task as FAILED; a final one is left as it is.
+func (s *Service) failOCR(ctx context.Context, taskID string, cause Cause, msg string) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t, found, err := lockTask[db.OCRTask](ctx, tx, taskID)
+		if err != nil || !found || t.Status.Final() {
+			return err
+		}
+		return finishTask(ctx, tx, t, db.StatusFailed, ocrCode(cause), msg, s.clock())
+	})
+}
+
+// OCRDeadlineWorker asks the engine about a task whose result has not
+// arrived: a lost callback is recovered here through the same code path.
+type OCRDeadlineWorker struct {
+	river.WorkerDefaults[OCRDeadlineArgs]
+	svc    *Service
+	engine ocr.Engine
+}
+
+// Work checks one task.
+func (w *OCRDeadlineWorker) Work(ctx context.Context, job *river.Job[OCRDeadlineArgs]) error {
+	t := new(db.OCRTask)
+	if err := w.svc.db.Bun.NewSelect().Model(t).ExcludeColumn("result").Where("id = ?", job.Args.TaskID).Scan(ctx); err != nil {
+		if db.ErrNoRows(err) {
+			return nil
+		}
+		return err
+	}
+	if t.Status.Final() || t.EngineJobID == nil {
+		return nil
+	}
+	ej, err := w.engine.Get(ctx, *t.EngineJobID)
+	switch {
+	case errors.Is(err, ocr.ErrJobNotFound):
+		return w.svc.failOCR(ctx, t.ID, CauseOCRGone, ocrFailureMessage(CauseOCRGone, err))
+	case err != nil:
+		return err // the engine is unreachable: River retries this check
+	}
+	if ej.Status == ocr.StatusSucceeded || ej.Status == ocr.StatusFailed {
+		_, err := w.svc.ApplyOCRResult(ctx, ej)
+		return err
+	}
+	waited := w.svc.clock().Sub(t.UpdatedAt)
+	if t.LastAttemptAt != nil {
+		waited = w.svc.clock().Sub(*t.LastAttemptAt)
+	}
+	if waited >= w.svc.cfg.OCRMaxWait {
+		return w.svc.failOCR(ctx, t.ID, CauseOCRTimeout, fmt.Sprintf("the OCR engine's job was still %s after %s", ej.Status, waited.Round(time.Second)))
+	}
+	// Still running: look again later, sooner for a short wait so far.
+	return river.JobSnooze(min(max(waited/2, w.svc.cfg.OCRDeadline/4), 2*time.Minute))
+}
+
+// OCRCallbackOutcome says what an engine result did.
+type OCRCallbackOutcome string
+
+// The outcomes of ApplyOCRResult.
+const (
+	OCRApplied      OCRCallbackOutcome = "applied"   // the task is now SUCCESS or FAILED
+	OCRAlreadyFinal OCRCallbackOutcome = "duplicate" // the first final result stands
+	OCRNotFinal     OCRCallbackOutcome = "pending"   // the engine's job is still running
+	OCRUnknownJob   OCRCallbackOutcome = "unknown"   // no task has this job id or client token
+)
+
+// ocrResult is what ocr_tasks.result holds.
+type ocrResult struct {
+	EngineJobID string     `json:"engine_job_id"`
+	Pages       []ocr.Page `json:"pages"`
+}
+
+// ApplyOCRResult applies an engine's job document — from the callback or
+// the deadline check — in one transaction. The task is found by engine job
+// id or, when that is not recorded yet (an early callback), by the client
+// token (the task id). The first final result wins: later duplicates change
+// nothing. OCR never changes the issuance task.
+func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOutcome, error) {
+	if ej.JobID == "" {
+		return "", InvalidInput("job_id", "job_id is required")
+	}
+	var outcome OCRCallbackOutcome
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t := new(db.OCRTask)
+		err := tx.NewSelect().Model(t).ExcludeColumn("result").Where("engine_job_id = ?", ej.JobID).For("UPDATE").Scan(ctx)
+		if db.ErrNoRows(err) {
+			id, perr := ParseID("client_token", ej.ClientToken)
+			if perr != nil {
+				outcome = OCRUnknownJob
+				return nil
+			}
+			err = tx.NewSelect().Model(t).ExcludeColumn("result").Where("id = ? AND engine_job_id IS NULL", id).For("UPDATE").Scan(ctx)
+		}
+		if db.ErrNoRows(err) {
+			outcome = OCRUnknownJob
+			return nil
+		}
+		if err != nil {
+			return internal("find OCR task", err)
+		}
+		if t.Status.Final() {
+			outcome = OCRAlreadyFinal
+			return nil
+		}
+		t.EngineJobID = &ej.JobID
+		now := s.clock()
+		switch ej.Status {
+		case ocr.StatusSucceeded:
+			res, err := json.Marshal(ocrResult{EngineJobID: ej.JobID, Pages: ej.Pages})
+			if err != nil {
+				return internal("encode OCR result", err)
+			}
+			t.Result = res
+			n := len(ej.Pages)
+			t.PageCount = &n
+			if _, err := tx.NewUpdate().Model((*db.File)(nil)).Set("ocr_text = ?", ocr.FullText(ej.Pages)).
+				Where("id = ?", t.FileID).Exec(ctx); err != nil {
+				return internal("store OCR text", err)
+			}
+			if err := finishTask(ctx, tx, t, db.StatusSuccess, "", "", now, "result", "page_count", "engine_job_id"); err != nil {
+				return err
+			}
+		case ocr.StatusFailed:
+			cause, msg := CauseOCREngine, "the OCR engine failed"
+			if ej.Error != nil {
+				if ej.Error.Code == "UNREADABLE" {
+					cause = CauseOCRUnreadable
+				}
+				if ej.Error.Message != "" {
+					msg = ej.Error.Message
+				}
+			}
+			if err := finishTask(ctx, tx, t, db.StatusFailed, ocrCode(cause), msg, now, "engine_job_id"); err != nil {
+				return err
+			}
+		default:
+			if _, err := tx.NewUpdate().Model(t).Column("engine_job_id").WherePK().Exec(ctx); err != nil {
+				return internal("record engine job id", err)
+			}
+			outcome = OCRNotFinal
+			return nil
+		}
+		outcome = OCRApplied
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return outcome, nil
+}
