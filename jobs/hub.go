@@ -168,37 +168,28 @@ func (h *Hub) deliver(ctx context.Context, want map[db.TaskKind]map[string]struc
 		for id := range ids {
 			list = append(list, id)
 		}
-		var err error
+		filter := func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+				if len(list) > 0 {
+					q = q.WhereOr("id IN (?)", bun.In(list))
+				}
+				if len(nests) > 0 {
+					q = q.WhereOr("nest_id IN (?) AND updated_at > now() - interval '1 hour'", bun.In(nests))
+				}
+				return q
+			})
+		}
+		var (
+			rows []db.Task
+			err  error
+		)
 		switch kind {
 		case db.KindIssuance:
-			var rows []*db.IssuanceTask
-			err = h.svc.db.Bun.NewSelect().Model(&rows).WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-				if len(list) > 0 {
-					q = q.WhereOr("id IN (?)", bun.In(list))
-				}
-				if len(nests) > 0 {
-					q = q.WhereOr("nest_id IN (?) AND updated_at > now() - interval '1 hour'", bun.In(nests))
-				}
-				return q
-			}).Scan(ctx)
-			for _, r := range rows {
-				tasks = append(tasks, r)
-			}
+			rows, err = readTasks[db.IssuanceTask](ctx, h.svc.db.Bun, filter)
 		case db.KindOCR:
-			var rows []*db.OCRTask
-			err = h.svc.db.Bun.NewSelect().Model(&rows).ExcludeColumn("result").WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-				if len(list) > 0 {
-					q = q.WhereOr("id IN (?)", bun.In(list))
-				}
-				if len(nests) > 0 {
-					q = q.WhereOr("nest_id IN (?) AND updated_at > now() - interval '1 hour'", bun.In(nests))
-				}
-				return q
-			}).Scan(ctx)
-			for _, r := range rows {
-				tasks = append(tasks, r)
-			}
+			rows, err = readTasks[db.OCRTask](ctx, h.svc.db.Bun, filter)
 		}
+		tasks = append(tasks, rows...)
 		if err != nil {
 			readErr = errors.Join(readErr, fmt.Errorf("hub: read changed %s tasks: %w", kind, err))
 		}
@@ -220,4 +211,25 @@ func (h *Hub) deliver(ctx context.Context, want map[db.TaskKind]map[string]struc
 		}
 	}
 	return nil
+}
+
+// readTasks reads task rows (an OCR task's result column left out: it can
+// be large and subscribers do not need it).
+func readTasks[T any, P interface {
+	*T
+	db.Task
+}](ctx context.Context, idb bun.IDB, filter func(*bun.SelectQuery) *bun.SelectQuery) ([]db.Task, error) {
+	var rows []P
+	q := idb.NewSelect().Model(&rows)
+	if _, ok := any(P(new(T))).(*db.OCRTask); ok {
+		q = q.ExcludeColumn("result")
+	}
+	if err := filter(q).Scan(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]db.Task, len(rows))
+	for i, r := range rows {
+		out[i] = r
+	}
+	return out, nil
 }

@@ -233,6 +233,15 @@ func isUniqueViolation(err error, constraint string) bool {
 
 // IssuanceTask returns a task the caller may see.
 func (s *Service) IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, error) {
+	return visibleTask[db.IssuanceTask](ctx, s, id, "issuance task")
+}
+
+// visibleTask loads a task the caller may see: NOT_FOUND when missing,
+// FORBIDDEN when it is another user's nest's, saying nothing more.
+func visibleTask[T any, P interface {
+	*T
+	db.Task
+}](ctx context.Context, s *Service, id, what string) (P, error) {
 	actor, err := RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -241,14 +250,14 @@ func (s *Service) IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask
 	if err != nil {
 		return nil, err
 	}
-	t := new(db.IssuanceTask)
+	t := P(new(T))
 	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
-			return nil, Errorf(CodeNotFound, "issuance task not found")
+			return nil, Errorf(CodeNotFound, "%s not found", what)
 		}
-		return nil, internal("load issuance task", err)
+		return nil, internal("load "+what, err)
 	}
-	if _, err := s.visibleNest(ctx, s.db.Bun, actor, t.NestID, false); err != nil {
+	if _, err := s.visibleNest(ctx, s.db.Bun, actor, t.TaskNestID(), false); err != nil {
 		if ErrorCode(err) == CodeForbidden {
 			return nil, Errorf(CodeForbidden, "this task belongs to another user")
 		}

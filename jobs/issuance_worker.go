@@ -44,7 +44,7 @@ func NewIssuanceWorker(svc *Service, iss issuer.Issuer, store *blob.Store) *Issu
 // Work wrote to the row's next_retry_at.
 func (w *IssuanceWorker) NextRetry(job *river.Job[IssuanceArgs]) time.Time {
 	if at, ok := w.retryAt.LoadAndDelete(retryKey{job.ID, job.Attempt}); ok {
-		return at.(time.Time)
+		return dueNoEarlierThanNow(at.(time.Time))
 	}
 	return w.svc.issuanceRetryAt(job.Args.TaskID, job.Attempt)
 }

@@ -163,32 +163,40 @@ func decodeCursor(c string) (string, error) {
 
 // Nests lists the caller's nests, newest first.
 func (s *Service) Nests(ctx context.Context, first *int, after *string) (Page[*db.Nest], error) {
-	var page Page[*db.Nest]
 	actor, err := RequireActor(ctx)
 	if err != nil {
-		return page, err
+		return Page[*db.Nest]{}, err
 	}
+	return listPage(ctx, s.db.Bun, first, after, "list nests",
+		func(n *db.Nest) string { return n.ID },
+		func(q *bun.SelectQuery) *bun.SelectQuery { return q.Where("owner_id = ?", actor.UserID) })
+}
+
+// listPage reads one page of rows, newest first by id (UUIDv7), after an
+// opaque cursor; filter narrows the query.
+func listPage[T any](ctx context.Context, idb bun.IDB, first *int, after *string, op string,
+	id func(T) string, filter func(*bun.SelectQuery) *bun.SelectQuery) (Page[T], error) {
+	var page Page[T]
 	n, err := pageSize(first)
 	if err != nil {
 		return page, err
 	}
-	q := s.db.Bun.NewSelect().Model(&page.Items).Where("owner_id = ?", actor.UserID).
-		OrderExpr("id DESC").Limit(int64(n + 1))
+	q := filter(idb.NewSelect().Model(&page.Items)).OrderExpr("id DESC").Limit(int64(n + 1))
 	if after != nil && *after != "" {
-		id, err := decodeCursor(*after)
+		cursor, err := decodeCursor(*after)
 		if err != nil {
 			return page, err
 		}
-		q = q.Where("id < ?", id)
+		q = q.Where("id < ?", cursor)
 	}
 	if err := q.Scan(ctx); err != nil {
-		return page, internal("list nests", err)
+		return page, internal(op, err)
 	}
 	if len(page.Items) > n {
 		page.Items, page.HasNextPage = page.Items[:n], true
 	}
 	for _, it := range page.Items {
-		page.Cursors = append(page.Cursors, encodeCursor(it.ID))
+		page.Cursors = append(page.Cursors, encodeCursor(id(it)))
 	}
 	return page, nil
 }

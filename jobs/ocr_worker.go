@@ -95,7 +95,7 @@ type OCRWorker struct {
 // NextRetry schedules the next submission by the OCR policy.
 func (w *OCRWorker) NextRetry(job *river.Job[OCRArgs]) time.Time {
 	if at, ok := w.retryAt.LoadAndDelete(retryKey{job.ID, job.Attempt}); ok {
-		return at.(time.Time)
+		return dueNoEarlierThanNow(at.(time.Time))
 	}
 	return w.svc.retryAt(w.svc.cfg.OCRPolicy, job.Args.TaskID, job.Attempt)
 }

@@ -164,3 +164,13 @@ func ParseRetryPolicy(base RetryPolicy, s string) (RetryPolicy, error) {
 	}
 	return p, p.Validate()
 }
+
+// dueNoEarlierThanNow returns at, or a moment from now when at has passed
+// (a very short delay and a busy machine): River refuses a retry time in
+// the past and would fall back to its own attempt⁴ s policy.
+func dueNoEarlierThanNow(at time.Time) time.Time {
+	if soon := time.Now().Add(time.Millisecond); at.Before(soon) {
+		return soon
+	}
+	return at
+}

@@ -4,42 +4,24 @@ import (
 	"context"
 	"errors"
 
+	"github.com/uptrace/bun"
+
 	"github.com/dungji/dungji/db"
 )
 
 // NestIssuanceTasks lists a nest's issuance tasks, newest first. The nest
 // must be visible to the caller.
 func (s *Service) NestIssuanceTasks(ctx context.Context, nestID string, first *int, after *string) (Page[*db.IssuanceTask], error) {
-	var page Page[*db.IssuanceTask]
 	actor, err := RequireActor(ctx)
 	if err != nil {
-		return page, err
+		return Page[*db.IssuanceTask]{}, err
 	}
 	if _, err := s.visibleNest(ctx, s.db.Bun, actor, nestID, false); err != nil {
-		return page, err
+		return Page[*db.IssuanceTask]{}, err
 	}
-	n, err := pageSize(first)
-	if err != nil {
-		return page, err
-	}
-	q := s.db.Bun.NewSelect().Model(&page.Items).Where("nest_id = ?", nestID).OrderExpr("id DESC").Limit(int64(n + 1))
-	if after != nil && *after != "" {
-		id, err := decodeCursor(*after)
-		if err != nil {
-			return page, err
-		}
-		q = q.Where("id < ?", id)
-	}
-	if err := q.Scan(ctx); err != nil {
-		return page, internal("list issuance tasks", err)
-	}
-	if len(page.Items) > n {
-		page.Items, page.HasNextPage = page.Items[:n], true
-	}
-	for _, it := range page.Items {
-		page.Cursors = append(page.Cursors, encodeCursor(it.ID))
-	}
-	return page, nil
+	return listPage(ctx, s.db.Bun, first, after, "list issuance tasks",
+		func(t *db.IssuanceTask) string { return t.ID },
+		func(q *bun.SelectQuery) *bun.SelectQuery { return q.Where("nest_id = ?", nestID) })
 }
 
 // LatestIssuance returns the nest's newest issuance task, or nil.

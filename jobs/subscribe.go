@@ -171,26 +171,5 @@ func (s *Service) nestSnapshot(ctx context.Context, actor Actor, nestID string) 
 
 // OCRTask returns an OCR task the caller may see.
 func (s *Service) OCRTask(ctx context.Context, id string) (*db.OCRTask, error) {
-	actor, err := RequireActor(ctx)
-	if err != nil {
-		return nil, err
-	}
-	id, err = ParseID("id", id)
-	if err != nil {
-		return nil, err
-	}
-	t := new(db.OCRTask)
-	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
-		if db.ErrNoRows(err) {
-			return nil, Errorf(CodeNotFound, "OCR task not found")
-		}
-		return nil, internal("load ocr task", err)
-	}
-	if _, err := s.visibleNest(ctx, s.db.Bun, actor, t.NestID, false); err != nil {
-		if ErrorCode(err) == CodeForbidden {
-			return nil, Errorf(CodeForbidden, "this task belongs to another user")
-		}
-		return nil, err
-	}
-	return t, nil
+	return visibleTask[db.OCRTask](ctx, s, id, "OCR task")
 }

@@ -1,0 +1,242 @@
+package ocr
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dungji/dungji/jobs/issuer"
+)
+
+// The document sets of BenchmarkEnginePages, issued by the registry
+// simulator. Image pages cost seconds each, so the image set is a few short
+// documents: 4 pages in all, which two workers can split evenly.
+const (
+	engineBenchTextDocs = 8 // text-layer documents, any length
+	// engineBenchTextRounds is how many times the text set is submitted per
+	// benchmark op: a text page takes ~20 ms, and one round alone is too
+	// short to measure steadily.
+	engineBenchTextRounds = 4
+	engineBenchAddress    = "서울특별시 마포구 월드컵북로 400, 101동 1203호"
+)
+
+// engineBenchImagePages are the page counts of the image-only documents.
+var engineBenchImagePages = []int{1, 1, 2}
+
+// engineBenchSet is a set of documents the benchmark submits together.
+type engineBenchSet struct {
+	name   string
+	source string   // the Source every page must be read from
+	docs   []string // names under the document server's /doc/
+	pages  int      // pages over all docs (one round)
+	rounds int      // submissions of the whole set per op
+}
+
+// BenchmarkEnginePages measures the built-in engine's throughput in pages
+// per second, for text-layer pages and image-only pages (300 dpi, Tesseract
+// kor+eng), with one worker and with one worker per core
+// (runtime.NumCPU(), the server's default). Each op submits the whole set
+// through Server.Submit, as the OCR worker does, and waits (polling Get
+// every 2 ms) until every job SUCCEEDED: the real path, fetch over HTTP,
+// pdfinfo, per-page pdftotext or pdftoppm + tesseract, bounded by Workers
+// runners and page slots. cpu-ms/page is the programs' CPU time (children's
+// rusage), which a busy machine does not inflate. Run it once:
+//
+//	go test -run '^$' -bench EnginePages -benchtime 1x ./jobs/ocr/
+//
+// About a minute on 2 cores; the image-only set dominates.
+func BenchmarkEnginePages(b *testing.B) {
+	docs, sets := engineBenchDocuments(b)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pdf, ok := docs[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Write(pdf)
+	}))
+	b.Cleanup(srv.Close)
+
+	workers := []int{1}
+	if n := runtime.NumCPU(); n > 1 {
+		workers = append(workers, n)
+	}
+	for _, set := range sets {
+		for _, w := range workers {
+			b.Run(fmt.Sprintf("%s/workers=%d", set.name, w), func(b *testing.B) {
+				benchmarkEngineSet(b, srv.URL, set, w)
+			})
+		}
+	}
+}
+
+func benchmarkEngineSet(b *testing.B, base string, set engineBenchSet, workers int) {
+	transport := &http.Transport{}
+	defer transport.CloseIdleConnections()
+	s, err := NewServer(ServerOptions{
+		Workers:    workers,
+		QueueSize:  len(set.docs) * set.rounds,
+		Logger:     slog.New(slog.DiscardHandler),
+		HTTPClient: &http.Client{Transport: transport},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+
+	var elapsed, cpu time.Duration
+	ops := 0
+	for b.Loop() {
+		cpu0 := childrenCPU(b)
+		start := time.Now()
+		var ids []string
+		for range set.rounds {
+			for _, name := range set.docs {
+				job, err := s.Submit(ctx, SubmitRequest{DocumentURL: base + "/doc/" + name})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ids = append(ids, job.JobID)
+			}
+		}
+		pages := 0
+		for _, id := range ids {
+			job := waitEngineJob(b, s, id)
+			if job.Status != StatusSucceeded {
+				b.Fatalf("job %s: %s %+v", id, job.Status, job.Error)
+			}
+			for _, p := range job.Pages {
+				if p.Source != set.source {
+					b.Fatalf("job %s page %d read from %q, want %q", id, p.Page, p.Source, set.source)
+				}
+			}
+			pages += len(job.Pages)
+		}
+		elapsed += time.Since(start)
+		cpu += childrenCPU(b) - cpu0
+		ops++
+		if want := set.pages * set.rounds; pages != want {
+			b.Fatalf("%d pages read, want %d", pages, want)
+		}
+	}
+	total := float64(set.pages * set.rounds * ops)
+	b.ReportMetric(total/elapsed.Seconds(), "pages/s")
+	b.ReportMetric(float64(elapsed.Milliseconds())/total, "ms/page")
+	b.ReportMetric(float64(cpu.Milliseconds())/total, "cpu-ms/page")
+}
+
+// childrenCPU is the user and system time of this process's finished
+// children: the poppler and Tesseract runs. Unlike pages/s, CPU per page
+// does not depend on what else the machine runs.
+func childrenCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// waitEngineJob polls Get until the job has finished.
+func waitEngineJob(b *testing.B, s *Server, id string) Job {
+	deadline := time.Now().Add(10 * time.Minute)
+	for {
+		job, err := s.Get(context.Background(), id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if job.Terminal() {
+			return job
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("job %s still %s", id, job.Status)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+var (
+	engineBenchOnce  sync.Once
+	engineBenchDocs  map[string][]byte // by URL path
+	engineBenchSets  []engineBenchSet
+	engineBenchError error
+)
+
+// engineBenchDocuments issues the benchmark's documents with the registry
+// simulator, once per process: engineBenchTextDocs text-layer documents, and
+// image-only documents of engineBenchImagePages pages. Nests are chosen by
+// their simulated content (issuer.Content) before anything is rendered.
+func engineBenchDocuments(b *testing.B) (map[string][]byte, []engineBenchSet) {
+	engineBenchOnce.Do(func() {
+		engineBenchDocs = map[string][]byte{}
+		engineBenchSets, engineBenchError = issueEngineBenchDocuments(engineBenchDocs)
+	})
+	if engineBenchError != nil {
+		b.Fatal(engineBenchError)
+	}
+	for _, set := range engineBenchSets {
+		b.Logf("%s: %d documents, %d pages", set.name, len(set.docs), set.pages)
+	}
+	return engineBenchDocs, engineBenchSets
+}
+
+func issueEngineBenchDocuments(docs map[string][]byte) ([]engineBenchSet, error) {
+	text := engineBenchSet{name: "text_layer", source: SourceTextLayer, rounds: engineBenchTextRounds}
+	image := engineBenchSet{name: "image_300dpi", source: SourceOCR, rounds: 1}
+	wantImage := map[int]int{} // page count → documents still wanted
+	for _, n := range engineBenchImagePages {
+		wantImage[n]++
+	}
+	textSim, err := issuer.NewSimulator(issuer.SimulatorOptions{})
+	if err != nil {
+		return nil, err
+	}
+	imageSim, err := issuer.NewSimulator(issuer.SimulatorOptions{ImageOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	issue := func(sim *issuer.Simulator, set *engineBenchSet, nest, uniqueNo string, pages int) error {
+		doc, err := sim.Issue(context.Background(), issuer.Request{
+			IdempotencyKey: "bench-" + nest, NestID: nest, UniqueNo: uniqueNo, Address: engineBenchAddress})
+		if err != nil {
+			return fmt.Errorf("issue %s: %w", nest, err)
+		}
+		if doc.Pages != pages {
+			return fmt.Errorf("issue %s: %d pages, Content said %d", nest, doc.Pages, pages)
+		}
+		name := fmt.Sprintf("%s-%s.pdf", set.name, nest)
+		docs["/doc/"+name] = doc.PDF
+		set.docs = append(set.docs, name)
+		set.pages += doc.Pages
+		return nil
+	}
+	imageLeft := len(engineBenchImagePages)
+	for i := 0; len(text.docs) < engineBenchTextDocs || imageLeft > 0; i++ {
+		if i > 10_000 {
+			return nil, fmt.Errorf("no simulated registries of %v pages in 10,000 nests", engineBenchImagePages)
+		}
+		nest, uniqueNo := fmt.Sprintf("engine-bench-%04d", i), fmt.Sprintf("1101%010d", 500_000+i)
+		pages := issuer.Content(nest, uniqueNo, engineBenchAddress).Pages
+		switch {
+		case len(text.docs) < engineBenchTextDocs:
+			if err := issue(textSim, &text, nest, uniqueNo, pages); err != nil {
+				return nil, err
+			}
+		case wantImage[pages] > 0:
+			wantImage[pages]--
+			imageLeft--
+			if err := issue(imageSim, &image, nest, uniqueNo, pages); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return []engineBenchSet{text, image}, nil
+}
