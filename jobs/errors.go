@@ -57,3 +57,22 @@ func ErrorCode(err error) Code {
 	}
 	return CodeInternal
 }
+
+// HTTPStatus is the one table from error codes to HTTP statuses, for REST
+// answers and anything else that speaks HTTP statuses.
+func HTTPStatus(c Code) int {
+	switch c {
+	case CodeUnauthenticated:
+		return 401
+	case CodeForbidden:
+		return 403
+	case CodeNotFound:
+		return 404
+	case CodeBadUserInput:
+		return 400
+	case CodeConflict:
+		return 409
+	default:
+		return 500
+	}
+}

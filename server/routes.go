@@ -32,6 +32,7 @@ func (a *App) routes() http.Handler {
 	gql := a.tokens.authenticate(a.endStreamsOnShutdown(newGraphQLHandler(a.service, graphQLOptions{
 		Dev: a.cfg.Dev(), AllowedOrigins: a.cfg.AllowedOrigins, Tokens: a.tokens, Logger: a.log})))
 	mux.Handle("/graphql", gql)
+	a.restRoutes(mux)
 	if a.cfg.Dev() {
 		mux.Handle("GET /graphiql", playground.Handler("Dungji GraphQL", "/graphql"))
 	}
@@ -83,7 +84,9 @@ func (a *App) readyz(w http.ResponseWriter, r *http.Request) {
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
+	if w.Header().Get("Cache-Control") == "" {
+		w.Header().Set("Cache-Control", "no-store")
+	}
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }

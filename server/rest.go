@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/ocr"
+)
+
+// The legacy REST paths of the original system, kept for clients that poll.
+// They call the same lifecycle methods as GraphQL; nothing here decides a
+// rule of its own. Field names are the original API's, exactly.
+const (
+	restIssuePath   = "/nests/{nestId}/analysis/registry/issue"
+	restIssueTask   = "/nests/{nestId}/analysis/registry/issue/{taskId}"
+	restOCRTaskPath = "/nests/{nestId}/analysis/registry/ocr/{taskId}"
+)
+
+// restIssueResponse answers POST …/issue.
+type restIssueResponse struct {
+	TaskID string `json:"task_id"`
+	Status string `json:"status"`
+	Reused bool   `json:"reused"`
+}
+
+// restIssuanceTask answers GET …/issue/{taskId}.
+type restIssuanceTask struct {
+	TaskID      string     `json:"task_id"`
+	Status      string     `json:"status"`
+	ErrorCode   *string    `json:"error_code"`
+	FileURL     *string    `json:"file_url"`
+	OCRTaskID   *string    `json:"ocr_task_id"`
+	Attempt     int        `json:"attempt"`
+	NextRetryAt *time.Time `json:"next_retry_at"`
+	CreatedAt   time.Time  `json:"created_at"`
+	UpdatedAt   time.Time  `json:"updated_at"`
+}
+
+// restOCRTask answers GET …/ocr/{taskId}.
+type restOCRTask struct {
+	TaskID    string  `json:"task_id"`
+	Status    string  `json:"status"`
+	ErrorCode *string `json:"error_code"`
+	PageCount *int    `json:"page_count"`
+	Text      *string `json:"text"`
+}
+
+// restError is the one error body of the REST paths.
+type restError struct {
+	ErrorCode string `json:"error_code"`
+	Message   string `json:"message"`
+}
+
+// restRoutes mounts the legacy paths. Methods are dispatched here rather
+// than by the mux so that a wrong method gets the same JSON error shape.
+func (a *App) restRoutes(mux *http.ServeMux) {
+	mux.Handle(restIssuePath, a.tokens.authenticate(methods(map[string]http.HandlerFunc{http.MethodPost: a.restRequestIssuance})))
+	mux.Handle(restIssueTask, a.tokens.authenticate(methods(map[string]http.HandlerFunc{http.MethodGet: a.restIssuanceTask})))
+	mux.Handle(restOCRTaskPath, a.tokens.authenticate(methods(map[string]http.HandlerFunc{http.MethodGet: a.restOCRTask})))
+}
+
+// methods answers 405 with Allow for a method not in hs (HEAD is served as GET).
+func methods(hs map[string]http.HandlerFunc) http.Handler {
+	var allow []string
+	for m := range hs {
+		allow = append(allow, m)
+		if m == http.MethodGet {
+			allow = append(allow, http.MethodHead)
+		}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m := r.Method
+		if m == http.MethodHead {
+			m = http.MethodGet
+		}
+		h, ok := hs[m]
+		if !ok {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			writeJSON(w, http.StatusMethodNotAllowed, restError{ErrorCode: "METHOD_NOT_ALLOWED", Message: r.Method + " is not allowed here"})
+			return
+		}
+		h(w, r)
+	})
+}
+
+// restFail writes err in the REST error shape with the status of its code.
+func (a *App) restFail(w http.ResponseWriter, r *http.Request, err error) {
+	code := jobs.ErrorCode(err)
+	msg := "internal error"
+	var je *jobs.Error
+	if errors.As(err, &je) && code != jobs.CodeInternal {
+		msg = je.Message
+	}
+	if code == jobs.CodeInternal && !errors.Is(err, context.Canceled) {
+		a.log.ErrorContext(r.Context(), "internal error", "path", r.URL.Path, "err", err)
+	}
+	if code == jobs.CodeUnauthenticated {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="dungji"`)
+	}
+	writeJSON(w, jobs.HTTPStatus(code), restError{ErrorCode: string(code), Message: msg})
+}
+
+func (a *App) restRequestIssuance(w http.ResponseWriter, r *http.Request) {
+	res, err := a.service.RequestIssuance(r.Context(), r.PathValue("nestId"))
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	status := http.StatusAccepted
+	if res.Reused {
+		status = http.StatusOK
+	}
+	writeJSON(w, status, restIssueResponse{TaskID: res.Task.ID, Status: string(res.Task.Status), Reused: res.Reused})
+}
+
+// taskInNest checks that a task belongs to the nest in the path: one that
+// does not is 404, as if it did not exist there.
+func taskInNest(nestID, taskNestID string) error {
+	id, err := jobs.ParseID("nestId", nestID)
+	if err != nil {
+		return err
+	}
+	if id != taskNestID {
+		return jobs.Errorf(jobs.CodeNotFound, "no such task in this nest")
+	}
+	return nil
+}
+
+func (a *App) restIssuanceTask(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	t, err := a.service.IssuanceTask(ctx, r.PathValue("taskId"))
+	if err == nil {
+		err = taskInNest(r.PathValue("nestId"), t.NestID)
+	}
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	if notModified(w, r, t.ID, t.Version, &t.Lifecycle) {
+		return
+	}
+	out := restIssuanceTask{TaskID: t.ID, Status: string(t.Status), ErrorCode: t.ErrorCode, Attempt: t.Attempt,
+		NextRetryAt: t.NextRetryAt, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+	if t.Status == db.StatusSuccess && t.FileID != nil {
+		f, err := a.service.File(ctx, *t.FileID)
+		if err == nil {
+			var u string
+			if u, err = a.service.FileURL(ctx, f); err == nil {
+				out.FileURL = &u
+			}
+		}
+		if err != nil {
+			a.restFail(w, r, err)
+			return
+		}
+		o, err := a.service.OCRTaskOfIssuance(ctx, t.ID)
+		if err != nil {
+			a.restFail(w, r, err)
+			return
+		}
+		if o != nil {
+			out.OCRTaskID = &o.ID
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (a *App) restOCRTask(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	t, err := a.service.OCRTask(ctx, r.PathValue("taskId"))
+	if err == nil {
+		err = taskInNest(r.PathValue("nestId"), t.NestID)
+	}
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	if notModified(w, r, t.ID, t.Version, &t.Lifecycle) {
+		return
+	}
+	out := restOCRTask{TaskID: t.ID, Status: string(t.Status), ErrorCode: t.ErrorCode, PageCount: t.PageCount}
+	pages, err := a.service.OCRTaskResult(ctx, t)
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	if pages != nil {
+		text := ocr.FullText(pages)
+		out.Text = &text
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// notModified sets the polling headers — a weak ETag from the task's
+// version (the presigned URL in the body changes at every request) and
+// Retry-After while the task is not final — and answers 304 when the
+// client already has this version.
+func notModified(w http.ResponseWriter, r *http.Request, id string, version int64, lc *db.Lifecycle) bool {
+	etag := fmt.Sprintf(`W/"%s.%d"`, id, version)
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", "private, no-cache")
+	if !lc.Status.Final() {
+		after := 2 * time.Second
+		if lc.NextRetryAt != nil {
+			after = max(time.Until(*lc.NextRetryAt), time.Second)
+		}
+		w.Header().Set("Retry-After", strconv.Itoa(int((after+time.Second-1)/time.Second)))
+	}
+	for _, candidate := range strings.Split(r.Header.Get("If-None-Match"), ",") {
+		c := strings.TrimSpace(candidate)
+		if c == etag || c == strings.TrimPrefix(etag, "W/") || c == "*" {
+			w.WriteHeader(http.StatusNotModified)
+			return true
+		}
+	}
+	return false
+}
