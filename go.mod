@@ -25,6 +25,7 @@ require (
 	go.etcd.io/bbolt v1.4.3
 	go.uber.org/goleak v1.3.0
 	golang.org/x/image v0.47.0
+	golang.org/x/time v0.16.0
 	riverqueue.com/riverui v0.22.0
 )
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -62,6 +63,15 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 				gerr.Extensions["code"] = string(jobs.CodeBadUserInput)
 			}
 			return gerr
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			return &gqlerror.Error{Message: "the request took too long", Path: gerr.Path,
+				Extensions: map[string]any{"code": "TIMEOUT"}}
+		}
+		// gqlgen's own refusal when introspection is off (production).
+		if strings.HasSuffix(err.Error(), "introspection disabled") {
+			return &gqlerror.Error{Message: "introspection is disabled", Path: gerr.Path,
+				Extensions: map[string]any{"code": string(jobs.CodeForbidden)}}
 		}
 		log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", err)
 		return &gqlerror.Error{Message: "internal error", Path: gerr.Path,

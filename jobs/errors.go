@@ -16,6 +16,7 @@ const (
 	CodeNotFound        Code = "NOT_FOUND"
 	CodeBadUserInput    Code = "BAD_USER_INPUT"
 	CodeConflict        Code = "CONFLICT"
+	CodeRateLimited     Code = "RATE_LIMITED"
 	CodeInternal        Code = "INTERNAL"
 )
 
@@ -72,6 +73,8 @@ func HTTPStatus(c Code) int {
 		return 400
 	case CodeConflict:
 		return 409
+	case CodeRateLimited:
+		return 429
 	default:
 		return 500
 	}

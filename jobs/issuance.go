@@ -155,6 +155,11 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 			// SUCCESS or FAILED meanwhile, or just failed as stale: a new task.
 		}
 
+		// Only a request that creates a task spends from the caller's
+		// bucket; refused, it rolls everything back.
+		if err := s.rateLimited(actor); err != nil {
+			return err
+		}
 		task, err := s.insertIssuance(ctx, tx, nest, actor)
 		if err != nil {
 			return err

@@ -39,6 +39,9 @@ type Config struct {
 	OCRDeadlinePerPage time.Duration
 	// FileURLTTL is how long a presigned file URL stays valid (15m).
 	FileURLTTL time.Duration
+	// RateLimit bounds, per user, the requests that create a task (a
+	// reused active task costs nothing).
+	RateLimit RateLimit
 	// NotifyInTx sends the wake-up NOTIFY inside every write transaction
 	// instead of after it. It exists to measure what that costs (make
 	// bench): Postgres serializes the commits of notifying transactions.
@@ -68,6 +71,7 @@ type Service struct {
 	log   *slog.Logger
 	now   func() time.Time
 
+	limits *limiters
 	// hub fans changes out to this process's subscribers (API processes).
 	hub *Hub
 	// waker wakes every process's event tail after a commit that wrote
@@ -134,7 +138,8 @@ func NewService(opts ServiceOptions) (*Service, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{db: opts.DB, river: opts.River, store: opts.Store, ocr: opts.OCR, cfg: cfg, log: log, now: now}, nil
+	return &Service{db: opts.DB, river: opts.River, store: opts.Store, ocr: opts.OCR, cfg: cfg, log: log, now: now,
+		limits: &limiters{cfg: cfg.RateLimit}}, nil
 }
 
 // clock returns the service's current time, rounded to what Postgres stores.

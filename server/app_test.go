@@ -28,6 +28,13 @@ func startApp(t *testing.T, env map[string]string) *testApp { return startAppB(t
 // startAppB starts the app for a test or a benchmark.
 func startAppB(t testing.TB, env map[string]string) *testApp {
 	t.Helper()
+	return startAppLogging(t, env, nil)
+}
+
+// startAppLogging starts the app with its log (every level) written to
+// logTo; nil logs errors to stderr.
+func startAppLogging(t testing.TB, env map[string]string, logTo io.Writer) *testApp {
+	t.Helper()
 	vars := map[string]string{
 		"ADDR":         "127.0.0.1:0",
 		"DATABASE_URL": dbtest.NewURL(t),
@@ -45,6 +52,9 @@ func startAppB(t testing.TB, env map[string]string) *testApp {
 	role := Role(or(vars["ROLE"], "all"))
 	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	if logTo != nil {
+		log = slog.New(slog.NewJSONHandler(logTo, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 	app, err := newApp(ctx, cfg, role, log)
 	if err != nil {
 		cancel()

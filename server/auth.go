@@ -26,7 +26,12 @@ type claims struct {
 // Tokens issues and verifies HS256 bearer tokens.
 type Tokens struct {
 	secret []byte
-	now    func() time.Time
+	// previous is the secret being rotated out: tokens it signed still
+	// verify (JWT_SECRET_PREVIOUS); new tokens use secret.
+	previous []byte
+	issuer   string // JWT_ISSUER: set on issued tokens and required when set
+	audience string // JWT_AUDIENCE: likewise
+	now      func() time.Time
 }
 
 // Issue returns a signed token for user, valid for ttl.
@@ -37,23 +42,44 @@ func (tk *Tokens) Issue(user string, admin bool, ttl time.Duration) (string, err
 	now := tk.now()
 	c := claims{RegisteredClaims: jwt.RegisteredClaims{
 		Subject:   user,
+		Issuer:    tk.issuer,
 		IssuedAt:  jwt.NewNumericDate(now),
+		NotBefore: jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(now.Add(ttl)),
 	}}
+	if tk.audience != "" {
+		c.Audience = jwt.ClaimStrings{tk.audience}
+	}
 	if admin {
 		c.Role = "admin"
 	}
 	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(tk.secret)
 }
 
-// Verify checks a token's signature (HS256 only), expiry and subject.
+// Verify checks a token: HS256 only (none and every other algorithm are
+// refused), signed by the current or the previous secret, exp required,
+// nbf and iat honoured, iss and aud checked when configured, 60 s of clock
+// skew.
 func (tk *Tokens) Verify(raw string) (jobs.Actor, error) {
-	var c claims
-	_, err := jwt.ParseWithClaims(raw, &c, func(*jwt.Token) (any, error) { return tk.secret, nil },
+	opts := []jwt.ParserOption{
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithExpirationRequired(),
-		jwt.WithLeeway(60*time.Second),
-		jwt.WithTimeFunc(tk.now))
+		jwt.WithIssuedAt(),
+		jwt.WithLeeway(60 * time.Second),
+		jwt.WithTimeFunc(tk.now),
+	}
+	if tk.issuer != "" {
+		opts = append(opts, jwt.WithIssuer(tk.issuer))
+	}
+	if tk.audience != "" {
+		opts = append(opts, jwt.WithAudience(tk.audience))
+	}
+	var c claims
+	_, err := jwt.ParseWithClaims(raw, &c, func(*jwt.Token) (any, error) { return tk.secret, nil }, opts...)
+	if err != nil && len(tk.previous) > 0 && errors.Is(err, jwt.ErrTokenSignatureInvalid) {
+		c = claims{}
+		_, err = jwt.ParseWithClaims(raw, &c, func(*jwt.Token) (any, error) { return tk.previous, nil }, opts...)
+	}
 	if err != nil {
 		return jobs.Actor{}, err
 	}
@@ -95,8 +121,12 @@ func tokenProblem(err error) string {
 		return "the token lacks a required claim (exp)"
 	case errors.Is(err, jwt.ErrTokenSignatureInvalid), errors.Is(err, jwt.ErrTokenUnverifiable):
 		return "the token's signature or algorithm is not accepted"
-	case errors.Is(err, jwt.ErrTokenNotValidYet):
+	case errors.Is(err, jwt.ErrTokenNotValidYet), errors.Is(err, jwt.ErrTokenUsedBeforeIssued):
 		return "the token is not valid yet"
+	case errors.Is(err, jwt.ErrTokenInvalidIssuer):
+		return "the token's issuer is not accepted"
+	case errors.Is(err, jwt.ErrTokenInvalidAudience):
+		return "the token's audience is not accepted"
 	case errors.Is(err, jwt.ErrTokenMalformed):
 		return "the token is malformed"
 	default:
@@ -125,6 +155,25 @@ func randomString(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// adminOnly guards h: HTTP basic auth with the configured credentials
+// (compared in constant time) or a bearer token of an admin.
+func (tk *Tokens) adminOnly(realm, user, password string, h http.Handler) http.Handler {
+	basic := basicAuth(realm, user, password, h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if scheme, raw, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+			actor, err := tk.Verify(strings.TrimSpace(raw))
+			if err != nil || !actor.Admin {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="`+realm+`"`)
+				http.Error(w, "an admin token is required", http.StatusForbidden)
+				return
+			}
+			h.ServeHTTP(w, r)
+			return
+		}
+		basic.ServeHTTP(w, r)
+	})
 }
 
 // basicAuth guards h with HTTP basic auth, comparing in constant time.

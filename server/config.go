@@ -20,19 +20,28 @@ var validBucket = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
 // Config is everything the binary reads from its environment. Each field
 // names its variable; README.md documents them in one table.
 type Config struct {
-	Addr            string        // ADDR
-	Env             string        // ENV: development | production
-	DatabaseURL     string        // DATABASE_URL
-	JWTSecret       string        // JWT_SECRET
-	RiverUIUser     string        // RIVERUI_USER
-	RiverUIPassword string        // RIVERUI_PASSWORD
-	DataDir         string        // DATA_DIR
-	ShutdownTimeout time.Duration // SHUTDOWN_TIMEOUT
-	StaleAfter      time.Duration // ISSUANCE_STALE_AFTER
-	LogLevel        string        // LOG_LEVEL
-	AutoMigrate     bool          // AUTO_MIGRATE
-	AllowedOrigins  []string      // ALLOWED_ORIGINS
-	NotifyInTx      bool          // EVENTS_NOTIFY_IN_TX (benchmarks only)
+	Addr               string         // ADDR
+	Env                string         // ENV: development | production
+	DatabaseURL        string         // DATABASE_URL
+	JWTSecret          string         // JWT_SECRET
+	JWTSecretPrevious  string         // JWT_SECRET_PREVIOUS
+	JWTIssuer          string         // JWT_ISSUER
+	JWTAudience        string         // JWT_AUDIENCE
+	CORSOrigins        []string       // CORS_ALLOWED_ORIGINS
+	ReadyzDetails      bool           // READYZ_DETAILS
+	RequestTimeout     time.Duration  // REQUEST_TIMEOUT
+	RateLimit          jobs.RateLimit // RATE_LIMIT
+	WSMaxSubscriptions int            // WS_MAX_SUBSCRIPTIONS
+	WSMaxConnsPerUser  int            // WS_MAX_CONNECTIONS_PER_USER
+	RiverUIUser        string         // RIVERUI_USER
+	RiverUIPassword    string         // RIVERUI_PASSWORD
+	DataDir            string         // DATA_DIR
+	ShutdownTimeout    time.Duration  // SHUTDOWN_TIMEOUT
+	StaleAfter         time.Duration  // ISSUANCE_STALE_AFTER
+	LogLevel           string         // LOG_LEVEL
+	AutoMigrate        bool           // AUTO_MIGRATE
+	AllowedOrigins     []string       // ALLOWED_ORIGINS
+	NotifyInTx         bool           // EVENTS_NOTIFY_IN_TX (benchmarks only)
 
 	S3Endpoint  string // S3_ENDPOINT; empty: the embedded S3 server
 	S3Region    string // S3_REGION
@@ -179,6 +188,9 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	if err := loadOCRConfig(&c, getenv); err != nil {
 		return c, err
 	}
+	if err := loadSecurityConfig(&c, getenv); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 
@@ -240,6 +252,48 @@ func loadOCRConfig(c *Config, getenv func(string) string) error {
 	}
 	if c.OCRMaxWait, err = duration(getenv, "OCR_MAX_WAIT", 30*time.Minute); err != nil {
 		return err
+	}
+	return nil
+}
+
+func loadSecurityConfig(c *Config, getenv func(string) string) error {
+	var err error
+	c.JWTSecretPrevious = getenv("JWT_SECRET_PREVIOUS")
+	if c.JWTSecretPrevious != "" && len(c.JWTSecretPrevious) < 16 {
+		return fmt.Errorf("JWT_SECRET_PREVIOUS must be at least 16 bytes")
+	}
+	c.JWTIssuer, c.JWTAudience = getenv("JWT_ISSUER"), getenv("JWT_AUDIENCE")
+	for _, o := range strings.Split(getenv("CORS_ALLOWED_ORIGINS"), ",") {
+		if o = strings.TrimSpace(o); o == "" {
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" {
+			return fmt.Errorf("CORS_ALLOWED_ORIGINS takes origins such as https://app.example.com, not %q", o)
+		}
+		c.CORSOrigins = append(c.CORSOrigins, o)
+	}
+	if c.ReadyzDetails, err = boolean(getenv, "READYZ_DETAILS", c.Dev()); err != nil {
+		return err
+	}
+	if c.RequestTimeout, err = duration(getenv, "REQUEST_TIMEOUT", 30*time.Second); err != nil {
+		return err
+	}
+	if c.RateLimit, err = jobs.ParseRateLimit(or(getenv("RATE_LIMIT"), "30/m,burst=10")); err != nil {
+		return fmt.Errorf("RATE_LIMIT: %v", err)
+	}
+	c.WSMaxSubscriptions, c.WSMaxConnsPerUser = 100, 20
+	for _, v := range []struct {
+		name string
+		dst  *int
+	}{{"WS_MAX_SUBSCRIPTIONS", &c.WSMaxSubscriptions}, {"WS_MAX_CONNECTIONS_PER_USER", &c.WSMaxConnsPerUser}} {
+		if s := getenv(v.name); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 1 || n > 100000 {
+				return fmt.Errorf("%s must be a number from 1 to 100000, not %q", v.name, s)
+			}
+			*v.dst = n
+		}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -27,6 +28,7 @@ const maxGraphQLBody = 1 << 20
 // graphQLOptions configure newGraphQLHandler.
 type graphQLOptions struct {
 	Dev            bool
+	WS             *wsLimits
 	AllowedOrigins []string // WebSocket Origin host patterns; empty: same origin only
 	Tokens         *Tokens
 	Logger         *slog.Logger
@@ -53,7 +55,8 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 		Implementation: transport.CoderWebsocketImplementation{AcceptOptions: websocket.AcceptOptions{
 			OriginPatterns: o.AllowedOrigins,
 		}},
-		InitFunc:              wsAuth(o.Tokens),
+		InitFunc:              wsAuth(o.Tokens, o.WS),
+		CloseFunc:             o.WS.release,
 		InitTimeout:           10 * time.Second,
 		KeepAlivePingInterval: 15 * time.Second, // graphql-ws (legacy) "ka"
 		PingPongInterval:      15 * time.Second, // graphql-transport-ws: a silent peer is dropped after 30 s
@@ -70,6 +73,9 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
 	srv.Use(extension.FixedComplexityLimit(1000))
+	srv.Use(depthLimit{max: 12})
+	srv.SetParserTokenLimit(10_000)
+	srv.AroundOperations(o.WS.aroundOperations)
 	srv.SetErrorPresenter(graph.ErrorPresenter(log))
 	srv.SetRecoverFunc(graph.RecoverFunc(log))
 	return limitBody(maxGraphQLBody, graphQLOverHTTP(srv))
@@ -78,7 +84,27 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 // wsAuth authenticates a WebSocket in connection_init: {"Authorization":
 // "Bearer <token>"}. A missing or invalid token closes the connection with
 // 4401/4403 and a reason; nothing of the token is echoed.
-func wsAuth(tk *Tokens) transport.WebsocketInitFunc {
+func wsAuth(tk *Tokens, limits *wsLimits) transport.WebsocketInitFunc {
+	authenticate := wsAuthenticate(tk)
+	return func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+		ctx, ack, err := authenticate(ctx, payload)
+		if err != nil {
+			return ctx, ack, err
+		}
+		actor, _ := jobs.ActorFrom(ctx)
+		ctx, ok := limits.admit(ctx, actor.UserID)
+		if !ok {
+			// 4429 is one of the codes the graphql-ws client does not retry.
+			ctx = transport.WithWebsocketCloseCode(ctx, 4429)
+			ctx = transport.AppendCloseReason(ctx, "Too many connections")
+			return ctx, nil, fmt.Errorf("this user already has %d connections open, the limit", limits.maxConns)
+		}
+		return ctx, ack, nil
+	}
+}
+
+// wsAuthenticate checks the token of connection_init.
+func wsAuthenticate(tk *Tokens) transport.WebsocketInitFunc {
 	return func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 		var raw string
 		for k, v := range payload {

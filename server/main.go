@@ -203,7 +203,11 @@ func newTokens(cfg Config) (*Tokens, error) {
 			return nil, fmt.Errorf("development JWT secret: %w", err)
 		}
 	}
-	return &Tokens{secret: []byte(secret), now: time.Now}, nil
+	tk := &Tokens{secret: []byte(secret), issuer: cfg.JWTIssuer, audience: cfg.JWTAudience, now: time.Now}
+	if cfg.JWTSecretPrevious != "" {
+		tk.previous = []byte(cfg.JWTSecretPrevious)
+	}
+	return tk, nil
 }
 
 // pgCmd starts (up) or stops (down) the development database server: `make

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
@@ -135,10 +136,19 @@ func (a *App) ocrCallback(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong " + internalKeyHeader})
 		return
 	}
+	webhookID := ""
 	if a.ocrWebhook != nil {
 		if err := a.ocrWebhook.Verify(body, r.Header); err != nil {
 			a.log.Warn("OCR callback refused: signature", "remote", r.RemoteAddr, "err", err)
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing, stale or wrong webhook signature"})
+			return
+		}
+		// A signed message already applied is a replay: the signature only
+		// proves it was once genuine.
+		webhookID = r.Header.Get("webhook-id")
+		if a.replays.seen(webhookID) {
+			a.log.Warn("OCR callback refused: replayed webhook-id", "remote", r.RemoteAddr)
+			writeJSON(w, http.StatusConflict, map[string]string{"error": "this webhook-id was already delivered"})
 			return
 		}
 	}
@@ -161,11 +171,56 @@ func (a *App) ocrCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.log.Info("OCR callback", "engine_job_id", job.JobID, "status", job.Status, "outcome", outcome)
+	if outcome != jobs.OCRUnknownJob {
+		a.replays.remember(webhookID)
+	}
 	if outcome == jobs.OCRUnknownJob {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no OCR task has this job"})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"outcome": string(outcome)})
+}
+
+// replayGuard remembers the webhook-ids of applied callbacks for the
+// signature's tolerance window (after it, the timestamp check refuses the
+// message anyway). It is per instance: a replay sent to another instance
+// behind a load balancer is still a no-op there, since the first final
+// result wins.
+type replayGuard struct {
+	mu     sync.Mutex
+	seenAt map[string]time.Time
+}
+
+const replayWindow = 5*time.Minute + time.Minute
+
+func (g *replayGuard) seen(id string) bool {
+	if id == "" {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	at, ok := g.seenAt[id]
+	return ok && time.Since(at) < replayWindow
+}
+
+func (g *replayGuard) remember(id string) {
+	if id == "" {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.seenAt == nil {
+		g.seenAt = map[string]time.Time{}
+	}
+	now := time.Now()
+	g.seenAt[id] = now
+	if len(g.seenAt) > 1000 {
+		for k, at := range g.seenAt {
+			if now.Sub(at) >= replayWindow {
+				delete(g.seenAt, k)
+			}
+		}
+	}
 }
 
 // devSecretFile returns a development secret kept in DATA_DIR/name,

@@ -61,9 +61,12 @@ type restError struct {
 // restRoutes mounts the legacy paths. Methods are dispatched here rather
 // than by the mux so that a wrong method gets the same JSON error shape.
 func (a *App) restRoutes(mux *http.ServeMux) {
-	mux.Handle(restIssuePath, a.tokens.authenticate(methods(map[string]http.HandlerFunc{http.MethodPost: a.restRequestIssuance})))
-	mux.Handle(restIssueTask, a.tokens.authenticate(methods(map[string]http.HandlerFunc{http.MethodGet: a.restIssuanceTask})))
-	mux.Handle(restOCRTaskPath, a.tokens.authenticate(methods(map[string]http.HandlerFunc{http.MethodGet: a.restOCRTask})))
+	wrap := func(hs map[string]http.HandlerFunc) http.Handler {
+		return requestTimeout(a.cfg.RequestTimeout, a.tokens.authenticate(methods(hs))) // no path reads a body
+	}
+	mux.Handle(restIssuePath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restRequestIssuance}))
+	mux.Handle(restIssueTask, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restIssuanceTask}))
+	mux.Handle(restOCRTaskPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restOCRTask}))
 }
 
 // methods answers 405 with Allow for a method not in hs (HEAD is served as GET).

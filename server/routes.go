@@ -27,20 +27,20 @@ func (a *App) routes() http.Handler {
 			requireKey(a.cfg.OCRCallbackKey, a.cfg.OCRCallbackKeyPrevious, a.ocrServer.Handler())))
 	}
 	if !a.role.api() {
-		return mux
+		return securityHeaders(mux)
 	}
-	gql := a.tokens.authenticate(a.endStreamsOnShutdown(newGraphQLHandler(a.service, graphQLOptions{
-		Dev: a.cfg.Dev(), AllowedOrigins: a.cfg.AllowedOrigins, Tokens: a.tokens, Logger: a.log})))
+	gql := requestTimeout(a.cfg.RequestTimeout, a.tokens.authenticate(a.endStreamsOnShutdown(newGraphQLHandler(a.service, graphQLOptions{
+		Dev: a.cfg.Dev(), AllowedOrigins: a.cfg.AllowedOrigins, Tokens: a.tokens, Logger: a.log, WS: a.wsLimits}))))
 	mux.Handle("/graphql", gql)
 	a.restRoutes(mux)
 	if a.cfg.Dev() {
 		mux.Handle("GET /graphiql", playground.Handler("Dungji GraphQL", "/graphql"))
 	}
 	if a.riverUI != nil {
-		mux.Handle("/riverui/", basicAuth("River UI", a.riverUIUser, a.riverUIPassword, a.riverUI))
+		mux.Handle("/riverui/", a.tokens.adminOnly("River UI", a.riverUIUser, a.riverUIPassword, a.riverUI))
 	}
 	mux.Handle("/", web.Handler())
-	return mux
+	return securityHeaders(cors(a.cfg.CORSOrigins, mux))
 }
 
 // endStreamsOnShutdown ends WebSocket and SSE streams when shutdown starts:
@@ -64,6 +64,10 @@ func (a *App) endStreamsOnShutdown(h http.Handler) http.Handler {
 func (a *App) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
 	defer cancel()
+	if !a.cfg.ReadyzDetails {
+		// Details (what is pending, what is down) only when configured.
+		w = &statusOnly{ResponseWriter: w}
+	}
 	if err := a.db.Pool.Ping(ctx); err != nil {
 		a.log.Warn("readyz: database unreachable", "err", err)
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "database unreachable"})
@@ -89,4 +93,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	}
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// statusOnly turns a readiness answer into its status alone.
+type statusOnly struct{ http.ResponseWriter }
+
+func (s *statusOnly) Write(b []byte) (int, error) {
+	var v map[string]any
+	if json.Unmarshal(b, &v) == nil {
+		out, _ := json.Marshal(map[string]any{"status": v["status"]})
+		_, err := s.ResponseWriter.Write(append(out, '\n'))
+		return len(b), err
+	}
+	return s.ResponseWriter.Write(b)
 }

@@ -121,9 +121,10 @@ type App struct {
 	// riverUIUser and riverUIPassword guard /riverui/; empty means unmounted.
 	riverUIUser, riverUIPassword string
 
-	waker *db.Waker
-	hub   *jobs.Hub
-	tail  *db.EventTail
+	wsLimits *wsLimits
+	waker    *db.Waker
+	hub      *jobs.Hub
+	tail     *db.EventTail
 	// streams is cancelled when shutdown starts, ending subscriptions.
 	streams       context.Context
 	cancelStreams context.CancelFunc
@@ -136,11 +137,13 @@ type App struct {
 	ocrEngine  ocr.Engine
 	ocrServer  *ocr.Server // the built-in engine, when mounted here
 	ocrWebhook *standardwebhooks.Webhook
+	replays    replayGuard
 	ready      chan struct{} // closed once the HTTP server accepts connections
 }
 
 func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App, error) {
-	a := &App{cfg: cfg, role: role, log: log, ready: make(chan struct{})}
+	a := &App{cfg: cfg, role: role, log: log, ready: make(chan struct{}),
+		wsLimits: &wsLimits{maxConns: cfg.WSMaxConnsPerUser, maxSubs: cfg.WSMaxSubscriptions}}
 	a.streams, a.cancelStreams = context.WithCancel(context.Background())
 	var err error
 	if a.tokens, err = newTokens(cfg); err != nil {
@@ -174,7 +177,7 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App,
 	}
 	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, Store: a.store, OCR: a.ocrEngine, Logger: log,
 		Config: jobs.Config{IssuanceStaleAfter: cfg.StaleAfter, IssuancePolicy: cfg.IssuancePolicy,
-			NotifyInTx: cfg.NotifyInTx, OCRMaxWait: cfg.OCRMaxWait}})
+			NotifyInTx: cfg.NotifyInTx, OCRMaxWait: cfg.OCRMaxWait, RateLimit: cfg.RateLimit}})
 	if err != nil {
 		a.close()
 		return nil, err

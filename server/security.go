@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/dungji/dungji/jobs"
+)
+
+// securityHeaders sets headers every response gets, and a Content Security
+// Policy on HTML: the console loads only from this origin; GraphiQL (a
+// development page) also from the CDN its page names.
+func securityHeaders(h http.Handler) http.Handler {
+	const console = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+		"connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+	const graphiql = "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://unpkg.com; " +
+		"style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://unpkg.com; font-src 'self' data: https://cdn.jsdelivr.net; " +
+		"img-src 'self' data: https://cdn.jsdelivr.net; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'"
+	const riverUI = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hdr := w.Header()
+		hdr.Set("X-Content-Type-Options", "nosniff")
+		hdr.Set("Referrer-Policy", "no-referrer")
+		hdr.Set("X-Frame-Options", "DENY")
+		switch {
+		case r.URL.Path == "/graphiql":
+			hdr.Set("Content-Security-Policy", graphiql)
+		case strings.HasPrefix(r.URL.Path, "/riverui/"):
+			hdr.Set("Content-Security-Policy", riverUI)
+		default:
+			hdr.Set("Content-Security-Policy", console)
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// cors answers browsers from the configured origins only; with none
+// configured (the default) no CORS header is ever sent, so only same-origin
+// pages can call the API.
+func cors(origins []string, h http.Handler) http.Handler {
+	if len(origins) == 0 {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		origin := r.Header.Get("Origin")
+		allowed := origin != "" && slices.Contains(origins, origin)
+		if allowed {
+			w.Header().Set("Access-Control-Allow-Origin", origin)
+			w.Header().Add("Vary", "Origin")
+			w.Header().Set("Access-Control-Expose-Headers", "ETag, Retry-After")
+		}
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			if allowed {
+				w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+				w.Header().Set("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match")
+				w.Header().Set("Access-Control-Max-Age", "600")
+			}
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// requestTimeout bounds every request but the long-lived streams.
+func requestTimeout(d time.Duration, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isStream(r) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), d)
+		defer cancel()
+		h.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// depthLimit refuses operations nested deeper than max fields (fragments
+// followed), before any resolver runs. It also applies to subscriptions.
+type depthLimit struct{ max int }
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = depthLimit{}
+
+func (depthLimit) ExtensionName() string                   { return "DepthLimit" }
+func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
+func (d depthLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if oc.Operation == nil {
+		return nil
+	}
+	if depth := selectionDepth(oc.Operation.SelectionSet, oc.Doc.Fragments, 0, d.max+1); depth > d.max {
+		err := gqlerror.Errorf("operation is nested %d levels deep; the limit is %d", depth, d.max)
+		err.Extensions = map[string]any{"code": "DEPTH_LIMIT_EXCEEDED"}
+		return err
+	}
+	return nil
+}
+
+// selectionDepth returns the depth of a selection set, stopping once it
+// passes limit (so fragment cycles and huge documents end early).
+func selectionDepth(set ast.SelectionSet, frags ast.FragmentDefinitionList, depth, limit int) int {
+	if depth >= limit {
+		return depth
+	}
+	deepest := depth
+	for _, sel := range set {
+		var d int
+		switch s := sel.(type) {
+		case *ast.Field:
+			if len(s.SelectionSet) == 0 {
+				d = depth + 1
+			} else {
+				d = selectionDepth(s.SelectionSet, frags, depth+1, limit)
+			}
+		case *ast.InlineFragment:
+			d = selectionDepth(s.SelectionSet, frags, depth, limit)
+		case *ast.FragmentSpread:
+			if f := frags.ForName(s.Name); f != nil {
+				d = selectionDepth(f.SelectionSet, frags, depth, limit)
+			}
+		}
+		deepest = max(deepest, d)
+	}
+	return deepest
+}
+
+// wsLimits bounds WebSocket use: connections per user and subscriptions
+// per connection.
+type wsLimits struct {
+	maxConns, maxSubs int
+	mu                sync.Mutex
+	perUser           map[string]int
+}
+
+// wsConn is one authenticated connection's bookkeeping, kept in its context.
+type wsConn struct {
+	user string
+	subs atomic.Int32
+}
+
+type wsConnKey struct{}
+
+// admit counts a new connection for user, or refuses it.
+func (l *wsLimits) admit(ctx context.Context, user string) (context.Context, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.perUser == nil {
+		l.perUser = map[string]int{}
+	}
+	if l.perUser[user] >= l.maxConns {
+		return ctx, false
+	}
+	l.perUser[user]++
+	return context.WithValue(ctx, wsConnKey{}, &wsConn{user: user}), true
+}
+
+// release forgets a closed connection.
+func (l *wsLimits) release(ctx context.Context, _ int) {
+	c, ok := ctx.Value(wsConnKey{}).(*wsConn)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.perUser[c.user]--; l.perUser[c.user] <= 0 {
+		delete(l.perUser, c.user)
+	}
+}
+
+// connections is the number of counted connections of user.
+func (l *wsLimits) connections(user string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.perUser[user]
+}
+
+// aroundOperations refuses a subscription past the connection's limit and
+// counts the running ones.
+func (l *wsLimits) aroundOperations(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	c, ok := ctx.Value(wsConnKey{}).(*wsConn)
+	oc := graphql.GetOperationContext(ctx)
+	if !ok || oc.Operation == nil || oc.Operation.Operation != ast.Subscription {
+		return next(ctx)
+	}
+	if int(c.subs.Add(1)) > l.maxSubs {
+		c.subs.Add(-1)
+		return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{{
+			Message:    fmt.Sprintf("this connection already runs %d subscriptions, the limit", l.maxSubs),
+			Extensions: map[string]any{"code": string(jobs.CodeRateLimited)},
+		}}})
+	}
+	var once sync.Once
+	done := func() { once.Do(func() { c.subs.Add(-1) }) }
+	context.AfterFunc(ctx, done)
+	h := next(ctx)
+	return func(ctx context.Context) *graphql.Response {
+		resp := h(ctx)
+		if resp == nil {
+			done()
+		}
+		return resp
+	}
+}
