@@ -225,6 +225,7 @@ func insertEvent(ctx context.Context, idb bun.IDB, kind db.TaskKind, taskID, nes
 	if _, err := idb.NewInsert().Model(ev).Exec(ctx); err != nil {
 		return internal("insert task event", err)
 	}
+	noteTransition(ctx, kind, from, lc, at)
 	return nil
 }
 

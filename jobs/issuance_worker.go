@@ -66,12 +66,14 @@ func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs])
 	}
 	log := w.svc.log.With("task_id", task.ID, "nest_id", task.NestID, "job_id", job.ID, "attempt", job.Attempt)
 
+	botStart := time.Now()
 	doc, err := w.issuer.Issue(ctx, issuer.Request{
 		IdempotencyKey: task.ID, // every attempt of a task: a retry never pays twice
 		NestID:         nest.ID,
 		UniqueNo:       nest.RegistryUniqueNo,
 		Address:        nest.Address,
 	})
+	w.svc.metrics.observeCall("bot", botStart, err)
 	if err != nil {
 		if stopped(ctx) {
 			return ctx.Err()
@@ -87,7 +89,9 @@ func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs])
 	}
 
 	key := registryKey(task.NestID, task.ID)
+	putStart := time.Now()
 	obj, err := w.store.Put(ctx, key, doc.PDF, "application/pdf")
+	w.svc.metrics.observeCall("s3", putStart, err)
 	if err != nil && stopped(ctx) {
 		return ctx.Err() // the next run overwrites the same key
 	}

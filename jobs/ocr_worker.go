@@ -120,12 +120,14 @@ func (w *OCRWorker) Work(ctx context.Context, job *river.Job[OCRArgs]) error {
 		if err != nil {
 			return w.fail(ctx, job, task, CauseOCRUnavailable, err)
 		}
+		submitStart := time.Now()
 		ej, err := w.engine.Submit(ctx, ocr.SubmitRequest{
 			DocumentURL: url,
 			ClientToken: task.ID, // a resubmission returns the same engine job
 			CallbackURL: w.callbackURL,
 			Languages:   []string{"kor", "eng"},
 		})
+		w.svc.metrics.observeCall("ocr_engine", submitStart, err)
 		if err != nil && stopped(ctx) {
 			return ctx.Err() // a resubmission returns the same engine job
 		}

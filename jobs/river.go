@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/dungji/dungji/db"
 )
@@ -28,6 +29,8 @@ type RiverOptions struct {
 	// RescueStuckJobsAfter is when River's rescuer takes back a job that
 	// stays running, as after a killed worker (default 30m).
 	RescueStuckJobsAfter time.Duration
+	// Middleware wraps inserts and work (Service.MiddlewareForRiver).
+	Middleware []rivertype.Middleware
 }
 
 const fetchCooldown = 10 * time.Millisecond
@@ -51,6 +54,7 @@ func NewRiverClient(d *db.DB, opts RiverOptions) (*river.Client[*sql.Tx], error)
 		// Kinds are checked by our own types: an issuance commits its OCR
 		// job even on a process that does not work the OCR queue.
 		SkipUnknownJobCheck: true,
+		Middleware:          opts.Middleware,
 	}
 	if opts.RescueStuckJobsAfter > 0 {
 		cfg.RescueStuckJobsAfter = opts.RescueStuckJobsAfter

@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/uptrace/bun"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
@@ -71,7 +73,9 @@ type Service struct {
 	log   *slog.Logger
 	now   func() time.Time
 
-	limits *limiters
+	limits         *limiters
+	metrics        *Metrics
+	tracerProvider trace.TracerProvider
 	// hub fans changes out to this process's subscribers (API processes).
 	hub *Hub
 	// waker wakes every process's event tail after a commit that wrote
@@ -151,20 +155,32 @@ func (s *Service) SetWaker(w *db.Waker) { s.waker = w }
 // inTx runs fn in one transaction and, once it committed, wakes the event
 // tails (outside the transaction: see db.Waker).
 func (s *Service) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	ctx, transitions := withTransitions(ctx)
 	if s.cfg.NotifyInTx {
-		return s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		err := s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 			if err := fn(ctx, tx); err != nil {
 				return err
 			}
 			_, err := tx.ExecContext(ctx, "SELECT pg_notify(?, '')", db.EventsChannel)
 			return err
 		})
+		if err == nil {
+			s.metrics.record(*transitions)
+		}
+		return err
 	}
 	if err := s.db.InTx(ctx, fn); err != nil {
 		return err
 	}
+	s.metrics.record(*transitions)
 	s.waker.Poke()
 	return nil
+}
+
+// MiddlewareForRiver is the River middleware every client of this service
+// uses: trace propagation through jobs and job metrics.
+func (s *Service) MiddlewareForRiver() []rivertype.Middleware {
+	return []rivertype.Middleware{&jobMiddleware{metrics: s.metrics, tracer: s.tracer()}}
 }
 
 // SetRiver sets the River client after construction: a client that works

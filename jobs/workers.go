@@ -75,5 +75,6 @@ func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
 		},
 		Logger:     deps.Logger,
 		JobTimeout: deps.JobTimeout,
+		Middleware: s.MiddlewareForRiver(),
 	}, nil
 }

@@ -35,6 +35,12 @@ func startAppB(t testing.TB, env map[string]string) *testApp {
 // logTo; nil logs errors to stderr.
 func startAppLogging(t testing.TB, env map[string]string, logTo io.Writer) *testApp {
 	t.Helper()
+	return startAppWith(t, env, logTo, appOptions{})
+}
+
+// startAppWith starts the app with test seams.
+func startAppWith(t testing.TB, env map[string]string, logTo io.Writer, opts appOptions) *testApp {
+	t.Helper()
 	vars := map[string]string{
 		"ADDR":         "127.0.0.1:0",
 		"DATABASE_URL": dbtest.NewURL(t),
@@ -55,7 +61,7 @@ func startAppLogging(t testing.TB, env map[string]string, logTo io.Writer) *test
 	if logTo != nil {
 		log = slog.New(slog.NewJSONHandler(logTo, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	app, err := newApp(ctx, cfg, role, log)
+	app, err := newApp(ctx, cfg, role, log, opts)
 	if err != nil {
 		cancel()
 		t.Fatal(err)

@@ -33,6 +33,8 @@ type Config struct {
 	RateLimit          jobs.RateLimit // RATE_LIMIT
 	WSMaxSubscriptions int            // WS_MAX_SUBSCRIPTIONS
 	WSMaxConnsPerUser  int            // WS_MAX_CONNECTIONS_PER_USER
+	MetricsPublic      bool           // METRICS_PUBLIC
+	OTLPEndpoint       string         // OTEL_EXPORTER_OTLP_ENDPOINT
 	RiverUIUser        string         // RIVERUI_USER
 	RiverUIPassword    string         // RIVERUI_PASSWORD
 	DataDir            string         // DATA_DIR
@@ -282,6 +284,10 @@ func loadSecurityConfig(c *Config, getenv func(string) string) error {
 	if c.RateLimit, err = jobs.ParseRateLimit(or(getenv("RATE_LIMIT"), "30/m,burst=10")); err != nil {
 		return fmt.Errorf("RATE_LIMIT: %v", err)
 	}
+	if c.MetricsPublic, err = boolean(getenv, "METRICS_PUBLIC", c.Dev()); err != nil {
+		return err
+	}
+	c.OTLPEndpoint = getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
 	c.WSMaxSubscriptions, c.WSMaxConnsPerUser = 100, 20
 	for _, v := range []struct {
 		name string

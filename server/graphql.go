@@ -17,6 +17,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dungji/dungji/graph"
 	"github.com/dungji/dungji/jobs"
@@ -28,6 +29,7 @@ const maxGraphQLBody = 1 << 20
 // graphQLOptions configure newGraphQLHandler.
 type graphQLOptions struct {
 	Dev            bool
+	Tracer         func() trace.TracerProvider
 	WS             *wsLimits
 	AllowedOrigins []string // WebSocket Origin host patterns; empty: same origin only
 	Tokens         *Tokens
@@ -76,6 +78,7 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	srv.Use(depthLimit{max: 12})
 	srv.SetParserTokenLimit(10_000)
 	srv.AroundOperations(o.WS.aroundOperations)
+	srv.AroundOperations(graphQLSpans(o.Tracer))
 	srv.SetErrorPresenter(graph.ErrorPresenter(log))
 	srv.SetRecoverFunc(graph.RecoverFunc(log))
 	return limitBody(maxGraphQLBody, graphQLOverHTTP(srv))

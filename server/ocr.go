@@ -79,7 +79,7 @@ func keyMatches(got, current, previous string) bool {
 // contract), OCR_PADDLE_URL (a PaddleOCR serving deployment behind our async
 // adapter) or the built-in engine, mounted on this server.
 func (a *App) setupOCR() error {
-	hc := &http.Client{Timeout: 2 * time.Minute, Transport: keyTransport{key: a.cfg.OCRCallbackKey, base: http.DefaultTransport}}
+	hc := &http.Client{Timeout: 2 * time.Minute, Transport: a.tracedTransport(keyTransport{key: a.cfg.OCRCallbackKey, base: http.DefaultTransport})}
 	switch {
 	case a.cfg.OCRURL != "":
 		a.ocrEngine = ocr.NewHTTPEngine(a.cfg.OCRURL, hc)
@@ -117,7 +117,10 @@ func (a *App) setupOCR() error {
 // job id (400, before any lookup); then the lifecycle applies it in one
 // transaction. Duplicates and late results answer 200 and change nothing.
 func (a *App) ocrCallback(w http.ResponseWriter, r *http.Request) {
+	outcome := "rejected_internal"
+	defer func() { a.callbacks.WithLabelValues(outcome).Inc() }()
 	if r.ContentLength > maxOCRCallbackBody {
+		outcome = "rejected_size"
 		writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": "body too large"})
 		return
 	}
@@ -125,6 +128,7 @@ func (a *App) ocrCallback(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
+			outcome = "rejected_size"
 			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": "body too large"})
 			return
 		}
@@ -132,6 +136,7 @@ func (a *App) ocrCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !keyMatches(r.Header.Get(internalKeyHeader), a.cfg.OCRCallbackKey, a.cfg.OCRCallbackKeyPrevious) {
+		outcome = "rejected_key"
 		a.log.Warn("OCR callback refused: internal key", "remote", r.RemoteAddr)
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong " + internalKeyHeader})
 		return
@@ -139,6 +144,7 @@ func (a *App) ocrCallback(w http.ResponseWriter, r *http.Request) {
 	webhookID := ""
 	if a.ocrWebhook != nil {
 		if err := a.ocrWebhook.Verify(body, r.Header); err != nil {
+			outcome = "rejected_signature"
 			a.log.Warn("OCR callback refused: signature", "remote", r.RemoteAddr, "err", err)
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing, stale or wrong webhook signature"})
 			return
@@ -147,6 +153,7 @@ func (a *App) ocrCallback(w http.ResponseWriter, r *http.Request) {
 		// proves it was once genuine.
 		webhookID = r.Header.Get("webhook-id")
 		if a.replays.seen(webhookID) {
+			outcome = "rejected_replay"
 			a.log.Warn("OCR callback refused: replayed webhook-id", "remote", r.RemoteAddr)
 			writeJSON(w, http.StatusConflict, map[string]string{"error": "this webhook-id was already delivered"})
 			return
@@ -157,28 +164,31 @@ func (a *App) ocrCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	var job ocr.Job
 	if err := json.Unmarshal(body, &probe); err != nil || json.Unmarshal(body, &job) != nil {
+		outcome = "rejected_json"
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "the body is not a JSON job document"})
 		return
 	}
 	if probe.JobID == nil || strings.TrimSpace(*probe.JobID) == "" {
+		outcome = "rejected_job_id"
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "job_id is required"})
 		return
 	}
-	outcome, err := a.service.ApplyOCRResult(r.Context(), job)
+	applied, err := a.service.ApplyOCRResult(r.Context(), job)
 	if err != nil {
 		a.log.Error("apply OCR result", "engine_job_id", job.JobID, "err", err)
 		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "internal error"})
 		return
 	}
-	a.log.Info("OCR callback", "engine_job_id", job.JobID, "status", job.Status, "outcome", outcome)
-	if outcome != jobs.OCRUnknownJob {
+	outcome = string(applied)
+	a.log.Info("OCR callback", "engine_job_id", job.JobID, "status", job.Status, "outcome", applied)
+	if applied != jobs.OCRUnknownJob {
 		a.replays.remember(webhookID)
 	}
-	if outcome == jobs.OCRUnknownJob {
+	if applied == jobs.OCRUnknownJob {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no OCR task has this job"})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"outcome": string(outcome)})
+	writeJSON(w, http.StatusOK, map[string]string{"outcome": string(applied)})
 }
 
 // replayGuard remembers the webhook-ids of applied callbacks for the

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+
 	"encoding/json"
+	"go.opentelemetry.io/otel/trace"
 	"net/http"
 	"time"
 
@@ -19,6 +21,7 @@ func (a *App) routes() http.Handler {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("GET /readyz", a.readyz)
+	mux.Handle("GET /metrics", a.metricsHandler())
 	// The OCR callback and the built-in engine serve every role: the engine
 	// runs where the workers run, and any instance can take a result.
 	mux.HandleFunc("POST "+ocrCallbackPath, a.ocrCallback)
@@ -27,10 +30,11 @@ func (a *App) routes() http.Handler {
 			requireKey(a.cfg.OCRCallbackKey, a.cfg.OCRCallbackKeyPrevious, a.ocrServer.Handler())))
 	}
 	if !a.role.api() {
-		return securityHeaders(mux)
+		return accessLog(a.log, a.traced(securityHeaders(mux)))
 	}
 	gql := requestTimeout(a.cfg.RequestTimeout, a.tokens.authenticate(a.endStreamsOnShutdown(newGraphQLHandler(a.service, graphQLOptions{
-		Dev: a.cfg.Dev(), AllowedOrigins: a.cfg.AllowedOrigins, Tokens: a.tokens, Logger: a.log, WS: a.wsLimits}))))
+		Dev: a.cfg.Dev(), AllowedOrigins: a.cfg.AllowedOrigins, Tokens: a.tokens, Logger: a.log, WS: a.wsLimits,
+		Tracer: func() trace.TracerProvider { return a.tracer }}))))
 	mux.Handle("/graphql", gql)
 	a.restRoutes(mux)
 	if a.cfg.Dev() {
@@ -40,7 +44,7 @@ func (a *App) routes() http.Handler {
 		mux.Handle("/riverui/", a.tokens.adminOnly("River UI", a.riverUIUser, a.riverUIPassword, a.riverUI))
 	}
 	mux.Handle("/", web.Handler())
-	return securityHeaders(cors(a.cfg.CORSOrigins, mux))
+	return accessLog(a.log, a.traced(securityHeaders(cors(a.cfg.CORSOrigins, mux))))
 }
 
 // endStreamsOnShutdown ends WebSocket and SSE streams when shutdown starts:

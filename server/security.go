@@ -179,6 +179,17 @@ func (l *wsLimits) release(ctx context.Context, _ int) {
 	}
 }
 
+// total is the number of counted connections.
+func (l *wsLimits) total() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, c := range l.perUser {
+		n += c
+	}
+	return n
+}
+
 // connections is the number of counted connections of user.
 func (l *wsLimits) connections(user string) int {
 	l.mu.Lock()

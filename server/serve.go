@@ -14,7 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
+	"go.opentelemetry.io/otel/trace"
 	"riverqueue.com/riverui"
 
 	"github.com/dungji/dungji/db"
@@ -123,8 +125,14 @@ type App struct {
 
 	wsLimits *wsLimits
 	waker    *db.Waker
-	hub      *jobs.Hub
-	tail     *db.EventTail
+
+	metrics         *jobs.Metrics
+	callbacks       *prometheus.CounterVec
+	metricsReg      *prometheus.Registry
+	tracer          trace.TracerProvider
+	shutdownTracing func(context.Context) error
+	hub             *jobs.Hub
+	tail            *db.EventTail
 	// streams is cancelled when shutdown starts, ending subscriptions.
 	streams       context.Context
 	cancelStreams context.CancelFunc
@@ -141,7 +149,16 @@ type App struct {
 	ready      chan struct{} // closed once the HTTP server accepts connections
 }
 
-func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App, error) {
+// appOptions are test seams of newApp.
+type appOptions struct {
+	tracerProvider trace.TracerProvider
+}
+
+func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger, options ...appOptions) (*App, error) {
+	var opts appOptions
+	if len(options) > 0 {
+		opts = options[0]
+	}
 	a := &App{cfg: cfg, role: role, log: log, ready: make(chan struct{}),
 		wsLimits: &wsLimits{maxConns: cfg.WSMaxConnsPerUser, maxSubs: cfg.WSMaxSubscriptions}}
 	a.streams, a.cancelStreams = context.WithCancel(context.Background())
@@ -149,6 +166,10 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App,
 	if a.tokens, err = newTokens(cfg); err != nil {
 		return nil, err
 	}
+	if err := a.setupTracing(ctx, opts.tracerProvider); err != nil {
+		return nil, fmt.Errorf("tracing: %w", err)
+	}
+	a.setupMetrics()
 	if a.db, a.stopDB, err = openDatabase(ctx, cfg, log); err != nil {
 		return nil, err
 	}
@@ -182,7 +203,9 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger) (*App,
 		a.close()
 		return nil, err
 	}
-	ropts := jobs.RiverOptions{Logger: log}
+	a.service.SetMetrics(a.metrics)
+	a.service.SetTracerProvider(a.tracer)
+	ropts := jobs.RiverOptions{Logger: log, Middleware: a.service.MiddlewareForRiver()}
 	if role.workers() {
 		iss, err := newIssuer(cfg)
 		if err != nil {
@@ -315,6 +338,11 @@ func (a *App) run(ctx context.Context, stdout io.Writer) error {
 			_ = a.river.StopAndCancel(cctx)
 			ccancel()
 		}
+	}
+	if a.shutdownTracing != nil {
+		tctx, tcancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = a.shutdownTracing(tctx)
+		tcancel()
 	}
 	a.log.Info("stopped")
 	return nil

@@ -81,7 +81,7 @@ func newSigner(secret string) (*standardwebhooks.Webhook, error) {
 
 // send delivers job to url in the background. It does nothing once the
 // sender is closed.
-func (c *callbackSender) send(url string, job Job) {
+func (c *callbackSender) send(url string, job Job, traceParent string) {
 	body, err := json.Marshal(job)
 	if err != nil { // a Job always marshals
 		c.log.Error("ocr: encode callback", "job_id", job.JobID, "error", err)
@@ -92,7 +92,7 @@ func (c *callbackSender) send(url string, job Job) {
 	if c.closed {
 		return
 	}
-	c.wg.Go(func() { c.deliver(url, job.JobID, body) })
+	c.wg.Go(func() { c.deliver(url, job.JobID, body, traceParent) })
 }
 
 func (c *callbackSender) close() {
@@ -103,7 +103,7 @@ func (c *callbackSender) close() {
 	c.wg.Wait()
 }
 
-func (c *callbackSender) deliver(url, jobID string, body []byte) {
+func (c *callbackSender) deliver(url, jobID string, body []byte, traceParent string) {
 	start := time.Now()
 	wait := c.initial
 	var err error
@@ -116,7 +116,7 @@ func (c *callbackSender) deliver(url, jobID string, body []byte) {
 	for ; ; attempt++ {
 		var retry bool
 		var retryAfter time.Duration
-		retry, retryAfter, err = c.post(url, jobID, body)
+		retry, retryAfter, err = c.post(url, jobID, body, traceParent)
 		if err == nil {
 			c.log.Debug("ocr: callback delivered", "job_id", jobID, "attempts", attempt)
 			return
@@ -146,7 +146,7 @@ func (c *callbackSender) deliver(url, jobID string, body []byte) {
 
 // post makes one delivery attempt. retry reports whether another attempt
 // may succeed; retryAfter is the receiver's Retry-After, if any.
-func (c *callbackSender) post(url, jobID string, body []byte) (retry bool, retryAfter time.Duration, err error) {
+func (c *callbackSender) post(url, jobID string, body []byte, traceParent string) (retry bool, retryAfter time.Duration, err error) {
 	ctx, cancel := context.WithTimeout(c.ctx, callbackAttemptTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
@@ -154,6 +154,9 @@ func (c *callbackSender) post(url, jobID string, body []byte) (retry bool, retry
 		return false, 0, fmt.Errorf("ocr: callback request: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if traceParent != "" {
+		req.Header.Set("traceparent", traceParent)
+	}
 	if c.key != "" {
 		req.Header.Set(HeaderInternalAPIKey, c.key)
 	}

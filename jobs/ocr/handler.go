@@ -53,6 +53,7 @@ func (h *engineHandler) submit(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
+	req.TraceParent = r.Header.Get("traceparent")
 	job, err := h.engine.Submit(r.Context(), req)
 	if err != nil {
 		h.writeError(w, r, err)

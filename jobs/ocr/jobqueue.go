@@ -181,7 +181,7 @@ func (q *jobQueue) run(e *entry) {
 	job := q.finish(e, pages, jerr)
 	q.log.Debug("ocr: job finished", "job_id", job.JobID, "status", job.Status, "pages", len(pages), "duration", time.Since(start))
 	if e.req.CallbackURL != "" {
-		q.callbacks.send(e.req.CallbackURL, job)
+		q.callbacks.send(e.req.CallbackURL, job, e.req.TraceParent)
 	}
 }
 

@@ -79,6 +79,10 @@ type SubmitRequest struct {
 	ClientToken string `json:"client_token,omitempty"`
 	// CallbackURL receives the finished job document. Empty: the caller polls.
 	CallbackURL string `json:"callback_url,omitempty"`
+	// TraceParent is the W3C traceparent header of the submitting request;
+	// the engine sends it back with the callback, so the caller's trace
+	// goes on through the result. Carried as a header, not in the body.
+	TraceParent string `json:"-"`
 	// Languages are Tesseract language codes (kor, eng; ko and en are
 	// accepted too). Empty means kor+eng. Text-layer pages ignore them.
 	Languages []string `json:"languages,omitempty"`
