@@ -46,7 +46,7 @@ func (w *IssuanceWorker) NextRetry(job *river.Job[IssuanceArgs]) time.Time {
 	if at, ok := w.retryAt.LoadAndDelete(retryKey{job.ID, job.Attempt}); ok {
 		return dueNoEarlierThanNow(at.(time.Time))
 	}
-	return w.svc.issuanceRetryAt(job.Args.TaskID, job.Attempt)
+	return w.svc.retryAt(w.svc.cfg.IssuancePolicy, job.Args.TaskID, job.Attempt)
 }
 
 // registryKey is the deterministic S3 key of a task's PDF: a retry
@@ -130,23 +130,12 @@ func stopped(ctx context.Context) bool {
 // PROCESSING with its retry metadata and River schedules the job), or final
 // (the row goes FAILED and the job is cancelled).
 func (w *IssuanceWorker) fail(ctx context.Context, job *river.Job[IssuanceArgs], task *db.IssuanceTask, cause Cause, causeErr error) error {
-	retry := w.svc.cfg.IssuancePolicy.Retryable(cause, job.Attempt) && job.Attempt < job.MaxAttempts
-	// The job's context may be cancelled (a timeout, a shutdown); the
-	// bookkeeping must still land.
-	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	if retry {
-		next := w.svc.issuanceRetryAt(task.ID, job.Attempt)
-		w.retryAt.Store(retryKey{job.ID, job.Attempt}, next)
-		if err := w.svc.scheduleIssuanceRetry(bctx, task.ID, cause, next); err != nil {
-			return errors.Join(causeErr, err)
-		}
-		return fmt.Errorf("%s (%s): %w", issuanceCode(cause), cause, causeErr)
-	}
-	if err := w.svc.failIssuance(bctx, task.ID, cause, failureMessage(cause, causeErr)); err != nil {
-		return errors.Join(causeErr, err)
-	}
-	return river.JobCancel(fmt.Errorf("%s (%s): %w", issuanceCode(cause), cause, causeErr))
+	return recordFailure[db.IssuanceTask](ctx, w.svc, w.svc.cfg.IssuancePolicy, &w.retryAt, attemptFailure{
+		jobID: job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
+		cause: cause, code: issuanceCode(cause), err: causeErr,
+	}, func(ctx context.Context) error {
+		return w.svc.failIssuance(ctx, task.ID, cause, failureMessage(cause, causeErr))
+	})
 }
 
 // botCause classifies an issuer error.
@@ -199,12 +188,6 @@ func failureMessage(c Cause, err error) string {
 	}
 }
 
-// issuanceRetryAt is when the retry of a failed attempt runs, counted from
-// the failure (an attempt may take minutes).
-func (s *Service) issuanceRetryAt(taskID string, attempt int) time.Time {
-	return s.clock().Add(s.cfg.IssuancePolicy.Delay(taskID, attempt)).UTC().Truncate(time.Microsecond)
-}
-
 // beginIssuanceAttempt moves the task to PROCESSING for this attempt under a
 // row lock. A retried job finds the row PROCESSING and runs again; a final
 // row makes the job a no-op (ok false).
@@ -232,18 +215,6 @@ func (s *Service) beginIssuanceAttempt(ctx context.Context, taskID string, attem
 		return nil
 	})
 	return task, nest, ok, err
-}
-
-// scheduleIssuanceRetry records a failed attempt that will be retried: the
-// row stays PROCESSING with last_error_code and next_retry_at.
-func (s *Service) scheduleIssuanceRetry(ctx context.Context, taskID string, cause Cause, next time.Time) error {
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		t, found, err := lockTask[db.IssuanceTask](ctx, tx, taskID)
-		if err != nil || !found || t.Status != db.StatusProcessing {
-			return err
-		}
-		return markRetrying(ctx, tx, t, issuanceCode(cause), next, s.clock())
-	})
 }
 
 // failIssuance ends an active task as FAILED; a task already final is left

@@ -153,25 +153,12 @@ func (w *OCRWorker) Work(ctx context.Context, job *river.Job[OCRArgs]) error {
 
 // fail records a failed submission: retried by the OCR policy or final.
 func (w *OCRWorker) fail(ctx context.Context, job *river.Job[OCRArgs], task *db.OCRTask, cause Cause, causeErr error) error {
-	p := w.svc.cfg.OCRPolicy
-	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	if p.Retryable(cause, job.Attempt) && job.Attempt < job.MaxAttempts {
-		next := w.svc.retryAt(p, task.ID, job.Attempt)
-		w.retryAt.Store(retryKey{job.ID, job.Attempt}, next)
-		err := w.svc.inTx(bctx, func(ctx context.Context, tx bun.Tx) error {
-			t, found, err := lockTask[db.OCRTask](ctx, tx, task.ID)
-			if err != nil || !found || t.Status != db.StatusProcessing {
-				return err
-			}
-			return markRetrying(ctx, tx, t, ocrCode(cause), next, w.svc.clock())
-		})
-		return errors.Join(fmt.Errorf("%s (%s): %w", ocrCode(cause), cause, causeErr), err)
-	}
-	if err := w.svc.failOCR(bctx, task.ID, cause, ocrFailureMessage(cause, causeErr)); err != nil {
-		return errors.Join(causeErr, err)
-	}
-	return river.JobCancel(fmt.Errorf("%s (%s): %w", ocrCode(cause), cause, causeErr))
+	return recordFailure[db.OCRTask](ctx, w.svc, w.svc.cfg.OCRPolicy, &w.retryAt, attemptFailure{
+		jobID: job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
+		cause: cause, code: ocrCode(cause), err: causeErr,
+	}, func(ctx context.Context) error {
+		return w.svc.failOCR(ctx, task.ID, cause, ocrFailureMessage(cause, causeErr))
+	})
 }
 
 func ocrFailureMessage(c Cause, err error) string {

@@ -1,12 +1,20 @@
 package jobs
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
 )
 
 // Cause is why one attempt of a task failed. Retries are decided by cause,
@@ -173,4 +181,45 @@ func dueNoEarlierThanNow(at time.Time) time.Time {
 		return soon
 	}
 	return at
+}
+
+// attemptFailure is what a worker knows of a failed attempt.
+type attemptFailure struct {
+	jobID                int64
+	attempt, maxAttempts int
+	taskID               string
+	cause                Cause
+	code                 string // the error code of cause for this task kind
+	err                  error
+}
+
+// recordFailure records a failed attempt under policy p, the same way for
+// every task kind: retried — the row stays PROCESSING with last_error_code
+// and next_retry_at (handed to NextRetry through retryAt), and the error is
+// returned for River to retry — or final, through finish, and the job is
+// cancelled. The job's context may be cancelled (a timeout): the
+// bookkeeping must still land, so it runs on a context of its own.
+func recordFailure[T any, P interface {
+	*T
+	db.Task
+}](ctx context.Context, s *Service, p RetryPolicy, retryAt *sync.Map, f attemptFailure, finish func(context.Context) error) error {
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	wrapped := fmt.Errorf("%s (%s): %w", f.code, f.cause, f.err)
+	if p.Retryable(f.cause, f.attempt) && f.attempt < f.maxAttempts {
+		next := s.retryAt(p, f.taskID, f.attempt)
+		retryAt.Store(retryKey{f.jobID, f.attempt}, next)
+		err := s.inTx(bctx, func(ctx context.Context, tx bun.Tx) error {
+			t, found, err := lockTask[T, P](ctx, tx, f.taskID)
+			if err != nil || !found || t.TaskLifecycle().Status != db.StatusProcessing {
+				return err
+			}
+			return markRetrying(ctx, tx, t, f.code, next, s.clock())
+		})
+		return errors.Join(wrapped, err)
+	}
+	if err := finish(bctx); err != nil {
+		return errors.Join(wrapped, err)
+	}
+	return river.JobCancel(wrapped)
 }
