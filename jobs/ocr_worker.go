@@ -313,12 +313,19 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 		t := new(db.OCRTask)
 		err := tx.NewSelect().Model(t).ExcludeColumn("result").Where("engine_job_id = ?", ej.JobID).For("UPDATE").Scan(ctx)
 		if db.ErrNoRows(err) {
+			// Not recorded yet — or being recorded right now by the worker,
+			// which holds the row: lock it by the client token (the task id)
+			// and decide after that lock, on the committed engine job id.
 			id, perr := ParseID("client_token", ej.ClientToken)
 			if perr != nil {
 				outcome = OCRUnknownJob
 				return nil
 			}
-			err = tx.NewSelect().Model(t).ExcludeColumn("result").Where("id = ? AND engine_job_id IS NULL", id).For("UPDATE").Scan(ctx)
+			err = tx.NewSelect().Model(t).ExcludeColumn("result").Where("id = ?", id).For("UPDATE").Scan(ctx)
+			if err == nil && t.EngineJobID != nil && *t.EngineJobID != ej.JobID {
+				outcome = OCRUnknownJob // another engine job of this task
+				return nil
+			}
 		}
 		if db.ErrNoRows(err) {
 			outcome = OCRUnknownJob

@@ -56,6 +56,8 @@ func (a *App) endStreamsOnShutdown(h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
+		a.streamWG.Add(1)
+		defer a.streamWG.Done()
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
 		stop := context.AfterFunc(a.streams, cancel)

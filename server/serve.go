@@ -133,9 +133,11 @@ type App struct {
 	shutdownTracing func(context.Context) error
 	hub             *jobs.Hub
 	tail            *db.EventTail
-	// streams is cancelled when shutdown starts, ending subscriptions.
+	// streams is cancelled when shutdown starts, ending subscriptions;
+	// streamWG counts the stream handlers still running.
 	streams       context.Context
 	cancelStreams context.CancelFunc
+	streamWG      sync.WaitGroup
 
 	// runsJobs is true when this process works River queues.
 	runsJobs bool
@@ -285,7 +287,10 @@ func (a *App) run(ctx context.Context, stdout io.Writer) error {
 		}
 	}
 	if a.runsJobs {
-		if err := a.river.Start(ctx); err != nil {
+		// Not the signal's context: River treats its end as StopAndCancel,
+		// which would cut running jobs short. Shutdown stops River itself,
+		// letting running jobs finish for SHUTDOWN_TIMEOUT.
+		if err := a.river.Start(context.WithoutCancel(ctx)); err != nil {
 			ln.Close()
 			return fmt.Errorf("river: %w", err)
 		}
@@ -329,6 +334,15 @@ func (a *App) run(ctx context.Context, stdout io.Writer) error {
 	if err := srv.Shutdown(sctx); err != nil {
 		a.log.Warn("http shutdown", "err", err)
 	}
+	// Let the ended streams write their close frames before the process
+	// may exit.
+	streamsDone := make(chan struct{})
+	go func() { a.streamWG.Wait(); close(streamsDone) }()
+	select {
+	case <-streamsDone:
+	case <-time.After(2 * time.Second):
+		a.log.Warn("streams still open after shutdown began")
+	}
 	if a.runsJobs {
 		// Running jobs get the rest of the timeout; then they are cancelled
 		// and River retries them later (nothing is lost).
@@ -356,7 +370,7 @@ func (a *App) printDevBanner(w io.Writer, base string) {
 	}
 	fmt.Fprintf(w, `
 Dungji tasks is running (development mode).
-  console    %[1]s/
+  console    %[1]s/#token=%[4]s
   GraphQL    %[1]s/graphql      (IDE: %[1]s/graphiql)
   River UI   %[1]s/riverui/     user %[2]s  password %[3]s
   health     %[1]s/healthz  %[1]s/readyz
