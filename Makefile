@@ -15,12 +15,12 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 help: ## Show this help
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-run: deps ## Run API, workers and console on embedded defaults (go run ./server)
+run: deps web-build ## Run API, workers and console on embedded defaults (go run ./server)
 	$(GO) run ./server
 
-test: deps versitygw build web-deps ## Run every test, with -race, on real Postgres and real S3 servers
+test: deps versitygw web-build build web-deps browser-deps ## Run every test, with -race, on real Postgres and real S3 servers
 	@url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
-	TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 DUNGJI_REQUIRE_NODE=$$(command -v npm >/dev/null 2>&1 && echo 1) $(GO) test -race -count=1 -timeout 9m ./...; rc=$$?; \
+	TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 DUNGJI_REQUIRE_NODE=$$(command -v npm >/dev/null 2>&1 && echo 1) DUNGJI_REQUIRE_BROWSER=$$(test -x /usr/bin/chromium && echo 1) $(GO) test -race -count=1 -timeout 9m ./...; rc=$$?; \
 	$(DUNGJI) pg down; exit $$rc
 
 test-race: test ## Same as test (tests always run with -race)
@@ -33,10 +33,10 @@ bench: deps build ## Run the benchmarks (figures beside their baselines)
 generate: ## Regenerate gqlgen code from graph/*.graphqls
 	$(GO) tool gqlgen generate --config gqlgen.yml
 
-verify: ## Fail when generated code is stale or go.mod is untidy
+verify: web-build ## Fail when generated code (gqlgen, the console bundle) is stale or go.mod is untidy
 	@$(MAKE) --no-print-directory generate
 	@$(GO) mod tidy
-	@git diff --exit-code -- graph go.mod go.sum || { echo "generated code or go.mod is stale: run make generate / go mod tidy and commit"; exit 1; }
+	@git diff --exit-code -- graph go.mod go.sum web/static || { echo "generated code or go.mod is stale: run make generate / make web-build / go mod tidy and commit"; exit 1; }
 
 lint: ## gofmt and go vet
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
@@ -57,6 +57,20 @@ web-deps: ## Install the npm packages of the JavaScript client tests (web/node_m
 web/node_modules/.stamp: web/package.json web/package-lock.json
 	npm ci --prefix web --no-audit --no-fund
 	@touch $@
+
+.PHONY: web-build browser-deps
+web-build: web-deps ## Build the console (web/src → web/static/app.js, committed; deterministic)
+	@command -v npm >/dev/null 2>&1 || { echo "web-build: npm not found, serving the committed web/static/app.js"; exit 0; }; \
+	npm run --prefix web --silent build
+
+browser-deps: ## Install Debian chromium for the browser tests (as root), or say how
+	@test -x /usr/bin/chromium && exit 0; \
+	if [ "$$(id -u)" = 0 ]; then \
+		echo "installing: chromium"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
+	else \
+		echo "browser-deps: /usr/bin/chromium is missing, the browser tests will be skipped; install it with: sudo apt-get install chromium"; \
+	fi
 
 versitygw: ## Build the versitygw S3 gateway the S3 tests also run against
 	@bash jobs/blob/versitygw.sh >/dev/null

@@ -1,0 +1,73 @@
+// GraphQL over HTTP with the bearer token: queries and mutations, and the
+// polling fallback when the WebSocket cannot connect.
+
+import { has, t } from './i18n';
+import { token } from './session';
+
+/** ApiError is a failed operation: a GraphQL error code or NETWORK. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** userMessage is the error as the user should read it. */
+  userMessage(): string {
+    const key = `api.${this.code}`;
+    return has(key) ? t(key, { message: this.message }) : t('api.other', { message: this.message });
+  }
+}
+
+interface GraphQLError {
+  message: string;
+  extensions?: { code?: string; field?: string };
+}
+
+let onUnauthenticated: (err: ApiError) => void = () => {};
+
+/** setUnauthenticatedHandler is called when the server refuses the token. */
+export function setUnauthenticatedHandler(fn: (err: ApiError) => void): void {
+  onUnauthenticated = fn;
+}
+
+export const GRAPHQL_PATH = '/graphql';
+const REQUEST_TIMEOUT_MS = 15_000;
+
+/** gql runs one operation and returns its data, or throws an ApiError. */
+export async function gql<T>(query: string, variables?: Record<string, unknown>, tok = token()): Promise<T> {
+  let resp: Response;
+  try {
+    resp = await fetch(GRAPHQL_PATH, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/graphql-response+json, application/json',
+        ...(tok ? { Authorization: `Bearer ${tok}` } : {}),
+      },
+      body: JSON.stringify({ query, variables }),
+      // A request that never answers must not stall polling for good.
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch (e) {
+    throw new ApiError('NETWORK', e instanceof Error ? e.message : String(e));
+  }
+  let body: { data?: T | null; errors?: GraphQLError[] };
+  try {
+    body = await resp.json();
+  } catch {
+    throw new ApiError(resp.status >= 500 ? 'INTERNAL' : 'NETWORK', `HTTP ${resp.status}`);
+  }
+  const first = body.errors?.[0];
+  if (first) {
+    const err = new ApiError(first.extensions?.code ?? 'INTERNAL', first.message, first.extensions?.field);
+    // Only the session's own token signs the user out; sign-in checks others.
+    if (err.code === 'UNAUTHENTICATED' && tok !== '' && tok === token()) onUnauthenticated(err);
+    throw err;
+  }
+  if (body.data == null) throw new ApiError('INTERNAL', `HTTP ${resp.status} without data`);
+  return body.data;
+}
