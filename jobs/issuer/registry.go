@@ -90,18 +90,22 @@ type UnitRecord struct {
 // Entry is one row of 갑구 or 을구.
 type Entry struct {
 	Rank      string    // 순위번호
+	Type      EntryType // what the entry does, whatever its wording
 	Purpose   string    // 등기목적, e.g. 소유권이전, 근저당권설정, 3번가압류등기말소
 	Received  time.Time // 접수일
 	ReceiptNo int       // 접수번호: 제N호
 	Cause     string    // 등기원인; empty for 소유권보존
 
-	Holder        string // 소유자, 채권자, 근저당권자, 전세권자 or 권리자
+	// Holder is the 소유자, 수탁자, 채권자, 권리자, 가등기권자, 근저당권자,
+	// 전세권자 or 임차권자; the first co-owner when Shares is set.
+	Holder        string
 	HolderID      string // 750101-******* for people, the 법인등록번호 for companies
 	HolderAddress string
-	Debtor        string // 채무자 of a 근저당권
+	Shares        []Share // 공유자: the co-owners of a 소유권이전 held in shares
+	Debtor        string  // 채무자 of a 근저당권
 	DebtorAddress string
 
-	AmountLabel string // 거래가액, 청구금액, 채권최고액 or 전세금; empty when there is none
+	AmountLabel string // 거래가액, 청구금액, 채권최고액, 전세금 or 임차보증금; empty when there is none
 	Amount      int64  // won
 
 	Cancelled bool   // 말소: printed struck through
@@ -109,6 +113,76 @@ type Entry struct {
 
 	// Details is the 권리자 및 기타사항 cell, line by line, as printed.
 	Details []string
+}
+
+// Share is one co-owner (공유자) of a 소유권이전 and the share (지분) they hold.
+type Share struct {
+	Fraction string // 지분, as printed: 2분의 1
+	Name     string
+	ID       string // 750101-*******
+	Address  string
+}
+
+// EntryType is what a 갑구 or 을구 entry does, independent of its wording: a
+// 소유권이전 whose cause is 신탁 is a TypeTrust, 임의경매개시결정 and
+// 강제경매개시결정 are both TypeAuction.
+type EntryType string
+
+// The entry types the simulator writes. The values are the snake_case names
+// an analysis of the document uses for the same kinds.
+const (
+	TypePreservation            EntryType = "ownership_preservation"   // 소유권보존
+	TypeTransfer                EntryType = "ownership_transfer"       // 소유권이전
+	TypeTrust                   EntryType = "trust"                    // 소유권이전, cause 신탁
+	TypeProvisionalAttachment   EntryType = "provisional_attachment"   // 가압류
+	TypeSeizure                 EntryType = "seizure"                  // 압류
+	TypeInjunction              EntryType = "injunction"               // 가처분
+	TypeProvisionalRegistration EntryType = "provisional_registration" // 소유권이전청구권가등기
+	TypeAuction                 EntryType = "auction"                  // 임의경매개시결정, 강제경매개시결정
+	TypeMortgage                EntryType = "mortgage"                 // 근저당권설정
+	TypeJeonse                  EntryType = "jeonse"                   // 전세권설정
+	TypeLeaseRegistration       EntryType = "lease_registration"       // 주택임차권, by 임차권등기명령
+	TypeCancellation            EntryType = "cancellation"             // N번…등기말소
+)
+
+// Entries returns the entries of 갑구 then 을구.
+func (r Registry) Entries() []Entry {
+	return append(append([]Entry(nil), r.Ownership...), r.Rights...)
+}
+
+// Has reports whether r has an entry of type t; only one that is not
+// cancelled when live is true.
+func (r Registry) Has(t EntryType, live bool) bool {
+	for _, e := range r.Entries() {
+		if e.Type == t && (!live || !e.Cancelled) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasCancelled reports whether r has a cancelled entry of type t.
+func (r Registry) HasCancelled(t EntryType) bool {
+	for _, e := range r.Entries() {
+		if e.Type == t && e.Cancelled {
+			return true
+		}
+	}
+	return false
+}
+
+// FindNest returns the first of the nest ids nest-0001 … nest-2000 whose
+// registry, Content(id, uniqueNo, address), satisfies ok, so that a test can
+// pick a document with the entries it needs; found is false when none does.
+// Each of the rarer entry types is in a few percent of the nests.
+func FindNest(uniqueNo, address string, ok func(Registry) bool) (nestID string, reg Registry, found bool) {
+	for i := 1; i <= 2000; i++ {
+		id := fmt.Sprintf("nest-%04d", i)
+		if reg := Content(id, uniqueNo, address); ok(reg) {
+			return id, reg, true
+		}
+	}
+	return "", Registry{}, false
 }
 
 // ActiveEntries returns the entries that are neither cancelled nor cancellations.
@@ -135,9 +209,19 @@ func Content(nestID, uniqueNo, address string) Registry {
 	sum := h.Sum64()
 
 	// A long address on a tall building with a long history could spill onto
-	// a fifth page; such a nest gets a shorter history instead.
-	for maxSize := 3; ; maxSize-- {
-		g := &generator{r: rand.New(rand.NewPCG(sum, sum^0x9e3779b97f4a7c15))}
+	// a fifth page; such a nest gets a shorter history instead, and as a last
+	// resort one without the rarer events.
+	for attempt := 0; ; attempt++ {
+		maxSize := max(3-attempt, 0)
+		g := &generator{
+			r: rand.New(rand.NewPCG(sum, sum^0x9e3779b97f4a7c15)),
+			// The rarer events draw from their own stream, so that adding
+			// them left the documents of the nests without them unchanged;
+			// its seed keeps those of nest-1 … nest-4, which other packages'
+			// tests name, as they were.
+			rare:  rand.New(rand.NewPCG(sum^0x9853a50641c855f7, sum+0x14057b7ef767814f)),
+			plain: attempt > 3,
+		}
 		reg := Registry{
 			Title:    "등기사항전부증명서(말소사항 포함) - 집합건물",
 			UniqueNo: uniqueNo,
@@ -150,8 +234,13 @@ func Content(nestID, uniqueNo, address string) Registry {
 		reg.Office = region.office
 		g.court = region.court
 		g.generate(&reg, maxSize)
-		reg.Pages = len(layout(reg, time.Time{}))
-		if reg.Pages <= MaxPages || maxSize == 0 {
+		pages := layout(reg, time.Time{})
+		reg.Pages = len(pages)
+		// Nor should the rarer events push a short tail onto a page of its
+		// own: such a page is mostly blank (pages of documents without them
+		// are as they always were).
+		sparse := g.addedRare && len(pages) > 1 && len(pages[len(pages)-1].texts) < 40
+		if (reg.Pages <= MaxPages && !sparse) || g.plain {
 			return reg
 		}
 	}
@@ -218,8 +307,11 @@ var (
 
 // generator draws a registry history from a seeded source.
 type generator struct {
-	r     *rand.Rand
-	court string // 지방법원 of the property, for 가압류 decisions
+	r         *rand.Rand
+	rare      *rand.Rand // the source of the rarer events (rareEvents)
+	plain     bool       // no rarer events
+	addedRare bool       // rareEvents added some
+	court     string     // 지방법원 of the property, for 가압류 decisions
 }
 
 var (
@@ -366,14 +458,7 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 	var events []event
 	add := func(section int, e *Entry) { events = append(events, event{section: section, e: e}) }
 	cancel := func(section int, target *Entry, when time.Time, cause string) {
-		if when.After(historyEnd) {
-			return // still in force
-		}
-		events = append(events, event{section: section, cancel: target, e: &Entry{
-			Received:  when,
-			ReceiptNo: g.intn(1000, 99999),
-			Cause:     fmtDate(when.AddDate(0, 0, -g.intn(0, 5))) + " " + cause,
-		}})
+		g.cancel(&events, section, target, when, cause)
 	}
 
 	// 소유권보존 by the developer, then a sale to the first buyer shortly after.
@@ -381,7 +466,7 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 	devID := g.corpID()
 	devAddr := pickFrom(g, sampleAddresses)
 	add(0, &Entry{
-		Purpose: "소유권보존", Received: built.AddDate(0, 0, 20), ReceiptNo: g.intn(1000, 99999),
+		Type: TypePreservation, Purpose: "소유권보존", Received: built.AddDate(0, 0, 20), ReceiptNo: g.intn(1000, 99999),
 		Holder: dev, HolderID: devID, HolderAddress: devAddr,
 	})
 
@@ -397,7 +482,7 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 		ownerAddr = g.homeAddress()
 		price = price * int64(100+g.intn(5, 45)) / 100 / 1_000_000 * 1_000_000
 		e := &Entry{
-			Purpose: "소유권이전", Received: when, ReceiptNo: g.intn(1000, 99999),
+			Type: TypeTransfer, Purpose: "소유권이전", Received: when, ReceiptNo: g.intn(1000, 99999),
 			Cause:  fmtDate(when.AddDate(0, 0, -g.intn(20, 60))) + " 매매",
 			Holder: owner, HolderID: ownerID, HolderAddress: ownerAddr,
 		}
@@ -437,7 +522,7 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 			}
 		case 1:
 			e := &Entry{
-				Purpose: "압류", Received: at, ReceiptNo: g.intn(1000, 99999),
+				Type: TypeSeizure, Purpose: "압류", Received: at, ReceiptNo: g.intn(1000, 99999),
 				Cause:  fmtDate(at.AddDate(0, 0, -g.intn(1, 10))) + " 압류(세무과-" + strconv.Itoa(g.intn(1000, 99999)) + ")",
 				Holder: "국", HolderAddress: "처분청 " + taxOffice(reg.Address),
 			}
@@ -454,6 +539,10 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 		case 3:
 			g.mortgage(&events, at, owner, ownerAddr, price)
 		}
+	}
+
+	if !g.plain {
+		g.rareEvents(&events, rareState{owner: owner, ownerAddr: ownerAddr, ownerDate: ownerDate, price: price})
 	}
 
 	sort.SliceStable(events, func(i, j int) bool { return events[i].e.Received.Before(events[j].e.Received) })
@@ -477,7 +566,8 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 		ev.e.Rank = rank
 		if ev.cancel != nil {
 			target := rankOf[ev.cancel]
-			ev.e.Purpose = target + "번" + ev.cancel.Purpose + "등기말소"
+			ev.e.Type = TypeCancellation
+			ev.e.Purpose = cancellationPurpose(target, ev.cancel.Purpose)
 			ev.e.Cancels = target
 			ev.cancel.Cancelled = true
 		}
@@ -487,13 +577,257 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 		if ev.e.Rank == "" {
 			continue
 		}
-		ev.e.Details = details(*ev.e)
+		if ev.e.Details == nil {
+			ev.e.Details = details(*ev.e)
+		}
 		if ev.section == 0 {
 			reg.Ownership = append(reg.Ownership, *ev.e)
 		} else {
 			reg.Rights = append(reg.Rights, *ev.e)
 		}
 	}
+}
+
+// cancel adds the 말소 of target at when, unless when is past the end of
+// the history: the entry is then still in force.
+func (g *generator) cancel(events *[]event, section int, target *Entry, when time.Time, cause string) {
+	if when.After(historyEnd) {
+		return
+	}
+	*events = append(*events, event{section: section, cancel: target, e: &Entry{
+		Received:  when,
+		ReceiptNo: g.intn(1000, 99999),
+		Cause:     fmtDate(when.AddDate(0, 0, -g.intn(0, 5))) + " " + cause,
+	}})
+}
+
+// cancellationPurpose returns the 등기목적 of the 말소 of the entry of rank
+// and purpose: 3번근저당권설정등기말소, 2번소유권이전청구권가등기말소.
+func cancellationPurpose(rank, purpose string) string {
+	if strings.HasSuffix(purpose, "등기") {
+		return rank + "번" + purpose + "말소"
+	}
+	return rank + "번" + purpose + "등기말소"
+}
+
+// rareState is what rareEvents needs to know of the history drawn before.
+type rareState struct {
+	owner, ownerAddr string
+	ownerDate        time.Time // of the last 소유권이전 (or the 소유권보존)
+	price            int64     // the last sale price
+}
+
+// The rarer events, in the order rareEvents adds them: a trust comes last,
+// after every other event.
+const (
+	rareCoOwned = iota
+	rareMortgageRepaid
+	rareProvisionalRegistration
+	rareInjunction
+	rareLeaseRegistration
+	rareAuction
+	rareTrust
+	rareKinds
+)
+
+var trustees = []string{"주식회사 한국토지신탁", "코리아신탁 주식회사", "주식회사 무궁화신탁", "한국자산신탁 주식회사"}
+
+// rareEvents adds to about half of the nests one to three of the events a
+// tenant most needs to see, each cancelled again in some nests: a sale to
+// co-owners, a 근저당권 paid off without a sale, a 가등기, a 가처분, a
+// 주택임차권 by 임차권등기명령, a 경매개시결정 (임의 on a live 근저당권,
+// otherwise 강제 after a 가압류) and a 신탁. One nest in about fifteen gets
+// them all. They draw from g.rare only.
+func (g *generator) rareEvents(events *[]event, st rareState) {
+	r := &generator{r: g.rare, court: g.court}
+	if !r.chance(0.55) {
+		return
+	}
+	kinds := r.r.Perm(rareKinds)[:r.intn(1, 3)]
+	if r.chance(0.12) {
+		kinds = r.r.Perm(rareKinds)
+	}
+	sort.Ints(kinds)
+	g.addedRare = true
+
+	from := st.ownerDate.AddDate(0, 1, 0)
+	add := func(section int, e *Entry) { *events = append(*events, event{section: section, e: e}) }
+	maybeCancel := func(section int, e *Entry, p float64, cause string) {
+		if r.chance(p) {
+			r.cancel(events, section, e, e.Received.AddDate(0, r.intn(2, 14), r.intn(0, 27)), cause)
+		}
+	}
+	liveMortgages := func() []*Entry {
+		cancelled := map[*Entry]bool{}
+		for _, ev := range *events {
+			if ev.cancel != nil {
+				cancelled[ev.cancel] = true
+			}
+		}
+		var out []*Entry
+		for _, ev := range *events {
+			if ev.e.Type == TypeMortgage && !cancelled[ev.e] {
+				out = append(out, ev.e)
+			}
+		}
+		return out
+	}
+	decision := func(at time.Time, what, caseType string) string {
+		return fmt.Sprintf("%s %s의 %s(%d%s%d)", fmtDate(at.AddDate(0, 0, -r.intn(1, 7))), r.court, what, at.Year(), caseType, r.intn(1000, 99999))
+	}
+
+	for _, k := range kinds {
+		switch k {
+		case rareCoOwned:
+			var last *Entry
+			for _, ev := range *events {
+				if ev.e.Type == TypeTransfer {
+					last = ev.e
+				}
+			}
+			if last == nil {
+				continue
+			}
+			name, id := r.person()
+			last.Shares = []Share{
+				{Fraction: "2분의 1", Name: last.Holder, ID: last.HolderID, Address: last.HolderAddress},
+				{Fraction: "2분의 1", Name: name, ID: id, Address: last.HolderAddress},
+			}
+		case rareMortgageRepaid:
+			if ms := liveMortgages(); len(ms) > 0 {
+				m := ms[r.intn(0, len(ms)-1)]
+				r.cancel(events, 1, m, m.Received.AddDate(r.intn(1, 4), r.intn(0, 11), r.intn(0, 27)), "해지")
+			}
+		case rareProvisionalRegistration:
+			if from.After(historyEnd) {
+				continue
+			}
+			at := r.date(from, historyEnd)
+			name, id := r.person()
+			e := &Entry{
+				Type: TypeProvisionalRegistration, Purpose: "소유권이전청구권가등기", Received: at, ReceiptNo: r.intn(1000, 99999),
+				Cause:  fmtDate(at.AddDate(0, 0, -r.intn(0, 10))) + " 매매예약",
+				Holder: name, HolderID: id, HolderAddress: r.homeAddress(),
+			}
+			e.Details = []string{"가등기권자 " + e.Holder + " " + e.HolderID, e.HolderAddress}
+			add(0, e)
+			maybeCancel(0, e, 0.35, "해제")
+		case rareInjunction:
+			if from.After(historyEnd) {
+				continue
+			}
+			at := r.date(from, historyEnd)
+			name, id := r.person()
+			e := &Entry{
+				Type: TypeInjunction, Purpose: "가처분", Received: at, ReceiptNo: r.intn(1000, 99999),
+				Cause:  decision(at, "가처분결정", "카합"),
+				Holder: name, HolderID: id, HolderAddress: r.homeAddress(),
+			}
+			e.Details = []string{
+				"피보전권리 " + pickFrom(r, []string{"소유권이전등기청구권", "사해행위취소로 인한 원상회복청구권"}),
+				"채권자 " + e.Holder + " " + e.HolderID,
+				e.HolderAddress,
+				"금지사항 매매, 증여, 전세권, 저당권, 임차권의 설정 기타 일체의 처분행위 금지",
+			}
+			add(0, e)
+			maybeCancel(0, e, 0.35, "해제")
+		case rareLeaseRegistration:
+			// The tenant's lease ended at least two years after moving in.
+			start := later(from, st.ownerDate.AddDate(2, 0, 0))
+			if start.After(historyEnd) {
+				continue
+			}
+			at := r.date(start, historyEnd)
+			name, id := r.person()
+			contract := at.AddDate(-r.intn(2, 4), -r.intn(0, 6), 0)
+			moved := contract.AddDate(0, 0, r.intn(7, 45))
+			e := &Entry{
+				Type: TypeLeaseRegistration, Purpose: "주택임차권", Received: at, ReceiptNo: r.intn(1000, 99999),
+				Cause:  decision(at, "임차권등기명령", "카임"),
+				Holder: name, HolderID: id, HolderAddress: r.homeAddress(),
+				AmountLabel: "임차보증금", Amount: max(st.price*int64(r.intn(40, 75))/100/10_000_000*10_000_000, 50_000_000),
+			}
+			e.Details = []string{
+				e.AmountLabel + " " + fmtWon(e.Amount),
+				"범 위 주거용 건물의 전부",
+				"임대차계약일자 " + fmtDate(contract),
+				"주민등록일자 " + fmtDate(moved),
+				"점유개시일자 " + fmtDate(moved),
+				"확정일자 " + fmtDate(moved),
+				"임차권자 " + e.Holder + " " + e.HolderID,
+				e.HolderAddress,
+			}
+			add(1, e)
+			maybeCancel(1, e, 0.3, "해제")
+		case rareAuction:
+			if from.After(historyEnd) {
+				continue
+			}
+			var e *Entry
+			if ms := liveMortgages(); len(ms) > 0 {
+				m := ms[r.intn(0, len(ms)-1)]
+				start := later(from, m.Received.AddDate(0, 6, 0))
+				if start.After(historyEnd) {
+					continue
+				}
+				at := r.date(start, historyEnd)
+				e = &Entry{
+					Type: TypeAuction, Purpose: "임의경매개시결정", Received: at, ReceiptNo: r.intn(1000, 99999),
+					Cause:  decision(at, "임의경매개시결정", "타경"),
+					Holder: m.Holder, HolderID: m.HolderID, HolderAddress: m.HolderAddress,
+				}
+				e.Details = []string{"채권자 " + e.Holder + " " + e.HolderID, e.HolderAddress}
+			} else {
+				// A creditor attaches first, then enforces its judgment.
+				a := r.attachment(r.date(from, historyEnd))
+				add(0, a)
+				at := a.Received.AddDate(0, r.intn(4, 14), r.intn(0, 27))
+				if at.After(historyEnd) {
+					continue
+				}
+				e = &Entry{
+					Type: TypeAuction, Purpose: "강제경매개시결정", Received: at, ReceiptNo: r.intn(1000, 99999),
+					Cause:  decision(at, "강제경매개시결정", "타경"),
+					Holder: a.Holder, HolderID: a.HolderID, HolderAddress: a.HolderAddress,
+					AmountLabel: "청구금액", Amount: a.Amount,
+				}
+				e.Details = []string{e.AmountLabel + " " + fmtWon(e.Amount), "채권자 " + e.Holder + " " + e.HolderID, e.HolderAddress}
+			}
+			add(0, e)
+			maybeCancel(0, e, 0.3, "취하")
+		case rareTrust:
+			// The owner entrusts the property (담보신탁): the trustee is the
+			// owner of record from then on. It is the last event.
+			last := st.ownerDate
+			for _, ev := range *events {
+				if ev.e.Received.After(last) {
+					last = ev.e.Received
+				}
+			}
+			at := last.AddDate(0, r.intn(1, 6), r.intn(1, 27))
+			if at.After(historyEnd) {
+				continue
+			}
+			e := &Entry{
+				Type: TypeTrust, Purpose: "소유권이전", Received: at, ReceiptNo: r.intn(1000, 99999),
+				Cause:  fmtDate(at) + " 신탁",
+				Holder: pickFrom(r, trustees), HolderID: r.corpID(), HolderAddress: pickFrom(r, sampleAddresses),
+			}
+			e.Details = []string{
+				"수탁자 " + e.Holder + " " + e.HolderID,
+				e.HolderAddress,
+				fmt.Sprintf("신탁원부 제%d-%d호", at.Year(), r.intn(100, 9999)),
+			}
+			add(0, e)
+		}
+	}
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // taxOffice returns the 세무서 of the 시·군·구 in address: 강남구 → 강남세무서.
@@ -530,7 +864,7 @@ func (g *generator) mortgage(events *[]event, at time.Time, debtor, debtorAddr s
 		ceiling = 120_000_000
 	}
 	e := &Entry{
-		Purpose: "근저당권설정", Received: at, ReceiptNo: g.intn(1000, 99999),
+		Type: TypeMortgage, Purpose: "근저당권설정", Received: at, ReceiptNo: g.intn(1000, 99999),
 		Cause:         fmtDate(at) + " 설정계약",
 		Holder:        pickFrom(g, lenders),
 		HolderID:      g.corpID(),
@@ -551,7 +885,7 @@ func (g *generator) branch() string {
 func (g *generator) attachment(at time.Time) *Entry {
 	claim := int64(g.intn(5, 200)) * 1_000_000
 	return &Entry{
-		Purpose: "가압류", Received: at, ReceiptNo: g.intn(1000, 99999),
+		Type: TypeProvisionalAttachment, Purpose: "가압류", Received: at, ReceiptNo: g.intn(1000, 99999),
 		Cause: fmt.Sprintf("%s %s의 가압류결정(%d카단%d)",
 			fmtDate(at.AddDate(0, 0, -g.intn(1, 7))), g.court, at.Year(), g.intn(1000, 99999)),
 		Holder: pickFrom(g, creditors), HolderID: g.corpID(), HolderAddress: pickFrom(g, sampleAddresses),
@@ -563,7 +897,7 @@ func (g *generator) lease(at time.Time) *Entry {
 	name, id := g.person()
 	deposit := int64(g.intn(10, 60)) * 10_000_000
 	return &Entry{
-		Purpose: "전세권설정", Received: at, ReceiptNo: g.intn(1000, 99999),
+		Type: TypeJeonse, Purpose: "전세권설정", Received: at, ReceiptNo: g.intn(1000, 99999),
 		Cause:  fmtDate(at.AddDate(0, 0, -g.intn(0, 10))) + " 설정계약",
 		Holder: name, HolderID: id, HolderAddress: g.homeAddress(),
 		AmountLabel: "전세금", Amount: deposit,
@@ -578,7 +912,14 @@ func details(e Entry) []string {
 	var d []string
 	switch e.Purpose {
 	case "소유권보존", "소유권이전":
-		d = append(d, "소유자 "+e.Holder+" "+e.HolderID, e.HolderAddress)
+		if len(e.Shares) > 0 {
+			d = append(d, "공유자")
+			for _, s := range e.Shares {
+				d = append(d, "지분 "+s.Fraction, s.Name+" "+s.ID, s.Address)
+			}
+		} else {
+			d = append(d, "소유자 "+e.Holder+" "+e.HolderID, e.HolderAddress)
+		}
 		if e.AmountLabel != "" {
 			d = append(d, e.AmountLabel+" "+fmtWon(e.Amount))
 		}

@@ -205,3 +205,97 @@ func TestWrapText(t *testing.T) {
 		t.Errorf("a word longer than the cell: %q", long)
 	}
 }
+
+// TestContentCoversEveryEntryType checks that the simulated nests, together,
+// hold every kind of entry a tenant must see, live and cancelled, so that
+// analysis tests can pick a nest for each (FindNest).
+func TestContentCoversEveryEntryType(t *testing.T) {
+	t.Parallel()
+
+	live, cancelled := map[EntryType]int{}, map[EntryType]int{}
+	coOwned, all := 0, 0
+	for i := 1; i <= 400; i++ {
+		reg := Content(fmt.Sprintf("nest-%04d", i), testUniqueNo, testAddress)
+		kinds := map[EntryType]bool{}
+		for _, e := range reg.Entries() {
+			kinds[e.Type] = true
+			if e.Type == "" {
+				t.Fatalf("nest-%04d rank %s %s has no type", i, e.Rank, e.Purpose)
+			}
+			if e.Cancelled {
+				cancelled[e.Type]++
+			} else {
+				live[e.Type]++
+			}
+			if len(e.Shares) > 0 {
+				coOwned++
+				if e.Holder != e.Shares[0].Name || e.HolderID != e.Shares[0].ID || !containsLine(e.Details, "공유자") {
+					t.Errorf("nest-%04d rank %s: co-owners %+v, holder %s, details %q", i, e.Rank, e.Shares, e.Holder, e.Details)
+				}
+			}
+			if e.Type == TypeTrust && (e.Purpose != "소유권이전" || !strings.HasSuffix(e.Cause, " 신탁") || !strings.HasPrefix(e.Details[0], "수탁자 "+e.Holder)) {
+				t.Errorf("nest-%04d: trust %+v", i, e)
+			}
+			if e.Type == TypeCancellation && strings.Contains(e.Purpose, "등기등기") {
+				t.Errorf("nest-%04d: cancellation purpose %q", i, e.Purpose)
+			}
+		}
+		if reg.Has(TypeTrust, false) {
+			// The trustee is the owner of record: the trust is the last
+			// 갑구 entry.
+			if last := reg.Ownership[len(reg.Ownership)-1]; last.Type != TypeTrust {
+				t.Errorf("nest-%04d: a trust, but the last 갑구 entry is %s", i, last.Purpose)
+			}
+		}
+		if len(kinds) >= 10 {
+			all++
+		}
+	}
+	for _, typ := range []EntryType{
+		TypePreservation, TypeTransfer, TypeTrust, TypeProvisionalAttachment, TypeSeizure, TypeInjunction,
+		TypeProvisionalRegistration, TypeAuction, TypeMortgage, TypeJeonse, TypeLeaseRegistration, TypeCancellation,
+	} {
+		if live[typ] == 0 {
+			t.Errorf("no nest has a live %s", typ)
+		}
+		if typ != TypePreservation && typ != TypeTransfer && typ != TypeTrust && typ != TypeCancellation && cancelled[typ] == 0 {
+			t.Errorf("no nest has a cancelled %s", typ)
+		}
+	}
+	if coOwned == 0 || all == 0 {
+		t.Errorf("%d co-owned transfers, %d nests with ten kinds of entries or more", coOwned, all)
+	}
+	t.Logf("live %v\ncancelled %v\nco-owned %d, nests with 10+ kinds %d", live, cancelled, coOwned, all)
+}
+
+func TestFindNest(t *testing.T) {
+	t.Parallel()
+
+	id, reg, ok := FindNest(testUniqueNo, testAddress, func(r Registry) bool { return r.Has(TypeAuction, true) })
+	if !ok || !strings.HasPrefix(id, "nest-") || len(id) != len("nest-0001") || !reg.Has(TypeAuction, true) {
+		t.Fatalf("FindNest = %q, %v", id, ok)
+	}
+	if !reflect.DeepEqual(reg, Content(id, testUniqueNo, testAddress)) {
+		t.Error("FindNest's registry is not the nest's Content")
+	}
+}
+
+// TestOtherPackagesNestsUnchanged pins the documents other packages' tests
+// name by id: the rarer events (rareEvents) must leave them as they were.
+func TestOtherPackagesNestsUnchanged(t *testing.T) {
+	t.Parallel()
+
+	for id, pages := range map[string]int{"nest-1": 3, "nest-2": 4, "nest-3": 4, "nest-4": 1} {
+		reg := Content(id, testUniqueNo, testAddress)
+		if reg.Pages != pages {
+			t.Errorf("%s has %d pages, want %d", id, reg.Pages, pages)
+		}
+		for _, e := range reg.Entries() {
+			switch e.Type {
+			case TypePreservation, TypeTransfer, TypeProvisionalAttachment, TypeSeizure, TypeMortgage, TypeJeonse, TypeCancellation:
+			default:
+				t.Errorf("%s has a %s", id, e.Type)
+			}
+		}
+	}
+}

@@ -1,0 +1,50 @@
+// Package analysis reads a 등기사항전부증명서 (registry certificate) from its
+// OCR text and judges it for a tenant.
+//
+// Parse turns the full text of a document (its pages joined by form feeds, as
+// ocr.FullText returns it) into a Registry: the 표제부 (address, building,
+// unit, area, 고유번호) and every 갑구 and 을구 entry with its 순위번호, kind,
+// dates, parties and amount, cancelled entries marked by the 말소 entries
+// that name them. Analyze turns a Registry into Signals: the current owners
+// and when they became owners, the total 채권최고액 of live 근저당권, the
+// live 압류, 가압류, 가처분, 경매개시결정, 신탁, 임차권등기명령 and 가등기, the
+// 전세금 total and, given a deposit and a price, the share of the price that
+// mortgages and the deposit take. Every signal names the entries behind it.
+//
+// # OCR noise
+//
+// The parser reads a text layer exactly and Tesseract's reading of a scanned
+// page as well as it can. It tolerates:
+//
+//   - whitespace anywhere inside headings, labels, purposes, names and
+//     numbers (【 갑 구 】, 【갑 구】, 채 권 최 고 액, 근저당권 설정, 김 민준,
+//     금 360, 000, 000 원), full-width forms (１,２) and table rules read as
+//     | or ㅣ;
+//   - section headings read as junk ((G+)): the parser then tells 갑구 from
+//     을구 by the entries' purposes and by 순위번호 starting again at 1;
+//   - letters read for digits inside numbers (O o → 0, l I → 1, S → 5, and
+//     B → 8 in amounts), "." read for "," in amounts, a lost thousands
+//     separator (1364,000,000), a misread or lost 금 and a lost 원;
+//   - 년, 월, 일 misread as 넌, 윌, 알;
+//   - the asterisks of a masked 주민등록번호 read as other marks (×, ㅎ, x,
+//     K, +), with spaces among them and among the digits;
+//   - a 등기목적 wrapped onto the next line (소유권이전청구권가 / 등기,
+//     1번근저당권설정등기 / 말소), a 등기목적 read with one syllable wrong,
+//     and cells spread over several lines, the other columns' text between;
+//   - a 순위번호 not read, read as a mark or glued to the 등기목적: it is
+//     inferred from its neighbours and from the 말소 entries that follow;
+//   - an entry not read at all, as happens to a struck-through (말소) row on
+//     a scan: the 말소 entry that names it ("5번가처분등기말소") stands for it,
+//     marked Inferred, and gives its kind to one read as junk.
+//
+// An amount whose grouping is ambiguous (222000,000) is left unread rather
+// than guessed, with a warning.
+//
+// What the text does not say cannot be recovered: a 말소 entry not read at
+// all leaves the entry it cancels live, a misread 순위번호 in a 말소 marks the
+// wrong entry, and a garbled amount or name is reported as read.
+// Registry.Warnings lists what the parser had to guess.
+//
+// Parse never panics and takes time linear in the size of its input; input
+// longer than MaxInput is refused.
+package analysis

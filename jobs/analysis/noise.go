@@ -1,0 +1,274 @@
+package analysis
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The patterns below read what OCR makes of digits and of the registry's
+// fixed words. d is a digit as OCR may read it; sp is the spacing OCR may
+// put inside a word or leave out, never a line break.
+const (
+	d  = `[0-9OoIlS]`
+	dB = `[0-9OoIlSB]` // B for 8, where no word starts with B
+	sp = `[ \t]*`
+)
+
+// cleanLine folds one line of OCR text into the forms the patterns expect:
+// full-width ASCII to ASCII, table rules (|, ㅣ) and other separators to
+// spaces, and tabs to spaces.
+func cleanLine(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r >= 0xFF01 && r <= 0xFF5E: // full-width ASCII
+			r -= 0xFEE0
+		case r == 0x3000:
+			r = ' '
+		case r == '|' || r == 'ㅣ' || r == '¦' || r == '│' || r == '┃':
+			r = ' '
+		case r == '‐' || r == '‑' || r == '‒' || r == '–' || r == '—' || r == '−':
+			r = '-'
+		case r == '×' || r == '※' || r == '∗' || r == '⁎':
+			r = '*'
+		case r == '\t':
+			r = ' '
+		case r == utf8.RuneError || unicode.IsControl(r):
+			r = ' '
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// noSpace returns s without whitespace.
+func noSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// spaced returns a pattern that matches word with any spacing between its
+// runes: 채권최고액 matches 채 권 최 고 액.
+func spaced(word string) string {
+	rs := []rune(word)
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = regexp.QuoteMeta(string(r))
+	}
+	return strings.Join(parts, sp)
+}
+
+// digitsOf maps the letters OCR reads for digits to the digits and drops
+// everything else but digits.
+func digitsOf(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case 'O', 'o':
+			b.WriteByte('0')
+		case 'I', 'l':
+			b.WriteByte('1')
+		case 'S':
+			b.WriteByte('5')
+		case 'B':
+			b.WriteByte('8')
+		default:
+			if r >= '0' && r <= '9' {
+				b.WriteRune(r)
+			}
+		}
+	}
+	return b.String()
+}
+
+// number reads a small non-negative number OCR may have garbled: "l2" → 12.
+// ok is false when s has no digit or more than 9.
+func number(s string) (int, bool) {
+	ds := digitsOf(s)
+	if ds == "" || len(ds) > 9 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(ds)
+	return n, err == nil
+}
+
+// datePattern matches a date as the registry prints it, 2019년3월4일, with
+// OCR's spacing and misreadings of the digits and of 년 월 일.
+var datePattern = regexp.MustCompile(`(` + d + `{4})` + sp + `[년넌녀]` + sp + `(` + d + `{1,2})` + sp + `[월윌욀]` + sp + `(` + d + `{1,2})` + sp + `[일알얼]`)
+
+// parseDate returns the date of a datePattern match's groups, or false when
+// it is not a plausible registry date.
+func parseDate(y, m, dd string) (time.Time, bool) {
+	year, ok1 := number(y)
+	month, ok2 := number(m)
+	day, ok3 := number(dd)
+	if !ok1 || !ok2 || !ok3 || year < 1900 || year > 2200 || month < 1 || month > 12 || day < 1 || day > 31 {
+		return time.Time{}, false
+	}
+	t := time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+	if t.Day() != day {
+		return time.Time{}, false // 2월30일
+	}
+	return t, true
+}
+
+// dateMatch is one date found in a text.
+type dateMatch struct {
+	at, end int
+	t       time.Time
+}
+
+// findDates returns the plausible dates in s, in order.
+func findDates(s string) []dateMatch {
+	var out []dateMatch
+	for _, m := range datePattern.FindAllStringSubmatchIndex(s, -1) {
+		if t, ok := parseDate(s[m[2]:m[3]], s[m[4]:m[5]], s[m[6]:m[7]]); ok {
+			out = append(out, dateMatch{at: m[0], end: m[1], t: t})
+		}
+	}
+	return out
+}
+
+// garbledDate matches what is left of a date whose 년 월 일 were read as
+// digits or lost: 2010418224. It only bounds a 등기목적 on its line.
+var garbledDate = regexp.MustCompile(`(?:^|[^0-9])((?:19|20)[0-9]{5,12})(?:[^0-9]|$)`)
+
+// amountPattern matches an amount after its label: 금360,000,000원, with
+// OCR's spacing, separators and digit misreadings. The 금 may be misread
+// or lost; 원 may be lost.
+var amountPattern = regexp.MustCompile(`^` + sp + `([금급긍][ \t]*)?(` + dB + `(?:[0-9OoIlSB,. \t]*` + dB + `)?)`)
+
+// parseAmount reads the amount at the start of s (the text after its label)
+// in won. A registry amount is 금 and digits grouped in threes. When the
+// text starts with a letter and no 금 was read, the letter is the 금
+// misread (S424,800,000). When separators were read, the grouping must hold
+// but for a first group of four digits (a separator lost: 1364,000,000);
+// anything else is too ambiguous to read.
+func parseAmount(s string) (int64, bool) {
+	m := amountPattern.FindStringSubmatch(s)
+	if m == nil {
+		return 0, false
+	}
+	raw := strings.TrimRight(m[2], " \t,.")
+	if m[1] == "" && raw != "" && (raw[0] < '0' || raw[0] > '9') {
+		raw = strings.TrimLeft(raw[1:], " \t")
+	}
+	groups := strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == '.' })
+	var ds string
+	for i, g := range groups {
+		g = digitsOf(g)
+		switch {
+		case i == 0 && len(groups) > 1 && len(g) > 4:
+			return 0, false
+		case i > 0 && (g == "" || len(g)%3 != 0):
+			return 0, false
+		}
+		ds += g
+	}
+	ds = strings.TrimLeft(ds, "0")
+	if ds == "" || len(ds) > 15 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(ds, 10, 64)
+	return n, err == nil
+}
+
+// idPattern matches a 주민등록번호 as the registry prints it, masked
+// (750101-*******), or a 법인등록번호 (110111-1234567). OCR reads the
+// asterisks as all sorts of marks (×, ㅎ, +, x, k, «, R) and may put spaces
+// among them and among the digits.
+var idPattern = regexp.MustCompile(`(?:` + d + `[ \t]?){5}` + d + sp + `-` + sp +
+	`(?:(?:` + d + `[ \t]?){6}` + d + `|(?:[^\s0-9가-힣][ \t]?){4,9}[^\s0-9가-힣])`)
+
+// parseID returns the number an idPattern match stands for: masked numbers
+// (five to ten marks, two of them at least as OCR reads an asterisk) come
+// back as NNNNNN-*******.
+func parseID(s string) (string, bool) {
+	i := strings.IndexByte(s, '-')
+	if i < 0 {
+		return "", false
+	}
+	head, tail := digitsOf(s[:i]), noSpace(s[i+1:])
+	if len(head) != 6 {
+		return "", false
+	}
+	if ds := digitsOf(tail); len(ds) == 7 && utf8.RuneCountInString(tail) == 7 {
+		return head + "-" + ds, true
+	}
+	marks := 0
+	for _, r := range tail {
+		if strings.ContainsRune("*+xXkK«»ㅎㅠ", r) {
+			marks++
+		}
+	}
+	if n := utf8.RuneCountInString(tail); n >= 5 && n <= 10 && marks >= 2 && !strings.ContainsAny(tail, "0123456789") {
+		return head + "-*******", true
+	}
+	return "", false
+}
+
+// findID returns the first ID in s and where it starts and ends.
+func findID(s string) (id string, at, end int, ok bool) {
+	for _, m := range idPattern.FindAllStringIndex(s, -1) {
+		if id, ok := parseID(s[m[0]:m[1]]); ok {
+			return id, m[0], m[1], true
+		}
+	}
+	return "", 0, 0, false
+}
+
+// canonicalName removes the spaces OCR adds to or drops from a name, but for
+// the one that separates 주식회사 from the rest: "주식회사 국민은행",
+// "농협은행 주식회사".
+func canonicalName(s string) string {
+	s = strings.Trim(noSpace(s), ",.:;·-_'\"`~")
+	const corp = "주식회사"
+	switch {
+	case s == corp:
+	case strings.HasPrefix(s, corp):
+		s = corp + " " + strings.TrimPrefix(s, corp)
+	case strings.HasSuffix(s, corp):
+		s = strings.TrimSuffix(s, corp) + " " + corp
+	}
+	if utf8.RuneCountInString(s) > 40 {
+		s = string([]rune(s)[:40])
+	}
+	return s
+}
+
+// editDistanceAtMost1 reports whether a and b differ by at most one rune
+// substituted, inserted or deleted.
+func editDistanceAtMost1(a, b []rune) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(a)-len(b) > 1 {
+		return false
+	}
+	i, j, diff := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		if a[i] == b[j] {
+			i++
+			j++
+			continue
+		}
+		diff++
+		if diff > 1 {
+			return false
+		}
+		if len(a) == len(b) {
+			j++
+		}
+		i++
+	}
+	return diff+(len(a)-i) <= 1
+}

@@ -1,0 +1,870 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxInput is the longest text Parse reads, in bytes. A registry document of
+// a hundred pages is well under it.
+const MaxInput = 2 << 20
+
+// ErrNoEntries is returned by Parse for a text in which no 갑구 or 을구 entry
+// was found: not a registry document, or one OCR could not read.
+var ErrNoEntries = errors.New("analysis: no registry entries in the text")
+
+// Parse reads a registry document from its text: the pages' texts joined by
+// form feeds (ocr.FullText), from a text layer or from OCR. It returns
+// ErrNoEntries when the text has no entry it recognises, and an error for a
+// text longer than MaxInput.
+func Parse(text string) (*Registry, error) {
+	if len(text) > MaxInput {
+		return nil, fmt.Errorf("analysis: the text is %d bytes; at most %d are read", len(text), MaxInput)
+	}
+	p := &parser{}
+	p.scan(text)
+	reg := p.finish()
+	if len(reg.Ownership)+len(reg.Rights) == 0 {
+		return nil, ErrNoEntries
+	}
+	return reg, nil
+}
+
+// region is the part of the document a line belongs to.
+type region int
+
+const (
+	regionHeader    region = iota // the title, address and 고유번호
+	regionBuilding                // ( 1동의 건물의 표시 )
+	regionLand                    // ( 대지권의 목적인 토지의 표시 )
+	regionUnit                    // ( 전유부분의 건물의 표시 )
+	regionLandRight               // ( 대지권의 표시 )
+	regionEntries                 // 갑구 and 을구
+)
+
+type parser struct {
+	region   region
+	section  Section // the section entries are in now; "" before any is known
+	lastRank int     // the last 순위번호 read in the current section
+
+	addressLine string   // the first [집합건물] line
+	headerTail  []string // lines after it, before the 표제부
+	uniqueNo    string
+	titleLines  map[region][]string
+
+	blocks   []*block
+	cur      *block
+	warnings []string
+}
+
+// block is an entry as it is read, line by line.
+type block struct {
+	section  Section
+	rank     int // 0 when not read
+	sub      int // the 1 of 3-1 (부기등기), 0 when none
+	purpose  string
+	info     purposeInfo
+	lines    []string // the body: the first line from after the 등기목적, then the others
+	text     []string // every line as read
+	wrapDone bool     // the line after the first was looked at for a wrapped 등기목적
+
+	unreadAmount string // the label of an amount that could not be read
+}
+
+func (p *parser) warn(format string, args ...any) {
+	if len(p.warnings) < 100 {
+		p.warnings = append(p.warnings, fmt.Sprintf(format, args...))
+	}
+}
+
+var (
+	pageNumber     = regexp.MustCompile(`^[0-9OoIlS]{1,3}` + sp + `/` + sp + `[0-9OoIlS]{1,3}$`)
+	collectiveMark = regexp.MustCompile(`^[\[(【]?` + sp + spaced("집합건물") + sp + `[\])】]?`)
+	uniqueNoLabel  = regexp.MustCompile(spaced("고유번호") + `[ \t:]*(` + d + `{4})` + sp + `-` + sp + `(` + d + `{4})` + sp + `-` + sp + `(` + d + `{6})`)
+	uniqueNoBare   = regexp.MustCompile(`(?:^|[^0-9])(` + d + `{4})-(` + d + `{4})-(` + d + `{6})(?:[^0-9]|$)`)
+)
+
+func (p *parser) scan(text string) {
+	p.titleLines = map[region][]string{}
+	text = strings.ToValidUTF8(text, " ")
+	for raw := range strings.FieldsFuncSeq(text, func(r rune) bool { return r == '\n' || r == '\f' || r == '\r' || r == '\v' }) {
+		line := strings.TrimSpace(cleanLine(raw))
+		if line == "" {
+			continue
+		}
+		ns := noSpace(line)
+		if p.uniqueNo == "" {
+			if m := uniqueNoLabel.FindStringSubmatch(line); m != nil {
+				p.uniqueNo = digitsOf(m[1]) + "-" + digitsOf(m[2]) + "-" + digitsOf(m[3])
+			}
+		}
+		if p.skip(line, ns) || p.heading(ns) {
+			continue
+		}
+		if b := p.entryStart(line); b != nil {
+			p.cur = b
+			p.blocks = append(p.blocks, b)
+			continue
+		}
+		switch {
+		case p.region == regionEntries:
+			if p.cur != nil {
+				p.cur.add(line)
+			}
+		case p.region == regionHeader:
+			// A long address wraps onto the next lines.
+			if p.addressLine != "" && len(p.headerTail) < 2 && looksLikeAddress(line) {
+				p.headerTail = append(p.headerTail, line)
+			}
+		default:
+			p.titleLines[p.region] = append(p.titleLines[p.region], line)
+		}
+	}
+}
+
+// looksLikeAddress reports whether line could continue an address: Hangul,
+// digits and an address's punctuation, not OCR's junk.
+func looksLikeAddress(line string) bool {
+	good, all, hangul := 0, 0, false
+	for _, r := range line {
+		all++
+		switch {
+		case unicode.Is(unicode.Hangul, r):
+			hangul = true
+			good++
+		case unicode.IsDigit(r) || strings.ContainsRune(" ,.-()", r):
+			good++
+		}
+	}
+	return hangul && good*10 >= all*9
+}
+
+// skip reports whether line is printed on every page or is a table's column
+// header, and takes what it needs from it.
+func (p *parser) skip(line, ns string) bool {
+	switch {
+	case strings.Contains(ns, "열람일시") || strings.Contains(ns, "관할등기소") || pageNumber.MatchString(ns):
+		return true
+	case collectiveMark.MatchString(line):
+		if p.addressLine == "" && p.region == regionHeader {
+			p.addressLine = line
+		}
+		return true // the running header of later pages
+	case strings.Contains(ns, "등기사항전부증명서"), strings.Contains(ns, "이하여백"):
+		return true
+	case strings.HasPrefix(ns, "--") && strings.HasSuffix(ns, "--"):
+		return true // -- 이 하 여 백 -- as OCR may read it
+	case strings.Contains(ns, "순위번호") || strings.Contains(ns, "권리자및기타사항") || strings.Contains(ns, "등기목적"):
+		// The column header of 갑구 and 을구, the first sign of them when
+		// their heading was not read.
+		p.cur = nil
+		if p.region != regionEntries {
+			p.region = regionEntries
+			p.lastRank = 0
+		}
+		return true
+	case strings.Contains(ns, "표시번호"):
+		return true
+	}
+	return false
+}
+
+// heading reports whether ns (a line without spaces) is a section heading,
+// and moves to that section.
+func (p *parser) heading(ns string) bool {
+	if utf8.RuneCountInString(ns) > 60 {
+		return false
+	}
+	to := func(s Section) bool {
+		p.cur = nil
+		if p.section != s {
+			p.lastRank = 0
+		}
+		p.region, p.section = regionEntries, s
+		return true
+	}
+	switch {
+	case strings.Contains(ns, "이외의권리") || strings.Contains(ns, "【을구") || strings.Contains(ns, "을구】") || strings.HasPrefix(ns, "을구"):
+		return to(SectionRights)
+	case strings.Contains(ns, "소유권에관한사항") || strings.Contains(ns, "【갑구") || strings.Contains(ns, "갑구】") || strings.HasPrefix(ns, "갑구"):
+		return to(SectionOwnership)
+	case p.region == regionEntries && len(p.blocks) > 0, !strings.Contains(ns, "표시") && !strings.Contains(ns, "표제부"):
+		// The 표제부 comes first; its headings all name a 표시.
+		return false
+	case strings.Contains(ns, "대지권의목적인토지"):
+		p.region = regionLand
+	case strings.Contains(ns, "대지권의표시"):
+		p.region = regionLandRight
+	case strings.Contains(ns, "전유부분"):
+		p.region = regionUnit
+	case strings.Contains(ns, "1동의건물") || strings.Contains(ns, "표제부"):
+		p.region = regionBuilding
+	default:
+		return false
+	}
+	p.cur = nil
+	return true
+}
+
+var (
+	rankToken = regexp.MustCompile(`^(` + d + `{1,3})(?:-(` + d + `{1,2}))?\.?$`)
+	// rankGlued is a 순위번호 read together with its 등기목적: 8소유권이전.
+	rankGlued  = regexp.MustCompile(`^(` + d + `{1,3})([가-힣].*)$`)
+	longDigits = regexp.MustCompile(`[0-9]{4,}`)
+)
+
+// entryStart returns a new block when line begins an entry: a 순위번호
+// (perhaps unread) and a 등기목적, followed by the 접수 date on the same line.
+func (p *parser) entryStart(line string) *block {
+	b := &block{}
+	rest := line
+	ranked := false
+	tok, after := firstToken(line)
+	if m := rankToken.FindStringSubmatch(tok); m != nil {
+		b.rank, _ = number(m[1])
+		if m[2] != "" {
+			b.sub, _ = number(m[2])
+		}
+		rest, ranked = after, true
+	} else if m := rankGlued.FindStringSubmatch(tok); m != nil && !strings.HasPrefix(m[2], "번") {
+		b.rank, _ = number(m[1])
+		rest, ranked = m[2]+" "+after, true
+	} else if isJunk(tok) {
+		rest, ranked = after, true // a 순위번호 read as a mark: + or *
+	}
+
+	// A 등기목적 is short: look for its end near the start of the line only.
+	head := rest[:min(len(rest), maxPurposeBytes)]
+	cut := len(head)
+	if loc := datePattern.FindStringIndex(head); loc != nil {
+		cut = loc[0]
+	}
+	if m := garbledDate.FindStringSubmatchIndex(head); m != nil && m[2] < cut {
+		cut = m[2]
+	}
+	for from := 0; from < cut; {
+		loc := longDigits.FindStringIndex(head[from:cut])
+		if loc == nil {
+			break
+		}
+		if !strings.HasPrefix(head[from+loc[1]:], "번") {
+			cut = from + loc[0]
+			break
+		}
+		from += loc[1]
+	}
+	if i := strings.Index(head[:cut], "  "); i >= 0 {
+		cut = i
+	}
+	if cut == len(head) && len(head) < len(rest) {
+		return nil // no end in sight: not a 등기목적
+	}
+	purpose := strings.TrimFunc(noSpace(rest[:cut]), func(r rune) bool { return !unicode.Is(unicode.Hangul, r) && !unicode.IsDigit(r) })
+	tail := rest[cut:]
+	dated := startsWithDate(tail)
+	if purpose == "" || utf8.RuneCountInString(purpose) > 30 {
+		return nil
+	}
+	info, ok := classifyPurpose(purpose)
+	switch {
+	case ok && !ranked && !dated && !(info.kind == KindCancellation && info.complete):
+		// A cause or detail that reads like a purpose: 강제경매개시결정(2020…
+		// (N번…말소 is never one).
+		return nil
+	case ok && p.region != regionEntries && (!info.complete || info.kind == KindOther) && !dated:
+		return nil
+	case ok:
+	case ranked && dated && p.region == regionEntries && looksLikePurpose(purpose):
+		info = purposeInfo{kind: KindUnknown, complete: true}
+	default:
+		return nil
+	}
+	if info.fuzzy {
+		purpose = canonicalPurpose(purpose)
+	}
+	b.purpose, b.info = purpose, info
+	b.lines = []string{tail}
+	b.text = []string{line}
+	p.place(b)
+	return b
+}
+
+// place puts a new block in its section: the one the last heading named,
+// unless its purpose says otherwise where a heading may have been lost.
+func (p *parser) place(b *block) {
+	ps := sectionOfPurpose(b.info, b.purpose)
+	switch {
+	case p.section == "":
+		p.section = SectionOwnership
+		if ps != "" {
+			p.section = ps
+		}
+	case p.section == SectionOwnership && ps == SectionRights:
+		p.warn("rights heading not found before rank %d %s: started rights by its purpose", b.rank, b.purpose)
+		p.section = SectionRights
+		p.lastRank = 0
+		p.adoptTrailingUnknown(b)
+	case p.section == SectionOwnership && b.rank == 1 && b.sub == 0 && p.lastRank > 1 && ps != SectionOwnership:
+		// 순위번호 started again: a new section whose heading was lost.
+		p.warn("rights heading not found before rank 1 %s: started rights as ranks restarted", b.purpose)
+		p.section = SectionRights
+		p.lastRank = 0
+	}
+	if p.region != regionEntries {
+		p.region = regionEntries
+	}
+	b.section = p.section
+	if b.rank > 0 {
+		p.lastRank = b.rank
+	}
+}
+
+// adoptTrailingUnknown moves the unrecognised entries just read as 갑구 into
+// 을구 when b, the entry that revealed 을구, leaves room for them in its
+// 순위번호: they were 을구's first entries.
+func (p *parser) adoptTrailingUnknown(b *block) {
+	if b.rank <= 1 {
+		return
+	}
+	n := 0
+	for i := len(p.blocks) - 1; i >= 0 && p.blocks[i].info.kind == KindUnknown && p.blocks[i].section == SectionOwnership; i-- {
+		n++
+	}
+	if n == 0 || n > b.rank-1 {
+		return
+	}
+	for _, x := range p.blocks[len(p.blocks)-n:] {
+		x.section = SectionRights
+		if x.rank >= b.rank {
+			x.rank = 0
+		}
+	}
+}
+
+// add appends a line to the entry, completing a 등기목적 wrapped in its cell.
+func (b *block) add(line string) {
+	if len(b.text) > 400 {
+		return // no entry is this long: the rest is not one
+	}
+	b.text = append(b.text, line)
+	if !b.wrapDone {
+		b.wrapDone = true
+		tok, after := firstToken(line)
+		cand := b.purpose + noSpace(tok)
+		if info, ok := classifyPurpose(cand); ok && info.complete && (!b.info.complete || info.kind != KindOther) && len(tok) < 40 {
+			b.purpose, b.info = cand, info
+			line = after
+		}
+	}
+	b.lines = append(b.lines, line)
+}
+
+// firstToken splits s at its first run of spaces.
+func firstToken(s string) (tok, rest string) {
+	s = strings.TrimLeft(s, " ")
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		return s[:i], strings.TrimLeft(s[i:], " ")
+	}
+	return s, ""
+}
+
+// isJunk reports whether tok is a mark OCR made of a 순위번호: one or two
+// characters, no letter.
+func isJunk(tok string) bool {
+	if tok == "" || utf8.RuneCountInString(tok) > 2 {
+		return false
+	}
+	for _, r := range tok {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// startsWithDate reports whether s begins, after spaces, with a date or what
+// is left of one.
+func startsWithDate(s string) bool {
+	s = strings.TrimLeft(s, " ")
+	s = s[:min(len(s), 64)]
+	if loc := datePattern.FindStringIndex(s); loc != nil && loc[0] == 0 {
+		return true
+	}
+	if m := garbledDate.FindStringSubmatchIndex(s); m != nil && m[2] == 0 {
+		return true
+	}
+	// A year and a mangled rest: 2068년++월+8알.
+	return yearStart.MatchString(s)
+}
+
+// maxPurposeBytes bounds the text a 등기목적 and the spaces OCR puts in it
+// take: 30 syllables and as many spaces.
+const maxPurposeBytes = 30*3 + 30
+
+var yearStart = regexp.MustCompile(`^[12]` + d + `{3}` + sp + `[년넌녀]`)
+
+// looksLikePurpose reports whether p could be a 등기목적 OCR misread: a few
+// Hangul syllables, none of them a detail's label.
+func looksLikePurpose(p string) bool {
+	n := utf8.RuneCountInString(p)
+	if n < 2 || n > 14 {
+		return false
+	}
+	for _, r := range p {
+		if !unicode.Is(unicode.Hangul, r) {
+			return false
+		}
+	}
+	for _, l := range dateLabels {
+		if strings.HasPrefix(p, l) {
+			return false
+		}
+	}
+	return true
+}
+
+// finish numbers the entries, reads their fields and marks cancellations.
+func (p *parser) finish() *Registry {
+	reg := &Registry{
+		ParserVersion: ParserVersion,
+		Title:         p.title(),
+		Ownership:     []Entry{},
+		Rights:        []Entry{},
+	}
+	bySection := map[Section][]*block{}
+	for _, b := range p.blocks {
+		bySection[b.section] = append(bySection[b.section], b)
+	}
+	reg.Ownership = p.entries(SectionOwnership, bySection[SectionOwnership])
+	reg.Rights = p.entries(SectionRights, bySection[SectionRights])
+	reg.Warnings = append([]string{}, p.warnings...)
+	return reg
+}
+
+// entries turns the blocks of one section into its entries.
+func (p *parser) entries(s Section, blocks []*block) []Entry {
+	out := make([]Entry, 0, len(blocks))
+	prev := 0
+	for _, b := range blocks {
+		rank := b.rank
+		switch {
+		case rank > 0 && b.sub > 0:
+			// A 부기등기 (3-1) belongs to an entry already numbered.
+		case rank > prev:
+		default:
+			rank = prev + 1
+			if c, _ := strconv.Atoi(b.info.cancels); c >= rank {
+				rank = c + 1
+			}
+			if b.rank > 0 {
+				p.warn("%s rank %d read after rank %d: taken as rank %d", s, b.rank, prev, rank)
+			} else {
+				p.warn("%s rank not read before %s: taken as rank %d", s, b.purpose, rank)
+			}
+		}
+		if b.sub == 0 {
+			prev = rank
+		}
+		e := b.entry()
+		e.Section = s
+		e.Rank = strconv.Itoa(rank)
+		if b.sub > 0 {
+			e.Rank += "-" + strconv.Itoa(b.sub)
+		}
+		if e.Kind == KindUnknown {
+			p.warn("%s rank %s: purpose %q not recognised", s, e.Rank, e.Purpose)
+		}
+		if b.unreadAmount != "" {
+			p.warn("%s rank %s: %s not read", s, e.Rank, b.unreadAmount)
+		}
+		out = append(out, e)
+	}
+	return p.markCancelled(s, out)
+}
+
+// markCancelled marks each entry a 말소 names, and stands an Inferred entry
+// in for one the text does not show.
+func (p *parser) markCancelled(s Section, entries []Entry) []Entry {
+	at := make(map[string]int, len(entries))
+	for i, e := range entries {
+		if _, dup := at[e.Rank]; !dup {
+			at[e.Rank] = i
+		}
+	}
+	var inferred []Entry
+	for i := range entries {
+		c := &entries[i]
+		if c.Kind != KindCancellation || c.Cancels == "" {
+			continue
+		}
+		if n, _ := strconv.Atoi(c.Cancels); n >= rankMain(c.Rank) {
+			p.warn("%s rank %s cancels rank %s, which is not before it", s, c.Rank, c.Cancels)
+			continue
+		}
+		target := cancelledPurpose(c.Purpose)
+		info, _ := classifyPurpose(c.Purpose)
+		j, ok := at[c.Cancels]
+		if ok && j >= 0 && entries[j].Kind != KindCancellation {
+			t := &entries[j]
+			t.Cancelled, t.CancelledBy = true, c.Rank
+			if t.Kind == KindUnknown && info.target != KindUnknown {
+				p.warn("%s rank %s: purpose %q taken from the 말소 at rank %s", s, t.Rank, target, c.Rank)
+				t.Kind, t.Purpose = info.target, target
+			}
+			continue
+		}
+		if ok {
+			continue // a 말소 of a 말소, or one already stood in for
+		}
+		at[c.Cancels] = -1
+		inferred = append(inferred, Entry{
+			Section: s, Rank: c.Cancels, Purpose: target, Kind: info.target,
+			Holders: []Party{}, Cancelled: true, CancelledBy: c.Rank, Inferred: true,
+		})
+		p.warn("%s rank %s not read: known from the 말소 at rank %s", s, c.Cancels, c.Rank)
+	}
+	if len(inferred) == 0 {
+		return entries
+	}
+	entries = append(entries, inferred...)
+	sort.SliceStable(entries, func(i, j int) bool {
+		a, b := rankKey(entries[i].Rank), rankKey(entries[j].Rank)
+		return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1])
+	})
+	return entries
+}
+
+// cancelledPurpose returns the purpose a 말소 names: 근저당권설정 for
+// 3번근저당권설정등기말소.
+func cancelledPurpose(p string) string {
+	m := cancellationPurpose.FindStringSubmatch(p)
+	if m == nil {
+		return ""
+	}
+	t := m[2]
+	if strings.HasSuffix(p, "가등기말소") && !strings.HasSuffix(t, "가등기") {
+		t += "등기"
+	}
+	return t
+}
+
+func rankMain(r string) int { return rankKey(r)[0] }
+
+func rankKey(r string) [2]int {
+	main, sub, _ := strings.Cut(r, "-")
+	a, _ := strconv.Atoi(main)
+	b, _ := strconv.Atoi(sub)
+	return [2]int{a, b}
+}
+
+var receiptNo = regexp.MustCompile(`제` + sp + `(` + d + `{1,7})` + sp + `[호오]`)
+
+// entry reads the fields of a block.
+func (b *block) entry() Entry {
+	e := Entry{
+		Purpose: b.purpose,
+		Kind:    b.info.kind,
+		Cancels: b.info.cancels,
+		Holders: []Party{},
+		Text:    strings.Join(collapse(b.text), "\n"),
+	}
+	first := b.lines[0]
+	causeFrom := 0
+	ds := findDates(first)
+	switch {
+	case len(ds) >= 2:
+		e.Received, e.CauseDate = ds[0].t, ds[1].t
+		causeFrom = ds[1].end
+	case len(ds) == 1 && strings.TrimSpace(first[:ds[0].at]) == "":
+		e.Received = ds[0].t
+		causeFrom = ds[0].end
+	case len(ds) == 1:
+		e.CauseDate = ds[0].t
+		causeFrom = ds[0].end
+	}
+	for _, l := range b.lines {
+		if m := receiptNo.FindStringSubmatch(l); m != nil {
+			e.ReceiptNo, _ = number(m[1])
+			break
+		}
+	}
+	e.Cause = findCause(first[causeFrom:], b.lines[1:])
+	b.details(&e)
+
+	switch {
+	case e.Kind == KindTransfer && (e.Cause == "신탁" || hasRole(e.Holders, "수탁자") || strings.Contains(noSpace(strings.Join(b.lines, "")), "신탁원부")):
+		e.Kind = KindTrust
+	case e.Kind == KindOther && strings.Contains(e.Purpose, "임차권") && e.Cause == "임차권등기명령":
+		e.Kind = KindLeaseRegistration
+	}
+	return e
+}
+
+func hasRole(ps []Party, role string) bool {
+	for _, p := range ps {
+		if p.Role == role {
+			return true
+		}
+	}
+	return false
+}
+
+// findCause returns the first kind of 등기원인 in the cause's cell: the rest
+// of the first line after the dates, and the next two lines, each up to the
+// first label of 권리자 및 기타사항.
+func findCause(first string, more []string) string {
+	parts := []string{beforeLabel(first)}
+	for i := 0; i < len(more) && i < 2; i++ {
+		parts = append(parts, beforeLabel(receiptNo.ReplaceAllString(more[i], " ")))
+	}
+	region := noSpace(strings.Join(parts, " "))
+	best, bestAt := "", len(region)+1
+	for _, c := range causes {
+		if i := strings.Index(region, c); i >= 0 && i < bestAt {
+			best, bestAt = c, i
+		}
+	}
+	return best
+}
+
+func beforeLabel(s string) string {
+	if loc := anyLabel.FindStringIndex(s); loc != nil {
+		return s[:loc[0]]
+	}
+	return s
+}
+
+// details reads 권리자 및 기타사항: holders, the debtor and the amount.
+func (b *block) details(e *Entry) {
+	lines := b.lines
+	coOwners := false
+	share := ""
+	for i, line := range lines {
+		if e.AmountLabel == "" {
+			if m := amountLabel.FindStringIndex(line); m != nil {
+				if n, ok := parseAmount(line[m[1]:]); ok {
+					e.AmountLabel, e.Amount = noSpace(line[m[0]:m[1]]), n
+					b.unreadAmount = ""
+				} else {
+					b.unreadAmount = noSpace(line[m[0]:m[1]])
+				}
+			}
+		}
+		if e.Debtor == "" {
+			if m := debtorLabel.FindStringIndex(line); m != nil {
+				seg := untilLabel(line[m[1]:])
+				if _, at, _, ok := findID(seg); ok {
+					seg = seg[:at]
+				}
+				e.Debtor = canonicalName(seg)
+			}
+		}
+		// An ID that wrapped onto the next line, with no label before it.
+		nextID := ""
+		if i+1 < len(lines) {
+			next := lines[i+1]
+			if id, at, _, ok := findID(next); ok && anyLabel.FindStringIndex(next[:at]) == nil {
+				nextID = id
+			}
+		}
+		pos := 0
+		for pos <= len(line) {
+			lm := holderLabel.FindStringIndex(line[pos:])
+			// In a 공유자 list, each co-owner is a name and an ID after a 지분.
+			if coOwners {
+				seg := line[pos:]
+				if lm != nil {
+					seg = seg[:lm[0]]
+				}
+				if am := amountLabel.FindStringIndex(seg); am != nil {
+					seg = seg[:am[0]]
+				}
+				share, e.Holders = coOwnersIn(seg, share, e.Holders)
+			}
+			if lm == nil {
+				break
+			}
+			start, end := pos+lm[0], pos+lm[1]
+			role := noSpace(line[start:end])
+			pos = end
+			if role == "공유자" {
+				coOwners = true
+				continue
+			}
+			coOwners = false
+			seg := untilLabel(line[end:])
+			pos = end + len(seg)
+			party := Party{Role: role}
+			if id, at, _, ok := findID(seg); ok {
+				party.Name, party.ID = canonicalName(seg[:at]), id
+			} else {
+				party.Name, party.ID = canonicalName(seg), nextID
+			}
+			if party.Name != "" && len(e.Holders) < 50 {
+				e.Holders = append(e.Holders, party)
+			}
+		}
+		if coOwners && amountLabel.MatchString(line) {
+			coOwners = false
+		}
+	}
+}
+
+// coOwnersIn reads the 지분 and the co-owners named in seg, a part of a line
+// in a 공유자 list: each is the name and ID after its 지분.
+func coOwnersIn(seg, share string, holders []Party) (string, []Party) {
+	shares := shareLabel.FindAllStringSubmatchIndex(seg, -1)
+	ids := idPattern.FindAllStringIndex(seg, -1)
+	from := 0 // where the text before the next ID starts
+	for len(shares) > 0 || len(ids) > 0 {
+		if len(shares) > 0 && (len(ids) == 0 || shares[0][0] < ids[0][0]) {
+			sm := shares[0]
+			shares = shares[1:]
+			x, _ := number(seg[sm[2]:sm[3]])
+			y, _ := number(seg[sm[4]:sm[5]])
+			share = strconv.Itoa(x) + "분의 " + strconv.Itoa(y)
+			from = sm[1]
+			continue
+		}
+		m := ids[0]
+		ids = ids[1:]
+		id, ok := parseID(seg[m[0]:m[1]])
+		if !ok || m[0] < from {
+			continue
+		}
+		if name := personName(seg[from:m[0]]); name != "" && len(holders) < 50 {
+			holders = append(holders, Party{Role: "공유자", Name: name, ID: id, Share: share})
+			share = ""
+		}
+		from = m[1]
+	}
+	return share, holders
+}
+
+// personName returns the name just before a 주민등록번호: the last few
+// Hangul syllables of s, which may hold other columns' text before them.
+func personName(s string) string {
+	if strings.Contains(noSpace(s), "주식회사") {
+		return canonicalName(s)
+	}
+	fields := strings.Fields(s)
+	name := ""
+	for i := len(fields) - 1; i >= 0; i-- {
+		f := fields[i]
+		if !allHangul(f) || utf8.RuneCountInString(f+name) > 5 {
+			break
+		}
+		name = f + name
+	}
+	return name
+}
+
+func allHangul(s string) bool {
+	for _, r := range s {
+		if !unicode.Is(unicode.Hangul, r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// untilLabel returns s up to the next label of 권리자 및 기타사항.
+func untilLabel(s string) string {
+	if loc := anyLabel.FindStringIndex(s); loc != nil {
+		return s[:loc[0]]
+	}
+	return s
+}
+
+var spaces = regexp.MustCompile(`\s{2,}`)
+
+// collapse returns the lines with runs of spaces made one.
+func collapse(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = spaces.ReplaceAllString(l, " ")
+	}
+	return out
+}
+
+var (
+	buildingNo   = regexp.MustCompile(`제` + sp + `(` + d + `{1,4})` + sp + `동`)
+	unitNo       = regexp.MustCompile(`제` + sp + `(` + d + `{1,3})` + sp + `층` + sp + `제` + sp + `(` + d + `{1,5})` + sp + `호`)
+	uniqueNoWord = regexp.MustCompile(spaced("고유번호"))
+	// area is a 전유부분 area: two decimals, then ㎡ (which OCR reads as m,
+	// ni, ㅠ1 or even 0).
+	area = regexp.MustCompile(`(?:^|[^0-9.,])([0-9]{1,4})[.,]([0-9]{2})`)
+)
+
+// title reads the 표제부.
+func (p *parser) title() Title {
+	t := Title{UniqueNo: p.uniqueNo}
+	if p.addressLine != "" {
+		a := collectiveMark.ReplaceAllString(p.addressLine, "")
+		if loc := uniqueNoWord.FindStringIndex(a); loc != nil {
+			a = a[:loc[0]]
+		}
+		parts := []string{strings.TrimSpace(a)}
+		for _, l := range p.headerTail {
+			if loc := uniqueNoWord.FindStringIndex(l); loc != nil {
+				l = l[:loc[0]]
+			}
+			if l = strings.TrimSpace(l); l != "" {
+				parts = append(parts, l)
+			}
+		}
+		t.Address = strings.Join(collapse(parts), " ")
+	}
+	if t.UniqueNo == "" {
+		for _, l := range append([]string{p.addressLine}, p.headerTail...) {
+			if m := uniqueNoBare.FindStringSubmatch(l); m != nil {
+				t.UniqueNo = digitsOf(m[1]) + "-" + digitsOf(m[2]) + "-" + digitsOf(m[3])
+				break
+			}
+		}
+	}
+	for _, l := range p.titleLines[regionBuilding] {
+		if m := buildingNo.FindStringSubmatchIndex(l); m != nil {
+			n, _ := number(l[m[2]:m[3]])
+			t.BuildingNumber = "제" + strconv.Itoa(n) + "동"
+			if fs := strings.Fields(l[:m[0]]); len(fs) > 0 {
+				if name := fs[len(fs)-1]; !strings.ContainsAny(name, "0123456789-") && !datePattern.MatchString(name) {
+					t.BuildingName = name
+				}
+			}
+			break
+		}
+	}
+	unitLines := p.titleLines[regionUnit]
+	if len(unitLines) == 0 {
+		// The heading was not read: look for the unit anywhere in the 표제부.
+		for _, r := range []region{regionBuilding, regionLand, regionLandRight} {
+			unitLines = append(unitLines, p.titleLines[r]...)
+		}
+	}
+	for i, l := range unitLines {
+		m := unitNo.FindStringSubmatchIndex(l)
+		if m == nil {
+			continue
+		}
+		fl, _ := number(l[m[2]:m[3]])
+		ho, _ := number(l[m[4]:m[5]])
+		t.UnitNumber = "제" + strconv.Itoa(fl) + "층 제" + strconv.Itoa(ho) + "호"
+		// The area follows in 건물내역, on the same line or a later one.
+		rest := append([]string{l[m[1]:]}, unitLines[i+1:]...)
+		for _, r := range rest {
+			if a := area.FindStringSubmatch(r); a != nil {
+				t.AreaM2, _ = strconv.ParseFloat(digitsOf(a[1])+"."+digitsOf(a[2]), 64)
+				break
+			}
+		}
+		break
+	}
+	return t
+}

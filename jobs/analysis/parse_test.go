@@ -1,0 +1,631 @@
+package analysis
+
+import (
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// cleanText is a short registry as a text layer reads it (pdftotext
+// -layout): the base of the noisy variants below, which OCR could make of it.
+const cleanText = `                      등기사항전부증명서(말소사항 포함) - 집합건물
+[집합건물] 서울특별시 마포구 월드컵북로 396, 104동 102호                     고유번호 1101-2021-003412
+
+【 표 제 부 】 ( 1동의 건물의 표시 )
+ 표시번호        접수            소재지번, 건물명칭 및 번호         건물내역              등기원인 및 기타사항
+   1     2010년3월4일    서울특별시 마포구 상암동 12-3      철근콘크리트구조          도면편철장 제1책 제2장
+                      래미안 제104동                 15층 아파트
+
+【 표 제 부 】 ( 전유부분의 건물의 표시 )
+ 표시번호        접수            건물번호                          건물내역              등기원인 및 기타사항
+   1     2010년3월4일    제1층 제102호                  철근콘크리트구조 84.97㎡      도면편철장 제1책 제3장
+
+【 갑 구 】 ( 소유권에 관한 사항 )
+ 순위번호        등기목적              접수             등기원인             권리자 및 기타사항
+   1     소유권보존            2010년3월24일                      소유자 주식회사 한솔종합건설
+                          제1234호                          110111-1234567
+                                                          서울특별시 강남구 테헤란로 152
+   2     소유권이전            2019년5월2일     2019년3월4일 매매    소유자 김민준 750101-*******
+                          제2345호                          서울특별시 송파구 올림픽로 300
+                                                          거래가액 금600,000,000원
+   3     가압류              2021년1월5일     2021년1월2일        청구금액 금50,000,000원
+                          제3456호        서울서부지방법원의     채권자 주식회사 미래대부 110111-7654321
+                                         가압류결정(2021카단1   부산광역시 해운대구 센텀중앙로 79
+                                         23)
+   4     3번가압류등기말소        2021년6월1일     2021년5월30일 해제
+                          제4567호
+
+【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )
+ 순위번호        등기목적              접수             등기원인             권리자 및 기타사항
+   1     근저당권설정           2019년5월2일     2019년5월2일        채권최고액 금360,000,000원
+                          제2346호        설정계약             채무자 김민준
+                                                          서울특별시 송파구 올림픽로 300
+                                                          근저당권자 주식회사 국민은행 110111-2365321
+                                                          서울특별시 중구 남대문로 84
+
+                                            -- 이 하 여 백 --
+열람일시 : 2026년03월04일 19시20분30초            관할등기소 서울서부지방법원 등기국            1/1`
+
+func date(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+
+// cleanWant is what Parse reads from cleanText.
+func cleanWant() *Registry {
+	return &Registry{
+		ParserVersion: ParserVersion,
+		Title: Title{
+			Address: "서울특별시 마포구 월드컵북로 396, 104동 102호", UniqueNo: "1101-2021-003412",
+			BuildingName: "래미안", BuildingNumber: "제104동", UnitNumber: "제1층 제102호", AreaM2: 84.97,
+		},
+		Ownership: []Entry{
+			{Section: SectionOwnership, Rank: "1", Purpose: "소유권보존", Kind: KindPreservation,
+				Received: date(2010, 3, 24), ReceiptNo: 1234,
+				Holders: []Party{{Role: "소유자", Name: "주식회사 한솔종합건설", ID: "110111-1234567"}}},
+			{Section: SectionOwnership, Rank: "2", Purpose: "소유권이전", Kind: KindTransfer,
+				Received: date(2019, 5, 2), ReceiptNo: 2345, CauseDate: date(2019, 3, 4), Cause: "매매",
+				Holders:     []Party{{Role: "소유자", Name: "김민준", ID: "750101-*******"}},
+				AmountLabel: "거래가액", Amount: 600_000_000},
+			{Section: SectionOwnership, Rank: "3", Purpose: "가압류", Kind: KindProvisionalAttachment,
+				Received: date(2021, 1, 5), ReceiptNo: 3456, CauseDate: date(2021, 1, 2), Cause: "가압류결정",
+				Holders:     []Party{{Role: "채권자", Name: "주식회사 미래대부", ID: "110111-7654321"}},
+				AmountLabel: "청구금액", Amount: 50_000_000, Cancelled: true, CancelledBy: "4"},
+			{Section: SectionOwnership, Rank: "4", Purpose: "3번가압류등기말소", Kind: KindCancellation,
+				Received: date(2021, 6, 1), ReceiptNo: 4567, CauseDate: date(2021, 5, 30), Cause: "해제",
+				Holders: []Party{}, Cancels: "3"},
+		},
+		Rights: []Entry{
+			{Section: SectionRights, Rank: "1", Purpose: "근저당권설정", Kind: KindMortgage,
+				Received: date(2019, 5, 2), ReceiptNo: 2346, CauseDate: date(2019, 5, 2), Cause: "설정계약",
+				Holders:     []Party{{Role: "근저당권자", Name: "주식회사 국민은행", ID: "110111-2365321"}},
+				Debtor:      "김민준",
+				AmountLabel: "채권최고액", Amount: 360_000_000},
+		},
+		Warnings: []string{},
+	}
+}
+
+// withoutText returns reg with the entries' Text cleared, for comparison.
+func withoutText(reg *Registry) *Registry {
+	c := *reg
+	c.Ownership = append([]Entry(nil), reg.Ownership...)
+	c.Rights = append([]Entry(nil), reg.Rights...)
+	for _, es := range [][]Entry{c.Ownership, c.Rights} {
+		for i := range es {
+			es[i].Text = ""
+		}
+	}
+	return &c
+}
+
+func TestParseClean(t *testing.T) {
+	t.Parallel()
+	reg, err := Parse(cleanText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := withoutText(reg), cleanWant(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Parse\n got %+v\nwant %+v", got, want)
+	}
+	if want := "3 가압류 2021년1월5일 2021년1월2일 청구금액 금50,000,000원\n제3456호 서울서부지방법원의 채권자 주식회사 미래대부 110111-7654321\n" +
+		"가압류결정(2021카단1 부산광역시 해운대구 센텀중앙로 79\n23)"; reg.Ownership[2].Text != want {
+		t.Errorf("Text = %q, want %q", reg.Ownership[2].Text, want)
+	}
+}
+
+// replace applies old → new pairs to cleanText, failing when one does not
+// occur.
+func replace(t *testing.T, pairs ...string) string {
+	t.Helper()
+	s := cleanText
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if !strings.Contains(s, pairs[i]) {
+			t.Fatalf("cleanText lacks %q", pairs[i])
+		}
+		s = strings.ReplaceAll(s, pairs[i], pairs[i+1])
+	}
+	return s
+}
+
+// TestParseNoisy reads what OCR makes of cleanText: each variant must give
+// what the clean text gives, up to the warnings the parser adds and the
+// differences each case names.
+func TestParseNoisy(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		text func(t *testing.T) string
+		// edit makes cleanWant into what this variant should give.
+		edit func(r *Registry)
+		// warns is whether the parser must say it guessed.
+		warns bool
+	}{
+		{
+			name: "whitespace inside brackets and headings as Tesseract reads them",
+			text: func(t *testing.T) string {
+				return replace(t, "【 갑 구 】 ( 소유권에 관한 사항 )", "【갑 구 】 (소유권에 관한 사항 )",
+					"【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )", "【을구】(소유권 이외의 권리에 관한 사항)",
+					"【 표 제 부 】 ( 전유부분의 건물의 표시 )", "【표 제 부 】( 전유부분의 건물의 표시 )")
+			},
+		},
+		{
+			name: "section headings read as junk",
+			text: func(t *testing.T) string {
+				return replace(t, "【 갑 구 】 ( 소유권에 관한 사항 )", "(G+) (AAO 4S 4a )",
+					"【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )", "(S+) Sa ol9}o| AZ")
+			},
+			warns: true,
+		},
+		{
+			name: "headings and column headers lost: sections told apart by purposes",
+			text: func(t *testing.T) string {
+				hdr := " 순위번호        등기목적              접수             등기원인             권리자 및 기타사항\n"
+				return replace(t, "【 갑 구 】 ( 소유권에 관한 사항 )\n"+hdr, "(G+)\n",
+					"【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )\n"+hdr, "")
+			},
+			warns: true,
+		},
+		{
+			name: "spacing inside words",
+			text: func(t *testing.T) string {
+				return replace(t, "근저당권설정  ", "근저당권 설정 ", "채권최고액 금360,000,000원", "채 권 최 고 액 금 360, 000, 000 원",
+					"소유자 김민준 750101-*******", "소 유 자 김 민준 750101 - *******",
+					"3번가압류등기말소", "3번 가압류 등기말소", "근저당권자 주식회사 국민은행", "근저당권자 주식 회사국민 은행",
+					"청구금액 금50,000,000원", "청구 금액 금 50,000,000원")
+			},
+		},
+		{
+			name: "letters read for digits in amounts, dates and numbers",
+			text: func(t *testing.T) string {
+				return replace(t, "금360,000,000원", "금36O,OOO,OOO원", "금600,000,000원", "금6OO,OOO,OOO원",
+					"2019년5월2일     2019년5월2일", "2Ol9년5월2일     2O19년S월2일",
+					"제2345호", "제2З45호", // a Cyrillic Ze: not a digit, the number is lost
+					"제1234호", "제l234호", "110111-1234567", "llOlll-l234S67", "금50,000,000원", "금S0,OOO,OOO원")
+			},
+			edit: func(r *Registry) { r.Ownership[1].ReceiptNo = 0 },
+		},
+		{
+			name: "dots for thousands separators, a misread 금, a lost 원",
+			text: func(t *testing.T) string {
+				return replace(t, "금360,000,000원", "S360.000.000원", "금600,000,000원", "급600.000.000",
+					"금50,000,000원", "금50,000.000 원")
+			},
+		},
+		{
+			name: "년 월 일 misread",
+			text: func(t *testing.T) string {
+				return replace(t, "2021년6월1일     2021년5월30일", "2021넌6윌1알     2021년5월30얼")
+			},
+		},
+		{
+			name: "full-width digits and separators",
+			text: func(t *testing.T) string {
+				return replace(t, "금360,000,000원", "금３６０，０００，０００원", "1101-2021-003412", "１１０１－２０２１－００３４１２")
+			},
+		},
+		{
+			name: "table rules read as bars, Tesseract's single spaces between columns",
+			text: func(t *testing.T) string {
+				return replace(t, "   1     근저당권설정           2019년5월2일     2019년5월2일        채권최고액",
+					"1 | 근저당권설정 2019년5월2일 |2019년5월2일 채권최고액",
+					"   2     소유권이전            2019년5월2일", "2 ㅣ소유권이전 2019년5월2일")
+			},
+		},
+		{
+			name: "purposes wrapped in their cells",
+			text: func(t *testing.T) string {
+				return replace(t,
+					"   4     3번가압류등기말소        2021년6월1일     2021년5월30일 해제\n                          제4567호",
+					"   4     3번가압류등기         2021년6월1일     2021년5월30일 해제\n         말소               제4567호")
+			},
+		},
+		{
+			name: "ranks not read: a mark, glued to the purpose, or missing",
+			text: func(t *testing.T) string {
+				return replace(t, "   1     근저당권설정   ", "   +     근저당권설정   ",
+					"   2     소유권이전    ", "2소유권이전    ",
+					"   4     3번가압류등기말소", "         3번가압류등기말소")
+			},
+			warns: true,
+		},
+		{
+			name: "a struck-through row unreadable: its 말소 stands for it",
+			text: func(t *testing.T) string {
+				return replace(t,
+					"   3     가압류              2021년1월5일     2021년1월2일        청구금액 금50,000,000원\n"+
+						"                          제3456호        서울서부지방법원의     채권자 주식회사 미래대부 110111-7654321\n",
+					"재3ㅋ56후  자울서부자방밤원와  채관자-주삭회사 미래대부<l1Ol+l-~~~\n노크 = [=] Oo oa 느 [내 ㅋㄱ\n")
+			},
+			edit: func(r *Registry) {
+				r.Ownership[2] = Entry{Section: SectionOwnership, Rank: "3", Purpose: "가압류", Kind: KindProvisionalAttachment,
+					Holders: []Party{}, Cancelled: true, CancelledBy: "4", Inferred: true}
+			},
+			warns: true,
+		},
+		{
+			name: "a struck-through row misread: its kind taken from its 말소",
+			text: func(t *testing.T) string {
+				return replace(t, "   3     가압류              2021년1월5일     2021년1월2일        청구금액 금50,000,000원",
+					"+     가알뮤              2O2l넌++월5알     2021년1월2일        청구금액 금50,000,000원")
+			},
+			edit:  func(r *Registry) { r.Ownership[2].Received = time.Time{} },
+			warns: true,
+		},
+		{
+			name: "a 말소 whose 순위번호 and dates were not read",
+			text: func(t *testing.T) string {
+				return replace(t, "   4     3번가압류등기말소        2021년6월1일     2021년5월30일 해제",
+					"3번가압류등기말소 | 20214106108 | 2021년5월30일 해제")
+			},
+			edit:  func(r *Registry) { r.Ownership[3].Received = time.Time{} },
+			warns: true,
+		},
+		{
+			name: "masked resident numbers read with other marks",
+			text: func(t *testing.T) string {
+				return replace(t, "김민준 750101-*******", "김민준 750101-***×****")
+			},
+		},
+		{
+			name: "pages, running headers and footers between the rows",
+			text: func(t *testing.T) string {
+				return replace(t, "   4     3번가압류등기말소",
+					"열람일시 : 2026년03월04일 19시20분30초   관할등기소 서울서부지방법원 등기국   1/2\n\f"+
+						"[집합건물] 서울특별시 마포구 월드컵북로 396, 104동 102호\n"+
+						"【 갑 구 】 ( 소유권에 관한 사항 ) (계속)\n"+
+						" 순위번호        등기목적              접수             등기원인             권리자 및 기타사항\n"+
+						"   4     3번가압류등기말소")
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			text := tt.text(t)
+			reg, err := Parse(text)
+			if err != nil {
+				t.Fatalf("Parse: %v\n%s", err, text)
+			}
+			want := cleanWant()
+			if tt.edit != nil {
+				tt.edit(want)
+			}
+			got := withoutText(reg)
+			if (len(got.Warnings) > 0) != tt.warns {
+				t.Errorf("warnings %q, want some: %v", got.Warnings, tt.warns)
+			}
+			got.Warnings, want.Warnings = nil, nil
+			if !reflect.DeepEqual(got.Title, want.Title) {
+				t.Errorf("title\n got %+v\nwant %+v", got.Title, want.Title)
+			}
+			for i, g := range got.Ownership {
+				if i < len(want.Ownership) && !reflect.DeepEqual(g, want.Ownership[i]) {
+					t.Errorf("갑구 %d\n got %+v\nwant %+v", i, g, want.Ownership[i])
+				}
+			}
+			for i, g := range got.Rights {
+				if i < len(want.Rights) && !reflect.DeepEqual(g, want.Rights[i]) {
+					t.Errorf("을구 %d\n got %+v\nwant %+v", i, g, want.Rights[i])
+				}
+			}
+			if len(got.Ownership) != len(want.Ownership) || len(got.Rights) != len(want.Rights) {
+				t.Errorf("%d and %d entries, want %d and %d", len(got.Ownership), len(got.Rights), len(want.Ownership), len(want.Rights))
+			}
+			if t.Failed() {
+				t.Logf("text:\n%s\nwarnings: %q", text, reg.Warnings)
+			}
+		})
+	}
+}
+
+func TestParseCoOwnersAndTrust(t *testing.T) {
+	t.Parallel()
+	text := `【 갑 구 】 ( 소유권에 관한 사항 )
+   1     소유권보존            2008년10월8일                      소유자 한마음아파트재건축정비사업조합
+                          제20514호                         114981-9119551
+   2     소유권이전            2008년11월18일    2008년10월10일 매매   공유자
+                          제34309호                         지분 2분의 1
+                                                          임준호 510707-*******
+                                                          광주광역시 서구 상무중앙로 110, 111동 2305호
+                                                          지분 2분의 1
+                                                          홍 상철 480106-****×ㅠ*＊**
+                                                          광주광역시 서구 상무중앙로 110, 111동 2305호
+                                                          거래가액 금669,000,000원
+   3     소유권이전            2022년4월4일      2022년4월4일 신탁    수탁자 주식회사 한국토지신탁 124120-5696864
+                          제5881호                          서울특별시 노원구 동일로 1414
+                                                          신탁원부 제2022-3567호
+   4     소유권이전청구권가        2022년5월15일     2022년5월9일      가등기권자 송미경 520510-*****ㅎ**
+         등기               제5267호         매매예약           서울특별시 송파구 올림픽로 300`
+	reg, err := Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reg.Ownership) != 4 || len(reg.Rights) != 0 {
+		t.Fatalf("%d and %d entries: %+v", len(reg.Ownership), len(reg.Rights), reg)
+	}
+	co := reg.Ownership[1]
+	want := []Party{
+		{Role: "공유자", Name: "임준호", ID: "510707-*******", Share: "2분의 1"},
+		{Role: "공유자", Name: "홍상철", ID: "480106-*******", Share: "2분의 1"},
+	}
+	if !reflect.DeepEqual(co.Holders, want) || co.Amount != 669_000_000 {
+		t.Errorf("co-owners %+v, amount %d", co.Holders, co.Amount)
+	}
+	trust := reg.Ownership[2]
+	if trust.Kind != KindTrust || trust.Cause != "신탁" || trust.ReceiptNo != 5881 ||
+		!reflect.DeepEqual(trust.Holders, []Party{{Role: "수탁자", Name: "주식회사 한국토지신탁", ID: "124120-5696864"}}) {
+		t.Errorf("trust %+v", trust)
+	}
+	p := reg.Ownership[3]
+	if p.Purpose != "소유권이전청구권가등기" || p.Kind != KindProvisionalRegistration || p.ReceiptNo != 5267 || p.Cause != "매매예약" ||
+		!reflect.DeepEqual(p.Holders, []Party{{Role: "가등기권자", Name: "송미경", ID: "520510-*******"}}) {
+		t.Errorf("가등기 %+v", p)
+	}
+}
+
+func TestParseRightsKinds(t *testing.T) {
+	t.Parallel()
+	text := `【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )
+   1     전세권설정            2021년8월24일     2021년8월21일      전세금 금160,000,000원
+                          제79365호        설정계약            범 위 주거용 건물의 전부
+                                                          존속기간 2021년8월24일부터 2023년8월23일까지
+                                                          전세권자 조정희 871025-*******
+   2     주택임차권            2023년5월22일     2023년5월18일      임차보증금 금300,000,000원
+                          제80575호        서울중앙지방법원의      범 위 주거용 건물의 전부
+                                         임차권등기명령(2023카    임대차계약일자 2019년11월22일
+                                         임38153)            주민등록일자 2020년1월5일
+                                                          임차권자 오성민 911117-*******
+   3     1번전세권설정등기말소      2023년8월24일     2023년8월24일 해지
+                          제1973호`
+	reg, err := Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reg.Rights) != 3 {
+		t.Fatalf("entries %+v", reg)
+	}
+	j, l, c := reg.Rights[0], reg.Rights[1], reg.Rights[2]
+	if j.Kind != KindJeonse || j.Amount != 160_000_000 || j.AmountLabel != "전세금" || !j.Cancelled || j.CancelledBy != "3" ||
+		!reflect.DeepEqual(j.Holders, []Party{{Role: "전세권자", Name: "조정희", ID: "871025-*******"}}) {
+		t.Errorf("전세권 %+v", j)
+	}
+	if l.Kind != KindLeaseRegistration || l.Cause != "임차권등기명령" || l.Amount != 300_000_000 || l.Cancelled ||
+		!reflect.DeepEqual(l.Holders, []Party{{Role: "임차권자", Name: "오성민", ID: "911117-*******"}}) {
+		t.Errorf("임차권 %+v", l)
+	}
+	if c.Kind != KindCancellation || c.Cancels != "1" || c.Cause != "해지" {
+		t.Errorf("말소 %+v", c)
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{"", "hello", "【 갑 구 】\n\f\n", strings.Repeat("가", 100)} {
+		if reg, err := Parse(text); !errors.Is(err, ErrNoEntries) || reg != nil {
+			t.Errorf("Parse(%.20q) = %v, %v; want ErrNoEntries", text, reg, err)
+		}
+	}
+	if _, err := Parse(strings.Repeat(" ", MaxInput+1)); err == nil || errors.Is(err, ErrNoEntries) {
+		t.Errorf("Parse of a text longer than MaxInput: %v", err)
+	}
+}
+
+func TestParseAmount(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"금360,000,000원", 360_000_000, true},
+		{"금1364,000,000원", 1_364_000_000, true}, // a separator lost
+		{"금222000,000원", 0, false},              // a separator read as a digit, or two lost: ambiguous
+		{"금360,00,000원", 0, false},
+		{" 금 360, 000, 000 원", 360_000_000, true},
+		{"금360.000.000원", 360_000_000, true},
+		{"금36O,OOO,OOO원", 360_000_000, true},
+		{"금l,2OO,OOO원", 1_200_000, true},
+		{"금S4,BOO,OOO원", 54_800_000, true},
+		{"S424,800,000원", 424_800_000, true}, // 금 misread as S
+		{"급1,108,000,000", 1_108_000_000, true},
+		{"금360000000원", 360_000_000, true},
+		{"금360,000000원", 360_000_000, true}, // a separator lost
+		{"금원", 0, false},
+		{"원", 0, false},
+		{"금99999999999999999999원", 0, false},
+		{"", 0, false},
+	}
+	for _, tt := range tests {
+		if got, ok := parseAmount(tt.in); got != tt.want || ok != tt.ok {
+			t.Errorf("parseAmount(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestFindDates(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want []time.Time
+	}{
+		{"2019년3월4일", []time.Time{date(2019, 3, 4)}},
+		{"2019 년 3 월 4 일 2020년12월31일", []time.Time{date(2019, 3, 4), date(2020, 12, 31)}},
+		{"2O19년l2월3l일", []time.Time{date(2019, 12, 31)}},
+		{"2019넌3윌4알", []time.Time{date(2019, 3, 4)}},
+		{"2019년2월30일 2019년13월1일 1066년1월1일", nil},
+		{"2010418224", nil},
+	}
+	for _, tt := range tests {
+		var got []time.Time
+		for _, m := range findDates(tt.in) {
+			got = append(got, m.t)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("findDates(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParseID(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"750101-*******", "750101-*******"},
+		{"480106-****×ㅠ*＊**", "480106-*******"},
+		{"520510-*****ㅎ**", "520510-*******"},
+		{"750101 - *******", "750101-*******"},
+		{"110111-1234567", "110111-1234567"},
+		{"llOlll-l234S67", "110111-1234567"},
+		{"740725-* x xx xx x", "740725-*******"},
+		{"71052 7-* eR KR KK", "710527-*******"},
+		{"안성민740725-*xxxxxx", "740725-*******"},
+		{"2022-3567호", ""},
+		{"123456-abcdefg", ""},
+	}
+	for _, tt := range tests {
+		got, _, _, _ := findID(cleanLine(tt.in))
+		if got != tt.want {
+			t.Errorf("findID(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCanonicalName(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"김 민준 ", "김민준"},
+		{"주식회사국민은행", "주식회사 국민은행"},
+		{"주식 회사 국민 은행", "주식회사 국민은행"},
+		{"농협은행주식회사", "농협은행 주식회사"},
+		{"국", "국"},
+		{"주식회사", "주식회사"},
+	}
+	for _, tt := range tests {
+		if got := canonicalName(tt.in); got != tt.want {
+			t.Errorf("canonicalName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestClassifyPurpose(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in       string
+		kind     Kind
+		complete bool
+		cancels  string
+		target   Kind
+	}{
+		{"소유권보존", KindPreservation, true, "", ""},
+		{"소유권이전청구권가등기", KindProvisionalRegistration, true, "", ""},
+		{"소유권이전청구권가", KindProvisionalRegistration, false, "", ""},
+		{"임의경매개시결정", KindAuction, true, "", ""},
+		{"강제경매개시결정", KindAuction, true, "", ""},
+		{"근저당권셜정", KindMortgage, true, "", ""}, // one rune misread
+		{"주택임차권", KindLeaseRegistration, true, "", ""},
+		{"3번근저당권설정등기말소", KindCancellation, true, "3", KindMortgage},
+		{"S번가압류등기말소", KindCancellation, true, "5", KindProvisionalAttachment},
+		{"2번소유권이전청구권가등기말소", KindCancellation, true, "2", KindProvisionalRegistration},
+		{"12번임의경매개시결정등기말소", KindCancellation, true, "12", KindAuction},
+		{"1번근저당권설정등기", KindCancellation, false, "1", KindUnknown},
+	}
+	for _, tt := range tests {
+		info, ok := classifyPurpose(tt.in)
+		if !ok || info.kind != tt.kind || info.complete != tt.complete || info.cancels != tt.cancels || (tt.target != "" && info.target != tt.target) {
+			t.Errorf("classifyPurpose(%q) = %+v, %v", tt.in, info, ok)
+		}
+	}
+	for _, in := range []string{"", "등기", "말소", "서울특별시", "가압류결정", "임대차계약일자", "0번가압류등기말소"} {
+		if info, ok := classifyPurpose(in); ok {
+			t.Errorf("classifyPurpose(%q) = %+v, want not recognised", in, info)
+		}
+	}
+}
+
+// TestParseTimeIsLinear feeds Parse adversarial texts of a quarter of
+// MaxInput: it must answer within seconds (the regular expressions are
+// linear; a quadratic step would take hours here). The race detector's
+// slowdown gets inputs a quarter as long.
+func TestParseTimeIsLinear(t *testing.T) {
+	t.Parallel()
+	size := MaxInput / 4
+	if raceEnabled {
+		size /= 4
+	}
+	fill := func(unit string) string { return strings.Repeat(unit, size/len(unit)) }
+	inputs := map[string]string{
+		"entries":            fill("1 가압류 2021년1월5일 2021년1월2일 청구금액 금50,000,000원 채권자 김민준 750101-*******\n"),
+		"cancellations":      fill("9 1번가압류등기말소 2021년1월5일\n"),
+		"labels on one line": fill("소유자 채권자 공유자 지분 1분의 1 "),
+		"one long entry":     "1 소유권이전 2019년5월2일 공유자\n" + fill("지분 2분의 1 김민준 750101-******* "),
+		"no newline":         fill("【갑구】 1 근저당권설정 2019년5월2일 "),
+		"headings":           fill("【 갑 구 】\n+ 가알뮤 2019넌\n【 을 구 】\n2 근저당권설정 2019년5월2일\n"),
+		"digits":             fill("1234567890,"),
+		"invalid UTF-8":      fill("\xff\xfe가"),
+	}
+	for name, in := range inputs {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			_, _ = Parse(in)
+			if d := time.Since(start); d > 15*time.Second {
+				t.Errorf("Parse took %s on %d bytes", d, len(in))
+			} else {
+				t.Logf("%s on %d bytes", d, len(in))
+			}
+		})
+	}
+}
+
+// TestParseTesseractOutput reads a real Tesseract reading of a scanned
+// two-page registry (testdata; Tesseract 5.3 kor+eng, --psm 6, 300 dpi),
+// kept so that the hardest text the parser meets is tested where Tesseract is
+// not installed: a heading misread, ranks lost, two struck-through rows
+// unreadable, co-owners with mangled masks.
+func TestParseTesseractOutput(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("testdata/tesseract-nest-0011.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := Parse(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := Analyze(reg, Options{Now: date(2023, 1, 1)})
+	got := factsFound(reg, sig)
+	want := keyFacts{
+		Owners: []Party{{Role: "수탁자", Name: "주식회사 한국토지신탁", ID: "124120-5696864"}},
+		Since:  date(2022, 4, 4),
+		Flags: map[Kind][]string{
+			KindAuction:                 {"ownership/4"},
+			KindProvisionalAttachment:   {"ownership/3"},
+			KindProvisionalRegistration: {"ownership/7"},
+			KindTrust:                   {"ownership/8"},
+			KindLeaseRegistration:       {"rights/3"},
+		},
+		Cancelled: []string{"ownership/5", "rights/1"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("key facts\n got %+v\nwant %+v", got, want)
+	}
+	if !sig.Ownership.RecentTransfer || len(sig.Unrecognized) != 0 {
+		t.Errorf("signals %+v", sig)
+	}
+	co := []Party{
+		{Role: "공유자", Name: "임준호", ID: "510707-*******", Share: "2분의 1"},
+		{Role: "공유자", Name: "홍상철", ID: "480106-*******", Share: "2분의 1"},
+	}
+	if !reflect.DeepEqual(reg.Ownership[1].Holders, co) || reg.Ownership[1].Amount != 669_000_000 {
+		t.Errorf("co-owners %+v", reg.Ownership[1])
+	}
+	if e := reg.Ownership[4]; !e.Inferred || e.Kind != KindInjunction || e.CancelledBy != "6" {
+		t.Errorf("the unreadable struck-through 가처분: %+v", e)
+	}
+	if e := reg.Rights[0]; e.Inferred || e.Kind != KindMortgage || e.Purpose != "근저당권설정" || !e.Cancelled {
+		t.Errorf("the misread struck-through 근저당권: %+v", e)
+	}
+	if reg.Title.UniqueNo != "1146-2010-012345" || reg.Title.UnitNumber != "제15층 제1502호" || reg.Title.AreaM2 != 78.63 {
+		t.Errorf("title %+v", reg.Title)
+	}
+}

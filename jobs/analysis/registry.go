@@ -1,0 +1,130 @@
+package analysis
+
+import "time"
+
+// ParserVersion identifies the rules Parse and Analyze apply. It increases
+// whenever their output for some input changes, so that stored analyses made
+// by an older parser can be found and recomputed.
+const ParserVersion = 1
+
+// Registry is what Parse read from a 등기사항전부증명서.
+type Registry struct {
+	ParserVersion int   `json:"parser_version"`
+	Title         Title `json:"title"`
+	// Ownership is 갑구 (소유권에 관한 사항), Rights 을구 (소유권 이외의 권리에
+	// 관한 사항), each in 순위번호 order.
+	Ownership []Entry `json:"ownership"`
+	Rights    []Entry `json:"rights"`
+	// Warnings are what the parser had to guess or could not read, for
+	// operators: "rights rank 1: purpose \"근자당균설공\" not recognised". A
+	// text layer gives none.
+	Warnings []string `json:"warnings"`
+}
+
+// Title is the 표제부 of a unit in a 집합건물.
+type Title struct {
+	Address        string  `json:"address"`         // as printed after [집합건물]
+	UniqueNo       string  `json:"unique_no"`       // 고유번호, 1146-2010-012345
+	BuildingName   string  `json:"building_name"`   // 건물명칭, e.g. 래미안; empty when not read
+	BuildingNumber string  `json:"building_number"` // 제103동
+	UnitNumber     string  `json:"unit_number"`     // 건물번호 of the unit: 제15층 제1502호
+	AreaM2         float64 `json:"area_m2"`         // 전유부분 area in ㎡; 0 when not read
+}
+
+// Section is 갑구 or 을구.
+type Section string
+
+// The sections of a registry's entries.
+const (
+	SectionOwnership Section = "ownership" // 갑구
+	SectionRights    Section = "rights"    // 을구
+)
+
+// Kind is what an entry does, whatever its wording. The values match the
+// simulator's issuer.EntryType.
+type Kind string
+
+// The kinds of entries.
+const (
+	KindPreservation            Kind = "ownership_preservation"   // 소유권보존
+	KindTransfer                Kind = "ownership_transfer"       // 소유권이전, 소유권일부이전
+	KindTrust                   Kind = "trust"                    // 소유권이전 whose cause is 신탁, or 신탁
+	KindProvisionalAttachment   Kind = "provisional_attachment"   // 가압류
+	KindSeizure                 Kind = "seizure"                  // 압류
+	KindInjunction              Kind = "injunction"               // 가처분
+	KindProvisionalRegistration Kind = "provisional_registration" // 소유권이전청구권가등기 and other 가등기
+	KindAuction                 Kind = "auction"                  // 임의경매개시결정, 강제경매개시결정
+	KindMortgage                Kind = "mortgage"                 // 근저당권설정, 저당권설정
+	KindJeonse                  Kind = "jeonse"                   // 전세권설정
+	KindLeaseRegistration       Kind = "lease_registration"       // 주택임차권 by 임차권등기명령
+	KindCancellation            Kind = "cancellation"             // N번…등기말소
+	KindOther                   Kind = "other"                    // recognised, not judged: 근저당권변경, 등기명의인표시변경, …
+	KindUnknown                 Kind = "unknown"                  // the purpose could not be read
+)
+
+// Entry is one 갑구 or 을구 entry.
+type Entry struct {
+	Section Section `json:"section"`
+	Rank    string  `json:"rank"` // 순위번호: 3, or 1-1 for a 부기등기
+	// Purpose is the 등기목적 as read, without spaces: 근저당권설정,
+	// 3번근저당권설정등기말소.
+	Purpose   string    `json:"purpose"`
+	Kind      Kind      `json:"kind"`
+	Received  time.Time `json:"received,omitzero"`   // 접수 date (UTC midnight)
+	ReceiptNo int       `json:"receipt_no,omitzero"` // 접수번호: 제N호
+	CauseDate time.Time `json:"cause_date,omitzero"` // 등기원인 date
+	// Cause is the kind of 등기원인: 매매, 설정계약, 신탁, 가압류결정, 해지, …
+	Cause string `json:"cause,omitempty"`
+
+	// Holders are the right holders of 권리자 및 기타사항: the 소유자,
+	// 공유자 (with their 지분) or 수탁자 of an ownership entry, the 채권자,
+	// 권리자, 가등기권자, 근저당권자, 전세권자 or 임차권자 of the others.
+	Holders []Party `json:"holders"`
+	Debtor  string  `json:"debtor,omitempty"` // 채무자 of a 근저당권
+	// AmountLabel names Amount: 채권최고액, 청구금액, 전세금, 임차보증금 or
+	// 거래가액. Amount is in won.
+	AmountLabel string `json:"amount_label,omitempty"`
+	Amount      int64  `json:"amount,omitzero"`
+
+	Cancels     string `json:"cancels,omitempty"`      // for a 말소: the 순위번호 it cancels
+	Cancelled   bool   `json:"cancelled"`              // a 말소 entry names this one
+	CancelledBy string `json:"cancelled_by,omitempty"` // the 순위번호 of that 말소
+	// Inferred is set on an entry the text did not show (a struck-through
+	// row the OCR could not read) and that is known only from the 말소 that
+	// names it: its Purpose and Kind are the 말소's.
+	Inferred bool `json:"inferred,omitempty"`
+
+	// Text is the entry's text as read, its lines joined by newlines.
+	Text string `json:"text"`
+}
+
+// Live reports whether e is in force: neither cancelled nor a cancellation.
+func (e Entry) Live() bool { return !e.Cancelled && e.Kind != KindCancellation }
+
+// Ref returns the reference signals use for e.
+func (e Entry) Ref() EntryRef {
+	return EntryRef{Section: e.Section, Rank: e.Rank, Purpose: e.Purpose, Kind: e.Kind}
+}
+
+// Party is a right holder named in an entry.
+type Party struct {
+	// Role is the label printed before the name: 소유자, 공유자, 수탁자,
+	// 채권자, 권리자, 가등기권자, 근저당권자, 전세권자 or 임차권자.
+	Role string `json:"role"`
+	// Name is the name without the spaces OCR adds or drops, but for the one
+	// around 주식회사: 주식회사 국민은행, 농협은행 주식회사.
+	Name string `json:"name"`
+	// ID is the 주민등록번호 as printed, masked (750101-*******), or the
+	// 법인등록번호 (110111-1234567); empty when none is printed.
+	ID string `json:"id,omitempty"`
+	// Share is the 지분 of a 공유자: 2분의 1.
+	Share string `json:"share,omitempty"`
+}
+
+// EntryRef names the entry behind a signal.
+type EntryRef struct {
+	Section Section `json:"section"`
+	Rank    string  `json:"rank"`
+	Purpose string  `json:"purpose"`
+	Kind    Kind    `json:"kind"`
+}
