@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -20,6 +21,29 @@ func pageInfo(hasNext bool, end string) *model.PageInfo {
 		pi.EndCursor = &end
 	}
 	return pi
+}
+
+// optional is nil for a zero value: "not read" in the registry analysis.
+func optional[T comparable](v T) *T {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return &v
+}
+
+func optTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+func deref64(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 func pagePointers(pages []ocr.Page) []*ocr.Page {

@@ -17,6 +17,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
+	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/ocr"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -37,7 +39,13 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Nest() NestResolver
 	OcrTask() OcrTaskResolver
+	OwnershipSignal() OwnershipSignalResolver
 	Query() QueryResolver
+	RegistryAnalysis() RegistryAnalysisResolver
+	RegistryEntry() RegistryEntryResolver
+	RegistryEntryRef() RegistryEntryRefResolver
+	RegistryParty() RegistryPartyResolver
+	RiskFlag() RiskFlagResolver
 	Subscription() SubscriptionResolver
 	TaskEvent() TaskEventResolver
 }
@@ -46,6 +54,13 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	DebtRatio struct {
+		Deposit   func(childComplexity int) int
+		Mortgages func(childComplexity int) int
+		Price     func(childComplexity int) int
+		Value     func(childComplexity int) int
+	}
+
 	File struct {
 		ContentType func(childComplexity int) int
 		ID          func(childComplexity int) int
@@ -87,10 +102,11 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CreateNest      func(childComplexity int, input model.CreateNestInput) int
-		OcrFile         func(childComplexity int, fileID string, sync *bool) int
-		RequestIssuance func(childComplexity int, nestID string) int
-		RequestOcr      func(childComplexity int, fileID string) int
+		CreateNest          func(childComplexity int, input model.CreateNestInput) int
+		OcrFile             func(childComplexity int, fileID string, sync *bool) int
+		ReanalyzeRegistries func(childComplexity int, all *bool) int
+		RequestIssuance     func(childComplexity int, nestID string) int
+		RequestOcr          func(childComplexity int, fileID string) int
 	}
 
 	Nest struct {
@@ -99,6 +115,7 @@ type ComplexityRoot struct {
 		ID               func(childComplexity int) int
 		IssuanceTasks    func(childComplexity int, first *int, after *string) int
 		LatestIssuance   func(childComplexity int) int
+		RegistryAnalysis func(childComplexity int, deposit *int64, price *int64) int
 		RegistryUniqueNo func(childComplexity int) int
 		Title            func(childComplexity int) int
 	}
@@ -128,6 +145,7 @@ type ComplexityRoot struct {
 	}
 
 	OcrTask struct {
+		Analysis      func(childComplexity int, deposit *int64, price *int64) int
 		Attempt       func(childComplexity int) int
 		CreatedAt     func(childComplexity int) int
 		ErrorCode     func(childComplexity int) int
@@ -150,6 +168,13 @@ type ComplexityRoot struct {
 		Version       func(childComplexity int) int
 	}
 
+	OwnershipSignal struct {
+		Entries        func(childComplexity int) int
+		Owners         func(childComplexity int) int
+		RecentTransfer func(childComplexity int) int
+		Since          func(childComplexity int) int
+	}
+
 	PageInfo struct {
 		EndCursor   func(childComplexity int) int
 		HasNextPage func(childComplexity int) int
@@ -163,6 +188,70 @@ type ComplexityRoot struct {
 		OcrTask      func(childComplexity int, id string) int
 	}
 
+	Registry struct {
+		Ownership func(childComplexity int) int
+		Rights    func(childComplexity int) int
+		Title     func(childComplexity int) int
+		Warnings  func(childComplexity int) int
+	}
+
+	RegistryAnalysis struct {
+		AnalyzedAt    func(childComplexity int) int
+		Error         func(childComplexity int) int
+		OcrTask       func(childComplexity int) int
+		ParserVersion func(childComplexity int) int
+		Registry      func(childComplexity int) int
+		Signals       func(childComplexity int) int
+	}
+
+	RegistryEntry struct {
+		Amount      func(childComplexity int) int
+		AmountLabel func(childComplexity int) int
+		Cancelled   func(childComplexity int) int
+		Cancels     func(childComplexity int) int
+		Cause       func(childComplexity int) int
+		CauseDate   func(childComplexity int) int
+		Debtor      func(childComplexity int) int
+		Holders     func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		Purpose     func(childComplexity int) int
+		Rank        func(childComplexity int) int
+		ReceiptNo   func(childComplexity int) int
+		Received    func(childComplexity int) int
+		Section     func(childComplexity int) int
+	}
+
+	RegistryEntryRef struct {
+		Kind    func(childComplexity int) int
+		Purpose func(childComplexity int) int
+		Rank    func(childComplexity int) int
+		Section func(childComplexity int) int
+	}
+
+	RegistryParty struct {
+		ID    func(childComplexity int) int
+		Name  func(childComplexity int) int
+		Role  func(childComplexity int) int
+		Share func(childComplexity int) int
+	}
+
+	RegistrySignals struct {
+		Flags     func(childComplexity int) int
+		Jeonse    func(childComplexity int) int
+		Mortgages func(childComplexity int) int
+		Ownership func(childComplexity int) int
+		Ratio     func(childComplexity int) int
+	}
+
+	RegistryTitle struct {
+		Address        func(childComplexity int) int
+		AreaM2         func(childComplexity int) int
+		BuildingName   func(childComplexity int) int
+		BuildingNumber func(childComplexity int) int
+		UniqueNo       func(childComplexity int) int
+		UnitNumber     func(childComplexity int) int
+	}
+
 	RequestIssuancePayload struct {
 		Reused func(childComplexity int) int
 		Task   func(childComplexity int) int
@@ -171,6 +260,12 @@ type ComplexityRoot struct {
 	RequestOcrPayload struct {
 		Reused func(childComplexity int) int
 		Task   func(childComplexity int) int
+	}
+
+	RiskFlag struct {
+		Entries func(childComplexity int) int
+		Kind    func(childComplexity int) int
+		Total   func(childComplexity int) int
 	}
 
 	Subscription struct {
@@ -186,6 +281,11 @@ type ComplexityRoot struct {
 		From      func(childComplexity int) int
 		To        func(childComplexity int) int
 		Version   func(childComplexity int) int
+	}
+
+	TotalSignal struct {
+		Entries func(childComplexity int) int
+		Total   func(childComplexity int) int
 	}
 
 	User struct {
@@ -210,6 +310,7 @@ type IssuanceTaskResolver interface {
 	Events(ctx context.Context, obj *db.IssuanceTask) ([]*db.TaskEvent, error)
 }
 type MutationResolver interface {
+	ReanalyzeRegistries(ctx context.Context, all *bool) (int, error)
 	RequestIssuance(ctx context.Context, nestID string) (*model.RequestIssuancePayload, error)
 	CreateNest(ctx context.Context, input model.CreateNestInput) (*db.Nest, error)
 	RequestOcr(ctx context.Context, fileID string) (*model.RequestOcrPayload, error)
@@ -218,6 +319,7 @@ type MutationResolver interface {
 type NestResolver interface {
 	RegistryUniqueNo(ctx context.Context, obj *db.Nest) (string, error)
 
+	RegistryAnalysis(ctx context.Context, obj *db.Nest, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error)
 	IssuanceTasks(ctx context.Context, obj *db.Nest, first *int, after *string) (*model.IssuanceTaskConnection, error)
 	LatestIssuance(ctx context.Context, obj *db.Nest) (*db.IssuanceTask, error)
 }
@@ -229,6 +331,10 @@ type OcrTaskResolver interface {
 	File(ctx context.Context, obj *db.OCRTask) (*db.File, error)
 	IssuanceTask(ctx context.Context, obj *db.OCRTask) (*db.IssuanceTask, error)
 	Events(ctx context.Context, obj *db.OCRTask) ([]*db.TaskEvent, error)
+	Analysis(ctx context.Context, obj *db.OCRTask, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error)
+}
+type OwnershipSignalResolver interface {
+	Since(ctx context.Context, obj *analysis.Ownership) (*time.Time, error)
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*model.User, error)
@@ -236,6 +342,36 @@ type QueryResolver interface {
 	Nest(ctx context.Context, id string) (*db.Nest, error)
 	Nests(ctx context.Context, first *int, after *string) (*model.NestConnection, error)
 	OcrTask(ctx context.Context, id string) (*db.OCRTask, error)
+}
+type RegistryAnalysisResolver interface {
+	OcrTask(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.OCRTask, error)
+}
+type RegistryEntryResolver interface {
+	Section(ctx context.Context, obj *analysis.Entry) (string, error)
+
+	Kind(ctx context.Context, obj *analysis.Entry) (string, error)
+	Received(ctx context.Context, obj *analysis.Entry) (*time.Time, error)
+	ReceiptNo(ctx context.Context, obj *analysis.Entry) (*int, error)
+	CauseDate(ctx context.Context, obj *analysis.Entry) (*time.Time, error)
+	Cause(ctx context.Context, obj *analysis.Entry) (*string, error)
+
+	Debtor(ctx context.Context, obj *analysis.Entry) (*string, error)
+	AmountLabel(ctx context.Context, obj *analysis.Entry) (*string, error)
+	Amount(ctx context.Context, obj *analysis.Entry) (*int64, error)
+	Cancels(ctx context.Context, obj *analysis.Entry) (*string, error)
+}
+type RegistryEntryRefResolver interface {
+	Section(ctx context.Context, obj *analysis.EntryRef) (string, error)
+
+	Kind(ctx context.Context, obj *analysis.EntryRef) (string, error)
+}
+type RegistryPartyResolver interface {
+	ID(ctx context.Context, obj *analysis.Party) (*string, error)
+	Share(ctx context.Context, obj *analysis.Party) (*string, error)
+}
+type RiskFlagResolver interface {
+	Kind(ctx context.Context, obj *analysis.Flag) (string, error)
+	Total(ctx context.Context, obj *analysis.Flag) (*int64, error)
 }
 type SubscriptionResolver interface {
 	IssuanceTaskUpdated(ctx context.Context, id string) (<-chan *db.IssuanceTask, error)
@@ -264,6 +400,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "DebtRatio.deposit":
+		if e.ComplexityRoot.DebtRatio.Deposit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DebtRatio.Deposit(childComplexity), true
+	case "DebtRatio.mortgages":
+		if e.ComplexityRoot.DebtRatio.Mortgages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DebtRatio.Mortgages(childComplexity), true
+	case "DebtRatio.price":
+		if e.ComplexityRoot.DebtRatio.Price == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DebtRatio.Price(childComplexity), true
+	case "DebtRatio.value":
+		if e.ComplexityRoot.DebtRatio.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DebtRatio.Value(childComplexity), true
 
 	case "File.contentType":
 		if e.ComplexityRoot.File.ContentType == nil {
@@ -459,6 +620,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.OcrFile(childComplexity, args["fileId"].(string), args["sync"].(*bool)), true
+	case "Mutation.reanalyzeRegistries":
+		if e.ComplexityRoot.Mutation.ReanalyzeRegistries == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_reanalyzeRegistries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ReanalyzeRegistries(childComplexity, args["all"].(*bool)), true
 	case "Mutation.requestIssuance":
 		if e.ComplexityRoot.Mutation.RequestIssuance == nil {
 			break
@@ -517,6 +689,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Nest.LatestIssuance(childComplexity), true
+	case "Nest.registryAnalysis":
+		if e.ComplexityRoot.Nest.RegistryAnalysis == nil {
+			break
+		}
+
+		args, err := ec.field_Nest_registryAnalysis_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Nest.RegistryAnalysis(childComplexity, args["deposit"].(*int64), args["price"].(*int64)), true
 	case "Nest.registryUniqueNo":
 		if e.ComplexityRoot.Nest.RegistryUniqueNo == nil {
 			break
@@ -606,6 +789,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OcrPage.Text(childComplexity), true
 
+	case "OcrTask.analysis":
+		if e.ComplexityRoot.OcrTask.Analysis == nil {
+			break
+		}
+
+		args, err := ec.field_OcrTask_analysis_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.OcrTask.Analysis(childComplexity, args["deposit"].(*int64), args["price"].(*int64)), true
 	case "OcrTask.attempt":
 		if e.ComplexityRoot.OcrTask.Attempt == nil {
 			break
@@ -727,6 +921,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OcrTask.Version(childComplexity), true
 
+	case "OwnershipSignal.entries":
+		if e.ComplexityRoot.OwnershipSignal.Entries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OwnershipSignal.Entries(childComplexity), true
+	case "OwnershipSignal.owners":
+		if e.ComplexityRoot.OwnershipSignal.Owners == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OwnershipSignal.Owners(childComplexity), true
+	case "OwnershipSignal.recentTransfer":
+		if e.ComplexityRoot.OwnershipSignal.RecentTransfer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OwnershipSignal.RecentTransfer(childComplexity), true
+	case "OwnershipSignal.since":
+		if e.ComplexityRoot.OwnershipSignal.Since == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OwnershipSignal.Since(childComplexity), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -791,6 +1010,271 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.OcrTask(childComplexity, args["id"].(string)), true
 
+	case "Registry.ownership":
+		if e.ComplexityRoot.Registry.Ownership == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Registry.Ownership(childComplexity), true
+	case "Registry.rights":
+		if e.ComplexityRoot.Registry.Rights == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Registry.Rights(childComplexity), true
+	case "Registry.title":
+		if e.ComplexityRoot.Registry.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Registry.Title(childComplexity), true
+	case "Registry.warnings":
+		if e.ComplexityRoot.Registry.Warnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Registry.Warnings(childComplexity), true
+
+	case "RegistryAnalysis.analyzedAt":
+		if e.ComplexityRoot.RegistryAnalysis.AnalyzedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.AnalyzedAt(childComplexity), true
+	case "RegistryAnalysis.error":
+		if e.ComplexityRoot.RegistryAnalysis.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.Error(childComplexity), true
+	case "RegistryAnalysis.ocrTask":
+		if e.ComplexityRoot.RegistryAnalysis.OcrTask == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.OcrTask(childComplexity), true
+	case "RegistryAnalysis.parserVersion":
+		if e.ComplexityRoot.RegistryAnalysis.ParserVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.ParserVersion(childComplexity), true
+	case "RegistryAnalysis.registry":
+		if e.ComplexityRoot.RegistryAnalysis.Registry == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.Registry(childComplexity), true
+	case "RegistryAnalysis.signals":
+		if e.ComplexityRoot.RegistryAnalysis.Signals == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.Signals(childComplexity), true
+
+	case "RegistryEntry.amount":
+		if e.ComplexityRoot.RegistryEntry.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Amount(childComplexity), true
+	case "RegistryEntry.amountLabel":
+		if e.ComplexityRoot.RegistryEntry.AmountLabel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.AmountLabel(childComplexity), true
+	case "RegistryEntry.cancelled":
+		if e.ComplexityRoot.RegistryEntry.Cancelled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Cancelled(childComplexity), true
+	case "RegistryEntry.cancels":
+		if e.ComplexityRoot.RegistryEntry.Cancels == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Cancels(childComplexity), true
+	case "RegistryEntry.cause":
+		if e.ComplexityRoot.RegistryEntry.Cause == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Cause(childComplexity), true
+	case "RegistryEntry.causeDate":
+		if e.ComplexityRoot.RegistryEntry.CauseDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.CauseDate(childComplexity), true
+	case "RegistryEntry.debtor":
+		if e.ComplexityRoot.RegistryEntry.Debtor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Debtor(childComplexity), true
+	case "RegistryEntry.holders":
+		if e.ComplexityRoot.RegistryEntry.Holders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Holders(childComplexity), true
+	case "RegistryEntry.kind":
+		if e.ComplexityRoot.RegistryEntry.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Kind(childComplexity), true
+	case "RegistryEntry.purpose":
+		if e.ComplexityRoot.RegistryEntry.Purpose == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Purpose(childComplexity), true
+	case "RegistryEntry.rank":
+		if e.ComplexityRoot.RegistryEntry.Rank == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Rank(childComplexity), true
+	case "RegistryEntry.receiptNo":
+		if e.ComplexityRoot.RegistryEntry.ReceiptNo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.ReceiptNo(childComplexity), true
+	case "RegistryEntry.received":
+		if e.ComplexityRoot.RegistryEntry.Received == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Received(childComplexity), true
+	case "RegistryEntry.section":
+		if e.ComplexityRoot.RegistryEntry.Section == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Section(childComplexity), true
+
+	case "RegistryEntryRef.kind":
+		if e.ComplexityRoot.RegistryEntryRef.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntryRef.Kind(childComplexity), true
+	case "RegistryEntryRef.purpose":
+		if e.ComplexityRoot.RegistryEntryRef.Purpose == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntryRef.Purpose(childComplexity), true
+	case "RegistryEntryRef.rank":
+		if e.ComplexityRoot.RegistryEntryRef.Rank == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntryRef.Rank(childComplexity), true
+	case "RegistryEntryRef.section":
+		if e.ComplexityRoot.RegistryEntryRef.Section == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntryRef.Section(childComplexity), true
+
+	case "RegistryParty.id":
+		if e.ComplexityRoot.RegistryParty.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryParty.ID(childComplexity), true
+	case "RegistryParty.name":
+		if e.ComplexityRoot.RegistryParty.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryParty.Name(childComplexity), true
+	case "RegistryParty.role":
+		if e.ComplexityRoot.RegistryParty.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryParty.Role(childComplexity), true
+	case "RegistryParty.share":
+		if e.ComplexityRoot.RegistryParty.Share == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryParty.Share(childComplexity), true
+
+	case "RegistrySignals.flags":
+		if e.ComplexityRoot.RegistrySignals.Flags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrySignals.Flags(childComplexity), true
+	case "RegistrySignals.jeonse":
+		if e.ComplexityRoot.RegistrySignals.Jeonse == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrySignals.Jeonse(childComplexity), true
+	case "RegistrySignals.mortgages":
+		if e.ComplexityRoot.RegistrySignals.Mortgages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrySignals.Mortgages(childComplexity), true
+	case "RegistrySignals.ownership":
+		if e.ComplexityRoot.RegistrySignals.Ownership == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrySignals.Ownership(childComplexity), true
+	case "RegistrySignals.ratio":
+		if e.ComplexityRoot.RegistrySignals.Ratio == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistrySignals.Ratio(childComplexity), true
+
+	case "RegistryTitle.address":
+		if e.ComplexityRoot.RegistryTitle.Address == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryTitle.Address(childComplexity), true
+	case "RegistryTitle.areaM2":
+		if e.ComplexityRoot.RegistryTitle.AreaM2 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryTitle.AreaM2(childComplexity), true
+	case "RegistryTitle.buildingName":
+		if e.ComplexityRoot.RegistryTitle.BuildingName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryTitle.BuildingName(childComplexity), true
+	case "RegistryTitle.buildingNumber":
+		if e.ComplexityRoot.RegistryTitle.BuildingNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryTitle.BuildingNumber(childComplexity), true
+	case "RegistryTitle.uniqueNo":
+		if e.ComplexityRoot.RegistryTitle.UniqueNo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryTitle.UniqueNo(childComplexity), true
+	case "RegistryTitle.unitNumber":
+		if e.ComplexityRoot.RegistryTitle.UnitNumber == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryTitle.UnitNumber(childComplexity), true
+
 	case "RequestIssuancePayload.reused":
 		if e.ComplexityRoot.RequestIssuancePayload.Reused == nil {
 			break
@@ -816,6 +1300,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RequestOcrPayload.Task(childComplexity), true
+
+	case "RiskFlag.entries":
+		if e.ComplexityRoot.RiskFlag.Entries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RiskFlag.Entries(childComplexity), true
+	case "RiskFlag.kind":
+		if e.ComplexityRoot.RiskFlag.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RiskFlag.Kind(childComplexity), true
+	case "RiskFlag.total":
+		if e.ComplexityRoot.RiskFlag.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RiskFlag.Total(childComplexity), true
 
 	case "Subscription.issuanceTaskUpdated":
 		if e.ComplexityRoot.Subscription.IssuanceTaskUpdated == nil {
@@ -887,6 +1390,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TaskEvent.Version(childComplexity), true
+
+	case "TotalSignal.entries":
+		if e.ComplexityRoot.TotalSignal.Entries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TotalSignal.Entries(childComplexity), true
+	case "TotalSignal.total":
+		if e.ComplexityRoot.TotalSignal.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TotalSignal.Total(childComplexity), true
 
 	case "User.admin":
 		if e.ComplexityRoot.User.Admin == nil {
@@ -1003,7 +1519,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "issuance.graphqls" "nest.graphqls" "ocr.graphqls" "schema.graphqls" "subscription.graphqls"
+//go:embed "analysis.graphqls" "issuance.graphqls" "nest.graphqls" "ocr.graphqls" "schema.graphqls" "subscription.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1015,6 +1531,7 @@ func sourceData(filename string) string {
 }
 
 var sources = []*ast.Source{
+	{Name: "analysis.graphqls", Input: sourceData("analysis.graphqls"), BuiltIn: false},
 	{Name: "issuance.graphqls", Input: sourceData("issuance.graphqls"), BuiltIn: false},
 	{Name: "nest.graphqls", Input: sourceData("nest.graphqls"), BuiltIn: false},
 	{Name: "ocr.graphqls", Input: sourceData("ocr.graphqls"), BuiltIn: false},
@@ -1026,6 +1543,20 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_DebtRatio(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "mortgages":
+		return ec.fieldContext_DebtRatio_mortgages(ctx, field)
+	case "deposit":
+		return ec.fieldContext_DebtRatio_deposit(ctx, field)
+	case "price":
+		return ec.fieldContext_DebtRatio_price(ctx, field)
+	case "value":
+		return ec.fieldContext_DebtRatio_value(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DebtRatio", field.Name)
+}
 
 func (ec *executionContext) childFields_File(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -1119,6 +1650,8 @@ func (ec *executionContext) childFields_Nest(ctx context.Context, field graphql.
 		return ec.fieldContext_Nest_registryUniqueNo(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Nest_createdAt(ctx, field)
+	case "registryAnalysis":
+		return ec.fieldContext_Nest_registryAnalysis(ctx, field)
 	case "issuanceTasks":
 		return ec.fieldContext_Nest_issuanceTasks(ctx, field)
 	case "latestIssuance":
@@ -1217,8 +1750,24 @@ func (ec *executionContext) childFields_OcrTask(ctx context.Context, field graph
 		return ec.fieldContext_OcrTask_issuanceTask(ctx, field)
 	case "events":
 		return ec.fieldContext_OcrTask_events(ctx, field)
+	case "analysis":
+		return ec.fieldContext_OcrTask_analysis(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OcrTask", field.Name)
+}
+
+func (ec *executionContext) childFields_OwnershipSignal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "owners":
+		return ec.fieldContext_OwnershipSignal_owners(ctx, field)
+	case "since":
+		return ec.fieldContext_OwnershipSignal_since(ctx, field)
+	case "recentTransfer":
+		return ec.fieldContext_OwnershipSignal_recentTransfer(ctx, field)
+	case "entries":
+		return ec.fieldContext_OwnershipSignal_entries(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OwnershipSignal", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1229,6 +1778,134 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_Registry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_Registry_title(ctx, field)
+	case "ownership":
+		return ec.fieldContext_Registry_ownership(ctx, field)
+	case "rights":
+		return ec.fieldContext_Registry_rights(ctx, field)
+	case "warnings":
+		return ec.fieldContext_Registry_warnings(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Registry", field.Name)
+}
+
+func (ec *executionContext) childFields_RegistryAnalysis(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "ocrTask":
+		return ec.fieldContext_RegistryAnalysis_ocrTask(ctx, field)
+	case "parserVersion":
+		return ec.fieldContext_RegistryAnalysis_parserVersion(ctx, field)
+	case "analyzedAt":
+		return ec.fieldContext_RegistryAnalysis_analyzedAt(ctx, field)
+	case "error":
+		return ec.fieldContext_RegistryAnalysis_error(ctx, field)
+	case "registry":
+		return ec.fieldContext_RegistryAnalysis_registry(ctx, field)
+	case "signals":
+		return ec.fieldContext_RegistryAnalysis_signals(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegistryAnalysis", field.Name)
+}
+
+func (ec *executionContext) childFields_RegistryEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "section":
+		return ec.fieldContext_RegistryEntry_section(ctx, field)
+	case "rank":
+		return ec.fieldContext_RegistryEntry_rank(ctx, field)
+	case "purpose":
+		return ec.fieldContext_RegistryEntry_purpose(ctx, field)
+	case "kind":
+		return ec.fieldContext_RegistryEntry_kind(ctx, field)
+	case "received":
+		return ec.fieldContext_RegistryEntry_received(ctx, field)
+	case "receiptNo":
+		return ec.fieldContext_RegistryEntry_receiptNo(ctx, field)
+	case "causeDate":
+		return ec.fieldContext_RegistryEntry_causeDate(ctx, field)
+	case "cause":
+		return ec.fieldContext_RegistryEntry_cause(ctx, field)
+	case "holders":
+		return ec.fieldContext_RegistryEntry_holders(ctx, field)
+	case "debtor":
+		return ec.fieldContext_RegistryEntry_debtor(ctx, field)
+	case "amountLabel":
+		return ec.fieldContext_RegistryEntry_amountLabel(ctx, field)
+	case "amount":
+		return ec.fieldContext_RegistryEntry_amount(ctx, field)
+	case "cancels":
+		return ec.fieldContext_RegistryEntry_cancels(ctx, field)
+	case "cancelled":
+		return ec.fieldContext_RegistryEntry_cancelled(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegistryEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_RegistryEntryRef(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "section":
+		return ec.fieldContext_RegistryEntryRef_section(ctx, field)
+	case "rank":
+		return ec.fieldContext_RegistryEntryRef_rank(ctx, field)
+	case "purpose":
+		return ec.fieldContext_RegistryEntryRef_purpose(ctx, field)
+	case "kind":
+		return ec.fieldContext_RegistryEntryRef_kind(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegistryEntryRef", field.Name)
+}
+
+func (ec *executionContext) childFields_RegistryParty(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "role":
+		return ec.fieldContext_RegistryParty_role(ctx, field)
+	case "name":
+		return ec.fieldContext_RegistryParty_name(ctx, field)
+	case "id":
+		return ec.fieldContext_RegistryParty_id(ctx, field)
+	case "share":
+		return ec.fieldContext_RegistryParty_share(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegistryParty", field.Name)
+}
+
+func (ec *executionContext) childFields_RegistrySignals(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "ownership":
+		return ec.fieldContext_RegistrySignals_ownership(ctx, field)
+	case "mortgages":
+		return ec.fieldContext_RegistrySignals_mortgages(ctx, field)
+	case "jeonse":
+		return ec.fieldContext_RegistrySignals_jeonse(ctx, field)
+	case "flags":
+		return ec.fieldContext_RegistrySignals_flags(ctx, field)
+	case "ratio":
+		return ec.fieldContext_RegistrySignals_ratio(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegistrySignals", field.Name)
+}
+
+func (ec *executionContext) childFields_RegistryTitle(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "address":
+		return ec.fieldContext_RegistryTitle_address(ctx, field)
+	case "uniqueNo":
+		return ec.fieldContext_RegistryTitle_uniqueNo(ctx, field)
+	case "buildingName":
+		return ec.fieldContext_RegistryTitle_buildingName(ctx, field)
+	case "buildingNumber":
+		return ec.fieldContext_RegistryTitle_buildingNumber(ctx, field)
+	case "unitNumber":
+		return ec.fieldContext_RegistryTitle_unitNumber(ctx, field)
+	case "areaM2":
+		return ec.fieldContext_RegistryTitle_areaM2(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegistryTitle", field.Name)
 }
 
 func (ec *executionContext) childFields_RequestIssuancePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1251,6 +1928,18 @@ func (ec *executionContext) childFields_RequestOcrPayload(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type RequestOcrPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_RiskFlag(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_RiskFlag_kind(ctx, field)
+	case "total":
+		return ec.fieldContext_RiskFlag_total(ctx, field)
+	case "entries":
+		return ec.fieldContext_RiskFlag_entries(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RiskFlag", field.Name)
+}
+
 func (ec *executionContext) childFields_TaskEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "from":
@@ -1267,6 +1956,16 @@ func (ec *executionContext) childFields_TaskEvent(ctx context.Context, field gra
 		return ec.fieldContext_TaskEvent_at(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TaskEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_TotalSignal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_TotalSignal_total(ctx, field)
+	case "entries":
+		return ec.fieldContext_TotalSignal_entries(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TotalSignal", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1431,6 +2130,20 @@ func (ec *executionContext) field_Mutation_ocrFile_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_reanalyzeRegistries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "all",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["all"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_requestIssuance_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1478,6 +2191,50 @@ func (ec *executionContext) field_Nest_issuanceTasks_args(ctx context.Context, r
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Nest_registryAnalysis_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "deposit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt642ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["deposit"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "price",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt642ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["price"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_OcrTask_analysis_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "deposit",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt642ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["deposit"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "price",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOInt642ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["price"] = arg1
 	return args, nil
 }
 
@@ -1674,6 +2431,98 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _DebtRatio_mortgages(ctx context.Context, field graphql.CollectedField, obj *analysis.Ratio) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DebtRatio_mortgages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Mortgages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DebtRatio_mortgages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DebtRatio", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _DebtRatio_deposit(ctx context.Context, field graphql.CollectedField, obj *analysis.Ratio) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DebtRatio_deposit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deposit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DebtRatio_deposit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DebtRatio", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _DebtRatio_price(ctx context.Context, field graphql.CollectedField, obj *analysis.Ratio) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DebtRatio_price(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Price, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DebtRatio_price(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DebtRatio", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _DebtRatio_value(ctx context.Context, field graphql.CollectedField, obj *analysis.Ratio) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DebtRatio_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DebtRatio_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DebtRatio", field, false, false, "Float")
+}
 
 func (ec *executionContext) _File_id(ctx context.Context, field graphql.CollectedField, obj *db.File) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -2391,6 +3240,50 @@ func (ec *executionContext) fieldContext_IssuanceTaskEdge_node(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_reanalyzeRegistries(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_reanalyzeRegistries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ReanalyzeRegistries(ctx, fc.Args["all"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_reanalyzeRegistries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_reanalyzeRegistries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_requestIssuance(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2680,6 +3573,50 @@ func (ec *executionContext) _Nest_createdAt(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_Nest_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Nest", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Nest_registryAnalysis(ctx context.Context, field graphql.CollectedField, obj *db.Nest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Nest_registryAnalysis(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Nest().RegistryAnalysis(ctx, obj, fc.Args["deposit"].(*int64), fc.Args["price"].(*int64))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *jobs.RegistryAnalysis) graphql.Marshaler {
+			return ec.marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐRegistryAnalysis(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Nest_registryAnalysis(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Nest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryAnalysis(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Nest_registryAnalysis_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Nest_issuanceTasks(ctx context.Context, field graphql.CollectedField, obj *db.Nest) (ret graphql.Marshaler) {
@@ -3584,6 +4521,160 @@ func (ec *executionContext) fieldContext_OcrTask_events(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _OcrTask_analysis(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OcrTask_analysis(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.OcrTask().Analysis(ctx, obj, fc.Args["deposit"].(*int64), fc.Args["price"].(*int64))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *jobs.RegistryAnalysis) graphql.Marshaler {
+			return ec.marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐRegistryAnalysis(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OcrTask_analysis(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OcrTask",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryAnalysis(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_OcrTask_analysis_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OwnershipSignal_owners(ctx context.Context, field graphql.CollectedField, obj *analysis.Ownership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OwnershipSignal_owners(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Owners, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []analysis.Party) graphql.Marshaler {
+			return ec.marshalNRegistryParty2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐPartyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OwnershipSignal_owners(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OwnershipSignal",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryParty(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OwnershipSignal_since(ctx context.Context, field graphql.CollectedField, obj *analysis.Ownership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OwnershipSignal_since(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OwnershipSignal().Since(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OwnershipSignal_since(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OwnershipSignal", field, true, true, "Time")
+}
+
+func (ec *executionContext) _OwnershipSignal_recentTransfer(ctx context.Context, field graphql.CollectedField, obj *analysis.Ownership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OwnershipSignal_recentTransfer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecentTransfer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OwnershipSignal_recentTransfer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OwnershipSignal", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _OwnershipSignal_entries(ctx context.Context, field graphql.CollectedField, obj *analysis.Ownership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OwnershipSignal_entries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Entries, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []analysis.EntryRef) graphql.Marshaler {
+			return ec.marshalNRegistryEntryRef2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntryRefᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OwnershipSignal_entries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OwnershipSignal",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryEntryRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3914,6 +5005,1103 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Registry_title(ctx context.Context, field graphql.CollectedField, obj *analysis.Registry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Registry_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Title) graphql.Marshaler {
+			return ec.marshalNRegistryTitle2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐTitle(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Registry_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Registry",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryTitle(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Registry_ownership(ctx context.Context, field graphql.CollectedField, obj *analysis.Registry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Registry_ownership(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ownership, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []analysis.Entry) graphql.Marshaler {
+			return ec.marshalNRegistryEntry2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Registry_ownership(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Registry",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Registry_rights(ctx context.Context, field graphql.CollectedField, obj *analysis.Registry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Registry_rights(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rights, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []analysis.Entry) graphql.Marshaler {
+			return ec.marshalNRegistryEntry2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Registry_rights(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Registry",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Registry_warnings(ctx context.Context, field graphql.CollectedField, obj *analysis.Registry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Registry_warnings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warnings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Registry_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Registry", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryAnalysis_ocrTask(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_ocrTask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryAnalysis().OcrTask(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
+			return ec.marshalNOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_ocrTask(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistryAnalysis",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OcrTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistryAnalysis_parserVersion(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_parserVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ParserVersion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_parserVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryAnalysis", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RegistryAnalysis_analyzedAt(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_analyzedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AnalyzedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_analyzedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryAnalysis", field, false, false, "Time")
+}
+
+func (ec *executionContext) _RegistryAnalysis_error(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryAnalysis", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryAnalysis_registry(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_registry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Registry, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *analysis.Registry) graphql.Marshaler {
+			return ec.marshalORegistry2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐRegistry(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_registry(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistryAnalysis",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Registry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistryAnalysis_signals(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_signals(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Signals, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Signals) graphql.Marshaler {
+			return ec.marshalNRegistrySignals2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSignals(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_signals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistryAnalysis",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistrySignals(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistryEntry_section(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_section(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntry().Section(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistryEntry_rank(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_rank(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rank, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_rank(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryEntry_purpose(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_purpose(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Purpose, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_purpose(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryEntry_kind(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntry().Kind(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistryEntry_received(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_received(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntry().Received(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_received(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "Time")
+}
+
+func (ec *executionContext) _RegistryEntry_receiptNo(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_receiptNo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntry().ReceiptNo(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_receiptNo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "Int")
+}
+
+func (ec *executionContext) _RegistryEntry_causeDate(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_causeDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntry().CauseDate(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_causeDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "Time")
+}
+
+func (ec *executionContext) _RegistryEntry_cause(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_cause(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntry().Cause(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_cause(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistryEntry_holders(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_holders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Holders, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []analysis.Party) graphql.Marshaler {
+			return ec.marshalNRegistryParty2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐPartyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_holders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistryEntry",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryParty(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistryEntry_debtor(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_debtor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntry().Debtor(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_debtor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistryEntry_amountLabel(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_amountLabel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntry().AmountLabel(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_amountLabel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistryEntry_amount(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntry().Amount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt642ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "Int64")
+}
+
+func (ec *executionContext) _RegistryEntry_cancels(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_cancels(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntry().Cancels(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_cancels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistryEntry_cancelled(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_cancelled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cancelled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_cancelled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _RegistryEntryRef_section(ctx context.Context, field graphql.CollectedField, obj *analysis.EntryRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntryRef_section(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntryRef().Section(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntryRef_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntryRef", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistryEntryRef_rank(ctx context.Context, field graphql.CollectedField, obj *analysis.EntryRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntryRef_rank(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rank, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntryRef_rank(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntryRef", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryEntryRef_purpose(ctx context.Context, field graphql.CollectedField, obj *analysis.EntryRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntryRef_purpose(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Purpose, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntryRef_purpose(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntryRef", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryEntryRef_kind(ctx context.Context, field graphql.CollectedField, obj *analysis.EntryRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntryRef_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntryRef().Kind(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntryRef_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntryRef", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistryParty_role(ctx context.Context, field graphql.CollectedField, obj *analysis.Party) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryParty_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryParty_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryParty", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryParty_name(ctx context.Context, field graphql.CollectedField, obj *analysis.Party) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryParty_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryParty_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryParty", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryParty_id(ctx context.Context, field graphql.CollectedField, obj *analysis.Party) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryParty_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryParty().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryParty_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryParty", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistryParty_share(ctx context.Context, field graphql.CollectedField, obj *analysis.Party) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryParty_share(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryParty().Share(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryParty_share(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryParty", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistrySignals_ownership(ctx context.Context, field graphql.CollectedField, obj *analysis.Signals) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrySignals_ownership(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ownership, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Ownership) graphql.Marshaler {
+			return ec.marshalNOwnershipSignal2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐOwnership(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrySignals_ownership(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistrySignals",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OwnershipSignal(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistrySignals_mortgages(ctx context.Context, field graphql.CollectedField, obj *analysis.Signals) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrySignals_mortgages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Mortgages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Total) graphql.Marshaler {
+			return ec.marshalNTotalSignal2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐTotal(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrySignals_mortgages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistrySignals",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TotalSignal(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistrySignals_jeonse(ctx context.Context, field graphql.CollectedField, obj *analysis.Signals) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrySignals_jeonse(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Jeonse, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Total) graphql.Marshaler {
+			return ec.marshalNTotalSignal2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐTotal(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrySignals_jeonse(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistrySignals",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TotalSignal(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistrySignals_flags(ctx context.Context, field graphql.CollectedField, obj *analysis.Signals) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrySignals_flags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Flags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []analysis.Flag) graphql.Marshaler {
+			return ec.marshalNRiskFlag2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐFlagᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrySignals_flags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistrySignals",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RiskFlag(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistrySignals_ratio(ctx context.Context, field graphql.CollectedField, obj *analysis.Signals) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistrySignals_ratio(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ratio, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *analysis.Ratio) graphql.Marshaler {
+			return ec.marshalODebtRatio2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐRatio(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistrySignals_ratio(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistrySignals",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DebtRatio(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistryTitle_address(ctx context.Context, field graphql.CollectedField, obj *analysis.Title) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryTitle_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Address, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryTitle_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryTitle", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryTitle_uniqueNo(ctx context.Context, field graphql.CollectedField, obj *analysis.Title) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryTitle_uniqueNo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UniqueNo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryTitle_uniqueNo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryTitle", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryTitle_buildingName(ctx context.Context, field graphql.CollectedField, obj *analysis.Title) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryTitle_buildingName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BuildingName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryTitle_buildingName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryTitle", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryTitle_buildingNumber(ctx context.Context, field graphql.CollectedField, obj *analysis.Title) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryTitle_buildingNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BuildingNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryTitle_buildingNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryTitle", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryTitle_unitNumber(ctx context.Context, field graphql.CollectedField, obj *analysis.Title) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryTitle_unitNumber(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnitNumber, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryTitle_unitNumber(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryTitle", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryTitle_areaM2(ctx context.Context, field graphql.CollectedField, obj *analysis.Title) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryTitle_areaM2(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AreaM2, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryTitle_areaM2(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryTitle", field, false, false, "Float")
+}
+
 func (ec *executionContext) _RequestIssuancePayload_task(ctx context.Context, field graphql.CollectedField, obj *model.RequestIssuancePayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4022,6 +6210,84 @@ func (ec *executionContext) _RequestOcrPayload_reused(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_RequestOcrPayload_reused(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RequestOcrPayload", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _RiskFlag_kind(ctx context.Context, field graphql.CollectedField, obj *analysis.Flag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RiskFlag_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RiskFlag().Kind(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RiskFlag_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RiskFlag", field, true, true, "String")
+}
+
+func (ec *executionContext) _RiskFlag_total(ctx context.Context, field graphql.CollectedField, obj *analysis.Flag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RiskFlag_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RiskFlag().Total(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt642ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RiskFlag_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RiskFlag", field, true, true, "Int64")
+}
+
+func (ec *executionContext) _RiskFlag_entries(ctx context.Context, field graphql.CollectedField, obj *analysis.Flag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RiskFlag_entries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Entries, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []analysis.EntryRef) graphql.Marshaler {
+			return ec.marshalNRegistryEntryRef2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntryRefᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RiskFlag_entries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RiskFlag",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryEntryRef(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Subscription_issuanceTaskUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -4292,6 +6558,61 @@ func (ec *executionContext) _TaskEvent_at(ctx context.Context, field graphql.Col
 }
 func (ec *executionContext) fieldContext_TaskEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TaskEvent", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TotalSignal_total(ctx context.Context, field graphql.CollectedField, obj *analysis.Total) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TotalSignal_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TotalSignal_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TotalSignal", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _TotalSignal_entries(ctx context.Context, field graphql.CollectedField, obj *analysis.Total) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TotalSignal_entries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Entries, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []analysis.EntryRef) graphql.Marshaler {
+			return ec.marshalNRegistryEntryRef2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntryRefᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TotalSignal_entries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TotalSignal",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryEntryRef(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
@@ -5500,6 +7821,54 @@ func (ec *executionContext) _TaskUpdate(ctx context.Context, sel ast.SelectionSe
 
 // region    **************************** object.gotpl ****************************
 
+var debtRatioImplementors = []string{"DebtRatio"}
+
+func (ec *executionContext) _DebtRatio(ctx context.Context, sel ast.SelectionSet, obj *analysis.Ratio) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, debtRatioImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DebtRatio")
+		case "mortgages":
+			out.Values[i] = ec._DebtRatio_mortgages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deposit":
+			out.Values[i] = ec._DebtRatio_deposit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "price":
+			out.Values[i] = ec._DebtRatio_price(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._DebtRatio_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var fileImplementors = []string{"File"}
 
 func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj *db.File) graphql.Marshaler {
@@ -5777,6 +8146,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Mutation")
+		case "reanalyzeRegistries":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_reanalyzeRegistries(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "requestIssuance":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_requestIssuance(ctx, field)
@@ -5859,6 +8235,12 @@ func (ec *executionContext) _Nest(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "registryAnalysis":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Nest_registryAnalysis(ctx, field, obj)
+				})
 		case "issuanceTasks":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -6177,6 +8559,61 @@ func (ec *executionContext) _OcrTask(ctx context.Context, sel ast.SelectionSet, 
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._OcrTask_events(ctx, field, obj)
 				})
+		case "analysis":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OcrTask_analysis(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var ownershipSignalImplementors = []string{"OwnershipSignal"}
+
+func (ec *executionContext) _OwnershipSignal(ctx context.Context, sel ast.SelectionSet, obj *analysis.Ownership) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ownershipSignalImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OwnershipSignal")
+		case "owners":
+			out.Values[i] = ec._OwnershipSignal_owners(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "since":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OwnershipSignal_since(ctx, field, obj)
+				})
+		case "recentTransfer":
+			out.Values[i] = ec._OwnershipSignal_recentTransfer(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "entries":
+			out.Values[i] = ec._OwnershipSignal_entries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -6312,6 +8749,432 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 	return out
 }
 
+var registryImplementors = []string{"Registry"}
+
+func (ec *executionContext) _Registry(ctx context.Context, sel ast.SelectionSet, obj *analysis.Registry) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Registry")
+		case "title":
+			out.Values[i] = ec._Registry_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ownership":
+			out.Values[i] = ec._Registry_ownership(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rights":
+			out.Values[i] = ec._Registry_rights(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "warnings":
+			out.Values[i] = ec._Registry_warnings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var registryAnalysisImplementors = []string{"RegistryAnalysis"}
+
+func (ec *executionContext) _RegistryAnalysis(ctx context.Context, sel ast.SelectionSet, obj *jobs.RegistryAnalysis) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registryAnalysisImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegistryAnalysis")
+		case "ocrTask":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryAnalysis_ocrTask(ctx, field, obj)
+				})
+		case "parserVersion":
+			out.Values[i] = ec._RegistryAnalysis_parserVersion(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "analyzedAt":
+			out.Values[i] = ec._RegistryAnalysis_analyzedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "error":
+			out.Values[i] = ec._RegistryAnalysis_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "registry":
+			out.Values[i] = ec._RegistryAnalysis_registry(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "signals":
+			out.Values[i] = ec._RegistryAnalysis_signals(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var registryEntryImplementors = []string{"RegistryEntry"}
+
+func (ec *executionContext) _RegistryEntry(ctx context.Context, sel ast.SelectionSet, obj *analysis.Entry) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registryEntryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegistryEntry")
+		case "section":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntry_section(ctx, field, obj)
+				})
+		case "rank":
+			out.Values[i] = ec._RegistryEntry_rank(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "purpose":
+			out.Values[i] = ec._RegistryEntry_purpose(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "kind":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntry_kind(ctx, field, obj)
+				})
+		case "received":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntry_received(ctx, field, obj)
+				})
+		case "receiptNo":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntry_receiptNo(ctx, field, obj)
+				})
+		case "causeDate":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntry_causeDate(ctx, field, obj)
+				})
+		case "cause":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntry_cause(ctx, field, obj)
+				})
+		case "holders":
+			out.Values[i] = ec._RegistryEntry_holders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "debtor":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntry_debtor(ctx, field, obj)
+				})
+		case "amountLabel":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntry_amountLabel(ctx, field, obj)
+				})
+		case "amount":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntry_amount(ctx, field, obj)
+				})
+		case "cancels":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntry_cancels(ctx, field, obj)
+				})
+		case "cancelled":
+			out.Values[i] = ec._RegistryEntry_cancelled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var registryEntryRefImplementors = []string{"RegistryEntryRef"}
+
+func (ec *executionContext) _RegistryEntryRef(ctx context.Context, sel ast.SelectionSet, obj *analysis.EntryRef) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registryEntryRefImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegistryEntryRef")
+		case "section":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntryRef_section(ctx, field, obj)
+				})
+		case "rank":
+			out.Values[i] = ec._RegistryEntryRef_rank(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "purpose":
+			out.Values[i] = ec._RegistryEntryRef_purpose(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "kind":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntryRef_kind(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var registryPartyImplementors = []string{"RegistryParty"}
+
+func (ec *executionContext) _RegistryParty(ctx context.Context, sel ast.SelectionSet, obj *analysis.Party) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registryPartyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegistryParty")
+		case "role":
+			out.Values[i] = ec._RegistryParty_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._RegistryParty_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "id":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryParty_id(ctx, field, obj)
+				})
+		case "share":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryParty_share(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var registrySignalsImplementors = []string{"RegistrySignals"}
+
+func (ec *executionContext) _RegistrySignals(ctx context.Context, sel ast.SelectionSet, obj *analysis.Signals) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registrySignalsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegistrySignals")
+		case "ownership":
+			out.Values[i] = ec._RegistrySignals_ownership(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mortgages":
+			out.Values[i] = ec._RegistrySignals_mortgages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "jeonse":
+			out.Values[i] = ec._RegistrySignals_jeonse(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "flags":
+			out.Values[i] = ec._RegistrySignals_flags(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ratio":
+			out.Values[i] = ec._RegistrySignals_ratio(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var registryTitleImplementors = []string{"RegistryTitle"}
+
+func (ec *executionContext) _RegistryTitle(ctx context.Context, sel ast.SelectionSet, obj *analysis.Title) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registryTitleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegistryTitle")
+		case "address":
+			out.Values[i] = ec._RegistryTitle_address(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uniqueNo":
+			out.Values[i] = ec._RegistryTitle_uniqueNo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "buildingName":
+			out.Values[i] = ec._RegistryTitle_buildingName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "buildingNumber":
+			out.Values[i] = ec._RegistryTitle_buildingNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unitNumber":
+			out.Values[i] = ec._RegistryTitle_unitNumber(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "areaM2":
+			out.Values[i] = ec._RegistryTitle_areaM2(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var requestIssuancePayloadImplementors = []string{"RequestIssuancePayload"}
 
 func (ec *executionContext) _RequestIssuancePayload(ctx context.Context, sel ast.SelectionSet, obj *model.RequestIssuancePayload) graphql.Marshaler {
@@ -6370,6 +9233,51 @@ func (ec *executionContext) _RequestOcrPayload(ctx context.Context, sel ast.Sele
 			out.Values[i] = ec._RequestOcrPayload_reused(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var riskFlagImplementors = []string{"RiskFlag"}
+
+func (ec *executionContext) _RiskFlag(ctx context.Context, sel ast.SelectionSet, obj *analysis.Flag) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, riskFlagImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RiskFlag")
+		case "kind":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RiskFlag_kind(ctx, field, obj)
+				})
+		case "total":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RiskFlag_total(ctx, field, obj)
+				})
+		case "entries":
+			out.Values[i] = ec._RiskFlag_entries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -6454,6 +9362,44 @@ func (ec *executionContext) _TaskEvent(ctx context.Context, sel ast.SelectionSet
 			out.Values[i] = ec._TaskEvent_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var totalSignalImplementors = []string{"TotalSignal"}
+
+func (ec *executionContext) _TotalSignal(ctx context.Context, sel ast.SelectionSet, obj *analysis.Total) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, totalSignalImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TotalSignal")
+		case "total":
+			out.Values[i] = ec._TotalSignal_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "entries":
+			out.Values[i] = ec._TotalSignal_entries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -6955,6 +9901,20 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalNInt642int64(ctx context.Context, v any) (int64, error) {
+	res, err := graphql.UnmarshalInt64(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInt642int64(ctx context.Context, sel ast.SelectionSet, v int64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalInt64(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Int64!")
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNIssuanceTask2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐIssuanceTaskᚄ(ctx context.Context, sel ast.SelectionSet, v []*db.IssuanceTask) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -7091,12 +10051,84 @@ func (ec *executionContext) marshalNOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋ
 	return ec._OcrTask(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNOwnershipSignal2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐOwnership(ctx context.Context, sel ast.SelectionSet, v analysis.Ownership) graphql.Marshaler {
+	return ec._OwnershipSignal(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "PageInfo!")
 		return graphql.Null
 	}
 	return ec._PageInfo(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRegistryEntry2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntry(ctx context.Context, sel ast.SelectionSet, v analysis.Entry) graphql.Marshaler {
+	return ec._RegistryEntry(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRegistryEntry2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []analysis.Entry) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRegistryEntry2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntry(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRegistryEntryRef2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntryRef(ctx context.Context, sel ast.SelectionSet, v analysis.EntryRef) graphql.Marshaler {
+	return ec._RegistryEntryRef(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRegistryEntryRef2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntryRefᚄ(ctx context.Context, sel ast.SelectionSet, v []analysis.EntryRef) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRegistryEntryRef2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntryRef(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRegistryParty2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐParty(ctx context.Context, sel ast.SelectionSet, v analysis.Party) graphql.Marshaler {
+	return ec._RegistryParty(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRegistryParty2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐPartyᚄ(ctx context.Context, sel ast.SelectionSet, v []analysis.Party) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRegistryParty2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐParty(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRegistrySignals2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSignals(ctx context.Context, sel ast.SelectionSet, v analysis.Signals) graphql.Marshaler {
+	return ec._RegistrySignals(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRegistryTitle2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐTitle(ctx context.Context, sel ast.SelectionSet, v analysis.Title) graphql.Marshaler {
+	return ec._RegistryTitle(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNRequestIssuancePayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestIssuancePayload(ctx context.Context, sel ast.SelectionSet, v *model.RequestIssuancePayload) graphql.Marshaler {
@@ -7115,6 +10147,26 @@ func (ec *executionContext) marshalNRequestOcrPayload2ᚖgithubᚗcomᚋdungji�
 	return ec._RequestOcrPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNRiskFlag2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐFlag(ctx context.Context, sel ast.SelectionSet, v analysis.Flag) graphql.Marshaler {
+	return ec._RiskFlag(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRiskFlag2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐFlagᚄ(ctx context.Context, sel ast.SelectionSet, v []analysis.Flag) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRiskFlag2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐFlag(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -7127,6 +10179,35 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNTaskEvent2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐTaskEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*db.TaskEvent) graphql.Marshaler {
@@ -7183,6 +10264,10 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 		graphql.AddInvalidNullFromMarshaler(ctx, "Time!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNTotalSignal2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐTotal(ctx context.Context, sel ast.SelectionSet, v analysis.Total) graphql.Marshaler {
+	return ec._TotalSignal(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUser(ctx context.Context, sel ast.SelectionSet, v *model.User) graphql.Marshaler {
@@ -7365,6 +10450,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalODebtRatio2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐRatio(ctx context.Context, sel ast.SelectionSet, v *analysis.Ratio) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DebtRatio(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOFile2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐFile(ctx context.Context, sel ast.SelectionSet, v *db.File) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -7387,6 +10479,24 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = sel
 	_ = ctx
 	res := graphql.MarshalInt(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOInt642ᚖint64(ctx context.Context, v any) (*int64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalInt64(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInt642ᚖint64(ctx context.Context, sel ast.SelectionSet, v *int64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalInt64(*v)
 	return res
 }
 
@@ -7421,6 +10531,20 @@ func (ec *executionContext) marshalOOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋ
 		return graphql.Null
 	}
 	return ec._OcrTask(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORegistry2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐRegistry(ctx context.Context, sel ast.SelectionSet, v *analysis.Registry) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Registry(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐRegistryAnalysis(ctx context.Context, sel ast.SelectionSet, v *jobs.RegistryAnalysis) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RegistryAnalysis(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {

@@ -295,8 +295,9 @@ const (
 
 // ocrResult is what ocr_tasks.result holds.
 type ocrResult struct {
-	EngineJobID string     `json:"engine_job_id"`
-	Pages       []ocr.Page `json:"pages"`
+	EngineJobID string          `json:"engine_job_id"`
+	Pages       []ocr.Page      `json:"pages"`
+	Analysis    *storedAnalysis `json:"analysis,omitempty"`
 }
 
 // ApplyOCRResult applies an engine's job document — from the callback or
@@ -342,7 +343,9 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 		now := s.clock()
 		switch ej.Status {
 		case ocr.StatusSucceeded:
-			res, err := json.Marshal(ocrResult{EngineJobID: ej.JobID, Pages: ej.Pages})
+			// The registry analysis is computed here, in the transaction
+			// that stores the result.
+			res, err := json.Marshal(ocrResult{EngineJobID: ej.JobID, Pages: ej.Pages, Analysis: analyze(ej.Pages, now)})
 			if err != nil {
 				return internal("encode OCR result", err)
 			}

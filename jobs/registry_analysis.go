@@ -1,0 +1,141 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/ocr"
+)
+
+// storedAnalysis is the registry analysis kept with an OCR result (jsonb),
+// under the parser version that made it.
+type storedAnalysis struct {
+	ParserVersion int                `json:"parser_version"`
+	AnalyzedAt    time.Time          `json:"analyzed_at"`
+	Registry      *analysis.Registry `json:"registry,omitempty"`
+	// Error says why no registry could be read (an unreadable document).
+	Error string `json:"error,omitempty"`
+}
+
+// analyze parses a document's pages; a document with no recognisable entry
+// keeps the reason instead.
+func analyze(pages []ocr.Page, now time.Time) *storedAnalysis {
+	a := &storedAnalysis{ParserVersion: analysis.ParserVersion, AnalyzedAt: now}
+	reg, err := analysis.Parse(ocr.FullText(pages))
+	if err != nil {
+		a.Error = err.Error()
+		return a
+	}
+	a.Registry = reg
+	return a
+}
+
+// RegistryAnalysis is a nest's registry analysis: the structured document
+// and its lease-risk signals.
+type RegistryAnalysis struct {
+	OCRTaskID     string
+	ParserVersion int
+	AnalyzedAt    time.Time
+	Registry      *analysis.Registry
+	Signals       analysis.Signals
+	// Error says why no entry could be read (nil when the document was read).
+	Error *string
+}
+
+// NestRegistryAnalysis returns the analysis of the nest's newest successful
+// OCR result (nil before there is one). Deposit and price, when both are
+// given, add the (mortgages + deposit) / price ratio.
+func (s *Service) NestRegistryAnalysis(ctx context.Context, nestID string, deposit, price int64) (*RegistryAnalysis, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.visibleNest(ctx, s.db.Bun, actor, nestID, false); err != nil {
+		return nil, err
+	}
+	var ts []*db.OCRTask
+	if err := s.db.Bun.NewSelect().Model(&ts).Where("nest_id = ? AND status = ?", nestID, db.StatusSuccess).
+		OrderExpr("finished_at DESC").Limit(1).Scan(ctx); err != nil {
+		return nil, internal("load nest OCR result", err)
+	}
+	if len(ts) == 0 {
+		return nil, nil
+	}
+	return s.OCRTaskAnalysis(ctx, ts[0], deposit, price)
+}
+
+// OCRTaskAnalysis returns the analysis stored with an OCR task's result.
+func (s *Service) OCRTaskAnalysis(ctx context.Context, t *db.OCRTask, deposit, price int64) (*RegistryAnalysis, error) {
+	if deposit < 0 || price < 0 {
+		return nil, InvalidInput("deposit", "deposit and price must not be negative")
+	}
+	if _, err := s.OCRTaskResult(ctx, t); err != nil {
+		return nil, err
+	}
+	var r ocrResult
+	if len(t.Result) == 0 || json.Unmarshal(t.Result, &r) != nil || r.Analysis == nil {
+		return nil, nil
+	}
+	out := &RegistryAnalysis{OCRTaskID: t.ID, ParserVersion: r.Analysis.ParserVersion, AnalyzedAt: r.Analysis.AnalyzedAt,
+		Registry: r.Analysis.Registry}
+	if r.Analysis.Error != "" {
+		out.Error = &r.Analysis.Error
+	}
+	out.Signals = analysis.Analyze(r.Analysis.Registry, analysis.Options{Now: s.clock(), Deposit: deposit, Price: price})
+	return out, nil
+}
+
+// ReanalyzeRegistries recomputes, with the current parser, the analysis of
+// every successful OCR result made by an older parser version (or of all,
+// with all): after a parser upgrade. Admins only. It returns how many
+// results it rewrote.
+func (s *Service) ReanalyzeRegistries(ctx context.Context, all bool) (int, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if !actor.Admin {
+		return 0, Errorf(CodeForbidden, "only an admin may reanalyze registries")
+	}
+	q := s.db.Bun.NewSelect().Model((*db.OCRTask)(nil)).Column("id").Where("status = ?", db.StatusSuccess)
+	if !all {
+		q = q.Where("coalesce((result->'analysis'->>'parser_version')::int, 0) < ?", analysis.ParserVersion)
+	}
+	var ids []string
+	if err := q.Scan(ctx, &ids); err != nil {
+		return 0, internal("find results to reanalyze", err)
+	}
+	n := 0
+	for _, id := range ids {
+		err := s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+			t, found, err := lockTask[db.OCRTask](ctx, tx, id)
+			if err != nil || !found {
+				return err
+			}
+			var r ocrResult
+			if err := json.Unmarshal(t.Result, &r); err != nil {
+				return fmt.Errorf("decode OCR result %s: %w", id, err)
+			}
+			r.Analysis = analyze(r.Pages, s.clock())
+			b, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			// A recomputation changes no status: no version, no event.
+			_, err = tx.NewUpdate().Model((*db.OCRTask)(nil)).Set("result = ?", json.RawMessage(b)).Where("id = ?", id).Exec(ctx)
+			return err
+		})
+		if err != nil {
+			return n, internal("reanalyze", errors.Join(fmt.Errorf("OCR task %s", id), err))
+		}
+		n++
+	}
+	return n, nil
+}

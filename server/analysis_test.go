@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"testing"
+
+	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/issuer"
+)
+
+// TestRegistryAnalysisOverGraphQL: after an issuance, the nest shows the
+// analysis of its OCR result, and it matches what the simulated registry
+// holds.
+func TestRegistryAnalysisOverGraphQL(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "0s"})
+	tok := a.token(t, "alice", false)
+	task := waitOCR(t, a, tok)
+	var nest, uniqueNo, address string
+	if err := a.db.Pool.QueryRow(context.Background(), `SELECT n.id::text, n.registry_unique_no, n.address FROM nests n
+		JOIN issuance_tasks i ON i.nest_id = n.id WHERE i.id = $1`, task).Scan(&nest, &uniqueNo, &address); err != nil {
+		t.Fatal(err)
+	}
+	reg := issuer.Content(nest, uniqueNo, address)
+	var mortgages int64
+	for _, e := range issuer.ActiveEntries(reg.Rights) {
+		if e.Type == issuer.TypeMortgage {
+			mortgages += e.Amount
+		}
+	}
+	q := `query($id: ID!) { nest(id: $id) { registryAnalysis(deposit: 100000000, price: 1000000000) {
+		parserVersion error registry { title { uniqueNo } ownership { rank kind cancelled } rights { rank kind amount } }
+		signals { ownership { owners { name } recentTransfer } mortgages { total } flags { kind } ratio { value deposit price } } } } }`
+	r := a.gql(t, tok, q, map[string]any{"id": nest})
+	if len(r.Errors) > 0 {
+		t.Fatal(r.Errors)
+	}
+	an := dig(r.Data, "nest", "registryAnalysis")
+	if dig(an, "parserVersion") != float64(analysis.ParserVersion) || dig(an, "error") != nil {
+		t.Fatalf("analysis %v", an)
+	}
+	if dig(an, "registry", "title", "uniqueNo") != reg.FormattedUniqueNo() {
+		t.Errorf("unique no %v, want %s", dig(an, "registry", "title", "uniqueNo"), reg.FormattedUniqueNo())
+	}
+	if got := dig(an, "signals", "mortgages", "total").(float64); int64(got) != mortgages {
+		t.Errorf("mortgage total %v, want %d", got, mortgages)
+	}
+	if dig(an, "signals", "ratio", "price") != float64(1_000_000_000) {
+		t.Errorf("ratio %v", dig(an, "signals", "ratio"))
+	}
+	if owners := dig(an, "signals", "ownership", "owners").([]any); len(owners) == 0 {
+		t.Error("no current owner")
+	}
+	// Another user sees nothing of it.
+	if r := a.gql(t, a.token(t, "bob", false), q, map[string]any{"id": nest}); r.code() != "FORBIDDEN" {
+		t.Errorf("bob: %+v", r.Errors)
+	}
+	// Recomputation is for admins.
+	const re = `mutation { reanalyzeRegistries(all: true) }`
+	if r := a.gql(t, tok, re, nil); r.code() != "FORBIDDEN" {
+		t.Errorf("a user reanalyzed: %+v", r.Errors)
+	}
+	if r := a.gql(t, a.token(t, "root", true), re, nil); len(r.Errors) > 0 || dig(r.Data, "reanalyzeRegistries").(float64) < 1 {
+		t.Errorf("admin reanalyze: %+v %v", r.Errors, r.Data)
+	}
+}
