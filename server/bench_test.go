@@ -85,7 +85,7 @@ func seedNests(b *testing.B, pool *pgxpool.Pool, owner string, n int) []string {
 // statements sent straight through pgx by 16 goroutines.
 func BenchmarkRequestIssuance(b *testing.B) {
 	dur := benchDuration(b)
-	a := startAppB(b, map[string]string{"ROLE": "api"})
+	a := startAppB(b, map[string]string{"ROLE": "api", "RATE_LIMIT": "off"})
 	pool := a.db.Pool
 	nests := seedNests(b, pool, "bench", 200_000)
 	tok, _ := a.tokens.Issue("bench", false, time.Hour)
@@ -192,7 +192,7 @@ func rawRequestIssuance(ctx context.Context, pool *pgxpool.Pool, nest string) er
 // BenchmarkCommitToJobStart measures from requestIssuance's answer (after
 // its commit) to the worker marking the task PROCESSING.
 func BenchmarkCommitToJobStart(b *testing.B) {
-	a := startAppB(b, map[string]string{"ISSUER_SIM_LATENCY": "0s"})
+	a := startAppB(b, map[string]string{"ISSUER_SIM_LATENCY": "0s", "RATE_LIMIT": "off"})
 	tok, _ := a.tokens.Issue("bench", false, time.Hour)
 	nests := seedNests(b, a.db.Pool, "bench", 300)
 	client := &http.Client{}
