@@ -108,15 +108,17 @@ func taskRows(t *testing.T, a *testApp) string {
 
 // TestBrowserConsoleWatchesIssuanceLive signs in, creates a nest, issues
 // its registry document and sees PENDING, PROCESSING and SUCCESS arrive
-// over the subscription without a reload, then the OCR text.
+// over the subscription without a reload, then the OCR text and the
+// registry analysis (owners, mortgage total, flags, as the API has them),
+// and the debt ratio for a deposit and a price typed by keyboard.
 func TestBrowserConsoleWatchesIssuanceLive(t *testing.T) {
 	t.Parallel()
 	runBrowser(t, "live")
 }
 
 // TestBrowserConsolePollsWhenWebSocketIsBlocked refuses every WebSocket and
-// sees the console say "polling" and still follow the issuance to SUCCESS
-// and its OCR text.
+// sees the console say "polling" and still follow the issuance to SUCCESS,
+// its OCR text and the registry analysis.
 func TestBrowserConsolePollsWhenWebSocketIsBlocked(t *testing.T) {
 	t.Parallel()
 	runBrowser(t, "polling")

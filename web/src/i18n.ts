@@ -93,6 +93,65 @@ const en = {
   'ocr.noText': '(no text on this page)',
   'ocr.waiting': 'OCR starts when the document is issued.',
 
+  'analysis.title': 'Registry analysis',
+  'analysis.intro': 'What the registry document says about the risks of a lease, read from its OCR text. Check it against the PDF before you sign.',
+  'analysis.waiting': 'The analysis appears here once the document is issued and its text read (OCR).',
+  'analysis.loading': 'Loading the analysis…',
+  'analysis.failed': 'The analysis could not be loaded: {reason}',
+  'analysis.source': 'From OCR task {id}, analysed {at} (parser v{v}).',
+  'analysis.unreadable': 'No entry of the document could be read: {error}',
+  'analysis.owner': 'Current owner',
+  'analysis.ownerUnknown': 'Not read from the document.',
+  'analysis.since': 'since {date}',
+  'analysis.share': 'share {share}',
+  'analysis.recentTransfer': 'Recent transfer',
+  'analysis.recentTransferHelp': 'The owner changed less than two years ago. A new owner leasing at a deposit close to the price is a common sign of a 깡통전세 (deposit at risk): look closer.',
+  'analysis.mortgages': 'Mortgages (근저당권): 채권최고액 total',
+  'analysis.mortgagesHelp': 'The most the lenders can claim ahead of a later tenant in an auction.',
+  'analysis.jeonse': '전세금 total (전세권)',
+  'analysis.none': 'none',
+  'analysis.entries': 'Entries',
+  'analysis.flags': 'Risk flags',
+  'analysis.noFlags': 'None of 압류, 가압류, 가처분, 가등기, 경매개시결정, 신탁 or 임차권등기명령 is live on this registry.',
+  'analysis.flagTotal': 'amount {amount}',
+  'analysis.rank': 'rank {rank}',
+  'analysis.section.ownership': '갑구',
+  'analysis.section.rights': '을구',
+  'analysis.warnings': 'Parser notes ({n}): what could not be read with confidence',
+  'analysis.allEntries': 'All entries as read (갑구 {a}, 을구 {b})',
+  'analysis.cancelled': 'cancelled',
+  'analysis.ratioTitle': 'Debt ratio',
+  'analysis.ratioIntro': 'Enter your deposit and the property’s price (in won) to see how much of the price the mortgages and your deposit take together.',
+  'analysis.deposit': 'Deposit (보증금)',
+  'analysis.price': 'Price (매매가)',
+  'analysis.amountHint': 'In won, digits only.',
+  'analysis.example': 'e.g. {n}',
+  'analysis.amountInvalid': 'Enter a whole amount in won (0 or more, at most 15 digits).',
+  'analysis.calculate': 'Calculate',
+  'analysis.ratioNeedBoth': 'Enter both the deposit and the price to see the ratio.',
+  'analysis.ratioBusy': 'Calculating…',
+  'analysis.ratio': 'Debt ratio {p}',
+  'analysis.ratioFormula': '(mortgages {m} + deposit {d}) ÷ price {p}',
+  'analysis.ratioHigh': 'Above 70%',
+  'analysis.ratioHighHelp': 'Mortgages and your deposit exceed 70% of the price: in an auction the deposit may not be repaid in full.',
+  'analysis.ratioOk': 'At or below 70% of the price.',
+
+  'flag.auction': 'Auction ordered',
+  'flag.auction.help': 'A court ordered the property sold at auction: a tenant’s deposit competes with every creditor.',
+  'flag.seizure': 'Seizure',
+  'flag.seizure.help': 'The state (e.g. for unpaid taxes) or a creditor seized the property; it may be sold to pay the debt.',
+  'flag.provisional_attachment': 'Provisional attachment',
+  'flag.provisional_attachment.help': 'A creditor froze the property ahead of a court ruling on its claim; it can lead to an auction.',
+  'flag.injunction': 'Injunction (disposal ban)',
+  'flag.injunction.help': 'Someone claims the property and a court barred the owner from disposing of it; a later lease may not hold against them.',
+  'flag.provisional_registration': 'Provisional registration',
+  'flag.provisional_registration.help': 'Someone reserved the right to take ownership (e.g. a sale promise); once exercised, a later tenant may lose the lease.',
+  'flag.trust': 'Held in trust',
+  'flag.trust.help': 'A trust company holds the property: a lease without the trustee’s consent may not be protected.',
+  'flag.lease_registration': 'Lease registration order',
+  'flag.lease_registration.help': 'A previous tenant’s deposit was not returned and a court registered their lease: the landlord has failed to repay before.',
+  'flag.other': 'Other entry',
+
   'status.PENDING': 'PENDING',
   'status.PROCESSING': 'PROCESSING',
   'status.SUCCESS': 'SUCCESS',
@@ -219,6 +278,65 @@ const ko: Record<Key, string> = {
   'ocr.noText': '(이 쪽에는 글자가 없습니다)',
   'ocr.waiting': '문서가 발급되면 OCR이 시작됩니다.',
 
+  'analysis.title': '등기부 분석',
+  'analysis.intro': 'OCR로 읽은 등기사항전부증명서에서 임대차 계약의 위험 요소를 정리했습니다. 계약 전에 PDF 원본과 대조하세요.',
+  'analysis.waiting': '문서가 발급되고 글자 판독(OCR)이 끝나면 여기에 분석이 표시됩니다.',
+  'analysis.loading': '분석을 불러오는 중…',
+  'analysis.failed': '분석을 불러오지 못했습니다: {reason}',
+  'analysis.source': 'OCR 작업 {id}, {at} 분석 (파서 v{v}).',
+  'analysis.unreadable': '문서의 등기 항목을 하나도 읽지 못했습니다: {error}',
+  'analysis.owner': '현재 소유자',
+  'analysis.ownerUnknown': '문서에서 읽지 못했습니다.',
+  'analysis.since': '{date}부터',
+  'analysis.share': '지분 {share}',
+  'analysis.recentTransfer': '최근 소유권 이전',
+  'analysis.recentTransferHelp': '2년 안에 소유자가 바뀌었습니다. 새 소유자가 매매가에 가까운 보증금으로 임대하는 것은 깡통전세의 흔한 징후이니 더 확인하세요.',
+  'analysis.mortgages': '근저당권 채권최고액 합계',
+  'analysis.mortgagesHelp': '경매가 되면 금융기관이 뒤의 세입자보다 먼저 받아 갈 수 있는 최대 금액입니다.',
+  'analysis.jeonse': '전세금 합계 (전세권)',
+  'analysis.none': '없음',
+  'analysis.entries': '해당 등기',
+  'analysis.flags': '위험 신호',
+  'analysis.noFlags': '압류, 가압류, 가처분, 가등기, 경매개시결정, 신탁, 임차권등기명령이 하나도 없습니다 (말소된 것 제외).',
+  'analysis.flagTotal': '금액 {amount}',
+  'analysis.rank': '순위번호 {rank}',
+  'analysis.section.ownership': '갑구',
+  'analysis.section.rights': '을구',
+  'analysis.warnings': '판독 참고 사항 ({n}): 확실히 읽지 못한 부분',
+  'analysis.allEntries': '읽어 낸 전체 등기 (갑구 {a}, 을구 {b})',
+  'analysis.cancelled': '말소',
+  'analysis.ratioTitle': '부채 비율',
+  'analysis.ratioIntro': '보증금과 매매가(원)를 입력하면 근저당과 보증금이 매매가에서 차지하는 비율을 계산합니다.',
+  'analysis.deposit': '보증금 (deposit)',
+  'analysis.price': '매매가 (price)',
+  'analysis.amountHint': '원 단위, 숫자만.',
+  'analysis.example': '예: {n}',
+  'analysis.amountInvalid': '0 이상의 원 단위 금액을 입력하세요 (최대 15자리).',
+  'analysis.calculate': '계산',
+  'analysis.ratioNeedBoth': '보증금과 매매가를 모두 입력하면 비율이 표시됩니다.',
+  'analysis.ratioBusy': '계산 중…',
+  'analysis.ratio': '부채 비율 {p}',
+  'analysis.ratioFormula': '(근저당 {m} + 보증금 {d}) ÷ 매매가 {p}',
+  'analysis.ratioHigh': '70% 초과',
+  'analysis.ratioHighHelp': '근저당과 보증금이 매매가의 70%를 넘습니다. 경매가 되면 보증금을 다 돌려받지 못할 수 있습니다.',
+  'analysis.ratioOk': '매매가의 70% 이하입니다.',
+
+  'flag.auction': '경매개시결정',
+  'flag.auction.help': '법원이 경매를 시작했습니다. 보증금이 모든 채권자와 배당 순서를 다투게 됩니다.',
+  'flag.seizure': '압류',
+  'flag.seizure.help': '국가·지자체(세금 체납 등)나 채권자가 부동산을 압류했습니다. 빚을 갚기 위해 매각될 수 있습니다.',
+  'flag.provisional_attachment': '가압류',
+  'flag.provisional_attachment.help': '채권자가 판결 전에 부동산을 묶어 두었습니다. 경매로 이어질 수 있습니다.',
+  'flag.injunction': '가처분',
+  'flag.injunction.help': '누군가 이 부동산에 대한 권리를 주장해 법원이 처분을 금지했습니다. 그 뒤의 임대차는 보호받지 못할 수 있습니다.',
+  'flag.provisional_registration': '가등기',
+  'flag.provisional_registration.help': '다른 사람이 소유권을 가져갈 권리(매매예약 등)를 미리 확보했습니다. 본등기가 되면 뒤의 세입자는 임차권을 잃을 수 있습니다.',
+  'flag.trust': '신탁',
+  'flag.trust.help': '신탁회사가 부동산을 소유하고 있습니다. 수탁자(신탁회사)의 동의 없는 임대차는 보호받지 못할 수 있습니다.',
+  'flag.lease_registration': '임차권등기명령',
+  'flag.lease_registration.help': '이전 세입자가 보증금을 돌려받지 못해 법원 명령으로 임차권을 등기했습니다. 임대인이 보증금을 돌려주지 못한 적이 있다는 뜻입니다.',
+  'flag.other': '기타 등기',
+
   'status.PENDING': '대기',
   'status.PROCESSING': '처리 중',
   'status.SUCCESS': '완료',
@@ -288,6 +406,11 @@ export function t(key: Key, params?: Record<string, string | number>): string {
   return params ? s.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m)) : s;
 }
 
+/** tIn is t in a given language: a term shown next to its translation. */
+export function tIn(l: Lang, key: Key): string {
+  return dictionaries[l][key] ?? en[key] ?? key;
+}
+
 /** has tells whether key is a known label (for codes from the server). */
 export function has(key: string): key is Key {
   return key in en;
@@ -315,6 +438,55 @@ export function formatClock(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   return new Intl.DateTimeFormat(current === 'ko' ? 'ko-KR' : 'en-GB', { timeStyle: 'medium' }).format(d);
+}
+
+/**
+ * formatDate renders the date of a date-only RFC 3339 time (the registry's
+ * dates are midnight UTC): the same day in every time zone.
+ */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return new Intl.DateTimeFormat(current === 'ko' ? 'ko-KR' : 'en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(d);
+}
+
+const wonDigits = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** formatWon renders an amount in won with thousands separators: 360,000,000원. */
+export function formatWon(n: number): string {
+  return `${wonDigits.format(n)}원`;
+}
+
+/**
+ * formatWonWords renders an amount as Korean reads it, in 조, 억 and 만:
+ * 360,000,000 → 3억 6,000만원; '' below 10,000 (the digits say it all).
+ */
+export function formatWonWords(n: number): string {
+  if (!Number.isFinite(n) || n < 10_000) return '';
+  const units: [number, string][] = [
+    [1e12, '조'],
+    [1e8, '억'],
+    [1e4, '만'],
+  ];
+  const parts: string[] = [];
+  let rest = Math.floor(n);
+  for (const [size, name] of units) {
+    const q = Math.floor(rest / size);
+    if (q > 0) parts.push(`${wonDigits.format(q)}${name}`);
+    rest -= q * size;
+  }
+  if (rest > 0) parts.push(wonDigits.format(rest));
+  return `${parts.join(' ')}원`;
+}
+
+/**
+ * formatPercent renders a ratio as a percentage with one or two decimals
+ * (0.7245 → 72.45%, 0.8 → 80.0%): the server rounds it to 4 places, so the
+ * percentage is exact and 0.7001 never shows as a misleading 70.0%.
+ */
+export function formatPercent(ratio: number): string {
+  return `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(ratio * 100)}%`;
 }
 
 /** formatBytes renders a size as KB/MB. */

@@ -1,7 +1,9 @@
-// A nest's page: "Issue registry document" and the live timeline of its
-// issuance and OCR tasks (nestTasksUpdated), re-read by query on load, on
-// reconnect and, when the WebSocket cannot connect, every 2 s.
+// A nest's page: "Issue registry document", the registry analysis of the
+// newest OCR result, and the live timeline of its issuance and OCR tasks
+// (nestTasksUpdated), re-read by query on load, on reconnect and, when the
+// WebSocket cannot connect, every 2 s.
 
+import { analysisView } from './analysis';
 import { ApiError, gql } from './api';
 import { h, replace, swap, type Child } from './dom';
 import { explainCode, formatBytes, formatClock, formatTime, lang, t } from './i18n';
@@ -76,6 +78,8 @@ export function nestView(nestId: string, live: Live): PageView {
   const announcer = h('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
   let subscriptionFailed = false;
   const rendered = new Map<string, { sig: string; el: HTMLElement }>();
+  // Read on load and whenever an OCR task turns SUCCESS (see merge).
+  const analysis = analysisView(nestId);
 
   const el = h(
     'section',
@@ -84,6 +88,7 @@ export function nestView(nestId: string, live: Live): PageView {
     title,
     details,
     h('div', { class: 'actions issue' }, issueButton, issueNote),
+    analysis.el,
     h(
       'section',
       { class: 'timeline', 'aria-labelledby': 'timeline-title' },
@@ -123,7 +128,11 @@ export function nestView(nestId: string, live: Live): PageView {
       // Screen readers hear each status change once, not the whole card.
       announcer.textContent = `${t(task.__typename === 'IssuanceTask' ? 'task.issuance' : 'task.ocr')}: ${t(`status.${task.status}`)}`;
     }
-    if (task.__typename === 'OcrTask' && task.status === 'SUCCESS') void readPages(task.id);
+    if (task.__typename === 'OcrTask' && task.status === 'SUCCESS') {
+      // A newer text of the document: its pages, and the analysis made of it.
+      void readPages(task.id);
+      analysis.refresh();
+    }
     render();
   }
 
@@ -170,6 +179,7 @@ export function nestView(nestId: string, live: Live): PageView {
         }
         for (const o of timeline.ocr.values()) if (o.status === 'SUCCESS') wanted.push(readPages(o.id));
         await Promise.all(wanted);
+        analysis.recover();
       } catch (e) {
         if (!nest) failure = e instanceof ApiError ? e.userMessage() : String(e);
       } finally {
@@ -356,6 +366,7 @@ export function nestView(nestId: string, live: Live): PageView {
 
   function dispose(): void {
     disposed = true;
+    analysis.dispose();
     unsubscribe();
     stopResync();
   }
@@ -382,6 +393,7 @@ export function nestView(nestId: string, live: Live): PageView {
   // Back after being down: re-read (the subscription also resends state).
   const stopResync = live.onResync(() => void read());
   void read();
+  analysis.refresh();
 
   return { el, poll: () => void read(), polls: () => subscriptionFailed, tick, dispose };
 }

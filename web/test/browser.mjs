@@ -1,20 +1,24 @@
 // Drives the console in headless Chromium against a running server, as a
 // user would: sign in, create a nest, issue a registry document and watch
-// it finish live, then read its OCR text.
+// it finish live, then read its OCR text and the registry analysis.
 //
 //   node web/test/browser.mjs <baseURL> <token> <screenshotPath> [live|polling]
 //
 // live (default): the WebSocket works; statuses must arrive without a
 //   reload, and "reused" must show for a second request while the first is
-//   active. Then the connection drops and stays down a while: the header
-//   must go reconnecting → polling → live again, an OCR re-run started by
-//   keyboard meanwhile must still finish on screen. Also checks validation
+//   active. Once OCR succeeds, the registry analysis must appear by itself
+//   (owners, the mortgage total, the flags, as the API has them); a deposit
+//   and a price typed by keyboard must show the debt ratio, with the
+//   warning above 70% and without it below. Then the connection drops and
+//   stays down a while: the header must go reconnecting → polling → live
+//   again, an OCR re-run started by keyboard meanwhile must still finish on
+//   screen and the analysis follow the new run. Also checks validation
 //   messages, the language switch (remembered across a reload) and the
 //   phone-width layout. Screenshots: <screenshotPath> (desktop),
 //   <screenshotPath minus .png>-phone.png (390 px) and -ko.png (Korean).
 // polling: every WebSocket to the server is refused, as by a proxy that
-//   blocks them; the console must say "polling" and still reach SUCCESS
-//   and the OCR text by re-reading every 2 s.
+//   blocks them; the console must say "polling" and still reach SUCCESS,
+//   the OCR text and the registry analysis by re-reading every 2 s.
 //
 // Chromium is CHROMIUM_PATH (default /usr/bin/chromium), driven by
 // playwright-core (never a downloaded browser). stdout: one JSON line per
@@ -41,6 +45,21 @@ class CheckError extends Error {}
 function check(ok, message) {
   if (!ok) throw new CheckError(message);
 }
+
+// The console's formats: amounts in won with thousands separators, ratios
+// as percentages with one or two decimals.
+const won = (n) => `${new Intl.NumberFormat('en-US').format(n)}원`;
+const percent = (v) => `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(v * 100)}%`;
+// Each risk flag's badge names it in English and by its Korean term.
+const FLAG_TERMS = {
+  auction: ['Auction ordered', '경매개시결정'],
+  seizure: ['Seizure', '압류'],
+  provisional_attachment: ['Provisional attachment', '가압류'],
+  injunction: ['Injunction', '가처분'],
+  provisional_registration: ['Provisional registration', '가등기'],
+  trust: ['Held in trust', '신탁'],
+  lease_registration: ['Lease registration order', '임차권등기명령'],
+};
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
@@ -166,6 +185,114 @@ try {
   check(digits.includes(uniqueNo.replace(/-/g, '')), `the OCR text lacks the 고유번호 ${uniqueNo}`);
   step('OCR text shown', { pages: await ocr.locator('.page-text').count() });
 
+  // The registry analysis: the page asked for it on load, when there was
+  // none; it must appear by itself once OCR succeeded, and say what the API
+  // says.
+  const nestId = decodeURIComponent(/#\/nest\/([^/?#&]+)/.exec(page.url())[1]);
+  const apiAnalysis = async (deposit, price) => {
+    const resp = await page.request.post(`${base}/graphql`, {
+      headers: { Authorization: `Bearer ${token}` },
+      data: {
+        query: `query($id: ID!, $deposit: Int64, $price: Int64) { nest(id: $id) { registryAnalysis(deposit: $deposit, price: $price) {
+          ocrTask { id } error registry { warnings }
+          signals { ownership { owners { name } recentTransfer } mortgages { total entries { rank } } jeonse { total }
+            flags { kind entries { rank purpose } } ratio { value mortgages deposit price } } } } }`,
+        variables: { id: nestId, deposit, price },
+      },
+    });
+    const body = await resp.json();
+    check(resp.ok() && !body.errors, `registryAnalysis answered ${resp.status()}: ${JSON.stringify(body.errors)}`);
+    return body.data.nest.registryAnalysis;
+  };
+  const analysis = page.locator('#analysis');
+  await analysis.getByRole('heading', { level: 2, name: 'Registry analysis' }).waitFor();
+  const mortgageTotal = analysis.locator('[data-signal="mortgages"] .amount');
+  await mortgageTotal.filter({ hasText: /^[\d,]+원$/ }).waitFor();
+  const api = await apiAnalysis();
+  check(api && api.error === null, `the API has no analysis: ${JSON.stringify(api)}`);
+  const sig = api.signals;
+  check((await mortgageTotal.innerText()) === won(sig.mortgages.total), `the mortgage total reads ${await mortgageTotal.innerText()}, want ${won(sig.mortgages.total)}`);
+  const jeonseTotal = await analysis.locator('[data-signal="jeonse"] .amount').innerText();
+  check(jeonseTotal === won(sig.jeonse.total), `the 전세금 total reads ${jeonseTotal}, want ${won(sig.jeonse.total)}`);
+  const owners = await analysis.locator('[data-signal="ownership"] .owner').allInnerTexts();
+  check(
+    sig.ownership.owners.length > 0 && JSON.stringify(owners) === JSON.stringify(sig.ownership.owners.map((o) => o.name)),
+    `owners shown ${JSON.stringify(owners)}, want ${JSON.stringify(sig.ownership.owners)}`,
+  );
+  check(
+    (await analysis.locator('[data-badge="recent-transfer"]').count()) === (sig.ownership.recentTransfer ? 1 : 0),
+    `the recent-transfer badge does not match recentTransfer=${sig.ownership.recentTransfer}`,
+  );
+  check((await analysis.locator('.flag').count()) === sig.flags.length, `${await analysis.locator('.flag').count()} flags shown, want ${sig.flags.length}`);
+  for (const f of sig.flags) {
+    const item = analysis.locator(`.flag[data-kind="${f.kind}"]`);
+    const badgeText = await item.locator('.badge').innerText();
+    const [en, ko] = FLAG_TERMS[f.kind] ?? [f.kind, f.kind];
+    check(badgeText.includes(en) && badgeText.includes(ko), `the ${f.kind} badge reads "${badgeText}", want "${en}" and "${ko}"`);
+    const refs = await item.locator('.refs li').allInnerTexts();
+    check(
+      refs.length === f.entries.length && f.entries.every((e, i) => refs[i].includes(`rank ${e.rank}`) && refs[i].includes(e.purpose)),
+      `the ${f.kind} entries read ${JSON.stringify(refs)}, want ${JSON.stringify(f.entries)}`,
+    );
+  }
+  if (sig.flags.length === 0) await analysis.locator('[data-flags="none"]').waitFor();
+  // The parser's notes, when it has any, are there but collapsed.
+  const notes = analysis.locator('details.parser-warnings');
+  const warnings = api.registry.warnings.length;
+  check((await notes.count()) === (warnings > 0 ? 1 : 0), `parser notes shown: ${await notes.count()}, the API has ${warnings}`);
+  if (warnings > 0) {
+    check(!(await notes.evaluate((d) => d.open)), 'the parser notes are not collapsed');
+    check((await notes.locator('li').count()) === warnings, 'the parser notes do not list every warning');
+  }
+  step('analysis shown', {
+    mortgages: await mortgageTotal.innerText(),
+    jeonse: jeonseTotal,
+    owners,
+    recentTransfer: sig.ownership.recentTransfer,
+    flags: sig.flags.map((f) => f.kind),
+    parserNotes: warnings,
+  });
+
+  if (mode === 'live') {
+    // The debt ratio, by keyboard: type the deposit, Tab to the price, type
+    // it and press Enter. A price that makes it about 80% must warn.
+    const deposit = 200_000_000;
+    const owed = sig.mortgages.total + deposit;
+    const highPrice = Math.round(owed / 0.8);
+    const depositInput = analysis.getByLabel('Deposit (보증금)');
+    await depositInput.focus();
+    await page.keyboard.type(String(deposit));
+    await analysis.locator('#analysis-deposit-hint', { hasText: '200,000,000원' }).waitFor();
+    await page.keyboard.press('Tab');
+    check(await page.evaluate(() => document.activeElement?.id === 'analysis-price'), 'Tab did not move from the deposit to the price');
+    await page.keyboard.type(String(highPrice));
+    await page.keyboard.press('Enter');
+    const high = (await apiAnalysis(deposit, highPrice)).signals.ratio;
+    check(high && high.value > 0.7, `the API's ratio for ${deposit}/${highPrice} is ${JSON.stringify(high)}`);
+    const ratio = page.locator('#analysis-ratio');
+    await page.locator('#analysis-ratio[data-state="shown"][data-warning="true"]').waitFor();
+    await ratio.locator('.percent', { hasText: percent(high.value) }).waitFor();
+    await ratio.getByText('Above 70%').waitFor();
+    check(
+      await page.evaluate(() => document.activeElement?.id === 'analysis-price'),
+      `focus left the price field for ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))}`,
+    );
+    step('debt ratio shown', { deposit, price: highPrice, ratio: await ratio.locator('.percent').innerText(), warning: true });
+
+    // A higher price: below 70%, no warning (re-read as the user types).
+    const lowPrice = owed * 4;
+    await depositInput.fill(String(deposit));
+    await analysis.getByLabel('Price (매매가)').fill(String(lowPrice));
+    const low = (await apiAnalysis(deposit, lowPrice)).signals.ratio;
+    await page.locator('#analysis-ratio[data-state="shown"][data-warning="false"]').waitFor();
+    await ratio.locator('.percent', { hasText: percent(low.value) }).waitFor();
+    check((await ratio.getByText('Above 70%').count()) === 0, 'the 70% warning stayed below 70%');
+    step('debt ratio below 70%', { price: lowPrice, ratio: await ratio.locator('.percent').innerText() });
+    // Back to the warning for the screenshots.
+    await analysis.getByLabel('Price (매매가)').fill(String(highPrice));
+    await page.locator('#analysis-ratio[data-state="shown"][data-warning="true"]').waitFor();
+  }
+
   if (mode === 'live') {
     // The connection drops and stays down: reconnecting, then polling.
     blocked = true;
@@ -193,7 +320,11 @@ try {
       await page.evaluate(() => document.activeElement?.textContent?.includes('Run OCR again') ?? false),
       `focus left the re-run button for ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))}`,
     );
-    step('OCR re-run by keyboard during the outage');
+    // The analysis follows the new run, and keeps the amounts typed.
+    const newest = await card.locator('.task-ocr').first().getAttribute('data-task-id');
+    await page.locator('#analysis .source', { hasText: newest.slice(-8) }).waitFor();
+    await page.locator('#analysis-ratio[data-state="shown"][data-warning="true"]').waitFor();
+    step('OCR re-run by keyboard during the outage', { analysisOf: newest });
   }
 
   check(await page.evaluate(() => window.__noReload === true), 'the page reloaded');
@@ -227,6 +358,8 @@ try {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('button', { name: '한국어' }).click();
     await page.getByRole('button', { name: '등기사항전부증명서 발급' }).waitFor();
+    // The page is rebuilt in Korean; the amounts typed are kept.
+    await page.locator('#analysis-ratio .percent', { hasText: '부채 비율' }).waitFor();
     check(
       await page.evaluate(() => document.activeElement?.textContent === '한국어'),
       'focus left the language button',
@@ -236,6 +369,10 @@ try {
     await page.locator('#conn[data-state="live"]').waitFor();
     await page.locator('.task-issuance > .task-head .status', { hasText: '완료' }).waitFor();
     check((await page.evaluate(() => document.documentElement.lang)) === 'ko', 'html lang is not ko');
+    // The reload reads the analysis on load: in Korean, with the same total.
+    await page.getByRole('heading', { level: 2, name: '등기부 분석' }).waitFor();
+    await page.locator('#analysis [data-signal="mortgages"] .amount', { hasText: won(sig.mortgages.total) }).waitFor();
+    step('analysis in Korean after reload');
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: shotFor('-ko'), fullPage: true });
     step('screenshot', { path: shotFor('-ko') });

@@ -1,0 +1,580 @@
+// A nest's registry analysis (nest.registryAnalysis): the current owner(s),
+// the live mortgages and 전세권, the risk flags with the entries behind
+// them, the parser's notes, and the debt ratio for a deposit and a price the
+// user enters. Read on load and again whenever the page learns that an OCR
+// task succeeded (a newer text of the document), or the amounts change.
+
+import { ApiError, gql } from './api';
+import { h, replace, swap, type Child } from './dom';
+import { formatDate, formatPercent, formatTime, formatWon, formatWonWords, has, lang, t, tIn, type Key } from './i18n';
+
+export interface EntryRef {
+  section: string;
+  rank: string;
+  purpose: string;
+  kind: string;
+}
+
+interface Entry extends EntryRef {
+  received: string | null;
+  amountLabel: string | null;
+  amount: number | null;
+  cancelled: boolean;
+}
+
+interface Party {
+  role: string;
+  name: string;
+  share: string | null;
+}
+
+interface Total {
+  total: number;
+  entries: EntryRef[];
+}
+
+interface Ratio {
+  value: number;
+  mortgages: number;
+  deposit: number;
+  price: number;
+}
+
+export interface RegistryAnalysis {
+  ocrTask: { id: string };
+  parserVersion: number;
+  analyzedAt: string;
+  error: string | null;
+  registry: {
+    title: { address: string; uniqueNo: string; buildingName: string; buildingNumber: string; unitNumber: string; areaM2: number };
+    ownership: Entry[];
+    rights: Entry[];
+    warnings: string[];
+  } | null;
+  signals: {
+    ownership: { owners: Party[]; since: string | null; recentTransfer: boolean; entries: EntryRef[] };
+    mortgages: Total;
+    jeonse: Total;
+    flags: { kind: string; total: number | null; entries: EntryRef[] }[];
+    ratio: Ratio | null;
+  };
+}
+
+const REGISTRY_ANALYSIS = `query RegistryAnalysis($id: ID!, $deposit: Int64, $price: Int64) {
+  nest(id: $id) {
+    id
+    registryAnalysis(deposit: $deposit, price: $price) {
+      ocrTask { id } parserVersion analyzedAt error
+      registry {
+        title { address uniqueNo buildingName buildingNumber unitNumber areaM2 }
+        ownership { ...AnalysisEntry } rights { ...AnalysisEntry } warnings
+      }
+      signals {
+        ownership { owners { name role share } since recentTransfer entries { ...AnalysisRef } }
+        mortgages { total entries { ...AnalysisRef } }
+        jeonse { total entries { ...AnalysisRef } }
+        flags { kind total entries { ...AnalysisRef } }
+        ratio { value mortgages deposit price }
+      }
+    }
+  }
+}
+fragment AnalysisRef on RegistryEntryRef { section rank purpose kind }
+fragment AnalysisEntry on RegistryEntry { section rank purpose kind received amountLabel amount cancelled }`;
+
+/** Above this share of the price, mortgages plus the deposit put the deposit at risk. */
+export const RATIO_WARN = 0.7;
+/** The amounts are re-sent this long after the user stops typing. */
+const INPUT_DEBOUNCE_MS = 400;
+/** 15 digits: far above any price in won, and exact in a JavaScript number. */
+const MAX_WON = 999_999_999_999_999;
+
+/**
+ * The amounts typed on a nest's page, kept while the tab lives: a language
+ * switch rebuilds the page, and must not lose them.
+ */
+const remembered = new Map<string, { deposit: string; price: string }>();
+
+export interface AnalysisView {
+  el: HTMLElement;
+  /** refresh re-reads the analysis: on load, and when an OCR task succeeded. */
+  refresh(): void;
+  /** recover re-reads it if the last read failed (the page is reachable again). */
+  recover(): void;
+  dispose(): void;
+}
+
+type AmountName = 'deposit' | 'price';
+
+interface AmountField {
+  input: HTMLInputElement;
+  hint: HTMLElement;
+  error: HTMLElement;
+  wrap: HTMLElement;
+}
+
+/** An amount as typed: null when empty, bad when not a whole number of won. */
+interface Amount {
+  value: number | null;
+  bad: boolean;
+}
+
+export function analysisView(nestId: string): AnalysisView {
+  let data: RegistryAnalysis | null = null;
+  let loaded = false;
+  let failure = '';
+  let disposed = false;
+  let running = false;
+  let pending = false;
+  let debounce: ReturnType<typeof setTimeout> | undefined;
+  let bodySig = '';
+
+  const fields: Record<AmountName, AmountField> = {
+    deposit: amountField('deposit', 'analysis.deposit'),
+    price: amountField('price', 'analysis.price'),
+  };
+  const saved = remembered.get(nestId);
+  if (saved) {
+    fields.deposit.input.value = saved.deposit;
+    fields.price.input.value = saved.price;
+  }
+  for (const name of ['deposit', 'price'] as const) showHint(name);
+
+  const ratioOut = h('div', { class: 'ratio', id: 'analysis-ratio', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+  const form = h(
+    'form',
+    { class: 'ratio-form', novalidate: true, 'aria-labelledby': 'ratio-title', hidden: true },
+    h('h3', { id: 'ratio-title' }, t('analysis.ratioTitle')),
+    h('p', { class: 'muted' }, t('analysis.ratioIntro')),
+    h('div', { class: 'amounts' }, fields.deposit.wrap, fields.price.wrap),
+    h('div', { class: 'actions' }, h('button', { type: 'submit' }, t('analysis.calculate'))),
+    ratioOut,
+  );
+  const source = h('p', { class: 'muted source', hidden: true });
+  let body: HTMLElement = h('div', { class: 'analysis-body' });
+
+  const el = h(
+    'section',
+    { class: 'analysis card', id: 'analysis', 'aria-labelledby': 'analysis-title' },
+    h('h2', { id: 'analysis-title' }, t('analysis.title')),
+    source,
+    body,
+    form,
+  );
+
+  for (const name of ['deposit', 'price'] as const) {
+    const f = fields[name];
+    f.input.addEventListener('input', () => {
+      remembered.set(nestId, { deposit: fields.deposit.input.value, price: fields.price.input.value });
+      showHint(name);
+      // A mark goes away as the user fixes the field, and not while they first type.
+      if (f.input.getAttribute('aria-invalid') === 'true' && !amount(name).bad) showError(name, '');
+      stopDebounce();
+      if (!amount('deposit').bad && !amount('price').bad) {
+        debounce = setTimeout(() => {
+          debounce = undefined;
+          refresh();
+        }, INPUT_DEBOUNCE_MS);
+      }
+      renderRatio();
+    });
+    f.input.addEventListener('change', () => showError(name, amount(name).bad ? t('analysis.amountInvalid') : ''));
+  }
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    stopDebounce();
+    let firstBad: HTMLInputElement | null = null;
+    for (const name of ['deposit', 'price'] as const) {
+      const bad = amount(name).bad;
+      showError(name, bad ? t('analysis.amountInvalid') : '');
+      if (bad && !firstBad) firstBad = fields[name].input;
+    }
+    if (firstBad) {
+      firstBad.focus();
+      return;
+    }
+    refresh();
+  });
+
+  function stopDebounce(): void {
+    clearTimeout(debounce);
+    debounce = undefined;
+  }
+
+  function amount(name: AmountName): Amount {
+    const input = fields[name].input;
+    if (input.validity.badInput) return { value: null, bad: true };
+    const raw = input.value.trim();
+    if (raw === '') return { value: null, bad: false };
+    const n = Number(raw);
+    if (!Number.isSafeInteger(n) || n < 0 || n > MAX_WON) return { value: null, bad: true };
+    return { value: n, bad: false };
+  }
+
+  function showHint(name: AmountName): void {
+    const a = amount(name);
+    const f = fields[name];
+    if (a.value != null && !a.bad) {
+      const words = formatWonWords(a.value);
+      replace(f.hint, '= ', h('span', { class: 'won' }, formatWon(a.value)), words ? h('span', { lang: 'ko' }, ` (${words})`) : null);
+    } else {
+      replace(f.hint, t('analysis.amountHint'));
+    }
+  }
+
+  function showError(name: AmountName, message: string): void {
+    const f = fields[name];
+    f.error.textContent = message;
+    if (message) f.input.setAttribute('aria-invalid', 'true');
+    else f.input.removeAttribute('aria-invalid');
+  }
+
+  /**
+   * refresh asks for the analysis with the amounts as they are now.
+   * Requests never overlap: one asked for while another is in flight runs
+   * after it (with the amounts of that moment), so the newest answer is
+   * always the last applied, and a burst of asks costs at most two reads.
+   */
+  function refresh(): void {
+    if (disposed) return;
+    pending = true;
+    if (!running) void loop();
+  }
+
+  async function loop(): Promise<void> {
+    running = true;
+    el.setAttribute('aria-busy', 'true');
+    renderRatio();
+    try {
+      while (pending && !disposed) {
+        pending = false;
+        await readOnce();
+      }
+    } finally {
+      running = false;
+      el.removeAttribute('aria-busy');
+      render();
+    }
+  }
+
+  async function readOnce(): Promise<void> {
+    const vars: Record<string, unknown> = { id: nestId };
+    for (const name of ['deposit', 'price'] as const) {
+      const a = amount(name);
+      if (a.value != null && !a.bad) vars[name] = a.value;
+    }
+    try {
+      const res = await gql<{ nest: { registryAnalysis: RegistryAnalysis | null } }>(REGISTRY_ANALYSIS, vars);
+      data = res.nest.registryAnalysis;
+      loaded = true;
+      failure = '';
+    } catch (e) {
+      failure = e instanceof ApiError ? e.userMessage() : String(e);
+      if (e instanceof ApiError) {
+        // The nest's page says it is missing or someone else's already.
+        if (e.code === 'NOT_FOUND' || e.code === 'FORBIDDEN') el.hidden = true;
+        if (e.code === 'BAD_USER_INPUT' && (e.field === 'deposit' || e.field === 'price')) showError(e.field, e.message);
+      }
+    }
+    render();
+  }
+
+  function render(): void {
+    if (disposed) return;
+    // The body is rebuilt only when what it shows changed (the ratio has its
+    // own live region), and swapped so that focus and open <details> stay.
+    const sig = JSON.stringify([lang(), loaded, failure, data && { ...data, signals: { ...data.signals, ratio: null } }]);
+    if (sig !== bodySig) {
+      bodySig = sig;
+      const next = h('div', { class: 'analysis-body' }, bodyContent());
+      swap(body, next);
+      body = next;
+      if (data) {
+        source.hidden = false;
+        source.textContent = t('analysis.source', { id: data.ocrTask.id.slice(-8), at: formatTime(data.analyzedAt), v: data.parserVersion });
+        source.title = data.ocrTask.id;
+      } else {
+        source.hidden = true;
+      }
+    }
+    form.hidden = !data?.registry;
+    renderRatio();
+  }
+
+  function bodyContent(): Child {
+    if (!data) {
+      if (failure) return h('p', { class: 'error', role: 'alert' }, t('analysis.failed', { reason: failure }));
+      return h('p', { class: 'muted', 'data-state': loaded ? 'waiting' : 'loading' }, t(loaded ? 'analysis.waiting' : 'analysis.loading'));
+    }
+    return [
+      h('p', { class: 'muted intro' }, t('analysis.intro')),
+      failure ? h('p', { class: 'error', role: 'alert' }, t('analysis.failed', { reason: failure })) : null,
+      signalsView(data),
+    ];
+  }
+
+  function renderRatio(): void {
+    if (!data?.registry) {
+      replace(ratioOut);
+      return;
+    }
+    const d = amount('deposit');
+    const p = amount('price');
+    const ratio = data.signals.ratio;
+    delete ratioOut.dataset.warning;
+    if (d.bad || p.bad) {
+      ratioOut.dataset.state = 'invalid';
+      replace(ratioOut);
+    } else if (!d.value || !p.value) {
+      ratioOut.dataset.state = 'empty';
+      replace(ratioOut, h('p', { class: 'muted' }, t('analysis.ratioNeedBoth')));
+    } else if (!ratio || ratio.deposit !== d.value || ratio.price !== p.value) {
+      // What is shown was computed for other amounts: a read is due or under way.
+      ratioOut.dataset.state = 'busy';
+      replace(
+        ratioOut,
+        !running && failure && !pending && debounce === undefined
+          ? h('p', { class: 'error' }, t('analysis.failed', { reason: failure }))
+          : h('p', { class: 'muted' }, t('analysis.ratioBusy')),
+      );
+    } else {
+      const high = ratio.value > RATIO_WARN;
+      ratioOut.dataset.state = 'shown';
+      ratioOut.dataset.warning = String(high);
+      replace(
+        ratioOut,
+        h(
+          'p',
+          { class: 'ratio-value' },
+          h('strong', { class: 'percent' }, t('analysis.ratio', { p: formatPercent(ratio.value) })),
+          high ? h('span', { class: 'badge badge-danger' }, '⚠ ', t('analysis.ratioHigh')) : null,
+        ),
+        h(
+          'p',
+          { class: 'muted formula' },
+          t('analysis.ratioFormula', { m: formatWon(ratio.mortgages), d: formatWon(ratio.deposit), p: formatWon(ratio.price) }),
+        ),
+        h('p', { class: high ? 'warn-note' : 'muted' }, t(high ? 'analysis.ratioHighHelp' : 'analysis.ratioOk')),
+      );
+    }
+  }
+
+  render();
+
+  return {
+    el,
+    refresh,
+    recover: () => {
+      if (failure && !running) refresh();
+    },
+    dispose: () => {
+      disposed = true;
+      stopDebounce();
+    },
+  };
+}
+
+function amountField(name: AmountName, label: Key): AmountField {
+  const id = `analysis-${name}`;
+  const input = h('input', {
+    id,
+    name,
+    type: 'number',
+    inputmode: 'numeric',
+    min: 0,
+    max: MAX_WON,
+    step: 1,
+    autocomplete: 'off',
+    placeholder: t('analysis.example', { n: name === 'deposit' ? '200000000' : '500000000' }),
+    'aria-describedby': `${id}-hint ${id}-error`,
+  });
+  const hint = h('p', { id: `${id}-hint`, class: 'hint' });
+  const error = h('p', { id: `${id}-error`, class: 'field-error' });
+  const wrap = h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, t(label)),
+    h('div', { class: 'won-input' }, input, h('span', { 'aria-hidden': 'true' }, '원')),
+    hint,
+    error,
+  );
+  return { input, hint, error, wrap };
+}
+
+function signalsView(a: RegistryAnalysis): Child {
+  const s = a.signals;
+  const reg = a.registry;
+  // Without entries every signal would read "none": say why instead.
+  if (!reg) return h('div', { class: 'error', role: 'note' }, t('analysis.unreadable', { error: a.error ?? '?' }));
+  return [
+    titleLine(reg.title),
+    h(
+      'dl',
+      { class: 'signals' },
+      h(
+        'div',
+        { class: 'signal', 'data-signal': 'ownership' },
+        h('dt', null, t('analysis.owner')),
+        h(
+          'dd',
+          null,
+          s.ownership.owners.length
+            ? h(
+                'ul',
+                { class: 'owners' },
+                s.ownership.owners.map((o) =>
+                  h(
+                    'li',
+                    null,
+                    h('strong', { lang: 'ko', class: 'owner' }, o.name),
+                    ' ',
+                    h('span', { class: 'muted', lang: 'ko' }, o.role),
+                    o.share ? h('span', { class: 'muted' }, ' · ', t('analysis.share', { share: o.share })) : null,
+                  ),
+                ),
+              )
+            : h('p', { class: 'muted' }, t('analysis.ownerUnknown')),
+          s.ownership.since || s.ownership.recentTransfer
+            ? h(
+                'p',
+                { class: 'since' },
+                s.ownership.since ? h('span', null, t('analysis.since', { date: formatDate(s.ownership.since) })) : null,
+                s.ownership.recentTransfer ? h('span', { class: 'badge badge-warn', 'data-badge': 'recent-transfer' }, '⚠ ', t('analysis.recentTransfer')) : null,
+              )
+            : null,
+          s.ownership.recentTransfer ? h('p', { class: 'warn-note' }, t('analysis.recentTransferHelp')) : null,
+          refs(s.ownership.entries),
+        ),
+      ),
+      totalSignal('mortgages', 'analysis.mortgages', s.mortgages, t('analysis.mortgagesHelp')),
+      totalSignal('jeonse', 'analysis.jeonse', s.jeonse, null),
+    ),
+    h(
+      'section',
+      { class: 'flags', 'aria-labelledby': 'flags-title' },
+      h('h3', { id: 'flags-title' }, t('analysis.flags'), s.flags.length ? h('span', { class: 'count' }, ` (${s.flags.length})`) : null),
+      s.flags.length
+        ? h('ul', { class: 'flag-list' }, s.flags.map((f) => flagItem(f)))
+        : h('p', { class: 'muted', 'data-flags': 'none' }, '✓ ', t('analysis.noFlags')),
+    ),
+    reg.warnings.length
+      ? h(
+          'details',
+          { class: 'parser-warnings', 'data-open': 'analysis-warnings' },
+          h('summary', { 'data-focus': 'analysis-warnings' }, t('analysis.warnings', { n: reg.warnings.length })),
+          h('ul', { lang: 'en' }, reg.warnings.map((w) => h('li', null, w))),
+        )
+      : null,
+    reg.ownership.length + reg.rights.length > 0
+      ? h(
+          'details',
+          { class: 'all-entries', 'data-open': 'analysis-entries' },
+          h('summary', { 'data-focus': 'analysis-entries' }, t('analysis.allEntries', { a: reg.ownership.length, b: reg.rights.length })),
+          entryTable('ownership', reg.ownership),
+          entryTable('rights', reg.rights),
+        )
+      : null,
+  ];
+}
+
+function titleLine(title: NonNullable<RegistryAnalysis['registry']>['title']): HTMLElement | null {
+  const parts = [
+    title.address,
+    [title.buildingName, title.buildingNumber, title.unitNumber].filter(Boolean).join(' '),
+    title.areaM2 > 0 ? `${title.areaM2}㎡` : '',
+    title.uniqueNo ? t('nests.uniqueNo', { no: title.uniqueNo }) : '',
+  ].filter(Boolean);
+  return parts.length ? h('p', { class: 'muted registry-title', lang: 'ko' }, parts.join(' · ')) : null;
+}
+
+function totalSignal(name: string, label: Key, total: Total, help: string | null): HTMLElement {
+  const words = total.total > 0 ? formatWonWords(total.total) : '';
+  return h(
+    'div',
+    { class: 'signal', 'data-signal': name },
+    h('dt', null, t(label)),
+    h(
+      'dd',
+      null,
+      h('strong', { class: 'amount' }, formatWon(total.total)),
+      words ? h('span', { class: 'muted', lang: 'ko' }, ` (${words})`) : null,
+      total.entries.length === 0 ? h('span', { class: 'muted' }, ' · ', t('analysis.none')) : null,
+      help && total.total > 0 ? h('p', { class: 'muted help' }, help) : null,
+      refs(total.entries),
+    ),
+  );
+}
+
+function flagItem(f: RegistryAnalysis['signals']['flags'][number]): HTMLElement {
+  const key = `flag.${f.kind}`;
+  const known = has(key) && has(`${key}.help`);
+  const other = lang() === 'ko' ? 'en' : 'ko';
+  return h(
+    'li',
+    { class: 'flag', 'data-kind': f.kind },
+    h(
+      'p',
+      { class: 'flag-head' },
+      h(
+        'span',
+        { class: 'badge badge-danger' },
+        '⚠ ',
+        known ? t(key as Key) : f.kind,
+        known ? h('span', { class: 'alt', lang: other }, tIn(other, key as Key)) : null,
+      ),
+      f.total ? h('span', { class: 'muted' }, t('analysis.flagTotal', { amount: formatWon(f.total) })) : null,
+    ),
+    known ? h('p', { class: 'flag-help' }, t(`${key}.help` as Key)) : null,
+    refs(f.entries),
+  );
+}
+
+function refs(entries: EntryRef[]): HTMLElement | null {
+  if (entries.length === 0) return null;
+  return h(
+    'ul',
+    { class: 'refs', 'aria-label': t('analysis.entries') },
+    entries.map((e) =>
+      h(
+        'li',
+        { 'data-rank': e.rank },
+        h('span', { class: 'rank' }, sectionName(e.section), ' ', t('analysis.rank', { rank: e.rank })),
+        ' · ',
+        h('span', { lang: 'ko', class: 'purpose' }, e.purpose),
+      ),
+    ),
+  );
+}
+
+function sectionName(section: string): string {
+  const key = `analysis.section.${section}`;
+  return has(key) ? t(key) : section;
+}
+
+function entryTable(section: 'ownership' | 'rights', entries: Entry[]): HTMLElement | null {
+  if (entries.length === 0) return null;
+  return h(
+    'div',
+    { class: 'entry-table' },
+    h('h4', { lang: 'ko' }, sectionName(section)),
+    h(
+      'ol',
+      { class: 'entries' },
+      entries.map((e) =>
+        h(
+          'li',
+          { class: e.cancelled || e.kind === 'cancellation' ? 'cancelled' : null, 'data-kind': e.kind },
+          h('span', { class: 'rank' }, e.rank || '?'),
+          h(
+            'span',
+            null,
+            h('span', { lang: 'ko', class: 'purpose' }, e.purpose || '?'),
+            e.cancelled ? h('span', { class: 'badge badge-muted' }, t('analysis.cancelled')) : null,
+            e.received ? h('span', { class: 'muted' }, ' · ', formatDate(e.received)) : null,
+            e.amount != null ? h('span', { class: 'muted' }, ' · ', e.amountLabel ? h('span', { lang: 'ko' }, e.amountLabel, ' ') : null, formatWon(e.amount)) : null,
+          ),
+        ),
+      ),
+    ),
+  );
+}
