@@ -1103,7 +1103,7 @@ func mpBinary(t *testing.T) string {
 	mpBuild.Lock()
 	defer mpBuild.Unlock()
 	if mpBuild.path == "" && mpBuild.err == nil {
-		mpBuild.path, mpBuild.err = mpBuildBinary(mpRepoRoot(t))
+		mpBuild.path, mpBuild.err = mpBuildBinary(repoRoot(t))
 	}
 	if mpBuild.err != nil {
 		t.Fatal(mpBuild.err)
@@ -1140,24 +1140,6 @@ func mpBuildBinary(root string) (string, error) {
 	return bin, nil
 }
 
-func mpRepoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
 // mpStartVersitygw starts the versitygw S3 gateway (.data/bin/versitygw, or
 // VERSITYGW_BIN) on a free loopback port and returns its endpoint. Without
 // the binary the test is skipped, unless CI or DUNGJI_REQUIRE_VERSITYGW=1.
@@ -1165,7 +1147,7 @@ func mpStartVersitygw(t *testing.T) string {
 	t.Helper()
 	bin := os.Getenv("VERSITYGW_BIN")
 	if bin == "" {
-		bin = filepath.Join(mpRepoRoot(t), ".data", "bin", "versitygw")
+		bin = filepath.Join(repoRoot(t), ".data", "bin", "versitygw")
 	}
 	if _, err := os.Stat(bin); err != nil {
 		msg := fmt.Sprintf("versitygw not found at %s; run jobs/blob/versitygw.sh to build it (~5 min cold)", bin)

@@ -136,17 +136,26 @@ func taskInNest(nestID, taskNestID string) error {
 	return nil
 }
 
-func (a *App) restIssuanceTask(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	t, err := a.service.IssuanceTask(ctx, r.PathValue("taskId"))
+// restTask loads the task of the path for a GET: the caller may see it, it
+// is in the path's nest, and the client does not have this version already.
+// ok is false when the answer (an error or 304) has been written.
+func restTask[T db.Task](a *App, w http.ResponseWriter, r *http.Request, load func(context.Context, string) (T, error)) (t T, ok bool) {
+	t, err := load(r.Context(), r.PathValue("taskId"))
 	if err == nil {
-		err = taskInNest(r.PathValue("nestId"), t.NestID)
+		err = taskInNest(r.PathValue("nestId"), t.TaskNestID())
 	}
 	if err != nil {
 		a.restFail(w, r, err)
-		return
+		return t, false
 	}
-	if notModified(w, r, t.ID, t.Version, &t.Lifecycle) {
+	lc := t.TaskLifecycle()
+	return t, !notModified(w, r, t.TaskID(), lc.Version, lc)
+}
+
+func (a *App) restIssuanceTask(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	t, ok := restTask(a, w, r, a.service.IssuanceTask)
+	if !ok {
 		return
 	}
 	out := restIssuanceTask{TaskID: t.ID, Status: string(t.Status), ErrorCode: t.ErrorCode, Attempt: t.Attempt,
@@ -177,15 +186,8 @@ func (a *App) restIssuanceTask(w http.ResponseWriter, r *http.Request) {
 
 func (a *App) restOCRTask(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	t, err := a.service.OCRTask(ctx, r.PathValue("taskId"))
-	if err == nil {
-		err = taskInNest(r.PathValue("nestId"), t.NestID)
-	}
-	if err != nil {
-		a.restFail(w, r, err)
-		return
-	}
-	if notModified(w, r, t.ID, t.Version, &t.Lifecycle) {
+	t, ok := restTask(a, w, r, a.service.OCRTask)
+	if !ok {
 		return
 	}
 	out := restOCRTask{TaskID: t.ID, Status: string(t.Status), ErrorCode: t.ErrorCode, PageCount: t.PageCount}
