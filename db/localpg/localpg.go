@@ -82,6 +82,19 @@ func (s *Server) Shutdown() error {
 	return runAsPostgres(filepath.Join(s.bin, "pg_ctl"), "-D", s.dataDir, "-m", "fast", "-w", "stop")
 }
 
+// Restart restarts a private cluster the way an operator would (pg_ctl
+// restart, fast mode: every session is cut), on the port and with the
+// options it was started with. It fails for any other server.
+func (s *Server) Restart() error {
+	if !s.Private {
+		return errors.New("localpg: only a private cluster can be restarted")
+	}
+	// -l again: pg_ctl remembers the server's options, not its log file,
+	// and a server writing to our pipe would keep runAsPostgres waiting.
+	return runAsPostgres(filepath.Join(s.bin, "pg_ctl"), "-D", s.dataDir, "-l", filepath.Join(s.dataDir, "server.log"),
+		"-m", "fast", "-w", "-t", "60", "restart")
+}
+
 // Ensure returns a server that answers: the probe address when it accepts a
 // connection as user postgres, or else a private cluster under DataDir,
 // started (and first created) when needed.

@@ -58,6 +58,28 @@ func TestPrivateCluster(t *testing.T) {
 	if _, err := localpg.Ensure(ctx, localpg.Options{Probe: "-", DataDir: dir}); err != nil {
 		t.Fatal(err)
 	}
+
+	// Restart cuts every session and serves again on the same port.
+	conn, err = pgx.Connect(ctx, srv.URL("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Ping(ctx); err == nil {
+		t.Error("a session survived Restart")
+	}
+	conn.Close(ctx)
+	conn, err = pgx.Connect(ctx, srv.URL("postgres"))
+	if err != nil {
+		t.Fatalf("after Restart: %v", err)
+	}
+	conn.Close(ctx)
+	if err := (&localpg.Server{AdminURL: srv.AdminURL}).Restart(); err == nil {
+		t.Error("Restart of a server that is not a private cluster: want an error")
+	}
+
 	if err := srv.Stop(); err != nil {
 		t.Fatal(err)
 	}

@@ -19,9 +19,10 @@ type fetcher struct {
 	client   *http.Client
 	maxBytes int64
 	// attempts and wait: a 5xx or network failure is tried again, waiting
-	// wait, then twice as long, before the job fails.
+	// wait, then twice as long each time up to maxWait, before the job fails.
 	attempts int
 	wait     time.Duration
+	maxWait  time.Duration
 	timeout  time.Duration // per attempt
 }
 
@@ -50,7 +51,7 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string) ([]byte, error) {
 			return nil, ctx.Err()
 		case <-t.C:
 		}
-		wait *= 2
+		wait = min(wait*2, f.maxWait)
 	}
 	var je *JobError
 	if errors.As(last, &je) {

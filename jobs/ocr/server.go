@@ -113,7 +113,10 @@ func NewServer(opts ServerOptions) (*Server, error) {
 }
 
 func newFetcher(client *http.Client, maxBytes int64) *fetcher {
-	return &fetcher{client: client, maxBytes: maxBytes, attempts: 3, wait: 500 * time.Millisecond, timeout: 2 * time.Minute}
+	return &fetcher{client: client, maxBytes: maxBytes,
+		// A document store that is down for a while (a restart, a failover)
+		// must not fail the job: about 35 s of retries before giving up.
+		attempts: 8, wait: 500 * time.Millisecond, maxWait: 10 * time.Second, timeout: 2 * time.Minute}
 }
 
 // Close stops the workers, cancelling the jobs they run, and the callback
