@@ -22,6 +22,9 @@ type WorkerDeps struct {
 	ReconcileEvery time.Duration
 	// JobTimeout bounds one attempt (default 5m).
 	JobTimeout time.Duration
+	// JobRescueAfter is when River takes back a job still running, as
+	// after a killed worker (default 30m; longer than JobTimeout).
+	JobRescueAfter time.Duration
 	// OCR is the OCR engine; nil leaves OCR tasks to another process.
 	OCR ocr.Engine
 	// OCRCallbackURL is where the engine posts results.
@@ -74,7 +77,8 @@ func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
 				}, &river.PeriodicJobOpts{RunOnStart: true}),
 		},
 		Logger:     deps.Logger,
-		JobTimeout: deps.JobTimeout,
+		JobTimeout:           deps.JobTimeout,
+		RescueStuckJobsAfter: deps.JobRescueAfter,
 		Middleware: s.MiddlewareForRiver(),
 	}, nil
 }

@@ -60,6 +60,7 @@ type Config struct {
 	IssuancePolicy  jobs.RetryPolicy         // ISSUANCE_RETRY_POLICY
 	IssuanceWorkers int                      // ISSUANCE_WORKERS
 	JobTimeout      time.Duration            // JOB_TIMEOUT
+	JobRescueAfter  time.Duration            // JOB_RESCUE_AFTER
 
 	OCRURL                 string        // OCR_URL; empty: OCR_PADDLE_URL or the built-in engine
 	OCRPaddleURL           string        // OCR_PADDLE_URL
@@ -71,6 +72,8 @@ type Config struct {
 	OCREngineWorkers       int           // OCR_ENGINE_WORKERS
 	OCREngineAddr          string        // OCR_ENGINE_ADDR (dungji ocr-engine)
 	OCRMaxWait             time.Duration // OCR_MAX_WAIT
+	OCRDeadline            time.Duration // OCR_DEADLINE
+	OCRDeadlinePerPage     time.Duration // OCR_DEADLINE_PER_PAGE
 }
 
 // Dev reports whether the binary runs in development mode.
@@ -169,6 +172,13 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	if c.JobTimeout, err = duration(getenv, "JOB_TIMEOUT", 5*time.Minute); err != nil {
 		return c, err
 	}
+	if c.JobRescueAfter, err = duration(getenv, "JOB_RESCUE_AFTER", 30*time.Minute); err != nil {
+		return c, err
+	}
+	// River's rescuer would take back a job that is still running.
+	if c.JobRescueAfter <= c.JobTimeout {
+		return c, fmt.Errorf("JOB_RESCUE_AFTER (%v) must be longer than JOB_TIMEOUT (%v)", c.JobRescueAfter, c.JobTimeout)
+	}
 	switch strings.ToLower(c.LogLevel) {
 	case "debug", "info", "warn", "error":
 	default:
@@ -253,6 +263,12 @@ func loadOCRConfig(c *Config, getenv func(string) string) error {
 		return fmt.Errorf("OCR_ENGINE_ADDR %q is not host:port", c.OCREngineAddr)
 	}
 	if c.OCRMaxWait, err = duration(getenv, "OCR_MAX_WAIT", 30*time.Minute); err != nil {
+		return err
+	}
+	if c.OCRDeadline, err = duration(getenv, "OCR_DEADLINE", time.Minute); err != nil {
+		return err
+	}
+	if c.OCRDeadlinePerPage, err = duration(getenv, "OCR_DEADLINE_PER_PAGE", 30*time.Second); err != nil {
 		return err
 	}
 	return nil

@@ -140,6 +140,10 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"OCR_URL": "http://a", "OCR_PADDLE_URL": "http://b"}, "OCR_PADDLE_URL"},
 		{map[string]string{"OCR_SYNC_PAGE_LIMIT": "0"}, "OCR_SYNC_PAGE_LIMIT"},
 		{map[string]string{"ALLOWED_ORIGINS": "https://app.example.com"}, "ALLOWED_ORIGINS"},
+		{map[string]string{"JOB_TIMEOUT": "1m", "JOB_RESCUE_AFTER": "1m"}, "JOB_RESCUE_AFTER"},
+		{map[string]string{"JOB_RESCUE_AFTER": "never"}, "JOB_RESCUE_AFTER"},
+		{map[string]string{"OCR_DEADLINE": "-1s"}, "OCR_DEADLINE"},
+		{map[string]string{"OCR_DEADLINE_PER_PAGE": "x"}, "OCR_DEADLINE_PER_PAGE"},
 	}
 	dir := t.TempDir()
 	for _, tc := range cases {

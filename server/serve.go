@@ -200,7 +200,8 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger, option
 	}
 	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, Store: a.store, OCR: a.ocrEngine, Logger: log,
 		Config: jobs.Config{IssuanceStaleAfter: cfg.StaleAfter, IssuancePolicy: cfg.IssuancePolicy,
-			NotifyInTx: cfg.NotifyInTx, OCRMaxWait: cfg.OCRMaxWait, RateLimit: cfg.RateLimit}})
+			NotifyInTx: cfg.NotifyInTx, OCRMaxWait: cfg.OCRMaxWait, RateLimit: cfg.RateLimit,
+			OCRDeadline: cfg.OCRDeadline, OCRDeadlinePerPage: cfg.OCRDeadlinePerPage}})
 	if err != nil {
 		a.close()
 		return nil, err
@@ -215,7 +216,7 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger, option
 			return nil, err
 		}
 		ropts, err = a.service.WorkerRiverOptions(jobs.WorkerDeps{Issuer: iss, Store: a.store,
-			IssuanceWorkers: cfg.IssuanceWorkers, JobTimeout: cfg.JobTimeout, Logger: log,
+			IssuanceWorkers: cfg.IssuanceWorkers, JobTimeout: cfg.JobTimeout, JobRescueAfter: cfg.JobRescueAfter, Logger: log,
 			OCR: a.ocrEngine, OCRCallbackURL: or(cfg.OCRCallbackURL, a.base+ocrCallbackPath)})
 		if err != nil {
 			a.close()
