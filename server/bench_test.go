@@ -7,12 +7,14 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -190,13 +192,18 @@ func rawRequestIssuance(ctx context.Context, pool *pgxpool.Pool, nest string) er
 }
 
 // BenchmarkCommitToJobStart measures from requestIssuance's answer (after
-// its commit) to the worker marking the task PROCESSING.
+// its commit) to the worker marking the task PROCESSING (start-), beside
+// its floor in the same run (notify-): a transaction that only sends a
+// NOTIFY, from its commit to the notification arriving on another
+// connection, the wake-up any push-based job start waits for. The two
+// alternate, one sample each, so that drift in the machine hits both alike.
 func BenchmarkCommitToJobStart(b *testing.B) {
 	a := startAppB(b, map[string]string{"ISSUER_SIM_LATENCY": "0s", "RATE_LIMIT": "off"})
 	tok, _ := a.tokens.Issue("bench", false, time.Hour)
 	nests := seedNests(b, a.db.Pool, "bench", 300)
+	notify := newNotifyProbe(b, a.db.URL)
 	client := &http.Client{}
-	var lat latencies
+	var lat, floor latencies
 	b.ResetTimer()
 	for i, nest := range nests {
 		body := `{"query":"mutation($id: ID!) { requestIssuance(nestId: $id) { task { id } } }","variables":{"id":"` + nest + `"}}`
@@ -231,7 +238,65 @@ func BenchmarkCommitToJobStart(b *testing.B) {
 		// One request at a time, spaced beyond River's insert-notification
 		// window, as interactive users send them.
 		time.Sleep(20 * time.Millisecond)
+		floor.add(notify.roundTrip(b, i))
+		time.Sleep(20 * time.Millisecond)
 	}
 	b.StopTimer()
 	lat.report(b, "start-", 0)
+	floor.report(b, "notify-", 0)
+}
+
+// notifyProbe measures commit → NOTIFY received: one connection listens,
+// another commits transactions that send a notification.
+type notifyProbe struct {
+	listen, send *pgx.Conn
+}
+
+const notifyProbeChannel = "dungji_bench_probe"
+
+func newNotifyProbe(b *testing.B, url string) *notifyProbe {
+	b.Helper()
+	ctx := context.Background()
+	p := &notifyProbe{}
+	for _, c := range []**pgx.Conn{&p.listen, &p.send} {
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = conn.Close(context.Background()) })
+		*c = conn
+	}
+	if _, err := p.listen.Exec(ctx, "LISTEN "+notifyProbeChannel); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// roundTrip commits one notification with payload i and returns the time
+// from the commit's acknowledgement to its arrival.
+func (p *notifyProbe) roundTrip(b *testing.B, i int) time.Duration {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tx, err := p.send.Begin(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	payload := strconv.Itoa(i)
+	if _, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", notifyProbeChannel, payload); err != nil {
+		b.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		b.Fatal(err)
+	}
+	committed := time.Now()
+	for {
+		n, err := p.listen.WaitForNotification(ctx)
+		if err != nil {
+			b.Fatalf("notification %d: %v", i, err)
+		}
+		if n.Payload == payload {
+			return time.Since(committed)
+		}
+	}
 }

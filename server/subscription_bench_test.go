@@ -38,59 +38,69 @@ const (
 // BenchmarkSubscription measures status push: N WebSocket subscriptions (N
 // = 1,000 and 10,000, opened by server/wsload in a process of its own) over
 // 1,000 tasks that change 200 times a second, against the real app in this
-// process. It reports commit → receive latency, the server's memory and
-// goroutines per subscribed connection, and database transactions per
-// second; beside it, in the same run, N clients polling issuanceTask every
-// second (database load, staleness) and requestIssuance throughput with the
-// wake-up NOTIFY inside the transaction and after it. Everything is printed
-// as one table with each figure beside its target or baseline.
+// process. Each N is a sub-benchmark (N=1000, N=10000) reporting, as
+// subs-…, commit → receive latency, the versions delivered, the server's
+// memory and goroutines per subscribed connection and the database's
+// transactions per second; and beside them, in the same sub-benchmark, as
+// poll-…, N clients polling issuanceTask every second: polls answered,
+// database transactions per second, staleness, server memory per client.
+// *-other-cores is the CPU the machine spent on anything else during the
+// phase: above a few tenths of a core, the phase's figures are disturbed.
+// An N left out of BENCH_SUBS_N, or that this process lacks the file
+// descriptors for, is skipped with its reason. The requestIssuance cost of
+// a NOTIFY inside the transaction is BenchmarkWakeupNotify's.
 func BenchmarkSubscription(b *testing.B) {
 	dur := benchDuration(b)
 	counts := subscriptionCounts(b)
 	// Each server-side socket is a descriptor of this process (the load
 	// client raises its own limit).
 	fdLimit, fdErr := raiseFileLimit(uint64(slices.Max(append(counts, 0))) + 2048)
-	wsload := buildWSLoad(b)
-
-	// No workers: only the loop below changes tasks. One user holds every
-	// connection, so its WebSocket quota is lifted.
-	a := startAppB(b, map[string]string{"ROLE": "api", "WS_MAX_CONNECTIONS_PER_USER": "100000"})
-	tok := a.token(b, "bench", false)
-	ch := newChanger(b, a, "bench", subTasks)
-	tasksFile := filepath.Join(b.TempDir(), "tasks.txt")
-	if err := os.WriteFile(tasksFile, []byte(strings.Join(ch.ids, "\n")+"\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	env := &subBench{b: b, a: a, tok: tok, ch: ch, wsload: wsload, tasksFile: tasksFile, dur: dur}
-
-	b.ResetTimer()
-	var table []tableRow
-	for _, n := range counts {
-		label := fmt.Sprintf("%gk", float64(n)/1000)
-		if need := uint64(n) + 1024; fdLimit < need {
-			reason := fmt.Sprintf("file descriptor limit %d < %d needed (%v)", fdLimit, need, fdErr)
-			fmt.Printf("skipping N=%d: %s\n", n, reason)
-			table = append(table, tableRow{"subs" + label, "skipped", reason})
-			continue
+	skip := map[int]string{}
+	all := slices.Clone(counts)
+	for _, n := range []int{1000, 10_000} {
+		if !slices.Contains(counts, n) {
+			all = append(all, n)
+			skip[n] = fmt.Sprintf("not in BENCH_SUBS_N=%s", os.Getenv("BENCH_SUBS_N"))
 		}
-		s := env.subscriptions(n)
-		p := env.polling(n)
-		table = append(table, s.report(b, "subs"+label, p)...)
-		table = append(table, p.report(b, "poll"+label, n)...)
 	}
-	table = append(table, notifyCost(b, dur)...)
-	b.StopTimer()
+	slices.Sort(all)
+	running := 0
+	for _, n := range counts {
+		if need := uint64(n) + 1024; fdLimit < need {
+			skip[n] = fmt.Sprintf("file descriptor limit %d < %d needed (%v)", fdLimit, need, fdErr)
+		} else {
+			running++
+		}
+	}
 
-	fmt.Printf("\n### Subscriptions (%d tasks, %d changes/s, %s per phase, GOMAXPROCS %d)\n\n", subTasks, subChangeRate, dur, runtime.GOMAXPROCS(0))
-	fmt.Println("| figure | measured | target / baseline |")
-	fmt.Println("|---|---|---|")
-	for _, r := range table {
-		fmt.Printf("| %s | %s | %s |\n", r.name, r.value, r.target)
+	var env *subBench
+	if running > 0 {
+		wsload := buildWSLoad(b)
+		// No workers: only the changer changes tasks. One user holds every
+		// connection, so its WebSocket quota is lifted.
+		a := startAppB(b, map[string]string{"ROLE": "api", "WS_MAX_CONNECTIONS_PER_USER": "100000"})
+		tok := a.token(b, "bench", false)
+		ch := newChanger(b, a, "bench", subTasks)
+		tasksFile := filepath.Join(b.TempDir(), "tasks.txt")
+		if err := os.WriteFile(tasksFile, []byte(strings.Join(ch.ids, "\n")+"\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		env = &subBench{a: a, tok: tok, ch: ch, wsload: wsload, tasksFile: tasksFile, dur: dur}
 	}
-	fmt.Println()
+	for _, n := range all {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			if reason, ok := skip[n]; ok {
+				b.Skip(reason)
+			}
+			env.b = b
+			s := env.subscriptions(n)
+			p := env.polling(n)
+			b.StopTimer()
+			s.report(b)
+			p.report(b)
+		})
+	}
 }
-
-type tableRow struct{ name, value, target string }
 
 // subscriptionCounts is the N of each phase: BENCH_SUBS_N (a comma list;
 // 0 runs none), default 1000,10000.
@@ -133,7 +143,7 @@ func writeProfiles(b *testing.B, phase string) {
 
 // subBench holds what every phase shares.
 type subBench struct {
-	b         *testing.B
+	b         *testing.B // the running sub-benchmark
 	a         *testApp
 	tok       string
 	ch        *changer
@@ -507,19 +517,20 @@ func (c *backendCPU) seconds() float64 {
 	return sum
 }
 
-// cpuRow shows where the window's CPU went.
-func (w loadWindow) cpuRow(name string) tableRow {
-	return tableRow{name + ": CPU cores: server / load client / Postgres / whole machine",
-		fmt.Sprintf("%.2f / %.2f / %.2f / %.2f; %d GCs, %.1f ms pause", w.serverCPU, w.clientCPU, w.postgresCPU, w.machineCPU, w.gcCycles, float64(w.gcPause)/1e6),
-		otherWork(w.machineCPU - w.serverCPU - w.clientCPU - w.postgresCPU)}
+// otherCores is the CPU the machine spent during the window on work other
+// than the server, the load client and Postgres: what disturbs the figures.
+func (w loadWindow) otherCores() float64 {
+	return w.machineCPU - w.serverCPU - w.clientCPU - w.postgresCPU
 }
 
-// otherWork flags a phase during which the machine did other work.
-func otherWork(cores float64) string {
-	if cores > 0.3 {
-		return fmt.Sprintf("of 2; ⚠ %.2f cores of other work on the machine: this phase's figures are disturbed", cores)
-	}
-	return "of 2; other work on the machine ≈ 0"
+// reportCPU reports where the window's CPU went, in cores.
+func (w loadWindow) reportCPU(b *testing.B, prefix string) {
+	b.ReportMetric(w.serverCPU, prefix+"server-cores")
+	b.ReportMetric(w.clientCPU, prefix+"client-cores")
+	b.ReportMetric(w.postgresCPU, prefix+"postgres-cores")
+	b.ReportMetric(w.otherCores(), prefix+"other-cores")
+	b.ReportMetric(float64(w.gcCycles), prefix+"gcs")
+	b.ReportMetric(float64(w.gcPause)/1e6, prefix+"gc-pause-ms")
 }
 
 // clockTicks is USER_HZ, the unit of CPU times in /proc (100 on Linux).
@@ -607,7 +618,7 @@ func (e *subBench) subscriptions(n int) subResult {
 		fmt.Sscanf(r.ready[i:], "seconds=%g", &r.connectSecs)
 	}
 	if r.connected < n {
-		fmt.Printf("N=%d: %s\n", n, r.ready)
+		e.b.Logf("N=%d: %s", n, r.ready)
 	}
 	e.waitSubscribers(r.connected, time.Minute)
 	// An idle backend reports its statistics up to 10 s late: wait them out,
@@ -672,35 +683,23 @@ func mean(v []int64) float64 {
 	return s / float64(len(v)) / 1e6
 }
 
-func (r subResult) report(b *testing.B, name string, poll pollResult) []tableRow {
+func (r subResult) report(b *testing.B) {
 	perConn := func(after, before float64) float64 { return (after - before) / float64(max(r.connected, 1)) }
-	rssPer := perConn(r.after.rssKiB, r.before.rssKiB)
-	heapPer := perConn(r.after.heapKiB, r.before.heapKiB)
-	stackPer := perConn(r.after.stackKiB, r.before.stackKiB)
-	gPer := perConn(float64(r.after.goroutines), float64(r.before.goroutines))
-	deliveredPct := 100 * float64(r.delivered) / float64(max(r.expected, 1))
-	b.ReportMetric(pct(r.lat, 0.50), name+"-p50-ms")
-	b.ReportMetric(pct(r.lat, 0.99), name+"-p99-ms")
-	b.ReportMetric(pct(r.lat, 1), name+"-max-ms")
-	b.ReportMetric(deliveredPct, name+"-delivered-%")
-	b.ReportMetric(rssPer, name+"-KiB/conn")
-	b.ReportMetric(heapPer+stackPer, name+"-heap+stack-KiB/conn")
-	b.ReportMetric(gPer, name+"-goroutines/conn")
-	b.ReportMetric(r.win.dbq, name+"-dbq/s")
-	latTarget := "p99 ≤ 20 ms at 10,000 subscriptions"
-	return []tableRow{
-		{name + ": subscriptions connected", fmt.Sprintf("%d of %d in %.1f s; at the end: %s", r.connected, r.n, r.connectSecs, strings.TrimPrefix(r.summary, "done ")), "all, none ended early"},
-		{name + ": commit → receive p50 / p99 / max", fmt.Sprintf("%.2f / %.2f / %.1f ms (the max committed %.1f s into the %.0f s phase)",
-			pct(r.lat, 0.5), pct(r.lat, 0.99), pct(r.lat, 1), r.worstAt, r.win.end.Sub(r.win.start).Seconds()), latTarget},
-		{name + ": versions delivered", fmt.Sprintf("%.2f%% (%d of %d)", deliveredPct, r.delivered, r.expected), "100% unless coalesced for a slow reader"},
-		{name + ": changes committed", fmt.Sprintf("%.0f/s", r.win.changes), fmt.Sprintf("%d/s asked", subChangeRate)},
-		r.win.cpuRow(name),
-		{name + ": server RSS per connection", fmt.Sprintf("%.1f KiB (%.0f → %.0f MiB)", rssPer, r.before.rssKiB/1024, r.after.rssKiB/1024), "≤ 32 KiB"},
-		{name + ": server heap + stack per connection", fmt.Sprintf("%.1f + %.1f KiB", heapPer, stackPer), "≤ 32 KiB (FACTS: ≈ 24 + 28 KiB)"},
-		{name + ": server goroutines per connection", fmt.Sprintf("%.2f", gPer), "FACTS: 5 (gqlgen + coder/websocket)"},
-		{name + ": load client RSS per connection", fmt.Sprintf("%.1f KiB", r.clientRSSKiB/float64(max(r.connected, 1))), "(the other process; for scale)"},
-		{name + ": database transactions/s (changer's writes excluded)", fmt.Sprintf("%.0f", r.win.dbq), fmt.Sprintf("flat in N; polling the same N: %.0f", poll.win.dbq)},
-	}
+	b.ReportMetric(pct(r.lat, 0.50), "subs-p50-ms")
+	b.ReportMetric(pct(r.lat, 0.99), "subs-p99-ms")
+	b.ReportMetric(pct(r.lat, 1), "subs-max-ms")
+	b.ReportMetric(100*float64(r.delivered)/float64(max(r.expected, 1)), "subs-delivered-%")
+	b.ReportMetric(100*float64(r.connected)/float64(r.n), "subs-connected-%")
+	b.ReportMetric(r.connectSecs, "subs-connect-s")
+	b.ReportMetric(perConn(r.after.rssKiB, r.before.rssKiB), "subs-KiB/conn")
+	b.ReportMetric(perConn(r.after.heapKiB, r.before.heapKiB)+perConn(r.after.stackKiB, r.before.stackKiB), "subs-heap+stack-KiB/conn")
+	b.ReportMetric(perConn(float64(r.after.goroutines), float64(r.before.goroutines)), "subs-goroutines/conn")
+	b.ReportMetric(r.clientRSSKiB/float64(max(r.connected, 1)), "subs-client-KiB/conn")
+	b.ReportMetric(r.win.dbq, "subs-dbq/s")
+	b.ReportMetric(r.win.changes, "subs-changes/s")
+	b.ReportMetric(subTasks, "subs-tasks")
+	r.win.reportCPU(b, "subs-")
+	b.Logf("subscriptions: %s; the slowest delivery committed %.1f s into the %.0f s phase", r.summary, r.worstAt, r.win.end.Sub(r.win.start).Seconds())
 }
 
 // pollResult is one polling phase.
@@ -713,14 +712,18 @@ type pollResult struct {
 	missed         int     // (commit, poller) pairs no poll showed
 	summary        string
 	rttP50, rttP99 float64 // poll response time, ms
+	// The server's memory before the clients start and once each holds
+	// its keep-alive connection.
+	before, during serverMem
 }
 
 func (e *subBench) polling(n int) pollResult {
 	e.b.Helper()
-	r := pollResult{n: n}
+	r := pollResult{n: n, before: readServerMem()}
 	c := e.startLoad("poll", n)
 	c.expect(e.b, "ready", time.Minute)
 	time.Sleep(2 * time.Second) // every client has started and holds a connection
+	r.during = readServerMem()
 	r.win = e.runChanges(c)
 	time.Sleep(1500 * time.Millisecond) // every poller sees the last changes
 	summary, lines := c.finish(e.b)
@@ -776,41 +779,50 @@ func (e *subBench) polling(n int) pollResult {
 	return r
 }
 
-func (r pollResult) report(b *testing.B, name string, n int) []tableRow {
-	secs := r.win.to.Sub(r.win.from).Seconds()
-	rate := float64(r.polls) / secs
-	b.ReportMetric(r.win.dbq, name+"-dbq/s")
-	b.ReportMetric(rate, name+"-polls/s")
-	b.ReportMetric(mean(r.staleness), name+"-staleness-ms")
-	b.ReportMetric(mean(r.visible), name+"-visible-mean-ms")
-	b.ReportMetric(pct(r.visible, 0.99), name+"-visible-p99-ms")
-	return []tableRow{
-		{name + ": polls answered", fmt.Sprintf("%.0f/s (%d failed), response p50 %.1f / p99 %.1f ms", rate, r.failed, r.rttP50, r.rttP99), fmt.Sprintf("%d/s asked", n)},
-		r.win.cpuRow(name),
-		{name + ": database transactions/s (changer's writes excluded)", fmt.Sprintf("%.0f (%.1f per poll)", r.win.dbq, r.win.dbq/rate), "grows with N"},
-		{name + ": average staleness per poll", fmt.Sprintf("%.1f ms", mean(r.staleness)), "subscriptions: the latency above"},
-		{name + ": commit → first poll showing it, mean / p99", fmt.Sprintf("%.0f / %.0f ms (%d never shown)", mean(r.visible), pct(r.visible, 0.99), r.missed), "≈ half the interval"},
+func (r pollResult) report(b *testing.B) {
+	rate := float64(r.polls) / r.win.to.Sub(r.win.from).Seconds()
+	b.ReportMetric(rate, "poll-polls/s")
+	b.ReportMetric(float64(r.failed), "poll-failed")
+	b.ReportMetric(r.rttP50, "poll-rtt-p50-ms")
+	b.ReportMetric(r.rttP99, "poll-rtt-p99-ms")
+	b.ReportMetric(r.win.dbq, "poll-dbq/s")
+	b.ReportMetric(mean(r.staleness), "poll-staleness-ms")
+	b.ReportMetric(mean(r.visible), "poll-visible-mean-ms")
+	b.ReportMetric(pct(r.visible, 0.99), "poll-visible-p99-ms")
+	shown := math.NaN() // no commit on a polled task in the window
+	if seen := len(r.visible) + r.missed; seen > 0 {
+		shown = 100 * float64(len(r.visible)) / float64(seen)
 	}
+	b.ReportMetric(shown, "poll-shown-%")
+	b.ReportMetric((r.during.rssKiB-r.before.rssKiB)/float64(r.n), "poll-KiB/client")
+	b.ReportMetric(r.win.changes, "poll-changes/s")
+	r.win.reportCPU(b, "poll-")
+	b.Logf("polling: %s", r.summary)
 }
 
-// notifyCost measures requestIssuance over GraphQL, 16 clients on distinct
-// nests, on two apps with their own databases: one sending the wake-up
-// NOTIFY inside every write transaction (EVENTS_NOTIFY_IN_TX=true), one
-// after the commit (the default). The two alternate in quarters of the
-// duration so that drift in the machine hits both alike.
-func notifyCost(b *testing.B, dur time.Duration) []tableRow {
+// BenchmarkWakeupNotify measures requestIssuance over GraphQL, 16 clients
+// on distinct nests, on two apps with their own databases: one sending the
+// event tails' wake-up NOTIFY after the commit (the default; after-…), one
+// inside every write transaction (EVENTS_NOTIFY_IN_TX=true; intx-…), where
+// NOTIFY serializes commits. The two alternate in quarters of the duration
+// so that drift in the machine hits both alike. xact/op is the database
+// transactions per request; other-cores the CPU the machine spent on
+// anything but this process and the two databases' backends.
+func BenchmarkWakeupNotify(b *testing.B) {
+	dur := benchDuration(b)
 	type side struct {
-		name  string
-		a     *testApp
-		tok   string
-		nests []string
-		ops   int
-		secs  float64
-		lat   latencies
-		x0    int64 // database transactions before
-		r0    int64 // of which rolled back
+		name   string
+		metric string // the prefix of its metrics
+		a      *testApp
+		tok    string
+		nests  []string
+		ops    int
+		secs   float64
+		lat    latencies
+		x0     int64 // database transactions before
+		r0     int64 // of which rolled back
 	}
-	sides := []*side{{name: "after commit (default)"}, {name: "in transaction"}}
+	sides := []*side{{name: "after commit (default)", metric: "after"}, {name: "in transaction", metric: "intx"}}
 	for i, s := range sides {
 		env := map[string]string{"ROLE": "api", "RATE_LIMIT": "off"} // one user makes every request
 		if i == 1 {
@@ -887,23 +899,18 @@ func notifyCost(b *testing.B, dur time.Duration) []tableRow {
 	secs := time.Since(t0).Seconds()
 	self, pg, machine := (cpuSeconds("/proc/self/stat")-self0)/secs, backends.seconds()/secs, (machineBusySeconds()-m0)/secs
 	time.Sleep(11 * time.Second) // idle backends report late
-	rows := []tableRow{{"requestIssuance: CPU cores: server and clients / Postgres / whole machine",
-		fmt.Sprintf("%.2f / %.2f / %.2f", self, pg, machine), otherWork(machine - self - pg)}}
+	b.StopTimer()
 	rates := make([]float64, len(sides))
 	for i, s := range sides {
 		rates[i] = float64(s.ops) / s.secs
 		x1, r1 := xacts(s)
-		perOp, rbPerOp := float64(x1-s.x0-1)/float64(s.ops), float64(r1-s.r0)/float64(s.ops)
-		slices.Sort(s.lat.d)
-		p := func(q float64) float64 { return float64(s.lat.d[int(q*float64(len(s.lat.d)-1))]) / 1e6 }
-		rows = append(rows, tableRow{"requestIssuance, NOTIFY " + s.name,
-			fmt.Sprintf("%.0f ops/s, p50 %.1f / p99 %.1f ms, %.2f database transactions per request (%.2f rolled back)", rates[i], p(0.5), p(0.99), perOp, rbPerOp),
-			"16 GraphQL clients, distinct nests"})
+		b.ReportMetric(rates[i], s.metric+"-ops/s")
+		s.lat.report(b, s.metric+"-", 0)
+		b.ReportMetric(float64(x1-s.x0-1)/float64(s.ops), s.metric+"-xact/op")
+		b.ReportMetric(float64(r1-s.r0)/float64(s.ops), s.metric+"-rollback/op")
 	}
-	b.ReportMetric(rates[0], "issuance-notify-after-ops/s")
-	b.ReportMetric(rates[1], "issuance-notify-intx-ops/s")
-	b.ReportMetric(rates[0]/rates[1], "notify-after/intx")
-	rows = append(rows, tableRow{"requestIssuance throughput, after commit ÷ in transaction", fmt.Sprintf("%.2f×", rates[0]/rates[1]),
-		"FACTS (pgbench, 16 clients): ≈ 2.7×"})
-	return rows
+	b.ReportMetric(rates[0]/rates[1], "after/intx")
+	b.ReportMetric(self, "server+clients-cores")
+	b.ReportMetric(pg, "postgres-cores")
+	b.ReportMetric(machine-self-pg, "other-cores")
 }

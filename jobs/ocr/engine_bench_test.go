@@ -1,12 +1,17 @@
 package ocr
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"sync"
 	"syscall"
 	"testing"
@@ -36,6 +41,7 @@ type engineBenchSet struct {
 	source string   // the Source every page must be read from
 	docs   []string // names under the document server's /doc/
 	pages  int      // pages over all docs (one round)
+	counts []int    // pages of each doc
 	rounds int      // submissions of the whole set per op
 }
 
@@ -51,7 +57,15 @@ type engineBenchSet struct {
 //
 //	go test -run '^$' -bench EnginePages -benchtime 1x ./jobs/ocr/
 //
-// About 20 s on 2 cores (AMD EPYC, idle); the image-only set dominates.
+// Beside each engine run, in the same benchmark, the set's baseline: the
+// same pages read by the programs alone (text_layer_cli, image_300dpi_cli),
+// run directly on files already on disk by as many goroutines as the
+// engine has workers: pdftotext per text page; pdftoppm then tesseract, with
+// the engine's arguments, per image page. The engine's extra work (fetch,
+// pdfinfo, the text-layer probe of image pages, job bookkeeping) is the
+// difference.
+//
+// About 35 s on 2 cores (AMD EPYC, idle); the image-only sets dominate.
 func BenchmarkEnginePages(b *testing.B) {
 	docs, sets := engineBenchDocuments(b)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -73,6 +87,9 @@ func BenchmarkEnginePages(b *testing.B) {
 		for _, w := range workers {
 			b.Run(fmt.Sprintf("%s/workers=%d", set.name, w), func(b *testing.B) {
 				benchmarkEngineSet(b, srv.URL, set, w)
+			})
+			b.Run(fmt.Sprintf("%s_cli/workers=%d", set.name, w), func(b *testing.B) {
+				benchmarkCLISet(b, docs, set, w)
 			})
 		}
 	}
@@ -131,6 +148,91 @@ func benchmarkEngineSet(b *testing.B, base string, set engineBenchSet, workers i
 	total := float64(set.pages * set.rounds * ops)
 	b.Logf("%d documents (%d pages) × %d rounds per op, %d ops: %.0f pages in %s",
 		len(set.docs), set.pages, set.rounds, ops, total, elapsed.Round(time.Millisecond))
+	b.ReportMetric(total/elapsed.Seconds(), "pages/s")
+	b.ReportMetric(float64(elapsed.Milliseconds())/total, "ms/page")
+	b.ReportMetric(float64(cpu.Milliseconds())/total, "cpu-ms/page")
+}
+
+// benchmarkCLISet reads the set's pages with the programs alone: the
+// documents written to disk first, then, per op, every page of every round
+// by workers goroutines, each running one program at a time.
+func benchmarkCLISet(b *testing.B, docs map[string][]byte, set engineBenchSet, workers int) {
+	t, err := findTools(exec.LookPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	type page struct {
+		path string
+		n    int
+	}
+	var pages []page
+	for i, name := range set.docs {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, docs["/doc/"+name], 0o600); err != nil {
+			b.Fatal(err)
+		}
+		for n := 1; n <= set.counts[i]; n++ {
+			pages = append(pages, page{path, n})
+		}
+	}
+	env := append(os.Environ(), "OMP_THREAD_LIMIT=1") // as the engine runs tesseract
+	read := func(p page, out string) error {
+		num := strconv.Itoa(p.n)
+		if set.source == SourceTextLayer {
+			text, err := exec.Command(t.pdftotext, "-layout", "-enc", "UTF-8", "-f", num, "-l", num, p.path, "-").Output()
+			if err == nil && len(bytes.TrimSpace(text)) == 0 {
+				err = fmt.Errorf("no text")
+			}
+			return err
+		}
+		if err := exec.Command(t.pdftoppm, "-r", rasterDPI, "-f", num, "-l", num, "-gray", "-png", "-singlefile", p.path, out).Run(); err != nil {
+			return err
+		}
+		cmd := exec.Command(t.tesseract, out+".png", out, "-l", "kor+eng", "--psm", tesseractPSM, "txt", "tsv")
+		cmd.Env = env
+		return cmd.Run()
+	}
+
+	var elapsed, cpu time.Duration
+	ops := 0
+	for b.Loop() {
+		work := make(chan page)
+		errs := make(chan error, workers)
+		cpu0 := childrenCPU(b)
+		start := time.Now()
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				out := filepath.Join(dir, fmt.Sprintf("worker%d", w))
+				for p := range work {
+					if err := read(p, out); err != nil {
+						errs <- fmt.Errorf("%s page %d: %w", filepath.Base(p.path), p.n, err)
+						for range work {
+						}
+						return
+					}
+				}
+			}()
+		}
+		for range set.rounds {
+			for _, p := range pages {
+				work <- p
+			}
+		}
+		close(work)
+		wg.Wait()
+		elapsed += time.Since(start)
+		cpu += childrenCPU(b) - cpu0
+		ops++
+		close(errs)
+		for err := range errs {
+			b.Fatal(err)
+		}
+	}
+	total := float64(len(pages) * set.rounds * ops)
 	b.ReportMetric(total/elapsed.Seconds(), "pages/s")
 	b.ReportMetric(float64(elapsed.Milliseconds())/total, "ms/page")
 	b.ReportMetric(float64(cpu.Milliseconds())/total, "cpu-ms/page")
@@ -215,6 +317,7 @@ func issueEngineBenchDocuments(docs map[string][]byte) ([]engineBenchSet, error)
 		docs["/doc/"+name] = doc.PDF
 		set.docs = append(set.docs, name)
 		set.pages += doc.Pages
+		set.counts = append(set.counts, doc.Pages)
 		return nil
 	}
 	imageLeft := len(engineBenchImagePages)
