@@ -26,10 +26,13 @@ test: deps versitygw web-build build web-deps browser-deps ## Run every test, wi
 
 test-race: test ## Same as test (tests always run with -race)
 
-bench: deps build ## Run the benchmarks (figures beside their baselines)
-	@url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
-	TEST_DATABASE_URL="$$url" $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 20m ./...; rc=$$?; \
-	$(DUNGJI) pg down; exit $$rc
+bench: deps build ## Run the benchmarks once (raw output: stderr and .data/bench/raw.txt); print one markdown table, each figure beside its baseline
+	@# -v: without it go test prints nothing for a skipped benchmark; -p 1: no package builds while another's benchmarks run.
+	@mkdir -p $(DATA)/bench && $(GO) build -o $(BIN)/benchtable ./server/benchtable || exit 1; \
+	url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
+	{ TEST_DATABASE_URL="$$url" $(GO) test -v -p 1 -run '^$$' -bench . -benchtime 1x -timeout 20m ./... 2>&1; echo $$? >$(DATA)/bench/rc; } \
+		| tee $(DATA)/bench/raw.txt /dev/stderr | $(BIN)/benchtable -db "$$url" -source $(DATA)/bench/raw.txt; trc=$$?; \
+	$(DUNGJI) pg down; rc=$$(cat $(DATA)/bench/rc); [ "$$rc" = 0 ] || exit $$rc; exit $$trc
 
 generate: ## Regenerate gqlgen code from graph/*.graphqls
 	$(GO) tool gqlgen generate --config gqlgen.yml
