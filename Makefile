@@ -10,7 +10,7 @@ APT_PKGS  := tesseract-ocr tesseract-ocr-kor poppler-utils fonts-nanum
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
 .DEFAULT_GOAL := help
-.PHONY: help run test test-race bench generate verify lint migrate deps versitygw build pg-down
+.PHONY: help run test test-race bench chaos generate verify lint migrate deps versitygw build pg-down
 
 help: ## Show this help
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -33,6 +33,9 @@ bench: deps build ## Run the benchmarks once (raw output: stderr and .data/bench
 	{ TEST_DATABASE_URL="$$url" $(GO) test -v -p 1 -run '^$$' -bench . -benchtime 1x -timeout 20m ./... 2>&1; echo $$? >$(DATA)/bench/rc; } \
 		| tee $(DATA)/bench/raw.txt /dev/stderr | $(BIN)/benchtable -db "$$url" -source $(DATA)/bench/raw.txt; trc=$$?; \
 	$(DUNGJI) pg down; rc=$$(cat $(DATA)/bench/rc); [ "$$rc" = 0 ] || exit $$rc; exit $$trc
+
+chaos: deps versitygw build ## Run api + 2 workers under faults (kill -9, pg restart, S3 outage, lost callbacks); one table, exit 1 on a wrong figure
+	$(GO) run ./server/chaos -bin $(DUNGJI) -versitygw $(BIN)/versitygw
 
 generate: ## Regenerate gqlgen code from graph/*.graphqls
 	$(GO) tool gqlgen generate --config gqlgen.yml
