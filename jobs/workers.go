@@ -76,9 +76,9 @@ func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
 					return ReconcileArgs{}, &river.InsertOpts{Queue: QueueMaintenance, MaxAttempts: 1}
 				}, &river.PeriodicJobOpts{RunOnStart: true}),
 		},
-		Logger:     deps.Logger,
+		Logger:               deps.Logger,
 		JobTimeout:           deps.JobTimeout,
 		RescueStuckJobsAfter: deps.JobRescueAfter,
-		Middleware: s.MiddlewareForRiver(),
+		Middleware:           s.MiddlewareForRiver(),
 	}, nil
 }
