@@ -298,9 +298,10 @@ func TestSlowSubscriberDoesNotDelayOthers(t *testing.T) {
 }
 
 // TestSubscribeUnsubscribeReleasesEverything runs 1,000 subscribe/stop
-// cycles and checks that no subscriber or goroutine is left.
+// cycles and checks that no subscriber or goroutine is left. Not parallel:
+// the goroutine count is the process's, and other tests running beside it
+// made it fail in CI (140 goroutines against 107 before, none of them ours).
 func TestSubscribeUnsubscribeReleasesEverything(t *testing.T) {
-	t.Parallel()
 	a := startApp(t, map[string]string{"ROLE": "api"}) // no workers: the task stays PENDING
 	tok := a.token(t, "alice", false)
 	task := requestIssuance(t, a, tok, createNest(t, a, tok, "집"))
