@@ -48,9 +48,6 @@ func IssuanceStale(t *db.IssuanceTask, now time.Time, after time.Duration) bool 
 type RequestIssuanceResult struct {
 	Task   *db.IssuanceTask
 	Reused bool
-	// replaced is a stuck task this request ended, whose object (if any)
-	// is removed once the transaction committed.
-	replaced *db.IssuanceTask
 }
 
 // RequestIssuance returns the nest's active issuance task or creates one,
@@ -139,7 +136,9 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, ErrUnknown, stuckMessage(&locked.Lifecycle, stuckReason), nil, now); err != nil {
 					return err
 				}
-				res.replaced = locked
+				if err := s.scheduleObjectRemoval(ctx, tx, locked); err != nil {
+					return err
+				}
 			case locked.Status == db.StatusPending:
 				msg := fmt.Sprintf("no worker picked the task up within %s", s.cfg.IssuanceStaleAfter)
 				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, ErrStalePending, msg, nil, now); err != nil {
@@ -169,9 +168,6 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 	})
 	if err != nil {
 		return RequestIssuanceResult{}, fmt.Errorf("request issuance for nest %s: %w", nestID, err)
-	}
-	if res.replaced != nil {
-		s.removeIssuanceObject(ctx, res.replaced)
 	}
 	return res, nil
 }

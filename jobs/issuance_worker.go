@@ -218,36 +218,19 @@ func (s *Service) beginIssuanceAttempt(ctx context.Context, taskID string, attem
 }
 
 // failIssuance ends an active task as FAILED; a task already final is left
-// as it is (the first final state wins). Once FAILED is committed, the
-// task's object, if an attempt stored one, is removed.
+// as it is (the first final state wins). The same transaction schedules the
+// removal of the task's object, if an attempt stored one.
 func (s *Service) failIssuance(ctx context.Context, taskID string, cause Cause, msg string) error {
-	var failed *db.IssuanceTask
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t, found, err := lockTask[db.IssuanceTask](ctx, tx, taskID)
 		if err != nil || !found || t.Status.Final() {
 			return err
 		}
-		failed = t
-		return s.finishIssuance(ctx, tx, t, db.StatusFailed, issuanceCode(cause), msg, nil, s.clock())
+		if err := s.finishIssuance(ctx, tx, t, db.StatusFailed, issuanceCode(cause), msg, nil, s.clock()); err != nil {
+			return err
+		}
+		return s.scheduleObjectRemoval(ctx, tx, t)
 	})
-	if err == nil && failed != nil {
-		s.removeIssuanceObject(ctx, failed)
-	}
-	return err
-}
-
-// removeIssuanceObject deletes a FAILED task's object (idempotent): no object
-// is left without a files row.
-func (s *Service) removeIssuanceObject(ctx context.Context, t *db.IssuanceTask) {
-	if s.store == nil || t.StartedAt == nil {
-		return // never started: nothing was uploaded
-	}
-	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	key := registryKey(t.NestID, t.ID)
-	if err := s.store.Delete(dctx, key); err != nil {
-		s.log.Error("remove the object of a failed issuance", "task_id", t.ID, "key", key, "err", err)
-	}
 }
 
 // completeIssuance commits the result in one transaction: the files row,

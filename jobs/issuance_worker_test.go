@@ -11,7 +11,9 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
@@ -51,6 +53,30 @@ func lostResponseS3(t *testing.T, target string) string {
 		return nil
 	}
 	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// deleteOutageS3 forwards to a real S3 server but answers the first n
+// DELETE requests 503, as an S3 server that is down when a failed task's
+// object is removed.
+func deleteOutageS3(t *testing.T, target string, n int) string {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	var refused atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete && refused.Add(1) <= int64(n) {
+			w.Header().Set("Content-Type", "application/xml")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>ServiceUnavailable</Code><Message>injected</Message></Error>`)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -224,18 +250,42 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		{
 			name: "saving the result fails: SAVE_FAILED, the uploaded object removed",
 			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				_, err := b.db.Bun.ExecContext(context.Background(), `
-					CREATE FUNCTION refuse_files() RETURNS trigger LANGUAGE plpgsql AS
-					$$ BEGIN RAISE EXCEPTION 'injected: files are refused'; END $$;
-					CREATE TRIGGER refuse_files BEFORE INSERT ON files FOR EACH ROW EXECUTE FUNCTION refuse_files();`)
-				if err != nil {
-					t.Fatal(err)
-				}
+				refuseFiles(t, b)
 			},
 			status:   db.StatusFailed,
 			code:     ErrSaveFailed,
 			attempt:  4,
 			jobState: "cancelled",
+		},
+		{
+			name: "S3 is down when the object of a failed task is removed: removed once it answers",
+			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+				refuseFiles(t, b)
+				// Every DELETE of the first removal attempt (the client's 3 tries) fails.
+				o.store = storeAt(t, deleteOutageS3(t, b.storeEndpoint, 3), "dungji-test")
+			},
+			status:   db.StatusFailed,
+			code:     ErrSaveFailed,
+			attempt:  4,
+			jobState: "cancelled",
+			checkBundle: func(t *testing.T, b *testBundle, task *db.IssuanceTask) {
+				// assertBucketMatchesFiles saw the object go; it took a retry.
+				// River records the completion a moment after the work.
+				var attempt int
+				for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+					err := b.db.Bun.NewRaw(`SELECT attempt FROM river_job WHERE kind = 'issuance_object_removal'
+						AND args->>'task_id' = ? AND state = 'completed'`, task.ID).Scan(context.Background(), &attempt)
+					if err == nil {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("no completed removal job: %v", err)
+					}
+				}
+				if attempt != 2 {
+					t.Fatalf("the removal completed at attempt %d, want 2 (the first met the outage)", attempt)
+				}
+			},
 		},
 	}
 	for _, tc := range cases {
@@ -315,5 +365,18 @@ func (b *testBundle) checkSuccess(t *testing.T, task *db.IssuanceTask) {
 	}
 	if n := count(t, b.db, "SELECT count(*) FROM river_job WHERE id = ? AND kind = 'ocr'", *ocr.JobID); n != 1 {
 		t.Fatal("the OCR task has no River job")
+	}
+}
+
+// refuseFiles makes every insert into files fail, as a database that
+// refuses the result after the upload.
+func refuseFiles(t *testing.T, b *testBundle) {
+	t.Helper()
+	_, err := b.db.Bun.ExecContext(context.Background(), `
+		CREATE FUNCTION refuse_files() RETURNS trigger LANGUAGE plpgsql AS
+		$$ BEGIN RAISE EXCEPTION 'injected: files are refused'; END $$;
+		CREATE TRIGGER refuse_files BEFORE INSERT ON files FOR EACH ROW EXECUTE FUNCTION refuse_files();`)
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -111,7 +111,7 @@ func reconcile[T any, P interface {
 	}
 	n := 0
 	for _, id := range ids {
-		var ended db.Task
+		var ended bool
 		err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 			t, found, err := lockTask[T, P](ctx, tx, id)
 			if err != nil || !found {
@@ -126,17 +126,20 @@ func reconcile[T any, P interface {
 			if !stuck {
 				return nil
 			}
-			ended = t
-			return finishTask(ctx, tx, t, db.StatusFailed, ErrUnknown, stuckMessage(lc, reason), s.clock(), withFile(t)...)
+			ended = true
+			if err := finishTask(ctx, tx, t, db.StatusFailed, ErrUnknown, stuckMessage(lc, reason), s.clock(), withFile(t)...); err != nil {
+				return err
+			}
+			if it, ok := any(t).(*db.IssuanceTask); ok {
+				return s.scheduleObjectRemoval(ctx, tx, it)
+			}
+			return nil
 		})
 		if err != nil {
 			return n, err
 		}
-		if ended != nil {
+		if ended {
 			n++
-			if it, ok := ended.(*db.IssuanceTask); ok {
-				s.removeIssuanceObject(ctx, it)
-			}
 		}
 	}
 	return n, nil

@@ -53,6 +53,9 @@ func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
 	if err := river.AddWorkerSafely(workers, &ReconcileWorker{svc: s}); err != nil {
 		return RiverOptions{}, err
 	}
+	if err := river.AddWorkerSafely(workers, &ObjectRemovalWorker{svc: s, store: deps.Store}); err != nil {
+		return RiverOptions{}, err
+	}
 	queues := map[string]int{QueueIssuance: deps.IssuanceWorkers, QueueMaintenance: 1}
 	if deps.OCR != nil {
 		if deps.OCRWorkers <= 0 {

@@ -1,0 +1,78 @@
+package jobs
+
+import (
+	"context"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/blob"
+)
+
+// ObjectRemovalArgs is the River job that removes the object a FAILED
+// issuance's attempts may have stored. It is inserted in the transaction
+// that fails the task, so the removal cannot be forgotten, and retried
+// until the S3 server answers: an S3 outage at that moment leaves no object
+// without a files row behind (make chaos checks it).
+type ObjectRemovalArgs struct {
+	TaskID string `json:"task_id"`
+	Key    string `json:"key"`
+}
+
+// Kind is the River job kind.
+func (ObjectRemovalArgs) Kind() string { return "issuance_object_removal" }
+
+// objectRemovalAttempts at objectRemovalRetry apart (capped) cover about
+// two hours of S3 outage.
+const objectRemovalAttempts = 30
+
+func objectRemovalRetry(attempt int) time.Duration {
+	return min(time.Duration(attempt)*5*time.Second, 5*time.Minute)
+}
+
+// scheduleObjectRemoval inserts, in tx, the removal of the object t's
+// attempts may have stored; a task that never started stored nothing.
+func (s *Service) scheduleObjectRemoval(ctx context.Context, tx bun.Tx, t *db.IssuanceTask) error {
+	if t.StartedAt == nil {
+		return nil
+	}
+	_, err := s.river.InsertTx(ctx, tx.Tx, ObjectRemovalArgs{TaskID: t.ID, Key: registryKey(t.NestID, t.ID)},
+		&river.InsertOpts{Queue: QueueMaintenance, MaxAttempts: objectRemovalAttempts})
+	if err != nil {
+		return internal("schedule the removal of a failed issuance's object", err)
+	}
+	return nil
+}
+
+// ObjectRemovalWorker deletes the object of a FAILED issuance. Deleting a
+// missing object succeeds, so a retry or a task that never uploaded is
+// harmless; an object a files row points to is never deleted.
+type ObjectRemovalWorker struct {
+	river.WorkerDefaults[ObjectRemovalArgs]
+	svc   *Service
+	store *blob.Store
+}
+
+// NextRetry waits 5 s more after each failed attempt, up to 5 min.
+func (w *ObjectRemovalWorker) NextRetry(job *river.Job[ObjectRemovalArgs]) time.Time {
+	return time.Now().Add(objectRemovalRetry(job.Attempt))
+}
+
+// Work runs one attempt.
+func (w *ObjectRemovalWorker) Work(ctx context.Context, job *river.Job[ObjectRemovalArgs]) error {
+	var referenced bool
+	if err := w.svc.db.Bun.NewRaw("SELECT EXISTS (SELECT 1 FROM files WHERE key = ?)", job.Args.Key).Scan(ctx, &referenced); err != nil {
+		return err
+	}
+	if referenced {
+		return nil
+	}
+	if err := w.store.Delete(ctx, job.Args.Key); err != nil {
+		w.svc.log.Warn("remove the object of a failed issuance; retried", "task_id", job.Args.TaskID, "key", job.Args.Key,
+			"attempt", job.Attempt, "err", err)
+		return err
+	}
+	return nil
+}
