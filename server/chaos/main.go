@@ -516,8 +516,9 @@ func (r *run) inject(ctx context.Context, t0 time.Time) {
 	r.faults.mu.Unlock()
 }
 
-// drain waits until no task is PENDING or PROCESSING, or the time bound
-// (less a minute for the checks) is near.
+// drain waits until no task is PENDING or PROCESSING and no failed task's
+// object removal is still to run, or the time bound (less a minute for the
+// checks) is near.
 func (r *run) drain(ctx context.Context) bool {
 	deadline, _ := ctx.Deadline()
 	deadline = deadline.Add(-time.Minute)
@@ -525,7 +526,9 @@ func (r *run) drain(ctx context.Context) bool {
 	for {
 		var active int
 		err := r.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM issuance_tasks WHERE status IN ('PENDING','PROCESSING'))
-			+ (SELECT count(*) FROM ocr_tasks WHERE status IN ('PENDING','PROCESSING'))`).Scan(&active)
+			+ (SELECT count(*) FROM ocr_tasks WHERE status IN ('PENDING','PROCESSING'))
+			+ (SELECT count(*) FROM river_job WHERE kind = 'issuance_object_removal'
+				AND state NOT IN ('completed', 'cancelled', 'discarded'))`).Scan(&active)
 		if err == nil && active == 0 {
 			return true
 		}
