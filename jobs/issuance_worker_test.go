@@ -25,12 +25,17 @@ import (
 func misbehavingS3(t *testing.T, status int, code string) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/xml")
-		w.WriteHeader(status)
-		fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>%s</Code><Message>injected</Message></Error>`, code)
+		writeS3Error(w, status, code)
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// writeS3Error answers as S3 does when it refuses a request.
+func writeS3Error(w http.ResponseWriter, status int, code string) {
+	w.Header().Set("Content-Type", "application/xml")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>%s</Code><Message>injected</Message></Error>`, code)
 }
 
 // lostResponseS3 forwards to a real S3 server but answers every PUT with 500
@@ -70,9 +75,7 @@ func deleteOutageS3(t *testing.T, target string, n int) string {
 	var refused atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodDelete && refused.Add(1) <= int64(n) {
-			w.Header().Set("Content-Type", "application/xml")
-			w.WriteHeader(http.StatusServiceUnavailable)
-			fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>ServiceUnavailable</Code><Message>injected</Message></Error>`)
+			writeS3Error(w, http.StatusServiceUnavailable, "ServiceUnavailable")
 			return
 		}
 		proxy.ServeHTTP(w, r)
