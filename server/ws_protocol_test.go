@@ -153,7 +153,11 @@ func TestWebSocketProtocolCloseCodes(t *testing.T) {
 		{"invalid JSON", tws, func(c *rawWS) { c.text(`{"type": "connection_init"`) }, nil, 4400},
 		{"not an object", tws, func(c *rawWS) { c.text(`[1,2]`) }, nil, 4400},
 		{"no type", tws, func(c *rawWS) { c.text(`{"payload": {}}`) }, nil, 4400},
-		{"unknown type", tws, func(c *rawWS) { c.json(initMsg(tok)); c.expect("connection_ack"); c.text(`{"type": "start", "id": "1"}`) }, nil, 4400},
+		{"unknown type", tws, func(c *rawWS) {
+			c.json(initMsg(tok))
+			c.expect("connection_ack")
+			c.text(`{"type": "start", "id": "1"}`)
+		}, nil, 4400},
 		{"a server message type from the client", tws, func(c *rawWS) { c.text(`{"type": "connection_ack"}`) }, nil, 4400},
 		{"init payload not an object", tws, func(c *rawWS) { c.text(`{"type": "connection_init", "payload": "token"}`) }, nil, 4400},
 		{"binary message", tws, func(c *rawWS) {
@@ -631,4 +635,3 @@ func TestWebSocketHostileInput(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
-
