@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -32,8 +34,10 @@ type graphQLOptions struct {
 	AllowedOrigins []string // WebSocket Origin host patterns; empty: same origin only
 	Tokens         *Tokens
 	Logger         *slog.Logger
-	PingInterval   time.Duration // WebSocket ping, SSE and multipart heartbeat
-	InitTimeout    time.Duration // WebSocket connection_init
+	PingInterval   time.Duration   // WebSocket ping, SSE and multipart heartbeat
+	InitTimeout    time.Duration   // WebSocket connection_init
+	Stop           context.Context // ends every stream (shutdown)
+	Streams        *sync.WaitGroup // counts open streams
 }
 
 // Close codes the tests name.
@@ -57,6 +61,8 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 		PingInterval:     o.PingInterval, // a silent peer is dropped after two
 		InitTimeout:      o.InitTimeout,
 		ReadLimit:        64 << 10,
+		Stop:             o.Stop,
+		Streams:          o.Streams,
 	}))
 	srv.AddTransport(transport.SSE{})
 	srv.AddTransport(transport.Options{})

@@ -34,7 +34,7 @@ func (a *App) routes() http.Handler {
 	}
 	gql := requestTimeout(a.cfg.RequestTimeout, a.tokens.authenticate(a.endStreamsOnShutdown(newGraphQLHandler(a.service, graphQLOptions{
 		Dev: a.cfg.Dev(), AllowedOrigins: a.cfg.AllowedOrigins, Tokens: a.tokens, Logger: a.log, WS: a.wsLimits,
-		PingInterval: a.cfg.StreamPing, InitTimeout: a.cfg.WSInitTimeout,
+		PingInterval: a.cfg.StreamPing, InitTimeout: a.cfg.WSInitTimeout, Stop: a.streams, Streams: &a.streamWG,
 		Tracer: func() trace.TracerProvider { return a.tracer }}))))
 	mux.Handle("/graphql", gql)
 	a.restRoutes(mux)

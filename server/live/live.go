@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/dungji/dungji/jobs"
@@ -45,6 +46,12 @@ type Options struct {
 	ReadLimit int64
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Stop, when it ends, closes every WebSocket with 1001 (clients
+	// reconnect elsewhere) and refuses new ones.
+	Stop context.Context
+	// Streams, when set, counts the open WebSocket connections, so that a
+	// shutdown can wait for their close frames.
+	Streams *sync.WaitGroup
 }
 
 func (o Options) withDefaults() Options {

@@ -2,19 +2,21 @@ package live
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/base64"
 	"encoding/json"
-	"errors"
-	"fmt"
+	"net"
 	"net/http"
+	"net/url"
+	"path"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/coder/websocket"
-	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/dungji/dungji/jobs"
 )
@@ -46,67 +48,230 @@ const (
 
 // WebSocket is the WebSocket transport: graphql-transport-ws and the legacy
 // graphql-ws subprotocol. Build it with NewWebSocket.
-type WebSocket struct{ o Options }
+//
+// It takes the connection over from net/http once the handshake is done:
+// an idle connection is a socket registered with the transport's epoll
+// instance, its protocol state and its subscriptions' mailboxes, with no
+// goroutine and no buffer. A readable socket is read by a short-lived
+// goroutine (never blocking: a half frame is kept and the socket re-armed);
+// a writer goroutine runs while there is something to send.
+type WebSocket struct {
+	o Options
 
-// NewWebSocket returns the WebSocket transport.
-func NewWebSocket(o Options) *WebSocket { return &WebSocket{o: o.withDefaults()} }
+	mu      sync.Mutex
+	poll    *poller
+	pollErr error
+	conns   map[*wsConn]struct{}
+	stopped bool
+}
+
+// NewWebSocket returns the WebSocket transport. When o.Stop ends, every
+// connection is closed with 1001 and new ones are refused.
+func NewWebSocket(o Options) *WebSocket {
+	t := &WebSocket{o: o.withDefaults(), conns: map[*wsConn]struct{}{}}
+	if o.Stop != nil {
+		context.AfterFunc(o.Stop, t.shutdown)
+	}
+	return t
+}
 
 var _ graphql.Transport = (*WebSocket)(nil)
 
 // Supports takes every upgrade request.
 func (t *WebSocket) Supports(r *http.Request) bool { return r.Header.Get("Upgrade") != "" }
 
-// Do accepts the connection and serves it until it closes. The calling
-// goroutine is the connection's reader, and the only goroutine it holds
-// while idle.
+// Connections is the number of open WebSocket connections.
+func (t *WebSocket) Connections() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.conns)
+}
+
+// shutdown closes every connection with 1001 and stops the poller once
+// they are gone.
+func (t *WebSocket) shutdown() {
+	t.mu.Lock()
+	t.stopped = true
+	conns := make([]*wsConn, 0, len(t.conns))
+	for c := range t.conns {
+		conns = append(conns, c)
+	}
+	if len(t.conns) == 0 && t.poll != nil {
+		t.poll.close()
+	}
+	t.mu.Unlock()
+	for _, c := range conns {
+		c.closeWith(closeGoingAway, "server shutting down")
+	}
+}
+
+// Do completes the handshake, takes the connection over and returns.
 func (t *WebSocket) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{
-		Subprotocols:    []string{SubprotocolTransportWS, SubprotocolLegacy},
-		OriginPatterns:  t.o.AllowedOrigins,
-		CompressionMode: websocket.CompressionDisabled, // a flate context per connection costs more than it saves here
-	})
-	if err != nil {
-		return // Accept answered the request
-	}
-	ws.SetReadLimit(t.o.ReadLimit)
-	c := &wsConn{
-		o:       t.o,
-		ws:      ws,
-		exec:    exec,
-		legacy:  ws.Subprotocol() == SubprotocolLegacy,
-		headers: r.Header,
-		ctx:     r.Context(),
-	}
-	if ws.Subprotocol() == "" {
-		_ = ws.Close(CloseSubprotocolNotAccept, "Subprotocol not acceptable")
+	key := r.Header.Get("Sec-WebSocket-Key")
+	switch {
+	case r.Method != http.MethodGet:
+		httpError(w, http.StatusMethodNotAllowed, "a WebSocket handshake is a GET")
+		return
+	case !headerHas(r.Header, "Connection", "upgrade") || !headerHas(r.Header, "Upgrade", "websocket"):
+		httpError(w, http.StatusBadRequest, `a WebSocket handshake needs "Connection: Upgrade" and "Upgrade: websocket"`)
+		return
+	case r.Header.Get("Sec-WebSocket-Version") != "13":
+		w.Header().Set("Sec-WebSocket-Version", "13")
+		httpError(w, http.StatusUpgradeRequired, "only WebSocket version 13 is supported")
+		return
+	case !validKey(key):
+		httpError(w, http.StatusBadRequest, "Sec-WebSocket-Key is missing or malformed")
+		return
+	case !t.originAllowed(r):
+		httpError(w, http.StatusForbidden, "this page's Origin may not open a WebSocket here")
 		return
 	}
-	c.serve()
+	t.mu.Lock()
+	stopped := t.stopped
+	t.mu.Unlock()
+	if stopped {
+		httpError(w, http.StatusServiceUnavailable, "the server is shutting down")
+		return
+	}
+	protocol := selectSubprotocol(r.Header.Values("Sec-WebSocket-Protocol"))
+	netConn, brw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, "this connection cannot be upgraded")
+		return
+	}
+	_ = netConn.SetDeadline(time.Time{})
+	resp := "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + acceptKey(key) + "\r\n"
+	if protocol != "" {
+		resp += "Sec-WebSocket-Protocol: " + protocol + "\r\n"
+	}
+	_ = netConn.SetWriteDeadline(time.Now().Add(t.o.WriteTimeout))
+	if _, err := netConn.Write([]byte(resp + "\r\n")); err != nil {
+		_ = netConn.Close()
+		return
+	}
+	_ = netConn.SetWriteDeadline(time.Time{})
+
+	// The connection keeps none of the request: a fresh context with the
+	// request id and, when the upgrade carried a valid token, its actor.
+	ctx := WithRequestID(context.Background(), RequestID(r.Context()))
+	if a, ok := jobs.ActorFrom(r.Context()); ok {
+		ctx = jobs.WithActor(ctx, a)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	c := &wsConn{t: t, o: t.o, conn: netConn, exec: exec, legacy: protocol == SubprotocolLegacy,
+		ctx: ctx, cancel: cancel}
+	c.lastRead.Store(c.o.Now().UnixNano())
+	c.initTimer = time.AfterFunc(c.o.InitTimeout, func() {
+		c.mu.Lock()
+		seen := c.initSeen
+		c.mu.Unlock()
+		if !seen {
+			c.closeWith(CloseInitTimeout, "Connection initialisation timeout")
+		}
+	})
+	if protocol == "" {
+		c.closeWith(CloseSubprotocolNotAccept, "Subprotocol not acceptable")
+	} else if n := brw.Reader.Buffered(); n > 0 {
+		// Frames the client sent right behind its handshake: read before
+		// the poller may call the reader.
+		b, _ := brw.Reader.Peek(n)
+		c.readMu.Lock()
+		c.in = append([]byte(nil), b...)
+		c.consume()
+		c.readMu.Unlock()
+	}
+	if !t.register(c) {
+		c.terminate()
+	}
+}
+
+// register adds c to the transport and to the poller (or gives it a
+// reading goroutine where there is no epoll).
+func (t *WebSocket) register(c *wsConn) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped {
+		return false
+	}
+	if t.poll == nil && t.pollErr == nil {
+		t.poll, t.pollErr = newPoller()
+	}
+	t.conns[c] = struct{}{}
+	if t.o.Streams != nil {
+		t.o.Streams.Add(1)
+	}
+	if sc, ok := c.conn.(syscall.Conn); ok && t.poll != nil {
+		if raw, err := sc.SyscallConn(); err == nil {
+			var fd int
+			if raw.Control(func(f uintptr) { fd = int(f) }) == nil {
+				c.raw, c.polled = raw, true // before add: the poller may call the reader at once
+				if t.poll.add(c, fd) == nil {
+					return true
+				}
+				c.raw, c.polled = nil, false
+			}
+		}
+	}
+	go c.readLoop()
+	return true
+}
+
+// unregister forgets a terminated connection.
+func (t *WebSocket) unregister(c *wsConn) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.conns[c]; !ok {
+		return
+	}
+	delete(t.conns, c)
+	if t.o.Streams != nil {
+		t.o.Streams.Done()
+	}
+	if t.stopped && len(t.conns) == 0 && t.poll != nil {
+		t.poll.close()
+	}
 }
 
 // wsConn is one WebSocket connection.
 type wsConn struct {
-	o       Options
-	ws      *websocket.Conn
-	exec    graphql.GraphExecutor
-	legacy  bool
-	headers http.Header
+	t      *WebSocket
+	o      Options
+	conn   net.Conn
+	raw    syscall.RawConn // set when the poller watches the socket
+	polled bool
+	exec   graphql.GraphExecutor
+	legacy bool
 
-	lastRead atomic.Int64 // unix nanoseconds of the last message from the peer
+	pollFD, pollGen int32
+
+	lastRead atomic.Int64 // unix nanoseconds of the last bytes from the peer
+
+	// Read side, owned by the one reader at a time: one-shot polling
+	// already serialises readers; readMu shows it to the race detector
+	// (it cannot see the ordering the kernel gives).
+	readMu  sync.Mutex
+	in      []byte // bytes of an incomplete frame
+	msg     []byte // a fragmented message being assembled
+	msgOp   byte
+	msgOpen bool
 
 	mu        sync.Mutex
-	ctx       context.Context // the request's; after connection_init it carries the actor
+	ctx       context.Context // after connection_init it carries the actor
 	cancel    context.CancelFunc
 	initSeen  bool
 	acked     bool
-	closing   bool
+	closing   bool     // a close frame is queued or sent: no more messages
+	draining  bool     // our close frame is out: read to EOF, then end
+	ended     bool     // terminated
+	out       [][]byte // frames to write, in order
 	ops       map[string]*wsOp
 	ready     []*wsOp // operations with something to send, in order
-	writing   bool    // a writer goroutine is draining ready
+	writing   bool    // a writer goroutine is running
 	release   func()  // gives the connection's quota slot back
 	initTimer *time.Timer
 	expTimer  *time.Timer
 	pingTimer *time.Timer
+	endTimer  *time.Timer
 }
 
 // wsOp is one operation (subscription, query or mutation) on a connection.
@@ -121,381 +286,191 @@ type wsOp struct {
 	done      bool // completed by either side: nothing more is sent
 }
 
-// serve reads messages until the connection ends, then releases everything
-// the connection held.
-func (c *wsConn) serve() {
-	ctx, cancel := context.WithCancel(c.ctx)
-	c.ctx, c.cancel = ctx, cancel
-	c.lastRead.Store(c.o.Now().UnixNano())
-	c.initTimer = time.AfterFunc(c.o.InitTimeout, func() {
-		c.mu.Lock()
-		seen := c.initSeen
-		c.mu.Unlock()
-		if !seen {
-			c.closeWith(CloseInitTimeout, "Connection initialisation timeout")
-		}
-	})
-	// Shutdown (the request's context ends) closes with 1001: clients
-	// reconnect to another instance.
-	stopShutdown := context.AfterFunc(ctx, func() { c.closeWith(closeGoingAway, "server shutting down") })
-	defer func() {
-		stopShutdown()
-		c.mu.Lock()
-		c.closing = true
-		for _, op := range c.ops {
-			op.done = true
-			op.cancel()
-		}
-		c.ops = nil
-		release := c.release
-		c.release = nil
-		for _, tm := range []*time.Timer{c.initTimer, c.expTimer, c.pingTimer} {
-			if tm != nil {
-				tm.Stop()
-			}
-		}
-		c.mu.Unlock()
-		if release != nil {
-			release()
-		}
-		cancel()
-		_ = c.ws.CloseNow()
-	}()
+// readBufs holds read buffers between reads: an idle connection owns none.
+var readBufs = sync.Pool{New: func() any { b := make([]byte, 16<<10); return &b }}
+
+// readLoop reads with a goroutine of its own, where the poller cannot
+// watch the socket.
+func (c *wsConn) readLoop() {
+	for c.onReadable() {
+	}
+}
+
+// onReadable reads what the socket has, acts on every complete frame and
+// re-arms the socket. It reports whether the connection goes on.
+func (c *wsConn) onReadable() (more bool) {
+	c.readMu.Lock()
+	defer c.readMu.Unlock()
 	defer func() {
 		if r := recover(); r != nil {
-			_ = recovered(ctx, c.o.Logger, "websocket reader", r)
-			c.closeNowWith(CloseInternalError, "Internal server error")
+			_ = recovered(c.ctx, c.o.Logger, "websocket reader", r)
+			c.closeWith(CloseInternalError, "Internal server error")
+			more = c.rearm()
 		}
 	}()
-	for {
-		// The read is not bound to ctx: a cancelled ctx closes with a code
-		// (above) instead of dropping the connection.
-		typ, data, err := c.ws.Read(context.Background())
-		if err != nil {
-			return
-		}
+	bp := readBufs.Get().(*[]byte)
+	n, err := c.readSome(*bp)
+	if n > 0 {
 		c.lastRead.Store(c.o.Now().UnixNano())
-		if typ != websocket.MessageText {
-			c.closeNowWith(CloseBadRequest, "Binary messages are not supported")
-			return
-		}
-		if !c.handle(data) {
-			return
-		}
+		c.in = append(c.in, (*bp)[:n]...)
 	}
-}
-
-// wsMessage is a message of either protocol.
-type wsMessage struct {
-	ID      *string         `json:"id,omitempty"`
-	Type    string          `json:"type"`
-	Payload json.RawMessage `json:"payload,omitempty"`
-}
-
-// handle acts on one message; false ends the connection.
-func (c *wsConn) handle(data []byte) bool {
-	var m wsMessage
-	if err := json.Unmarshal(data, &m); err != nil || m.Type == "" {
-		c.closeNowWith(CloseBadRequest, "Invalid message received")
-		return false
-	}
-	if c.legacy {
-		return c.handleLegacy(m)
-	}
-	switch m.Type {
-	case "connection_init":
-		return c.init(m.Payload)
-	case "ping":
-		c.send(&wsMessage{Type: "pong", Payload: m.Payload})
-		return true
-	case "pong":
-		return true
-	case "subscribe":
-		return c.subscribe(m)
-	case "complete":
-		if m.ID == nil || *m.ID == "" {
-			c.closeNowWith(CloseBadRequest, "Invalid message received: complete needs an id")
-			return false
-		}
-		c.stop(*m.ID)
-		return true
-	default:
-		c.closeNowWith(CloseBadRequest, "Invalid message received: unknown type")
-		return false
-	}
-}
-
-// handleLegacy acts on a subscriptions-transport-ws message.
-func (c *wsConn) handleLegacy(m wsMessage) bool {
-	switch m.Type {
-	case "connection_init":
-		return c.init(m.Payload)
-	case "start":
-		if m.ID != nil && *m.ID != "" {
-			c.stop(*m.ID) // the legacy server replaces an operation started again under its id
-		}
-		return c.subscribe(m)
-	case "stop":
-		if m.ID != nil {
-			c.stop(*m.ID)
-		}
-		return true
-	case "connection_terminate":
-		c.closeNowWith(int(websocket.StatusNormalClosure), "terminated")
-		return false
-	default:
-		c.send(&wsMessage{ID: m.ID, Type: "error", Payload: errorsPayload(gqlerror.Errorf("unknown message type %q", m.Type))})
-		return true
-	}
-}
-
-// init handles connection_init: authenticate, take a quota slot, ack.
-func (c *wsConn) init(payload json.RawMessage) bool {
-	c.mu.Lock()
-	if c.initSeen {
-		c.mu.Unlock()
-		c.closeNowWith(CloseTooManyRequests, "Too many initialisation requests")
-		return false
-	}
-	c.initSeen = true
-	c.mu.Unlock()
-	c.initTimer.Stop()
-
-	var params map[string]any
-	if len(payload) > 0 && string(payload) != "null" {
-		if err := json.Unmarshal(payload, &params); err != nil {
-			c.closeNowWith(CloseBadRequest, "Invalid message received: connection_init payload must be an object")
-			return false
-		}
-	}
-	actor, code, err := c.authenticate(params)
+	readBufs.Put(bp)
 	if err != nil {
-		c.refuse(code, err.Error())
+		c.terminate()
 		return false
 	}
-	if c.o.Admit != nil {
-		release, err := c.o.Admit(actor.UserID)
-		if err != nil {
-			c.refuse(CloseTooManyRequests, err.Error())
-			return false
-		}
-		c.mu.Lock()
-		c.release = release
-		c.mu.Unlock()
-	}
+	c.consume()
+	return c.rearm()
+}
+
+// consume acts on every complete frame read so far and keeps the rest.
+func (c *wsConn) consume() {
 	c.mu.Lock()
-	c.ctx = jobs.WithActor(c.ctx, actor)
-	c.acked = true
-	if !actor.Expires.IsZero() {
-		c.expTimer = time.AfterFunc(actor.Expires.Sub(c.o.Now()), c.expire)
-	}
-	c.pingTimer = time.AfterFunc(c.o.PingInterval, c.ping)
+	draining := c.draining
 	c.mu.Unlock()
-	c.send(&wsMessage{Type: "connection_ack"})
-	if c.legacy {
-		c.send(&wsMessage{Type: "ka"})
-	}
-	return true
-}
-
-// authenticate finds the caller: the "Authorization" key of connection_init
-// (any case), else a valid Authorization header on the upgrade request.
-// No credentials → 4401 (retrying cannot help); refused or expired ones →
-// 4403 (a client that fetches a fresh token in connectionParams recovers).
-func (c *wsConn) authenticate(params map[string]any) (jobs.Actor, int, error) {
-	var raw string
-	for k, v := range params {
-		if strings.EqualFold(k, "Authorization") {
-			s, ok := v.(string)
-			if !ok {
-				return jobs.Actor{}, CloseForbidden, errors.New("Forbidden: Authorization must be a string, \"Bearer <token>\"")
-			}
-			raw = s
-		}
-	}
-	if raw == "" {
-		if a, ok := jobs.ActorFrom(c.ctx); ok && !a.ExpiredAt(c.o.Now()) {
-			return a, 0, nil
-		}
-		return jobs.Actor{}, CloseUnauthorized, errors.New(`Unauthorized: send {"Authorization": "Bearer <token>"} in connection_init`)
-	}
-	if c.o.Authenticate == nil {
-		return jobs.Actor{}, CloseForbidden, errors.New("Forbidden: this server accepts no tokens")
-	}
-	a, err := c.o.Authenticate(raw)
-	if err != nil {
-		return jobs.Actor{}, CloseForbidden, fmt.Errorf("Forbidden: %v", err)
-	}
-	if a.ExpiredAt(c.o.Now()) {
-		return jobs.Actor{}, CloseForbidden, errors.New("Forbidden: the token has expired")
-	}
-	return a, 0, nil
-}
-
-// refuse ends a connection whose connection_init was refused: the legacy
-// protocol hears why in connection_error first; both get the reason in the
-// close frame (truncated to what a close frame holds).
-func (c *wsConn) refuse(code int, reason string) {
-	if c.legacy {
-		c.send(&wsMessage{Type: "connection_error", Payload: mustJSON(map[string]string{"message": reason})})
-	}
-	c.closeNowWith(code, reason)
-}
-
-// expire closes the connection when its token expires.
-func (c *wsConn) expire() {
-	c.closeWith(CloseForbidden, "Forbidden: the token has expired")
-}
-
-// ping sends a keep-alive and drops a peer silent for two intervals.
-func (c *wsConn) ping() {
-	defer func() {
-		if r := recover(); r != nil {
-			_ = recovered(c.ctx, c.o.Logger, "websocket ping", r)
-			c.closeNowWith(CloseInternalError, "Internal server error")
-		}
-	}()
-	silent := c.o.Now().Sub(time.Unix(0, c.lastRead.Load()))
-	if !c.legacy && silent > 2*c.o.PingInterval {
-		_ = c.ws.CloseNow() // a dead peer reads no close frame
+	if draining { // our close frame is out; the peer's answer ends it
+		c.in = nil
 		return
 	}
-	if c.legacy {
-		// subscriptions-transport-ws clients answer no message: a
-		// WebSocket ping proves the peer is there.
-		c.send(&wsMessage{Type: "ka"})
-		ctx, cancel := context.WithTimeout(context.Background(), 2*c.o.PingInterval)
-		err := c.ws.Ping(ctx)
-		cancel()
-		if err != nil {
-			_ = c.ws.CloseNow()
-			return
-		}
-	} else {
-		c.send(&wsMessage{Type: "ping"})
-	}
-	c.mu.Lock()
-	if !c.closing {
-		c.pingTimer.Reset(c.o.PingInterval)
-	}
-	c.mu.Unlock()
-}
-
-// subscribe starts an operation.
-func (c *wsConn) subscribe(m wsMessage) bool {
-	c.mu.Lock()
-	acked := c.acked
-	c.mu.Unlock()
-	if !acked {
-		c.closeNowWith(CloseUnauthorized, "Unauthorized")
-		return false
-	}
-	if m.ID == nil || *m.ID == "" {
-		c.closeNowWith(CloseBadRequest, "Invalid message received: subscribe needs an id")
-		return false
-	}
-	var params graphql.RawParams
-	if err := decodeParams(m.Payload, &params); err != nil {
-		c.closeNowWith(CloseBadRequest, "Invalid message received: "+err.Error())
-		return false
-	}
-	id := *m.ID
-	c.mu.Lock()
-	if a, ok := jobs.ActorFrom(c.ctx); ok && a.ExpiredAt(c.o.Now()) {
-		c.mu.Unlock()
-		c.closeNowWith(CloseForbidden, "Forbidden: the token has expired")
-		return false
-	}
-	if _, dup := c.ops[id]; dup {
-		c.mu.Unlock()
-		c.closeNowWith(CloseSubscriberExists, "Subscriber for "+truncate(id, 80)+" already exists")
-		return false
-	}
-	if len(c.ops) >= c.o.MaxSubscriptions {
-		c.mu.Unlock()
-		c.sendOpError(id, gqlerror.Errorf("this connection already runs %d operations, the limit", c.o.MaxSubscriptions),
-			string(jobs.CodeRateLimited))
-		return true
-	}
-	ctx, cancel := context.WithCancel(c.ctx)
-	op := &wsOp{id: id, ctx: ctx, cancel: cancel}
-	if c.ops == nil {
-		c.ops = map[string]*wsOp{}
-	}
-	c.ops[id] = op
-	c.mu.Unlock()
-	params.Headers = c.headers
-	go c.run(op, &params)
-	return true
-}
-
-// decodeParams reads a subscribe payload: an object with a string query.
-func decodeParams(payload json.RawMessage, p *graphql.RawParams) error {
-	if len(payload) == 0 || payload[0] != '{' {
-		return errors.New("subscribe payload must be an object")
-	}
-	if err := json.Unmarshal(payload, p); err != nil {
-		return errors.New("subscribe payload is not a GraphQL request")
-	}
-	if strings.TrimSpace(p.Query) == "" && p.Extensions["persistedQuery"] == nil {
-		return errors.New("subscribe payload has no query")
-	}
-	return nil
-}
-
-// run executes an operation. A subscription that takes the feed leaves its
-// deliveries to the writer and this goroutine ends; anything else (queries,
-// mutations, failed subscriptions) is read to its end here.
-func (c *wsConn) run(op *wsOp, params *graphql.RawParams) {
-	ctx := op.ctx
-	defer func() {
-		if r := recover(); r != nil {
-			err := recovered(ctx, c.o.Logger, "websocket operation", r)
-			c.sendOpError(op.id, gqlerror.Wrap(err), "INTERNAL")
-			c.finish(op, false)
-		}
-	}()
-	start := graphql.Now()
-	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
-	ctx = graphql.StartOperationTrace(ctx)
-	rc, errs := c.exec.CreateOperationContext(ctx, params)
-	if errs != nil {
-		resp := c.exec.DispatchError(graphql.WithOperationContext(ctx, rc), errs)
-		c.sendOpErrors(op.id, resp.Errors)
-		c.finish(op, false)
-		return
-	}
-	ctx = graphql.WithOperationContext(ctx, rc)
-	isSub := rc.Operation != nil && rc.Operation.Operation == ast.Subscription
-	if isSub {
-		op.feed.Wake = func() { c.schedule(op) }
-		ctx = jobs.WithFeed(ctx, &op.feed)
-	}
-	responses, rctx := c.exec.DispatchOperation(ctx, rc)
-	if isSub && op.feed.Wired() {
-		c.mu.Lock()
-		op.responses, op.rctx = responses, rctx
-		c.mu.Unlock()
-		c.schedule(op)
-		return
-	}
-	for {
-		resp := responses(rctx)
-		if resp == nil {
+	for len(c.in) > 0 {
+		f, used, ferr := nextFrame(c.in, c.o.ReadLimit)
+		if ferr != nil {
+			c.in = nil
+			c.closeWith(ferr.code, ferr.reason)
 			break
 		}
-		if !c.sendNext(op, resp) {
-			return
+		if used == 0 {
+			break
+		}
+		ok := c.onFrame(f)
+		c.in = c.in[used:]
+		if !ok {
+			c.in = nil
+			break
 		}
 	}
-	c.finish(op, true)
+	if len(c.in) == 0 {
+		c.in = nil
+	} else {
+		c.in = append([]byte(nil), c.in...) // keep only the partial frame
+	}
+}
+
+// rearm asks the poller for the next readable event; false when the
+// connection has ended.
+func (c *wsConn) rearm() bool {
+	c.mu.Lock()
+	ended := c.ended
+	c.mu.Unlock()
+	if ended {
+		return false
+	}
+	if c.polled {
+		if err := c.t.poll.rearm(c); err != nil {
+			c.terminate()
+		}
+		return false // the poller calls again
+	}
+	return true
+}
+
+// onFrame acts on one frame; false stops reading this batch.
+func (c *wsConn) onFrame(f frame) bool {
+	switch f.op {
+	case opPing:
+		c.queue(appendFrame(nil, opPong, f.payload))
+		return true
+	case opPong:
+		return true
+	case opClose:
+		code, ferr := parseClose(f.payload)
+		if ferr != nil {
+			c.closeWith(ferr.code, ferr.reason)
+			return false
+		}
+		if code == 1005 {
+			code = closeNormal
+		}
+		c.closeWith(code, "") // echo the peer's close; it then ends the TCP connection
+		return false
+	case opContinuation:
+		if !c.msgOpen {
+			c.closeWith(closeProtocol, "continuation with no message")
+			return false
+		}
+		if int64(len(c.msg)+len(f.payload)) > c.o.ReadLimit {
+			c.closeWith(closeMessageTooBig, "message too big")
+			return false
+		}
+		c.msg = append(c.msg, f.payload...)
+		if !f.fin {
+			return true
+		}
+		data, op := c.msg, c.msgOp
+		c.msg, c.msgOpen = nil, false
+		return c.onMessage(op, data)
+	default: // text, binary
+		if c.msgOpen {
+			c.closeWith(closeProtocol, "a new message inside a fragmented one")
+			return false
+		}
+		if !f.fin {
+			c.msg, c.msgOp, c.msgOpen = append([]byte(nil), f.payload...), f.op, true
+			return true
+		}
+		return c.onMessage(f.op, f.payload)
+	}
+}
+
+// onMessage acts on one complete data message.
+func (c *wsConn) onMessage(op byte, data []byte) bool {
+	c.mu.Lock()
+	closing := c.closing
+	c.mu.Unlock()
+	if closing {
+		return false
+	}
+	if op != opText {
+		c.closeWith(CloseBadRequest, "Binary messages are not supported")
+		return false
+	}
+	if !utf8.Valid(data) {
+		c.closeWith(closeInvalidData, "text message is not UTF-8")
+		return false
+	}
+	return c.handle(data)
+}
+
+// send queues one protocol message.
+func (c *wsConn) send(m *wsMessage) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return
+	}
+	c.queue(appendFrame(make([]byte, 0, len(b)+10), opText, b))
+}
+
+// queue adds a frame to write and starts a writer when none runs.
+func (c *wsConn) queue(frame []byte) {
+	c.mu.Lock()
+	if c.closing || c.ended {
+		c.mu.Unlock()
+		return
+	}
+	c.out = append(c.out, frame)
+	start := !c.writing
+	c.writing = true
+	c.mu.Unlock()
+	if start {
+		go c.drain()
+	}
 }
 
 // schedule marks op as having something to send and starts a writer when
 // none runs. It never blocks.
 func (c *wsConn) schedule(op *wsOp) {
 	c.mu.Lock()
-	if op.responses == nil || op.queued || op.done || c.closing {
+	if op.responses == nil || op.queued || op.done || c.closing || c.ended {
 		c.mu.Unlock()
 		return
 	}
@@ -509,17 +484,39 @@ func (c *wsConn) schedule(op *wsOp) {
 	}
 }
 
-// drain sends what ready operations have, then ends: the writer exists only
-// while there is something to send.
+// drain writes queued frames and what ready operations have, then ends:
+// the writer exists only while there is something to send.
 func (c *wsConn) drain() {
 	defer func() {
 		if r := recover(); r != nil {
 			_ = recovered(c.ctx, c.o.Logger, "websocket writer", r)
-			c.closeNowWith(CloseInternalError, "Internal server error")
+			c.mu.Lock()
+			c.writing = false
+			c.mu.Unlock()
+			c.closeWith(CloseInternalError, "Internal server error")
 		}
 	}()
 	for {
 		c.mu.Lock()
+		if c.ended {
+			c.writing = false
+			c.mu.Unlock()
+			return
+		}
+		if len(c.out) > 0 {
+			batch := c.out
+			c.out = nil
+			closing := c.closing
+			c.mu.Unlock()
+			if !c.write(batch) {
+				c.terminate()
+				return
+			}
+			if closing {
+				c.closeSent()
+			}
+			continue
+		}
 		if len(c.ready) == 0 || c.closing {
 			c.ready, c.writing = nil, false
 			c.mu.Unlock()
@@ -543,127 +540,172 @@ func (c *wsConn) drain() {
 	}
 }
 
-// stop ends an operation the client completed (or a legacy start
-// replaced): nothing more is sent for it.
-func (c *wsConn) stop(id string) {
-	c.mu.Lock()
-	op := c.ops[id]
-	if op != nil {
-		op.done = true
-		delete(c.ops, id)
-	}
-	c.mu.Unlock()
-	if op != nil {
-		op.cancel()
-	}
+// write writes frames within WriteTimeout; false when the client did not
+// take them.
+func (c *wsConn) write(frames [][]byte) bool {
+	_ = c.conn.SetWriteDeadline(c.o.Now().Add(c.o.WriteTimeout))
+	bufs := net.Buffers(frames)
+	_, err := bufs.WriteTo(c.conn)
+	return err == nil
 }
 
-// finish ends an operation the server completed, telling the client when
-// complete is true and the client has not completed it itself.
-func (c *wsConn) finish(op *wsOp, complete bool) {
-	c.mu.Lock()
-	was := op.done
-	op.done = true
-	if c.ops[op.id] == op {
-		delete(c.ops, op.id)
-	}
-	c.mu.Unlock()
-	op.cancel()
-	if complete && !was {
-		c.send(&wsMessage{ID: &op.id, Type: "complete"})
-	}
-}
-
-// sendNext sends one result of op unless the op is done; false when it was.
-func (c *wsConn) sendNext(op *wsOp, resp *graphql.Response) bool {
-	c.mu.Lock()
-	done := op.done
-	c.mu.Unlock()
-	if done {
-		return false
-	}
-	b, err := json.Marshal(resp)
-	if err != nil {
-		c.o.Logger.ErrorContext(op.ctx, "live: marshal a result", "err", err, "request_id", RequestID(op.ctx))
-		b = mustJSON(graphql.Response{Errors: gqlerror.List{{Message: "internal error", Extensions: map[string]any{"code": "INTERNAL"}}}})
-	}
-	typ := "next"
-	if c.legacy {
-		typ = "data"
-	}
-	c.send(&wsMessage{ID: &op.id, Type: typ, Payload: b})
-	return true
-}
-
-// sendOpError ends an operation before it started with one error.
-func (c *wsConn) sendOpError(id string, err *gqlerror.Error, code string) {
-	if code != "" {
-		if err.Extensions == nil {
-			err.Extensions = map[string]any{}
-		}
-		err.Extensions["code"] = code
-	}
-	c.sendOpErrors(id, gqlerror.List{err})
-}
-
-// sendOpErrors sends an "error" message: the operation failed before it
-// ran and nothing follows for it (no complete).
-func (c *wsConn) sendOpErrors(id string, errs gqlerror.List) {
-	c.send(&wsMessage{ID: &id, Type: "error", Payload: errorsPayload(errs...)})
-}
-
-func errorsPayload(errs ...*gqlerror.Error) json.RawMessage {
-	return mustJSON(errs)
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return json.RawMessage(`[{"message":"internal error"}]`)
-	}
-	return b
-}
-
-// send writes one message, bounded by WriteTimeout; a failed or timed-out
-// write drops the connection (the reader then ends it).
-func (c *wsConn) send(m *wsMessage) {
-	b, err := json.Marshal(m)
-	if err != nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), c.o.WriteTimeout)
-	defer cancel()
-	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
-		_ = c.ws.CloseNow()
-	}
-}
-
-// closeWith closes the connection with code and reason from a goroutine
-// that is not the reader (the close handshake needs the reader running).
+// closeWith sends a close frame (the last frame the connection sends) and
+// ends the connection once the peer answers, or after a grace period.
 func (c *wsConn) closeWith(code int, reason string) {
-	if !c.markClosing() {
-		return
-	}
-	go func() { _ = c.ws.Close(websocket.StatusCode(code), truncate(reason, 120)) }()
-}
-
-// closeNowWith closes the connection with code and reason from the reader
-// (or a goroutine the reader does not wait for).
-func (c *wsConn) closeNowWith(code int, reason string) {
-	if !c.markClosing() {
-		return
-	}
-	_ = c.ws.Close(websocket.StatusCode(code), truncate(reason, 120))
-}
-
-func (c *wsConn) markClosing() bool {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closing {
-		return false
+	if c.closing || c.ended {
+		c.mu.Unlock()
+		return
 	}
 	c.closing = true
-	return true
+	c.out = append(c.out, appendFrame(nil, opClose, closePayload(code, reason)))
+	start := !c.writing
+	c.writing = true
+	c.mu.Unlock()
+	if start {
+		go c.drain()
+	}
+}
+
+// closeSent runs once the close frame is written: half-close, then read to
+// the peer's EOF (a socket closed with unread bytes would reset, and the
+// peer could lose the close frame) for at most 2 s.
+func (c *wsConn) closeSent() {
+	c.mu.Lock()
+	if c.draining || c.ended {
+		c.mu.Unlock()
+		return
+	}
+	c.draining = true
+	c.endTimer = time.AfterFunc(2*time.Second, c.terminate)
+	c.mu.Unlock()
+	if cw, ok := c.conn.(interface{ CloseWrite() error }); ok {
+		_ = cw.CloseWrite()
+	}
+}
+
+// terminate ends the connection and releases everything it held. It is
+// idempotent.
+func (c *wsConn) terminate() {
+	c.mu.Lock()
+	if c.ended {
+		c.mu.Unlock()
+		return
+	}
+	c.ended, c.closing = true, true
+	for _, op := range c.ops {
+		op.done = true
+		op.cancel()
+	}
+	c.ops, c.ready, c.out = nil, nil, nil
+	release := c.release
+	c.release = nil
+	for _, tm := range []*time.Timer{c.initTimer, c.expTimer, c.pingTimer, c.endTimer} {
+		if tm != nil {
+			tm.Stop()
+		}
+	}
+	c.mu.Unlock()
+	if c.polled {
+		c.t.poll.remove(c)
+	}
+	_ = c.conn.Close()
+	c.cancel()
+	if release != nil {
+		release()
+	}
+	c.t.unregister(c)
+}
+
+// ping keeps the connection alive and drops a peer silent for two
+// intervals: graphql-transport-ws gets a "ping" message (its clients
+// answer "pong"); legacy clients answer no message, so they get "ka" and a
+// WebSocket ping frame, which every client answers.
+func (c *wsConn) ping() {
+	silent := c.o.Now().Sub(time.Unix(0, c.lastRead.Load()))
+	if silent > 2*c.o.PingInterval {
+		c.terminate() // a dead peer reads no close frame
+		return
+	}
+	if c.legacy {
+		c.send(&wsMessage{Type: "ka"})
+		c.queue(appendFrame(nil, opPing, nil))
+	} else {
+		c.send(&wsMessage{Type: "ping"})
+	}
+	c.mu.Lock()
+	if !c.closing && !c.ended {
+		c.pingTimer.Reset(c.o.PingInterval)
+	}
+	c.mu.Unlock()
+}
+
+// The handshake's pieces (RFC 6455 §4.2).
+
+func acceptKey(key string) string {
+	h := sha1.Sum([]byte(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
+	return base64.StdEncoding.EncodeToString(h[:])
+}
+
+func validKey(key string) bool {
+	b, err := base64.StdEncoding.DecodeString(key)
+	return err == nil && len(b) == 16
+}
+
+// headerHas reports whether a comma-separated header holds token (any case).
+func headerHas(h http.Header, name, token string) bool {
+	for _, v := range h.Values(name) {
+		for _, t := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(t), token) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// selectSubprotocol picks the first offered subprotocol this server
+// speaks; "" when none.
+func selectSubprotocol(offered []string) string {
+	for _, v := range offered {
+		for _, p := range strings.Split(v, ",") {
+			switch p = strings.TrimSpace(p); p {
+			case SubprotocolTransportWS, SubprotocolLegacy:
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// originAllowed lets requests without Origin (not a browser), from the
+// same host, or from a host matching an allowed pattern.
+func (t *WebSocket) originAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	for _, p := range t.o.AllowedOrigins {
+		if ok, _ := path.Match(strings.ToLower(p), strings.ToLower(u.Host)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// httpError answers a refused handshake as GraphQL over HTTP does.
+func httpError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	b, _ := json.Marshal(map[string]any{"errors": []map[string]any{{"message": msg, "extensions": map[string]any{"code": "BAD_REQUEST"}}}})
+	_, _ = w.Write(b)
 }
 
 // truncate cuts s to at most n bytes on a rune boundary.
