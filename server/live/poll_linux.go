@@ -85,7 +85,13 @@ func (p *poller) close() {
 }
 
 func (p *poller) loop() {
-	defer unix.Close(p.epfd)
+	defer func() {
+		if r := recover(); r != nil { // never expected: keep polling rather than strand every connection
+			go p.loop()
+			return
+		}
+		_ = unix.Close(p.epfd)
+	}()
 	events := make([]unix.EpollEvent, 128)
 	for {
 		n, err := unix.EpollWait(p.epfd, events, 200)

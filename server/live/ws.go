@@ -622,6 +622,12 @@ func (c *wsConn) terminate() {
 // answer "pong"); legacy clients answer no message, so they get "ka" and a
 // WebSocket ping frame, which every client answers.
 func (c *wsConn) ping() {
+	defer func() {
+		if r := recover(); r != nil {
+			_ = recovered(c.ctx, c.o.Logger, "websocket keep-alive", r)
+			c.closeWith(CloseInternalError, "Internal server error")
+		}
+	}()
 	silent := c.o.Now().Sub(time.Unix(0, c.lastRead.Load()))
 	if silent > 2*c.o.PingInterval {
 		c.terminate() // a dead peer reads no close frame
