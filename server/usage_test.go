@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -141,5 +143,44 @@ func TestDevDatabaseNameIsPerCheckout(t *testing.T) {
 		if again := devDatabaseName(tc.dataDir); again != name {
 			t.Errorf("devDatabaseName(%q) is not stable: %q then %q", tc.dataDir, name, again)
 		}
+	}
+}
+
+// TestMakeHelpIsPlainWhenPiped runs `make help` with its output in a pipe:
+// no colour codes, and every description starts in the same column.
+func TestMakeHelpIsPlainWhenPiped(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	out, err := exec.Command("make", "-s", "--no-print-directory", "-C", "..", "help").Output()
+	if err != nil {
+		t.Fatalf("make help: %v", err)
+	}
+	if bytes.Contains(out, []byte("\x1b")) {
+		t.Fatalf("make help wrote terminal escape codes into a pipe: %q", out)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	row := regexp.MustCompile(`^  ([a-z-]+) +(\S.*)$`)
+	col, targets := -1, 0
+	for _, l := range lines[1:] {
+		m := row.FindStringSubmatchIndex(l)
+		if m == nil {
+			t.Fatalf("unexpected line %q", l)
+		}
+		targets++
+		if col == -1 {
+			col = m[4]
+		}
+		if m[4] != col {
+			t.Errorf("description of %q starts at column %d, others at %d", l[m[2]:m[3]], m[4], col)
+		}
+	}
+	mk, err := os.ReadFile("../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(regexp.MustCompile(`(?m)^[a-zA-Z_-]+:.*## `).FindAll(mk, -1)); targets != want {
+		t.Errorf("make help lists %d targets, the Makefile documents %d", targets, want)
 	}
 }
