@@ -164,6 +164,10 @@ try {
   const seen = await page.evaluate(() => window.__seen.statuses);
   step('SUCCESS shown', { statuses: seen });
   check(seen.includes('PROCESSING') && seen.at(-1) === 'SUCCESS', `statuses seen ${JSON.stringify(seen)}`);
+  // The request's note ("Started a new issuance.", "reused") goes once its
+  // task is final: the card says the rest.
+  await page.waitForFunction(() => document.getElementById('issue-note').textContent === '', null, { timeout: STEP_MS });
+  step('request note cleared at SUCCESS');
   const history = await card.locator('.events > li').evaluateAll((lis) => lis.map((li) => li.dataset.to));
   for (const s of ['PENDING', 'PROCESSING', 'SUCCESS']) check(history.includes(s), `the history ${JSON.stringify(history)} lacks ${s}`);
 
