@@ -19,7 +19,7 @@ help: ## Show this help
 		/^[a-zA-Z_-]+:.*## / {n++; name[n] = $$1; text[n] = $$2; if (length($$1) > w) w = length($$1)} \
 		END {print "usage: make TARGET"; for (i = 1; i <= n; i++) printf "  %s%-" w "s%s  %s\n", on, name[i], off, text[i]}' $(MAKEFILE_LIST)
 
-run: deps web-build build ## Run API, workers and console on embedded defaults (.data/bin/dungji serve; Ctrl-C stops it)
+run: deps web/static/app.js build ## Run API, workers and console on embedded defaults (.data/bin/dungji serve; Ctrl-C stops it)
 	@# The binary itself, not go run: on Ctrl-C it shuts down and exits 0, and make reports no error.
 	$(DUNGJI) serve
 
@@ -72,6 +72,11 @@ web-deps: ## Install the npm packages of the JavaScript client tests (web/node_m
 web/node_modules/.stamp: web/package.json web/package-lock.json
 	npm ci --prefix web --no-audit --no-fund
 	@touch $@
+
+# make run rebuilds the committed console bundle only when its sources are newer, so a fresh
+# clone starts without npm (the bundle and GraphiQL's files are committed).
+web/static/app.js: $(wildcard web/src/*.ts) web/build.mjs web/package.json web/package-lock.json
+	@$(MAKE) --no-print-directory web-build
 
 .PHONY: web-build browser-deps
 web-build: web-deps ## Build the console (web/src → web/static/app.js, committed; deterministic)
