@@ -289,6 +289,9 @@ func (r *report) summary(now time.Time, code int) {
 	if len(r.broken) > 0 {
 		r.printf("did not build: %s\n", strings.Join(r.broken, " "))
 	}
+	if code != 0 {
+		r.printf("FAIL\n") // go test's last line on a failure, which -json leaves out
+	}
 }
 
 func mapsKeys[V any](m map[string]V) func(func(string) bool) {

@@ -37,6 +37,9 @@ func TestReportOfARealRun(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s\nstderr: %s", want, got, errOut.String())
 		}
 	}
+	if !strings.HasSuffix(got, "\nFAIL\n") {
+		t.Errorf("the output does not end with go test's closing FAIL line:\n%s", got)
+	}
 	if strings.Contains(got, "quiet when it passes") {
 		t.Errorf("a passing test's log was printed:\n%s", got)
 	}
