@@ -3,12 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/db/localpg"
 )
 
 func TestHelpPrintsTheWholeUsageAndSucceeds(t *testing.T) {
@@ -182,5 +187,80 @@ func TestMakeHelpIsPlainWhenPiped(t *testing.T) {
 	}
 	if want := len(regexp.MustCompile(`(?m)^[a-zA-Z_-]+:.*## `).FindAll(mk, -1)); targets != want {
 		t.Errorf("make help lists %d targets, the Makefile documents %d", targets, want)
+	}
+}
+
+// TestResetForgetsTheCheckoutsState creates a checkout's development state
+// on the PostgreSQL server on 127.0.0.1:5432 (as make run does), resets it,
+// and checks that the database and the files under DATA_DIR are gone while
+// bin/ and another checkout's database stay.
+func TestResetForgetsTheCheckoutsState(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv, err := localpg.Ensure(ctx, localpg.Options{}) // the shared server only, never a private cluster
+	if err != nil {
+		t.Skipf("no PostgreSQL server on %s: %v", localpg.DefaultProbe, err)
+	}
+	admin, err := db.Open(ctx, srv.AdminURL, db.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	exists := func(name string) bool {
+		var ok bool
+		if err := admin.Bun.NewRaw("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = ?)", name).Scan(ctx, &ok); err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	checkout := func() (dir string, env func(string) string) {
+		dir = filepath.Join(t.TempDir(), ".data")
+		return dir, func(k string) string { return map[string]string{"DATA_DIR": dir, "LOG_LEVEL": "error"}[k] }
+	}
+	mine, myEnv := checkout()
+	other, otherEnv := checkout()
+	var out, errOut bytes.Buffer
+	for _, env := range []func(string) string{myEnv, otherEnv} {
+		if err := Main(ctx, []string{"migrate", "up"}, env, &out, &errOut); err != nil {
+			t.Fatalf("migrate up: %v\n%s", err, errOut.String())
+		}
+		if err := Main(ctx, []string{"token", "--user", "dev"}, env, &out, &errOut); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { _ = Main(ctx, []string{"reset"}, otherEnv, io.Discard, io.Discard) })
+	if err := os.MkdirAll(filepath.Join(mine, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	myDB, otherDB := devDatabaseName(mine), devDatabaseName(other)
+	if myDB == otherDB || !exists(myDB) || !exists(otherDB) {
+		t.Fatalf("databases %s and %s: want two, both created", myDB, otherDB)
+	}
+
+	out.Reset()
+	if err := Main(ctx, []string{"reset"}, myEnv, &out, &errOut); err != nil {
+		t.Fatalf("reset: %v\n%s", err, errOut.String())
+	}
+	if exists(myDB) {
+		t.Errorf("database %s still exists after reset", myDB)
+	}
+	if !exists(otherDB) {
+		t.Errorf("reset dropped another checkout's database %s", otherDB)
+	}
+	if _, err := os.Stat(filepath.Join(mine, "jwt-secret")); !os.IsNotExist(err) {
+		t.Errorf("jwt-secret survived reset: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(mine, "bin")); err != nil {
+		t.Errorf("reset removed bin/: %v", err)
+	}
+	if !strings.Contains(out.String(), "dropped database "+myDB) {
+		t.Errorf("reset printed %q", out.String())
+	}
+	// Not for a configured database.
+	withURL := func(k string) string {
+		return map[string]string{"DATA_DIR": mine, "DATABASE_URL": srv.URL(otherDB)}[k]
+	}
+	if err := Main(ctx, []string{"reset"}, withURL, io.Discard, io.Discard); err == nil || !exists(otherDB) {
+		t.Errorf("reset with DATABASE_URL set: err %v, database kept %v; want a refusal", err, exists(otherDB))
 	}
 }
