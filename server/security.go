@@ -15,14 +15,14 @@ import (
 )
 
 // securityHeaders sets headers every response gets, and a Content Security
-// Policy on HTML: the console loads only from this origin; GraphiQL (a
-// development page) also from the CDN its page names.
+// Policy on HTML: the console and GraphiQL (a development page, whose
+// assets the binary embeds) load only from this origin; GraphiQL's page
+// also runs its inline start-up script.
 func securityHeaders(h http.Handler) http.Handler {
 	const console = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
 		"connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-	const graphiql = "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://unpkg.com; " +
-		"style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://unpkg.com; font-src 'self' data: https://cdn.jsdelivr.net; " +
-		"img-src 'self' data: https://cdn.jsdelivr.net; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'"
+	const graphiql = "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; font-src 'self' data:; " +
+		"img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'"
 	const riverUI = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hdr := w.Header()
