@@ -227,15 +227,19 @@ func TestSubscriptionSurvivesLostEventConnection(t *testing.T) {
 		clients[i].subscribe("1", issuanceSub, map[string]any{"id": tasks[i]})
 	}
 	// Kill the tail's connection three times while the tasks run.
+	killed := uint32(0)
 	for k := 0; k < 3; k++ {
+		// Wait for a connection other than the one killed last (a PID
+		// can be read again before the tail noticed it was ended).
 		deadline := time.Now().Add(10 * time.Second)
-		for a.tail.PID() == 0 {
+		for a.tail.PID() == 0 || a.tail.PID() == killed {
 			if time.Now().After(deadline) {
 				t.Fatal("the event tail did not reconnect")
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
-		if _, err := a.db.Pool.Exec(context.Background(), "SELECT pg_terminate_backend($1)", a.tail.PID()); err != nil {
+		killed = a.tail.PID()
+		if _, err := a.db.Pool.Exec(context.Background(), "SELECT pg_terminate_backend($1)", killed); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(100 * time.Millisecond) // let tasks move while it is down
