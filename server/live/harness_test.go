@@ -147,10 +147,11 @@ func expiringAuth(user string, d time.Duration) string {
 }
 
 type testBundle struct {
-	url    string
-	sse    *SSE
-	client *http.Client
-	logs   *logBuffer
+	url       string
+	sse       *SSE
+	multipart *Multipart
+	client    *http.Client
+	logs      *logBuffer
 }
 
 // setup serves the protocol schema with the SSE and multipart transports
@@ -167,10 +168,10 @@ func setupSchema(t *testing.T, o Options, es graphql.ExecutableSchema) *testBund
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	}
-	b := &testBundle{sse: NewSSE(o), logs: logs}
+	b := &testBundle{sse: NewSSE(o), multipart: NewMultipart(o), logs: logs}
 	srv := handler.New(es)
 	srv.AddTransport(b.sse)
-	srv.AddTransport(NewMultipart(o))
+	srv.AddTransport(b.multipart)
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	ts := httptest.NewServer(testIdentity(srv))
@@ -247,9 +248,11 @@ type sseEvent struct {
 }
 
 // events reads an event stream from r onto a channel, closed at the end of
-// the stream.
-func events(r io.Reader) <-chan sseEvent {
+// the stream; the reader stops when the test ends.
+func events(t *testing.T, r io.Reader) <-chan sseEvent {
 	ch := make(chan sseEvent, 64)
+	quit := make(chan struct{})
+	t.Cleanup(func() { close(quit) })
 	go func() {
 		defer close(ch)
 		sc := bufio.NewScanner(r)
@@ -260,7 +263,11 @@ func events(r io.Reader) <-chan sseEvent {
 			switch {
 			case line == "":
 				if ev.event != "" {
-					ch <- ev
+					select {
+					case ch <- ev:
+					case <-quit:
+						return
+					}
 				}
 				ev = sseEvent{}
 			case strings.HasPrefix(line, ":"):

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -43,8 +44,9 @@ import (
 // multipart Accept are answered as ordinary JSON by gqlgen's POST
 // transport, as if the Accept had been application/json.
 type Multipart struct {
-	o    Options
-	post transport.POST
+	o       Options
+	post    transport.POST
+	streams atomic.Int64
 }
 
 var _ graphql.Transport = (*Multipart)(nil)
@@ -53,6 +55,9 @@ var _ graphql.Transport = (*Multipart)(nil)
 func NewMultipart(o Options) *Multipart {
 	return &Multipart{o: o.withDefaults()}
 }
+
+// Streams is the number of multipart subscription streams open now.
+func (t *Multipart) Streams() int { return int(t.streams.Load()) }
 
 // Supports claims POSTs of JSON that accept multipart/mixed.
 func (t *Multipart) Supports(r *http.Request) bool {
@@ -152,6 +157,8 @@ func (t *Multipart) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		return
 	}
 
+	t.streams.Add(1)
+	defer t.streams.Add(-1)
 	h := w.Header()
 	h.Set("Content-Type", `multipart/mixed;boundary="`+multipartBoundary+`";subscriptionSpec="1.0"`)
 	h.Set("Cache-Control", "no-cache")

@@ -25,7 +25,7 @@ func TestSSEDistinctStreamsResultsThenComplete(t *testing.T) {
 	b := setup(t, Options{})
 	for _, tc := range []struct {
 		name, method, query string
-		want               []string
+		want                []string
 	}{
 		{"POST subscription", http.MethodPost, "subscription { count(to: 3) }", []string{`{"data":{"count":1}}`, `{"data":{"count":2}}`, `{"data":{"count":3}}`}},
 		{"GET subscription", http.MethodGet, "subscription { count(to: 2) }", []string{`{"data":{"count":1}}`, `{"data":{"count":2}}`}},
@@ -44,7 +44,7 @@ func TestSSEDistinctStreamsResultsThenComplete(t *testing.T) {
 			if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 				t.Fatalf("status %d, content type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
 			}
-			ch := events(resp.Body)
+			ch := events(t, resp.Body)
 			for _, want := range tc.want {
 				ev, ok := nextEvent(t, ch)
 				if !ok || ev.event != "next" || ev.data != want {
@@ -106,7 +106,7 @@ func TestSSERequestProblemsAreAnsweredPerGraphQLOverHTTP(t *testing.T) {
 	t.Run("validation error is an event", func(t *testing.T) {
 		resp := b.request(t, "POST", "/", "", stream, gqlBody("subscription { nope }", nil))
 		defer resp.Body.Close()
-		ch := events(resp.Body)
+		ch := events(t, resp.Body)
 		ev, ok := nextEvent(t, ch)
 		if resp.StatusCode != 200 || !ok || ev.event != "next" || !strings.Contains(ev.data, "GRAPHQL_VALIDATION_FAILED") {
 			t.Fatalf("status %d, event %+v", resp.StatusCode, ev)
@@ -151,7 +151,7 @@ func (c *singleConn) connect() {
 	}
 	c.resp = resp
 	c.t.Cleanup(func() { resp.Body.Close() })
-	c.events = events(resp.Body)
+	c.events = events(c.t, resp.Body)
 }
 
 func (c *singleConn) post(id, query string) (int, string) {
@@ -343,7 +343,7 @@ func TestSSEHeartbeats(t *testing.T) {
 	t.Run("distinct", func(t *testing.T) {
 		resp := b.request(t, "POST", "/", "", map[string]string{"Accept": streamAccept}, gqlBody("subscription { forever }", nil))
 		defer resp.Body.Close()
-		countBeats(t, events(resp.Body))
+		countBeats(t, events(t, resp.Body))
 	})
 	t.Run("single", func(t *testing.T) {
 		c := b.reserve(t, "Bearer alice")
@@ -360,7 +360,7 @@ func TestSSEEndsAtTokenExpiry(t *testing.T) {
 	t.Run("distinct", func(t *testing.T) {
 		resp := b.request(t, "POST", "/", expiringAuth("alice", 300*time.Millisecond), map[string]string{"Accept": streamAccept}, gqlBody("subscription { forever }", nil))
 		defer resp.Body.Close()
-		ch := events(resp.Body)
+		ch := events(t, resp.Body)
 		if ev, ok := nextEvent(t, ch); !ok || ev.event != "next" {
 			t.Fatalf("event %+v", ev)
 		}
@@ -413,7 +413,7 @@ func TestSSEPanicEndsOnlyItsOperation(t *testing.T) {
 		t.Run("distinct "+field, func(t *testing.T) {
 			resp := b.request(t, "POST", "/", "", map[string]string{"Accept": streamAccept}, gqlBody("subscription { "+field+" }", nil))
 			defer resp.Body.Close()
-			ch := events(resp.Body)
+			ch := events(t, resp.Body)
 			if ev, ok := nextEvent(t, ch); !ok || ev.event != "next" || !strings.Contains(ev.data, `"INTERNAL"`) || strings.Contains(ev.data, "nope") {
 				t.Fatalf("event %+v", ev)
 			}
@@ -458,7 +458,7 @@ func TestSSEHostileClients(t *testing.T) {
 	// Abrupt disconnects mid-stream, in both modes.
 	for i := range 50 {
 		resp := b.request(t, "POST", "/", "", map[string]string{"Accept": streamAccept}, gqlBody("subscription { forever }", nil))
-		if ev, ok := nextEvent(t, events(resp.Body)); !ok || ev.event != "next" {
+		if ev, ok := nextEvent(t, events(t, resp.Body)); !ok || ev.event != "next" {
 			t.Fatalf("%d: event %+v", i, ev)
 		}
 		resp.Body.Close()
