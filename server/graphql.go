@@ -21,6 +21,7 @@ import (
 
 	"github.com/dungji/dungji/graph"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/server/live"
 )
 
 // maxGraphQLBody bounds a GraphQL request body.
@@ -47,8 +48,9 @@ const (
 )
 
 // newGraphQLHandler builds /graphql with explicit transports: WebSocket
-// (graphql-transport-ws and graphql-ws) and SSE before POST, or POST would
-// answer a subscription with its first event only.
+// (graphql-transport-ws and graphql-ws), graphql-sse and Apollo multipart
+// subscriptions (package live) before POST, or POST would answer a
+// subscription with its first event only.
 func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	log := o.Logger
 	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{Service: svc})))
@@ -64,10 +66,14 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 		PingPongInterval:      15 * time.Second, // graphql-transport-ws: a silent peer is dropped after 30 s
 		PayloadReadLimit:      &readLimit,
 	})
-	srv.AddTransport(transport.SSE{})
+	// graphql-sse (both modes) before GET and POST, which would otherwise
+	// take its GET streams and its POSTed operations; Apollo multipart
+	// subscriptions before POST, which would answer the first event only.
+	liveOpts := live.Options{Logger: log}
+	srv.AddTransport(live.NewSSE(liveOpts))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.MultipartMixed{})
+	srv.AddTransport(live.NewMultipart(liveOpts))
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	if o.Dev {
@@ -173,9 +179,11 @@ func graphQLOverHTTP(h http.Handler) http.Handler {
 	})
 }
 
-// isStream reports whether r opens a WebSocket or an SSE stream.
+// isStream reports whether r opens a WebSocket, an SSE stream or an Apollo
+// multipart subscription.
 func isStream(r *http.Request) bool {
-	return r.Header.Get("Upgrade") != "" || strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+	return r.Header.Get("Upgrade") != "" || strings.Contains(r.Header.Get("Accept"), "text/event-stream") ||
+		live.AcceptsMultipartSubscription(r.Header.Get("Accept"))
 }
 
 type specWriter struct {

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The tests in this file run the real graphql-sse client (both modes) and
+// Apollo Client's HttpLink (multipart subscriptions) under node against the
+// whole stack: web/test/sse.mjs and web/test/apollo-multipart.mjs follow a
+// live issuance to its OCR result.
+
+// jsClientWith is jsClient, also requiring the npm packages named.
+func jsClientWith(t *testing.T, packages ...string) (root, node string) {
+	t.Helper()
+	root, node = jsClient(t)
+	for _, p := range packages {
+		if _, err := os.Stat(filepath.Join(root, "web", "node_modules", p, "package.json")); err != nil {
+			msg := "web/node_modules/" + p + " is missing: run `make web-deps` (npm ci --prefix web)"
+			if os.Getenv("CI") != "" || os.Getenv("DUNGJI_REQUIRE_NODE") == "1" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+	return root, node
+}
+
+// clientUpdate is one task state a client printed.
+type clientUpdate struct {
+	Field   string
+	ID      string
+	Status  string
+	Version float64
+	OcrTask string
+}
+
+// readClientUpdates parses the {"field", "payload"} lines of the client
+// scripts, failing on any GraphQL error, and returns the updates and the
+// {"headersCalls"} count when printed.
+func readClientUpdates(t *testing.T, stdout string) (updates []clientUpdate, headersCalls int) {
+	t.Helper()
+	sc := bufio.NewScanner(strings.NewReader(stdout))
+	for sc.Scan() {
+		var line struct {
+			Field        string `json:"field"`
+			HeadersCalls *int   `json:"headersCalls"`
+			Payload      struct {
+				Data   map[string]json.RawMessage `json:"data"`
+				Errors []any                      `json:"errors"`
+			} `json:"payload"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("line %q is not JSON: %v", sc.Text(), err)
+		}
+		if line.HeadersCalls != nil {
+			headersCalls = *line.HeadersCalls
+			continue
+		}
+		if len(line.Payload.Errors) > 0 {
+			t.Fatalf("payload with errors: %s", sc.Text())
+		}
+		var task struct {
+			ID      string  `json:"id"`
+			Status  string  `json:"status"`
+			Version float64 `json:"version"`
+			OcrTask *struct {
+				ID string `json:"id"`
+			} `json:"ocrTask"`
+		}
+		if err := json.Unmarshal(line.Payload.Data[line.Field], &task); err != nil || task.ID == "" {
+			t.Fatalf("line %q has no task: %v", sc.Text(), err)
+		}
+		u := clientUpdate{Field: line.Field, ID: task.ID, Status: task.Status, Version: task.Version}
+		if task.OcrTask != nil {
+			u.OcrTask = task.OcrTask.ID
+		}
+		updates = append(updates, u)
+	}
+	return updates, headersCalls
+}
+
+// checkToOCRSuccess checks that updates follow the issuance task to
+// SUCCESS and then its OCR task to SUCCESS, versions never going back
+// (a resubscription after a reconnect starts again with the current state,
+// which may repeat the last version seen, never an older one).
+func checkToOCRSuccess(t *testing.T, updates []clientUpdate, task string) {
+	t.Helper()
+	last := map[string]clientUpdate{}
+	var order []string
+	for _, u := range updates {
+		if prev, ok := last[u.Field]; ok && u.Version < prev.Version {
+			t.Fatalf("%s: version %v after %v", u.Field, u.Version, prev.Version)
+		}
+		if _, ok := last[u.Field]; !ok {
+			order = append(order, u.Field)
+		}
+		last[u.Field] = u
+	}
+	iss, ocr := last["issuanceTaskUpdated"], last["ocrTaskUpdated"]
+	if n := countField(updates, "issuanceTaskUpdated"); n < 2 {
+		t.Fatalf("updates %+v: %d of the issuance, want its first state and at least one live change", updates, n)
+	}
+	if len(order) != 2 || order[0] != "issuanceTaskUpdated" || iss.ID != task || iss.Status != "SUCCESS" {
+		t.Fatalf("updates %+v: want the issuance %s to SUCCESS first", updates, task)
+	}
+	if ocr.ID != iss.OcrTask || ocr.Status != "SUCCESS" {
+		t.Fatalf("updates %+v: want its OCR task %s to SUCCESS", updates, iss.OcrTask)
+	}
+}
+
+func countField(updates []clientUpdate, field string) (n int) {
+	for _, u := range updates {
+		if u.Field == field {
+			n++
+		}
+	}
+	return n
+}
+
+func TestJavaScriptGraphQLSSEClient(t *testing.T) {
+	t.Parallel()
+	root, node := jsClientWith(t, "graphql-sse")
+	// The bot takes long enough for the clients to see the task change live.
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "3s"})
+	tok := a.token(t, "alice", false)
+	for _, mode := range []string{"distinct", "single"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			task := requestIssuance(t, a, tok, createNest(t, a, tok, "집 "+mode))
+			stdout, stderr, code := runNode(t, root, node, 120*time.Second, "web/test/sse.mjs", a.base+"/graphql", mode, task, tok)
+			if code != 0 {
+				t.Fatalf("sse.mjs %s exited %d\nstdout: %s\nstderr: %s", mode, code, stdout, stderr)
+			}
+			updates, _ := readClientUpdates(t, stdout)
+			checkToOCRSuccess(t, updates, task)
+			t.Logf("graphql-sse (%s) received %d payloads", mode, len(updates))
+		})
+	}
+}
+
+// TestJavaScriptGraphQLSSETokenRenewal: the stream ends at the short-lived
+// token's expiry; graphql-sse retries, its headers function hands out a
+// fresh token, and the subscription carries on to the final state.
+func TestJavaScriptGraphQLSSETokenRenewal(t *testing.T) {
+	t.Parallel()
+	root, node := jsClientWith(t, "graphql-sse")
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "6s"})
+	long := a.token(t, "alice", false)
+	for _, mode := range []string{"distinct", "single"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			short, err := a.tokens.Issue("alice", false, 3*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			task := requestIssuance(t, a, long, createNest(t, a, long, "집 "+mode))
+			stdout, stderr, code := runNode(t, root, node, 120*time.Second, "web/test/sse.mjs", a.base+"/graphql", mode, task, short, long)
+			if code != 0 {
+				t.Fatalf("sse.mjs %s exited %d\nstdout: %s\nstderr: %s", mode, code, stdout, stderr)
+			}
+			updates, calls := readClientUpdates(t, stdout)
+			checkToOCRSuccess(t, updates, task)
+			// One call for the first (short) token, one for the OCR
+			// subscription (a new request in distinct mode, a new
+			// reservation in single mode once the first one closed), and
+			// one more after the stream ended at the token's expiry.
+			if calls < 3 {
+				t.Fatalf("the headers function ran %d times: the stream did not end at the token's expiry\nstderr: %s", calls, stderr)
+			}
+			t.Logf("graphql-sse (%s): %d payloads, headers function called %d times", mode, len(updates), calls)
+		})
+	}
+}
+
+func TestJavaScriptApolloMultipartClient(t *testing.T) {
+	t.Parallel()
+	root, node := jsClientWith(t, "@apollo/client", "rxjs")
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "3s"})
+	tok := a.token(t, "alice", false)
+	task := requestIssuance(t, a, tok, createNest(t, a, tok, "집"))
+	stdout, stderr, code := runNode(t, root, node, 120*time.Second, "web/test/apollo-multipart.mjs", a.base+"/graphql", tok, task)
+	if code != 0 {
+		t.Fatalf("apollo-multipart.mjs exited %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	updates, _ := readClientUpdates(t, stdout)
+	checkToOCRSuccess(t, updates, task)
+	t.Logf("Apollo Client HttpLink received %d payloads", len(updates))
+}
