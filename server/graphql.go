@@ -69,7 +69,15 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	// graphql-sse (both modes) before GET and POST, which would otherwise
 	// take its GET streams and its POSTed operations; Apollo multipart
 	// subscriptions before POST, which would answer the first event only.
-	liveOpts := live.Options{Logger: log}
+	// An SSE reservation or stream and a multipart subscription count as
+	// one of the user's connections, as a WebSocket does.
+	liveOpts := live.Options{Logger: log, Admit: func(user string) (func(), error) {
+		ctx, ok := o.WS.admit(context.Background(), user)
+		if !ok {
+			return nil, fmt.Errorf("this user already has %d connections open, the limit", o.WS.maxConns)
+		}
+		return func() { o.WS.release(ctx, 0) }, nil
+	}}
 	srv.AddTransport(live.NewSSE(liveOpts))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})

@@ -157,6 +157,12 @@ func (t *Multipart) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		return
 	}
 
+	release, p := admit(ctx, t.o)
+	if p != nil {
+		p.write(w)
+		return
+	}
+	defer release()
 	t.streams.Add(1)
 	defer t.streams.Add(-1)
 	h := w.Header()

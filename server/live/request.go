@@ -57,6 +57,13 @@ func readParams(r *http.Request, limit int64) (*graphql.RawParams, *problem) {
 	switch r.Method {
 	case http.MethodGet:
 		q := r.URL.Query()
+		for _, vs := range q {
+			for _, v := range vs {
+				if !utf8.ValidString(v) {
+					return nil, &problem{http.StatusBadRequest, "BAD_REQUEST", "a query parameter is not valid UTF-8"}
+				}
+			}
+		}
 		if s := q.Get("query"); s != "" {
 			body.Query = &s
 		}
@@ -67,9 +74,6 @@ func readParams(r *http.Request, limit int64) (*graphql.RawParams, *problem) {
 			s := q.Get(name)
 			if s == "" {
 				continue
-			}
-			if !utf8.ValidString(s) {
-				return nil, &problem{http.StatusBadRequest, "BAD_REQUEST", "the " + name + " parameter is not valid UTF-8"}
 			}
 			if err := decodeJSON([]byte(s), dst); err != nil {
 				return nil, &problem{http.StatusBadRequest, "BAD_REQUEST", "the " + name + " parameter must be a JSON object"}

@@ -87,6 +87,8 @@ func (t *SSE) Supports(r *http.Request) bool {
 	switch r.Method {
 	case http.MethodPut, http.MethodDelete:
 		return true
+	case http.MethodOptions, http.MethodHead: // CORS preflights and the like are not ours
+		return false
 	}
 	return acceptsEventStream(r) || reservationToken(r) != ""
 }
@@ -136,6 +138,24 @@ func (t *SSE) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecu
 	}
 }
 
+// admit counts a stream (or a reservation) against its user's connection
+// limit (Options.Admit); the release function is never nil.
+func admit(ctx context.Context, o Options) (release func(), p *problem) {
+	a, ok := jobs.ActorFrom(ctx)
+	if !ok || o.Admit == nil {
+		return func() {}, nil
+	}
+	give, err := o.Admit(a.UserID)
+	if err != nil {
+		return nil, &problem{http.StatusTooManyRequests, string(jobs.CodeRateLimited), err.Error()}
+	}
+	if give == nil {
+		give = func() {}
+	}
+	var once sync.Once
+	return func() { once.Do(give) }, nil
+}
+
 // expiredProblem refuses a request whose identity has expired.
 func (t *SSE) expiredProblem(ctx context.Context) *problem {
 	if a, ok := jobs.ActorFrom(ctx); ok && a.ExpiredAt(t.o.Now()) {
@@ -156,6 +176,12 @@ func (t *SSE) distinct(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		p.write(w)
 		return
 	}
+	release, p := admit(ctx, t.o)
+	if p != nil {
+		p.write(w)
+		return
+	}
+	defer release()
 	params.ReadTime = graphql.TraceTiming{Start: graphql.Now(), End: graphql.Now()}
 	oc, errs := exec.CreateOperationContext(ctx, params)
 	if errs != nil && parseFailed(errs) {
@@ -256,6 +282,7 @@ type reservation struct {
 	ops      map[string]*sseOp
 	idle     *time.Timer
 	ended    bool
+	release  func() // gives back the user's connection (Options.Admit)
 }
 
 type sseOp struct{ cancel context.CancelFunc }
@@ -271,10 +298,15 @@ func (t *SSE) reserve(w http.ResponseWriter, r *http.Request) {
 		p.write(w)
 		return
 	}
+	release, p := admit(r.Context(), t.o)
+	if p != nil {
+		p.write(w)
+		return
+	}
 	b := make([]byte, 24)
 	_, _ = rand.Read(b)
 	res := &reservation{token: base64.RawURLEncoding.EncodeToString(b), owner: actor.UserID,
-		attached: make(chan struct{}), ops: map[string]*sseOp{}}
+		attached: make(chan struct{}), ops: map[string]*sseOp{}, release: release}
 	res.ctx, res.cancel = context.WithCancel(context.Background())
 	res.idle = time.AfterFunc(t.reservationTimeout, func() {
 		res.mu.Lock()
@@ -308,6 +340,7 @@ func (t *SSE) end(res *reservation) {
 	}
 	res.mu.Unlock()
 	res.cancel()
+	res.release()
 }
 
 // lookup returns the reservation of token if the request's user owns it;
@@ -346,16 +379,18 @@ func (t *SSE) connect(w http.ResponseWriter, r *http.Request, token string) {
 		(&problem{http.StatusConflict, string(jobs.CodeConflict), "this reservation's event stream is already open"}).write(w)
 		return
 	}
+	// The stream is claimed under the lock, its first write made outside
+	// it (a slow client must not stall the reservation's other requests).
 	t.streams.Add(1)
 	defer t.streams.Add(-1)
-	out, ok := openEventStream(w, t.o.WriteTimeout)
+	out := startEventStream(w, t.o.WriteTimeout)
 	res.out = out
 	res.idle.Stop()
 	close(res.attached)
 	res.mu.Unlock()
 	defer out.close()
 	defer t.end(res)
-	if !ok {
+	if !out.write(heartbeat) {
 		return
 	}
 	if exp, ok := expiry(r.Context()); ok {
@@ -498,14 +533,20 @@ type eventWriter struct {
 // openEventStream sends the headers of an event stream and its first
 // comment, so that clients see the stream open at once.
 func openEventStream(w http.ResponseWriter, timeout time.Duration) (*eventWriter, bool) {
+	out := startEventStream(w, timeout)
+	return out, out.write(heartbeat)
+}
+
+// startEventStream sets the headers of an event stream; nothing is sent
+// until the first write.
+func startEventStream(w http.ResponseWriter, timeout time.Duration) *eventWriter {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	h.Del("Content-Length")
 	w.WriteHeader(http.StatusOK)
-	out := newEventWriter(w, timeout)
-	return out, out.write(heartbeat)
+	return newEventWriter(w, timeout)
 }
 
 func newEventWriter(w http.ResponseWriter, timeout time.Duration) *eventWriter {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -508,4 +509,81 @@ func TestSSEHostileClients(t *testing.T) {
 	if status != 200 || !strings.Contains(body, "world") {
 		t.Fatalf("after the hostile clients: %d %s", status, body)
 	}
+}
+
+// connLimit is an Options.Admit allowing max connections per user.
+type connLimit struct {
+	mu      sync.Mutex
+	max     int
+	perUser map[string]int
+}
+
+func (l *connLimit) admit(user string) (func(), error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.perUser[user] >= l.max {
+		return nil, fmt.Errorf("this user already has %d connections open, the limit", l.max)
+	}
+	l.perUser[user]++
+	return func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.perUser[user]--
+	}, nil
+}
+
+func (l *connLimit) open(user string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.perUser[user]
+}
+
+// TestStreamsCountAgainstTheConnectionLimit: a reservation (from PUT to
+// its end), a distinct-connections stream and a multipart subscription
+// each count as one of the user's connections (Options.Admit); past the
+// limit they are refused with 429, and each gives its place back when it
+// ends.
+func TestStreamsCountAgainstTheConnectionLimit(t *testing.T) {
+	t.Parallel()
+	limit := &connLimit{max: 1, perUser: map[string]int{}}
+	b := setup(t, Options{Admit: limit.admit})
+	c := b.reserve(t, "Bearer alice")
+	refused := func(t *testing.T) {
+		t.Helper()
+		for _, tc := range []struct {
+			name, method string
+			header       map[string]string
+			body         string
+		}{
+			{"PUT", "PUT", nil, ""},
+			{"distinct", "POST", map[string]string{"Accept": streamAccept}, gqlBody("subscription { forever }", nil)},
+			{"multipart", "POST", map[string]string{"Accept": apolloAccept}, gqlBody("subscription { forever }", nil)},
+		} {
+			status, body := readAll(t, b.request(t, tc.method, "/", "Bearer alice", tc.header, tc.body))
+			if status != http.StatusTooManyRequests || !strings.Contains(body, "RATE_LIMITED") {
+				t.Fatalf("%s over the limit: %d %s", tc.name, status, body)
+			}
+		}
+	}
+	refused(t)
+	// Another user is not affected.
+	b.reserve(t, "Bearer bob")
+	// The reservation ends with its stream: alice's place comes back.
+	c.connect()
+	c.resp.Body.Close()
+	waitFor(t, "the reservation gives its place back", func() bool { return limit.open("alice") == 0 })
+	resp := b.request(t, "POST", "/", "Bearer alice", map[string]string{"Accept": streamAccept}, gqlBody("subscription { forever }", nil))
+	if resp.StatusCode != 200 {
+		t.Fatalf("a stream after the reservation ended: %d", resp.StatusCode)
+	}
+	refused(t)
+	resp.Body.Close()
+	waitFor(t, "the stream gives its place back", func() bool { return limit.open("alice") == 0 })
+	_, ch := b.subscribeMultipart(t, apolloAccept, "Bearer alice", "subscription { count(to: 1) }")
+	for p := range ch {
+		if p == "--" {
+			break
+		}
+	}
+	waitFor(t, "the multipart subscription gives its place back", func() bool { return limit.open("alice") == 0 })
 }
