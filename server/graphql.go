@@ -71,7 +71,7 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	// subscriptions before POST, which would answer the first event only.
 	// An SSE reservation or stream and a multipart subscription count as
 	// one of the user's connections, as a WebSocket does.
-	liveOpts := live.Options{Logger: log, Admit: func(user string) (func(), error) {
+	liveOpts := live.Options{Logger: log, MaxSubscriptions: o.WS.maxSubs, Admit: func(user string) (func(), error) {
 		ctx, ok := o.WS.admit(context.Background(), user)
 		if !ok {
 			return nil, fmt.Errorf("this user already has %d connections open, the limit", o.WS.maxConns)

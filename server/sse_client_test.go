@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -191,4 +193,50 @@ func TestJavaScriptApolloMultipartClient(t *testing.T) {
 	updates, _ := readClientUpdates(t, stdout)
 	checkToOCRSuccess(t, updates, task)
 	t.Logf("Apollo Client HttpLink received %d payloads", len(updates))
+}
+
+// TestLiveHTTPTransportsOnTheServer: the wiring of package live in the
+// binary: the connection limit covers graphql-sse reservations, and the
+// request that crashed the process under gqlgen's multipart transport (a
+// subscription with Accept: multipart/mixed) is refused with 406.
+func TestLiveHTTPTransportsOnTheServer(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, map[string]string{"ROLE": "api", "WS_MAX_CONNECTIONS_PER_USER": "1"})
+	tok := a.token(t, "alice", false)
+	do := func(method, accept, body string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(method, a.base+"/graphql", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+tok)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := a.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if status, body := do("PUT", "", ""); status != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", status, body)
+	}
+	if status, body := do("PUT", "", ""); status != http.StatusTooManyRequests || !strings.Contains(body, "RATE_LIMITED") {
+		t.Fatalf("a second PUT with WS_MAX_CONNECTIONS_PER_USER=1: %d %s", status, body)
+	}
+	sub := `{"query": "subscription { issuanceTaskUpdated(id: \"00000000-0000-0000-0000-000000000000\") { id } }"}`
+	for _, accept := range []string{"multipart/mixed", "multipart/mixed;deferSpec=20220824,application/json"} {
+		if status, body := do("POST", accept, sub); status != http.StatusNotAcceptable || !strings.Contains(body, "subscriptionSpec=1.0") {
+			t.Fatalf("subscription with Accept %s: %d %s", accept, status, body)
+		}
+	}
+	if status, body := do("POST", "multipart/mixed;deferSpec=20220824,application/json", `{"query": "{ __typename }"}`); status != 200 || !strings.Contains(body, `"Query"`) {
+		t.Fatalf("query with a multipart Accept: %d %s", status, body)
+	}
 }
