@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -238,5 +239,46 @@ func TestLiveHTTPTransportsOnTheServer(t *testing.T) {
 	}
 	if status, body := do("POST", "multipart/mixed;deferSpec=20220824,application/json", `{"query": "{ __typename }"}`); status != 200 || !strings.Contains(body, `"Query"`) {
 		t.Fatalf("query with a multipart Accept: %d %s", status, body)
+	}
+}
+
+// TestLiveHTTPStreamsOutliveRequestTimeout: REQUEST_TIMEOUT bounds
+// ordinary requests, not the streams of graphql-sse and multipart
+// subscriptions (gqlgen's multipart stream was cut at it).
+func TestLiveHTTPStreamsOutliveRequestTimeout(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, map[string]string{"ROLE": "api", "REQUEST_TIMEOUT": "1s"})
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "집")
+	body, _ := json.Marshal(map[string]any{"query": `subscription { nestTasksUpdated(nestId: "` + nest + `") { __typename } }`})
+	for _, accept := range []string{"text/event-stream", "multipart/mixed;boundary=graphql;subscriptionSpec=1.0,application/json"} {
+		t.Run(accept, func(t *testing.T) {
+			t.Parallel()
+			req, err := http.NewRequest("POST", a.base+"/graphql", bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Authorization", "Bearer "+tok)
+			req.Header.Set("Accept", accept)
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := a.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("status %d", resp.StatusCode)
+			}
+			ended := make(chan error, 1)
+			go func() {
+				_, err := io.Copy(io.Discard, resp.Body)
+				ended <- err
+			}()
+			select {
+			case err := <-ended:
+				t.Fatalf("the stream ended (%v) within 3 s with REQUEST_TIMEOUT=1s", err)
+			case <-time.After(3 * time.Second): // the absence of an end is what is tested
+			}
+		})
 	}
 }
