@@ -212,6 +212,11 @@ func (t *SSE) distinct(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 
 	go func() {
 		defer end()
+		defer func() {
+			if r := recover(); r != nil {
+				_ = recovered(opCtx, t.o.Logger, "graphql-sse stream", r)
+			}
+		}()
 		if errs != nil { // validation: reported on the stream, as the protocol requires
 			resp := exec.DispatchError(graphql.WithOperationContext(opCtx, oc), errs)
 			if out.next(opCtx, t.o.Logger, "", resp) {
@@ -458,6 +463,9 @@ func (t *SSE) operation(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 
 	go func() {
 		defer func() {
+			if r := recover(); r != nil {
+				_ = recovered(opCtx, t.o.Logger, "graphql-sse operation", r)
+			}
 			stopWithRes()
 			if expire != nil {
 				expire.Stop()
