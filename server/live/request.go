@@ -30,7 +30,11 @@ func (p *problem) write(w http.ResponseWriter) {
 
 // writeErrors answers status with {"errors": errs} as application/json.
 func writeErrors(w http.ResponseWriter, status int, errs gqlerror.List) {
-	b, err := json.Marshal(graphql.Response{Errors: errs})
+	// A request error has no "data" at all (GraphQL over HTTP), where
+	// graphql.Response would send "data": null.
+	b, err := json.Marshal(struct {
+		Errors gqlerror.List `json:"errors"`
+	}{errs})
 	if err != nil {
 		b = []byte(`{"errors":[{"message":"internal error","extensions":{"code":"INTERNAL"}}]}`)
 		status = http.StatusInternalServerError

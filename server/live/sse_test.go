@@ -96,6 +96,9 @@ func TestSSERequestProblemsAreAnsweredPerGraphQLOverHTTP(t *testing.T) {
 			if status != tc.status || !strings.Contains(body, tc.inBody) || !json.Valid([]byte(body)) {
 				t.Fatalf("status %d body %s; want %d with %q in a JSON body", status, body, tc.status, tc.inBody)
 			}
+			if strings.Contains(body, `"data"`) {
+				t.Fatalf("body %s: a request error has no data (GraphQL over HTTP)", body)
+			}
 		})
 	}
 	t.Run("wrong content type", func(t *testing.T) {
