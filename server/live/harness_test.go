@@ -37,6 +37,8 @@ type Subscription {
   count(to: Int!): Int!
   "0, then nothing until the subscription is stopped."
   forever: Int!
+  "Nothing at all until the subscription is stopped."
+  silent: Int!
   "The result producer panics (outside gqlgen's field recovery)."
   explode: Int!
   "A result whose data is not JSON (what crashed gqlgen's multipart transport)."
@@ -103,6 +105,11 @@ func (p *protocolSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 				first = false
 				return data(0)
 			}
+			<-ctx.Done()
+			return nil
+		}
+	case "silent":
+		return func(ctx context.Context) *graphql.Response {
 			<-ctx.Done()
 			return nil
 		}

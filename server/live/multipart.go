@@ -205,7 +205,7 @@ func (t *Multipart) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		responses, dctx := exec.DispatchOperation(graphql.WithOperationContext(opCtx, oc), oc)
 		for {
 			resp := responses(dctx)
-			if resp == nil {
+			if resp == nil || opCtx.Err() != nil {
 				return
 			}
 			b, err := encodeResponse(resp)

@@ -125,6 +125,30 @@ func TestMultipartSubscription(t *testing.T) {
 	})
 }
 
+// TestStreamsOpenBeforeAnyResult: the response headers (and the first
+// boundary or comment) go out at once, not with the first result (gqlgen's
+// multipart transport sent nothing until then).
+func TestStreamsOpenBeforeAnyResult(t *testing.T) {
+	t.Parallel()
+	b := setup(t, Options{})
+	for _, tc := range []struct{ accept, contentType, first string }{
+		{apolloAccept, "multipart/mixed", "--graphql"},
+		{streamAccept, "text/event-stream", ":\n\n"},
+	} {
+		t.Run(tc.contentType, func(t *testing.T) {
+			resp := b.request(t, "POST", "/", "", map[string]string{"Accept": tc.accept}, gqlBody("subscription { silent }", nil))
+			defer resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), tc.contentType) {
+				t.Fatalf("status %d, content type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+			}
+			buf := make([]byte, len(tc.first))
+			if _, err := io.ReadFull(resp.Body, buf); err != nil || string(buf) != tc.first {
+				t.Fatalf("first bytes %q (%v), want %q", buf, err, tc.first)
+			}
+		})
+	}
+}
+
 // TestMultipartHeartbeats: a {} part every PingInterval.
 func TestMultipartHeartbeats(t *testing.T) {
 	t.Parallel()

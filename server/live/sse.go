@@ -245,8 +245,13 @@ func (t *SSE) pump(ctx context.Context, exec graphql.GraphExecutor, oc *graphql.
 	responses, dctx := exec.DispatchOperation(graphql.WithOperationContext(ctx, oc), oc)
 	for {
 		resp := responses(dctx)
+		if ctx.Err() != nil {
+			// Stopped (DELETE, the stream's end): what the operation made of
+			// its cancelled context ("context canceled") is nobody's result.
+			return false
+		}
 		if resp == nil {
-			return ctx.Err() == nil
+			return true
 		}
 		if !out.next(ctx, t.o.Logger, id, resp) {
 			return false

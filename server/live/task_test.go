@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -163,4 +164,59 @@ func TestRealTaskStatusReachesEveryTransport(t *testing.T) {
 		t.Fatalf("multipart: %q, want the closing boundary", p)
 	}
 	waitFor(t, "the hub drops the finished subscriptions", func() bool { return hub.Subscribers() == 0 })
+}
+
+// TestSubscribeStopCyclesReleaseHubSubscriptions: hundreds of subscribe
+// and DELETE cycles on one single-connection stream, each a real hub
+// subscription to a real task, leave no subscription behind in the hub.
+func TestSubscribeStopCyclesReleaseHubSubscriptions(t *testing.T) {
+	t.Parallel()
+	d := dbtest.New(t)
+	rc, err := jobs.NewRiverClient(d, jobs.RiverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := jobs.NewService(jobs.ServiceOptions{DB: d, River: rc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub := jobs.NewHub(svc)
+	b := setupSchema(t, Options{}, graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{Service: svc})))
+	alice := jobs.WithActor(context.Background(), jobs.Actor{UserID: "alice"})
+	nest, err := svc.CreateNest(alice, jobs.NewNest{Title: "집", Address: "서울", RegistryUniqueNo: "1101-2021-003413"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.RequestIssuance(alice, nest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	query := `subscription { issuanceTaskUpdated(id: "` + res.Task.ID + `") { status } }`
+	c := b.reserve(t, "Bearer alice")
+	c.connect()
+	const cycles = 300
+	for i := range cycles {
+		id := "op" + strconv.Itoa(i)
+		if status, body := c.post(id, query); status != http.StatusAccepted {
+			t.Fatalf("cycle %d: POST %d %s", i, status, body)
+		}
+		if i%2 == 0 { // half are stopped after their first result, half at once
+			for {
+				// A result an earlier operation sent before its DELETE
+				// arrived may come first.
+				ev, ok := nextEvent(t, c.events)
+				if !ok || strings.Contains(ev.data, "errors") {
+					t.Fatalf("cycle %d: event %+v (open %v)", i, ev, ok)
+				}
+				if strings.Contains(ev.data, `"id":"`+id+`"`) {
+					break
+				}
+			}
+		}
+		if status := c.delete(id); status != http.StatusOK {
+			t.Fatalf("cycle %d: DELETE %d", i, status)
+		}
+	}
+	waitFor(t, "every stopped operation leaves the reservation", func() bool { return b.sse.operations(c.token) == 0 })
+	waitFor(t, "the hub holds no subscription", func() bool { return hub.Subscribers() == 0 })
 }
