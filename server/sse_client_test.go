@@ -41,6 +41,7 @@ type clientUpdate struct {
 	Status  string
 	Version float64
 	OcrTask string
+	Calls   int // graphql-sse: how many times the headers function had run
 }
 
 // readClientUpdates parses the {"field", "payload"} lines of the client
@@ -52,6 +53,7 @@ func readClientUpdates(t *testing.T, stdout string) (updates []clientUpdate, hea
 	for sc.Scan() {
 		var line struct {
 			Field        string `json:"field"`
+			Calls        int    `json:"calls"`
 			HeadersCalls *int   `json:"headersCalls"`
 			Payload      struct {
 				Data   map[string]json.RawMessage `json:"data"`
@@ -79,7 +81,7 @@ func readClientUpdates(t *testing.T, stdout string) (updates []clientUpdate, hea
 		if err := json.Unmarshal(line.Payload.Data[line.Field], &task); err != nil || task.ID == "" {
 			t.Fatalf("line %q has no task: %v", sc.Text(), err)
 		}
-		u := clientUpdate{Field: line.Field, ID: task.ID, Status: task.Status, Version: task.Version}
+		u := clientUpdate{Field: line.Field, ID: task.ID, Status: task.Status, Version: task.Version, Calls: line.Calls}
 		if task.OcrTask != nil {
 			u.OcrTask = task.OcrTask.ID
 		}
@@ -153,12 +155,14 @@ func TestJavaScriptGraphQLSSEClient(t *testing.T) {
 func TestJavaScriptGraphQLSSETokenRenewal(t *testing.T) {
 	t.Parallel()
 	root, node := jsClientWith(t, "graphql-sse")
-	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "6s"})
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "8s"})
 	long := a.token(t, "alice", false)
 	for _, mode := range []string{"distinct", "single"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			short, err := a.tokens.Issue("alice", false, 3*time.Second)
+			// Short enough to expire while the bot works, long enough for
+			// node to start and subscribe with it on a loaded machine.
+			short, err := a.tokens.Issue("alice", false, 4*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,6 +179,18 @@ func TestJavaScriptGraphQLSSETokenRenewal(t *testing.T) {
 			// one more after the stream ended at the token's expiry.
 			if calls < 3 {
 				t.Fatalf("the headers function ran %d times: the stream did not end at the token's expiry\nstderr: %s", calls, stderr)
+			}
+			// The issuance was followed under the first token, then, after
+			// the stream ended at its expiry, under the renewed one.
+			var underShort, underRenewed bool
+			for _, u := range updates {
+				if u.Field == "issuanceTaskUpdated" {
+					underShort = underShort || u.Calls == 1
+					underRenewed = underRenewed || u.Calls >= 2
+				}
+			}
+			if !underShort || !underRenewed {
+				t.Fatalf("updates %+v: want issuance results under the first token and under the renewed one", updates)
 			}
 			t.Logf("graphql-sse (%s): %d payloads, headers function called %d times", mode, len(updates), calls)
 		})

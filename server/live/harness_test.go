@@ -355,3 +355,7 @@ func (t *SSE) operations(token string) int {
 	defer res.mu.Unlock()
 	return len(res.ops)
 }
+
+// shortLife is the life of the tokens that expire during a test: long
+// enough for a loaded machine to open the stream first.
+const shortLife = 1500 * time.Millisecond

@@ -214,7 +214,7 @@ func TestMultipartTransportErrors(t *testing.T) {
 		name, auth, query, code string
 		first                   bool // a result comes before the error
 	}{
-		{"token expiry", expiringAuth("alice", 300*time.Millisecond), "subscription { forever }", "UNAUTHENTICATED", true},
+		{"token expiry", expiringAuth("alice", shortLife), "subscription { forever }", "UNAUTHENTICATED", true},
 		{"panic", "", "subscription { explode }", "INTERNAL", false},
 		{"unencodable result", "", "subscription { badJSON }", "INTERNAL", false},
 	} {

@@ -362,7 +362,7 @@ func TestSSEEndsAtTokenExpiry(t *testing.T) {
 	t.Parallel()
 	b := setup(t, Options{})
 	t.Run("distinct", func(t *testing.T) {
-		resp := b.request(t, "POST", "/", expiringAuth("alice", 300*time.Millisecond), map[string]string{"Accept": streamAccept}, gqlBody("subscription { forever }", nil))
+		resp := b.request(t, "POST", "/", expiringAuth("alice", shortLife), map[string]string{"Accept": streamAccept}, gqlBody("subscription { forever }", nil))
 		defer resp.Body.Close()
 		ch := events(t, resp.Body)
 		if ev, ok := nextEvent(t, ch); !ok || ev.event != "next" {
@@ -373,7 +373,7 @@ func TestSSEEndsAtTokenExpiry(t *testing.T) {
 		}
 	})
 	t.Run("single, the stream's token", func(t *testing.T) {
-		auth := expiringAuth("alice", 300*time.Millisecond)
+		auth := expiringAuth("alice", shortLife)
 		c := b.reserve(t, auth)
 		c.connect()
 		if status, _ := c.post("f", "subscription { forever }"); status != http.StatusAccepted {
@@ -394,7 +394,7 @@ func TestSSEEndsAtTokenExpiry(t *testing.T) {
 	t.Run("single, an operation's token", func(t *testing.T) {
 		c := b.reserve(t, "Bearer alice")
 		c.connect()
-		c.auth = expiringAuth("alice", 300*time.Millisecond)
+		c.auth = expiringAuth("alice", shortLife)
 		if status, _ := c.post("f", "subscription { forever }"); status != http.StatusAccepted {
 			t.Fatal(status)
 		}

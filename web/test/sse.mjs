@@ -10,7 +10,8 @@
 // its expiry and the client carries on with a fresh one.
 //
 // stdout: one JSON line per payload, {"field": "issuanceTaskUpdated" |
-// "ocrTaskUpdated", "payload": {...}}, then {"headersCalls": n}.
+// "ocrTaskUpdated", "payload": {...}, "calls": <headers calls so far>},
+// then {"headersCalls": n}.
 // Exit 0 when both subscriptions complete, 1 on an error (printed on
 // stderr) or when nothing completes within 90 s, 2 on bad usage.
 import { createClient } from 'graphql-sse';
@@ -48,7 +49,7 @@ function follow(field, query, variables) {
     let last;
     client.subscribe({ query, variables }, {
       next: (payload) => {
-        process.stdout.write(JSON.stringify({ field, payload }) + '\n');
+        process.stdout.write(JSON.stringify({ field, payload, calls: headersCalls }) + '\n');
         if (payload.errors) reject(payload.errors);
         last = payload.data?.[field];
       },
