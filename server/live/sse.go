@@ -350,6 +350,13 @@ func (t *SSE) end(res *reservation) {
 	}
 	res.mu.Unlock()
 	res.cancel()
+	// end also runs on timers' goroutines: a panic in the release function
+	// (Options.Admit's) must not end the process.
+	defer func() {
+		if r := recover(); r != nil {
+			_ = recovered(res.ctx, t.o.Logger, "graphql-sse reservation release", r)
+		}
+	}()
 	res.release()
 }
 
