@@ -47,27 +47,35 @@ const (
 )
 
 // newGraphQLHandler builds /graphql with explicit transports: WebSocket
-// (graphql-transport-ws and graphql-ws) and SSE before POST, or POST would
-// answer a subscription with its first event only.
+// (graphql-transport-ws and graphql-ws), graphql-sse and Apollo multipart
+// subscriptions (package live) before POST, or POST would answer a
+// subscription with its first event only.
 func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	log := o.Logger
 	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{Service: svc})))
-	srv.AddTransport(live.NewWebSocket(live.Options{
+	// Our own transports (package live): WebSocket, graphql-sse (both
+	// modes) before GET and POST, which would otherwise take its GET
+	// streams and its POSTed operations, and Apollo multipart subscriptions
+	// before POST, which would answer the first event only. An SSE
+	// reservation or stream and a multipart subscription count as one of
+	// the user's connections, as a WebSocket does.
+	liveOpts := live.Options{
 		Logger:           log,
 		Authenticate:     bearer(o.Tokens),
 		Admit:            o.WS.admit,
 		AllowedOrigins:   o.AllowedOrigins,
 		MaxSubscriptions: o.WS.maxSubs,
-		PingInterval:     o.PingInterval, // a silent peer is dropped after two
+		PingInterval:     o.PingInterval, // a silent WebSocket peer is dropped after two
 		InitTimeout:      o.InitTimeout,
 		ReadLimit:        64 << 10,
 		Stop:             o.Stop,
 		Streams:          o.Streams,
-	}))
-	srv.AddTransport(transport.SSE{})
+	}
+	srv.AddTransport(live.NewWebSocket(liveOpts))
+	srv.AddTransport(live.NewSSE(liveOpts))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.MultipartMixed{})
+	srv.AddTransport(live.NewMultipart(liveOpts))
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	if o.Dev {
@@ -133,9 +141,11 @@ func graphQLOverHTTP(h http.Handler) http.Handler {
 	})
 }
 
-// isStream reports whether r opens a WebSocket or an SSE stream.
+// isStream reports whether r opens a WebSocket, an SSE stream or an Apollo
+// multipart subscription.
 func isStream(r *http.Request) bool {
-	return r.Header.Get("Upgrade") != "" || strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+	return r.Header.Get("Upgrade") != "" || strings.Contains(r.Header.Get("Accept"), "text/event-stream") ||
+		live.AcceptsMultipartSubscription(r.Header.Get("Accept"))
 }
 
 type specWriter struct {
