@@ -84,6 +84,7 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
 	srv.Use(extension.FixedComplexityLimit(1000))
 	srv.Use(depthLimit{max: 12})
+	srv.Use(singleRootField{})
 	srv.SetParserTokenLimit(10_000)
 	srv.AroundOperations(graphQLSpans(o.Tracer))
 	srv.SetErrorPresenter(graph.ErrorPresenter(log))

@@ -105,6 +105,30 @@ func (d depthLimit) MutateOperationContext(ctx context.Context, oc *graphql.Oper
 	return nil
 }
 
+// singleRootField refuses a subscription that selects more than one root
+// field (the GraphQL spec's "single root field" rule) as a request error,
+// before anything runs: gqlgen would fail it later, as an internal error.
+type singleRootField struct{}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = singleRootField{}
+
+func (singleRootField) ExtensionName() string                   { return "SingleRootField" }
+func (singleRootField) Validate(graphql.ExecutableSchema) error { return nil }
+func (singleRootField) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if oc.Operation == nil || oc.Operation.Operation != ast.Subscription {
+		return nil
+	}
+	if n := len(graphql.CollectFields(oc, oc.Operation.SelectionSet, []string{"Subscription"})); n != 1 {
+		err := gqlerror.Errorf("a subscription must select exactly one root field; this one selects %d", n)
+		err.Extensions = map[string]any{"code": "GRAPHQL_VALIDATION_FAILED"}
+		return err
+	}
+	return nil
+}
+
 // selectionDepth returns the depth of a selection set, stopping once it
 // passes limit (so fragment cycles and huge documents end early).
 func selectionDepth(set ast.SelectionSet, frags ast.FragmentDefinitionList, depth, limit int) int {

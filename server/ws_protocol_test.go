@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -486,26 +487,7 @@ func TestWebSocketHostileInput(t *testing.T) {
 	}
 	// frame writes one masked client frame.
 	frame := func(conn net.Conn, opcode byte, fin bool, payload []byte) {
-		b0 := opcode
-		if fin {
-			b0 |= 0x80
-		}
-		hdr := []byte{b0}
-		switch n := len(payload); {
-		case n < 126:
-			hdr = append(hdr, 0x80|byte(n))
-		case n < 1<<16:
-			hdr = append(hdr, 0x80|126, byte(n>>8), byte(n))
-		default:
-			hdr = append(hdr, 0x80|127, 0, 0, 0, 0, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
-		}
-		mask := []byte{1, 2, 3, 4}
-		hdr = append(hdr, mask...)
-		masked := make([]byte, len(payload))
-		for i, c := range payload {
-			masked[i] = c ^ mask[i%4]
-		}
-		_, _ = conn.Write(append(hdr, masked...))
+		_, _ = conn.Write(maskedFrameFin(opcode, fin, payload))
 	}
 	// closeCode reads frames until a close frame and returns its code, or
 	// -1 when the connection ends without one.
@@ -580,6 +562,52 @@ func TestWebSocketHostileInput(t *testing.T) {
 		})
 	}
 
+	t.Run("a client that floods pings and reads nothing is dropped, not buffered for", func(t *testing.T) {
+		conn, br := upgrade(t)
+		_ = conn.SetDeadline(time.Now().Add(60 * time.Second))
+		frame(conn, 0x1, true, []byte(`{"type":"connection_init","payload":{"Authorization":"Bearer `+tok+`"}}`))
+		ping := bytes.Repeat([]byte("p"), 125)
+		batch := []byte{}
+		for i := 0; i < 1000; i++ {
+			batch = append(batch, maskedFrame(0x9, ping)...)
+		}
+		sent := 0
+		for ; sent < 400; sent++ { // up to 400,000 pings, 52 MB: far more than the backlog bound and the socket buffers
+			if _, err := conn.Write(batch); err != nil {
+				break // dropped
+			}
+		}
+		// Whatever was sent, the server must have ended the connection
+		// long before answering every ping.
+		pongs := 0
+		for {
+			h := make([]byte, 2)
+			if _, err := io.ReadFull(br, h); err != nil {
+				break
+			}
+			body := make([]byte, int(h[1]&0x7f))
+			if _, err := io.ReadFull(br, body); err != nil {
+				break
+			}
+			if h[0]&0x0f == 0xA {
+				pongs++
+			}
+		}
+		if pongs >= sent*1000 {
+			t.Fatalf("all %d pings were answered: the server buffered instead of dropping", pongs)
+		}
+	})
+
+	t.Run("a subscription with two root fields is a request error", func(t *testing.T) {
+		c := dialRaw(t, a, live.SubprotocolTransportWS)
+		c.json(initMsg(tok))
+		c.expect("connection_ack")
+		c.json(subscribeMsg("two", `subscription($id: ID!) { a: issuanceTaskUpdated(id: $id) { id } b: issuanceTaskUpdated(id: $id) { id } }`, map[string]any{"id": task}))
+		if m := c.expect("error"); !strings.Contains(fmt.Sprint(m["payload"]), "GRAPHQL_VALIDATION_FAILED") {
+			t.Fatalf("got %v", m)
+		}
+	})
+
 	t.Run("abrupt closes mid-stream", func(t *testing.T) {
 		for i := 0; i < 50; i++ {
 			c := dialRaw(t, a, live.SubprotocolTransportWS)
@@ -634,4 +662,29 @@ func TestWebSocketHostileInput(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// maskedFrame is one final, masked client frame.
+func maskedFrame(opcode byte, payload []byte) []byte { return maskedFrameFin(opcode, true, payload) }
+
+func maskedFrameFin(opcode byte, fin bool, payload []byte) []byte {
+	b0 := opcode
+	if fin {
+		b0 |= 0x80
+	}
+	hdr := []byte{b0}
+	switch n := len(payload); {
+	case n < 126:
+		hdr = append(hdr, 0x80|byte(n))
+	case n < 1<<16:
+		hdr = append(hdr, 0x80|126, byte(n>>8), byte(n))
+	default:
+		hdr = append(hdr, 0x80|127, 0, 0, 0, 0, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+	}
+	mask := []byte{1, 2, 3, 4}
+	hdr = append(hdr, mask...)
+	for i, c := range payload {
+		hdr = append(hdr, c^mask[i%4])
+	}
+	return hdr
 }

@@ -264,6 +264,7 @@ type wsConn struct {
 	draining  bool     // our close frame is out: read to EOF, then end
 	ended     bool     // terminated
 	out       [][]byte // frames to write, in order
+	outBytes  int      // their size: at most maxBacklog
 	ops       map[string]*wsOp
 	ready     []*wsOp // operations with something to send, in order
 	writing   bool    // a writer goroutine is running
@@ -285,6 +286,10 @@ type wsOp struct {
 	queued    bool // in ready
 	done      bool // completed by either side: nothing more is sent
 }
+
+// maxBacklog bounds the bytes queued for a client while its writer is
+// blocked on it: a client that sends faster than it reads is dropped.
+const maxBacklog = 1 << 20
 
 // readBufs holds read buffers between reads: an idle connection owns none.
 var readBufs = sync.Pool{New: func() any { b := make([]byte, 16<<10); return &b }}
@@ -457,6 +462,17 @@ func (c *wsConn) queue(frame []byte) {
 		c.mu.Unlock()
 		return
 	}
+	if c.outBytes+len(frame) > maxBacklog {
+		// The client sends (pings, say) faster than it reads the answers:
+		// drop it rather than buffer without bound.
+		ctx, backlog := c.ctx, c.outBytes
+		c.mu.Unlock()
+		c.o.Logger.WarnContext(ctx, "live: a WebSocket client does not read what it asks for; dropped",
+			"backlog_bytes", backlog, "request_id", RequestID(ctx))
+		c.terminate()
+		return
+	}
+	c.outBytes += len(frame)
 	c.out = append(c.out, frame)
 	start := !c.writing
 	c.writing = true
@@ -505,7 +521,7 @@ func (c *wsConn) drain() {
 		}
 		if len(c.out) > 0 {
 			batch := c.out
-			c.out = nil
+			c.out, c.outBytes = nil, 0
 			closing := c.closing
 			c.mu.Unlock()
 			if !c.write(batch) {

@@ -190,7 +190,7 @@ func (c *wsConn) subscribe(m wsMessage) bool {
 		return false
 	}
 	if m.ID == nil || *m.ID == "" {
-		c.closeWith(CloseBadRequest, "Invalid message received: subscribe needs an id")
+		c.closeWith(CloseBadRequest, "Invalid message received: an operation needs an id")
 		return false
 	}
 	var params graphql.RawParams
