@@ -16,7 +16,7 @@ help: ## Show this help
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 run: deps web-build ## Run API, workers and console on embedded defaults (go run ./server)
-	$(GO) run ./server
+	ENV=$${ENV:-development} $(GO) run ./server
 
 test: deps versitygw web-build build web-deps browser-deps ## Run every test, with -race, on real Postgres and real S3 servers
 	@url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
