@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/dungji/dungji/graph/model"
+	"github.com/dungji/dungji/graph/scalar"
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/ocr"
 )
@@ -71,8 +73,19 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 				gerr.Extensions = map[string]any{}
 			}
 			gerr.Extensions["code"] = string(je.Code)
+			if je.RetryAfter > 0 {
+				// Whole seconds, as HTTP's Retry-After.
+				gerr.Extensions["retryAfter"] = int((je.RetryAfter + time.Second - 1) / time.Second)
+			}
 			if je.Field != "" {
 				gerr.Extensions["field"] = je.Field
+			} else if errors.Is(err, scalar.ErrCoercion) {
+				// A scalar refused its input (graph/scalar): the path ends
+				// with the argument or input field.
+				if f := inputField(gerr.Path); f != "" {
+					gerr.Extensions["field"] = f
+					gerr.Message = f + ": " + gerr.Message
+				}
 			}
 			return gerr
 		}
@@ -88,6 +101,11 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			}
 			return gerr
 		}
+		if je := jobs.AsError(err); je.Code == jobs.CodeUnavailable {
+			log.WarnContext(ctx, "database unavailable", "path", gerr.Path.String(), "err", err)
+			return &gqlerror.Error{Message: je.Message, Path: gerr.Path,
+				Extensions: map[string]any{"code": string(je.Code), "retryAfter": int(je.RetryAfter / time.Second)}}
+		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			return &gqlerror.Error{Message: "the request took too long", Path: gerr.Path,
 				Extensions: map[string]any{"code": "TIMEOUT"}}
@@ -101,6 +119,16 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		return &gqlerror.Error{Message: "internal error", Path: gerr.Path,
 			Extensions: map[string]any{"code": string(jobs.CodeInternal)}}
 	}
+}
+
+// inputField is the last name on an input coercion error's path.
+func inputField(p ast.Path) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if n, ok := p[i].(ast.PathName); ok {
+			return string(n)
+		}
+	}
+	return ""
 }
 
 // RecoverFunc turns a resolver panic into an internal error, logged with its value.

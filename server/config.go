@@ -30,6 +30,7 @@ type Config struct {
 	CORSOrigins        []string       // CORS_ALLOWED_ORIGINS
 	ReadyzDetails      bool           // READYZ_DETAILS
 	RequestTimeout     time.Duration  // REQUEST_TIMEOUT
+	BodyTimeout        time.Duration  // REQUEST_BODY_TIMEOUT
 	RateLimit          jobs.RateLimit // RATE_LIMIT
 	WSMaxSubscriptions int            // WS_MAX_SUBSCRIPTIONS
 	WSMaxConnsPerUser  int            // WS_MAX_CONNECTIONS_PER_USER
@@ -367,6 +368,9 @@ func loadSecurityConfig(c *Config, getenv func(string) string) error {
 		return err
 	}
 	if c.RequestTimeout, err = duration(getenv, "REQUEST_TIMEOUT", 30*time.Second); err != nil {
+		return err
+	}
+	if c.BodyTimeout, err = duration(getenv, "REQUEST_BODY_TIMEOUT", 20*time.Second); err != nil {
 		return err
 	}
 	if c.RateLimit, err = jobs.ParseRateLimit(or(getenv("RATE_LIMIT"), "30/m,burst=10")); err != nil {

@@ -320,9 +320,11 @@ func (a *App) run(ctx context.Context, stdout io.Writer) error {
 	}
 	defer func() { stopBackground(); bg.Wait() }()
 	srv := &http.Server{
-		Handler:           a.routes(),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       120 * time.Second,
+		// Bodies, writes and idle connections are bounded too (httplimits.go).
+		Handler:           connDeadlines(a.cfg.BodyTimeout, a.cfg.RequestTimeout, a.routes()),
+		ReadHeaderTimeout: headerTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
 	serveErr := make(chan error, 1)
