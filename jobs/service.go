@@ -72,6 +72,9 @@ type Service struct {
 	cfg   Config
 	log   *slog.Logger
 	now   func() time.Time
+	// jobTimeout is the workers' JobTimeout, set by WorkerRiverOptions; the
+	// short kinds' timeouts derive from it (timeouts.go).
+	jobTimeout time.Duration
 
 	metrics        *Metrics
 	tracerProvider trace.TracerProvider

@@ -202,10 +202,10 @@ func loadConfig(getenv func(string) string) (Config, error) {
 			return c, fmt.Errorf("ISSUANCE_WORKERS must be a number from 1 to 1000, not %q", v)
 		}
 	}
-	if c.JobTimeout, err = duration(getenv, "JOB_TIMEOUT", 5*time.Minute); err != nil {
+	if c.JobTimeout, err = duration(getenv, "JOB_TIMEOUT", jobs.DefaultJobTimeout); err != nil {
 		return c, err
 	}
-	if c.JobRescueAfter, err = duration(getenv, "JOB_RESCUE_AFTER", 30*time.Minute); err != nil {
+	if c.JobRescueAfter, err = duration(getenv, "JOB_RESCUE_AFTER", jobs.DefaultRescueAfter(c.JobTimeout)); err != nil {
 		return c, err
 	}
 	// River's rescuer would take back a job that is still running.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"os/exec"
 	"strings"
@@ -129,5 +130,35 @@ func TestProductionS3AWSResolutionIsExplicit(t *testing.T) {
 	}
 	if !cfg.S3AWS || cfg.S3Endpoint != "" || len(cfg.DevPartsInUse()) != 0 {
 		t.Fatalf("S3_ENDPOINT=aws: aws %v endpoint %q dev parts %v", cfg.S3AWS, cfg.S3Endpoint, cfg.DevPartsInUse())
+	}
+}
+
+// TestRecoveryTimerDefaults: River takes a killed worker's job back a
+// minute after the longest job may run, not after River's hour.
+func TestRecoveryTimerDefaults(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		env             map[string]string
+		timeout, rescue time.Duration
+	}{
+		{nil, 4 * time.Minute, 5 * time.Minute},
+		{map[string]string{"JOB_TIMEOUT": "10m"}, 10 * time.Minute, 11 * time.Minute},
+		{map[string]string{"JOB_TIMEOUT": "20s"}, 20 * time.Second, 80 * time.Second},
+		{map[string]string{"JOB_TIMEOUT": "20s", "JOB_RESCUE_AFTER": "30s"}, 20 * time.Second, 30 * time.Second},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprint(tc.env), func(t *testing.T) {
+			env := map[string]string{"DATA_DIR": t.TempDir()}
+			for k, v := range tc.env {
+				env[k] = v
+			}
+			cfg, err := loadConfig(func(k string) string { return env[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.JobTimeout != tc.timeout || cfg.JobRescueAfter != tc.rescue {
+				t.Fatalf("timeout %v rescue %v, want %v %v", cfg.JobTimeout, cfg.JobRescueAfter, tc.timeout, tc.rescue)
+			}
+		})
 	}
 }
