@@ -90,6 +90,17 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			return gerr
 		}
 		var ge *gqlerror.Error
+		if errors.As(err, &ge) && len(ge.Path) >= 2 && ge.Path[0] == ast.PathName("variable") {
+			// A variable the request's types refuse (gqlparser's coercion):
+			// bad input, named by the variable or input field.
+			f := inputField(ge.Path)
+			msg := f + ": " + ge.Message
+			if len(ge.Path) == 2 {
+				msg = "variable $" + f + ": " + ge.Message
+			}
+			return &gqlerror.Error{Message: msg, Path: gerr.Path, Locations: gerr.Locations,
+				Extensions: map[string]any{"code": string(jobs.CodeBadUserInput), "field": f}}
+		}
 		if errors.As(err, &ge) && (ge.Rule != "" || ge.Extensions["code"] != nil || ge.Err == nil) {
 			// Parse, validation and input-coercion errors from gqlgen itself
 			// are already safe and carry their own code.

@@ -83,7 +83,7 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	srv.SetParserTokenLimit(10_000)
 	srv.AroundOperations(o.WS.aroundOperations)
 	srv.AroundOperations(graphQLSpans(o.Tracer))
-	srv.SetErrorPresenter(graph.ErrorPresenter(log))
+	srv.SetErrorPresenter(withoutSuggestions(!o.Dev, graph.ErrorPresenter(log)))
 	srv.SetRecoverFunc(graph.RecoverFunc(log))
 	return limitBody(maxGraphQLBody, graphQLOverHTTP(srv))
 }

@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -219,5 +220,25 @@ func jsonKind(v string) string {
 		return "a number"
 	default:
 		return "a JSON value of another type"
+	}
+}
+
+// didYouMean is gqlparser's suggestion, such as ` Did you mean "nest" or "nests"?`.
+var didYouMean = regexp.MustCompile(`\s*Did you mean [^?]*\?`)
+
+// withoutSuggestions removes "Did you mean …?" from every error when strip
+// is set (production): SetDisableSuggestion covers only some of
+// gqlparser's rules, and a suggestion describes the schema that
+// production does not introspect.
+func withoutSuggestions(strip bool, next graphql.ErrorPresenterFunc) graphql.ErrorPresenterFunc {
+	if !strip {
+		return next
+	}
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		e := next(ctx, err)
+		if e != nil {
+			e.Message = didYouMean.ReplaceAllString(e.Message, "")
+		}
+		return e
 	}
 }
