@@ -30,14 +30,12 @@ func refuse(format string, args ...any) error {
 	return &jobs.Error{Code: jobs.CodeBadUserInput, Message: fmt.Sprintf(format, args...), Err: ErrCoercion}
 }
 
-// describe names a refused value without echoing more than a little of it.
+// describe names a refused value's kind; of the value itself it shows only
+// a number (shortened), never a string the client sent.
 func describe(v any) string {
 	switch v := v.(type) {
 	case string:
-		if len(v) > 20 {
-			v = v[:20] + "…"
-		}
-		return strconv.Quote(v)
+		return "a string"
 	case json.Number:
 		s := string(v)
 		if len(s) > 24 {
@@ -166,8 +164,13 @@ func UnmarshalFloat(v any) (float64, error) {
 // MarshalBoolean writes a Boolean.
 func MarshalBoolean(b bool) graphql.Marshaler { return graphql.MarshalBoolean(b) }
 
-// UnmarshalBoolean accepts true or false only (GraphQL spec 3.5.3).
+// UnmarshalBoolean accepts true or false only (GraphQL spec 3.5.3). An
+// explicit null for a nullable Boolean held in a Go bool (a defaulted
+// argument such as sync: Boolean = false) is false.
 func UnmarshalBoolean(v any) (bool, error) {
+	if v == nil {
+		return false, nil
+	}
 	b, ok := v.(bool)
 	if !ok {
 		return false, refuse("Boolean cannot represent %s: send true or false", describe(v))
