@@ -298,10 +298,14 @@ func (r *run) setup(ctx context.Context) error {
 		"S3_BUCKET="+r.s3Bucket, "S3_PATH_STYLE=true",
 		"ISSUER_URL="+simURL, "OCR_URL="+engineURL, "OCR_CALLBACK_URL="+cbURL+"/internal/ocr/callback",
 		"LOG_LEVEL=warn", "RATE_LIMIT=off", "WS_MAX_CONNECTIONS_PER_USER=200", "SHUTDOWN_TIMEOUT=10s",
-		// The recovery timers keep their production defaults: JOB_TIMEOUT 4m,
-		// JOB_RESCUE_AFTER 5m (a killed worker's issuance is taken back
-		// after five minutes), OCR_DEADLINE 1m + 30s a page, OCR_MAX_WAIT
-		// 30m. The run fits its time bound with them.
+		// JOB_TIMEOUT (4m) and JOB_RESCUE_AFTER (5m) keep their production
+		// defaults: a killed worker's issuance is taken back after five
+		// minutes. The OCR deadline is shortened: a callback dropped for
+		// an issuance taken back at 5m would be looked up at the engine
+		// 1m + 30s a page after that, past the time bound (a run with every
+		// production timer, 2026-12-01, left one such OCR task PROCESSING
+		// at 8m22s).
+		"OCR_DEADLINE=10s", "OCR_DEADLINE_PER_PAGE=2s",
 	)
 	env = append(env, r.env...) // the last of a name wins
 	newProc := func(name, role, addr string) (*proc, error) {
