@@ -314,3 +314,27 @@ func TestDeadPooledConnections(t *testing.T) {
 		}
 	})
 }
+
+// TestSlowHeadersAreCut: a client that starts a request and never
+// finishes its headers is disconnected after the header timeout (10 s).
+func TestSlowHeadersAreCut(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, map[string]string{"ROLE": "api"})
+	c, err := net.Dial("tcp", a.listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: "); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(headerTimeout + 10*time.Second))
+	_, err = io.ReadAll(c) // returns when the server closes
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Fatalf("still open after %v", time.Since(start))
+	}
+	if took := time.Since(start); took < headerTimeout-time.Second || took > headerTimeout+5*time.Second {
+		t.Fatalf("closed after %v, want about %v", took, headerTimeout)
+	}
+}
