@@ -1,12 +1,22 @@
 package jobs
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Actor is the authenticated caller of a lifecycle method.
 type Actor struct {
 	UserID string
 	Admin  bool
+	// Expires is when the credentials that named this actor stop being
+	// valid (a token's exp); zero when they do not expire. Long-lived
+	// streams end at this instant.
+	Expires time.Time
 }
+
+// ExpiredAt reports whether the actor's credentials are no longer valid at now.
+func (a Actor) ExpiredAt(now time.Time) bool { return !a.Expires.IsZero() && !now.Before(a.Expires) }
 
 type actorKey struct{}
 

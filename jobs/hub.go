@@ -50,6 +50,7 @@ type subscriber struct {
 	pending map[string]db.Task
 	order   []string // task ids in the order their first pending state arrived
 	wake    chan struct{}
+	notify  func() // set for a Feed: called after each offer instead of a goroutine reading wake
 }
 
 func newSubscriber(taskID, nestID string) *subscriber {
@@ -70,11 +71,33 @@ func (s *subscriber) offer(t db.Task) {
 		s.order = append(s.order, id)
 	}
 	s.pending[id] = t
+	notify := s.notify
 	s.mu.Unlock()
+	if notify != nil {
+		notify()
+		return
+	}
 	select {
 	case s.wake <- struct{}{}:
 	default:
 	}
+}
+
+// next removes and returns the oldest pending state, if any.
+func (s *subscriber) next() (db.Task, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.order) == 0 {
+		return nil, false
+	}
+	id := s.order[0]
+	s.order = s.order[1:]
+	t := s.pending[id]
+	delete(s.pending, id)
+	if len(s.order) == 0 {
+		s.order = nil // let the backing array go
+	}
+	return t, true
 }
 
 // take returns the pending states in arrival order and clears them.

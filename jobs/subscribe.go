@@ -41,18 +41,70 @@ func subscribeTask[T interface {
 	// Register before reading the snapshot: a change committed between the
 	// two is delivered by the hub, and the version check drops its repeat.
 	sub := newSubscriber(canonical, "")
+	feed := feedFrom(ctx)
+	if feed != nil {
+		sub.notify = feed.Wake
+	}
 	s.hub.add(sub)
 	snap, err := load(ctx, canonical)
 	if err != nil {
 		s.hub.remove(sub)
 		return nil, err
 	}
+	var last int64
+	accept := func(t db.Task) (v T, ok, final bool) {
+		v, ok = t.(T)
+		if !ok || t.TaskLifecycle().Version <= last {
+			return v, false, false
+		}
+		last = t.TaskLifecycle().Version
+		return v, true, t.TaskLifecycle().Status.Final()
+	}
+	out := stream(ctx, s.hub, sub, feed, accept)
 	sub.offer(snap)
+	return out, nil
+}
+
+// stream delivers a registered subscriber's states that accept lets
+// through on the returned channel, until a final one, or ctx ends. With a
+// Feed the transport pulls each delivery (no goroutine is held); without
+// one a goroutine moves them.
+func stream[T any](ctx context.Context, hub *Hub, sub *subscriber, feed *Feed, accept func(db.Task) (T, bool, bool)) <-chan T {
 	out := make(chan T, 1)
+	if feed != nil {
+		stop := context.AfterFunc(ctx, func() { hub.remove(sub) })
+		var finished, ended bool
+		feed.pull = func() bool {
+			if finished {
+				// The channel is closed: one more read of it ends the stream.
+				ready := !ended
+				ended = true
+				return ready
+			}
+			for {
+				t, ok := sub.next()
+				if !ok {
+					return false
+				}
+				v, ok, final := accept(t)
+				if !ok {
+					continue
+				}
+				out <- v // the transport reads it before it pulls again
+				if final {
+					finished = true
+					close(out)
+					stop()
+					hub.remove(sub)
+				}
+				return true
+			}
+		}
+		return out
+	}
 	go func() {
 		defer close(out)
-		defer s.hub.remove(sub)
-		var last int64
+		defer hub.remove(sub)
 		for {
 			select {
 			case <-ctx.Done():
@@ -60,8 +112,8 @@ func subscribeTask[T interface {
 			case <-sub.wake:
 			}
 			for _, t := range sub.take() {
-				v, ok := t.(T)
-				if !ok || t.TaskLifecycle().Version <= last {
+				v, ok, final := accept(t)
+				if !ok {
 					continue
 				}
 				select {
@@ -69,14 +121,49 @@ func subscribeTask[T interface {
 				case <-ctx.Done():
 					return
 				}
-				last = t.TaskLifecycle().Version
-				if t.TaskLifecycle().Status.Final() {
+				if final {
 					return
 				}
 			}
 		}
 	}()
-	return out, nil
+	return out
+}
+
+// Feed lets a transport drain subscriptions without a goroutine per
+// subscription: the transport puts a Feed in the context of the
+// subscription's resolver (WithFeed); the subscription then calls Wake
+// whenever it may have something to deliver, and the transport calls Pull
+// from its writer, each time followed by one read of the operation's
+// responses, which then does not block. Pull and the reads must not run
+// concurrently for one Feed.
+type Feed struct {
+	// Wake must not block: it is called with the hub's locks held.
+	Wake func()
+	pull func() bool
+}
+
+// Pull makes the subscription's next delivery (or its end) ready to be
+// read, and reports whether there was one.
+func (f *Feed) Pull() bool { return f.pull != nil && f.pull() }
+
+// Wired reports whether the subscription took the feed; a subscription that
+// failed, or that does not know feeds, must be read the blocking way.
+func (f *Feed) Wired() bool { return f.pull != nil }
+
+type feedKey struct{}
+
+// WithFeed returns ctx offering f to the subscription resolved with it.
+func WithFeed(ctx context.Context, f *Feed) context.Context {
+	return context.WithValue(ctx, feedKey{}, f)
+}
+
+func feedFrom(ctx context.Context) *Feed {
+	f, _ := ctx.Value(feedKey{}).(*Feed)
+	if f == nil || f.Wake == nil {
+		return nil
+	}
+	return f
 }
 
 // nestSnapshotSize bounds the tasks of each kind a nest subscription starts with.
@@ -99,39 +186,28 @@ func (s *Service) SubscribeNestTasks(ctx context.Context, nestID string) (<-chan
 		return nil, err
 	}
 	sub := newSubscriber("", canonical)
+	feed := feedFrom(ctx)
+	if feed != nil {
+		sub.notify = feed.Wake
+	}
 	s.hub.add(sub)
 	snap, err := s.nestSnapshot(ctx, actor, canonical)
 	if err != nil {
 		s.hub.remove(sub)
 		return nil, err
 	}
+	last := map[string]int64{}
+	accept := func(t db.Task) (db.Task, bool, bool) {
+		if t.TaskLifecycle().Version <= last[t.TaskID()] {
+			return nil, false, false
+		}
+		last[t.TaskID()] = t.TaskLifecycle().Version
+		return t, true, false
+	}
+	out := stream(ctx, s.hub, sub, feed, accept)
 	for _, t := range snap {
 		sub.offer(t)
 	}
-	out := make(chan db.Task, 1)
-	go func() {
-		defer close(out)
-		defer s.hub.remove(sub)
-		last := map[string]int64{}
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-sub.wake:
-			}
-			for _, t := range sub.take() {
-				if t.TaskLifecycle().Version <= last[t.TaskID()] {
-					continue
-				}
-				select {
-				case out <- t:
-				case <-ctx.Done():
-					return
-				}
-				last[t.TaskID()] = t.TaskLifecycle().Version
-			}
-		}
-	}()
 	return out, nil
 }
 

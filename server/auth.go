@@ -86,7 +86,11 @@ func (tk *Tokens) Verify(raw string) (jobs.Actor, error) {
 	if c.Subject == "" {
 		return jobs.Actor{}, errors.New("token has no subject")
 	}
-	return jobs.Actor{UserID: c.Subject, Admin: c.Role == "admin"}, nil
+	a := jobs.Actor{UserID: c.Subject, Admin: c.Role == "admin"}
+	if c.ExpiresAt != nil {
+		a.Expires = c.ExpiresAt.Time
+	}
+	return a, nil
 }
 
 // authenticate puts the caller in the request context when a valid bearer

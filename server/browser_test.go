@@ -148,3 +148,22 @@ func (l *serverLog) warnings() string {
 	}
 	return out.String()
 }
+
+// TestBrowserConsoleShowsARetry runs web/test/retry.mjs against a server
+// whose simulated bot fails every attempt (two attempts, 3 s apart): the
+// card's attempt numbers during the retry and the note at FAILED.
+func TestBrowserConsoleShowsARetry(t *testing.T) {
+	t.Parallel()
+	root, node := browserTool(t)
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "200ms", "ISSUER_SIM_FAILURES": "transient=1",
+		"ISSUANCE_RETRY_POLICY": "max_attempts=2,initial=3s,jitter=0"})
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "retry")
+	stdout, stderr, code := runNode(t, root, node, 2*time.Minute, "web/test/retry.mjs", a.base, tok, nest)
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		t.Logf("browser: %s", l)
+	}
+	if code != 0 {
+		t.Fatalf("retry.mjs exited %d\nstderr: %s\ntasks in the database:\n%s", code, stderr, taskRows(t, a))
+	}
+}

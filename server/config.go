@@ -34,6 +34,8 @@ type Config struct {
 	RateLimit          jobs.RateLimit // RATE_LIMIT
 	WSMaxSubscriptions int            // WS_MAX_SUBSCRIPTIONS
 	WSMaxConnsPerUser  int            // WS_MAX_CONNECTIONS_PER_USER
+	StreamPing         time.Duration  // STREAM_PING_INTERVAL: WebSocket ping / SSE heartbeat
+	WSInitTimeout      time.Duration  // WS_INIT_TIMEOUT: connection_init must come within it
 	MetricsPublic      bool           // METRICS_PUBLIC
 	OTLPEndpoint       string         // OTEL_EXPORTER_OTLP_ENDPOINT
 	RiverUIUser        string         // RIVERUI_USER
@@ -380,6 +382,12 @@ func loadSecurityConfig(c *Config, getenv func(string) string) error {
 		return err
 	}
 	c.OTLPEndpoint = getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
+	if c.StreamPing, err = duration(getenv, "STREAM_PING_INTERVAL", 15*time.Second); err != nil {
+		return err
+	}
+	if c.WSInitTimeout, err = duration(getenv, "WS_INIT_TIMEOUT", 10*time.Second); err != nil {
+		return err
+	}
 	c.WSMaxSubscriptions, c.WSMaxConnsPerUser = 100, 20
 	for _, v := range []struct {
 		name string

@@ -4,23 +4,23 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dungji/dungji/graph"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/server/live"
 )
 
 // maxGraphQLBody bounds a GraphQL request body.
@@ -34,16 +34,16 @@ type graphQLOptions struct {
 	AllowedOrigins []string // WebSocket Origin host patterns; empty: same origin only
 	Tokens         *Tokens
 	Logger         *slog.Logger
+	PingInterval   time.Duration   // WebSocket ping, SSE and multipart heartbeat
+	InitTimeout    time.Duration   // WebSocket connection_init
+	Stop           context.Context // ends every stream (shutdown)
+	Streams        *sync.WaitGroup // counts open streams
 }
 
-// Close codes of the graphql-transport-ws protocol for a refused
-// connection_init. The graphql-ws client treats 4401 as final and retries
-// 4403 only up to its retryAttempts with backoff, where gqlgen's default
-// 1000 sends it into an immediate reconnect storm (31,428 connections in
-// 15 s measured against a stub closing with 1000).
+// Close codes the tests name.
 const (
-	closeUnauthorized = 4401
-	closeForbidden    = 4403
+	closeUnauthorized = live.CloseUnauthorized
+	closeForbidden    = live.CloseForbidden
 )
 
 // newGraphQLHandler builds /graphql with explicit transports: WebSocket
@@ -52,18 +52,18 @@ const (
 func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	log := o.Logger
 	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{Service: svc})))
-	readLimit := int64(64 << 10)
-	srv.AddTransport(transport.Websocket{
-		Implementation: transport.CoderWebsocketImplementation{AcceptOptions: websocket.AcceptOptions{
-			OriginPatterns: o.AllowedOrigins,
-		}},
-		InitFunc:              wsAuth(o.Tokens, o.WS),
-		CloseFunc:             o.WS.release,
-		InitTimeout:           10 * time.Second,
-		KeepAlivePingInterval: 15 * time.Second, // graphql-ws (legacy) "ka"
-		PingPongInterval:      15 * time.Second, // graphql-transport-ws: a silent peer is dropped after 30 s
-		PayloadReadLimit:      &readLimit,
-	})
+	srv.AddTransport(live.NewWebSocket(live.Options{
+		Logger:           log,
+		Authenticate:     bearer(o.Tokens),
+		Admit:            o.WS.admit,
+		AllowedOrigins:   o.AllowedOrigins,
+		MaxSubscriptions: o.WS.maxSubs,
+		PingInterval:     o.PingInterval, // a silent peer is dropped after two
+		InitTimeout:      o.InitTimeout,
+		ReadLimit:        64 << 10,
+		Stop:             o.Stop,
+		Streams:          o.Streams,
+	}))
 	srv.AddTransport(transport.SSE{})
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
@@ -81,65 +81,25 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	// "Did you mean …?" would describe the schema that production hides.
 	srv.SetDisableSuggestion(!o.Dev)
 	srv.SetParserTokenLimit(10_000)
-	srv.AroundOperations(o.WS.aroundOperations)
 	srv.AroundOperations(graphQLSpans(o.Tracer))
 	srv.SetErrorPresenter(withoutSuggestions(!o.Dev, graph.ErrorPresenter(log)))
 	srv.SetRecoverFunc(graph.RecoverFunc(log))
 	return limitBody(maxGraphQLBody, graphQLOverHTTP(srv))
 }
 
-// wsAuth authenticates a WebSocket in connection_init: {"Authorization":
-// "Bearer <token>"}. A missing or invalid token closes the connection with
-// 4401/4403 and a reason; nothing of the token is echoed.
-func wsAuth(tk *Tokens, limits *wsLimits) transport.WebsocketInitFunc {
-	authenticate := wsAuthenticate(tk)
-	return func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
-		ctx, ack, err := authenticate(ctx, payload)
-		if err != nil {
-			return ctx, ack, err
-		}
-		actor, _ := jobs.ActorFrom(ctx)
-		ctx, ok := limits.admit(ctx, actor.UserID)
-		if !ok {
-			// 4429 is one of the codes the graphql-ws client does not retry.
-			ctx = transport.WithWebsocketCloseCode(ctx, 4429)
-			ctx = transport.AppendCloseReason(ctx, "Too many connections")
-			return ctx, nil, fmt.Errorf("this user already has %d connections open, the limit", limits.maxConns)
-		}
-		return ctx, ack, nil
-	}
-}
-
-// wsAuthenticate checks the token of connection_init.
-func wsAuthenticate(tk *Tokens) transport.WebsocketInitFunc {
-	return func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
-		var raw string
-		for k, v := range payload {
-			if strings.EqualFold(k, "Authorization") {
-				raw, _ = v.(string)
-			}
-		}
-		if raw == "" {
-			if _, ok := jobs.ActorFrom(ctx); ok { // a valid Authorization header on the upgrade
-				return ctx, nil, nil
-			}
-			ctx = transport.WithWebsocketCloseCode(ctx, closeUnauthorized)
-			ctx = transport.AppendCloseReason(ctx, "Unauthorized")
-			return ctx, nil, errors.New("authentication required: send {\"Authorization\": \"Bearer <token>\"} in connection_init")
-		}
+// bearer verifies the "Bearer <token>" a WebSocket sends in
+// connection_init; the error says what is wrong without echoing the token.
+func bearer(tk *Tokens) func(string) (jobs.Actor, error) {
+	return func(raw string) (jobs.Actor, error) {
 		scheme, tok, ok := strings.Cut(raw, " ")
-		if !ok || !strings.EqualFold(scheme, "Bearer") {
-			ctx = transport.WithWebsocketCloseCode(ctx, closeForbidden)
-			ctx = transport.AppendCloseReason(ctx, "Forbidden")
-			return ctx, nil, errors.New("the Authorization value must be \"Bearer <token>\"")
+		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
+			return jobs.Actor{}, errors.New("the Authorization value must be \"Bearer <token>\"")
 		}
 		actor, err := tk.Verify(strings.TrimSpace(tok))
 		if err != nil {
-			ctx = transport.WithWebsocketCloseCode(ctx, closeForbidden)
-			ctx = transport.AppendCloseReason(ctx, "Forbidden")
-			return ctx, nil, errors.New(tokenProblem(err))
+			return jobs.Actor{}, errors.New(tokenProblem(err))
 		}
-		return jobs.WithActor(ctx, actor), nil, nil
+		return actor, nil
 	}
 }
 

@@ -6,6 +6,7 @@
 //	dungji token --user ID [--admin] [--ttl 24h]
 //	dungji pg up|down                        start/stop the development database server
 //	dungji ocr-engine                        run the built-in OCR engine alone
+//	dungji reset                             forget this checkout's development state
 package main
 
 import (
@@ -39,6 +40,10 @@ func main() {
 // Main runs one subcommand; tests call it with their own environment and
 // writers, as the binary would run.
 func Main(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if wantsHelp(args) {
+		printUsage(stdout)
+		return nil
+	}
 	cmd := "serve"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
@@ -54,11 +59,10 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		return pgCmd(ctx, args, getenv, stdout, stderr)
 	case "ocr-engine":
 		return ocrEngineCmd(ctx, args, getenv, stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprintln(stdout, "usage: dungji [serve [--role=all|api|worker] | migrate up|down|status | token --user ID [--admin] [--ttl 24h] | pg up|down | ocr-engine]")
-		return nil
+	case "reset":
+		return resetCmd(ctx, args, getenv, stdout, stderr)
 	default:
-		return fmt.Errorf("unknown command %q (want serve, migrate, token, pg or ocr-engine)", cmd)
+		return fmt.Errorf("unknown command %q (want serve, migrate, token, pg, ocr-engine, reset or help; dungji --help shows the usage)", cmd)
 	}
 }
 
@@ -75,7 +79,7 @@ func newLogger(w io.Writer, level string) *slog.Logger {
 }
 
 // openDatabase resolves and opens the database: DATABASE_URL when set;
-// otherwise, in development, database "dungji" on the server on
+// otherwise, in development, this checkout's database (devDatabaseName) on the server on
 // 127.0.0.1:5432 when it answers or on a private cluster under DATA_DIR.
 // The returned stop function stops a private cluster that was started.
 func openDatabase(ctx context.Context, cfg Config, log *slog.Logger) (*db.DB, func(), error) {
@@ -90,10 +94,12 @@ func openDatabase(ctx context.Context, cfg Config, log *slog.Logger) (*db.DB, fu
 		if err != nil {
 			return nil, stop, fmt.Errorf("no DATABASE_URL and no local PostgreSQL: %w", err)
 		}
-		if err := createDatabase(ctx, srv, "dungji"); err != nil {
+		name := devDatabaseName(cfg.DataDir)
+		if err := createDatabase(ctx, srv, name); err != nil {
 			return nil, stop, err
 		}
-		url = srv.URL("dungji")
+		log.Info("development database", "name", name, "data_dir", cfg.DataDir)
+		url = srv.URL(name)
 		if srv.Started {
 			stop = func() {
 				if err := srv.Stop(); err != nil {

@@ -25,6 +25,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/server/live"
 )
 
 // setupMetrics registers the process's metrics: the lifecycle's (jobs), and
@@ -174,8 +175,6 @@ func graphQLSpans(tp func() trace.TracerProvider) graphql.OperationMiddleware {
 	}
 }
 
-type requestIDKey struct{}
-
 // accessLog gives each request an id (X-Request-ID, kept when the caller
 // sends a sane one) and logs one line per request with it.
 func accessLog(log *slog.Logger, h http.Handler) http.Handler {
@@ -187,7 +186,7 @@ func accessLog(log *slog.Logger, h http.Handler) http.Handler {
 			id = hex.EncodeToString(b)
 		}
 		w.Header().Set("X-Request-ID", id)
-		ctx := context.WithValue(r.Context(), requestIDKey{}, id)
+		ctx := live.WithRequestID(r.Context(), id)
 		rec := &statusRecorder{ResponseWriter: w, status: 200}
 		start := time.Now()
 		h.ServeHTTP(rec, r.WithContext(ctx))

@@ -34,17 +34,30 @@ func (a *App) routes() http.Handler {
 	}
 	gql := requestTimeout(a.cfg.RequestTimeout, a.tokens.authenticate(a.endStreamsOnShutdown(newGraphQLHandler(a.service, graphQLOptions{
 		Dev: a.cfg.Dev(), AllowedOrigins: a.cfg.AllowedOrigins, Tokens: a.tokens, Logger: a.log, WS: a.wsLimits,
+		PingInterval: a.cfg.StreamPing, InitTimeout: a.cfg.WSInitTimeout, Stop: a.streams, Streams: &a.streamWG,
 		Tracer: func() trace.TracerProvider { return a.tracer }}))))
 	mux.Handle("/graphql", gql)
 	a.restRoutes(mux)
 	if a.cfg.Dev() {
-		mux.Handle("GET /graphiql", playground.Handler("Dungji GraphQL", "/graphql"))
+		mux.Handle("GET /graphiql", graphiQL())
+	} else {
+		mux.Handle("/graphiql/", http.NotFoundHandler()) // its assets, development only like the page
 	}
 	if a.riverUI != nil {
 		mux.Handle("/riverui/", a.tokens.adminOnly("River UI", a.riverUIUser, a.riverUIPassword, a.riverUI))
 	}
 	mux.Handle("/", web.Handler())
 	return accessLog(a.log, a.traced(securityHeaders(cors(a.cfg.CORSOrigins, mux))))
+}
+
+// graphiQL is gqlgen's GraphiQL page with its scripts and style served by
+// this binary (web.GraphiQLAssets), not a CDN: the IDE works offline and
+// its Content Security Policy names this origin only.
+func graphiQL() http.Handler {
+	js, css, react, reactDOM := web.GraphiQLAssets()
+	return playground.Handler("Dungji GraphQL", "/graphql",
+		playground.WithGraphiqlVersion(js.Path, css.Path, js.Integrity, css.Integrity),
+		playground.WithGraphiqlReactVersion(react.Path, reactDOM.Path, react.Integrity, reactDOM.Integrity))
 }
 
 // endStreamsOnShutdown ends WebSocket and SSE streams when shutdown starts:

@@ -7,25 +7,22 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-
-	"github.com/dungji/dungji/jobs"
 )
 
 // securityHeaders sets headers every response gets, and a Content Security
-// Policy on HTML: the console loads only from this origin; GraphiQL (a
-// development page) also from the CDN its page names.
+// Policy on HTML: the console and GraphiQL (a development page, whose
+// assets the binary embeds) load only from this origin; GraphiQL's page
+// also runs its inline start-up script.
 func securityHeaders(h http.Handler) http.Handler {
 	const console = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
 		"connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-	const graphiql = "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://unpkg.com; " +
-		"style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://unpkg.com; font-src 'self' data: https://cdn.jsdelivr.net; " +
-		"img-src 'self' data: https://cdn.jsdelivr.net; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'"
+	const graphiql = "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; font-src 'self' data:; " +
+		"img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'"
 	const riverUI = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hdr := w.Header()
@@ -136,47 +133,36 @@ func selectionDepth(set ast.SelectionSet, frags ast.FragmentDefinitionList, dept
 	return deepest
 }
 
-// wsLimits bounds WebSocket use: connections per user and subscriptions
-// per connection.
+// wsLimits bounds WebSocket use: connections per user (here) and
+// operations per connection (maxSubs, enforced by the transport).
 type wsLimits struct {
 	maxConns, maxSubs int
 	mu                sync.Mutex
 	perUser           map[string]int
 }
 
-// wsConn is one authenticated connection's bookkeeping, kept in its context.
-type wsConn struct {
-	user string
-	subs atomic.Int32
-}
-
-type wsConnKey struct{}
-
-// admit counts a new connection for user, or refuses it.
-func (l *wsLimits) admit(ctx context.Context, user string) (context.Context, bool) {
+// admit counts a new connection for user, or refuses it; release gives
+// the slot back.
+func (l *wsLimits) admit(user string) (release func(), err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.perUser == nil {
 		l.perUser = map[string]int{}
 	}
 	if l.perUser[user] >= l.maxConns {
-		return ctx, false
+		return nil, fmt.Errorf("Too many connections: this user already has %d open, the limit", l.maxConns)
 	}
 	l.perUser[user]++
-	return context.WithValue(ctx, wsConnKey{}, &wsConn{user: user}), true
-}
-
-// release forgets a closed connection.
-func (l *wsLimits) release(ctx context.Context, _ int) {
-	c, ok := ctx.Value(wsConnKey{}).(*wsConn)
-	if !ok {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.perUser[c.user]--; l.perUser[c.user] <= 0 {
-		delete(l.perUser, c.user)
-	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			if l.perUser[user]--; l.perUser[user] <= 0 {
+				delete(l.perUser, user)
+			}
+		})
+	}, nil
 }
 
 // total is the number of counted connections.
@@ -195,32 +181,4 @@ func (l *wsLimits) connections(user string) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.perUser[user]
-}
-
-// aroundOperations refuses a subscription past the connection's limit and
-// counts the running ones.
-func (l *wsLimits) aroundOperations(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-	c, ok := ctx.Value(wsConnKey{}).(*wsConn)
-	oc := graphql.GetOperationContext(ctx)
-	if !ok || oc.Operation == nil || oc.Operation.Operation != ast.Subscription {
-		return next(ctx)
-	}
-	if int(c.subs.Add(1)) > l.maxSubs {
-		c.subs.Add(-1)
-		return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{{
-			Message:    fmt.Sprintf("this connection already runs %d subscriptions, the limit", l.maxSubs),
-			Extensions: map[string]any{"code": string(jobs.CodeRateLimited)},
-		}}})
-	}
-	var once sync.Once
-	done := func() { once.Do(func() { c.subs.Add(-1) }) }
-	context.AfterFunc(ctx, done)
-	h := next(ctx)
-	return func(ctx context.Context) *graphql.Response {
-		resp := h(ctx)
-		if resp == nil {
-			done()
-		}
-		return resp
-	}
 }

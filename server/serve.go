@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -250,7 +251,14 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger, option
 	}
 	a.riverUIUser, a.riverUIPassword = cfg.RiverUIUser, cfg.RiverUIPassword
 	if a.riverUIUser == "" && cfg.Dev() {
-		a.riverUIUser, a.riverUIPassword = "admin", randomString(12)
+		// Kept under DATA_DIR like the JWT secret, so a bookmarked login
+		// survives a restart.
+		pw, err := devSecretFile(cfg.DataDir, "riverui-password", func() string { return randomString(12) })
+		if err != nil {
+			a.close()
+			return nil, fmt.Errorf("development River UI password: %w", err)
+		}
+		a.riverUIUser, a.riverUIPassword = "admin", pw
 	}
 	if role.api() && a.riverUIUser != "" {
 		a.riverUI, err = riverui.NewHandler(&riverui.HandlerOpts{
@@ -383,15 +391,39 @@ func (a *App) printDevBanner(w io.Writer, base string) {
 		a.log.Error("dev token", "err", err)
 		return
 	}
-	fmt.Fprintf(w, `
+	fmt.Fprint(w, devBanner(a.role, base, a.riverUIUser, a.riverUIPassword, tok))
+}
+
+// devBanner is what a development process prints once it serves: only the
+// addresses its role answers (a worker serves no console, GraphQL or River
+// UI), and for an API the credentials a developer needs.
+func devBanner(role Role, base, riverUser, riverPassword, token string) string {
+	if !role.api() {
+		return fmt.Sprintf(`
+Dungji tasks worker is running (development mode): it works the queues and serves no API.
+  health     %[1]s/healthz  %[1]s/readyz  %[1]s/metrics
+  OCR engine %[1]s/internal/ocr-engine/  (requests need X-Internal-API-Key)
+Console, GraphQL and River UI are served by a process with --role=api or --role=all.
+
+`, base)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `
 Dungji tasks is running (development mode).
-  console    %[1]s/#token=%[4]s
+  console    %[1]s/#token=%[2]s
   GraphQL    %[1]s/graphql      (IDE: %[1]s/graphiql)
-  River UI   %[1]s/riverui/     user %[2]s  password %[3]s
-  health     %[1]s/healthz  %[1]s/readyz
+`, base, token)
+	if riverUser != "" {
+		fmt.Fprintf(&b, "  River UI   %s/riverui/     user %s  password %s\n", base, riverUser, riverPassword)
+	}
+	fmt.Fprintf(&b, "  health     %[1]s/healthz  %[1]s/readyz\n", base)
+	if role == RoleAPI {
+		b.WriteString("This process works no jobs: start one with --role=worker (or --role=all) on the same database.\n")
+	}
+	fmt.Fprintf(&b, `
+Dev token for user "dev" (24h; more with: dungji token --user NAME):
+%s
 
-Dev token for user "dev" (24h; more with: go run ./server token --user NAME):
-%[4]s
-
-`, base, a.riverUIUser, a.riverUIPassword, tok)
+`, token)
+	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -22,10 +23,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/graph"
+	"github.com/dungji/dungji/jobs"
 )
 
 // The subscription benchmark's shape: N subscriptions spread over
@@ -85,7 +90,8 @@ func BenchmarkSubscription(b *testing.B) {
 		if err := os.WriteFile(tasksFile, []byte(strings.Join(ch.ids, "\n")+"\n"), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		env = &subBench{a: a, tok: tok, ch: ch, wsload: wsload, tasksFile: tasksFile, dur: dur}
+		env = &subBench{a: a, tok: tok, ch: ch, wsload: wsload, tasksFile: tasksFile, dur: dur,
+			base: a.base, stockBase: stockServer(b, a)}
 	}
 	for _, n := range all {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
@@ -93,10 +99,15 @@ func BenchmarkSubscription(b *testing.B) {
 				b.Skip(reason)
 			}
 			env.b = b
+			env.base = env.a.base
 			s := env.subscriptions(n)
 			p := env.polling(n)
+			env.base = env.stockBase
+			st := env.subscriptions(n)
+			env.base = env.a.base
 			b.StopTimer()
-			s.report(b)
+			s.report(b, "subs-")
+			st.report(b, "stock-")
 			p.report(b)
 		})
 	}
@@ -150,6 +161,8 @@ type subBench struct {
 	wsload    string
 	tasksFile string
 	dur       time.Duration
+	base      string // where the load client connects: the app, or the stock baseline
+	stockBase string // the same service behind gqlgen's stock WebSocket transport
 }
 
 // raiseFileLimit raises RLIMIT_NOFILE to at least need (each socket of the
@@ -199,7 +212,7 @@ type loadClient struct {
 func (e *subBench) startLoad(mode string, n int) *loadClient {
 	e.b.Helper()
 	out := filepath.Join(e.b.TempDir(), mode+".txt")
-	cmd := exec.Command(e.wsload, "-mode", mode, "-url", e.a.base, "-token", e.tok, "-tasks", e.tasksFile,
+	cmd := exec.Command(e.wsload, "-mode", mode, "-url", e.base, "-token", e.tok, "-tasks", e.tasksFile,
 		"-n", strconv.Itoa(n), "-out", out)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
@@ -626,7 +639,11 @@ func (e *subBench) subscriptions(n int) subResult {
 	time.Sleep(11 * time.Second)
 	r.after = readServerMem()
 	r.clientRSSKiB = c.rss()
-	writeProfiles(e.b, fmt.Sprintf("subs%d", n))
+	phase := "subs"
+	if e.base == e.stockBase {
+		phase = "stock"
+	}
+	writeProfiles(e.b, fmt.Sprintf("%s%d", phase, n))
 
 	r.win = e.runChanges(c)
 	time.Sleep(3 * time.Second) // deliveries still in flight
@@ -683,22 +700,22 @@ func mean(v []int64) float64 {
 	return s / float64(len(v)) / 1e6
 }
 
-func (r subResult) report(b *testing.B) {
+func (r subResult) report(b *testing.B, prefix string) {
 	perConn := func(after, before float64) float64 { return (after - before) / float64(max(r.connected, 1)) }
-	b.ReportMetric(pct(r.lat, 0.50), "subs-p50-ms")
-	b.ReportMetric(pct(r.lat, 0.99), "subs-p99-ms")
-	b.ReportMetric(pct(r.lat, 1), "subs-max-ms")
-	b.ReportMetric(100*float64(r.delivered)/float64(max(r.expected, 1)), "subs-delivered-%")
-	b.ReportMetric(100*float64(r.connected)/float64(r.n), "subs-connected-%")
-	b.ReportMetric(r.connectSecs, "subs-connect-s")
-	b.ReportMetric(perConn(r.after.rssKiB, r.before.rssKiB), "subs-KiB/conn")
-	b.ReportMetric(perConn(r.after.heapKiB, r.before.heapKiB)+perConn(r.after.stackKiB, r.before.stackKiB), "subs-heap+stack-KiB/conn")
-	b.ReportMetric(perConn(float64(r.after.goroutines), float64(r.before.goroutines)), "subs-goroutines/conn")
-	b.ReportMetric(r.clientRSSKiB/float64(max(r.connected, 1)), "subs-client-KiB/conn")
-	b.ReportMetric(r.win.dbq, "subs-dbq/s")
-	b.ReportMetric(r.win.changes, "subs-changes/s")
-	b.ReportMetric(subTasks, "subs-tasks")
-	r.win.reportCPU(b, "subs-")
+	b.ReportMetric(pct(r.lat, 0.50), prefix+"p50-ms")
+	b.ReportMetric(pct(r.lat, 0.99), prefix+"p99-ms")
+	b.ReportMetric(pct(r.lat, 1), prefix+"max-ms")
+	b.ReportMetric(100*float64(r.delivered)/float64(max(r.expected, 1)), prefix+"delivered-%")
+	b.ReportMetric(100*float64(r.connected)/float64(r.n), prefix+"connected-%")
+	b.ReportMetric(r.connectSecs, prefix+"connect-s")
+	b.ReportMetric(perConn(r.after.rssKiB, r.before.rssKiB), prefix+"KiB/conn")
+	b.ReportMetric(perConn(r.after.heapKiB, r.before.heapKiB)+perConn(r.after.stackKiB, r.before.stackKiB), prefix+"heap+stack-KiB/conn")
+	b.ReportMetric(perConn(float64(r.after.goroutines), float64(r.before.goroutines)), prefix+"goroutines/conn")
+	b.ReportMetric(r.clientRSSKiB/float64(max(r.connected, 1)), prefix+"client-KiB/conn")
+	b.ReportMetric(r.win.dbq, prefix+"dbq/s")
+	b.ReportMetric(r.win.changes, prefix+"changes/s")
+	b.ReportMetric(subTasks, prefix+"tasks")
+	r.win.reportCPU(b, prefix+"")
 	b.Logf("subscriptions: %s; the slowest delivery committed %.1f s into the %.0f s phase", r.summary, r.worstAt, r.win.end.Sub(r.win.start).Seconds())
 }
 
@@ -913,4 +930,38 @@ func BenchmarkWakeupNotify(b *testing.B) {
 	b.ReportMetric(self, "server+clients-cores")
 	b.ReportMetric(pg, "postgres-cores")
 	b.ReportMetric(machine-self-pg, "other-cores")
+}
+
+// stockServer serves the app's service behind gqlgen's stock WebSocket
+// transport, configured as this app's was before it had its own (ping every
+// 15 s, init within 10 s, the same token check): the baseline of the
+// subscription memory, goroutine and latency rows. Its subscriptions run
+// without a jobs.Feed, so the service moves each one's deliveries with a
+// goroutine, as it does for any transport that brings no feed.
+func stockServer(b *testing.B, a *testApp) string {
+	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{Service: a.service})))
+	auth := bearer(a.tokens)
+	srv.AddTransport(transport.Websocket{
+		InitFunc: func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+			raw, _ := p["Authorization"].(string)
+			actor, err := auth(raw)
+			if err != nil {
+				return ctx, nil, err
+			}
+			return jobs.WithActor(ctx, actor), nil, nil
+		},
+		InitTimeout:           10 * time.Second,
+		KeepAlivePingInterval: 15 * time.Second,
+		PingPongInterval:      15 * time.Second,
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/graphql", srv)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	b.Cleanup(func() { _ = hs.Close() })
+	return "http://" + ln.Addr().String()
 }

@@ -112,7 +112,8 @@ func (c *wsClient) subscribe(id, query string, vars map[string]any) {
 type nextResult struct {
 	Data   map[string]any
 	Errors []map[string]any
-	Done   bool // complete received
+	Done   bool   // complete received
+	ID     string // the operation the message was for
 }
 
 func (c *wsClient) next() nextResult {
@@ -127,13 +128,13 @@ func (c *wsClient) next() nextResult {
 		if err := json.Unmarshal(m.Payload, &p); err != nil {
 			c.t.Fatal(err)
 		}
-		return nextResult{Data: p.Data, Errors: p.Errors}
+		return nextResult{Data: p.Data, Errors: p.Errors, ID: m.ID}
 	case "error":
 		var errs []map[string]any
 		_ = json.Unmarshal(m.Payload, &errs)
-		return nextResult{Errors: errs, Done: true}
+		return nextResult{Errors: errs, Done: true, ID: m.ID}
 	case "complete":
-		return nextResult{Done: true}
+		return nextResult{Done: true, ID: m.ID}
 	}
 	c.t.Fatalf("unexpected message %s %s", m.Type, m.Payload)
 	return nextResult{}

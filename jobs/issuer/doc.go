@@ -9,6 +9,14 @@
 // included, over the HTTP contract below, so the adapter is tested over real
 // HTTP and a stand-alone fake bot is one line.
 //
+// The simulated document is plausible for the nest it is issued for: it is
+// printed with the nest's address, the building's 소재지번 lies in the same
+// 시·군·구 and 동 (the 동 the address names, or its road's: 망원로 → 망원동),
+// and every amount follows what the unit is worth: its 전유면적 at its region's
+// price per ㎡, moved by a yearly price index (PriceLevel). Sales land within
+// ±10 % of that value, banks lend within 80 % of it less the live
+// 채권최고액, and a 전세금 leaves the unit no more than 90 % encumbered.
+//
 // # Failure causes
 //
 // Every failure an Issuer can classify is an *Error with a Cause; CauseOf

@@ -213,35 +213,44 @@ func Content(nestID, uniqueNo, address string) Registry {
 	// resort one without the rarer events.
 	for attempt := 0; ; attempt++ {
 		maxSize := max(3-attempt, 0)
-		g := &generator{
-			r: rand.New(rand.NewPCG(sum, sum^0x9e3779b97f4a7c15)),
-			// The rarer events draw from their own stream, so that adding
-			// them left the documents of the nests without them unchanged;
-			// its seed keeps those of nest-1 … nest-4, which other packages'
-			// tests name, as they were.
-			rare:  rand.New(rand.NewPCG(sum^0x9853a50641c855f7, sum+0x14057b7ef767814f)),
-			plain: attempt > 3,
-		}
-		reg := Registry{
-			Title:    "등기사항전부증명서(말소사항 포함) - 집합건물",
-			UniqueNo: uniqueNo,
-			Address:  address,
-		}
-		if strings.TrimSpace(reg.Address) == "" {
-			reg.Address = pickFrom(g, sampleAddresses) + " " + g.unitSuffix()
-		}
-		region := regionOf(reg.Address, g)
-		reg.Office = region.office
-		g.court = region.court
-		g.generate(&reg, maxSize)
-		pages := layout(reg, time.Time{})
-		reg.Pages = len(pages)
-		// Nor should the rarer events push a short tail onto a page of its
-		// own: such a page is mostly blank (pages of documents without them
-		// are as they always were).
-		sparse := g.addedRare && len(pages) > 1 && len(pages[len(pages)-1].texts) < 40
-		if (reg.Pages <= MaxPages && !sparse) || g.plain {
-			return reg
+		// A 전세권's 말소 (oneLeaseAtATime) that would leave a short tail on
+		// a page of its own is left out first, before the history shrinks.
+		for _, overlapping := range []bool{false, true} {
+			g := &generator{
+				overlappingLeases: overlapping,
+				r:                 rand.New(rand.NewPCG(sum, sum^0x9e3779b97f4a7c15)),
+				// The rarer events draw from their own stream, so that adding
+				// them left the documents of the nests without them unchanged;
+				// its seed keeps those of nest-1 … nest-4, which other packages'
+				// tests name, as they were.
+				rare:  rand.New(rand.NewPCG(sum^0x9853a50641c855f7, sum+0x14057b7ef767814f)),
+				plain: attempt > 3,
+			}
+			reg := Registry{
+				Title:    "등기사항전부증명서(말소사항 포함) - 집합건물",
+				UniqueNo: uniqueNo,
+				Address:  address,
+			}
+			if strings.TrimSpace(reg.Address) == "" {
+				reg.Address = pickFrom(g, sampleAddresses) + " " + g.unitSuffix()
+			}
+			region := regionOf(reg.Address, g)
+			reg.Office = region.office
+			g.court = region.court
+			g.perM2 = region.perM2
+			g.generate(&reg, maxSize)
+			pages := layout(reg, time.Time{})
+			reg.Pages = len(pages)
+			// Nor should a short tail (the rarer events, a 전세권's 말소) sit on
+			// a page of its own: such a page is mostly blank.
+			// (Pages of documents with neither are as they always were.)
+			sparse := len(pages) > 1 && len(pages[len(pages)-1].texts) < 40
+			if (reg.Pages <= MaxPages && !sparse) || g.plain {
+				return reg
+			}
+			if !sparse || (!g.endedLease && !g.addedRare) {
+				break
+			}
 		}
 	}
 }
@@ -251,17 +260,47 @@ const MaxPages = 4
 
 type region struct {
 	prefix, office, court string
+	// perM2 is a typical apartment price per ㎡ of 전유부분 in mid-2025, in
+	// won; sale prices, loans and deposits are drawn in proportion to it.
+	perM2 int64
 }
 
 var regions = []region{
-	{"서울", "서울중앙지방법원 등기국", "서울중앙지방법원"},
-	{"경기", "수원지방법원 등기국", "수원지방법원"},
-	{"인천", "인천지방법원 등기국", "인천지방법원"},
-	{"부산", "부산지방법원 등기국", "부산지방법원"},
-	{"대구", "대구지방법원 등기국", "대구지방법원"},
-	{"대전", "대전지방법원 등기국", "대전지방법원"},
-	{"광주", "광주지방법원 등기국", "광주지방법원"},
-	{"울산", "울산지방법원 등기과", "울산지방법원"},
+	{"서울", "서울중앙지방법원 등기국", "서울중앙지방법원", 15_000_000},
+	{"경기", "수원지방법원 등기국", "수원지방법원", 7_000_000},
+	{"인천", "인천지방법원 등기국", "인천지방법원", 5_000_000},
+	{"부산", "부산지방법원 등기국", "부산지방법원", 5_000_000},
+	{"대구", "대구지방법원 등기국", "대구지방법원", 4_000_000},
+	{"대전", "대전지방법원 등기국", "대전지방법원", 4_500_000},
+	{"광주", "광주지방법원 등기국", "광주지방법원", 3_500_000},
+	{"울산", "울산지방법원 등기과", "울산지방법원", 4_000_000},
+}
+
+// priceIndex is the apartment price level of a year relative to mid-2025
+// (a rounded national trend: slow in the 1990s, a run-up to 2008, flat to
+// 2014, the surge to 2021 and the dip after it).
+var priceIndex = []struct {
+	year  int
+	level float64
+}{
+	{1990, 0.16}, {1995, 0.18}, {2000, 0.22}, {2003, 0.33}, {2006, 0.45}, {2008, 0.50},
+	{2013, 0.46}, {2015, 0.52}, {2017, 0.60}, {2019, 0.72}, {2021, 1.00}, {2023, 0.90}, {2025, 1.00},
+}
+
+// PriceLevel returns the price level at t relative to mid-2025, interpolated
+// linearly between the years of the index.
+func PriceLevel(t time.Time) float64 {
+	y := float64(t.Year()) + float64(t.YearDay()-1)/365
+	if y <= float64(priceIndex[0].year) {
+		return priceIndex[0].level
+	}
+	for i := 1; i < len(priceIndex); i++ {
+		a, b := priceIndex[i-1], priceIndex[i]
+		if y <= float64(b.year) {
+			return a.level + (b.level-a.level)*(y-float64(a.year))/float64(b.year-a.year)
+		}
+	}
+	return priceIndex[len(priceIndex)-1].level
 }
 
 func regionOf(address string, g *generator) region {
@@ -307,12 +346,30 @@ var (
 
 // generator draws a registry history from a seeded source.
 type generator struct {
-	r         *rand.Rand
-	rare      *rand.Rand // the source of the rarer events (rareEvents)
-	plain     bool       // no rarer events
-	addedRare bool       // rareEvents added some
-	court     string     // 지방법원 of the property, for 가압류 decisions
+	r                 *rand.Rand
+	rare              *rand.Rand // the source of the rarer events (rareEvents)
+	plain             bool       // no rarer events
+	addedRare         bool       // rareEvents added some
+	endedLease        bool       // oneLeaseAtATime cancelled a 전세권
+	overlappingLeases bool       // leave overlapping 전세권 (no oneLeaseAtATime)
+	court             string     // 지방법원 of the property, for 가압류 decisions
+	perM2             int64      // the region's price per ㎡ in 2025 (region.perM2)
+	area              float64    // the unit's 전유부분 ㎡
+	premium           float64    // this unit against its region's typical price (0.85–1.15)
 }
+
+// value is what the unit is worth at t: its area at its region's price per
+// ㎡, moved by the price index and the unit's own premium.
+func (g *generator) value(t time.Time) int64 {
+	perM2 := g.perM2
+	if perM2 == 0 {
+		perM2 = 5_000_000
+	}
+	return int64(g.area * float64(perM2) * PriceLevel(t) * g.premium)
+}
+
+// roundDown rounds n down to a multiple of step.
+func roundDown(n, step int64) int64 { return n / step * step }
 
 var (
 	dongPattern = regexp.MustCompile(`(?:^|\s)(\d{2,4})동(?:\s|,|$)`)
@@ -438,6 +495,7 @@ func (g *generator) generate(reg *Registry, maxSize int) {
 	}}
 
 	unitArea := float64(g.intn(3300, 13500)) / 100
+	g.area = unitArea
 	reg.Unit = []UnitRecord{{
 		No:          1,
 		Received:    built,
@@ -471,7 +529,10 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 	})
 
 	transfers := g.intn([]int{0, 1, 3, 7}[size], []int{1, 3, 5, 10}[size])
-	price := int64(g.intn(15, 60)) * 10_000_000
+	// Prices follow the unit's value (its area at the region's price per ㎡,
+	// moved by the index); each sale lands within ±10 % of it.
+	g.premium = 0.85 + float64(g.intn(15, 60)-15)/45*0.30
+	price := roundDown(g.value(built), 1_000_000)
 	when := built.AddDate(0, g.intn(1, 3), 0)
 	owner, ownerID := "", ""
 	ownerAddr := ""
@@ -480,7 +541,7 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 	for i := 0; i < transfers && when.Before(historyEnd); i++ {
 		owner, ownerID = g.person()
 		ownerAddr = g.homeAddress()
-		price = price * int64(100+g.intn(5, 45)) / 100 / 1_000_000 * 1_000_000
+		price = roundDown(int64(float64(g.value(when))*(0.90+float64(g.intn(5, 45)-5)/40*0.20)), 1_000_000)
 		e := &Entry{
 			Type: TypeTransfer, Purpose: "소유권이전", Received: when, ReceiptNo: g.intn(1000, 99999),
 			Cause:  fmtDate(when.AddDate(0, 0, -g.intn(20, 60))) + " 매매",
@@ -498,7 +559,7 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 		openMortgages = nil
 		ownerDate = when
 		if g.chance(0.75) {
-			openMortgages = append(openMortgages, g.mortgage(&events, when, owner, ownerAddr, price))
+			openMortgages = append(openMortgages, g.mortgage(&events, when, owner, ownerAddr))
 		}
 		when = when.AddDate(g.intn(1, 5), g.intn(0, 11), g.intn(0, 27))
 	}
@@ -531,13 +592,16 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 				cancel(0, e, at.AddDate(0, g.intn(1, 12), 0), "해제")
 			}
 		case 2:
-			e := g.lease(at)
+			e := g.lease(events, at)
 			add(1, e)
 			if end := e.Received.AddDate(2, 0, 0); end.Before(historyEnd) && g.chance(0.5) {
 				cancel(1, e, end, "해지")
 			}
+			if !g.overlappingLeases && oneLeaseAtATime(&events, e) {
+				g.endedLease = true
+			}
 		case 3:
-			g.mortgage(&events, at, owner, ownerAddr, price)
+			g.mortgage(&events, at, owner, ownerAddr)
 		}
 	}
 
@@ -842,27 +906,79 @@ func taxOffice(address string) string {
 }
 
 // lotArea returns the 시·도 and 시·군·구 of address with a 동, for the
-// 소재지번 (lot address) of the building.
+// 소재지번 (lot address) of the building: the 동 the address names (a lot
+// address, or a road address's "(망원동)" note), else the 동 of its road
+// (lotDong), else one drawn at random. The draw is made in every case, so
+// that the rest of the history does not depend on the address's wording.
 func (g *generator) lotArea(address string) string {
 	f := strings.Fields(address)
+	drawn := pickFrom(g, dongNames)
 	if len(f) >= 2 && (strings.HasSuffix(f[0], "시") || strings.HasSuffix(f[0], "도")) {
 		area := f[0] + " " + f[1]
 		if len(f) >= 3 && strings.HasSuffix(f[2], "구") {
 			area += " " + f[2]
 		}
-		return area + " " + pickFrom(g, dongNames)
+		if d := lotDong(address); d != "" {
+			return area + " " + d
+		}
+		return area + " " + drawn
 	}
 	return pickFrom(g, lotAddresses)
 }
 
-func (g *generator) mortgage(events *[]event, at time.Time, debtor, debtorAddr string, price int64) *Entry {
-	// 채권최고액 is 120–130% of a loan of 40–70% of the price, in 1,200,000 won steps
-	// as banks round it.
-	loan := price * int64(g.intn(40, 70)) / 100
-	ceiling := loan * int64(g.intn(120, 130)) / 100 / 1_200_000 * 1_200_000
-	if ceiling == 0 {
-		ceiling = 120_000_000
+var (
+	// namedDong is a 동 (or 가, 읍, 면) the address names: 망원동 123, (역삼동, …).
+	namedDong = regexp.MustCompile(`(?:^|[\s(,])([가-힣]+[0-9]*(?:동|가|읍|면))(?:[\s,)]|$)`)
+	// roadName is the road of a road address: 망원로, 월드컵북로, 망원로8길,
+	// 테헤란로7길, 강남대로.
+	roadName = regexp.MustCompile(`(?:^|\s)([가-힣]+(?:[0-9]+번?)?(?:로|길))(?:\s|,|$)`)
+	// roadDong is the 동 of the roads of the sample addresses and the README's
+	// example, where a road's name is not its 동's.
+	roadDong = map[string]string{
+		"테헤란로": "역삼동", "올림픽로": "잠실동", "월드컵북로": "상암동", "월드컵로": "망원동", "동일로": "상계동",
+		"판교역로": "백현동", "광교중앙로": "이의동", "중앙로": "장항동", "송도과학로": "송도동", "센텀중앙로": "우동",
+		"동대구로": "범어동", "대학로": "궁동", "상무중앙로": "치평동", "강남대로": "역삼동", "세종대로": "태평로1가",
 	}
+	roadSuffix = regexp.MustCompile(`(?:[0-9]+번?길|대로|로|길)$`)
+)
+
+// lotDong returns the 동 of address: the one it names, or the 동 of its road
+// (roadDong, else the road's own name: 망원로 → 망원동, 망원로8길 → 망원동);
+// "" when it has neither. A 동 of an apartment complex (103동) is not one.
+func lotDong(address string) string {
+	for _, m := range namedDong.FindAllStringSubmatch(address, -1) {
+		if !strings.ContainsAny(m[1][:1], "0123456789") && !strings.HasSuffix(m[1], "시") {
+			return m[1]
+		}
+	}
+	m := roadName.FindStringSubmatch(address)
+	if m == nil {
+		return ""
+	}
+	road := m[1]
+	if i := strings.IndexAny(road, "0123456789"); i > 0 {
+		road = road[:i] // 망원로8길 → 망원로
+	}
+	if d, ok := roadDong[road]; ok {
+		return d
+	}
+	stem := roadSuffix.ReplaceAllString(road, "")
+	if r := []rune(stem); len(r) > 2 && strings.ContainsRune("동서남북", r[len(r)-1]) {
+		stem = string(r[:len(r)-1]) // 월드컵북 → 월드컵
+	}
+	if len([]rune(stem)) < 2 {
+		return ""
+	}
+	return stem + "동"
+}
+
+func (g *generator) mortgage(events *[]event, at time.Time, debtor, debtorAddr string) *Entry {
+	// A bank lends 40–70 % of what is left of 80 % of the unit's value once
+	// the live mortgages' 채권최고액 are counted, and registers 120–130 % of
+	// the loan as 채권최고액, in 1,200,000 won steps as banks round it.
+	headroom := max(g.value(at)*80/100-securedBy(*events, at), 0)
+	loan := headroom * int64(g.intn(40, 70)) / 100
+	ceiling := max(roundDown(loan*int64(g.intn(120, 130))/100, 1_200_000), 12_000_000)
 	e := &Entry{
 		Type: TypeMortgage, Purpose: "근저당권설정", Received: at, ReceiptNo: g.intn(1000, 99999),
 		Cause:         fmtDate(at) + " 설정계약",
@@ -893,9 +1009,80 @@ func (g *generator) attachment(at time.Time) *Entry {
 	}
 }
 
-func (g *generator) lease(at time.Time) *Entry {
+// securedBy sums the 채권최고액 of the mortgages among events not cancelled
+// by at, and the 전세금 of the 전세권 likewise: what a lender or tenant at at
+// ranks behind. Mortgages drawn for later dates count too, so that drawing
+// the history out of date order cannot pile up more than the value.
+func securedBy(events []event, at time.Time) int64 {
+	cancelled := map[*Entry]bool{}
+	for _, ev := range events {
+		if ev.cancel != nil && !ev.e.Received.After(at) {
+			cancelled[ev.cancel] = true
+		}
+	}
+	var sum int64
+	for _, ev := range events {
+		if (ev.e.Type == TypeMortgage || ev.e.Type == TypeJeonse) && !cancelled[ev.e] {
+			sum += ev.e.Amount
+		}
+	}
+	return sum
+}
+
+// oneLeaseAtATime ends the overlap of lease with the other 전세권 in events:
+// a 전세권 is over the whole unit, so the earlier of two live ones is
+// cancelled (해지) when the later one is registered. It draws nothing, so
+// the rest of the history stays as it was. It reports whether it changed
+// events.
+func oneLeaseAtATime(events *[]event, lease *Entry) bool {
+	changed := false
+	cancelledAt := map[*Entry]time.Time{}
+	for _, ev := range *events {
+		if ev.cancel != nil {
+			cancelledAt[ev.cancel] = ev.e.Received
+		}
+	}
+	live := func(e *Entry, at time.Time) bool {
+		c, ok := cancelledAt[e]
+		return !e.Received.After(at) && (!ok || c.After(at))
+	}
+	for _, ev := range slices.Clone(*events) {
+		other := ev.e
+		if other == lease || other.Type != TypeJeonse || ev.cancel != nil {
+			continue
+		}
+		earlier, later := other, lease
+		if other.Received.After(lease.Received) {
+			earlier, later = lease, other
+		}
+		if !later.Received.After(earlier.Received) || !live(earlier, later.Received) {
+			continue
+		}
+		if _, ok := cancelledAt[earlier]; ok {
+			// Cancelled after the later one came: move that 말소 forward.
+			for i := range *events {
+				if (*events)[i].cancel == earlier {
+					(*events)[i].e.Received = later.Received
+					(*events)[i].e.Cause = fmtDate(later.Received) + " 해지"
+				}
+			}
+		} else {
+			*events = append(*events, event{section: 1, cancel: earlier, e: &Entry{
+				Received: later.Received, ReceiptNo: later.ReceiptNo, Cause: fmtDate(later.Received) + " 해지"}})
+		}
+		cancelledAt[earlier] = later.Received
+		changed = true
+	}
+	return changed
+}
+
+func (g *generator) lease(events []event, at time.Time) *Entry {
 	name, id := g.person()
-	deposit := int64(g.intn(10, 60)) * 10_000_000
+	// A 전세금 of 45–75 % of the unit's value, less when mortgages already
+	// take much of it (at most 90 % of the value together), never below 10 %.
+	v := g.value(at)
+	deposit := v * int64(45+(g.intn(10, 60)-10)*30/50) / 100
+	deposit = max(roundDown(max(min(deposit, v*90/100-securedBy(events, at)), v/10), 10_000_000), 10_000_000)
 	return &Entry{
 		Type: TypeJeonse, Purpose: "전세권설정", Received: at, ReceiptNo: g.intn(1000, 99999),
 		Cause:  fmtDate(at.AddDate(0, 0, -g.intn(0, 10))) + " 설정계약",

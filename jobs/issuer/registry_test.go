@@ -282,10 +282,12 @@ func TestFindNest(t *testing.T) {
 
 // TestOtherPackagesNestsUnchanged pins the documents other packages' tests
 // name by id: the rarer events (rareEvents) must leave them as they were.
+// (Since amounts follow the unit's value, nest-1 and nest-3 no longer end on
+// a mostly blank page: 2 pages each; jobs/ocr's long document is nest-2.)
 func TestOtherPackagesNestsUnchanged(t *testing.T) {
 	t.Parallel()
 
-	for id, pages := range map[string]int{"nest-1": 3, "nest-2": 4, "nest-3": 4, "nest-4": 1} {
+	for id, pages := range map[string]int{"nest-1": 2, "nest-2": 4, "nest-3": 2, "nest-4": 1} {
 		reg := Content(id, testUniqueNo, testAddress)
 		if reg.Pages != pages {
 			t.Errorf("%s has %d pages, want %d", id, reg.Pages, pages)

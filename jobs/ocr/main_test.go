@@ -27,7 +27,7 @@ const (
 	testUniqueNo = "11462010012345"
 	testAddress  = "서울특별시 강남구 테헤란로 152, 103동 1502호"
 	nestOnePage  = "nest-4" // 1 page, an owner and one 근저당권
-	nestLong     = "nest-3" // 4 pages, a long history
+	nestLong     = "nest-2" // 4 pages, a long history
 	testSecret   = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 	testKey      = "internal-key-for-tests"
 	waitFor      = 60 * time.Second // the deadline of every wait on an event

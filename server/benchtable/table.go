@@ -358,6 +358,7 @@ func (t *table) subscriptions(n int) []row {
 	b := fmt.Sprintf("BenchmarkSubscription/N=%d", n)
 	s := func(unit string) value { return t.metric(b, "subs-"+unit) }
 	p := func(unit string) value { return t.metric(b, "poll-"+unit) }
+	st := func(unit string) value { return t.metric(b, "stock-"+unit) }
 	N := count(n)
 	over := ""
 	if v := s("tasks"); v.ok() {
@@ -380,6 +381,14 @@ func (t *table) subscriptions(n int) []row {
 			figs("%s tx/s", s("dbq/s")),
 			figs("polling: %s tx/s for %s polls/s answered ("+strconv.Itoa(n)+" asked)", p("dbq/s"), p("polls/s")),
 			rel(p("dbq/s"), s("dbq/s"), " for polling")},
+		{N + " subscriptions, our transport beside gqlgen's stock one on the same service: server memory per idle subscribed connection",
+			figs("%s KiB RSS (heap + stack %s KiB), %s goroutines", s("KiB/conn"), s("heap+stack-KiB/conn"), s("goroutines/conn")),
+			figs("stock gqlgen WebSocket: %s KiB RSS (heap + stack %s KiB), %s goroutines", st("KiB/conn"), st("heap+stack-KiB/conn"), st("goroutines/conn")),
+			rel(st("KiB/conn"), s("KiB/conn"), " less memory than stock (goal ≤ 32 KiB, ≤ 2 goroutines)")},
+		{N + " subscriptions, our transport beside gqlgen's stock one: commit → push p50 / p99, versions delivered",
+			figs("%s / %s ms, %s %%", s("p50-ms"), s("p99-ms"), s("delivered-%")),
+			figs("stock gqlgen WebSocket: %s / %s ms, %s %%", st("p50-ms"), st("p99-ms"), st("delivered-%")),
+			cpuNote(s("other-cores"), st("other-cores"))},
 		{N + " subscriptions: server memory per connection",
 			figs("%s KiB RSS (heap + stack %s KiB, %s goroutines)", s("KiB/conn"), s("heap+stack-KiB/conn"), s("goroutines/conn")),
 			figs("polling: %s KiB RSS per client (a keep-alive connection)", p("KiB/client")),

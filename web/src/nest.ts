@@ -111,6 +111,8 @@ export function nestView(nestId: string, live: Live): PageView {
       merge(data.requestIssuance.task);
       issueNote.textContent = data.requestIssuance.reused ? t('nest.reused') : t('nest.issued');
       issueNote.dataset.reused = String(data.requestIssuance.reused);
+      issueNote.dataset.taskId = data.requestIssuance.task.id;
+      clearIssueNoteWhenFinal(data.requestIssuance.task);
     } catch (e) {
       issueNote.textContent = e instanceof ApiError ? e.userMessage() : String(e);
     } finally {
@@ -120,10 +122,21 @@ export function nestView(nestId: string, live: Live): PageView {
     }
   });
 
+  // The note about the request ("Started a new issuance.") holds while its
+  // task is active; its card tells the rest.
+  function clearIssueNoteWhenFinal(task: Task): void {
+    if (task.__typename === 'IssuanceTask' && issueNote.dataset.taskId === task.id && (task.status === 'SUCCESS' || task.status === 'FAILED')) {
+      issueNote.textContent = '';
+      delete issueNote.dataset.taskId;
+      delete issueNote.dataset.reused;
+    }
+  }
+
   function merge(task: Task): void {
     if (disposed) return;
     const before = task.__typename === 'IssuanceTask' ? timeline.issuance.get(task.id) : timeline.ocr.get(task.id);
     if (!timeline.merge(task)) return;
+    clearIssueNoteWhenFinal(task);
     if (before && before.status !== task.status) {
       // Screen readers hear each status change once, not the whole card.
       announcer.textContent = `${t(task.__typename === 'IssuanceTask' ? 'task.issuance' : 'task.ocr')}: ${t(`status.${task.status}`)}`;
@@ -488,7 +501,11 @@ function taskBody(kind: 'issuance' | 'ocr', task: Task): Child {
       h('div', null, h('dt', null, t('task.requested')), h('dd', null, formatTime(task.createdAt))),
       task.startedAt ? h('div', null, h('dt', null, t('task.started')), h('dd', null, formatTime(task.startedAt))) : null,
       task.finishedAt ? h('div', null, h('dt', null, t('task.finished')), h('dd', null, formatTime(task.finishedAt))) : null,
-      task.attempt > 0 ? h('div', { class: 'attempt' }, t('task.attempt', { n: task.attempt, max: task.maxAttempts })) : null,
+      // During a scheduled retry the headline names the coming attempt; here
+      // the one that failed, so the two never seem to disagree.
+      task.attempt > 0
+        ? h('div', { class: 'attempt' }, t(retrying ? 'task.attemptFailed' : 'task.attempt', { n: task.attempt, max: task.maxAttempts }))
+        : null,
     ),
     historyList(task),
   ];

@@ -20,12 +20,13 @@
 //   blocks them; the console must say "polling" and still reach SUCCESS,
 //   the OCR text and the registry analysis by re-reading every 2 s.
 //
-// Chromium is CHROMIUM_PATH (default /usr/bin/chromium), driven by
+// Chromium is CHROMIUM_PATH (default Debian's, see lib.mjs), driven by
 // playwright-core (never a downloaded browser). stdout: one JSON line per
 // step; exit 0 on success, 1 on a failed check (the reason on stderr), 2 on
 // bad usage. Every wait is on the DOM with a deadline; there are no fixed
 // sleeps.
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from './lib.mjs';
 
 const args = process.argv.slice(2);
 if (args.length < 3 || args.length > 4 || (args[3] && !['live', 'polling'].includes(args[3]))) {
@@ -61,10 +62,7 @@ const FLAG_TERMS = {
   lease_registration: ['Lease registration order', '임차권등기명령'],
 };
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-});
+const browser = await chromium.launch(await chromiumLaunchOptions());
 let page;
 let code = 0;
 try {
@@ -166,6 +164,10 @@ try {
   const seen = await page.evaluate(() => window.__seen.statuses);
   step('SUCCESS shown', { statuses: seen });
   check(seen.includes('PROCESSING') && seen.at(-1) === 'SUCCESS', `statuses seen ${JSON.stringify(seen)}`);
+  // The request's note ("Started a new issuance.", "reused") goes once its
+  // task is final: the card says the rest.
+  await page.waitForFunction(() => document.getElementById('issue-note').textContent === '', null, { timeout: STEP_MS });
+  step('request note cleared at SUCCESS');
   const history = await card.locator('.events > li').evaluateAll((lis) => lis.map((li) => li.dataset.to));
   for (const s of ['PENDING', 'PROCESSING', 'SUCCESS']) check(history.includes(s), `the history ${JSON.stringify(history)} lacks ${s}`);
 

@@ -23,3 +23,25 @@ export function describeError(err) {
   if (err && typeof err === 'object' && 'message' in err) return String(err.message);
   return String(err);
 }
+
+// chromiumLaunchOptions launches Debian's Chromium for playwright-core:
+// CHROMIUM_PATH, else the browser binary itself (/usr/lib/chromium/chromium)
+// rather than the /usr/bin/chromium shell wrapper, whose /etc/chromium.d
+// scripts print shell errors on some machines; the one flag the wrapper
+// would add for a small /dev/shm is passed here instead.
+export async function chromiumLaunchOptions(extraArgs = []) {
+  const { access } = await import('node:fs/promises');
+  let executablePath = process.env.CHROMIUM_PATH;
+  if (!executablePath) {
+    executablePath = '/usr/bin/chromium';
+    try {
+      await access('/usr/lib/chromium/chromium');
+      executablePath = '/usr/lib/chromium/chromium';
+    } catch {}
+  }
+  return {
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+      '--disable-component-update', '--no-first-run', '--disable-sync', ...extraArgs],
+  };
+}

@@ -1,0 +1,5 @@
+package broken
+
+import "testing"
+
+func TestDoesNotBuild(t *testing.T) { undefinedName() }

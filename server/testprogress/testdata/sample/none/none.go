@@ -1,0 +1,2 @@
+// Package none has no tests.
+package none
