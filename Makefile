@@ -21,7 +21,7 @@ help: ## Show this help
 
 run: deps web/static/app.js build ## Run API, workers and console on embedded defaults (.data/bin/dungji serve; Ctrl-C stops it)
 	@# The binary itself, not go run: on Ctrl-C it shuts down and exits 0, and make reports no error.
-	$(DUNGJI) serve
+	ENV=$${ENV:-development} $(DUNGJI) serve
 
 test: deps versitygw web-build build web-deps browser-deps ## Run every test, with -race, on real Postgres and real S3 servers
 	@# testprogress runs go test -json: a line per package as each finishes, failures in full, a summary.

@@ -32,7 +32,6 @@ require (
 	go.uber.org/goleak v1.3.0
 	golang.org/x/image v0.47.0
 	golang.org/x/sys v0.49.0
-	golang.org/x/time v0.16.0
 	riverqueue.com/riverui v0.22.0
 )
 

@@ -94,7 +94,28 @@ func (d *DB) Close() error {
 // InTx runs fn in one transaction on d and commits it when fn returns nil.
 // Any error rolls the whole transaction back: since River v0.49 its Tx calls
 // make no savepoints, so a failed statement leaves nothing to continue with.
+//
+// A transaction that fails because its connection was dead (IsConnError: a
+// pooled connection left over from before a PostgreSQL restart) is run
+// once more on another connection: nothing of it was committed, and
+// transactions hold no network call besides the database's. A failed
+// commit is never rerun, since it may have committed.
 func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	err := d.inTx(ctx, fn)
+	var ce *commitError
+	if err != nil && IsConnError(err) && !errors.As(err, &ce) && ctx.Err() == nil {
+		err = d.inTx(ctx, fn)
+	}
+	return err
+}
+
+// commitError marks a failed COMMIT, whose outcome is unknown.
+type commitError struct{ err error }
+
+func (e *commitError) Error() string { return "db: commit: " + e.err.Error() }
+func (e *commitError) Unwrap() error { return e.err }
+
+func (d *DB) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
 	tx, err := d.Bun.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("db: begin: %w", err)
@@ -104,7 +125,7 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) e
 		return err
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("db: commit: %w", err)
+		return &commitError{err: err}
 	}
 	return nil
 }

@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/dungji/dungji/graph/model"
+	"github.com/dungji/dungji/graph/scalar"
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/ocr"
 )
@@ -71,12 +73,34 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 				gerr.Extensions = map[string]any{}
 			}
 			gerr.Extensions["code"] = string(je.Code)
+			if je.RetryAfter > 0 {
+				// Whole seconds, as HTTP's Retry-After.
+				gerr.Extensions["retryAfter"] = int((je.RetryAfter + time.Second - 1) / time.Second)
+			}
 			if je.Field != "" {
 				gerr.Extensions["field"] = je.Field
+			} else if errors.Is(err, scalar.ErrCoercion) {
+				// A scalar refused its input (graph/scalar): the path ends
+				// with the argument or input field.
+				if f := inputField(gerr.Path); f != "" {
+					gerr.Extensions["field"] = f
+					gerr.Message = f + ": " + gerr.Message
+				}
 			}
 			return gerr
 		}
 		var ge *gqlerror.Error
+		if errors.As(err, &ge) && len(ge.Path) >= 2 && ge.Path[0] == ast.PathName("variable") {
+			// A variable the request's types refuse (gqlparser's coercion):
+			// bad input, named by the variable or input field.
+			f := inputField(ge.Path)
+			msg := f + ": " + ge.Message
+			if len(ge.Path) == 2 {
+				msg = "variable $" + f + ": " + ge.Message
+			}
+			return &gqlerror.Error{Message: msg, Path: gerr.Path, Locations: gerr.Locations,
+				Extensions: map[string]any{"code": string(jobs.CodeBadUserInput), "field": f}}
+		}
 		if errors.As(err, &ge) && (ge.Rule != "" || ge.Extensions["code"] != nil || ge.Err == nil) {
 			// Parse, validation and input-coercion errors from gqlgen itself
 			// are already safe and carry their own code.
@@ -87,6 +111,11 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 				gerr.Extensions["code"] = string(jobs.CodeBadUserInput)
 			}
 			return gerr
+		}
+		if je := jobs.AsError(err); je.Code == jobs.CodeUnavailable {
+			log.WarnContext(ctx, "database unavailable", "path", gerr.Path.String(), "err", err)
+			return &gqlerror.Error{Message: je.Message, Path: gerr.Path,
+				Extensions: map[string]any{"code": string(je.Code), "retryAfter": int(je.RetryAfter / time.Second)}}
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			return &gqlerror.Error{Message: "the request took too long", Path: gerr.Path,
@@ -101,6 +130,16 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		return &gqlerror.Error{Message: "internal error", Path: gerr.Path,
 			Extensions: map[string]any{"code": string(jobs.CodeInternal)}}
 	}
+}
+
+// inputField is the last name on an input coercion error's path.
+func inputField(p ast.Path) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if n, ok := p[i].(ast.PathName); ok {
+			return string(n)
+		}
+	}
+	return ""
 }
 
 // RecoverFunc turns a resolver panic into an internal error, logged with its value.

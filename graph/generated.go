@@ -17,6 +17,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
+	"github.com/dungji/dungji/graph/scalar"
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/ocr"
@@ -3298,10 +3299,10 @@ func (ec *executionContext) _Mutation_requestIssuance(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RequestIssuancePayload) graphql.Marshaler {
-			return ec.marshalNRequestIssuancePayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestIssuancePayload(ctx, selections, v)
+			return ec.marshalORequestIssuancePayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestIssuancePayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_requestIssuance(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -3386,10 +3387,10 @@ func (ec *executionContext) _Mutation_requestOcr(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RequestOcrPayload) graphql.Marshaler {
-			return ec.marshalNRequestOcrPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestOcrPayload(ctx, selections, v)
+			return ec.marshalORequestOcrPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestOcrPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_requestOcr(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -8157,7 +8158,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_requestIssuance(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createNest":
@@ -8171,7 +8172,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_requestOcr(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "ocrFile":
@@ -9819,13 +9820,13 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 // region    ***************************** type.gotpl *****************************
 
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
-	res, err := graphql.UnmarshalBoolean(v)
+	res, err := scalar.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.SelectionSet, v bool) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalBoolean(v)
+	res := scalar.MarshalBoolean(v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "Boolean!")
 	}
@@ -9846,27 +9847,27 @@ func (ec *executionContext) marshalNFile2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdb�
 }
 
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
-	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	res, err := scalar.UnmarshalFloat(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalFloatContext(v)
+	res := scalar.MarshalFloat(v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
 	}
-	return graphql.WrapContextMarshaler(ctx, res)
+	return res
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
-	res, err := graphql.UnmarshalID(v)
+	res, err := scalar.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalID(v)
+	res := scalar.MarshalID(v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "ID!")
 	}
@@ -9874,13 +9875,13 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 }
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
-	res, err := graphql.UnmarshalInt(v)
+	res, err := scalar.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalInt(v)
+	res := scalar.MarshalInt(v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "Int!")
 	}
@@ -9888,13 +9889,13 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 }
 
 func (ec *executionContext) unmarshalNInt2int64(ctx context.Context, v any) (int64, error) {
-	res, err := graphql.UnmarshalInt64(v)
+	res, err := scalar.UnmarshalInt64(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.SelectionSet, v int64) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalInt64(v)
+	res := scalar.MarshalInt64(v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "Int!")
 	}
@@ -9902,13 +9903,13 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 }
 
 func (ec *executionContext) unmarshalNInt642int64(ctx context.Context, v any) (int64, error) {
-	res, err := graphql.UnmarshalInt64(v)
+	res, err := scalar.UnmarshalInt64(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNInt642int64(ctx context.Context, sel ast.SelectionSet, v int64) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalInt64(v)
+	res := scalar.MarshalInt64(v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "Int64!")
 	}
@@ -10131,22 +10132,6 @@ func (ec *executionContext) marshalNRegistryTitle2githubᚗcomᚋdungjiᚋdungji
 	return ec._RegistryTitle(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNRequestIssuancePayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestIssuancePayload(ctx context.Context, sel ast.SelectionSet, v *model.RequestIssuancePayload) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "RequestIssuancePayload!")
-		return graphql.Null
-	}
-	return ec._RequestIssuancePayload(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNRequestOcrPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestOcrPayload(ctx context.Context, sel ast.SelectionSet, v *model.RequestOcrPayload) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "RequestOcrPayload!")
-		return graphql.Null
-	}
-	return ec._RequestOcrPayload(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNRiskFlag2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐFlag(ctx context.Context, sel ast.SelectionSet, v analysis.Flag) graphql.Marshaler {
 	return ec._RiskFlag(ctx, sel, &v)
 }
@@ -10168,13 +10153,13 @@ func (ec *executionContext) marshalNRiskFlag2ᚕgithubᚗcomᚋdungjiᚋdungji�
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
-	res, err := graphql.UnmarshalString(v)
+	res, err := scalar.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalString(v)
+	res := scalar.MarshalString(v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "String!")
 	}
@@ -10421,14 +10406,14 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 }
 
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
-	res, err := graphql.UnmarshalBoolean(v)
+	res, err := scalar.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOBoolean2bool(ctx context.Context, sel ast.SelectionSet, v bool) graphql.Marshaler {
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalBoolean(v)
+	res := scalar.MarshalBoolean(v)
 	return res
 }
 
@@ -10436,7 +10421,7 @@ func (ec *executionContext) unmarshalOBoolean2ᚖbool(ctx context.Context, v any
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalBoolean(v)
+	res, err := scalar.UnmarshalBoolean(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -10446,7 +10431,7 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalBoolean(*v)
+	res := scalar.MarshalBoolean(*v)
 	return res
 }
 
@@ -10468,7 +10453,7 @@ func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*i
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalInt(v)
+	res, err := scalar.UnmarshalInt(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -10478,7 +10463,7 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalInt(*v)
+	res := scalar.MarshalInt(*v)
 	return res
 }
 
@@ -10486,7 +10471,7 @@ func (ec *executionContext) unmarshalOInt642ᚖint64(ctx context.Context, v any)
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalInt64(v)
+	res, err := scalar.UnmarshalInt64(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -10496,7 +10481,7 @@ func (ec *executionContext) marshalOInt642ᚖint64(ctx context.Context, sel ast.
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalInt64(*v)
+	res := scalar.MarshalInt64(*v)
 	return res
 }
 
@@ -10547,11 +10532,25 @@ func (ec *executionContext) marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋ
 	return ec._RegistryAnalysis(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalORequestIssuancePayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestIssuancePayload(ctx context.Context, sel ast.SelectionSet, v *model.RequestIssuancePayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RequestIssuancePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORequestOcrPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestOcrPayload(ctx context.Context, sel ast.SelectionSet, v *model.RequestOcrPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RequestOcrPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalString(v)
+	res, err := scalar.UnmarshalString(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -10561,7 +10560,7 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalString(*v)
+	res := scalar.MarshalString(*v)
 	return res
 }
 

@@ -3,6 +3,9 @@ package jobs
 import (
 	"errors"
 	"fmt"
+	"time"
+
+	"github.com/dungji/dungji/db"
 )
 
 // Code classifies an error for clients: GraphQL puts it in
@@ -17,7 +20,10 @@ const (
 	CodeBadUserInput    Code = "BAD_USER_INPUT"
 	CodeConflict        Code = "CONFLICT"
 	CodeRateLimited     Code = "RATE_LIMITED"
-	CodeInternal        Code = "INTERNAL"
+	// CodeUnavailable is a dependency (the database) failing for a moment:
+	// the same request may succeed when retried (503 with Retry-After).
+	CodeUnavailable Code = "UNAVAILABLE"
+	CodeInternal    Code = "INTERNAL"
 )
 
 // Error is the one error type the lifecycle returns to its callers. Message
@@ -28,6 +34,10 @@ type Error struct {
 	// Field is the input path of a BAD_USER_INPUT error, e.g. "input.registryUniqueNo".
 	Field string
 	Err   error
+	// RetryAfter, when set, is how long the caller should wait before
+	// trying again (RATE_LIMITED, UNAVAILABLE): Retry-After over REST,
+	// extensions.retryAfter (seconds) in GraphQL.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -52,11 +62,20 @@ func InvalidInput(field, format string, args ...any) *Error {
 
 // ErrorCode returns the code of the first *Error in err's chain, or INTERNAL.
 func ErrorCode(err error) Code {
+	return AsError(err).Code
+}
+
+// AsError returns the first *Error in err's chain; a database connection
+// failure outside one becomes UNAVAILABLE, anything else INTERNAL.
+func AsError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
-		return e.Code
+		return e
 	}
-	return CodeInternal
+	if db.IsConnError(err) {
+		return unavailable("database", err).(*Error)
+	}
+	return &Error{Code: CodeInternal, Message: "internal error", Err: err}
 }
 
 // HTTPStatus is the one table from error codes to HTTP statuses, for REST
@@ -75,6 +94,8 @@ func HTTPStatus(c Code) int {
 		return 409
 	case CodeRateLimited:
 		return 429
+	case CodeUnavailable:
+		return 503
 	default:
 		return 500
 	}

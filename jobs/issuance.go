@@ -156,7 +156,7 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 
 		// Only a request that creates a task spends from the caller's
 		// bucket; refused, it rolls everything back.
-		if err := s.rateLimited(actor); err != nil {
+		if err := s.rateLimited(ctx, tx, actor); err != nil {
 			return err
 		}
 		task, err := s.insertIssuance(ctx, tx, nest, actor)

@@ -95,7 +95,7 @@ func (s *Service) RequestOCR(ctx context.Context, fileID string) (RequestOCRResu
 				pages = *last[0].PageCount
 			}
 		}
-		if err := s.rateLimited(actor); err != nil {
+		if err := s.rateLimited(ctx, tx, actor); err != nil {
 			return err
 		}
 		t, err := s.insertOCRTask(ctx, tx, f.NestID, issuance, f.ID, actor.UserID, pages)

@@ -1,13 +1,14 @@
 package jobs
 
 import (
+	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"golang.org/x/time/rate"
+	"github.com/uptrace/bun"
 )
 
 // RateLimit is a token bucket per user for requests that create work
@@ -47,58 +48,37 @@ func ParseRateLimit(s string) (RateLimit, error) {
 	return rl, nil
 }
 
-// limiters holds one token bucket per user. Buckets idle for an hour are
-// forgotten (a full bucket is the same as a new one).
-type limiters struct {
-	cfg  RateLimit
-	mu   sync.Mutex
-	byID map[string]*userLimiter
-	seen int
-}
-
-type userLimiter struct {
-	lim  *rate.Limiter
-	last time.Time
-}
-
-// allow takes a token for user; when none is left it says how long until
-// the next one.
-func (l *limiters) allow(user string, now time.Time) (bool, time.Duration) {
-	if l == nil || l.cfg.Every <= 0 {
-		return true, 0
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.byID == nil {
-		l.byID = map[string]*userLimiter{}
-	}
-	u := l.byID[user]
-	if u == nil {
-		u = &userLimiter{lim: rate.NewLimiter(rate.Every(l.cfg.Every), l.cfg.Burst)}
-		l.byID[user] = u
-	}
-	u.last = now
-	if l.seen++; l.seen%1024 == 0 {
-		for id, other := range l.byID {
-			if now.Sub(other.last) > time.Hour {
-				delete(l.byID, id)
-			}
-		}
-	}
-	r := u.lim.ReserveN(now, 1)
-	if d := r.DelayFrom(now); d > 0 {
-		r.CancelAt(now)
-		return false, d
-	}
-	return true, 0
-}
-
-// rateLimited checks the caller's bucket before work is created.
-func (s *Service) rateLimited(actor Actor) error {
-	ok, wait := s.limits.allow(actor.UserID, time.Now())
-	if ok {
+// rateLimited takes a token from the caller's bucket, in tx, before work is
+// created. The bucket is a row of rate_limit_buckets, locked for the rest
+// of tx: every instance shares it, so the limit holds for the deployment
+// whatever the number of API processes, and a transaction that rolls back
+// (a refusal, a failure after this call) gives its token back. The
+// database's clock refills it, so instances' clocks do not matter.
+func (s *Service) rateLimited(ctx context.Context, tx bun.IDB, actor Actor) error {
+	cfg := s.cfg.RateLimit
+	if cfg.Every <= 0 {
 		return nil
 	}
-	secs := int((wait + time.Second - 1) / time.Second)
-	return &Error{Code: CodeRateLimited, Message: fmt.Sprintf("too many requests; try again in %d s", secs)}
+	var tokens, elapsed float64
+	var now time.Time
+	// The no-op update locks an existing row and returns it.
+	if err := tx.NewRaw(`INSERT INTO rate_limit_buckets AS b (user_id, tokens, updated_at)
+		VALUES (?, ?, clock_timestamp())
+		ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
+		RETURNING b.tokens, GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - b.updated_at))::float8, clock_timestamp()`,
+		actor.UserID, float64(cfg.Burst)).Scan(ctx, &tokens, &elapsed, &now); err != nil {
+		return internal("rate limit bucket", err)
+	}
+	available := math.Min(float64(cfg.Burst), tokens+elapsed/cfg.Every.Seconds())
+	if available < 1 {
+		wait := time.Duration((1 - available) * float64(cfg.Every))
+		secs := int((wait + time.Second - 1) / time.Second)
+		return &Error{Code: CodeRateLimited, Message: fmt.Sprintf("too many requests; try again in %d s", secs),
+			RetryAfter: time.Duration(secs) * time.Second}
+	}
+	if _, err := tx.NewRaw(`UPDATE rate_limit_buckets SET tokens = ?, updated_at = ? WHERE user_id = ?`,
+		available-1, now, actor.UserID).Exec(ctx); err != nil {
+		return internal("rate limit bucket", err)
+	}
+	return nil
 }

@@ -24,10 +24,12 @@ type RiverOptions struct {
 	// PeriodicJobs run on the elected leader.
 	PeriodicJobs []*river.PeriodicJob
 	Logger       *slog.Logger
-	// JobTimeout bounds one attempt of a job (default 5m).
+	// JobTimeout bounds one attempt of a job (default DefaultJobTimeout;
+	// workers of short kinds set their own).
 	JobTimeout time.Duration
 	// RescueStuckJobsAfter is when River's rescuer takes back a job that
-	// stays running, as after a killed worker (default 30m).
+	// stays running, as after a killed worker (default
+	// DefaultRescueAfter(JobTimeout)).
 	RescueStuckJobsAfter time.Duration
 	// Middleware wraps inserts and work (Service.MiddlewareForRiver).
 	Middleware []rivertype.Middleware
@@ -48,19 +50,19 @@ func NewRiverClient(d *db.DB, opts RiverOptions) (*river.Client[*sql.Tx], error)
 		// poll bounds that tail.
 		FetchPollInterval: 250 * time.Millisecond,
 		JobTimeout:        opts.JobTimeout,
-		// The rescuer must wait longer than a job may run (FACTS.md).
-		RescueStuckJobsAfter: 30 * time.Minute,
-		PeriodicJobs:         opts.PeriodicJobs,
+		PeriodicJobs:      opts.PeriodicJobs,
 		// Kinds are checked by our own types: an issuance commits its OCR
 		// job even on a process that does not work the OCR queue.
 		SkipUnknownJobCheck: true,
 		Middleware:          opts.Middleware,
 	}
+	if cfg.JobTimeout == 0 {
+		cfg.JobTimeout = DefaultJobTimeout
+	}
+	// The rescuer must wait longer than a job may run (timeouts.go).
+	cfg.RescueStuckJobsAfter = DefaultRescueAfter(cfg.JobTimeout)
 	if opts.RescueStuckJobsAfter > 0 {
 		cfg.RescueStuckJobsAfter = opts.RescueStuckJobsAfter
-	}
-	if cfg.JobTimeout == 0 {
-		cfg.JobTimeout = 5 * time.Minute
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

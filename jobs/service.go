@@ -72,8 +72,10 @@ type Service struct {
 	cfg   Config
 	log   *slog.Logger
 	now   func() time.Time
+	// jobTimeout is the workers' JobTimeout, set by WorkerRiverOptions; the
+	// short kinds' timeouts derive from it (timeouts.go).
+	jobTimeout time.Duration
 
-	limits         *limiters
 	metrics        *Metrics
 	tracerProvider trace.TracerProvider
 	// hub fans changes out to this process's subscribers (API processes).
@@ -142,8 +144,7 @@ func NewService(opts ServiceOptions) (*Service, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{db: opts.DB, river: opts.River, store: opts.Store, ocr: opts.OCR, cfg: cfg, log: log, now: now,
-		limits: &limiters{cfg: cfg.RateLimit}}, nil
+	return &Service{db: opts.DB, river: opts.River, store: opts.Store, ocr: opts.OCR, cfg: cfg, log: log, now: now}, nil
 }
 
 // clock returns the service's current time, rounded to what Postgres stores.
@@ -190,5 +191,19 @@ func (s *Service) SetRiver(c *river.Client[*sql.Tx]) { s.river = c }
 // internal wraps an unexpected error: the cause is kept for the log, the
 // client sees only "internal error".
 func internal(op string, err error) error {
+	if db.IsConnError(err) {
+		return unavailable(op, err)
+	}
 	return &Error{Code: CodeInternal, Message: "internal error", Err: fmt.Errorf("%s: %w", op, err)}
+}
+
+// unavailableRetryAfter is the wait an UNAVAILABLE answer suggests: long
+// enough for a pool to reconnect after a PostgreSQL restart.
+const unavailableRetryAfter = 2 * time.Second
+
+// unavailable is the error of a database connection that failed (see
+// db.IsConnError): 503 with Retry-After, never a 500.
+func unavailable(op string, err error) error {
+	return &Error{Code: CodeUnavailable, Message: "the database is unavailable for a moment; try again",
+		RetryAfter: unavailableRetryAfter, Err: fmt.Errorf("%s: %w", op, err)}
 }

@@ -20,10 +20,11 @@ type WorkerDeps struct {
 	IssuanceWorkers int
 	// ReconcileEvery is the reconciler's period (default 30s).
 	ReconcileEvery time.Duration
-	// JobTimeout bounds one attempt (default 5m).
+	// JobTimeout bounds one issuance attempt (default DefaultJobTimeout);
+	// other kinds get ShortJobTimeout at most (timeouts.go).
 	JobTimeout time.Duration
 	// JobRescueAfter is when River takes back a job still running, as
-	// after a killed worker (default 30m; longer than JobTimeout).
+	// after a killed worker (default DefaultRescueAfter(JobTimeout)).
 	JobRescueAfter time.Duration
 	// OCR is the OCR engine; nil leaves OCR tasks to another process.
 	OCR ocr.Engine
@@ -46,6 +47,13 @@ func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
 	if deps.ReconcileEvery <= 0 {
 		deps.ReconcileEvery = 30 * time.Second
 	}
+	if deps.JobTimeout <= 0 {
+		deps.JobTimeout = DefaultJobTimeout
+	}
+	if deps.JobRescueAfter <= 0 {
+		deps.JobRescueAfter = DefaultRescueAfter(deps.JobTimeout)
+	}
+	s.jobTimeout = deps.JobTimeout
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely(workers, NewIssuanceWorker(s, deps.Issuer, deps.Store)); err != nil {
 		return RiverOptions{}, err

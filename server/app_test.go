@@ -86,6 +86,19 @@ func startAppWith(t testing.TB, env map[string]string, logTo io.Writer, opts app
 	return ta
 }
 
+// productionEnv is the production profile with every secret set and the
+// development parts allowed explicitly (DEVELOPMENT_PARTS), as a test on one
+// machine needs them; extra overrides.
+func productionEnv(extra map[string]string) map[string]string {
+	env := map[string]string{"ENV": "production", "OCR_CALLBACK_KEY": "production-key-0123456789",
+		"OCR_SIGNING_SECRET": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+		"DEVELOPMENT_PARTS":  "embedded-s3,issuer-simulator,builtin-ocr"}
+	for k, v := range extra {
+		env[k] = v
+	}
+	return env
+}
+
 func (a *testApp) token(t testing.TB, user string, admin bool) string {
 	t.Helper()
 	tok, err := a.tokens.Issue(user, admin, time.Hour)

@@ -30,6 +30,7 @@ type Config struct {
 	CORSOrigins        []string       // CORS_ALLOWED_ORIGINS
 	ReadyzDetails      bool           // READYZ_DETAILS
 	RequestTimeout     time.Duration  // REQUEST_TIMEOUT
+	BodyTimeout        time.Duration  // REQUEST_BODY_TIMEOUT
 	RateLimit          jobs.RateLimit // RATE_LIMIT
 	WSMaxSubscriptions int            // WS_MAX_SUBSCRIPTIONS
 	WSMaxConnsPerUser  int            // WS_MAX_CONNECTIONS_PER_USER
@@ -47,7 +48,8 @@ type Config struct {
 	AllowedOrigins     []string       // ALLOWED_ORIGINS
 	NotifyInTx         bool           // EVENTS_NOTIFY_IN_TX (benchmarks only)
 
-	S3Endpoint  string // S3_ENDPOINT; empty: the embedded S3 server
+	S3Endpoint  string // S3_ENDPOINT; empty: the embedded S3 server, or AWS resolution when S3AWS
+	S3AWS       bool   // S3_ENDPOINT=aws: the AWS SDK's own endpoint resolution
 	S3Region    string // S3_REGION
 	S3Bucket    string // S3_BUCKET
 	S3AccessKey string // S3_ACCESS_KEY_ID
@@ -76,6 +78,34 @@ type Config struct {
 	OCRMaxWait             time.Duration // OCR_MAX_WAIT
 	OCRDeadline            time.Duration // OCR_DEADLINE
 	OCRDeadlinePerPage     time.Duration // OCR_DEADLINE_PER_PAGE
+
+	// DevParts are the development parts a production process was
+	// explicitly allowed to run (DEVELOPMENT_PARTS).
+	DevParts map[string]bool
+}
+
+// The development parts DEVELOPMENT_PARTS can allow in production.
+const (
+	devPartEmbeddedS3 = "embedded-s3"      // the in-process S3 server instead of S3_ENDPOINT
+	devPartSimulator  = "issuer-simulator" // the simulated registry office instead of ISSUER_URL
+	devPartBuiltinOCR = "builtin-ocr"      // the built-in OCR engine instead of OCR_URL
+)
+
+// DevPartsInUse lists the development parts this configuration runs: every
+// part in development, and in production only those DEVELOPMENT_PARTS
+// allowed (loadConfig refuses the others).
+func (c Config) DevPartsInUse() []string {
+	var parts []string
+	if c.S3Endpoint == "" && !c.S3AWS {
+		parts = append(parts, devPartEmbeddedS3)
+	}
+	if c.IssuerURL == "" {
+		parts = append(parts, devPartSimulator)
+	}
+	if c.OCRURL == "" && c.OCRPaddleURL == "" {
+		parts = append(parts, devPartBuiltinOCR)
+	}
+	return parts
 }
 
 // Dev reports whether the binary runs in development mode.
@@ -125,6 +155,9 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.S3Endpoint = getenv("S3_ENDPOINT")
+	if c.S3Endpoint == "aws" {
+		c.S3Endpoint, c.S3AWS = "", true
+	}
 	c.S3Region = or(getenv("S3_REGION"), "us-east-1")
 	c.S3Bucket = or(getenv("S3_BUCKET"), "dungji")
 	c.S3AccessKey, c.S3SecretKey = getenv("S3_ACCESS_KEY_ID"), getenv("S3_SECRET_ACCESS_KEY")
@@ -171,10 +204,10 @@ func loadConfig(getenv func(string) string) (Config, error) {
 			return c, fmt.Errorf("ISSUANCE_WORKERS must be a number from 1 to 1000, not %q", v)
 		}
 	}
-	if c.JobTimeout, err = duration(getenv, "JOB_TIMEOUT", 5*time.Minute); err != nil {
+	if c.JobTimeout, err = duration(getenv, "JOB_TIMEOUT", jobs.DefaultJobTimeout); err != nil {
 		return c, err
 	}
-	if c.JobRescueAfter, err = duration(getenv, "JOB_RESCUE_AFTER", 30*time.Minute); err != nil {
+	if c.JobRescueAfter, err = duration(getenv, "JOB_RESCUE_AFTER", jobs.DefaultRescueAfter(c.JobTimeout)); err != nil {
 		return c, err
 	}
 	// River's rescuer would take back a job that is still running.
@@ -205,7 +238,47 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	if err := loadSecurityConfig(&c, getenv); err != nil {
 		return c, err
 	}
+	if err := loadProductionParts(&c, getenv); err != nil {
+		return c, err
+	}
 	return c, nil
+}
+
+// loadProductionParts makes a production process name every external part:
+// a development part (embedded S3, the simulator, the built-in OCR engine)
+// runs in production only when DEVELOPMENT_PARTS lists it, and serve logs
+// that at error level. Secrets have no development fallback at all.
+func loadProductionParts(c *Config, getenv func(string) string) error {
+	c.DevParts = map[string]bool{}
+	for _, p := range strings.Split(getenv("DEVELOPMENT_PARTS"), ",") {
+		switch p = strings.TrimSpace(p); p {
+		case "":
+		case devPartEmbeddedS3, devPartSimulator, devPartBuiltinOCR:
+			c.DevParts[p] = true
+		default:
+			return fmt.Errorf("DEVELOPMENT_PARTS takes %s, %s or %s, not %q", devPartEmbeddedS3, devPartSimulator, devPartBuiltinOCR, p)
+		}
+	}
+	if c.Dev() {
+		return nil
+	}
+	if c.OCRSigningSecret == "" {
+		return fmt.Errorf("OCR_SIGNING_SECRET is required when ENV=production (a Standard Webhooks secret, whsec_<base64>)")
+	}
+	for _, p := range c.DevPartsInUse() {
+		if c.DevParts[p] {
+			continue
+		}
+		switch p {
+		case devPartEmbeddedS3:
+			return fmt.Errorf("S3_ENDPOINT is required when ENV=production: an S3 URL, or \"aws\" for the AWS SDK's endpoint resolution (DEVELOPMENT_PARTS=%s runs the embedded store)", p)
+		case devPartSimulator:
+			return fmt.Errorf("ISSUER_URL is required when ENV=production: the registry bot service (DEVELOPMENT_PARTS=%s runs the simulator)", p)
+		case devPartBuiltinOCR:
+			return fmt.Errorf("OCR_URL is required when ENV=production: the OCR engine service, or OCR_PADDLE_URL (DEVELOPMENT_PARTS=%s runs the built-in engine)", p)
+		}
+	}
+	return nil
 }
 
 func loadOCRConfig(c *Config, getenv func(string) string) error {
@@ -297,6 +370,9 @@ func loadSecurityConfig(c *Config, getenv func(string) string) error {
 		return err
 	}
 	if c.RequestTimeout, err = duration(getenv, "REQUEST_TIMEOUT", 30*time.Second); err != nil {
+		return err
+	}
+	if c.BodyTimeout, err = duration(getenv, "REQUEST_BODY_TIMEOUT", 20*time.Second); err != nil {
 		return err
 	}
 	if c.RateLimit, err = jobs.ParseRateLimit(or(getenv("RATE_LIMIT"), "30/m,burst=10")); err != nil {

@@ -60,7 +60,7 @@ func TestGraphiQLIsServedFromThisOrigin(t *testing.T) {
 	}
 
 	// Production serves neither the page nor its assets.
-	p := startApp(t, map[string]string{"ENV": "production", "OCR_CALLBACK_KEY": "production-key-0123456789"})
+	p := startApp(t, productionEnv(nil))
 	for _, path := range []string{"/graphiql", "/graphiql/graphiql.min.js"} {
 		if r, _ := p.do(t, getRequest(t, p.base+path)); r.StatusCode != http.StatusNotFound {
 			t.Errorf("production: %s answered %d, want 404", path, r.StatusCode)

@@ -82,12 +82,16 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 		srv.Use(extension.Introspection{})
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
+	// Before the complexity limit, which converts literals to values.
+	srv.Use(literalCheck{})
 	srv.Use(extension.FixedComplexityLimit(1000))
 	srv.Use(depthLimit{max: 12})
 	srv.Use(singleRootField{})
+	// "Did you mean …?" would describe the schema that production hides.
+	srv.SetDisableSuggestion(!o.Dev)
 	srv.SetParserTokenLimit(10_000)
 	srv.AroundOperations(graphQLSpans(o.Tracer))
-	srv.SetErrorPresenter(graph.ErrorPresenter(log))
+	srv.SetErrorPresenter(withoutSuggestions(!o.Dev, graph.ErrorPresenter(log)))
 	srv.SetRecoverFunc(graph.RecoverFunc(log))
 	return limitBody(maxGraphQLBody, graphQLOverHTTP(srv))
 }
@@ -115,7 +119,9 @@ func limitBody(n int64, h http.Handler) http.Handler {
 			writeGraphQLError(w, http.StatusRequestEntityTooLarge, "request body is larger than "+strconv.FormatInt(n, 10)+" bytes", "BAD_REQUEST")
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, n)
+		if !readGraphQLBody(w, r, n) {
+			return
+		}
 		h.ServeHTTP(w, r)
 	})
 }

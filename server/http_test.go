@@ -63,7 +63,7 @@ func TestRiverUI(t *testing.T) {
 
 func TestRiverUIUnmountedInProductionWithoutCredentials(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, map[string]string{"ENV": "production", "OCR_CALLBACK_KEY": "production-key-0123456789"})
+	a := startApp(t, productionEnv(nil))
 	req, _ := http.NewRequest(http.MethodGet, a.base+"/riverui/", nil)
 	req.SetBasicAuth("admin", "admin")
 	resp, _ := a.do(t, req)

@@ -103,8 +103,7 @@ func TestMetricsMoveDuringAnIssuance(t *testing.T) {
 
 func TestMetricsNotPublicInProduction(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, map[string]string{"ENV": "production", "OCR_CALLBACK_KEY": "production-key-0123456789",
-		"RIVERUI_USER": "ops", "RIVERUI_PASSWORD": "s3cret-pass"})
+	a := startApp(t, productionEnv(map[string]string{"RIVERUI_USER": "ops", "RIVERUI_PASSWORD": "s3cret-pass"}))
 	for _, tc := range []struct {
 		name   string
 		auth   func(*http.Request)

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -176,6 +177,13 @@ func (a *App) ocrCallback(w http.ResponseWriter, r *http.Request) {
 	applied, err := a.service.ApplyOCRResult(r.Context(), job)
 	if err != nil {
 		a.log.Error("apply OCR result", "engine_job_id", job.JobID, "err", err)
+		if je := jobs.AsError(err); je.Code == jobs.CodeUnavailable {
+			// The engine retries a callback it could not deliver.
+			outcome = "unavailable"
+			w.Header().Set("Retry-After", strconv.Itoa(int(je.RetryAfter/time.Second)))
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": je.Message})
+			return
+		}
 		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "internal error"})
 		return
 	}

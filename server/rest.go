@@ -95,10 +95,10 @@ func methods(hs map[string]http.HandlerFunc) http.Handler {
 
 // restFail writes err in the REST error shape with the status of its code.
 func (a *App) restFail(w http.ResponseWriter, r *http.Request, err error) {
-	code := jobs.ErrorCode(err)
+	je := jobs.AsError(err)
+	code := je.Code
 	msg := "internal error"
-	var je *jobs.Error
-	if errors.As(err, &je) && code != jobs.CodeInternal {
+	if code != jobs.CodeInternal {
 		msg = je.Message
 	}
 	if code == jobs.CodeInternal && !errors.Is(err, context.Canceled) {
@@ -106,6 +106,9 @@ func (a *App) restFail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	if code == jobs.CodeUnauthenticated {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="dungji"`)
+	}
+	if je.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((je.RetryAfter+time.Second-1)/time.Second)))
 	}
 	writeJSON(w, jobs.HTTPStatus(code), restError{ErrorCode: string(code), Message: msg})
 }

@@ -321,7 +321,7 @@ func TestSecurityLimits(t *testing.T) {
 
 func TestSecurityProduction(t *testing.T) {
 	t.Parallel()
-	a := startApp(t, map[string]string{"ENV": "production", "OCR_CALLBACK_KEY": "production-key-0123456789"})
+	a := startApp(t, productionEnv(nil))
 	if r := a.gql(t, "", `{ __schema { types { name } } }`, nil); r.code() != "FORBIDDEN" {
 		t.Fatalf("introspection in production: %+v", r.Errors)
 	}

@@ -34,7 +34,7 @@ import (
 func (a *App) openStore(ctx context.Context) error {
 	cfg := blob.Config{Endpoint: a.cfg.S3Endpoint, Region: a.cfg.S3Region, Bucket: a.cfg.S3Bucket,
 		PathStyle: a.cfg.S3PathStyle, AccessKey: a.cfg.S3AccessKey, SecretKey: a.cfg.S3SecretKey}
-	if cfg.Endpoint == "" {
+	if cfg.Endpoint == "" && !a.cfg.S3AWS {
 		emb, err := blob.StartEmbedded(ctx, filepath.Join(a.cfg.DataDir, "s3"), "127.0.0.1:0")
 		if err != nil {
 			return fmt.Errorf("embedded S3 server: %w", err)
@@ -94,6 +94,12 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	r := Role(*role)
 	if r != RoleAll && r != RoleAPI && r != RoleWorker {
 		return fmt.Errorf("--role must be all, api or worker, not %q", *role)
+	}
+	// A deploy that forgot ENV must not get the development profile (its
+	// generated secrets, GraphiQL, the simulator), nor should a workstation
+	// silently get production: serve takes no default.
+	if getenv("ENV") == "" {
+		return errors.New("ENV is not set: ENV=production for a deployment, ENV=development on a workstation (make run sets it)")
 	}
 	cfg, err := loadConfig(getenv)
 	if err != nil {
@@ -165,6 +171,12 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger, option
 	a := &App{cfg: cfg, role: role, log: log, ready: make(chan struct{}),
 		wsLimits: &wsLimits{maxConns: cfg.WSMaxConnsPerUser, maxSubs: cfg.WSMaxSubscriptions}}
 	a.streams, a.cancelStreams = context.WithCancel(context.Background())
+	if !cfg.Dev() {
+		// Error level: an operator filtering the log must still see it.
+		for _, p := range cfg.DevPartsInUse() {
+			log.Error("DEVELOPMENT PART RUNNING IN PRODUCTION, allowed by DEVELOPMENT_PARTS: not for real traffic", "part", p)
+		}
+	}
 	var err error
 	if a.tokens, err = newTokens(cfg); err != nil {
 		return nil, err
@@ -316,9 +328,11 @@ func (a *App) run(ctx context.Context, stdout io.Writer) error {
 	}
 	defer func() { stopBackground(); bg.Wait() }()
 	srv := &http.Server{
-		Handler:           a.routes(),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       120 * time.Second,
+		// Bodies, writes and idle connections are bounded too (httplimits.go).
+		Handler:           connDeadlines(a.cfg.BodyTimeout, a.cfg.RequestTimeout, a.routes()),
+		ReadHeaderTimeout: headerTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
 	serveErr := make(chan error, 1)

@@ -27,7 +27,8 @@ Roles of serve:
           /metrics, the OCR callback and the built-in OCR engine
 
 Configuration is read from the environment; the main variables:
-  ENV           development (default: embedded S3, simulated bot, built-in OCR) or production
+  ENV           required by serve: development (embedded S3, simulated bot, built-in OCR; make run
+                sets it) or production (every external part named, or serve refuses to start)
   ADDR          listen address (default 127.0.0.1:8080)
   DATA_DIR      development state: secrets, S3 objects, PostgreSQL cluster (default .data)
   DATABASE_URL  PostgreSQL; unset in development: a per-DATA_DIR database on 127.0.0.1:5432,

@@ -20,9 +20,11 @@ import (
 // directory.
 const EmbeddedFile = "objects.bolt"
 
-// Fixed credentials of the embedded server. gofakes3 checks no signatures, so
-// these are placeholders that keep clients on the same code path as against a
-// real store; the server is protected only by listening on loopback.
+// Fixed credentials of the embedded server. gofakes3 checks no signatures;
+// the server verifies them in front of it (SigV4 headers and presigned
+// URLs with their expiry, re-signed with aws-sdk-go-v2's signer), so a
+// request without these credentials, or a presigned URL that is expired or
+// changed, gets 403 as from a real store. It also listens on loopback only.
 const (
 	EmbeddedAccessKey = "dungji-embedded"
 	EmbeddedSecretKey = "dungji-embedded-secret"
@@ -46,7 +48,7 @@ type Embedded struct {
 
 // StartEmbedded starts an embedded server listening on addr (such as
 // "127.0.0.1:0"), storing objects under dir, which is created if needed. addr
-// must be a loopback address, because the server authenticates nobody. ctx
+// must be a loopback address: the credentials are fixed and public. ctx
 // bounds the start only; the server runs until Close.
 //
 // Only one process can use dir at a time: a second StartEmbedded on the same dir
@@ -86,7 +88,7 @@ func StartEmbedded(ctx context.Context, dir, addr string) (*Embedded, error) {
 		SecretKey: EmbeddedSecretKey,
 		url:       "http://" + ln.Addr().String(),
 		srv: &http.Server{
-			Handler:           faker.Server(),
+			Handler:           newSigV4Verifier(EmbeddedAccessKey, EmbeddedSecretKey, faker.Server()),
 			ReadHeaderTimeout: 10 * time.Second,
 		},
 		db:     db,

@@ -27,8 +27,8 @@ type testServer struct {
 	name                 string
 	endpoint             string
 	accessKey, secretKey string
-	// verifiesSignatures is false for gofakes3, which accepts any
-	// credentials and serves expired presigned URLs.
+	// verifiesSignatures is true for every server now that the embedded
+	// one (gofakes3 behind a SigV4 verifier) checks signatures and expiry.
 	verifiesSignatures bool
 	buckets            atomic.Int64
 }
@@ -72,6 +72,8 @@ func startGofakes3(t *testing.T) *testServer {
 		endpoint:  emb.URL(),
 		accessKey: emb.AccessKey,
 		secretKey: emb.SecretKey,
+
+		verifiesSignatures: true,
 	}
 }
 

@@ -289,16 +289,23 @@ func (r *run) setup(ctx context.Context) error {
 		return err
 	}
 	env := append(baseEnv(),
-		"ENV=development", "DATABASE_URL="+r.dbURL, "JWT_SECRET="+r.jwtSecret,
+		// The production profile: every part named (versitygw, the bot over
+		// HTTP, the engine alone), the API process migrating as a deploy's
+		// `dungji migrate up` would.
+		"ENV=production", "AUTO_MIGRATE=true", "DATABASE_URL="+r.dbURL, "JWT_SECRET="+r.jwtSecret,
 		"OCR_CALLBACK_KEY="+r.callbackKey, "OCR_SIGNING_SECRET="+r.signingSecret,
 		"S3_ENDPOINT=http://"+s3Addr, "S3_ACCESS_KEY_ID="+r.s3Access, "S3_SECRET_ACCESS_KEY="+r.s3Secret,
 		"S3_BUCKET="+r.s3Bucket, "S3_PATH_STYLE=true",
 		"ISSUER_URL="+simURL, "OCR_URL="+engineURL, "OCR_CALLBACK_URL="+cbURL+"/internal/ocr/callback",
 		"LOG_LEVEL=warn", "RATE_LIMIT=off", "WS_MAX_CONNECTIONS_PER_USER=200", "SHUTDOWN_TIMEOUT=10s",
-		// A killed worker's jobs come back within a minute, not 30.
-		"JOB_TIMEOUT=20s", "JOB_RESCUE_AFTER=30s",
-		// A dropped callback is looked up at the engine after 10 s + 2 s a page.
-		"OCR_DEADLINE=10s", "OCR_DEADLINE_PER_PAGE=2s", "OCR_MAX_WAIT=5m",
+		// JOB_TIMEOUT (4m) and JOB_RESCUE_AFTER (5m) keep their production
+		// defaults: a killed worker's issuance is taken back after five
+		// minutes. The OCR deadline is shortened: a callback dropped for
+		// an issuance taken back at 5m would be looked up at the engine
+		// 1m + 30s a page after that, past the time bound (a run with every
+		// production timer, 2026-12-01, left one such OCR task PROCESSING
+		// at 8m22s).
+		"OCR_DEADLINE=10s", "OCR_DEADLINE_PER_PAGE=2s",
 	)
 	env = append(env, r.env...) // the last of a name wins
 	newProc := func(name, role, addr string) (*proc, error) {

@@ -1,0 +1,29 @@
+package jobs
+
+import (
+	"testing"
+	"time"
+)
+
+func TestJobTimeoutsPerKind(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		jobTimeout, short time.Duration
+	}{
+		{0, ShortJobTimeout},
+		{DefaultJobTimeout, ShortJobTimeout},
+		{20 * time.Second, 20 * time.Second},
+	} {
+		s := &Service{jobTimeout: tc.jobTimeout}
+		got := []time.Duration{(&OCRWorker{svc: s}).Timeout(nil), (&OCRDeadlineWorker{svc: s}).Timeout(nil),
+			(&ObjectRemovalWorker{svc: s}).Timeout(nil), (&ReconcileWorker{svc: s}).Timeout(nil)}
+		for i, d := range got {
+			if d != tc.short {
+				t.Errorf("job timeout %v: kind %d gets %v, want %v", tc.jobTimeout, i, d, tc.short)
+			}
+		}
+	}
+	if DefaultRescueAfter(DefaultJobTimeout) != 5*time.Minute {
+		t.Fatalf("default rescue %v", DefaultRescueAfter(DefaultJobTimeout))
+	}
+}

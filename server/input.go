@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/dungji/dungji/jobs"
+)
+
+// literalCheck refuses number literals that do not fit 64 bits (an Int
+// such as 99999999999999999999, a Float such as 1e400) before execution:
+// gqlparser panics converting them to argument values, which would be a
+// 500. Variables are checked by the scalars' own coercion (graph/scalar).
+type literalCheck struct{}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = literalCheck{}
+
+func (literalCheck) ExtensionName() string                   { return "LiteralCheck" }
+func (literalCheck) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (literalCheck) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if oc.Operation == nil {
+		return nil
+	}
+	for _, v := range oc.Operation.VariableDefinitions {
+		if err := checkLiteral(v.Variable, v.DefaultValue); err != nil {
+			return err
+		}
+	}
+	if err := checkDirectives(oc.Operation.Directives); err != nil {
+		return err
+	}
+	if err := checkSelections(oc.Operation.SelectionSet); err != nil {
+		return err
+	}
+	for _, f := range oc.Doc.Fragments {
+		if err := checkSelections(f.SelectionSet); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkSelections(set ast.SelectionSet) *gqlerror.Error {
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			for _, a := range s.Arguments {
+				if err := checkLiteral(a.Name, a.Value); err != nil {
+					return err
+				}
+			}
+			if err := checkDirectives(s.Directives); err != nil {
+				return err
+			}
+			if err := checkSelections(s.SelectionSet); err != nil {
+				return err
+			}
+		case *ast.InlineFragment:
+			if err := checkDirectives(s.Directives); err != nil {
+				return err
+			}
+			if err := checkSelections(s.SelectionSet); err != nil {
+				return err
+			}
+		case *ast.FragmentSpread:
+			if err := checkDirectives(s.Directives); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func checkDirectives(ds ast.DirectiveList) *gqlerror.Error {
+	for _, d := range ds {
+		for _, a := range d.Arguments {
+			if err := checkLiteral(a.Name, a.Value); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkLiteral walks a literal (lists and input objects included); field
+// is the argument or input field that holds it.
+func checkLiteral(field string, v *ast.Value) *gqlerror.Error {
+	if v == nil {
+		return nil
+	}
+	var bad bool
+	switch v.Kind {
+	case ast.IntValue:
+		_, err := strconv.ParseInt(v.Raw, 10, 64)
+		bad = err != nil
+	case ast.FloatValue:
+		_, err := strconv.ParseFloat(v.Raw, 64)
+		bad = err != nil
+	case ast.ListValue:
+		for _, c := range v.Children {
+			if err := checkLiteral(field, c.Value); err != nil {
+				return err
+			}
+		}
+	case ast.ObjectValue:
+		for _, c := range v.Children {
+			if err := checkLiteral(field+"."+c.Name, c.Value); err != nil {
+				return err
+			}
+		}
+	}
+	if !bad {
+		return nil
+	}
+	raw := v.Raw
+	if len(raw) > 24 {
+		raw = raw[:24] + "…"
+	}
+	err := gqlerror.ErrorPosf(v.Position, "%s: the number %s is out of range", field, raw)
+	err.Extensions = map[string]any{"code": string(jobs.CodeBadUserInput), "field": field}
+	return err
+}
+
+// readGraphQLBody reads a POST body whole before gqlgen sees it, so that
+// what gqlgen would answer badly is answered here: a chunked body over n
+// bytes is 413 (gqlgen saw only a decode error), a body that arrives too
+// slowly is 408, and a body that is not a GraphQL request object is 400
+// with a message that never quotes the body (gqlgen's echoes all of it).
+// It reports whether the request may go on.
+func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
+	if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
+		return true
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, n))
+	var tooLarge *http.MaxBytesError
+	var ne net.Error
+	switch {
+	case errors.As(err, &tooLarge):
+		writeGraphQLError(w, http.StatusRequestEntityTooLarge, "request body is larger than "+strconv.FormatInt(n, 10)+" bytes", "BAD_REQUEST")
+		return false
+	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, errSlowBody):
+		w.Header().Set("Connection", "close")
+		writeGraphQLError(w, http.StatusRequestTimeout, "the request body arrived too slowly", "BAD_REQUEST")
+		return false
+	case err != nil:
+		writeGraphQLError(w, http.StatusBadRequest, "the request body could not be read", "BAD_REQUEST")
+		return false
+	}
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
+		if problem := graphQLRequestProblem(body); problem != "" {
+			writeGraphQLError(w, http.StatusBadRequest, "the request body is not a GraphQL request: "+problem, "BAD_REQUEST")
+			return false
+		}
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	return true
+}
+
+// graphQLRequestProblem says what is wrong with a JSON GraphQL request body,
+// in words that quote none of it; "" when it is a request object.
+func graphQLRequestProblem(body []byte) string {
+	var req struct {
+		Query         *string        `json:"query"`
+		OperationName *string        `json:"operationName"`
+		Variables     map[string]any `json:"variables"`
+		Extensions    map[string]any `json:"extensions"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	err := dec.Decode(&req)
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		if dec.More() {
+			return "more than one JSON value"
+		}
+		return ""
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("invalid JSON at byte %d", syntax.Offset)
+	case errors.As(err, &typ) && typ.Field == "":
+		return "the body must be a JSON object {\"query\": …}, not " + jsonKind(typ.Value)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("%s must not be %s", typ.Field, jsonKind(typ.Value))
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the JSON ends too early"
+	default:
+		return "invalid JSON"
+	}
+}
+
+// jsonKind turns a json.UnmarshalTypeError's Value into words.
+func jsonKind(v string) string {
+	if strings.HasPrefix(v, "number") {
+		return "a number"
+	}
+	switch v {
+	case "array", "object", "string", "bool":
+		return "a JSON " + v
+	case "number":
+		return "a number"
+	default:
+		return "a JSON value of another type"
+	}
+}
+
+// didYouMean is gqlparser's suggestion, such as ` Did you mean "nest" or "nests"?`.
+var didYouMean = regexp.MustCompile(`\s*Did you mean [^?]*\?`)
+
+// withoutSuggestions removes "Did you mean …?" from every error when strip
+// is set (production): SetDisableSuggestion covers only some of
+// gqlparser's rules, and a suggestion describes the schema that
+// production does not introspect.
+func withoutSuggestions(strip bool, next graphql.ErrorPresenterFunc) graphql.ErrorPresenterFunc {
+	if !strip {
+		return next
+	}
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		e := next(ctx, err)
+		if e != nil {
+			e.Message = didYouMean.ReplaceAllString(e.Message, "")
+		}
+		return e
+	}
+}
