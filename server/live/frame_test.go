@@ -122,3 +122,21 @@ func TestAppendFrame(t *testing.T) {
 		}
 	}
 }
+
+func TestSelectSubprotocol(t *testing.T) {
+	for _, tc := range []struct {
+		offered []string
+		want    string
+	}{
+		{nil, ""},
+		{[]string{"graphql-sse"}, ""},
+		{[]string{"graphql-ws"}, SubprotocolLegacy},
+		{[]string{"graphql-ws", "graphql-transport-ws"}, SubprotocolTransportWS},
+		{[]string{"graphql-ws, graphql-transport-ws"}, SubprotocolTransportWS},
+		{[]string{"GRAPHQL-TRANSPORT-WS"}, ""}, // tokens are case-sensitive
+	} {
+		if got := selectSubprotocol(tc.offered); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.offered, got, tc.want)
+		}
+	}
+}

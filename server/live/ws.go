@@ -686,16 +686,23 @@ func headerHas(h http.Header, name, token string) bool {
 	return false
 }
 
-// selectSubprotocol picks the first offered subprotocol this server
-// speaks; "" when none.
+// selectSubprotocol picks graphql-transport-ws when it is offered, else
+// the legacy graphql-ws, as the graphql-ws server library does; "" when
+// neither is.
 func selectSubprotocol(offered []string) string {
+	legacy := false
 	for _, v := range offered {
 		for _, p := range strings.Split(v, ",") {
-			switch p = strings.TrimSpace(p); p {
-			case SubprotocolTransportWS, SubprotocolLegacy:
-				return p
+			switch strings.TrimSpace(p) {
+			case SubprotocolTransportWS:
+				return SubprotocolTransportWS
+			case SubprotocolLegacy:
+				legacy = true
 			}
 		}
+	}
+	if legacy {
+		return SubprotocolLegacy
 	}
 	return ""
 }
