@@ -1,0 +1,443 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The tests in this file run the WebSocket client libraries frontends use
+// (Apollo Client, urql, graphql-ws, subscriptions-transport-ws; pinned in
+// web/package.json) under node against the whole stack: web/test/ws-*.mjs.
+
+// jsClientWith is jsClient that also requires the npm packages named.
+func jsClientWith(t *testing.T, packages ...string) (root, node string) {
+	t.Helper()
+	root, node = jsClient(t)
+	for _, p := range packages {
+		if _, err := os.Stat(filepath.Join(root, "web", "node_modules", p, "package.json")); err != nil {
+			msg := "web/node_modules/" + p + " is missing: run `make web-deps` (npm ci --prefix web) to run the JavaScript client tests"
+			if os.Getenv("CI") != "" || os.Getenv("DUNGJI_REQUIRE_NODE") == "1" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+	return root, node
+}
+
+// wsLine is one output line of a web/test/ws-*.mjs script (see
+// web/test/ws-flow.mjs).
+type wsLine struct {
+	Event      string          `json:"event"`
+	Op         string          `json:"op"`
+	Connection int             `json:"connection"`
+	Code       int             `json:"code"`
+	Reason     string          `json:"reason"`
+	Retrying   bool            `json:"retrying"`
+	Call       int             `json:"call"`
+	Task       json.RawMessage `json:"task"`
+	// task is Task decoded, for "next" lines; requested is Task as a string,
+	// for "requested" lines.
+	task      *wsTask
+	requested string
+
+	// "result" lines of ws-retry.mjs.
+	Connections int             `json:"connections"`
+	Connected   int             `json:"connected"`
+	Closes      []int           `json:"closes"`
+	Error       json.RawMessage `json:"error"`
+	GaveUp      bool            `json:"gaveUp"`
+	// "connection_error" lines of ws-legacy.mjs.
+	Payload json.RawMessage `json:"payload"`
+}
+
+// wsTask is a task state as the scripts print it.
+type wsTask struct {
+	Typename string `json:"__typename"`
+	ID       string `json:"id"`
+	Status   string `json:"status"`
+	Version  int    `json:"version"`
+	OcrTask  *struct {
+		ID string `json:"id"`
+	} `json:"ocrTask"`
+}
+
+// wsRun is a script's run: its lines, and its output for failure messages.
+type wsRun struct {
+	lines          []wsLine
+	stdout, stderr string
+	code           int
+}
+
+func (r wsRun) String() string {
+	return fmt.Sprintf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+}
+
+// runWSScript runs a web/test/ws-*.mjs script and parses its output.
+func runWSScript(t *testing.T, root, node string, timeout time.Duration, args ...string) wsRun {
+	t.Helper()
+	stdout, stderr, code := runNode(t, root, node, timeout, args...)
+	r := wsRun{stdout: stdout, stderr: stderr, code: code}
+	sc := bufio.NewScanner(strings.NewReader(stdout))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		var l wsLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("%s: line %q is not JSON: %v\n%s", args[0], sc.Text(), err, r)
+		}
+		switch l.Event {
+		case "next":
+			if len(l.Task) > 0 && string(l.Task) != "null" {
+				l.task = new(wsTask)
+				if err := json.Unmarshal(l.Task, l.task); err != nil {
+					t.Fatalf("%s: task in %q: %v", args[0], sc.Text(), err)
+				}
+			}
+		case "requested":
+			_ = json.Unmarshal(l.Task, &l.requested)
+		}
+		r.lines = append(r.lines, l)
+	}
+	return r
+}
+
+// count returns how many lines have the event.
+func (r wsRun) count(event string) int {
+	n := 0
+	for _, l := range r.lines {
+		if l.Event == event {
+			n++
+		}
+	}
+	return n
+}
+
+// requested returns the id of the issuance the script requested.
+func (r wsRun) requested() string {
+	for _, l := range r.lines {
+		if l.Event == "requested" {
+			return l.requested
+		}
+	}
+	return ""
+}
+
+// closeCodes returns the codes of the sockets' closes, in order.
+func (r wsRun) closeCodes() []int {
+	var codes []int
+	for _, l := range r.lines {
+		if l.Event == "closed" {
+			codes = append(codes, l.Code)
+		}
+	}
+	return codes
+}
+
+// states returns the states received for one operation, in order.
+func (r wsRun) states(op string) []wsTask {
+	var s []wsTask
+	for _, l := range r.lines {
+		if l.Event == "next" && l.Op == op && l.task != nil {
+			s = append(s, *l.task)
+		}
+	}
+	return s
+}
+
+// checkTaskStream checks the states one task subscription delivered on one
+// connection: all for id, versions strictly growing, ending in SUCCESS.
+func checkTaskStream(t *testing.T, r wsRun, op, id string) []wsTask {
+	t.Helper()
+	states := r.states(op)
+	if len(states) == 0 {
+		t.Fatalf("no %s state received\n%s", op, r)
+	}
+	var statuses []string
+	for i, s := range states {
+		statuses = append(statuses, fmt.Sprintf("%s@%d", s.Status, s.Version))
+		if s.ID != id {
+			t.Errorf("%s state %d is for task %q, want %q", op, i, s.ID, id)
+		}
+		if i > 0 && s.Version <= states[i-1].Version {
+			t.Errorf("%s: version %d after %d: stale or repeated", op, s.Version, states[i-1].Version)
+		}
+	}
+	if last := states[len(states)-1]; last.Status != "SUCCESS" {
+		t.Fatalf("%s states %v: the last is not SUCCESS\n%s", op, statuses, r)
+	}
+	t.Logf("%s: %v", op, statuses)
+	return states
+}
+
+// TestJavaScriptWebSocketClientsFollowIssuanceToOCR runs each WebSocket
+// client library through a live issuance it requests itself: then
+// issuanceTaskUpdated from a state before the end to SUCCESS (then the
+// server completes it), then ocrTaskUpdated of the OCR task it started to
+// SUCCESS (completed too), on one socket.
+func TestJavaScriptWebSocketClientsFollowIssuanceToOCR(t *testing.T) {
+	t.Parallel()
+	root, node := jsClientWith(t, "@apollo/client", "@urql/core", "subscriptions-transport-ws")
+	// The bot takes 2 s, so the client subscribes while the task runs.
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "2s"})
+	for _, tc := range []struct {
+		name string
+		args []string // before <url> <token> <nestId>
+	}{
+		{"apollo client GraphQLWsLink", []string{"web/test/ws-apollo.mjs"}},
+		{"urql subscriptionExchange", []string{"web/test/ws-urql.mjs"}},
+		{"subscriptions-transport-ws legacy protocol", []string{"web/test/ws-legacy.mjs", "follow"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tok := a.token(t, "ws-"+strings.ReplaceAll(tc.name, " ", "-"), false)
+			nest := createNest(t, a, tok, tc.name)
+			r := runWSScript(t, root, node, 60*time.Second, append(tc.args, a.base+"/graphql", tok, nest)...)
+			if r.code != 0 || r.count("done") != 1 {
+				t.Fatalf("the client did not follow the issuance to OCR SUCCESS\n%s", r)
+			}
+			task := r.requested()
+			issuance := checkTaskStream(t, r, "issuanceTaskUpdated", task)
+			if len(issuance) < 2 {
+				t.Errorf("issuanceTaskUpdated sent only %+v: a subscription started while the bot works sees the task before its end", issuance)
+			}
+			last := issuance[len(issuance)-1]
+			if last.OcrTask == nil || last.OcrTask.ID == "" {
+				t.Fatalf("the SUCCESS state names no OCR task: %+v", last)
+			}
+			checkTaskStream(t, r, "ocrTaskUpdated", last.OcrTask.ID)
+			// Each subscription completed (the server's complete), after its
+			// last state.
+			var order []string
+			for _, l := range r.lines {
+				if l.Event == "complete" || (l.Event == "next" && l.task != nil && l.task.Status == "SUCCESS") {
+					order = append(order, l.Event+":"+l.Op)
+				}
+			}
+			want := []string{"next:issuanceTaskUpdated", "complete:issuanceTaskUpdated", "next:ocrTaskUpdated", "complete:ocrTaskUpdated"}
+			if strings.Join(order, " ") != strings.Join(want, " ") {
+				t.Errorf("SUCCESS and complete came as %v, want %v", order, want)
+			}
+			if n := r.count("open"); n != 1 {
+				t.Errorf("the client opened %d sockets, want 1 (closes %v)", n, r.closeCodes())
+			}
+		})
+	}
+}
+
+// TestJavaScriptLegacyClientRefusedGetsConnectionError: a token the server
+// refuses reaches a subscriptions-transport-ws client as connection_error
+// (its connectionCallback), then the socket closes with 4403.
+func TestJavaScriptLegacyClientRefusedGetsConnectionError(t *testing.T) {
+	t.Parallel()
+	root, node := jsClientWith(t, "subscriptions-transport-ws")
+	a := startApp(t, map[string]string{"ROLE": "api"})
+	expired, err := a.tokens.Issue("legacy", false, -30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, token, reason string }{
+		{"bad token", "not-a-token", "Forbidden"},
+		{"expired token", expired, "expired"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := runWSScript(t, root, node, 30*time.Second, "web/test/ws-legacy.mjs", "refused", a.base+"/graphql", tc.token)
+			if r.code != 0 || r.count("connection_error") != 1 {
+				t.Fatalf("want one connection_error\n%s", r)
+			}
+			var payload struct {
+				Message string `json:"message"`
+			}
+			for _, l := range r.lines {
+				if l.Event == "connection_error" {
+					_ = json.Unmarshal(l.Payload, &payload)
+				}
+			}
+			if !strings.Contains(payload.Message, tc.reason) || strings.Contains(payload.Message, tc.token) {
+				t.Errorf("connection_error message %q: want it to say %q without echoing the token", payload.Message, tc.reason)
+			}
+			if got := r.closeCodes(); len(got) != 1 || got[0] != closeForbidden {
+				t.Errorf("closes %v, want one %d", got, closeForbidden)
+			}
+			if n := r.count("open"); n != 1 {
+				t.Errorf("the client opened %d sockets, want 1", n)
+			}
+		})
+	}
+}
+
+// TestJavaScriptClientTokenExpiryRenewsAndKeepsFinalState: the graphql-ws
+// client follows a nest with a token that lives ~3 s, fetched by its
+// connectionParams function from a token endpoint on every connect. The
+// server closes each socket with 4403 at the token's exp; the client
+// re-runs connectionParams, reconnects with the fresh token and
+// resubscribes, and the issuance's final states (its SUCCESS and its OCR
+// task's SUCCESS) still arrive.
+func TestJavaScriptClientTokenExpiryRenewsAndKeepsFinalState(t *testing.T) {
+	t.Parallel()
+	root, node := jsClient(t)
+	// The bot takes longer than a token lives, so at least one expiry falls
+	// while the issuance runs.
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "5s"})
+	const user, ttl = "expiry", 3 * time.Second
+	var issued atomic.Int64
+	tokens := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tok, err := a.tokens.Issue(user, false, ttl)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		issued.Add(1)
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write([]byte(tok))
+	}))
+	t.Cleanup(tokens.Close)
+	nest := createNest(t, a, a.token(t, user, false), "만료")
+
+	r := runWSScript(t, root, node, 60*time.Second, "web/test/ws-expiry.mjs", a.base+"/graphql", tokens.URL, nest)
+	if r.code != 0 || r.count("done") != 1 {
+		t.Fatalf("the client did not reach the OCR task's SUCCESS across token expiries\n%s", r)
+	}
+	task := r.requested()
+	// Every socket but the last (closed by dispose) was closed by the server
+	// with 4403 at exp, and the client came back after each.
+	closes := r.closeCodes()
+	expiries := 0
+	for i, c := range closes {
+		switch {
+		case c == closeForbidden:
+			expiries++
+		case i == len(closes)-1 && c == 1000:
+		default:
+			t.Errorf("socket %d closed with %d; want 4403 at expiry (or 1000 for the last, by dispose)", i+1, c)
+		}
+	}
+	if expiries == 0 {
+		t.Fatalf("no socket was closed at its token's expiry: the run did not test expiry\n%s", r)
+	}
+	if opens, acks, params := r.count("open"), r.count("connected"), r.count("params"); opens != expiries+1 || acks != opens || params != opens {
+		t.Errorf("%d sockets opened, %d acknowledged, connectionParams ran %d times; want %d each (one per 4403 close, plus the first)",
+			opens, acks, params, expiries+1)
+	}
+	// One token per connectionParams call, and one for the mutation.
+	if got, want := issued.Load(), int64(r.count("params")+1); got != want {
+		t.Errorf("the token endpoint issued %d tokens; want %d (one per connectionParams call, one for requestIssuance)", got, want)
+	}
+	// Per task: versions never go back; on one socket they strictly grow
+	// (a resubscription may repeat the last state seen: its snapshot).
+	seen := map[string]int{}
+	conn, lastOnConn := 0, map[string]int{}
+	var issuanceStates, ocrStates []string
+	ocrTask := ""
+	for _, l := range r.lines {
+		switch {
+		case l.Event == "open":
+			conn = l.Connection
+			lastOnConn = map[string]int{}
+		case l.Event == "next" && l.task != nil:
+			s := l.task
+			if v, ok := seen[s.ID]; ok && s.Version < v {
+				t.Errorf("conn %d: task %s version %d after %d", conn, s.ID, s.Version, v)
+			}
+			if v, ok := lastOnConn[s.ID]; ok && s.Version <= v {
+				t.Errorf("conn %d: task %s version %d after %d on the same socket", conn, s.ID, s.Version, v)
+			}
+			seen[s.ID], lastOnConn[s.ID] = s.Version, s.Version
+			if s.ID == task {
+				issuanceStates = append(issuanceStates, fmt.Sprintf("%s@%d/conn%d", s.Status, s.Version, conn))
+				if s.OcrTask != nil {
+					ocrTask = s.OcrTask.ID
+				}
+			}
+			if ocrTask != "" && s.ID == ocrTask {
+				ocrStates = append(ocrStates, fmt.Sprintf("%s@%d/conn%d", s.Status, s.Version, conn))
+			}
+		}
+	}
+	if len(issuanceStates) == 0 || !strings.HasPrefix(issuanceStates[len(issuanceStates)-1], "SUCCESS@") ||
+		len(ocrStates) == 0 || !strings.HasPrefix(ocrStates[len(ocrStates)-1], "SUCCESS@") {
+		t.Fatalf("final states missing: issuance %v, OCR %v\n%s", issuanceStates, ocrStates, r)
+	}
+	t.Logf("%d token expiries (4403), %d tokens fetched; issuance %v; OCR %v", expiries, issued.Load(), issuanceStates, ocrStates)
+}
+
+// TestJavaScriptClientCloseCodes measures what the graphql-ws client does
+// with each close code the server sends it, with static connectionParams
+// (the same credentials on every attempt) and 5 retries (its default
+// count; ws-retry.mjs shortens the waits): it retries 4403 and 4408 until
+// the attempts run out, then reports the close; it gives up at once on
+// 4401 and 4429.
+func TestJavaScriptClientCloseCodes(t *testing.T) {
+	t.Parallel()
+	root, node := jsClient(t)
+	a := startApp(t, map[string]string{"ROLE": "api", "WS_INIT_TIMEOUT": "1s", "WS_MAX_CONNECTIONS_PER_USER": "1"})
+	const retries = 5
+	issue := func(user string, ttl time.Duration) string {
+		tok, err := a.tokens.Issue(user, false, ttl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	fixed := func(tok string) func() string { return func() string { return tok } }
+	// A user whose one allowed connection is taken.
+	full := a.token(t, "close-full", false)
+	dialWS(t, a, full, "graphql-transport-ws").ready()
+
+	// The one case that is acknowledged subscribes to a nest of its user;
+	// the others are refused before any subscription runs.
+	staticNest := createNest(t, a, a.token(t, "close-static", false), "정적")
+	for _, tc := range []struct {
+		name        string
+		token       func() string // called right before the client starts
+		initDelay   time.Duration
+		want        int
+		connections int // sockets the client opens in all
+		acked       int // of which acknowledged
+	}{
+		{"no token: 4401, no retry", fixed(""), 0, closeUnauthorized, 1, 0},
+		{"bad token: 4403, retried then reported", fixed("not-a-token"), 0, closeForbidden, 1 + retries, 0},
+		{"expired token: 4403, retried then reported", func() string { return issue("close-expired", -30*time.Second) }, 0, closeForbidden, 1 + retries, 0},
+		{"static token expiring while connected: 4403 at exp, retried then reported", func() string { return issue("close-static", 2*time.Second) }, 0, closeForbidden, 1 + retries, 1},
+		{"connection quota full: 4429, no retry", fixed(full), 0, 4429, 1, 0},
+		{"connection_init too late: 4408, retried then reported", fixed(a.token(t, "close-slow", false)), 1500 * time.Millisecond, 4408, 1 + retries, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := runWSScript(t, root, node, 60*time.Second, "web/test/ws-retry.mjs",
+				a.base+"/graphql", tc.token(), staticNest, strconv.Itoa(retries), strconv.Itoa(int(tc.initDelay/time.Millisecond)))
+			var res *wsLine
+			for i := range r.lines {
+				if r.lines[i].Event == "result" {
+					res = &r.lines[i]
+				}
+			}
+			if r.code != 0 || res == nil || !res.GaveUp {
+				t.Fatalf("the client did not give up with a close\n%s", r)
+			}
+			var reported struct {
+				Code int `json:"code"`
+			}
+			_ = json.Unmarshal(res.Error, &reported)
+			bad := reported.Code != tc.want || res.Connections != tc.connections || res.Connected != tc.acked
+			for _, c := range res.Closes {
+				bad = bad || c != tc.want
+			}
+			if bad {
+				t.Fatalf("reported close %s after %d sockets (%d acknowledged) closed with %v; want %d after %d sockets (%d acknowledged), each closed with it\n%s",
+					res.Error, res.Connections, res.Connected, res.Closes, tc.want, tc.connections, tc.acked, r)
+			}
+			t.Logf("%d sockets, closes %v, reported %s", res.Connections, res.Closes, res.Error)
+		})
+	}
+}

@@ -1,0 +1,95 @@
+// A graphql-ws client whose token expires while it follows a nest: the
+// server closes the socket with 4403 at the token's exp; the client re-runs
+// its connectionParams FUNCTION (which fetches a fresh token), reconnects,
+// resubscribes and still receives the final state.
+//
+//   node web/test/ws-expiry.mjs <graphql-http-url> <token-url> <nestId>
+//
+// <token-url> answers GET with a fresh short-lived token (text/plain).
+// The client keeps graphql-ws's defaults for retries (5 attempts,
+// randomised exponential backoff). Once the first socket is acknowledged
+// the script requests an issuance (POST requestIssuance with a fresh token)
+// and follows nestTasksUpdated until that issuance's OCR task is SUCCESS.
+//
+// Output (besides ws-flow.mjs's socket lines, "next" lines with op
+// nestTasksUpdated and the task's __typename):
+//   {"event":"params","call":2}          connectionParams ran (a token was fetched)
+//   {"event":"connected","retrying":true} a socket was acknowledged
+//   {"event":"requested","task":"…"}      the issuance the run follows
+// Exit 0 once the OCR task's SUCCESS arrived, 1 otherwise (see ws-flow.mjs).
+import { createClient } from 'graphql-ws/client';
+
+import { wsURL } from './lib.mjs';
+import { countingWebSocket, emit, newStats, requestIssuance, run, usage } from './ws-flow.mjs';
+
+const NEST = `subscription($nest: ID!) {
+  nestTasksUpdated(nestId: $nest) {
+    __typename
+    ... on IssuanceTask { id status version ocrTask { id } }
+    ... on OcrTask { id status version }
+  }
+}`;
+
+const args = process.argv.slice(2);
+usage(args, 3, 'node web/test/ws-expiry.mjs <graphql-http-url> <token-url> <nestId>');
+const [url, tokenURL, nestId] = args;
+
+async function freshToken() {
+  const res = await fetch(tokenURL);
+  if (!res.ok) throw new Error(`GET ${tokenURL}: ${res.status} ${await res.text()}`);
+  return (await res.text()).trim();
+}
+
+let calls = 0;
+let firstConnected;
+const connected = new Promise((resolve) => (firstConnected = resolve));
+
+const client = createClient({
+  url: wsURL(url),
+  webSocketImpl: countingWebSocket(newStats()),
+  connectionParams: async () => {
+    emit({ event: 'params', call: ++calls });
+    return { Authorization: `Bearer ${await freshToken()}` };
+  },
+  on: {
+    connected: (_socket, _payload, retrying) => {
+      emit({ event: 'connected', retrying: Boolean(retrying) });
+      firstConnected();
+    },
+  },
+});
+
+run('ws-expiry.mjs', 55_000, () => new Promise((resolve, reject) => {
+  let issuance; // the requested task's id, once the mutation answered
+  const ocrOf = new Map(); // issuance id → its OCR task's id
+  const ocrSucceeded = new Set();
+  // States may arrive before the mutation's answer: decide on every change.
+  const check = () => {
+    if (issuance && ocrSucceeded.has(ocrOf.get(issuance))) resolve();
+  };
+  client.subscribe({ query: NEST, variables: { nest: nestId } }, {
+    next(result) {
+      if (result.errors) {
+        reject(new Error(`nestTasksUpdated errors: ${JSON.stringify(result.errors)}`));
+        return;
+      }
+      const task = result.data?.nestTasksUpdated;
+      emit({ event: 'next', op: 'nestTasksUpdated', task: task ?? null });
+      if (!task) return;
+      if (task.status === 'FAILED') reject(new Error(`a task failed: ${JSON.stringify(task)}`));
+      if (task.__typename === 'IssuanceTask' && task.ocrTask?.id) ocrOf.set(task.id, task.ocrTask.id);
+      if (task.__typename === 'OcrTask' && task.status === 'SUCCESS') ocrSucceeded.add(task.id);
+      check();
+    },
+    error: (err) => reject(err),
+    complete: () => reject(new Error('nestTasksUpdated completed; it should stay open')),
+  });
+  connected
+    .then(freshToken)
+    .then((token) => requestIssuance(url, token, nestId))
+    .then((id) => {
+      issuance = id;
+      check();
+    })
+    .catch(reject);
+}), () => client.dispose());

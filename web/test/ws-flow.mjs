@@ -1,0 +1,148 @@
+// Shared by the WebSocket client-library scripts (ws-*.mjs): the issuance →
+// OCR flow every client follows, a WebSocket class that records every socket
+// a client opens and how it closed, and the scripts' output and exit rules.
+//
+// Output: one JSON object per line on stdout, for the Go test to check:
+//   {"event":"open","connection":1}
+//   {"event":"requested","task":"…"} the issuance requested
+//   {"event":"next","op":"issuanceTaskUpdated","task":{"id":…,"status":…,"version":…}}
+//   {"event":"complete","op":"issuanceTaskUpdated"}
+//   {"event":"closed","connection":1,"code":1000,"reason":""}
+//   {"event":"done"}            the flow reached its end
+// Diagnostics go to stderr. Exit 0 when the flow ends, 1 on an error or
+// after the time limit, 2 on bad usage.
+import WebSocket from 'ws';
+
+import { describeError } from './lib.mjs';
+
+export const ISSUANCE = `subscription($id: ID!) {
+  issuanceTaskUpdated(id: $id) { id status version ocrTask { id } }
+}`;
+
+export const OCR = `subscription($id: ID!) {
+  ocrTaskUpdated(id: $id) { id status version pageCount }
+}`;
+
+// emit prints one output line.
+export function emit(obj) {
+  process.stdout.write(JSON.stringify(obj) + '\n');
+}
+
+// countingWebSocket returns a subclass of ws's WebSocket that numbers each
+// socket a client opens and reports its close (event "closed") to stdout
+// and to onClose. stats.connections counts sockets, stats.closes their codes.
+export function countingWebSocket(stats, onClose = () => {}) {
+  return class CountingWebSocket extends WebSocket {
+    constructor(...args) {
+      super(...args);
+      const n = ++stats.connections;
+      emit({ event: 'open', connection: n });
+      this.addEventListener('close', (e) => {
+        stats.closes.push(e.code);
+        emit({ event: 'closed', connection: n, code: e.code, reason: String(e.reason || '') });
+        onClose(e, n);
+      });
+    }
+  };
+}
+
+// newStats returns the counters countingWebSocket fills.
+export function newStats() {
+  return { connections: 0, closes: [] };
+}
+
+// follow runs one task subscription to its completion and resolves with the
+// states received. subscribe(query, variables, sink) is the client under
+// test, adapted so that sink.next receives the result's data object and
+// sink.error any error (GraphQL errors in a result included).
+export function follow(subscribe, field, query, id) {
+  return new Promise((resolve, reject) => {
+    const seen = [];
+    subscribe(query, { id }, {
+      next(data) {
+        const task = data?.[field];
+        emit({ event: 'next', op: field, task: task ?? null });
+        if (!task) {
+          reject(new Error(`a ${field} result without its task: ${JSON.stringify(data)}`));
+          return;
+        }
+        seen.push(task);
+      },
+      error(err) {
+        reject(new Error(`${field}: ${describeError(err)}`));
+      },
+      complete() {
+        emit({ event: 'complete', op: field });
+        resolve(seen);
+      },
+    });
+  });
+}
+
+// requestIssuance asks for the nest's registry document over HTTP (POST
+// requestIssuance, the token as Bearer) and returns the task's id.
+export async function requestIssuance(url, token, nestId) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      query: 'mutation($id: ID!) { requestIssuance(nestId: $id) { task { id } } }',
+      variables: { id: nestId },
+    }),
+  });
+  const text = await res.text();
+  let id;
+  try {
+    id = JSON.parse(text)?.data?.requestIssuance?.task?.id;
+  } catch {
+    // reported below
+  }
+  if (!id) throw new Error(`requestIssuance answered ${res.status} ${text}`);
+  emit({ event: 'requested', task: id });
+  return id;
+}
+
+// followIssuance requests an issuance of the nest, follows the task to its
+// end, then the OCR task it started to its end. The subscription starts
+// right after the request, while the bot still works, so the client sees
+// the task change live.
+export async function followIssuance(subscribe, url, token, nestId) {
+  const taskId = await requestIssuance(url, token, nestId);
+  const issuance = await follow(subscribe, 'issuanceTaskUpdated', ISSUANCE, taskId);
+  const last = issuance.at(-1);
+  if (!last) throw new Error('issuanceTaskUpdated completed without a single state');
+  if (last.status !== 'SUCCESS' || !last.ocrTask?.id) {
+    throw new Error(`issuanceTaskUpdated ended with ${JSON.stringify(last)}, not SUCCESS with an OCR task`);
+  }
+  await follow(subscribe, 'ocrTaskUpdated', OCR, last.ocrTask.id);
+}
+
+// run runs flow() within timeoutMs, prints {"event":"done"} when it ends,
+// calls cleanup, and exits: 0 done, 1 failed or timed out.
+export function run(name, timeoutMs, flow, cleanup = async () => {}) {
+  let finished = false;
+  const finish = (code, err) => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(timer);
+    if (err !== undefined) process.stderr.write(`${name}: ${describeError(err)}\n`);
+    else emit({ event: 'done' });
+    Promise.resolve()
+      .then(cleanup)
+      .catch((e) => process.stderr.write(`${name}: cleanup: ${describeError(e)}\n`))
+      .finally(() => process.stdout.write('', () => process.exit(code)));
+  };
+  const timer = setTimeout(() => finish(1, new Error(`not done within ${timeoutMs / 1000} s`)), timeoutMs);
+  Promise.resolve()
+    .then(flow)
+    .then(() => finish(0), (err) => finish(1, err));
+}
+
+// usage exits 2 with a usage line unless args has n values, non-empty but
+// for the positions in mayBeEmpty.
+export function usage(args, n, line, mayBeEmpty = []) {
+  if (args.length < n || args.slice(0, n).some((a, i) => !a && !mayBeEmpty.includes(i))) {
+    process.stderr.write(`usage: ${line}\n`);
+    process.exit(2);
+  }
+}

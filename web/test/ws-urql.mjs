@@ -1,0 +1,61 @@
+// Requests an issuance and follows it, then its OCR task, to SUCCESS with urql
+// (@urql/core's subscriptionExchange over the graphql-ws client), as a urql
+// frontend does.
+//
+//   node web/test/ws-urql.mjs <graphql-http-url> <token> <nestId>
+//
+// Output and exit codes: see ws-flow.mjs. The graphql-ws client does not
+// reconnect (retryAttempts: 0): a dropped socket fails the run.
+import { Client, subscriptionExchange } from '@urql/core';
+import { createClient } from 'graphql-ws/client';
+import { onEnd, pipe, subscribe as forEach } from 'wonka';
+
+import { wsURL } from './lib.mjs';
+import { countingWebSocket, followIssuance, newStats, run, usage } from './ws-flow.mjs';
+
+const args = process.argv.slice(2);
+usage(args, 3, 'node web/test/ws-urql.mjs <graphql-http-url> <token> <nestId>');
+const [url, token, nestId] = args;
+
+const ws = createClient({
+  url: wsURL(url),
+  webSocketImpl: countingWebSocket(newStats()),
+  connectionParams: { Authorization: `Bearer ${token}` },
+  retryAttempts: 0,
+  // Keep the socket between the two subscriptions (by default a lazy client
+  // closes it as soon as none runs).
+  lazyCloseTimeout: 2_000,
+});
+// The exchange as urql's documentation wires graphql-ws.
+const client = new Client({
+  url,
+  exchanges: [
+    subscriptionExchange({
+      forwardSubscription(request) {
+        const input = { ...request, query: request.query || '' };
+        return {
+          subscribe(sink) {
+            const unsubscribe = ws.subscribe(input, sink);
+            return { unsubscribe };
+          },
+        };
+      },
+    }),
+  ],
+});
+
+// When the server completes a subscription, urql emits the last result once
+// more with hasNext: false (its end marker, not a new state from the server):
+// it is not passed on as a state.
+function subscribe(query, variables, sink) {
+  pipe(
+    client.subscription(query, variables),
+    onEnd(() => sink.complete()),
+    forEach((result) => {
+      if (result.error) sink.error(result.error);
+      else if (result.hasNext !== false) sink.next(result.data);
+    }),
+  );
+}
+
+run('ws-urql.mjs', 50_000, () => followIssuance(subscribe, url, token, nestId), () => ws.dispose());
