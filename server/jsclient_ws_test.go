@@ -45,6 +45,8 @@ type wsLine struct {
 	Reason     string          `json:"reason"`
 	Retrying   bool            `json:"retrying"`
 	Call       int             `json:"call"`
+	At         int64           `json:"at"`  // "closed": when, Unix ms
+	Exp        int64           `json:"exp"` // "params": the token's exp, Unix s
 	Task       json.RawMessage `json:"task"`
 	// task is Task decoded, for "next" lines; requested is Task as a string,
 	// for "requested" lines.
@@ -328,6 +330,26 @@ func TestJavaScriptClientTokenExpiryRenewsAndKeepsFinalState(t *testing.T) {
 	if opens, acks, params := r.count("open"), r.count("connected"), r.count("params"); opens != expiries+1 || acks != opens || params != opens {
 		t.Errorf("%d sockets opened, %d acknowledged, connectionParams ran %d times; want %d each (one per 4403 close, plus the first)",
 			opens, acks, params, expiries+1)
+	}
+	// Each 4403 came at its socket's token's exp (the n-th connectionParams
+	// call served the n-th socket), not before, and promptly after.
+	exps := map[int]int64{}
+	for _, l := range r.lines {
+		if l.Event == "params" {
+			exps[l.Call] = l.Exp
+		}
+	}
+	for _, l := range r.lines {
+		if l.Event != "closed" || l.Code != closeForbidden {
+			continue
+		}
+		exp := time.Unix(exps[l.Connection], 0)
+		at := time.UnixMilli(l.At)
+		if late := at.Sub(exp); late < -50*time.Millisecond || late > 2*time.Second {
+			t.Errorf("socket %d was closed with 4403 %v after its token's exp %v; want at exp (within 2 s)", l.Connection, late, exp)
+		} else {
+			t.Logf("socket %d closed with 4403 %v after its token's exp", l.Connection, late.Round(time.Millisecond))
+		}
 	}
 	// One token per connectionParams call, and one for the mutation.
 	if got, want := issued.Load(), int64(r.count("params")+1); got != want {

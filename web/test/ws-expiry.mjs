@@ -13,7 +13,7 @@
 //
 // Output (besides ws-flow.mjs's socket lines, "next" lines with op
 // nestTasksUpdated and the task's __typename):
-//   {"event":"params","call":2}          connectionParams ran (a token was fetched)
+//   {"event":"params","call":2,"exp":…}  connectionParams ran: a token was fetched (its exp, Unix s)
 //   {"event":"connected","retrying":true} a socket was acknowledged
 //   {"event":"requested","task":"…"}      the issuance the run follows
 // Exit 0 once the OCR task's SUCCESS arrived, 1 otherwise (see ws-flow.mjs).
@@ -40,6 +40,12 @@ async function freshToken() {
   return (await res.text()).trim();
 }
 
+// tokenExp returns a JWT's exp claim (Unix seconds), read without checking.
+function tokenExp(token) {
+  const payload = token.split('.')[1] ?? '';
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')).exp;
+}
+
 let calls = 0;
 let firstConnected;
 const connected = new Promise((resolve) => (firstConnected = resolve));
@@ -48,8 +54,10 @@ const client = createClient({
   url: wsURL(url),
   webSocketImpl: countingWebSocket(newStats()),
   connectionParams: async () => {
-    emit({ event: 'params', call: ++calls });
-    return { Authorization: `Bearer ${await freshToken()}` };
+    const call = ++calls;
+    const token = await freshToken();
+    emit({ event: 'params', call, exp: tokenExp(token) });
+    return { Authorization: `Bearer ${token}` };
   },
   on: {
     connected: (_socket, _payload, retrying) => {

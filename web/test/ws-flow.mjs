@@ -7,7 +7,7 @@
 //   {"event":"requested","task":"…"} the issuance requested
 //   {"event":"next","op":"issuanceTaskUpdated","task":{"id":…,"status":…,"version":…}}
 //   {"event":"complete","op":"issuanceTaskUpdated"}
-//   {"event":"closed","connection":1,"code":1000,"reason":""}
+//   {"event":"closed","connection":1,"code":1000,"reason":"","at":<unix ms>}
 //   {"event":"done"}            the flow reached its end
 // Diagnostics go to stderr. Exit 0 when the flow ends, 1 on an error or
 // after the time limit, 2 on bad usage.
@@ -39,7 +39,7 @@ export function countingWebSocket(stats, onClose = () => {}) {
       emit({ event: 'open', connection: n });
       this.addEventListener('close', (e) => {
         stats.closes.push(e.code);
-        emit({ event: 'closed', connection: n, code: e.code, reason: String(e.reason || '') });
+        emit({ event: 'closed', connection: n, code: e.code, reason: String(e.reason || ''), at: Date.now() });
         onClose(e, n);
       });
     }
