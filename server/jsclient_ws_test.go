@@ -278,20 +278,32 @@ func TestJavaScriptLegacyClientRefusedGetsConnectionError(t *testing.T) {
 	}
 }
 
-// TestJavaScriptClientTokenExpiryRenewsAndKeepsFinalState: the graphql-ws
-// client follows a nest with a token that lives ~3 s, fetched by its
+// TestJavaScriptClientTokenExpiryRenewsAndKeepsFinalState: a client
+// follows a nest with a token that lives ~3 s, fetched by its
 // connectionParams function from a token endpoint on every connect. The
 // server closes each socket with 4403 at the token's exp; the client
 // re-runs connectionParams, reconnects with the fresh token and
 // resubscribes, and the issuance's final states (its SUCCESS and its OCR
-// task's SUCCESS) still arrive.
+// task's SUCCESS) still arrive. For the graphql-ws client (its default
+// retries) and the legacy subscriptions-transport-ws one (reconnect: true).
 func TestJavaScriptClientTokenExpiryRenewsAndKeepsFinalState(t *testing.T) {
 	t.Parallel()
-	root, node := jsClient(t)
+	root, node := jsClientWith(t, "subscriptions-transport-ws")
 	// The bot takes longer than a token lives, so at least one expiry falls
 	// while the issuance runs.
 	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "5s"})
-	const user, ttl = "expiry", 3 * time.Second
+	for _, kind := range []string{"graphql-ws", "legacy"} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			tokenExpiryRun(t, a, root, node, kind)
+		})
+	}
+}
+
+// tokenExpiryRun runs web/test/ws-expiry.mjs with the client kind and
+// checks what it saw.
+func tokenExpiryRun(t *testing.T, a *testApp, root, node, kind string) {
+	user, ttl := "expiry-"+kind, 3*time.Second
 	var issued atomic.Int64
 	tokens := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tok, err := a.tokens.Issue(user, false, ttl)
@@ -306,7 +318,7 @@ func TestJavaScriptClientTokenExpiryRenewsAndKeepsFinalState(t *testing.T) {
 	t.Cleanup(tokens.Close)
 	nest := createNest(t, a, a.token(t, user, false), "만료")
 
-	r := runWSScript(t, root, node, 60*time.Second, "web/test/ws-expiry.mjs", a.base+"/graphql", tokens.URL, nest)
+	r := runWSScript(t, root, node, 60*time.Second, "web/test/ws-expiry.mjs", kind, a.base+"/graphql", tokens.URL, nest)
 	if r.code != 0 || r.count("done") != 1 {
 		t.Fatalf("the client did not reach the OCR task's SUCCESS across token expiries\n%s", r)
 	}
