@@ -24,6 +24,8 @@ const ws = createClient({
   // Keep the socket between the two subscriptions (by default a lazy client
   // closes it as soon as none runs).
   lazyCloseTimeout: 2_000,
+  // Ping the server too (it answers pong), as clients behind proxies do.
+  keepAlive: 300,
 });
 const client = new ApolloClient({ link: new GraphQLWsLink(ws), cache: new InMemoryCache() });
 

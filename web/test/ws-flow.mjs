@@ -7,6 +7,7 @@
 //   {"event":"requested","task":"…"} the issuance requested
 //   {"event":"next","op":"issuanceTaskUpdated","task":{"id":…,"status":…,"version":…}}
 //   {"event":"complete","op":"issuanceTaskUpdated"}
+//   {"event":"keepalive","connection":1,"type":"ping"}  ping, pong or ka received
 //   {"event":"closed","connection":1,"code":1000,"reason":"","at":<unix ms>}
 //   {"event":"done"}            the flow reached its end
 // Diagnostics go to stderr. Exit 0 when the flow ends, 1 on an error or
@@ -37,6 +38,17 @@ export function countingWebSocket(stats, onClose = () => {}) {
       super(...args);
       const n = ++stats.connections;
       emit({ event: 'open', connection: n });
+      // Keep-alive messages of either protocol, for the test to see them
+      // pass (the client answers them itself).
+      this.addEventListener('message', (e) => {
+        let type;
+        try {
+          type = JSON.parse(String(e.data)).type;
+        } catch {
+          return; // the client reports what it cannot parse
+        }
+        if (type === 'ping' || type === 'pong' || type === 'ka') emit({ event: 'keepalive', connection: n, type });
+      });
       this.addEventListener('close', (e) => {
         stats.closes.push(e.code);
         emit({ event: 'closed', connection: n, code: e.code, reason: String(e.reason || ''), at: Date.now() });
