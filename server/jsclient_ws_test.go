@@ -46,6 +46,7 @@ type wsLine struct {
 	Retrying   bool            `json:"retrying"`
 	Call       int             `json:"call"`
 	Type       string          `json:"type"` // "keepalive": ping, pong or ka
+	Over       string          `json:"over"` // "requested": websocket or http
 	At         int64           `json:"at"`   // "closed": when, Unix ms
 	Exp        int64           `json:"exp"`  // "params": the token's exp, Unix s
 	Task       json.RawMessage `json:"task"`
@@ -183,7 +184,8 @@ func checkTaskStream(t *testing.T, r wsRun, op, id string) []wsTask {
 }
 
 // TestJavaScriptWebSocketClientsFollowIssuanceToOCR runs each WebSocket
-// client library through a live issuance it requests itself: then
+// client library through a live issuance it requests itself (the mutation
+// sent over its WebSocket, as an app with only a WebSocket link does): then
 // issuanceTaskUpdated from a state before the end to SUCCESS (then the
 // server completes it), then ocrTaskUpdated of the OCR task it started to
 // SUCCESS (completed too), on one socket.
@@ -213,6 +215,11 @@ func TestJavaScriptWebSocketClientsFollowIssuanceToOCR(t *testing.T) {
 				t.Fatalf("the client did not follow the issuance to OCR SUCCESS\n%s", r)
 			}
 			task := r.requested()
+			for _, l := range r.lines {
+				if l.Event == "requested" && l.Over != "websocket" {
+					t.Errorf("the issuance was requested over %q; want the mutation sent by the client library over its WebSocket", l.Over)
+				}
+			}
 			issuance := checkTaskStream(t, r, "issuanceTaskUpdated", task)
 			if len(issuance) < 2 {
 				t.Errorf("issuanceTaskUpdated sent only %+v: a subscription started while the bot works sees the task before its end", issuance)

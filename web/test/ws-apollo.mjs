@@ -1,5 +1,6 @@
-// Requests an issuance and follows it, then its OCR task, to SUCCESS with Apollo Client
-// (GraphQLWsLink over the graphql-ws client), as an Apollo frontend does.
+// Apollo Client (GraphQLWsLink over the graphql-ws client), as an Apollo
+// frontend with only a WebSocket link uses it: requests an issuance (the
+// mutation over the WebSocket), follows it to SUCCESS, then its OCR task.
 //
 //   node web/test/ws-apollo.mjs <graphql-http-url> <token> <nestId>
 //
@@ -37,7 +38,14 @@ function subscribe(query, variables, sink) {
   });
 }
 
-run('ws-apollo.mjs', 50_000, () => followIssuance(subscribe, url, token, nestId), async () => {
+// Every operation goes over the WebSocket link, the mutation too.
+async function mutate(mutation, variables) {
+  const result = await client.mutate({ mutation: gql(mutation), variables });
+  if (result.error) throw result.error;
+  return result.data;
+}
+
+run('ws-apollo.mjs', 50_000, () => followIssuance(subscribe, mutate, nestId), async () => {
   client.stop();
   await ws.dispose();
 });

@@ -4,7 +4,7 @@
 //
 // Output: one JSON object per line on stdout, for the Go test to check:
 //   {"event":"open","connection":1}
-//   {"event":"requested","task":"…"} the issuance requested
+//   {"event":"requested","task":"…","over":"websocket"} the issuance requested
 //   {"event":"next","op":"issuanceTaskUpdated","task":{"id":…,"status":…,"version":…}}
 //   {"event":"complete","op":"issuanceTaskUpdated"}
 //   {"event":"keepalive","connection":1,"type":"ping"}  ping, pong or ka received
@@ -91,16 +91,15 @@ export function follow(subscribe, field, query, id) {
   });
 }
 
+const REQUEST_ISSUANCE = 'mutation($id: ID!) { requestIssuance(nestId: $id) { task { id } } }';
+
 // requestIssuance asks for the nest's registry document over HTTP (POST
 // requestIssuance, the token as Bearer) and returns the task's id.
 export async function requestIssuance(url, token, nestId) {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      query: 'mutation($id: ID!) { requestIssuance(nestId: $id) { task { id } } }',
-      variables: { id: nestId },
-    }),
+    body: JSON.stringify({ query: REQUEST_ISSUANCE, variables: { id: nestId } }),
   });
   const text = await res.text();
   let id;
@@ -110,16 +109,21 @@ export async function requestIssuance(url, token, nestId) {
     // reported below
   }
   if (!id) throw new Error(`requestIssuance answered ${res.status} ${text}`);
-  emit({ event: 'requested', task: id });
+  emit({ event: 'requested', task: id, over: 'http' });
   return id;
 }
 
-// followIssuance requests an issuance of the nest, follows the task to its
-// end, then the OCR task it started to its end. The subscription starts
-// right after the request, while the bot still works, so the client sees
-// the task change live.
-export async function followIssuance(subscribe, url, token, nestId) {
-  const taskId = await requestIssuance(url, token, nestId);
+// followIssuance requests an issuance of the nest through the client under
+// test (mutate(query, variables) resolves with the result's data: the
+// mutation goes over the WebSocket too), follows the task to its end, then
+// the OCR task it started to its end. The subscription starts right after
+// the request, while the bot still works, so the client sees the task
+// change live.
+export async function followIssuance(subscribe, mutate, nestId) {
+  const data = await mutate(REQUEST_ISSUANCE, { id: nestId });
+  const taskId = data?.requestIssuance?.task?.id;
+  if (!taskId) throw new Error(`requestIssuance over the WebSocket answered ${JSON.stringify(data)}`);
+  emit({ event: 'requested', task: taskId, over: 'websocket' });
   const issuance = await follow(subscribe, 'issuanceTaskUpdated', ISSUANCE, taskId);
   const last = issuance.at(-1);
   if (!last) throw new Error('issuanceTaskUpdated completed without a single state');

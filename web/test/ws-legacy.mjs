@@ -4,8 +4,8 @@
 //   node web/test/ws-legacy.mjs follow  <graphql-http-url> <token> <nestId>
 //   node web/test/ws-legacy.mjs refused <graphql-http-url> <token>
 //
-// follow: requests an issuance and follows it, then its OCR task, to SUCCESS (output and
-// exit codes: see ws-flow.mjs).
+// follow: requests an issuance (a mutation over the socket), follows it to
+// SUCCESS, then its OCR task (output and exit codes: see ws-flow.mjs).
 // refused: connects with a token the server refuses and prints, besides the
 // socket lines, {"event":"connection_error","payload":…} when the client
 // reports the refusal through its connectionCallback; it then waits a
@@ -57,8 +57,21 @@ function subscribe(query, variables, sink) {
   });
 }
 
+// A mutation is an operation like any other on this protocol: data, then
+// complete.
+function mutate(query, variables) {
+  return new Promise((resolve, reject) => {
+    let data;
+    subscribe(query, variables, {
+      next: (d) => (data = d),
+      error: reject,
+      complete: () => (data ? resolve(data) : reject(new Error('the mutation completed without data'))),
+    });
+  });
+}
+
 if (mode === 'follow') {
-  run('ws-legacy.mjs', 50_000, () => followIssuance(subscribe, url, token, nestId), () => client.close());
+  run('ws-legacy.mjs', 50_000, () => followIssuance(subscribe, mutate, nestId), () => client.close());
 } else {
   run('ws-legacy.mjs', 15_000, async () => {
     subscribe("subscription { ocrTaskUpdated(id: \"0\") { id } }", {}, {

@@ -1,6 +1,7 @@
-// Requests an issuance and follows it, then its OCR task, to SUCCESS with urql
-// (@urql/core's subscriptionExchange over the graphql-ws client), as a urql
-// frontend does.
+// urql (@urql/core's subscriptionExchange over the graphql-ws client, with
+// enableAllOperations), as a urql frontend uses it: requests an issuance
+// (the mutation over the WebSocket), follows it to SUCCESS, then its OCR
+// task.
 //
 //   node web/test/ws-urql.mjs <graphql-http-url> <token> <nestId>
 //
@@ -33,6 +34,8 @@ const client = new Client({
   url,
   exchanges: [
     subscriptionExchange({
+      // Queries and mutations over the WebSocket too.
+      enableAllOperations: true,
       forwardSubscription(request) {
         const input = { ...request, query: request.query || '' };
         return {
@@ -60,4 +63,10 @@ function subscribe(query, variables, sink) {
   );
 }
 
-run('ws-urql.mjs', 50_000, () => followIssuance(subscribe, url, token, nestId), () => ws.dispose());
+async function mutate(mutation, variables) {
+  const result = await client.mutation(mutation, variables).toPromise();
+  if (result.error) throw result.error;
+  return result.data;
+}
+
+run('ws-urql.mjs', 50_000, () => followIssuance(subscribe, mutate, nestId), () => ws.dispose());
