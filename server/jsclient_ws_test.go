@@ -314,8 +314,10 @@ func TestJavaScriptClientTokenExpiryRenewsAndKeepsFinalState(t *testing.T) {
 	t.Parallel()
 	root, node := jsClientWith(t, "subscriptions-transport-ws")
 	// The bot takes longer than a token lives, so at least one expiry falls
-	// while the issuance runs.
-	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "5s"})
+	// while the issuance runs. One connection per user: the socket closed at
+	// exp gives its slot back before the client reconnects (else 4429,
+	// which the client does not retry).
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "5s", "WS_MAX_CONNECTIONS_PER_USER": "1"})
 	for _, kind := range []string{"graphql-ws", "legacy"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
