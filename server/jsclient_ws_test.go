@@ -47,8 +47,10 @@ type wsLine struct {
 	Call       int             `json:"call"`
 	Type       string          `json:"type"` // "keepalive": ping, pong or ka
 	Over       string          `json:"over"` // "requested": websocket or http
-	At         int64           `json:"at"`   // "closed": when, Unix ms
-	Exp        int64           `json:"exp"`  // "params": the token's exp, Unix s
+	ID         string          `json:"id"`   // "message": the operation id
+	Errors     json.RawMessage `json:"errors"`
+	At         int64           `json:"at"`  // "closed": when, Unix ms
+	Exp        int64           `json:"exp"` // "params": the token's exp, Unix s
 	Task       json.RawMessage `json:"task"`
 	// task is Task decoded, for "next" lines; requested is Task as a string,
 	// for "requested" lines.
@@ -502,5 +504,55 @@ func TestJavaScriptClientCloseCodes(t *testing.T) {
 			}
 			t.Logf("%d sockets, closes %v, reported %s", res.Connections, res.Closes, res.Error)
 		})
+	}
+}
+
+// TestJavaScriptClientOperationLimitAndComplete: the graphql-ws client on a
+// connection limited to 2 operations (WS_MAX_SUBSCRIPTIONS). A third
+// subscription fails alone with RATE_LIMITED (an error message: nothing
+// else is sent for it, the socket stays open); after the client completes
+// one, a new one runs; the server sends nothing for the completed id (no
+// complete echoed back) while the others receive the nest's new issuance.
+func TestJavaScriptClientOperationLimitAndComplete(t *testing.T) {
+	t.Parallel()
+	root, node := jsClient(t)
+	a := startApp(t, map[string]string{"WS_MAX_SUBSCRIPTIONS": "2", "ISSUER_SIM_LATENCY": "0s"})
+	tok := a.token(t, "limits", false)
+	nest := createNest(t, a, tok, "제한")
+	r := runWSScript(t, root, node, 45*time.Second, "web/test/ws-limits.mjs", a.base+"/graphql", tok, nest)
+	if r.code != 0 || r.count("done") != 1 {
+		t.Fatalf("the run did not end as expected\n%s", r)
+	}
+	sent := map[string][]string{} // op id → message types the server sent for it
+	for _, l := range r.lines {
+		if l.Event == "message" && l.ID != "" {
+			sent[l.ID] = append(sent[l.ID], l.Type)
+		}
+	}
+	t.Logf("server messages per operation: %v", sent)
+	var op3 []struct {
+		Extensions map[string]any `json:"extensions"`
+	}
+	for _, l := range r.lines {
+		if l.Event == "error" && l.Op == "op-3" {
+			_ = json.Unmarshal(l.Errors, &op3)
+		}
+	}
+	if len(op3) != 1 || op3[0].Extensions["code"] != "RATE_LIMITED" {
+		t.Errorf("op-3's error callback got %+v; want one error with code RATE_LIMITED", op3)
+	}
+	if got := sent["op-3"]; len(got) != 1 || got[0] != "error" {
+		t.Errorf("the server sent %v for op-3; want one error message (nothing after it)", got)
+	}
+	if got := sent["op-1"]; len(got) != 0 {
+		t.Errorf("the server sent %v for op-1, which had no state and which the client completed; want nothing (no complete echoed)", got)
+	}
+	for _, id := range []string{"op-2", "op-4"} {
+		if got := sent[id]; len(got) == 0 || got[0] != "next" {
+			t.Errorf("the server sent %v for %s; want the issuance's states", got, id)
+		}
+	}
+	if n, closes := r.count("open"), r.closeCodes(); n != 1 || (len(closes) > 0 && (len(closes) > 1 || closes[0] != 1000)) {
+		t.Errorf("%d sockets, closes %v: want one socket, closed only by the client at the end", n, closes)
 	}
 }

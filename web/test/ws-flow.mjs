@@ -48,6 +48,7 @@ export function countingWebSocket(stats, onClose = () => {}) {
           return; // the client reports what it cannot parse
         }
         if (type === 'ping' || type === 'pong' || type === 'ka') emit({ event: 'keepalive', connection: n, type });
+        else if (stats.trace) emit({ event: 'message', connection: n, type, id: msgId(e.data) });
       });
       this.addEventListener('close', (e) => {
         stats.closes.push(e.code);
@@ -58,9 +59,19 @@ export function countingWebSocket(stats, onClose = () => {}) {
   };
 }
 
-// newStats returns the counters countingWebSocket fills.
-export function newStats() {
-  return { connections: 0, closes: [] };
+// newStats returns the counters countingWebSocket fills; with trace set,
+// every other message the server sends is printed too
+// ({"event":"message","connection":1,"type":"next","id":"op-1"}).
+export function newStats(trace = false) {
+  return { connections: 0, closes: [], trace };
+}
+
+function msgId(data) {
+  try {
+    return JSON.parse(String(data)).id ?? null;
+  } catch {
+    return null;
+  }
 }
 
 // follow runs one task subscription to its completion and resolves with the
