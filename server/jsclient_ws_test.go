@@ -43,7 +43,6 @@ type wsLine struct {
 	Connection int             `json:"connection"`
 	Code       int             `json:"code"`
 	Reason     string          `json:"reason"`
-	Retrying   bool            `json:"retrying"`
 	Call       int             `json:"call"`
 	Type       string          `json:"type"` // "keepalive": ping, pong or ka
 	Over       string          `json:"over"` // "requested": websocket or http
