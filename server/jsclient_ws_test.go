@@ -458,6 +458,8 @@ func TestJavaScriptClientCloseCodes(t *testing.T) {
 	full := a.token(t, "close-full", false)
 	dialWS(t, a, full, "graphql-transport-ws").ready()
 
+	// The static token lives 4 s (3 to 4: exp is in whole seconds), long
+	// enough for node to start and connect on a loaded machine.
 	// The one case that is acknowledged subscribes to a nest of its user;
 	// the others are refused before any subscription runs.
 	staticNest := createNest(t, a, a.token(t, "close-static", false), "정적")
@@ -472,7 +474,7 @@ func TestJavaScriptClientCloseCodes(t *testing.T) {
 		{"no token: 4401, no retry", fixed(""), 0, closeUnauthorized, 1, 0},
 		{"bad token: 4403, retried then reported", fixed("not-a-token"), 0, closeForbidden, 1 + retries, 0},
 		{"expired token: 4403, retried then reported", func() string { return issue("close-expired", -30*time.Second) }, 0, closeForbidden, 1 + retries, 0},
-		{"static token expiring while connected: 4403 at exp, retried then reported", func() string { return issue("close-static", 2*time.Second) }, 0, closeForbidden, 1 + retries, 1},
+		{"static token expiring while connected: 4403 at exp, retried then reported", func() string { return issue("close-static", 4*time.Second) }, 0, closeForbidden, 1 + retries, 1},
 		{"connection quota full: 4429, no retry", fixed(full), 0, 4429, 1, 0},
 		{"connection_init too late: 4408, retried then reported", fixed(a.token(t, "close-slow", false)), 3500 * time.Millisecond, 4408, 1 + retries, 0},
 	} {
