@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -47,6 +48,7 @@ type wsLine struct {
 	Type       string          `json:"type"` // "keepalive": ping, pong or ka
 	Over       string          `json:"over"` // "requested": websocket or http
 	ID         string          `json:"id"`   // "message": the operation id
+	URL        string          `json:"url"`  // "url": where a socket goes
 	Errors     json.RawMessage `json:"errors"`
 	At         int64           `json:"at"`  // "closed": when, Unix ms
 	Exp        int64           `json:"exp"` // "params": the token's exp, Unix s
@@ -394,11 +396,21 @@ func tokenExpiryRun(t *testing.T, a *testApp, root, node, kind string) {
 	if got, want := issued.Load(), int64(r.count("params")+1); got != want {
 		t.Errorf("the token endpoint issued %d tokens; want %d (one per connectionParams call, one for requestIssuance)", got, want)
 	}
-	// Per task: versions never go back; on one socket they strictly grow
-	// (a resubscription may repeat the last state seen: its snapshot).
+	issuanceStates, ocrStates := nestStates(t, r, task)
+	t.Logf("%d token expiries (4403), %d tokens fetched; issuance %v; OCR %v", expiries, issued.Load(), issuanceStates, ocrStates)
+}
+
+// nestStates checks the states a nest subscription delivered, over one
+// socket or several: per task, versions never go back, and on one socket
+// they strictly grow (a resubscription may repeat the last state seen: its
+// snapshot). It fails the test unless the issuance task and the OCR task
+// it started both end SUCCESS, and returns their states as
+// "STATUS@version/connN".
+func nestStates(t *testing.T, r wsRun, task string) (issuance, ocr []string) {
+	t.Helper()
 	seen := map[string]int{}
 	conn, lastOnConn := 0, map[string]int{}
-	var issuanceStates, ocrStates []string
+	states := map[string][]string{}
 	ocrTask := ""
 	for _, l := range r.lines {
 		switch {
@@ -414,22 +426,18 @@ func tokenExpiryRun(t *testing.T, a *testApp, root, node, kind string) {
 				t.Errorf("conn %d: task %s version %d after %d on the same socket", conn, s.ID, s.Version, v)
 			}
 			seen[s.ID], lastOnConn[s.ID] = s.Version, s.Version
-			if s.ID == task {
-				issuanceStates = append(issuanceStates, fmt.Sprintf("%s@%d/conn%d", s.Status, s.Version, conn))
-				if s.OcrTask != nil {
-					ocrTask = s.OcrTask.ID
-				}
-			}
-			if ocrTask != "" && s.ID == ocrTask {
-				ocrStates = append(ocrStates, fmt.Sprintf("%s@%d/conn%d", s.Status, s.Version, conn))
+			states[s.ID] = append(states[s.ID], fmt.Sprintf("%s@%d/conn%d", s.Status, s.Version, conn))
+			if s.ID == task && s.OcrTask != nil {
+				ocrTask = s.OcrTask.ID
 			}
 		}
 	}
-	if len(issuanceStates) == 0 || !strings.HasPrefix(issuanceStates[len(issuanceStates)-1], "SUCCESS@") ||
-		len(ocrStates) == 0 || !strings.HasPrefix(ocrStates[len(ocrStates)-1], "SUCCESS@") {
-		t.Fatalf("final states missing: issuance %v, OCR %v\n%s", issuanceStates, ocrStates, r)
+	issuance, ocr = states[task], states[ocrTask]
+	if task == "" || len(issuance) == 0 || !strings.HasPrefix(issuance[len(issuance)-1], "SUCCESS@") ||
+		ocrTask == "" || len(ocr) == 0 || !strings.HasPrefix(ocr[len(ocr)-1], "SUCCESS@") {
+		t.Fatalf("final states missing: issuance %s %v, OCR %s %v\n%s", task, issuance, ocrTask, ocr, r)
 	}
-	t.Logf("%d token expiries (4403), %d tokens fetched; issuance %v; OCR %v", expiries, issued.Load(), issuanceStates, ocrStates)
+	return issuance, ocr
 }
 
 // TestJavaScriptClientCloseCodes measures what the graphql-ws client does
@@ -556,4 +564,73 @@ func TestJavaScriptClientOperationLimitAndComplete(t *testing.T) {
 	if n, closes := r.count("open"), r.closeCodes(); n != 1 || (len(closes) > 0 && (len(closes) > 1 || closes[0] != 1000)) {
 		t.Errorf("%d sockets, closes %v: want one socket, closed only by the client at the end", n, closes)
 	}
+}
+
+// TestJavaScriptClientFailsOverWhenAnInstanceStops runs real binaries: two
+// API instances and a worker on one database. The graphql-ws client follows
+// a nest on instance 1 with a url function that names the next instance on
+// each connect; while the issuance runs, instance 1 gets SIGTERM: it closes
+// the socket with 1001 (going away) and exits 0; the client retries on its
+// own, reconnects to instance 2, resubscribes and still receives the final
+// states.
+func TestJavaScriptClientFailsOverWhenAnInstanceStops(t *testing.T) {
+	t.Parallel()
+	root, node := jsClient(t)
+	c := newMPCluster(t, map[string]string{"ISSUER_SIM_LATENCY": "3s", "SHUTDOWN_TIMEOUT": "5s"})
+	api1 := c.start("api-1", "api", nil)
+	api2 := c.start("api-2", "api", nil) // the worker posts OCR results here
+	c.start("worker", "worker", nil)
+	tok := c.token("failover")
+	nest := c.createNests(api2, tok, 1, 1)[0]
+
+	type exit struct {
+		took time.Duration
+		err  error
+	}
+	exited := make(chan exit, 1)
+	var once sync.Once
+	stop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		once.Do(func() {
+			go func() {
+				took, err := api1.terminate(20 * time.Second)
+				exited <- exit{took, err}
+			}()
+		})
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	t.Cleanup(stop.Close)
+
+	r := runWSScript(t, root, node, 60*time.Second, "web/test/ws-failover.mjs",
+		api1.base+"/graphql", api2.base+"/graphql", tok, nest, stop.URL)
+	if r.code != 0 || r.count("done") != 1 || r.count("stop") != 1 {
+		t.Fatalf("the client did not reach the OCR task's SUCCESS across the shutdown of instance 1\n%s", r)
+	}
+	select {
+	case e := <-exited:
+		if e.err != nil {
+			t.Errorf("api-1 after SIGTERM: %v", e.err)
+		} else {
+			t.Logf("api-1 exited 0 %v after SIGTERM", e.took.Round(time.Millisecond))
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("api-1 did not exit within 30 s of SIGTERM")
+	}
+	// Socket 1 (instance 1) closed with 1001; socket 2 (instance 2) is the
+	// client's retry, acknowledged; no third.
+	urls := map[int]string{}
+	for _, l := range r.lines {
+		if l.Event == "url" {
+			urls[l.Connection] = l.URL
+		}
+	}
+	closes := r.closeCodes()
+	if len(closes) == 0 || closes[0] != 1001 {
+		t.Errorf("the socket to instance 1 closed with %v; want 1001 (going away) first", closes)
+	}
+	if opens, acks := r.count("open"), r.count("connected"); opens != 2 || acks != 2 ||
+		!strings.Contains(urls[1], strings.TrimPrefix(api1.base, "http")) || !strings.Contains(urls[2], strings.TrimPrefix(api2.base, "http")) {
+		t.Errorf("%d sockets (%d acknowledged) to %v; want 2, to instance 1 (%s) then instance 2 (%s)", opens, acks, urls, api1.base, api2.base)
+	}
+	issuance, ocr := nestStates(t, r, r.requested())
+	t.Logf("issuance %v; OCR %v", issuance, ocr)
 }

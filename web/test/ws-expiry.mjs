@@ -24,15 +24,7 @@ import { createClient } from 'graphql-ws/client';
 import stws from 'subscriptions-transport-ws';
 
 import { wsURL } from './lib.mjs';
-import { countingWebSocket, emit, newStats, requestIssuance, run, usage } from './ws-flow.mjs';
-
-const NEST = `subscription($nest: ID!) {
-  nestTasksUpdated(nestId: $nest) {
-    __typename
-    ... on IssuanceTask { id status version ocrTask { id } }
-    ... on OcrTask { id status version }
-  }
-}`;
+import { NEST, countingWebSocket, emit, followNest, newStats, requestIssuance, run, usage } from './ws-flow.mjs';
 
 const args = process.argv.slice(2);
 usage(args, 4, 'node web/test/ws-expiry.mjs graphql-ws|legacy <graphql-http-url> <token-url> <nestId>');
@@ -92,37 +84,8 @@ if (kind === 'graphql-ws') {
   dispose = () => client.close();
 }
 
-run('ws-expiry.mjs', 55_000, () => new Promise((resolve, reject) => {
-  let issuance; // the requested task's id, once the mutation answered
-  const ocrOf = new Map(); // issuance id → its OCR task's id
-  const ocrSucceeded = new Set();
-  // States may arrive before the mutation's answer: decide on every change.
-  const check = () => {
-    if (issuance && ocrSucceeded.has(ocrOf.get(issuance))) resolve();
-  };
-  subscribeNest({
-    next(result) {
-      if (result.errors) {
-        reject(new Error(`nestTasksUpdated errors: ${JSON.stringify(result.errors)}`));
-        return;
-      }
-      const task = result.data?.nestTasksUpdated;
-      emit({ event: 'next', op: 'nestTasksUpdated', task: task ?? null });
-      if (!task) return;
-      if (task.status === 'FAILED') reject(new Error(`a task failed: ${JSON.stringify(task)}`));
-      if (task.__typename === 'IssuanceTask' && task.ocrTask?.id) ocrOf.set(task.id, task.ocrTask.id);
-      if (task.__typename === 'OcrTask' && task.status === 'SUCCESS') ocrSucceeded.add(task.id);
-      check();
-    },
-    error: (err) => reject(err),
-    complete: () => reject(new Error('nestTasksUpdated completed; it should stay open')),
-  });
-  connected
-    .then(freshToken)
-    .then((token) => requestIssuance(url, token, nestId))
-    .then((id) => {
-      issuance = id;
-      check();
-    })
-    .catch(reject);
+run('ws-expiry.mjs', 55_000, () => followNest({
+  subscribeNest,
+  connected,
+  requestTask: async () => requestIssuance(url, await freshToken(), nestId),
 }), () => dispose());

@@ -144,6 +144,57 @@ export async function followIssuance(subscribe, mutate, nestId) {
   await follow(subscribe, 'ocrTaskUpdated', OCR, last.ocrTask.id);
 }
 
+export const NEST = `subscription($nest: ID!) {
+  nestTasksUpdated(nestId: $nest) {
+    __typename
+    ... on IssuanceTask { id status version ocrTask { id } }
+    ... on OcrTask { id status version }
+  }
+}`;
+
+// followNest follows a nest (NEST) until the OCR task of the issuance that
+// requestTask() starts is SUCCESS. subscribeNest(sink) subscribes with the
+// client under test, its sink.next receiving the whole result ({data,
+// errors}); connected resolves once the client's first socket is
+// acknowledged, and the issuance is requested then. onState(task) sees
+// every state received. States may arrive before requestTask's answer:
+// the end is decided on every change.
+export function followNest({ subscribeNest, connected, requestTask, onState = () => {} }) {
+  return new Promise((resolve, reject) => {
+    let issuance;
+    const ocrOf = new Map(); // issuance id → its OCR task's id
+    const ocrSucceeded = new Set();
+    const check = () => {
+      if (issuance && ocrSucceeded.has(ocrOf.get(issuance))) resolve();
+    };
+    subscribeNest({
+      next(result) {
+        if (result.errors) {
+          reject(new Error(`nestTasksUpdated errors: ${JSON.stringify(result.errors)}`));
+          return;
+        }
+        const task = result.data?.nestTasksUpdated;
+        emit({ event: 'next', op: 'nestTasksUpdated', task: task ?? null });
+        if (!task) return;
+        if (task.status === 'FAILED') reject(new Error(`a task failed: ${JSON.stringify(task)}`));
+        if (task.__typename === 'IssuanceTask' && task.ocrTask?.id) ocrOf.set(task.id, task.ocrTask.id);
+        if (task.__typename === 'OcrTask' && task.status === 'SUCCESS') ocrSucceeded.add(task.id);
+        onState(task);
+        check();
+      },
+      error: (err) => reject(err),
+      complete: () => reject(new Error('nestTasksUpdated completed; it should stay open')),
+    });
+    connected
+      .then(requestTask)
+      .then((id) => {
+        issuance = id;
+        check();
+      })
+      .catch(reject);
+  });
+}
+
 // run runs flow() within timeoutMs, prints {"event":"done"} when it ends,
 // calls cleanup, and exits: 0 done, 1 failed or timed out.
 export function run(name, timeoutMs, flow, cleanup = async () => {}) {
