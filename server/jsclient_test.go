@@ -43,6 +43,22 @@ func jsClient(t *testing.T) (root, node string) {
 	return root, node
 }
 
+// jsClientWith is jsClient that also requires the npm packages named.
+func jsClientWith(t *testing.T, packages ...string) (root, node string) {
+	t.Helper()
+	root, node = jsClient(t)
+	for _, p := range packages {
+		if _, err := os.Stat(filepath.Join(root, "web", "node_modules", p, "package.json")); err != nil {
+			msg := "web/node_modules/" + p + " is missing: run `make web-deps` (npm ci --prefix web) to run the JavaScript client tests"
+			if os.Getenv("CI") != "" || os.Getenv("DUNGJI_REQUIRE_NODE") == "1" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+	return root, node
+}
+
 // repoRoot walks up from the working directory to the folder holding go.mod.
 func repoRoot(t *testing.T) string {
 	t.Helper()

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,22 +15,6 @@ import (
 // Apollo Client's HttpLink (multipart subscriptions) under node against the
 // whole stack: web/test/sse.mjs and web/test/apollo-multipart.mjs follow a
 // live issuance to its OCR result.
-
-// jsClientWith is jsClient, also requiring the npm packages named.
-func jsClientWith(t *testing.T, packages ...string) (root, node string) {
-	t.Helper()
-	root, node = jsClient(t)
-	for _, p := range packages {
-		if _, err := os.Stat(filepath.Join(root, "web", "node_modules", p, "package.json")); err != nil {
-			msg := "web/node_modules/" + p + " is missing: run `make web-deps` (npm ci --prefix web)"
-			if os.Getenv("CI") != "" || os.Getenv("DUNGJI_REQUIRE_NODE") == "1" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
-		}
-	}
-	return root, node
-}
 
 // clientUpdate is one task state a client printed.
 type clientUpdate struct {
