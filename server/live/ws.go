@@ -474,12 +474,9 @@ func (c *wsConn) queue(frame []byte) {
 	}
 	c.outBytes += len(frame)
 	c.out = append(c.out, frame)
-	start := !c.writing
-	c.writing = true
+	start := c.claimWriter()
 	c.mu.Unlock()
-	if start {
-		go c.drain()
-	}
+	c.startWriter(start)
 }
 
 // schedule marks op as having something to send and starts a writer when
@@ -492,9 +489,20 @@ func (c *wsConn) schedule(op *wsOp) {
 	}
 	op.queued = true
 	c.ready = append(c.ready, op)
+	start := c.claimWriter()
+	c.mu.Unlock()
+	c.startWriter(start)
+}
+
+// claimWriter (c.mu held) marks the writer as running and reports whether
+// the caller must start it: at most one writer runs per connection.
+func (c *wsConn) claimWriter() bool {
 	start := !c.writing
 	c.writing = true
-	c.mu.Unlock()
+	return start
+}
+
+func (c *wsConn) startWriter(start bool) {
 	if start {
 		go c.drain()
 	}
@@ -575,12 +583,9 @@ func (c *wsConn) closeWith(code int, reason string) {
 	}
 	c.closing = true
 	c.out = append(c.out, appendFrame(nil, opClose, closePayload(code, reason)))
-	start := !c.writing
-	c.writing = true
+	start := c.claimWriter()
 	c.mu.Unlock()
-	if start {
-		go c.drain()
-	}
+	c.startWriter(start)
 }
 
 // closeSent runs once the close frame is written: half-close, then read to

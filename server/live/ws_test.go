@@ -1,14 +1,12 @@
 package live
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,24 +18,6 @@ import (
 	"github.com/dungji/dungji/jobs"
 )
 
-// syncBuffer is a log sink the transport's goroutines write to.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestWebSocketPanicEndsOnlyItsConnection: a panic in a connection's reader
 // (here, in Authenticate) or in an operation's goroutine (here, in a
 // response middleware) ends that connection or operation with 4500 or an
@@ -45,7 +25,7 @@ func (b *syncBuffer) String() string {
 // schema is the real one; only __typename is asked, so no service is
 // needed.
 func TestWebSocketPanicEndsOnlyItsConnection(t *testing.T) {
-	logs := &syncBuffer{}
+	logs := &logBuffer{}
 	stop, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{})))
