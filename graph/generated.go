@@ -48,6 +48,7 @@ type ResolverRoot interface {
 	RiskFlag() RiskFlagResolver
 	Subscription() SubscriptionResolver
 	TaskEvent() TaskEventResolver
+	VerdictReason() VerdictReasonResolver
 }
 
 type DirectiveRoot struct {
@@ -196,12 +197,16 @@ type ComplexityRoot struct {
 	}
 
 	RegistryAnalysis struct {
+		Advice        func(childComplexity int) int
 		AnalyzedAt    func(childComplexity int) int
 		Error         func(childComplexity int) int
+		Findings      func(childComplexity int) int
 		OcrTask       func(childComplexity int) int
 		ParserVersion func(childComplexity int) int
+		Reasons       func(childComplexity int) int
 		Registry      func(childComplexity int) int
 		Signals       func(childComplexity int) int
+		Verdict       func(childComplexity int) int
 	}
 
 	RegistryEntry struct {
@@ -292,6 +297,14 @@ type ComplexityRoot struct {
 		Admin func(childComplexity int) int
 		ID    func(childComplexity int) int
 	}
+
+	VerdictReason struct {
+		Code    func(childComplexity int) int
+		Message func(childComplexity int) int
+		Note    func(childComplexity int) int
+		Rank    func(childComplexity int) int
+		Section func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
@@ -381,6 +394,10 @@ type SubscriptionResolver interface {
 type TaskEventResolver interface {
 	From(ctx context.Context, obj *db.TaskEvent) (*model.TaskStatus, error)
 	To(ctx context.Context, obj *db.TaskEvent) (model.TaskStatus, error)
+}
+type VerdictReasonResolver interface {
+	Section(ctx context.Context, obj *analysis.Reason) (*string, error)
+	Rank(ctx context.Context, obj *analysis.Reason) (*string, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -1035,6 +1052,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Registry.Warnings(childComplexity), true
 
+	case "RegistryAnalysis.advice":
+		if e.ComplexityRoot.RegistryAnalysis.Advice == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.Advice(childComplexity), true
 	case "RegistryAnalysis.analyzedAt":
 		if e.ComplexityRoot.RegistryAnalysis.AnalyzedAt == nil {
 			break
@@ -1047,6 +1070,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegistryAnalysis.Error(childComplexity), true
+	case "RegistryAnalysis.findings":
+		if e.ComplexityRoot.RegistryAnalysis.Findings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.Findings(childComplexity), true
 	case "RegistryAnalysis.ocrTask":
 		if e.ComplexityRoot.RegistryAnalysis.OcrTask == nil {
 			break
@@ -1059,6 +1088,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegistryAnalysis.ParserVersion(childComplexity), true
+	case "RegistryAnalysis.reasons":
+		if e.ComplexityRoot.RegistryAnalysis.Reasons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.Reasons(childComplexity), true
 	case "RegistryAnalysis.registry":
 		if e.ComplexityRoot.RegistryAnalysis.Registry == nil {
 			break
@@ -1071,6 +1106,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegistryAnalysis.Signals(childComplexity), true
+	case "RegistryAnalysis.verdict":
+		if e.ComplexityRoot.RegistryAnalysis.Verdict == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.Verdict(childComplexity), true
 
 	case "RegistryEntry.amount":
 		if e.ComplexityRoot.RegistryEntry.Amount == nil {
@@ -1416,6 +1457,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.ID(childComplexity), true
+
+	case "VerdictReason.code":
+		if e.ComplexityRoot.VerdictReason.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerdictReason.Code(childComplexity), true
+	case "VerdictReason.message":
+		if e.ComplexityRoot.VerdictReason.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerdictReason.Message(childComplexity), true
+	case "VerdictReason.note":
+		if e.ComplexityRoot.VerdictReason.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerdictReason.Note(childComplexity), true
+	case "VerdictReason.rank":
+		if e.ComplexityRoot.VerdictReason.Rank == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerdictReason.Rank(childComplexity), true
+	case "VerdictReason.section":
+		if e.ComplexityRoot.VerdictReason.Section == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerdictReason.Section(childComplexity), true
 
 	}
 	return 0, false
@@ -1802,12 +1874,20 @@ func (ec *executionContext) childFields_RegistryAnalysis(ctx context.Context, fi
 		return ec.fieldContext_RegistryAnalysis_parserVersion(ctx, field)
 	case "analyzedAt":
 		return ec.fieldContext_RegistryAnalysis_analyzedAt(ctx, field)
+	case "verdict":
+		return ec.fieldContext_RegistryAnalysis_verdict(ctx, field)
+	case "reasons":
+		return ec.fieldContext_RegistryAnalysis_reasons(ctx, field)
+	case "advice":
+		return ec.fieldContext_RegistryAnalysis_advice(ctx, field)
 	case "error":
 		return ec.fieldContext_RegistryAnalysis_error(ctx, field)
 	case "registry":
 		return ec.fieldContext_RegistryAnalysis_registry(ctx, field)
 	case "signals":
 		return ec.fieldContext_RegistryAnalysis_signals(ctx, field)
+	case "findings":
+		return ec.fieldContext_RegistryAnalysis_findings(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RegistryAnalysis", field.Name)
 }
@@ -1976,6 +2056,22 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_admin(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
+func (ec *executionContext) childFields_VerdictReason(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_VerdictReason_code(ctx, field)
+	case "message":
+		return ec.fieldContext_VerdictReason_message(ctx, field)
+	case "section":
+		return ec.fieldContext_VerdictReason_section(ctx, field)
+	case "rank":
+		return ec.fieldContext_VerdictReason_rank(ctx, field)
+	case "note":
+		return ec.fieldContext_VerdictReason_note(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VerdictReason", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5202,6 +5298,84 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_analyzedAt(_ context.C
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, false, false, "Time")
 }
 
+func (ec *executionContext) _RegistryAnalysis_verdict(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_verdict(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Verdict(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Verdict) graphql.Marshaler {
+			return ec.marshalNRegistryVerdict2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐVerdict(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_verdict(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryAnalysis", field, true, false, "RegistryVerdict")
+}
+
+func (ec *executionContext) _RegistryAnalysis_reasons(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_reasons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reasons(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []analysis.Reason) graphql.Marshaler {
+			return ec.marshalNVerdictReason2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐReasonᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_reasons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistryAnalysis",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VerdictReason(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistryAnalysis_advice(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_advice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Advice(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_advice(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryAnalysis", field, true, false, "String")
+}
+
 func (ec *executionContext) _RegistryAnalysis_error(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5269,6 +5443,38 @@ func (ec *executionContext) _RegistryAnalysis_signals(ctx context.Context, field
 			return obj.Signals, nil
 		},
 		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *analysis.Signals) graphql.Marshaler {
+			return ec.marshalORegistrySignals2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSignals(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_signals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistryAnalysis",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistrySignals(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistryAnalysis_findings(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_findings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Findings, nil
+		},
+		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v analysis.Signals) graphql.Marshaler {
 			return ec.marshalNRegistrySignals2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSignals(ctx, selections, v)
 		},
@@ -5276,7 +5482,7 @@ func (ec *executionContext) _RegistryAnalysis_signals(ctx context.Context, field
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_RegistryAnalysis_signals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_RegistryAnalysis_findings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "RegistryAnalysis",
 		Field:      field,
@@ -6659,6 +6865,121 @@ func (ec *executionContext) _User_admin(ctx context.Context, field graphql.Colle
 }
 func (ec *executionContext) fieldContext_User_admin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _VerdictReason_code(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerdictReason_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerdictReason_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerdictReason", field, false, false, "String")
+}
+
+func (ec *executionContext) _VerdictReason_message(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerdictReason_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerdictReason_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerdictReason", field, false, false, "String")
+}
+
+func (ec *executionContext) _VerdictReason_section(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerdictReason_section(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.VerdictReason().Section(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VerdictReason_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerdictReason", field, true, true, "String")
+}
+
+func (ec *executionContext) _VerdictReason_rank(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerdictReason_rank(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.VerdictReason().Rank(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VerdictReason_rank(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerdictReason", field, true, true, "String")
+}
+
+func (ec *executionContext) _VerdictReason_note(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerdictReason_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerdictReason_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerdictReason", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -8824,6 +9145,21 @@ func (ec *executionContext) _RegistryAnalysis(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "verdict":
+			out.Values[i] = ec._RegistryAnalysis_verdict(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reasons":
+			out.Values[i] = ec._RegistryAnalysis_reasons(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "advice":
+			out.Values[i] = ec._RegistryAnalysis_advice(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "error":
 			out.Values[i] = ec._RegistryAnalysis_error(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -8836,6 +9172,11 @@ func (ec *executionContext) _RegistryAnalysis(ctx context.Context, sel ast.Selec
 			}
 		case "signals":
 			out.Values[i] = ec._RegistryAnalysis_signals(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "findings":
+			out.Values[i] = ec._RegistryAnalysis_findings(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -9438,6 +9779,61 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			out.Values[i] = ec._User_admin(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var verdictReasonImplementors = []string{"VerdictReason"}
+
+func (ec *executionContext) _VerdictReason(ctx context.Context, sel ast.SelectionSet, obj *analysis.Reason) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, verdictReasonImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("VerdictReason")
+		case "code":
+			out.Values[i] = ec._VerdictReason_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "message":
+			out.Values[i] = ec._VerdictReason_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "section":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._VerdictReason_section(ctx, field, obj)
+				})
+		case "rank":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._VerdictReason_rank(ctx, field, obj)
+				})
+		case "note":
+			out.Values[i] = ec._VerdictReason_note(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -10131,6 +10527,21 @@ func (ec *executionContext) marshalNRegistryTitle2githubᚗcomᚋdungjiᚋdungji
 	return ec._RegistryTitle(ctx, sel, &v)
 }
 
+func (ec *executionContext) unmarshalNRegistryVerdict2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐVerdict(ctx context.Context, v any) (analysis.Verdict, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := analysis.Verdict(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRegistryVerdict2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐVerdict(ctx context.Context, sel ast.SelectionSet, v analysis.Verdict) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RegistryVerdict!")
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNRequestIssuancePayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestIssuancePayload(ctx context.Context, sel ast.SelectionSet, v *model.RequestIssuancePayload) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "RequestIssuancePayload!")
@@ -10276,6 +10687,26 @@ func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgra
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNVerdictReason2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐReason(ctx context.Context, sel ast.SelectionSet, v analysis.Reason) graphql.Marshaler {
+	return ec._VerdictReason(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNVerdictReason2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐReasonᚄ(ctx context.Context, sel ast.SelectionSet, v []analysis.Reason) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNVerdictReason2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐReason(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
@@ -10545,6 +10976,13 @@ func (ec *executionContext) marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋ
 		return graphql.Null
 	}
 	return ec._RegistryAnalysis(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORegistrySignals2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSignals(ctx context.Context, sel ast.SelectionSet, v *analysis.Signals) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RegistrySignals(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {
