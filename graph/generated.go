@@ -108,6 +108,7 @@ type ComplexityRoot struct {
 		ReanalyzeRegistries func(childComplexity int, all *bool) int
 		RequestIssuance     func(childComplexity int, nestID string) int
 		RequestOcr          func(childComplexity int, fileID string) int
+		UploadRegistry      func(childComplexity int, nestID string, file graphql.Upload) int
 	}
 
 	Nest struct {
@@ -293,6 +294,11 @@ type ComplexityRoot struct {
 		Total   func(childComplexity int) int
 	}
 
+	UploadRegistryPayload struct {
+		File    func(childComplexity int) int
+		OcrTask func(childComplexity int) int
+	}
+
 	User struct {
 		Admin func(childComplexity int) int
 		ID    func(childComplexity int) int
@@ -328,6 +334,7 @@ type MutationResolver interface {
 	CreateNest(ctx context.Context, input model.CreateNestInput) (*db.Nest, error)
 	RequestOcr(ctx context.Context, fileID string) (*model.RequestOcrPayload, error)
 	OcrFile(ctx context.Context, fileID string, sync *bool) (*model.OcrFilePayload, error)
+	UploadRegistry(ctx context.Context, nestID string, file graphql.Upload) (*model.UploadRegistryPayload, error)
 }
 type NestResolver interface {
 	RegistryUniqueNo(ctx context.Context, obj *db.Nest) (string, error)
@@ -670,6 +677,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RequestOcr(childComplexity, args["fileId"].(string)), true
+	case "Mutation.uploadRegistry":
+		if e.ComplexityRoot.Mutation.UploadRegistry == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uploadRegistry_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UploadRegistry(childComplexity, args["nestId"].(string), args["file"].(graphql.Upload)), true
 
 	case "Nest.address":
 		if e.ComplexityRoot.Nest.Address == nil {
@@ -1445,6 +1463,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TotalSignal.Total(childComplexity), true
 
+	case "UploadRegistryPayload.file":
+		if e.ComplexityRoot.UploadRegistryPayload.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UploadRegistryPayload.File(childComplexity), true
+	case "UploadRegistryPayload.ocrTask":
+		if e.ComplexityRoot.UploadRegistryPayload.OcrTask == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UploadRegistryPayload.OcrTask(childComplexity), true
+
 	case "User.admin":
 		if e.ComplexityRoot.User.Admin == nil {
 			break
@@ -1591,7 +1622,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "analysis.graphqls" "issuance.graphqls" "nest.graphqls" "ocr.graphqls" "schema.graphqls" "subscription.graphqls"
+//go:embed "analysis.graphqls" "issuance.graphqls" "nest.graphqls" "ocr.graphqls" "schema.graphqls" "subscription.graphqls" "upload.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1609,6 +1640,7 @@ var sources = []*ast.Source{
 	{Name: "ocr.graphqls", Input: sourceData("ocr.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
 	{Name: "subscription.graphqls", Input: sourceData("subscription.graphqls"), BuiltIn: false},
+	{Name: "upload.graphqls", Input: sourceData("upload.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -2048,6 +2080,16 @@ func (ec *executionContext) childFields_TotalSignal(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type TotalSignal", field.Name)
 }
 
+func (ec *executionContext) childFields_UploadRegistryPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "file":
+		return ec.fieldContext_UploadRegistryPayload_file(ctx, field)
+	case "ocrTask":
+		return ec.fieldContext_UploadRegistryPayload_ocrTask(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UploadRegistryPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2265,6 +2307,28 @@ func (ec *executionContext) field_Mutation_requestOcr_args(ctx context.Context, 
 		return nil, err
 	}
 	args["fileId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_uploadRegistry_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "nestId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["nestId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "file",
+		func(ctx context.Context, v any) (graphql.Upload, error) {
+			return ec.unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["file"] = arg1
 	return args, nil
 }
 
@@ -3550,6 +3614,50 @@ func (ec *executionContext) fieldContext_Mutation_ocrFile(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_ocrFile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uploadRegistry(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uploadRegistry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UploadRegistry(ctx, fc.Args["nestId"].(string), fc.Args["file"].(graphql.Upload))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UploadRegistryPayload) graphql.Marshaler {
+			return ec.marshalNUploadRegistryPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUploadRegistryPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uploadRegistry(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UploadRegistryPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uploadRegistry_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -6821,6 +6929,70 @@ func (ec *executionContext) fieldContext_TotalSignal_entries(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _UploadRegistryPayload_file(ctx context.Context, field graphql.CollectedField, obj *model.UploadRegistryPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UploadRegistryPayload_file(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.File, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.File) graphql.Marshaler {
+			return ec.marshalNFile2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐFile(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UploadRegistryPayload_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UploadRegistryPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_File(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UploadRegistryPayload_ocrTask(ctx context.Context, field graphql.CollectedField, obj *model.UploadRegistryPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UploadRegistryPayload_ocrTask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OcrTask, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
+			return ec.marshalNOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UploadRegistryPayload_ocrTask(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UploadRegistryPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OcrTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8502,6 +8674,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "uploadRegistry":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uploadRegistry(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -9759,6 +9938,44 @@ func (ec *executionContext) _TotalSignal(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var uploadRegistryPayloadImplementors = []string{"UploadRegistryPayload"}
+
+func (ec *executionContext) _UploadRegistryPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UploadRegistryPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, uploadRegistryPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UploadRegistryPayload")
+		case "file":
+			out.Values[i] = ec._UploadRegistryPayload_file(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ocrTask":
+			out.Values[i] = ec._UploadRegistryPayload_ocrTask(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var userImplementors = []string{"User"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *model.User) graphql.Marshaler {
@@ -10679,6 +10896,28 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 
 func (ec *executionContext) marshalNTotalSignal2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐTotal(ctx context.Context, sel ast.SelectionSet, v analysis.Total) graphql.Marshaler {
 	return ec._TotalSignal(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, v any) (graphql.Upload, error) {
+	res, err := graphql.UnmarshalUpload(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, sel ast.SelectionSet, v graphql.Upload) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalUpload(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Upload!")
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNUploadRegistryPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUploadRegistryPayload(ctx context.Context, sel ast.SelectionSet, v *model.UploadRegistryPayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "UploadRegistryPayload!")
+		return graphql.Null
+	}
+	return ec._UploadRegistryPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUser(ctx context.Context, sel ast.SelectionSet, v *model.User) graphql.Marshaler {

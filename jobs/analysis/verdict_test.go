@@ -248,7 +248,8 @@ func readDegraded(t testing.TB, nestID string, d degrade.Degradation) degradedDo
 	return o.doc
 }
 
-// TestJudgeDegradedScans reads two short registries (3 pages) through every kind of
+// TestJudgeDegradedScans reads a one-page registry through every copy of
+// degrade.Corpus and a two-page one through three (15 pages in all) through every kind of
 // bad copy. Whatever the OCR makes of them, a COMPLETE verdict must come
 // with the key facts exactly right: an unread document is never judged
 // clean. The verdicts and error rates are logged.
@@ -266,8 +267,13 @@ func TestJudgeDegradedScans(t *testing.T) {
 				(r.HasCancelled(issuer.TypeMortgage) || r.HasCancelled(issuer.TypeProvisionalAttachment))
 		}),
 	}
-	for _, id := range ids {
+	for i, id := range ids {
 		for _, d := range degrade.Corpus {
+			// The two-page document only through the worst copies: OCR
+			// takes seconds a page on shared cores.
+			if i > 0 && d.Name != "clean" && d.Name != "noisy scan" && d.Name != "phone photo" {
+				continue
+			}
 			t.Run(id+"/"+d.Name, func(t *testing.T) {
 				t.Parallel()
 				doc := readDegraded(t, id, d)
