@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Verdict is how far a tenant can trust an analysis.
@@ -44,6 +45,7 @@ const (
 	ReasonAmountUnread     = "AMOUNT_UNREAD"      // an amount was printed but did not parse
 	ReasonAmountMissing    = "AMOUNT_MISSING"     // a 근저당권 or 전세권 with no amount read
 	ReasonHolderMissing    = "HOLDER_MISSING"     // an entry with no right holder read
+	ReasonHolderGarbled    = "HOLDER_GARBLED"     // a holder's name or number not read as a name and a number
 	ReasonUnrecognized     = "UNRECOGNIZED_ENTRY" // a live entry whose 등기목적 was not read
 	ReasonInferredEntry    = "INFERRED_ENTRY"     // note: a struck-through row known only from its 말소
 )
@@ -286,12 +288,37 @@ func (j *judge) entries(reg *Registry, conf map[string]float64) {
 				j.add(&j.partial, Reason{Code: ReasonHolderMissing, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
 					"%s: no right holder was read.", where)})
 			}
+			for _, h := range e.Holders {
+				// An owner is always printed with a resident or
+				// registration number; a name with digits or marks in it
+				// swallowed one.
+				if !plausibleName(h.Name) || (e == owner && h.ID == "") {
+					j.add(&j.partial, Reason{Code: ReasonHolderGarbled, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+						"%s: the %s was read as %q with number %q: not a name and number as printed.", where, h.Role, h.Name, h.ID)})
+					break
+				}
+			}
 			if c, ok := entryConfidence(e, conf); ok && c < KeyFieldConfidence {
 				j.add(&j.partial, Reason{Code: ReasonLowConfidence, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
 					"%s was read with a confidence of %.0f%% (below %.0f%%): its names and amounts may be wrong.", where, 100*c, 100*KeyFieldConfidence)})
 			}
 		}
 	}
+}
+
+// plausibleName reports whether name could be a person's or an
+// organisation's name as printed: letters (Hangul, Latin), spaces, and the
+// parentheses and dots of (주) or 주식회사 names; no digits, no marks.
+func plausibleName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !unicode.IsLetter(r) && r != ' ' && r != '(' && r != ')' && r != '.' && r != '·' && r != '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // lineConfidences maps each OCR line, as the parser sees it, to its lowest
