@@ -33,6 +33,7 @@ func analyze(pages []ocr.Page, now time.Time) *storedAnalysis {
 		a.Error = err.Error()
 		return a
 	}
+	analysis.ApplyStrikes(reg, readPages(pages))
 	a.Registry = reg
 	return a
 }
@@ -68,16 +69,21 @@ func (a *RegistryAnalysis) Advice() string { return a.Judgement.Advice }
 
 // judgeInput is what the verdict needs from the pages and the nest.
 func judgeInput(pages []ocr.Page, uniqueNo, parseError string) analysis.JudgeInput {
-	in := analysis.JudgeInput{UniqueNo: uniqueNo, ParseError: parseError, Pages: make([]analysis.ReadPage, len(pages))}
+	return analysis.JudgeInput{UniqueNo: uniqueNo, ParseError: parseError, Pages: readPages(pages)}
+}
+
+// readPages is what the analysis needs of the OCR's pages.
+func readPages(pages []ocr.Page) []analysis.ReadPage {
+	out := make([]analysis.ReadPage, len(pages))
 	for i, p := range pages {
 		rp := analysis.ReadPage{OCR: p.Source != ocr.SourceTextLayer && p.Confidence < 1, Confidence: p.Confidence,
 			Lines: make([]analysis.ReadLine, len(p.Lines))}
 		for k, l := range p.Lines {
-			rp.Lines[k] = analysis.ReadLine{Text: l.Text, Confidence: l.Confidence}
+			rp.Lines[k] = analysis.ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck}
 		}
-		in.Pages[i] = rp
+		out[i] = rp
 	}
-	return in
+	return out
 }
 
 // NestRegistryAnalysis returns the analysis of the nest's newest successful

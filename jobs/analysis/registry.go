@@ -38,6 +38,9 @@ type Coverage struct {
 	// GuessedRanks are the entries (section/rank) whose 순위번호 was not
 	// read, or read out of order, and was taken from their neighbours.
 	GuessedRanks []string `json:"guessed_ranks"`
+	// StrikesRead is set when the OCR found strike-through lines on the
+	// pages (ApplyStrikes): an entry with none through it was looked at.
+	StrikesRead bool `json:"strikes_read,omitempty"`
 }
 
 // Title is the 표제부 of a unit in a 집합건물.
@@ -112,6 +115,10 @@ type Entry struct {
 	// row the OCR could not read) and that is known only from the 말소 that
 	// names it: its Purpose and Kind are the 말소's.
 	Inferred bool `json:"inferred,omitempty"`
+	// Struck is set when the page image shows the entry struck through
+	// (ApplyStrikes), as a registry draws a cancelled entry. A struck entry
+	// no 말소 names is Cancelled with no CancelledBy.
+	Struck bool `json:"struck,omitempty"`
 	// AmountUnread is the label of an amount that was printed but could not
 	// be read (채권최고액 when its digits were garbled); empty otherwise.
 	AmountUnread string `json:"amount_unread,omitempty"`

@@ -48,6 +48,8 @@ const (
 	ReasonHolderGarbled    = "HOLDER_GARBLED"     // a holder's name or number not read as a name and a number
 	ReasonUnrecognized     = "UNRECOGNIZED_ENTRY" // a live entry whose 등기목적 was not read
 	ReasonInferredEntry    = "INFERRED_ENTRY"     // note: a struck-through row known only from its 말소
+	ReasonStrikeOnly       = "STRIKE_ONLY"        // struck through on the page, but no 말소 names it
+	ReasonStrikeNotSeen    = "STRIKE_NOT_SEEN"    // note: a 말소 names it, but no strike line was seen through it
 )
 
 // KeyFieldConfidence is the lowest OCR confidence (Tesseract's word
@@ -92,6 +94,9 @@ type ReadPage struct {
 type ReadLine struct {
 	Text       string
 	Confidence float64
+	// Struck is set when a strike-through line runs through the line on
+	// the page image.
+	Struck bool
 }
 
 // JudgeInput is what Judge knows besides the registry.
@@ -265,6 +270,14 @@ func (j *judge) entries(reg *Registry, conf map[string]float64) {
 					"%s %s was not read (struck through); the 말소 at %s says it was cancelled.", label, e.Rank, e.CancelledBy)})
 				continue
 			}
+			if e.Struck && e.CancelledBy == "" {
+				j.add(&j.partial, Reason{Code: ReasonStrikeOnly, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+					"%s is struck through on the page, but no 말소 entry naming it was read: it is taken as cancelled; check the document.", where)})
+			}
+			if e.Cancelled && e.CancelledBy != "" && !e.Struck && reg.Coverage.StrikesRead {
+				j.add(nil, Reason{Code: ReasonStrikeNotSeen, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+					"%s: the 말소 at %s cancels it, but no strike line was seen through it on the page.", where, e.CancelledBy)})
+			}
 			if !e.Live() {
 				continue
 			}
@@ -301,6 +314,48 @@ func (j *judge) entries(reg *Registry, conf map[string]float64) {
 			if c, ok := entryConfidence(e, conf); ok && c < KeyFieldConfidence {
 				j.add(&j.partial, Reason{Code: ReasonLowConfidence, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
 					"%s was read with a confidence of %.0f%% (below %.0f%%): its names and amounts may be wrong.", where, 100*c, 100*KeyFieldConfidence)})
+			}
+		}
+	}
+}
+
+// ApplyStrikes marks the entries of reg that the page images show struck
+// through: an entry whose first line, or at least half of whose lines, a
+// strike-through line runs through. One that no 말소 names is taken as
+// cancelled by that evidence alone (Judge says so). Pages without strike
+// evidence (a text layer, an engine that does not look) change nothing.
+func ApplyStrikes(reg *Registry, pages []ReadPage) {
+	if reg == nil {
+		return
+	}
+	struck := map[string]bool{}
+	for _, p := range pages {
+		for _, l := range p.Lines {
+			if l.Struck {
+				struck[noSpace(cleanLine(l.Text))] = true
+			}
+		}
+	}
+	if len(struck) == 0 {
+		return
+	}
+	reg.Coverage.StrikesRead = true
+	for _, list := range [][]Entry{reg.Ownership, reg.Rights} {
+		for i := range list {
+			e := &list[i]
+			if e.Inferred || e.Kind == KindCancellation || e.Text == "" {
+				continue
+			}
+			lines := strings.Split(e.Text, "\n")
+			n := 0
+			for _, l := range lines {
+				if struck[noSpace(l)] {
+					n++
+				}
+			}
+			if struck[noSpace(lines[0])] || 2*n >= len(lines) {
+				e.Struck = true
+				e.Cancelled = true
 			}
 		}
 	}

@@ -25,10 +25,11 @@ func judgeDoc(text string, pages []ocr.Page, uniqueNo string) (*Registry, Judgem
 	for _, p := range pages {
 		rp := ReadPage{OCR: p.Source == ocr.SourceOCR, Confidence: p.Confidence}
 		for _, l := range p.Lines {
-			rp.Lines = append(rp.Lines, ReadLine{Text: l.Text, Confidence: l.Confidence})
+			rp.Lines = append(rp.Lines, ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck})
 		}
 		in.Pages = append(in.Pages, rp)
 	}
+	ApplyStrikes(reg, in.Pages)
 	return reg, Judge(reg, in)
 }
 
@@ -115,6 +116,31 @@ func TestJudgeReasons(t *testing.T) {
 		}
 		return out
 	}
+	// struckPages are the pages read by OCR with the first line of each
+	// entry given (section, rank) struck through.
+	struckPages := func(refs ...[2]string) []ocr.Page {
+		struck := map[string]bool{}
+		for _, r := range refs {
+			struck[strings.TrimSpace(lines[entryLine(r[0], r[1])])] = true
+		}
+		var out []ocr.Page
+		for _, p := range doc.pages {
+			p.Source, p.Confidence = ocr.SourceOCR, 0.95
+			p.Lines = slices.Clone(p.Lines)
+			for i := range p.Lines {
+				p.Lines[i].Confidence = 0.95
+				p.Lines[i].Struck = struck[p.Lines[i].Text]
+			}
+			out = append(out, p)
+		}
+		return out
+	}
+	cancelledMortgage := ""
+	for _, e := range doc.reg.Rights {
+		if e.Type == issuer.TypeMortgage && e.Cancelled {
+			cancelledMortgage = e.Rank
+		}
+	}
 	otherNo := "2611-1996-118245"
 	tests := []struct {
 		name     string
@@ -148,6 +174,8 @@ func TestJudgeReasons(t *testing.T) {
 		}), doc.pages, testUniqueNo, VerdictPartial, ReasonAmountUnread},
 		{"a 근저당권 read with low confidence", doc.text, lowConfidence(0.4), testUniqueNo, VerdictPartial, ReasonLowConfidence},
 		{"a 근저당권 read with fair confidence", doc.text, lowConfidence(0.85), testUniqueNo, VerdictComplete, ""},
+		{"the cancelled 근저당권 struck through on the page", doc.text, struckPages([2]string{"을구", cancelledMortgage}), testUniqueNo, VerdictComplete, ""},
+		{"a live 근저당권 struck through that no 말소 names", doc.text, struckPages([2]string{"을구", cancelledMortgage}, [2]string{"을구", mortgage}), testUniqueNo, VerdictPartial, ReasonStrikeOnly},
 		{"a page of noise", doc.text, func() []ocr.Page {
 			ps := lowConfidence(0.9)
 			ps[0].Confidence = 0.3
@@ -167,6 +195,15 @@ func TestJudgeReasons(t *testing.T) {
 			got := codes(j)
 			if j.Verdict != tt.verdict || (tt.code == "" && len(got) > 0) || (tt.code != "" && !slices.Contains(got, tt.code)) {
 				t.Errorf("verdict %s %q, want %s %q; reasons %+v", j.Verdict, got, tt.verdict, tt.code, j.Reasons)
+			}
+			if tt.code == ReasonStrikeOnly {
+				// The image's evidence counts: the mortgage counts toward nothing.
+				reg, _ := judgeDoc(tt.text, tt.pages, tt.uniqueNo)
+				for _, e := range reg.Rights {
+					if e.Rank == mortgage && (!e.Cancelled || !e.Struck || e.CancelledBy != "") {
+						t.Errorf("struck 근저당권 %+v", e)
+					}
+				}
 			}
 			if j.Advice != adviceOf[tt.verdict] || j.Advice == "" {
 				t.Errorf("advice %q", j.Advice)
