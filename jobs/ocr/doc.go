@@ -89,8 +89,10 @@
 // # Built-in engine
 //
 // Server reads each page from its text layer (pdftotext -layout, exact) and
-// rasterises a page without one (pdftoppm -r 300 -gray) for Tesseract
-// (-l kor+eng --psm 6, one thread per process). Workers bounds the pages read
+// rasterises a page without one (pdftoppm -r 300 -gray), prepares the image
+// with Preprocess (light levelled, specks removed, skew turned back,
+// strike-through lines taken out and recorded as Line.Struck) and reads it
+// with Tesseract (-l kor+eng --psm 6, one thread per process). Workers bounds the pages read
 // at once over all jobs and /v1/parse requests: one Tesseract per core. An
 // image page costs about 2–6 s on one core, a text page about 20 ms.
 // CheckTools names the Debian packages it needs: poppler-utils,
