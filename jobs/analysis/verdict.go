@@ -320,8 +320,7 @@ func (j *judge) entries(reg *Registry, conf map[string]float64) {
 }
 
 // ApplyStrikes marks the entries of reg that the page images show struck
-// through: an entry whose first line, or at least half of whose lines, a
-// strike-through line runs through. One that no 말소 names is taken as
+// through: an entry whose first line a strike-through line runs through. One that no 말소 names is taken as
 // cancelled by that evidence alone (Judge says so). Pages without strike
 // evidence (a text layer, an engine that does not look) change nothing.
 func ApplyStrikes(reg *Registry, pages []ReadPage) {
@@ -346,14 +345,10 @@ func ApplyStrikes(reg *Registry, pages []ReadPage) {
 			if e.Inferred || e.Kind == KindCancellation || e.Text == "" {
 				continue
 			}
-			lines := strings.Split(e.Text, "\n")
-			n := 0
-			for _, l := range lines {
-				if struck[noSpace(l)] {
-					n++
-				}
-			}
-			if struck[noSpace(lines[0])] || 2*n >= len(lines) {
+			// Its first line only (순위번호, 등기목적, 접수): the lines
+			// after it may be a struck row's the parser did not see start.
+			first, _, _ := strings.Cut(e.Text, "\n")
+			if struck[noSpace(first)] {
 				e.Struck = true
 				e.Cancelled = true
 			}
