@@ -115,6 +115,7 @@ const minPageWidth = 1650
 const maxSkewDegrees = 4.0
 
 // resize scales g by f, bilinearly.
+//
 //go:norace
 func resize(g *image.Gray, f float64) *image.Gray {
 	b := g.Rect
@@ -131,6 +132,7 @@ func resize(g *image.Gray, f float64) *image.Gray {
 }
 
 // bilinear samples g at (x, y) relative to its origin; outside is fill.
+//
 //go:norace
 func bilinear(g *image.Gray, x, y float64, fill float64) float64 {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
@@ -150,6 +152,7 @@ func bilinear(g *image.Gray, x, y float64, fill float64) float64 {
 const levelBlock = 48
 
 // levelLight divides each pixel by the paper's brightness around it.
+//
 //go:norace
 func levelLight(g *image.Gray) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
@@ -217,6 +220,7 @@ func levelLight(g *image.Gray) *image.Gray {
 }
 
 // otsu returns the threshold that best separates g's histogram in two.
+//
 //go:norace
 func otsu(g *image.Gray) uint8 {
 	var hist [256]float64
@@ -252,6 +256,7 @@ func otsu(g *image.Gray) uint8 {
 }
 
 // binarise maps pixels at or below t to ink (0), the others to paper (255).
+//
 //go:norace
 func binarise(g *image.Gray, t uint8) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
@@ -278,6 +283,7 @@ type component struct {
 
 // components labels the 8-connected ink blobs of a binary image: labels
 // holds each pixel's component index + 1 (0 for paper).
+//
 //go:norace
 func components(bin *image.Gray) ([]component, []int32) {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
@@ -321,6 +327,7 @@ func components(bin *image.Gray) ([]component, []int32) {
 // despeckle removes, in place, the small blobs of bin with no text near
 // them, and returns the offsets of their pixels in Pix and the character
 // height it measured.
+//
 //go:norace
 func despeckle(bin *image.Gray) ([]int, int) {
 	comps, labels := components(bin)
@@ -444,6 +451,7 @@ func quantile(v []int, q float64) int {
 // skewAngle returns the angle, in degrees counter-clockwise, by which the
 // rows of ink of bin are turned: where the horizontal projection of the
 // ink, sampled at a quarter of the resolution, is the most uneven.
+//
 //go:norace
 func skewAngle(bin *image.Gray) float64 {
 	const step = 4
@@ -492,6 +500,7 @@ func skewAngle(bin *image.Gray) float64 {
 
 // rotate turns g by deg degrees counter-clockwise about its centre; the
 // corners it uncovers are paper.
+//
 //go:norace
 func rotate(g *image.Gray, deg float64) *image.Gray {
 	a := deg * math.Pi / 180

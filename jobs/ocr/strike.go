@@ -20,6 +20,7 @@ import (
 // thick, with glyph strokes just above and just below them along at least
 // a quarter of their length. A table's rule has paper on at least one
 // side (the cell's padding); a line through text has strokes on both.
+//
 //go:norace
 func findStrikes(bin *image.Gray, charH int) []image.Rectangle {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
@@ -86,6 +87,7 @@ const maxStrikeThickness = 6
 
 // eraseStrikes whitens the strikes in g, but where a glyph's stroke crosses
 // them (ink just above and just below): those pixels are the glyph's.
+//
 //go:norace
 func eraseStrikes(g, bin *image.Gray, strikes []image.Rectangle) {
 	h := bin.Rect.Dy()
