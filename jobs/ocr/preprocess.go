@@ -213,13 +213,19 @@ func levelLight(g *image.Gray) *image.Gray {
 			p := smooth[by0*bw+bx0]*(1-tx)*(1-ty) + smooth[by0*bw+bx1]*tx*(1-ty) +
 				smooth[by1*bw+bx0]*(1-tx)*ty + smooth[by1*bw+bx1]*tx*ty
 			v := float64(g.Pix[y*g.Stride+x]) / p * 255
-			out.Pix[y*out.Stride+x] = uint8(min(v, 255))
+			out.Pix[y*out.Stride+x] = uint8(math.Round(min(v, 255)))
 		}
 	}
 	return out
 }
 
-// otsu returns the threshold that best separates g's histogram in two.
+// minInkContrast is the least difference between the mean grey of ink and
+// of paper for there to be ink at all: a blank page's grain is not text.
+const minInkContrast = 48
+
+// otsu returns the threshold that best separates g's histogram in two, or
+// 0 (only black is ink) when the two parts are too close to be ink and
+// paper.
 //
 //go:norace
 func otsu(g *image.Gray) uint8 {
@@ -236,7 +242,7 @@ func otsu(g *image.Gray) uint8 {
 		sum += float64(i) * c
 	}
 	var sumB, wB float64
-	best, bestVar := 128, -1.0
+	best, bestVar, bestGap := 128, -1.0, 0.0
 	for t := range 256 {
 		wB += hist[t]
 		if wB == 0 {
@@ -249,8 +255,11 @@ func otsu(g *image.Gray) uint8 {
 		sumB += float64(t) * hist[t]
 		mB, mF := sumB/wB, (sum-sumB)/wF
 		if v := wB * wF * (mB - mF) * (mB - mF); v > bestVar {
-			best, bestVar = t, v
+			best, bestVar, bestGap = t, v, mF-mB
 		}
+	}
+	if bestGap < minInkContrast {
+		return 0
 	}
 	return uint8(best)
 }
@@ -274,6 +283,10 @@ func binarise(g *image.Gray, t uint8) *image.Gray {
 	}
 	return out
 }
+
+// maxComponents bounds the blobs despeckle looks at: a registry page has a
+// few thousand; a page of noise, hundreds of thousands, is left as it is.
+const maxComponents = 100_000
 
 // component is a connected blob of ink.
 type component struct {
@@ -331,7 +344,7 @@ func components(bin *image.Gray) ([]component, []int32) {
 //go:norace
 func despeckle(bin *image.Gray) ([]int, int) {
 	comps, labels := components(bin)
-	if len(comps) == 0 {
+	if len(comps) == 0 || len(comps) > maxComponents {
 		return nil, 25
 	}
 	// The character height: the upper quartile of the heights of the blobs
@@ -392,21 +405,34 @@ func despeckle(bin *image.Gray) ([]int, int) {
 	// asterisks of a masked 주민등록번호 (750101-*******) run on from its
 	// digits one by one. Only along the line, or specks would chain
 	// across the page.
+	// The small blobs by the grid cells their left edge is in, so that
+	// the search stays linear on a page of noise.
+	at := map[int][]int{}
 	var kept []int
-	for i := range comps {
+	for i, c := range comps {
 		if keep[i] {
 			kept = append(kept, i)
+		}
+		if small(c) {
+			for gy := c.y0 / cell; gy <= c.y1/cell; gy++ {
+				at[gy*gw+c.x0/cell] = append(at[gy*gw+c.x0/cell], i)
+			}
 		}
 	}
 	for len(kept) > 0 {
 		k := comps[kept[len(kept)-1]]
 		kept = kept[:len(kept)-1]
-		for i, c := range comps {
-			if keep[i] || !small(c) || c.x0 <= k.x1 || c.x0-k.x1 > charH/2 || c.y1 < k.y0 || c.y0 > k.y1 {
-				continue
+		for gy := k.y0 / cell; gy <= k.y1/cell; gy++ {
+			for gx := k.x1 / cell; gx <= min((k.x1+charH/2)/cell, gw-1); gx++ {
+				for _, i := range at[gy*gw+gx] {
+					c := comps[i]
+					if keep[i] || c.x0 <= k.x1 || c.x0-k.x1 > charH/2 || c.y1 < k.y0 || c.y0 > k.y1 {
+						continue
+					}
+					keep[i] = true
+					kept = append(kept, i)
+				}
 			}
-			keep[i] = true
-			kept = append(kept, i)
 		}
 	}
 	drop := make([]bool, len(comps)+1)

@@ -142,3 +142,29 @@ func TestFindStrikes(t *testing.T) {
 		}
 	}
 }
+
+// TestPreprocessBlankAndNoise: a blank page stays blank (its grain is not
+// ink: rounding once made half a blank page "ink" and despeckling it took
+// minutes), and a page of noise is read through, not despeckled blob by
+// blob.
+func TestPreprocessBlankAndNoise(t *testing.T) {
+	t.Parallel()
+	blank := image.NewGray(image.Rect(0, 0, 2480, 3508))
+	for i := range blank.Pix {
+		blank.Pix[i] = 255
+	}
+	if ink := inkPixels(Preprocess(blank)); ink != 0 {
+		t.Errorf("a blank page has %d ink pixels once preprocessed", ink)
+	}
+	noise := image.NewGray(image.Rect(0, 0, 1700, 2400))
+	x := uint32(1)
+	for i := range noise.Pix {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		noise.Pix[i] = uint8(x)
+	}
+	if out, strikes := preprocess(noise); out.Rect != noise.Rect || len(strikes) > 100 {
+		t.Errorf("noise: %v, %d strikes", out.Rect, len(strikes))
+	}
+}
