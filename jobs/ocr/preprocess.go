@@ -151,6 +151,9 @@ func bilinear(g *image.Gray, x, y float64, fill float64) float64 {
 // is estimated in: larger than a character, smaller than a shadow.
 const levelBlock = 48
 
+// whitePaper is the brightness from which paper counts as white.
+const whitePaper = 230
+
 // levelLight divides each pixel by the paper's brightness around it.
 //
 //go:norace
@@ -195,6 +198,11 @@ func levelLight(g *image.Gray) *image.Gray {
 						m = max(m, paper[y*bw+x])
 					}
 				}
+			}
+			// Paper near white is white: dividing by it would only thin
+			// the strokes of a clean page's dense text.
+			if m >= whitePaper {
+				m = 255
 			}
 			smooth[by*bw+bx] = max(m, 32)
 		}
@@ -284,6 +292,10 @@ func binarise(g *image.Gray, t uint8) *image.Gray {
 	return out
 }
 
+// minSpecks is the fewest isolated small blobs that make despeckle remove
+// any: fewer are the page's own marks.
+const minSpecks = 50
+
 // maxComponents bounds the blobs despeckle looks at: a registry page has a
 // few thousand; a page of noise, hundreds of thousands, is left as it is.
 const maxComponents = 100_000
@@ -364,9 +376,9 @@ func despeckle(bin *image.Gray) ([]int, int) {
 		return c.x1-c.x0+1 <= charH/2 && c.y1-c.y0+1 <= charH/2
 	}
 	// Where text is: a grid of cells a quarter of a character high, marked
-	// where a character has ink; near is within one cell (a comma sits
-	// closer to its digits than that; a sixth lost 45 marks of 1946 on a
-	// clean page, a quarter none).
+	// where a character has ink; near is within one cell up or down and two
+	// along the line (a comma after its digits; one cell lost the comma of
+	// "152, 103동" in a heading).
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
 	cell := max(charH/4, 3)
 	gw, gh := (w+cell-1)/cell, (h+cell-1)/cell
@@ -377,8 +389,9 @@ func despeckle(bin *image.Gray) ([]int, int) {
 	// everywhere, and a speck beside a rule is still a speck.
 	char := make([]bool, len(comps)+1)
 	for i, c := range comps {
-		cw, ch := c.x1-c.x0+1, c.y1-c.y0+1
-		char[i+1] = !small(c) && ch >= charH/3 && ch <= 2*charH && cw <= 4*charH
+		// Wide is fine: struck-through text is one blob along its line.
+		ch := c.y1 - c.y0 + 1
+		char[i+1] = !small(c) && ch >= charH/3 && ch <= 2*charH
 	}
 	for y := range h {
 		for x := range w {
@@ -389,7 +402,7 @@ func despeckle(bin *image.Gray) ([]int, int) {
 	}
 	near := func(c component) bool {
 		for gy := max(c.y0/cell-1, 0); gy <= min(c.y1/cell+1, gh-1); gy++ {
-			for gx := max(c.x0/cell-1, 0); gx <= min(c.x1/cell+1, gw-1); gx++ {
+			for gx := max(c.x0/cell-2, 0); gx <= min(c.x1/cell+2, gw-1); gx++ {
 				if text[gy*gw+gx] {
 					return true
 				}
@@ -422,11 +435,13 @@ func despeckle(bin *image.Gray) ([]int, int) {
 	for len(kept) > 0 {
 		k := comps[kept[len(kept)-1]]
 		kept = kept[:len(kept)-1]
-		for gy := k.y0 / cell; gy <= k.y1/cell; gy++ {
+		for gy := max((k.y0-charH/2)/cell, 0); gy <= min((k.y1+charH/2)/cell, gh-1); gy++ {
 			for gx := k.x1 / cell; gx <= min((k.x1+charH/2)/cell, gw-1); gx++ {
 				for _, i := range at[gy*gw+gx] {
 					c := comps[i]
-					if keep[i] || c.x0 <= k.x1 || c.x0-k.x1 > charH/2 || c.y1 < k.y0 || c.y0 > k.y1 {
+					// In line: the centres within half a character (an
+					// asterisk sits higher than the dash before it).
+					if keep[i] || c.x0 <= k.x1 || c.x0-k.x1 > charH/2 || abs((c.y0+c.y1)-(k.y0+k.y1)) > charH {
 						continue
 					}
 					keep[i] = true
@@ -436,14 +451,16 @@ func despeckle(bin *image.Gray) ([]int, int) {
 		}
 	}
 	drop := make([]bool, len(comps)+1)
-	any := false
+	n := 0
 	for i, c := range comps {
 		if small(c) && !keep[i] {
 			drop[i+1] = true
-			any = true
+			n++
 		}
 	}
-	if !any {
+	// A clean page has a handful of isolated marks (a colon, the dashes of
+	// -- 이하여백 --): they are left alone. Specks come in hundreds.
+	if n < minSpecks {
 		return nil, charH
 	}
 	var removed []int
@@ -459,6 +476,13 @@ func despeckle(bin *image.Gray) ([]int, int) {
 }
 
 // quantile returns the q-quantile of v, values in [0, 120].
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
 func quantile(v []int, q float64) int {
 	var hist [121]int
 	for _, x := range v {
