@@ -54,13 +54,15 @@ const (
 
 // KeyFieldConfidence is the lowest OCR confidence (Tesseract's word
 // confidence, 0–1, averaged over a line) at which a line of a key entry
-// counts as read. Below it the verdict is at best PARTIAL. Chosen on the
-// degraded corpus of the golden tests: lines Tesseract read right score
-// above it, lines it garbled mostly below.
+// counts as read. Below it the verdict is at best PARTIAL. A judgement, not
+// a fitted value: on the degraded corpus of the golden tests it turns
+// copies whose entries were garbled PARTIAL (LOW_CONFIDENCE) while clean
+// scans stay COMPLETE; the distribution of line confidences has not been
+// studied.
 const KeyFieldConfidence = 0.70
 
 // UnreadablePageConfidence is the page confidence below which a page is
-// taken as not read at all: an OCR reading of noise.
+// taken as not read at all: an OCR reading of noise. Also a judgement.
 const UnreadablePageConfidence = 0.45
 
 // Reason is one thing a person should know about a read, in words.
