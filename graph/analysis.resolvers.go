@@ -119,6 +119,16 @@ func (r *riskFlagResolver) Total(ctx context.Context, obj *analysis.Flag) (*int6
 	return optional(obj.Total), nil
 }
 
+// Section is the resolver for the section field.
+func (r *verdictReasonResolver) Section(ctx context.Context, obj *analysis.Reason) (*string, error) {
+	return optional(string(obj.Section)), nil
+}
+
+// Rank is the resolver for the rank field.
+func (r *verdictReasonResolver) Rank(ctx context.Context, obj *analysis.Reason) (*string, error) {
+	return optional(obj.Rank), nil
+}
+
 // OwnershipSignal returns OwnershipSignalResolver implementation.
 func (r *Resolver) OwnershipSignal() OwnershipSignalResolver { return &ownershipSignalResolver{r} }
 
@@ -137,6 +147,9 @@ func (r *Resolver) RegistryParty() RegistryPartyResolver { return &registryParty
 // RiskFlag returns RiskFlagResolver implementation.
 func (r *Resolver) RiskFlag() RiskFlagResolver { return &riskFlagResolver{r} }
 
+// VerdictReason returns VerdictReasonResolver implementation.
+func (r *Resolver) VerdictReason() VerdictReasonResolver { return &verdictReasonResolver{r} }
+
 type (
 	ownershipSignalResolver  struct{ *Resolver }
 	registryAnalysisResolver struct{ *Resolver }
@@ -144,4 +157,5 @@ type (
 	registryEntryRefResolver struct{ *Resolver }
 	registryPartyResolver    struct{ *Resolver }
 	riskFlagResolver         struct{ *Resolver }
+	verdictReasonResolver    struct{ *Resolver }
 )

@@ -49,6 +49,7 @@ type ResolverRoot interface {
 	RiskFlag() RiskFlagResolver
 	Subscription() SubscriptionResolver
 	TaskEvent() TaskEventResolver
+	VerdictReason() VerdictReasonResolver
 }
 
 type DirectiveRoot struct {
@@ -108,6 +109,7 @@ type ComplexityRoot struct {
 		ReanalyzeRegistries func(childComplexity int, all *bool) int
 		RequestIssuance     func(childComplexity int, nestID string) int
 		RequestOcr          func(childComplexity int, fileID string) int
+		UploadRegistry      func(childComplexity int, nestID string, file graphql.Upload) int
 	}
 
 	Nest struct {
@@ -197,12 +199,16 @@ type ComplexityRoot struct {
 	}
 
 	RegistryAnalysis struct {
+		Advice        func(childComplexity int) int
 		AnalyzedAt    func(childComplexity int) int
 		Error         func(childComplexity int) int
+		Findings      func(childComplexity int) int
 		OcrTask       func(childComplexity int) int
 		ParserVersion func(childComplexity int) int
+		Reasons       func(childComplexity int) int
 		Registry      func(childComplexity int) int
 		Signals       func(childComplexity int) int
+		Verdict       func(childComplexity int) int
 	}
 
 	RegistryEntry struct {
@@ -289,9 +295,22 @@ type ComplexityRoot struct {
 		Total   func(childComplexity int) int
 	}
 
+	UploadRegistryPayload struct {
+		File    func(childComplexity int) int
+		OcrTask func(childComplexity int) int
+	}
+
 	User struct {
 		Admin func(childComplexity int) int
 		ID    func(childComplexity int) int
+	}
+
+	VerdictReason struct {
+		Code    func(childComplexity int) int
+		Message func(childComplexity int) int
+		Note    func(childComplexity int) int
+		Rank    func(childComplexity int) int
+		Section func(childComplexity int) int
 	}
 }
 
@@ -316,6 +335,7 @@ type MutationResolver interface {
 	CreateNest(ctx context.Context, input model.CreateNestInput) (*db.Nest, error)
 	RequestOcr(ctx context.Context, fileID string) (*model.RequestOcrPayload, error)
 	OcrFile(ctx context.Context, fileID string, sync *bool) (*model.OcrFilePayload, error)
+	UploadRegistry(ctx context.Context, nestID string, file graphql.Upload) (*model.UploadRegistryPayload, error)
 }
 type NestResolver interface {
 	RegistryUniqueNo(ctx context.Context, obj *db.Nest) (string, error)
@@ -382,6 +402,10 @@ type SubscriptionResolver interface {
 type TaskEventResolver interface {
 	From(ctx context.Context, obj *db.TaskEvent) (*model.TaskStatus, error)
 	To(ctx context.Context, obj *db.TaskEvent) (model.TaskStatus, error)
+}
+type VerdictReasonResolver interface {
+	Section(ctx context.Context, obj *analysis.Reason) (*string, error)
+	Rank(ctx context.Context, obj *analysis.Reason) (*string, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -654,6 +678,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RequestOcr(childComplexity, args["fileId"].(string)), true
+	case "Mutation.uploadRegistry":
+		if e.ComplexityRoot.Mutation.UploadRegistry == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uploadRegistry_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UploadRegistry(childComplexity, args["nestId"].(string), args["file"].(graphql.Upload)), true
 
 	case "Nest.address":
 		if e.ComplexityRoot.Nest.Address == nil {
@@ -1036,6 +1071,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Registry.Warnings(childComplexity), true
 
+	case "RegistryAnalysis.advice":
+		if e.ComplexityRoot.RegistryAnalysis.Advice == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.Advice(childComplexity), true
 	case "RegistryAnalysis.analyzedAt":
 		if e.ComplexityRoot.RegistryAnalysis.AnalyzedAt == nil {
 			break
@@ -1048,6 +1089,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegistryAnalysis.Error(childComplexity), true
+	case "RegistryAnalysis.findings":
+		if e.ComplexityRoot.RegistryAnalysis.Findings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.Findings(childComplexity), true
 	case "RegistryAnalysis.ocrTask":
 		if e.ComplexityRoot.RegistryAnalysis.OcrTask == nil {
 			break
@@ -1060,6 +1107,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegistryAnalysis.ParserVersion(childComplexity), true
+	case "RegistryAnalysis.reasons":
+		if e.ComplexityRoot.RegistryAnalysis.Reasons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.Reasons(childComplexity), true
 	case "RegistryAnalysis.registry":
 		if e.ComplexityRoot.RegistryAnalysis.Registry == nil {
 			break
@@ -1072,6 +1125,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegistryAnalysis.Signals(childComplexity), true
+	case "RegistryAnalysis.verdict":
+		if e.ComplexityRoot.RegistryAnalysis.Verdict == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.Verdict(childComplexity), true
 
 	case "RegistryEntry.amount":
 		if e.ComplexityRoot.RegistryEntry.Amount == nil {
@@ -1405,6 +1464,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TotalSignal.Total(childComplexity), true
 
+	case "UploadRegistryPayload.file":
+		if e.ComplexityRoot.UploadRegistryPayload.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UploadRegistryPayload.File(childComplexity), true
+	case "UploadRegistryPayload.ocrTask":
+		if e.ComplexityRoot.UploadRegistryPayload.OcrTask == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UploadRegistryPayload.OcrTask(childComplexity), true
+
 	case "User.admin":
 		if e.ComplexityRoot.User.Admin == nil {
 			break
@@ -1417,6 +1489,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.ID(childComplexity), true
+
+	case "VerdictReason.code":
+		if e.ComplexityRoot.VerdictReason.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerdictReason.Code(childComplexity), true
+	case "VerdictReason.message":
+		if e.ComplexityRoot.VerdictReason.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerdictReason.Message(childComplexity), true
+	case "VerdictReason.note":
+		if e.ComplexityRoot.VerdictReason.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerdictReason.Note(childComplexity), true
+	case "VerdictReason.rank":
+		if e.ComplexityRoot.VerdictReason.Rank == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerdictReason.Rank(childComplexity), true
+	case "VerdictReason.section":
+		if e.ComplexityRoot.VerdictReason.Section == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerdictReason.Section(childComplexity), true
 
 	}
 	return 0, false
@@ -1520,7 +1623,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "analysis.graphqls" "issuance.graphqls" "nest.graphqls" "ocr.graphqls" "schema.graphqls" "subscription.graphqls"
+//go:embed "analysis.graphqls" "issuance.graphqls" "nest.graphqls" "ocr.graphqls" "schema.graphqls" "subscription.graphqls" "upload.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -1538,6 +1641,7 @@ var sources = []*ast.Source{
 	{Name: "ocr.graphqls", Input: sourceData("ocr.graphqls"), BuiltIn: false},
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
 	{Name: "subscription.graphqls", Input: sourceData("subscription.graphqls"), BuiltIn: false},
+	{Name: "upload.graphqls", Input: sourceData("upload.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -1803,12 +1907,20 @@ func (ec *executionContext) childFields_RegistryAnalysis(ctx context.Context, fi
 		return ec.fieldContext_RegistryAnalysis_parserVersion(ctx, field)
 	case "analyzedAt":
 		return ec.fieldContext_RegistryAnalysis_analyzedAt(ctx, field)
+	case "verdict":
+		return ec.fieldContext_RegistryAnalysis_verdict(ctx, field)
+	case "reasons":
+		return ec.fieldContext_RegistryAnalysis_reasons(ctx, field)
+	case "advice":
+		return ec.fieldContext_RegistryAnalysis_advice(ctx, field)
 	case "error":
 		return ec.fieldContext_RegistryAnalysis_error(ctx, field)
 	case "registry":
 		return ec.fieldContext_RegistryAnalysis_registry(ctx, field)
 	case "signals":
 		return ec.fieldContext_RegistryAnalysis_signals(ctx, field)
+	case "findings":
+		return ec.fieldContext_RegistryAnalysis_findings(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RegistryAnalysis", field.Name)
 }
@@ -1969,6 +2081,16 @@ func (ec *executionContext) childFields_TotalSignal(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type TotalSignal", field.Name)
 }
 
+func (ec *executionContext) childFields_UploadRegistryPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "file":
+		return ec.fieldContext_UploadRegistryPayload_file(ctx, field)
+	case "ocrTask":
+		return ec.fieldContext_UploadRegistryPayload_ocrTask(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UploadRegistryPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1977,6 +2099,22 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_admin(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
+func (ec *executionContext) childFields_VerdictReason(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_VerdictReason_code(ctx, field)
+	case "message":
+		return ec.fieldContext_VerdictReason_message(ctx, field)
+	case "section":
+		return ec.fieldContext_VerdictReason_section(ctx, field)
+	case "rank":
+		return ec.fieldContext_VerdictReason_rank(ctx, field)
+	case "note":
+		return ec.fieldContext_VerdictReason_note(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VerdictReason", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2170,6 +2308,28 @@ func (ec *executionContext) field_Mutation_requestOcr_args(ctx context.Context, 
 		return nil, err
 	}
 	args["fileId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_uploadRegistry_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "nestId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["nestId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "file",
+		func(ctx context.Context, v any) (graphql.Upload, error) {
+			return ec.unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["file"] = arg1
 	return args, nil
 }
 
@@ -3455,6 +3615,50 @@ func (ec *executionContext) fieldContext_Mutation_ocrFile(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_ocrFile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uploadRegistry(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uploadRegistry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UploadRegistry(ctx, fc.Args["nestId"].(string), fc.Args["file"].(graphql.Upload))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UploadRegistryPayload) graphql.Marshaler {
+			return ec.marshalNUploadRegistryPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUploadRegistryPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uploadRegistry(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UploadRegistryPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uploadRegistry_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -5203,6 +5407,84 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_analyzedAt(_ context.C
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, false, false, "Time")
 }
 
+func (ec *executionContext) _RegistryAnalysis_verdict(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_verdict(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Verdict(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Verdict) graphql.Marshaler {
+			return ec.marshalNRegistryVerdict2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐVerdict(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_verdict(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryAnalysis", field, true, false, "RegistryVerdict")
+}
+
+func (ec *executionContext) _RegistryAnalysis_reasons(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_reasons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reasons(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []analysis.Reason) graphql.Marshaler {
+			return ec.marshalNVerdictReason2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐReasonᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_reasons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistryAnalysis",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VerdictReason(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistryAnalysis_advice(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_advice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Advice(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_advice(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryAnalysis", field, true, false, "String")
+}
+
 func (ec *executionContext) _RegistryAnalysis_error(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5270,6 +5552,38 @@ func (ec *executionContext) _RegistryAnalysis_signals(ctx context.Context, field
 			return obj.Signals, nil
 		},
 		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *analysis.Signals) graphql.Marshaler {
+			return ec.marshalORegistrySignals2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSignals(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_signals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistryAnalysis",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistrySignals(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistryAnalysis_findings(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_findings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Findings, nil
+		},
+		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v analysis.Signals) graphql.Marshaler {
 			return ec.marshalNRegistrySignals2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSignals(ctx, selections, v)
 		},
@@ -5277,7 +5591,7 @@ func (ec *executionContext) _RegistryAnalysis_signals(ctx context.Context, field
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_RegistryAnalysis_signals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_RegistryAnalysis_findings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "RegistryAnalysis",
 		Field:      field,
@@ -6616,6 +6930,70 @@ func (ec *executionContext) fieldContext_TotalSignal_entries(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _UploadRegistryPayload_file(ctx context.Context, field graphql.CollectedField, obj *model.UploadRegistryPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UploadRegistryPayload_file(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.File, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.File) graphql.Marshaler {
+			return ec.marshalNFile2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐFile(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UploadRegistryPayload_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UploadRegistryPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_File(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UploadRegistryPayload_ocrTask(ctx context.Context, field graphql.CollectedField, obj *model.UploadRegistryPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UploadRegistryPayload_ocrTask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OcrTask, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
+			return ec.marshalNOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UploadRegistryPayload_ocrTask(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UploadRegistryPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OcrTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6660,6 +7038,121 @@ func (ec *executionContext) _User_admin(ctx context.Context, field graphql.Colle
 }
 func (ec *executionContext) fieldContext_User_admin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _VerdictReason_code(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerdictReason_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerdictReason_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerdictReason", field, false, false, "String")
+}
+
+func (ec *executionContext) _VerdictReason_message(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerdictReason_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerdictReason_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerdictReason", field, false, false, "String")
+}
+
+func (ec *executionContext) _VerdictReason_section(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerdictReason_section(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.VerdictReason().Section(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VerdictReason_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerdictReason", field, true, true, "String")
+}
+
+func (ec *executionContext) _VerdictReason_rank(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerdictReason_rank(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.VerdictReason().Rank(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_VerdictReason_rank(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerdictReason", field, true, true, "String")
+}
+
+func (ec *executionContext) _VerdictReason_note(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerdictReason_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerdictReason_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerdictReason", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -8182,6 +8675,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "uploadRegistry":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uploadRegistry(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -8825,6 +9325,21 @@ func (ec *executionContext) _RegistryAnalysis(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "verdict":
+			out.Values[i] = ec._RegistryAnalysis_verdict(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reasons":
+			out.Values[i] = ec._RegistryAnalysis_reasons(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "advice":
+			out.Values[i] = ec._RegistryAnalysis_advice(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "error":
 			out.Values[i] = ec._RegistryAnalysis_error(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -8837,6 +9352,11 @@ func (ec *executionContext) _RegistryAnalysis(ctx context.Context, sel ast.Selec
 			}
 		case "signals":
 			out.Values[i] = ec._RegistryAnalysis_signals(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "findings":
+			out.Values[i] = ec._RegistryAnalysis_findings(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -9419,6 +9939,44 @@ func (ec *executionContext) _TotalSignal(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var uploadRegistryPayloadImplementors = []string{"UploadRegistryPayload"}
+
+func (ec *executionContext) _UploadRegistryPayload(ctx context.Context, sel ast.SelectionSet, obj *model.UploadRegistryPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, uploadRegistryPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UploadRegistryPayload")
+		case "file":
+			out.Values[i] = ec._UploadRegistryPayload_file(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ocrTask":
+			out.Values[i] = ec._UploadRegistryPayload_ocrTask(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var userImplementors = []string{"User"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *model.User) graphql.Marshaler {
@@ -9439,6 +9997,61 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			out.Values[i] = ec._User_admin(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var verdictReasonImplementors = []string{"VerdictReason"}
+
+func (ec *executionContext) _VerdictReason(ctx context.Context, sel ast.SelectionSet, obj *analysis.Reason) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, verdictReasonImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("VerdictReason")
+		case "code":
+			out.Values[i] = ec._VerdictReason_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "message":
+			out.Values[i] = ec._VerdictReason_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "section":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._VerdictReason_section(ctx, field, obj)
+				})
+		case "rank":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._VerdictReason_rank(ctx, field, obj)
+				})
+		case "note":
+			out.Values[i] = ec._VerdictReason_note(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -10132,6 +10745,21 @@ func (ec *executionContext) marshalNRegistryTitle2githubᚗcomᚋdungjiᚋdungji
 	return ec._RegistryTitle(ctx, sel, &v)
 }
 
+func (ec *executionContext) unmarshalNRegistryVerdict2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐVerdict(ctx context.Context, v any) (analysis.Verdict, error) {
+	tmp, err := scalar.UnmarshalString(v)
+	res := analysis.Verdict(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRegistryVerdict2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐVerdict(ctx context.Context, sel ast.SelectionSet, v analysis.Verdict) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RegistryVerdict!")
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNRiskFlag2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐFlag(ctx context.Context, sel ast.SelectionSet, v analysis.Flag) graphql.Marshaler {
 	return ec._RiskFlag(ctx, sel, &v)
 }
@@ -10255,12 +10883,54 @@ func (ec *executionContext) marshalNTotalSignal2githubᚗcomᚋdungjiᚋdungji�
 	return ec._TotalSignal(ctx, sel, &v)
 }
 
+func (ec *executionContext) unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, v any) (graphql.Upload, error) {
+	res, err := graphql.UnmarshalUpload(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, sel ast.SelectionSet, v graphql.Upload) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalUpload(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Upload!")
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNUploadRegistryPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUploadRegistryPayload(ctx context.Context, sel ast.SelectionSet, v *model.UploadRegistryPayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "UploadRegistryPayload!")
+		return graphql.Null
+	}
+	return ec._UploadRegistryPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUser(ctx context.Context, sel ast.SelectionSet, v *model.User) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "User!")
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNVerdictReason2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐReason(ctx context.Context, sel ast.SelectionSet, v analysis.Reason) graphql.Marshaler {
+	return ec._VerdictReason(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNVerdictReason2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐReasonᚄ(ctx context.Context, sel ast.SelectionSet, v []analysis.Reason) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNVerdictReason2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐReason(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
@@ -10530,6 +11200,13 @@ func (ec *executionContext) marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋ
 		return graphql.Null
 	}
 	return ec._RegistryAnalysis(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORegistrySignals2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSignals(ctx context.Context, sel ast.SelectionSet, v *analysis.Signals) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RegistrySignals(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalORequestIssuancePayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐRequestIssuancePayload(ctx context.Context, sel ast.SelectionSet, v *model.RequestIssuancePayload) graphql.Marshaler {

@@ -33,20 +33,57 @@ func analyze(pages []ocr.Page, now time.Time) *storedAnalysis {
 		a.Error = err.Error()
 		return a
 	}
+	analysis.ApplyStrikes(reg, readPages(pages))
 	a.Registry = reg
 	return a
 }
 
-// RegistryAnalysis is a nest's registry analysis: the structured document
-// and its lease-risk signals.
+// RegistryAnalysis is a nest's registry analysis: the structured document,
+// the verdict on the read and its lease-risk signals.
 type RegistryAnalysis struct {
 	OCRTaskID     string
 	ParserVersion int
 	AnalyzedAt    time.Time
 	Registry      *analysis.Registry
-	Signals       analysis.Signals
+	// Judgement is the verdict on the read: whether Signals can be trusted.
+	Judgement analysis.Judgement
+	// Findings are the signals of what was read, whatever the verdict: on a
+	// read that is not complete, a risk not among them may still be there.
+	Findings analysis.Signals
+	// Signals are Findings as a judgement: nil unless the verdict is
+	// COMPLETE, so that nothing read as "no risk found" comes from a
+	// document that was not read.
+	Signals *analysis.Signals
 	// Error says why no entry could be read (nil when the document was read).
 	Error *string
+}
+
+// Verdict is the verdict on the read.
+func (a *RegistryAnalysis) Verdict() analysis.Verdict { return a.Judgement.Verdict }
+
+// Reasons are why the verdict is not COMPLETE, and notes.
+func (a *RegistryAnalysis) Reasons() []analysis.Reason { return a.Judgement.Reasons }
+
+// Advice is what the tenant should do next.
+func (a *RegistryAnalysis) Advice() string { return a.Judgement.Advice }
+
+// judgeInput is what the verdict needs from the pages and the nest.
+func judgeInput(pages []ocr.Page, uniqueNo, parseError string) analysis.JudgeInput {
+	return analysis.JudgeInput{UniqueNo: uniqueNo, ParseError: parseError, Pages: readPages(pages)}
+}
+
+// readPages is what the analysis needs of the OCR's pages.
+func readPages(pages []ocr.Page) []analysis.ReadPage {
+	out := make([]analysis.ReadPage, len(pages))
+	for i, p := range pages {
+		rp := analysis.ReadPage{OCR: p.Source != ocr.SourceTextLayer && p.Confidence < 1, Confidence: p.Confidence,
+			Lines: make([]analysis.ReadLine, len(p.Lines))}
+		for k, l := range p.Lines {
+			rp.Lines[k] = analysis.ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck}
+		}
+		out[i] = rp
+	}
+	return out
 }
 
 // NestRegistryAnalysis returns the analysis of the nest's newest successful
@@ -83,12 +120,26 @@ func (s *Service) OCRTaskAnalysis(ctx context.Context, t *db.OCRTask, deposit, p
 	if len(t.Result) == 0 || json.Unmarshal(t.Result, &r) != nil || r.Analysis == nil {
 		return nil, nil
 	}
+	if r.Analysis.ParserVersion < analysis.ParserVersion {
+		// Stored by an older parser, before reanalyzeRegistries ran: the
+		// verdict needs what only the current parser records.
+		r.Analysis = analyze(r.Pages, r.Analysis.AnalyzedAt)
+	}
+	var uniqueNo string
+	if err := s.db.Bun.NewSelect().Model((*db.Nest)(nil)).Column("registry_unique_no").Where("id = ?", t.NestID).
+		Scan(ctx, &uniqueNo); err != nil {
+		return nil, internal("load the nest's 고유번호", err)
+	}
 	out := &RegistryAnalysis{OCRTaskID: t.ID, ParserVersion: r.Analysis.ParserVersion, AnalyzedAt: r.Analysis.AnalyzedAt,
 		Registry: r.Analysis.Registry}
 	if r.Analysis.Error != "" {
 		out.Error = &r.Analysis.Error
 	}
-	out.Signals = analysis.Analyze(r.Analysis.Registry, analysis.Options{Now: s.clock(), Deposit: deposit, Price: price})
+	out.Judgement = analysis.Judge(r.Analysis.Registry, judgeInput(r.Pages, uniqueNo, r.Analysis.Error))
+	out.Findings = analysis.Analyze(r.Analysis.Registry, analysis.Options{Now: s.clock(), Deposit: deposit, Price: price})
+	if out.Judgement.Verdict == analysis.VerdictComplete {
+		out.Signals = &out.Findings
+	}
 	return out, nil
 }
 

@@ -29,8 +29,9 @@ func TestRegistryAnalysisOverGraphQL(t *testing.T) {
 		}
 	}
 	q := `query($id: ID!) { nest(id: $id) { registryAnalysis(deposit: 100000000, price: 1000000000) {
-		parserVersion error registry { title { uniqueNo } ownership { rank kind cancelled } rights { rank kind amount } }
-		signals { ownership { owners { name } recentTransfer } mortgages { total } flags { kind } ratio { value deposit price } } } } }`
+		parserVersion verdict reasons { code message } advice error registry { title { uniqueNo } ownership { rank kind cancelled } rights { rank kind amount } }
+		signals { ownership { owners { name } recentTransfer } mortgages { total } flags { kind } ratio { value deposit price } }
+		findings { mortgages { total } } } } }`
 	r := a.gql(t, tok, q, map[string]any{"id": nest})
 	if len(r.Errors) > 0 {
 		t.Fatal(r.Errors)
@@ -38,6 +39,9 @@ func TestRegistryAnalysisOverGraphQL(t *testing.T) {
 	an := dig(r.Data, "nest", "registryAnalysis")
 	if dig(an, "parserVersion") != float64(analysis.ParserVersion) || dig(an, "error") != nil {
 		t.Fatalf("analysis %v", an)
+	}
+	if dig(an, "verdict") != "COMPLETE" || len(dig(an, "reasons").([]any)) != 0 || dig(an, "advice") == "" {
+		t.Fatalf("the issued document is not judged COMPLETE: %v %v", dig(an, "verdict"), dig(an, "reasons"))
 	}
 	if dig(an, "registry", "title", "uniqueNo") != reg.FormattedUniqueNo() {
 		t.Errorf("unique no %v, want %s", dig(an, "registry", "title", "uniqueNo"), reg.FormattedUniqueNo())
@@ -50,6 +54,22 @@ func TestRegistryAnalysisOverGraphQL(t *testing.T) {
 	}
 	if owners := dig(an, "signals", "ownership", "owners").([]any); len(owners) == 0 {
 		t.Error("no current owner")
+	}
+	// The nest's 고유번호 changed (the user typed another property's): the
+	// same document is now another property's, and no judgement is given.
+	if _, err := a.db.Pool.Exec(context.Background(), `UPDATE nests SET registry_unique_no = '26111996118245' WHERE id = $1`, nest); err != nil {
+		t.Fatal(err)
+	}
+	r = a.gql(t, tok, q, map[string]any{"id": nest})
+	an = dig(r.Data, "nest", "registryAnalysis")
+	if len(r.Errors) > 0 || dig(an, "verdict") != "WRONG_DOCUMENT" || dig(an, "signals") != nil {
+		t.Fatalf("another property's document: %v %v", r.Errors, an)
+	}
+	if reasons := dig(an, "reasons").([]any); len(reasons) != 1 || dig(reasons[0], "code") != analysis.ReasonUniqueNoMismatch {
+		t.Errorf("reasons %v", reasons)
+	}
+	if got := dig(an, "findings", "mortgages", "total").(float64); int64(got) != mortgages {
+		t.Errorf("findings: mortgage total %v, want %d", got, mortgages)
 	}
 	// Another user sees nothing of it.
 	if r := a.gql(t, a.token(t, "bob", false), q, map[string]any{"id": nest}); r.code() != "FORBIDDEN" {

@@ -76,6 +76,10 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(live.NewMultipart(liveOpts))
+	// uploadRegistry: the GraphQL multipart request spec. The file's own
+	// limit is the service's (jobs.MaxUploadBytes, a clear BAD_USER_INPUT);
+	// this one only bounds the request.
+	srv.AddTransport(transport.MultipartForm{MaxUploadSize: maxUploadBody, MaxMemory: 8 << 20})
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	if o.Dev {
@@ -93,7 +97,24 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	srv.AroundOperations(graphQLSpans(o.Tracer))
 	srv.SetErrorPresenter(withoutSuggestions(!o.Dev, graph.ErrorPresenter(log)))
 	srv.SetRecoverFunc(graph.RecoverFunc(log))
-	return limitBody(maxGraphQLBody, graphQLOverHTTP(srv))
+	return limitGraphQLBody(graphQLOverHTTP(srv))
+}
+
+// maxUploadBody bounds a multipart request carrying an upload: the largest
+// file accepted and room for the other parts.
+const maxUploadBody = jobs.MaxUploadBytes + 1<<20
+
+// limitGraphQLBody bounds a GraphQL request: maxGraphQLBody, or
+// maxUploadBody for a multipart/form-data upload.
+func limitGraphQLBody(h http.Handler) http.Handler {
+	small, large := limitBody(maxGraphQLBody, h), limitBody(maxUploadBody, h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "multipart/form-data") {
+			large.ServeHTTP(w, r)
+			return
+		}
+		small.ServeHTTP(w, r)
+	})
 }
 
 // bearer verifies the "Bearer <token>" a WebSocket sends in

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,7 +22,15 @@ const (
 	restIssuePath   = "/nests/{nestId}/analysis/registry/issue"
 	restIssueTask   = "/nests/{nestId}/analysis/registry/issue/{taskId}"
 	restOCRTaskPath = "/nests/{nestId}/analysis/registry/ocr/{taskId}"
+	restUploadPath  = "/nests/{nestId}/analysis/registry/upload"
 )
+
+// restUploadResponse answers POST …/upload.
+type restUploadResponse struct {
+	FileID    string `json:"file_id"`
+	OCRTaskID string `json:"ocr_task_id"`
+	Status    string `json:"status"`
+}
 
 // restIssueResponse answers POST …/issue.
 type restIssueResponse struct {
@@ -67,6 +76,39 @@ func (a *App) restRoutes(mux *http.ServeMux) {
 	mux.Handle(restIssuePath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restRequestIssuance}))
 	mux.Handle(restIssueTask, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restIssuanceTask}))
 	mux.Handle(restOCRTaskPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restOCRTask}))
+	mux.Handle(restUploadPath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restUploadRegistry}))
+}
+
+// restUploadRegistry takes a registry copy as the "file" field of a
+// multipart/form-data post and answers 202 with its file and OCR task.
+func (a *App) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBody)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		a.restFail(w, r, jobs.InvalidInput("file", "send the file as the \"file\" field of a multipart/form-data post"))
+		return
+	}
+	for {
+		part, err := mr.NextPart()
+		if err != nil {
+			msg := "the form has no \"file\" field"
+			if !errors.Is(err, io.EOF) {
+				msg = "the form could not be read: " + err.Error()
+			}
+			a.restFail(w, r, jobs.InvalidInput("file", "%s", msg))
+			return
+		}
+		if part.FormName() != "file" {
+			continue
+		}
+		res, err := a.service.UploadRegistry(r.Context(), r.PathValue("nestId"), part)
+		if err != nil {
+			a.restFail(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusAccepted, restUploadResponse{FileID: res.File.ID, OCRTaskID: res.OCRTask.ID, Status: string(res.OCRTask.Status)})
+		return
+	}
 }
 
 // methods answers 405 with Allow for a method not in hs (HEAD is served as GET).

@@ -81,6 +81,14 @@ type RequestOcrPayload struct {
 type Subscription struct {
 }
 
+// What uploadRegistry stored and started.
+type UploadRegistryPayload struct {
+	// The stored copy (a PDF; an image is stored as a one-page PDF holding it unchanged).
+	File *db.File `json:"file"`
+	// The OCR task reading it; its analysis has the same verdicts as an issued document's.
+	OcrTask *db.OCRTask `json:"ocrTask"`
+}
+
 // The caller, as identified by the bearer token.
 type User struct {
 	ID    string `json:"id"`

@@ -45,6 +45,17 @@
 // wrong entry, and a garbled amount or name is reported as read.
 // Registry.Warnings lists what the parser had to guess.
 //
+// # The verdict
+//
+// Judge says how far a read can be trusted: COMPLETE (every part read with
+// confidence, the 고유번호 the nest's), PARTIAL (something missing, guessed
+// or read with low confidence), UNREADABLE (no entries, no owner, pages of
+// noise) or WRONG_DOCUMENT (another property's 고유번호), with reasons in
+// words. Signals are a judgement only on a COMPLETE read: on any other, a
+// risk not found may simply not have been read. ApplyStrikes adds the page
+// image's evidence: an entry the OCR saw struck through is cancelled even
+// when no 말소 naming it was read, and Judge says when the two disagree.
+//
 // Parse never panics and takes time linear in the size of its input; input
 // longer than MaxInput is refused.
 package analysis

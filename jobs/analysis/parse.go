@@ -61,6 +61,7 @@ type parser struct {
 	blocks   []*block
 	cur      *block
 	warnings []string
+	coverage Coverage
 }
 
 // block is an entry as it is read, line by line.
@@ -156,10 +157,23 @@ func (p *parser) skip(line, ns string) bool {
 			p.addressLine = line
 		}
 		return true // the running header of later pages
-	case strings.Contains(ns, "등기사항전부증명서"), strings.Contains(ns, "이하여백"):
+	case strings.Contains(ns, "등기사항전부증명서"):
+		return true
+	case strings.Contains(ns, "이하여백"):
+		p.coverage.EndMarker = true
 		return true
 	case strings.HasPrefix(ns, "--") && strings.HasSuffix(ns, "--"):
-		return true // -- 이 하 여 백 -- as OCR may read it
+		// -- 이 하 여 백 -- as OCR may read it: the end marker when a
+		// syllable of it survived.
+		if strings.Contains(ns, "이하") || strings.Contains(ns, "여백") {
+			p.coverage.EndMarker = true
+		}
+		return true
+	case strings.Contains(ns, "기록사항없음"):
+		if p.section == SectionRights {
+			p.coverage.RightsEmpty = true
+		}
+		return true
 	case strings.Contains(ns, "순위번호") || strings.Contains(ns, "권리자및기타사항") || strings.Contains(ns, "등기목적"):
 		// The column header of 갑구 and 을구, the first sign of them when
 		// their heading was not read.
@@ -191,8 +205,10 @@ func (p *parser) heading(ns string) bool {
 	}
 	switch {
 	case strings.Contains(ns, "이외의권리") || strings.Contains(ns, "【을구") || strings.Contains(ns, "을구】") || strings.HasPrefix(ns, "을구"):
+		p.coverage.RightsHeading = true
 		return to(SectionRights)
 	case strings.Contains(ns, "소유권에관한사항") || strings.Contains(ns, "【갑구") || strings.Contains(ns, "갑구】") || strings.HasPrefix(ns, "갑구"):
+		p.coverage.OwnershipHeading = true
 		return to(SectionOwnership)
 	case p.region == regionEntries && len(p.blocks) > 0, !strings.Contains(ns, "표시") && !strings.Contains(ns, "표제부"):
 		// The 표제부 comes first; its headings all name a 표시.
@@ -207,6 +223,9 @@ func (p *parser) heading(ns string) bool {
 		p.region = regionBuilding
 	default:
 		return false
+	}
+	if strings.Contains(ns, "표제부") {
+		p.coverage.TitleHeading = true
 	}
 	p.cur = nil
 	return true
@@ -444,6 +463,10 @@ func (p *parser) finish() *Registry {
 	reg.Ownership = p.entries(SectionOwnership, bySection[SectionOwnership])
 	reg.Rights = p.entries(SectionRights, bySection[SectionRights])
 	reg.Warnings = append([]string{}, p.warnings...)
+	reg.Coverage = p.coverage
+	if reg.Coverage.GuessedRanks == nil {
+		reg.Coverage.GuessedRanks = []string{}
+	}
 	return reg
 }
 
@@ -467,6 +490,7 @@ func (p *parser) entries(s Section, blocks []*block) []Entry {
 			} else {
 				p.warn("%s rank not read before %s: taken as rank %d", s, b.purpose, rank)
 			}
+			p.coverage.GuessedRanks = append(p.coverage.GuessedRanks, string(s)+"/"+strconv.Itoa(rank))
 		}
 		if b.sub == 0 {
 			prev = rank
@@ -482,6 +506,7 @@ func (p *parser) entries(s Section, blocks []*block) []Entry {
 		}
 		if b.unreadAmount != "" {
 			p.warn("%s rank %s: %s not read", s, e.Rank, b.unreadAmount)
+			e.AmountUnread = b.unreadAmount
 		}
 		out = append(out, e)
 	}

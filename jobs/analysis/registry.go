@@ -5,7 +5,7 @@ import "time"
 // ParserVersion identifies the rules Parse and Analyze apply. It increases
 // whenever their output for some input changes, so that stored analyses made
 // by an older parser can be found and recomputed.
-const ParserVersion = 1
+const ParserVersion = 2
 
 // Registry is what Parse read from a 등기사항전부증명서.
 type Registry struct {
@@ -19,6 +19,28 @@ type Registry struct {
 	// operators: "rights rank 1: purpose \"근자당균설공\" not recognised". A
 	// text layer gives none.
 	Warnings []string `json:"warnings"`
+	// Coverage is what the parser saw of the document's structure: the
+	// headings and the end marker, and the 순위번호 it had to infer. Judge
+	// reads it.
+	Coverage Coverage `json:"coverage"`
+}
+
+// Coverage is the structure of the document as read.
+type Coverage struct {
+	TitleHeading     bool `json:"title_heading"`     // a 【표제부】 heading
+	OwnershipHeading bool `json:"ownership_heading"` // 【갑구】
+	RightsHeading    bool `json:"rights_heading"`    // 【을구】
+	// RightsEmpty is set when 을구 reads 기록사항 없음 (no entries).
+	RightsEmpty bool `json:"rights_empty,omitempty"`
+	// EndMarker is set when -- 이하여백 -- (nothing follows) was read: the
+	// document was read to its end.
+	EndMarker bool `json:"end_marker"`
+	// GuessedRanks are the entries (section/rank) whose 순위번호 was not
+	// read, or read out of order, and was taken from their neighbours.
+	GuessedRanks []string `json:"guessed_ranks"`
+	// StrikesRead is set when the OCR found strike-through lines on the
+	// pages (ApplyStrikes): an entry with none through it was looked at.
+	StrikesRead bool `json:"strikes_read,omitempty"`
 }
 
 // Title is the 표제부 of a unit in a 집합건물.
@@ -93,6 +115,13 @@ type Entry struct {
 	// row the OCR could not read) and that is known only from the 말소 that
 	// names it: its Purpose and Kind are the 말소's.
 	Inferred bool `json:"inferred,omitempty"`
+	// Struck is set when the page image shows the entry struck through
+	// (ApplyStrikes), as a registry draws a cancelled entry. A struck entry
+	// no 말소 names is Cancelled with no CancelledBy.
+	Struck bool `json:"struck,omitempty"`
+	// AmountUnread is the label of an amount that was printed but could not
+	// be read (채권최고액 when its digits were garbled); empty otherwise.
+	AmountUnread string `json:"amount_unread,omitempty"`
 
 	// Text is the entry's text as read, its lines joined by newlines.
 	Text string `json:"text"`

@@ -123,6 +123,9 @@ const (
 type Line struct {
 	Text       string  `json:"text"`
 	Confidence float64 `json:"confidence"`
+	// Struck is set on an image page's line that a strike-through line
+	// runs through: a cancelled (말소) entry as the page draws it.
+	Struck bool `json:"struck,omitempty"`
 }
 
 // JobError is why a job failed, and the error engines return in process. It

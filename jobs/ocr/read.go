@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"log/slog"
 	"os"
@@ -36,6 +37,18 @@ const (
 // is password-protected or has no recognisable text fails with a *JobError
 // matching ErrUnreadable.
 func ReadPDF(ctx context.Context, pdf []byte, languages []string) ([]Page, error) {
+	return ReadPDFWith(ctx, pdf, languages, ReadOptions{})
+}
+
+// ReadOptions change how ReadPDFWith reads image pages.
+type ReadOptions struct {
+	// Raw gives Tesseract the rasterised page as it is, without Preprocess:
+	// for measuring what preprocessing changes.
+	Raw bool
+}
+
+// ReadPDFWith is ReadPDF with options.
+func ReadPDFWith(ctx context.Context, pdf []byte, languages []string, opts ReadOptions) ([]Page, error) {
 	t, err := installedTools()
 	if err != nil {
 		return nil, err
@@ -45,6 +58,7 @@ func ReadPDF(ctx context.Context, pdf []byte, languages []string) ([]Page, error
 		return nil, err
 	}
 	r := newReader(t, runtime.NumCPU(), nil)
+	r.raw = opts.Raw
 	return r.read(ctx, pdf, spec, 0)
 }
 
@@ -75,6 +89,7 @@ type reader struct {
 	slots chan struct{}
 	log   *slog.Logger
 	env   []string // tesseract's environment
+	raw   bool     // skip Preprocess
 }
 
 func newReader(t tools, workers int, log *slog.Logger) *reader {
@@ -223,6 +238,12 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	}
 	png := root + ".png"
 	defer os.Remove(png)
+	var strikes []image.Rectangle
+	if !r.raw {
+		if strikes, err = preprocessFile(png); err != nil {
+			return Page{}, pageError(outer, n, err, CodeInternal)
+		}
+	}
 	// One recognition, two renderers: txt keeps Tesseract's word spacing
 	// (TSV splits Hangul into one "word" per syllable), TSV has the
 	// confidences.
@@ -241,6 +262,7 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	}
 	p := tesseractPage(txt, tsv)
 	p.Page = n
+	markStruck(&p, lineBoxes(tsv), strikes)
 	return p, nil
 }
 
@@ -316,6 +338,18 @@ type tsvLine struct {
 	text  string // the words joined by spaces
 	words int
 	sum   float64
+	box   image.Rectangle // the union of the words' boxes
+}
+
+// lineBoxes returns the box of each line of Tesseract's TSV, in the order
+// of tesseractPage's lines.
+func lineBoxes(tsv []byte) []image.Rectangle {
+	lines := parseTSV(tsv)
+	out := make([]image.Rectangle, len(lines))
+	for i, l := range lines {
+		out[i] = l.box
+	}
+	return out
 }
 
 // parseTSV groups the words (level 5 rows) of Tesseract's TSV output into
@@ -327,12 +361,13 @@ func parseTSV(tsv []byte) []tsvLine {
 		cur   key
 		words []string
 		sum   float64
+		box   image.Rectangle
 	)
 	flush := func() {
 		if len(words) > 0 {
-			lines = append(lines, tsvLine{text: strings.Join(words, " "), words: len(words), sum: sum})
+			lines = append(lines, tsvLine{text: strings.Join(words, " "), words: len(words), sum: sum, box: box})
 		}
-		words, sum = words[:0], 0
+		words, sum, box = words[:0], 0, image.Rectangle{}
 	}
 	for i, row := range bytes.Split(tsv, []byte("\n")) {
 		f := strings.Split(strings.TrimRight(string(row), "\r"), "\t")
@@ -350,6 +385,10 @@ func parseTSV(tsv []byte) []tsvLine {
 		}
 		words = append(words, text)
 		sum += conf
+		var l, t, w, h int
+		if _, err := fmt.Sscan(f[6]+" "+f[7]+" "+f[8]+" "+f[9], &l, &t, &w, &h); err == nil {
+			box = box.Union(image.Rect(l, t, l+w, t+h))
+		}
 	}
 	flush()
 	return lines

@@ -294,7 +294,7 @@ func TestTesseractPage(t *testing.T) {
 	txt := "고유번호      1146-2010-012345\n소유자 강미경\n\n이하여백\n\f"
 
 	p := tesseractPage([]byte(txt), []byte(tsv))
-	want := []Line{{"고유번호      1146-2010-012345", 0.85}, {"소유자 강미경", 0.675}, {"이하여백", 0.5}}
+	want := []Line{{Text: "고유번호      1146-2010-012345", Confidence: 0.85}, {Text: "소유자 강미경", Confidence: 0.675}, {Text: "이하여백", Confidence: 0.5}}
 	if len(p.Lines) != len(want) {
 		t.Fatalf("lines = %+v, want %+v", p.Lines, want)
 	}
@@ -309,7 +309,7 @@ func TestTesseractPage(t *testing.T) {
 
 	// Renderings that disagree: the lines get the page's confidence.
 	p = tesseractPage([]byte("one line\ntwo lines\nthree\nfour\n"), []byte(tsv))
-	if len(p.Lines) != 4 || p.Lines[3] != (Line{"four", 0.7}) {
+	if len(p.Lines) != 4 || p.Lines[3] != (Line{Text: "four", Confidence: 0.7}) {
 		t.Errorf("lines = %+v", p.Lines)
 	}
 

@@ -12,8 +12,9 @@ import (
 
 // The packages of the benchmarks the table reads.
 const (
-	serverPkg = "github.com/dungji/dungji/server"
-	ocrPkg    = "github.com/dungji/dungji/jobs/ocr"
+	serverPkg   = "github.com/dungji/dungji/server"
+	ocrPkg      = "github.com/dungji/dungji/jobs/ocr"
+	analysisPkg = "github.com/dungji/dungji/jobs/analysis"
 )
 
 // packageOf is the package of each top-level benchmark the table reads: a
@@ -27,6 +28,7 @@ var packageOf = map[string]string{
 	"BenchmarkIssuanceToOCR":    serverPkg,
 	"BenchmarkEnginePages":      ocrPkg,
 	"BenchmarkReadPage":         ocrPkg,
+	"BenchmarkDegradedOCR":      analysisPkg,
 }
 
 // otherWorkLimit is how many cores of other work on the machine make a
@@ -215,6 +217,7 @@ func build(r *run, cores int) (rows []row, unplaced []string) {
 	rows = append(rows, t.engine(cores)...)
 	rows = append(rows, t.issuanceToOCR()...)
 	rows = append(rows, t.readPage()...)
+	rows = append(rows, t.degradedOCR()...)
 	for i := len(rows) - 1; i >= 0; i-- {
 		// A baseline or note missing for the same reason as the figure, or
 		// a figure missing for the same reason as the row above's, says so
@@ -503,6 +506,24 @@ func (t *table) readPage() []row {
 			figs("%s ms", ours), figs(set.cli+" alone (engine benchmark, 1 worker): %s ms/page", cli), ratio(ours, cli)})
 	}
 	return rows
+}
+
+// degradedOCR is the OCR of the degraded corpus (one page through nine bad
+// copies), preprocessed against raw.
+func (t *table) degradedOCR() []row {
+	const b = "BenchmarkDegradedOCR"
+	m := func(unit string) (value, value) { return t.metric(b, unit+"_preprocessed"), t.metric(b, unit+"_raw") }
+	cer, cerRaw := m("cer%")
+	fields, fieldsRaw := m("fields%")
+	struck, struckRaw := m("struck%")
+	pps, ppsRaw := m("pages/s")
+	const what = "OCR of a one-page registry through 9 bad copies (degrade.Corpus), preprocessed"
+	return []row{
+		{what + ": mean CER", figs("%s %%", cer), figs("raw, same pages: %s %%", cerRaw), ratio(cer, cerRaw)},
+		{what + ": entry fields right", figs("%s %%", fields), figs("raw: %s %%", fieldsRaw), "goal ≥ 98 %"},
+		{what + ": struck-through entries classified cancelled", figs("%s %%", struck), figs("raw: %s %%", struckRaw), "goal ≥ 95 %"},
+		{what + ": pages/s", figs("%s", pps), figs("raw: %s", ppsRaw), rel(pps, ppsRaw, " of raw (goal ≥ 0.67×)")},
+	}
 }
 
 // write renders the header and the table as markdown.

@@ -40,10 +40,31 @@ interface Ratio {
   price: number;
 }
 
+export type Verdict = 'COMPLETE' | 'PARTIAL' | 'UNREADABLE' | 'WRONG_DOCUMENT';
+
+export interface VerdictReason {
+  code: string;
+  message: string;
+  section: string | null;
+  rank: string | null;
+  note: boolean;
+}
+
+type Signals = {
+  ownership: { owners: Party[]; since: string | null; recentTransfer: boolean; entries: EntryRef[] };
+  mortgages: Total;
+  jeonse: Total;
+  flags: { kind: string; total: number | null; entries: EntryRef[] }[];
+  ratio: Ratio | null;
+};
+
 export interface RegistryAnalysis {
   ocrTask: { id: string };
   parserVersion: number;
   analyzedAt: string;
+  verdict: Verdict;
+  reasons: VerdictReason[];
+  advice: string;
   error: string | null;
   registry: {
     title: { address: string; uniqueNo: string; buildingName: string; buildingNumber: string; unitNumber: string; areaM2: number };
@@ -51,25 +72,20 @@ export interface RegistryAnalysis {
     rights: Entry[];
     warnings: string[];
   } | null;
-  signals: {
-    ownership: { owners: Party[]; since: string | null; recentTransfer: boolean; entries: EntryRef[] };
-    mortgages: Total;
-    jeonse: Total;
-    flags: { kind: string; total: number | null; entries: EntryRef[] }[];
-    ratio: Ratio | null;
-  };
+  /** What was read, whatever the verdict (signals is the same, but only on a COMPLETE read). */
+  findings: Signals;
 }
 
 const REGISTRY_ANALYSIS = `query RegistryAnalysis($id: ID!, $deposit: Int64, $price: Int64) {
   nest(id: $id) {
     id
     registryAnalysis(deposit: $deposit, price: $price) {
-      ocrTask { id } parserVersion analyzedAt error
+      ocrTask { id } parserVersion analyzedAt verdict reasons { code message section rank note } advice error
       registry {
         title { address uniqueNo buildingName buildingNumber unitNumber areaM2 }
         ownership { ...AnalysisEntry } rights { ...AnalysisEntry } warnings
       }
-      signals {
+      findings {
         ownership { owners { name role share } since recentTransfer entries { ...AnalysisRef } }
         mortgages { total entries { ...AnalysisRef } }
         jeonse { total entries { ...AnalysisRef } }
@@ -283,7 +299,7 @@ export function analysisView(nestId: string): AnalysisView {
     if (disposed) return;
     // The body is rebuilt only when what it shows changed (the ratio has its
     // own live region), and swapped so that focus and open <details> stay.
-    const sig = JSON.stringify([lang(), loaded, failure, data && { ...data, signals: { ...data.signals, ratio: null } }]);
+    const sig = JSON.stringify([lang(), loaded, failure, data && { ...data, findings: { ...data.findings, ratio: null } }]);
     if (sig !== bodySig) {
       bodySig = sig;
       const next = h('div', { class: 'analysis-body' }, bodyContent());
@@ -297,7 +313,8 @@ export function analysisView(nestId: string): AnalysisView {
         source.hidden = true;
       }
     }
-    form.hidden = !data?.registry;
+    // A ratio from a partial read would understate the debt: only a complete read gets one.
+    form.hidden = !data?.registry || data.verdict !== 'COMPLETE';
     renderRatio();
   }
 
@@ -320,7 +337,7 @@ export function analysisView(nestId: string): AnalysisView {
     }
     const d = amount('deposit');
     const p = amount('price');
-    const ratio = data.signals.ratio;
+    const ratio = data.findings.ratio;
     delete ratioOut.dataset.warning;
     if (d.bad || p.bad) {
       ratioOut.dataset.state = 'invalid';
@@ -401,13 +418,52 @@ function amountField(name: AmountName, label: Key): AmountField {
   return { input, hint, error, wrap };
 }
 
+/**
+ * verdictView says first how far the read can be trusted: plainly, and with
+ * what to do, when the document was not read in full or is another
+ * property's.
+ */
+function verdictView(a: RegistryAnalysis): HTMLElement {
+  const complete = a.verdict === 'COMPLETE';
+  const reasons = a.reasons.filter((r) => !r.note);
+  const notes = a.reasons.filter((r) => r.note);
+  const key = `analysis.verdict.${a.verdict}`;
+  return h(
+    'div',
+    {
+      class: complete ? 'verdict verdict-complete' : 'verdict error',
+      'data-verdict': a.verdict,
+      role: complete ? 'status' : 'alert',
+    },
+    h('p', { class: 'verdict-head' }, h('strong', null, complete ? '✓ ' : '⚠ ', has(key) ? t(key as Key) : a.verdict)),
+    h('p', { class: 'verdict-help' }, t(has(`${key}.help`) ? (`${key}.help` as Key) : 'analysis.verdict.PARTIAL.help')),
+    reasons.length
+      ? h('ul', { class: 'verdict-reasons', lang: 'en' }, reasons.map((r) => h('li', { 'data-code': r.code }, r.message)))
+      : null,
+    notes.length
+      ? h(
+          'details',
+          { class: 'verdict-notes' },
+          h('summary', null, t('analysis.verdict.notes', { n: notes.length })),
+          h('ul', { lang: 'en' }, notes.map((r) => h('li', { 'data-code': r.code }, r.message))),
+        )
+      : null,
+  );
+}
+
 function signalsView(a: RegistryAnalysis): Child {
-  const s = a.signals;
+  const s = a.findings;
   const reg = a.registry;
+  const verdict = verdictView(a);
   // Without entries every signal would read "none": say why instead.
-  if (!reg) return h('div', { class: 'error', role: 'note' }, t('analysis.unreadable', { error: a.error ?? '?' }));
+  if (!reg) return [verdict, a.error ? h('p', { class: 'muted' }, t('analysis.unreadable', { error: a.error })) : null];
+  // On a read that is not complete, "none" means "none found in what was read".
+  const complete = a.verdict === 'COMPLETE';
+  if (a.verdict === 'WRONG_DOCUMENT') return [verdict, titleLine(reg.title)];
   return [
+    verdict,
     titleLine(reg.title),
+    complete ? null : h('p', { class: 'warn-note', 'data-findings': 'partial' }, t('analysis.partialFindings')),
     h(
       'dl',
       { class: 'signals' },
@@ -446,8 +502,8 @@ function signalsView(a: RegistryAnalysis): Child {
           refs(s.ownership.entries),
         ),
       ),
-      totalSignal('mortgages', 'analysis.mortgages', s.mortgages, t('analysis.mortgagesHelp')),
-      totalSignal('jeonse', 'analysis.jeonse', s.jeonse, null),
+      totalSignal('mortgages', 'analysis.mortgages', s.mortgages, t('analysis.mortgagesHelp'), complete),
+      totalSignal('jeonse', 'analysis.jeonse', s.jeonse, null, complete),
     ),
     h(
       'section',
@@ -455,7 +511,9 @@ function signalsView(a: RegistryAnalysis): Child {
       h('h3', { id: 'flags-title' }, t('analysis.flags'), s.flags.length ? h('span', { class: 'count' }, ` (${s.flags.length})`) : null),
       s.flags.length
         ? h('ul', { class: 'flag-list' }, s.flags.map((f) => flagItem(f)))
-        : h('p', { class: 'muted', 'data-flags': 'none' }, '✓ ', t('analysis.noFlags')),
+        : complete
+          ? h('p', { class: 'muted', 'data-flags': 'none' }, '✓ ', t('analysis.noFlags'))
+          : h('p', { class: 'warn-note', 'data-flags': 'not-read' }, t('analysis.noFlagsFound')),
     ),
     reg.warnings.length
       ? h(
@@ -487,7 +545,7 @@ function titleLine(title: NonNullable<RegistryAnalysis['registry']>['title']): H
   return parts.length ? h('p', { class: 'muted registry-title', lang: 'ko' }, parts.join(' · ')) : null;
 }
 
-function totalSignal(name: string, label: Key, total: Total, help: string | null): HTMLElement {
+function totalSignal(name: string, label: Key, total: Total, help: string | null, complete: boolean): HTMLElement {
   const words = total.total > 0 ? formatWonWords(total.total) : '';
   return h(
     'div',
@@ -498,14 +556,14 @@ function totalSignal(name: string, label: Key, total: Total, help: string | null
       null,
       h('strong', { class: 'amount' }, formatWon(total.total)),
       words ? h('span', { class: 'muted', lang: 'ko' }, ` (${words})`) : null,
-      total.entries.length === 0 ? h('span', { class: 'muted' }, ' · ', t('analysis.none')) : null,
+      total.entries.length === 0 ? h('span', { class: 'muted' }, ' · ', t(complete ? 'analysis.none' : 'analysis.noneFound')) : null,
       help && total.total > 0 ? h('p', { class: 'muted help' }, help) : null,
       refs(total.entries),
     ),
   );
 }
 
-function flagItem(f: RegistryAnalysis['signals']['flags'][number]): HTMLElement {
+function flagItem(f: Signals['flags'][number]): HTMLElement {
   const key = `flag.${f.kind}`;
   const known = has(key) && has(`${key}.help`);
   const other = lang() === 'ko' ? 'en' : 'ko';

@@ -37,20 +37,42 @@ export function setUnauthenticatedHandler(fn: (err: ApiError) => void): void {
 export const GRAPHQL_PATH = '/graphql';
 const REQUEST_TIMEOUT_MS = 15_000;
 
+/**
+ * gqlUpload runs one operation with a file as the variable fileVar, sent as
+ * the GraphQL multipart request spec has it (operations, map, the file).
+ */
+export function gqlUpload<T>(query: string, variables: Record<string, unknown>, fileVar: string, file: File): Promise<T> {
+  const form = new FormData();
+  form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVar]: null } }));
+  form.append('map', JSON.stringify({ 0: [`variables.${fileVar}`] }));
+  form.append('0', file, file.name);
+  return gql<T>(query, variables, token(), form, UPLOAD_TIMEOUT_MS);
+}
+
+/** An upload of up to 20 MiB on a slow connection. */
+const UPLOAD_TIMEOUT_MS = 120_000;
+
 /** gql runs one operation and returns its data, or throws an ApiError. */
-export async function gql<T>(query: string, variables?: Record<string, unknown>, tok = token()): Promise<T> {
+export async function gql<T>(
+  query: string,
+  variables?: Record<string, unknown>,
+  tok = token(),
+  form?: FormData,
+  timeout = REQUEST_TIMEOUT_MS,
+): Promise<T> {
   let resp: Response;
   try {
     resp = await fetch(GRAPHQL_PATH, {
       method: 'POST',
       headers: {
-        'Content-Type': 'application/json',
+        // A form sets its own multipart Content-Type with the boundary.
+        ...(form ? {} : { 'Content-Type': 'application/json' }),
         Accept: 'application/graphql-response+json, application/json',
         ...(tok ? { Authorization: `Bearer ${tok}` } : {}),
       },
-      body: JSON.stringify({ query, variables }),
+      body: form ?? JSON.stringify({ query, variables }),
       // A request that never answers must not stall polling for good.
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeout),
     });
   } catch (e) {
     throw new ApiError('NETWORK', e instanceof Error ? e.message : String(e));

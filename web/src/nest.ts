@@ -4,7 +4,7 @@
 // WebSocket cannot connect, every 2 s.
 
 import { analysisView } from './analysis';
-import { ApiError, gql } from './api';
+import { ApiError, gql, gqlUpload } from './api';
 import { h, replace, swap, type Child } from './dom';
 import { explainCode, formatBytes, formatClock, formatTime, lang, t } from './i18n';
 import { describe, errorCode, type Live } from './live';
@@ -43,6 +43,9 @@ const SUBSCRIPTION = `subscription NestTasksUpdated($nestId: ID!) {
 const REQUEST_ISSUANCE = `mutation RequestIssuance($nestId: ID!) {
   requestIssuance(nestId: $nestId) { reused task { ...IssuanceFields } }
 } ${ISSUANCE_FIELDS}`;
+const UPLOAD_REGISTRY = `mutation UploadRegistry($nestId: ID!, $file: Upload!) {
+  uploadRegistry(nestId: $nestId, file: $file) { ocrTask { ...OcrFields } }
+} ${OCR_FIELDS}`;
 const REQUEST_OCR = `mutation RequestOcr($fileId: ID!) {
   requestOcr(fileId: $fileId) { reused task { ...OcrFields } }
 } ${OCR_FIELDS}`;
@@ -72,6 +75,14 @@ export function nestView(nestId: string, live: Live): PageView {
   const details = h('div', { class: 'nest-details' });
   const issueButton = h('button', { type: 'button', class: 'primary', id: 'issue', disabled: true }, t('nest.issue'));
   const issueNote = h('p', { class: 'note', role: 'status', id: 'issue-note' });
+  // A copy the tenant already has: read by the same OCR and analysis.
+  const uploadInput = h('input', {
+    type: 'file',
+    id: 'upload-file',
+    accept: '.pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg',
+    'aria-describedby': 'upload-note',
+  });
+  const uploadNote = h('p', { class: 'note', role: 'status', id: 'upload-note' }, t('nest.uploadHint'));
   const cards = h('div', { class: 'cards' });
   const empty = h('p', { class: 'muted', hidden: true }, t('timeline.empty'));
   const subscriptionNote = h('p', { class: 'error', role: 'alert', hidden: true });
@@ -88,6 +99,7 @@ export function nestView(nestId: string, live: Live): PageView {
     title,
     details,
     h('div', { class: 'actions issue' }, issueButton, issueNote),
+    h('div', { class: 'actions upload' }, h('label', { for: 'upload-file' }, t('nest.upload')), uploadInput, uploadNote),
     analysis.el,
     h(
       'section',
@@ -131,6 +143,23 @@ export function nestView(nestId: string, live: Live): PageView {
       delete issueNote.dataset.reused;
     }
   }
+
+  uploadInput.addEventListener('change', async () => {
+    const file = uploadInput.files?.[0];
+    if (!file) return;
+    uploadInput.disabled = true;
+    uploadNote.textContent = t('nest.uploading', { name: file.name });
+    try {
+      const data = await gqlUpload<{ uploadRegistry: { ocrTask: OcrTask } }>(UPLOAD_REGISTRY, { nestId }, 'file', file);
+      merge(data.uploadRegistry.ocrTask);
+      uploadNote.textContent = t('nest.uploaded', { name: file.name });
+    } catch (e) {
+      uploadNote.textContent = e instanceof ApiError ? e.userMessage() : String(e);
+    } finally {
+      uploadInput.disabled = false;
+      uploadInput.value = '';
+    }
+  });
 
   function merge(task: Task): void {
     if (disposed) return;

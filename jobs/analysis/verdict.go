@@ -1,0 +1,460 @@
+package analysis
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Verdict is how far a tenant can trust an analysis.
+type Verdict string
+
+// The verdicts, from the best to the worst. Only a COMPLETE read supports a
+// judgement: on any other, a risk not found may simply not have been read.
+const (
+	// VerdictComplete: the whole document was read with confidence and it is
+	// this property's: the signals are a judgement.
+	VerdictComplete Verdict = "COMPLETE"
+	// VerdictPartial: the document is this property's (or could not be
+	// checked) and was read, but some part was missing, guessed or read with
+	// low confidence: what was found is real, what was not found may be
+	// there.
+	VerdictPartial Verdict = "PARTIAL"
+	// VerdictUnreadable: too little was read to say anything: no entries, no
+	// owner, or text too garbled to trust.
+	VerdictUnreadable Verdict = "UNREADABLE"
+	// VerdictWrongDocument: the document's 고유번호 is another property's.
+	VerdictWrongDocument Verdict = "WRONG_DOCUMENT"
+)
+
+// Reason codes: why an analysis is not COMPLETE, or notes on a complete
+// one. Each Reason carries a message a person can read.
+const (
+	ReasonNoEntries        = "NO_ENTRIES"         // no 갑구 or 을구 entry was read
+	ReasonNoOwner          = "NO_OWNER"           // no 소유권 entry, so no owner
+	ReasonLowPageQuality   = "LOW_PAGE_QUALITY"   // the OCR's confidence over a page is low
+	ReasonUniqueNoMismatch = "UNIQUE_NO_MISMATCH" // 고유번호 is another property's
+	ReasonUniqueNoMisread  = "UNIQUE_NO_MISREAD"  // 고유번호 differs in a digit or two: likely misread
+	ReasonUniqueNoMissing  = "UNIQUE_NO_MISSING"  // 고유번호 not read: the document cannot be matched to the nest
+	ReasonMissingHeading   = "MISSING_HEADING"    // 표제부, 갑구 or 을구 heading not found
+	ReasonMissingEnd       = "MISSING_END"        // -- 이하여백 -- not found: the end of the document was not read
+	ReasonRankGap          = "RANK_GAP"           // a 순위번호 is missing: an entry was not read
+	ReasonRankGuessed      = "RANK_GUESSED"       // a 순위번호 was inferred where nothing confirms it
+	ReasonLowConfidence    = "LOW_CONFIDENCE"     // a key entry was read with low confidence
+	ReasonAmountUnread     = "AMOUNT_UNREAD"      // an amount was printed but did not parse
+	ReasonAmountMissing    = "AMOUNT_MISSING"     // a 근저당권 or 전세권 with no amount read
+	ReasonHolderMissing    = "HOLDER_MISSING"     // an entry with no right holder read
+	ReasonHolderGarbled    = "HOLDER_GARBLED"     // a holder's name or number not read as a name and a number
+	ReasonUnrecognized     = "UNRECOGNIZED_ENTRY" // a live entry whose 등기목적 was not read
+	ReasonInferredEntry    = "INFERRED_ENTRY"     // note: a struck-through row known only from its 말소
+	ReasonStrikeOnly       = "STRIKE_ONLY"        // struck through on the page, but no 말소 names it
+	ReasonStrikeNotSeen    = "STRIKE_NOT_SEEN"    // note: a 말소 names it, but no strike line was seen through it
+)
+
+// KeyFieldConfidence is the lowest OCR confidence (Tesseract's word
+// confidence, 0–1, averaged over a line) at which a line of a key entry
+// counts as read. Below it the verdict is at best PARTIAL. A judgement, not
+// a fitted value: on the degraded corpus of the golden tests it turns
+// copies whose entries were garbled PARTIAL (LOW_CONFIDENCE) while clean
+// scans stay COMPLETE; the distribution of line confidences has not been
+// studied.
+const KeyFieldConfidence = 0.70
+
+// UnreadablePageConfidence is the page confidence below which a page is
+// taken as not read at all: an OCR reading of noise. Also a judgement.
+const UnreadablePageConfidence = 0.45
+
+// Reason is one thing a person should know about a read, in words.
+type Reason struct {
+	Code    string  `json:"code"`
+	Message string  `json:"message"`
+	Section Section `json:"section,omitempty"`
+	Rank    string  `json:"rank,omitempty"`
+	// Note is set on a reason that does not lower the verdict.
+	Note bool `json:"note,omitempty"`
+}
+
+// Judgement is the verdict on an analysis with its reasons and what a
+// tenant should do.
+type Judgement struct {
+	Verdict Verdict  `json:"verdict"`
+	Reasons []Reason `json:"reasons"`
+	// Advice is what to do next, in one sentence.
+	Advice string `json:"advice"`
+}
+
+// ReadPage is what Judge needs to know of one page as the OCR read it.
+type ReadPage struct {
+	// OCR is set for a page read by OCR; a text layer is exact.
+	OCR        bool
+	Confidence float64
+	Lines      []ReadLine
+}
+
+// ReadLine is a line as read, with its confidence in [0, 1].
+type ReadLine struct {
+	Text       string
+	Confidence float64
+	// Struck is set when a strike-through line runs through the line on
+	// the page image.
+	Struck bool
+}
+
+// JudgeInput is what Judge knows besides the registry.
+type JudgeInput struct {
+	// UniqueNo is the nest's 부동산 고유번호 (14 digits, dashes allowed);
+	// empty skips the check.
+	UniqueNo string
+	// Pages are the pages read; nil when unknown (every line is then taken
+	// as read with confidence).
+	Pages []ReadPage
+	// ParseError is why Parse returned no registry.
+	ParseError string
+}
+
+// Advice for each verdict.
+var adviceOf = map[Verdict]string{
+	VerdictComplete:      "The whole document was read; the signals below are a judgement of it.",
+	VerdictPartial:       "Part of the document could not be read with confidence: what is listed was found, but something not listed may still be there. Re-issue the document, or upload a clearer copy (a PDF from the registry office rather than a photo), before relying on it.",
+	VerdictUnreadable:    "The document could not be read: nothing can be concluded from it, least of all that the property is clean. Re-issue the document, or upload a clearer copy (a PDF, or a flat, sharp, well-lit photo of every page).",
+	VerdictWrongDocument: "This document is for another property: check the nest's 고유번호, then re-issue or upload the registry of this property.",
+}
+
+// Judge gives the verdict on reg (nil when Parse found nothing). It is a
+// pure function of its arguments.
+func Judge(reg *Registry, in JudgeInput) Judgement {
+	j := &judge{}
+	j.run(reg, in)
+	v := VerdictComplete
+	switch {
+	case j.wrong:
+		v = VerdictWrongDocument
+	case j.unreadable:
+		v = VerdictUnreadable
+	case j.partial:
+		v = VerdictPartial
+	}
+	if j.reasons == nil {
+		j.reasons = []Reason{}
+	}
+	return Judgement{Verdict: v, Reasons: j.reasons, Advice: adviceOf[v]}
+}
+
+type judge struct {
+	reasons                    []Reason
+	wrong, unreadable, partial bool
+}
+
+func (j *judge) add(level *bool, r Reason) {
+	if level == nil {
+		r.Note = true
+	} else {
+		*level = true
+	}
+	if len(j.reasons) < 50 {
+		j.reasons = append(j.reasons, r)
+	}
+}
+
+func (j *judge) run(reg *Registry, in JudgeInput) {
+	if reg == nil {
+		msg := "No 갑구 or 을구 entry could be read: this is not a registry document, or it could not be read."
+		if in.ParseError != "" && !strings.Contains(in.ParseError, ErrNoEntries.Error()) {
+			msg += " (" + in.ParseError + ")"
+		}
+		j.add(&j.unreadable, Reason{Code: ReasonNoEntries, Message: msg})
+		return
+	}
+	j.uniqueNo(reg, in.UniqueNo)
+	for i, p := range in.Pages {
+		if p.OCR && p.Confidence < UnreadablePageConfidence {
+			j.add(&j.unreadable, Reason{Code: ReasonLowPageQuality, Message: fmt.Sprintf(
+				"Page %d was read with a confidence of %.0f%% (below %.0f%%): its text cannot be trusted.", i+1, 100*p.Confidence, 100*UnreadablePageConfidence)})
+		}
+	}
+	if !hasOwner(reg) {
+		j.add(&j.unreadable, Reason{Code: ReasonNoOwner, Section: SectionOwnership,
+			Message: "No 소유권 entry (보존, 이전) was read in 갑구: the owner is unknown."})
+	}
+	j.structure(reg)
+	j.entries(reg, lineConfidences(in.Pages))
+}
+
+// uniqueNo compares the 고유번호 read with the nest's.
+func (j *judge) uniqueNo(reg *Registry, want string) {
+	want = digitsOnly(want)
+	if want == "" {
+		return
+	}
+	got := digitsOnly(reg.Title.UniqueNo)
+	switch diff := digitDifference(got, want); {
+	case got == "":
+		j.add(&j.partial, Reason{Code: ReasonUniqueNoMissing, Message: fmt.Sprintf(
+			"The 고유번호 could not be read, so the document cannot be confirmed to be this property's (%s).", formatUniqueNo(want))})
+	case diff == 0:
+	case diff <= 2:
+		j.add(&j.partial, Reason{Code: ReasonUniqueNoMisread, Message: fmt.Sprintf(
+			"The 고유번호 was read as %s, %d digit(s) off this property's %s: probably misread, but not confirmed.", formatUniqueNo(got), diff, formatUniqueNo(want))})
+	default:
+		j.add(&j.wrong, Reason{Code: ReasonUniqueNoMismatch, Message: fmt.Sprintf(
+			"The document's 고유번호 is %s; this property's is %s: it is another property's registry.", formatUniqueNo(got), formatUniqueNo(want))})
+	}
+}
+
+// structure checks the headings, the end marker and the 순위번호.
+func (j *judge) structure(reg *Registry) {
+	c := reg.Coverage
+	if !c.TitleHeading {
+		j.add(&j.partial, Reason{Code: ReasonMissingHeading, Message: "The 표제부 heading was not found: the description of the property may not have been read."})
+	}
+	if !c.OwnershipHeading {
+		j.add(&j.partial, Reason{Code: ReasonMissingHeading, Section: SectionOwnership, Message: "The 갑구 heading was not found: entries may have been read into the wrong section."})
+	}
+	// A real certificate leaves out an empty 을구; the end marker then shows
+	// the document was read to its end.
+	if !c.RightsHeading && (len(reg.Rights) > 0 || !c.EndMarker) {
+		j.add(&j.partial, Reason{Code: ReasonMissingHeading, Section: SectionRights, Message: "The 을구 heading was not found: 근저당권 and other rights may have been missed or read into the wrong section."})
+	}
+	if !c.EndMarker {
+		j.add(&j.partial, Reason{Code: ReasonMissingEnd, Message: "The end of the document (-- 이하여백 --) was not found: pages or entries at the end may be missing."})
+	}
+	guessed := map[string]bool{}
+	for _, g := range c.GuessedRanks {
+		guessed[g] = true
+	}
+	for _, s := range []struct {
+		name    Section
+		label   string
+		entries []Entry
+	}{{SectionOwnership, "갑구", reg.Ownership}, {SectionRights, "을구", reg.Rights}} {
+		have := map[int]bool{}
+		last := 0
+		for _, e := range s.entries {
+			n := rankMain(e.Rank)
+			have[n] = true
+			last = max(last, n)
+		}
+		var missing []string
+		for n := 1; n < last; n++ {
+			if !have[n] {
+				missing = append(missing, strconv.Itoa(n))
+			}
+		}
+		if len(missing) > 0 {
+			j.add(&j.partial, Reason{Code: ReasonRankGap, Section: s.name, Message: fmt.Sprintf(
+				"%s 순위번호 %s not read: an entry there (perhaps a 말소 that cancels another) is missing.", s.label, strings.Join(missing, ", "))})
+		}
+		for i, e := range s.entries {
+			if !guessed[string(s.name)+"/"+e.Rank] {
+				continue
+			}
+			// A rank between two read ranks is certain; the last one is
+			// not: an entry before it may have been lost.
+			if i == len(s.entries)-1 {
+				j.add(&j.partial, Reason{Code: ReasonRankGuessed, Section: s.name, Rank: e.Rank, Message: fmt.Sprintf(
+					"%s: the last entry's 순위번호 was not read and was taken as %s; an entry before it may be missing.", s.label, e.Rank)})
+			}
+		}
+	}
+}
+
+// entries checks each live entry a signal depends on.
+func (j *judge) entries(reg *Registry, conf map[string]float64) {
+	owner := ownerEntry(reg)
+	for _, list := range [][]Entry{reg.Ownership, reg.Rights} {
+		for i := range list {
+			e := &list[i]
+			label := sectionLabel(e.Section)
+			where := fmt.Sprintf("%s %s (%s)", label, e.Rank, e.Purpose)
+			if e.Inferred {
+				j.add(nil, Reason{Code: ReasonInferredEntry, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+					"%s %s was not read (struck through); the 말소 at %s says it was cancelled.", label, e.Rank, e.CancelledBy)})
+				continue
+			}
+			if e.Struck && e.CancelledBy == "" {
+				j.add(&j.partial, Reason{Code: ReasonStrikeOnly, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+					"%s is struck through on the page, but no 말소 entry naming it was read: it is taken as cancelled; check the document.", where)})
+			}
+			if e.Cancelled && e.CancelledBy != "" && !e.Struck && reg.Coverage.StrikesRead {
+				j.add(nil, Reason{Code: ReasonStrikeNotSeen, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+					"%s: the 말소 at %s cancels it, but no strike line was seen through it on the page.", where, e.CancelledBy)})
+			}
+			if !e.Live() {
+				continue
+			}
+			if e.Kind == KindUnknown {
+				j.add(&j.partial, Reason{Code: ReasonUnrecognized, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+					"%s %s: the 등기목적 could not be read (%q): it may be a right that matters.", label, e.Rank, e.Purpose)})
+				continue
+			}
+			key := e == owner || e.Kind == KindMortgage || e.Kind == KindJeonse || flagged(e.Kind)
+			if !key {
+				continue
+			}
+			if e.AmountUnread != "" {
+				j.add(&j.partial, Reason{Code: ReasonAmountUnread, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+					"%s: the %s could not be read as an amount.", where, e.AmountUnread)})
+			} else if (e.Kind == KindMortgage || e.Kind == KindJeonse) && e.Amount <= 0 {
+				j.add(&j.partial, Reason{Code: ReasonAmountMissing, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+					"%s: no amount was read.", where)})
+			}
+			if len(e.Holders) == 0 {
+				j.add(&j.partial, Reason{Code: ReasonHolderMissing, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+					"%s: no right holder was read.", where)})
+			}
+			for _, h := range e.Holders {
+				// An owner is always printed with a resident or
+				// registration number; a name with digits or marks in it
+				// swallowed one.
+				if !plausibleName(h.Name) || (e == owner && h.ID == "") {
+					j.add(&j.partial, Reason{Code: ReasonHolderGarbled, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+						"%s: the %s was read as %q with number %q: not a name and number as printed.", where, h.Role, h.Name, h.ID)})
+					break
+				}
+			}
+			if c, ok := entryConfidence(e, conf); ok && c < KeyFieldConfidence {
+				j.add(&j.partial, Reason{Code: ReasonLowConfidence, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+					"%s was read with a confidence of %.0f%% (below %.0f%%): its names and amounts may be wrong.", where, 100*c, 100*KeyFieldConfidence)})
+			}
+		}
+	}
+}
+
+// ApplyStrikes marks the entries of reg that the page images show struck
+// through: an entry whose first line a strike-through line runs through. One that no 말소 names is taken as
+// cancelled by that evidence alone (Judge says so). Pages without strike
+// evidence (a text layer, an engine that does not look) change nothing.
+func ApplyStrikes(reg *Registry, pages []ReadPage) {
+	if reg == nil {
+		return
+	}
+	struck := map[string]bool{}
+	for _, p := range pages {
+		for _, l := range p.Lines {
+			if l.Struck {
+				struck[noSpace(cleanLine(l.Text))] = true
+			}
+		}
+	}
+	if len(struck) == 0 {
+		return
+	}
+	reg.Coverage.StrikesRead = true
+	for _, list := range [][]Entry{reg.Ownership, reg.Rights} {
+		for i := range list {
+			e := &list[i]
+			if e.Inferred || e.Kind == KindCancellation || e.Text == "" {
+				continue
+			}
+			// Its first line only (순위번호, 등기목적, 접수): the lines
+			// after it may be a struck row's the parser did not see start.
+			first, _, _ := strings.Cut(e.Text, "\n")
+			if struck[noSpace(first)] {
+				e.Struck = true
+				e.Cancelled = true
+			}
+		}
+	}
+}
+
+// plausibleName reports whether name could be a person's or an
+// organisation's name as printed: letters (Hangul, Latin), spaces, and the
+// parentheses and dots of (주) or 주식회사 names; no digits, no marks.
+func plausibleName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !unicode.IsLetter(r) && r != ' ' && r != '(' && r != ')' && r != '.' && r != '·' && r != '&' {
+			return false
+		}
+	}
+	return true
+}
+
+// lineConfidences maps each OCR line, as the parser sees it, to its lowest
+// confidence. Text-layer pages add nothing: they are exact.
+func lineConfidences(pages []ReadPage) map[string]float64 {
+	m := map[string]float64{}
+	for _, p := range pages {
+		if !p.OCR {
+			continue
+		}
+		for _, l := range p.Lines {
+			k := noSpace(cleanLine(l.Text))
+			if c, ok := m[k]; !ok || l.Confidence < c {
+				m[k] = l.Confidence
+			}
+		}
+	}
+	return m
+}
+
+// entryConfidence is the lowest confidence of the entry's lines that the
+// OCR returned (false when none is known): one garbled line is enough to
+// misread a name or an amount.
+func entryConfidence(e *Entry, conf map[string]float64) (float64, bool) {
+	if len(conf) == 0 {
+		return 0, false
+	}
+	low, n := 1.0, 0
+	for line := range strings.SplitSeq(e.Text, "\n") {
+		if c, ok := conf[noSpace(line)]; ok {
+			low = min(low, c)
+			n++
+		}
+	}
+	return low, n > 0
+}
+
+// ownerEntry is the entry Analyze takes the owners from.
+func ownerEntry(reg *Registry) *Entry {
+	var owner *Entry
+	for i := range reg.Ownership {
+		e := &reg.Ownership[i]
+		if e.Live() && (e.Kind == KindPreservation || e.Kind == KindTransfer || e.Kind == KindTrust) {
+			owner = e
+		}
+	}
+	return owner
+}
+
+func hasOwner(reg *Registry) bool {
+	return ownerEntry(reg) != nil
+}
+
+func sectionLabel(s Section) string {
+	if s == SectionRights {
+		return "을구"
+	}
+	return "갑구"
+}
+
+func digitsOnly(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, s)
+}
+
+// digitDifference counts the positions where a and b differ, a length
+// difference counting as many.
+func digitDifference(a, b string) int {
+	n := max(len(a), len(b)) - min(len(a), len(b))
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			n++
+		}
+	}
+	return n
+}
+
+func formatUniqueNo(s string) string {
+	if len(s) != 14 {
+		return s
+	}
+	return s[:4] + "-" + s[4:8] + "-" + s[8:]
+}

@@ -1,0 +1,333 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/degrade"
+)
+
+// judgeDoc judges a document read by ocr.ReadPDF as the service does.
+func judgeDoc(text string, pages []ocr.Page, uniqueNo string) (*Registry, Judgement) {
+	reg, err := Parse(text)
+	in := JudgeInput{UniqueNo: uniqueNo}
+	if err != nil {
+		in.ParseError = err.Error()
+	}
+	for _, p := range pages {
+		rp := ReadPage{OCR: p.Source == ocr.SourceOCR, Confidence: p.Confidence}
+		for _, l := range p.Lines {
+			rp.Lines = append(rp.Lines, ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck})
+		}
+		in.Pages = append(in.Pages, rp)
+	}
+	ApplyStrikes(reg, in.Pages)
+	return reg, Judge(reg, in)
+}
+
+func codes(j Judgement) []string {
+	var out []string
+	for _, r := range j.Reasons {
+		if !r.Note && !slices.Contains(out, r.Code) {
+			out = append(out, r.Code)
+		}
+	}
+	return out
+}
+
+// TestJudgeTextLayerComplete: every text-layer document of the golden set is
+// COMPLETE, with no reason but notes.
+func TestJudgeTextLayerComplete(t *testing.T) {
+	t.Parallel()
+	for _, id := range goldenTextNests(t) {
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			doc := readDocument(t, id, testAddress, false)
+			_, j := judgeDoc(doc.text, doc.pages, testUniqueNo)
+			if j.Verdict != VerdictComplete || len(codes(j)) > 0 {
+				t.Errorf("verdict %s, reasons %+v", j.Verdict, j.Reasons)
+			}
+		})
+	}
+}
+
+// TestJudgeReasons changes a text-layer document the way a bad copy or the
+// wrong document would, one thing at a time, and checks the verdict and its
+// reason.
+func TestJudgeReasons(t *testing.T) {
+	t.Parallel()
+	id := findNest(t, "a live 근저당권 and a cancelled entry on two pages", func(r issuer.Registry) bool {
+		return r.Pages == 2 && r.Has(issuer.TypeMortgage, true) && r.HasCancelled(issuer.TypeMortgage) && len(r.Ownership) >= 3
+	})
+	doc := readDocument(t, id, testAddress, false)
+	mortgage := ""
+	for _, e := range issuer.ActiveEntries(doc.reg.Rights) {
+		if e.Type == issuer.TypeMortgage {
+			mortgage = e.Rank
+			break
+		}
+	}
+	lines := strings.Split(doc.text, "\n")
+	// entryLine is the line where an entry of a section starts.
+	entryLine := func(section string, rank string) int {
+		in := false
+		for i, l := range lines {
+			ns := noSpace(l)
+			switch {
+			case strings.Contains(ns, "【"+section+"】"):
+				in = true
+			case strings.Contains(ns, "【") && strings.Contains(ns, "구】"):
+				in = false
+			case in && regexp.MustCompile(`^\s*`+rank+`\s`).MatchString(l):
+				return i
+			}
+		}
+		t.Fatalf("no line starts %s rank %s", section, rank)
+		return -1
+	}
+	edit := func(f func([]string) []string) string {
+		return strings.Join(f(slices.Clone(lines)), "\n")
+	}
+	drop := func(match string) string {
+		return edit(func(ls []string) []string {
+			return slices.DeleteFunc(ls, func(l string) bool { return strings.Contains(noSpace(l), match) })
+		})
+	}
+	lowConfidence := func(conf float64) []ocr.Page {
+		var out []ocr.Page
+		for _, p := range doc.pages {
+			p.Source, p.Confidence = ocr.SourceOCR, 0.9
+			p.Lines = slices.Clone(p.Lines)
+			for i := range p.Lines {
+				p.Lines[i].Confidence = 0.95
+				if strings.Contains(noSpace(p.Lines[i].Text), "근저당권자") {
+					p.Lines[i].Confidence = conf
+				}
+			}
+			out = append(out, p)
+		}
+		return out
+	}
+	// struckPages are the pages read by OCR with the first line of each
+	// entry given (section, rank) struck through.
+	struckPages := func(refs ...[2]string) []ocr.Page {
+		struck := map[string]bool{}
+		for _, r := range refs {
+			struck[strings.TrimSpace(lines[entryLine(r[0], r[1])])] = true
+		}
+		var out []ocr.Page
+		for _, p := range doc.pages {
+			p.Source, p.Confidence = ocr.SourceOCR, 0.95
+			p.Lines = slices.Clone(p.Lines)
+			for i := range p.Lines {
+				p.Lines[i].Confidence = 0.95
+				p.Lines[i].Struck = struck[p.Lines[i].Text]
+			}
+			out = append(out, p)
+		}
+		return out
+	}
+	cancelledMortgage := ""
+	for _, e := range doc.reg.Rights {
+		if e.Type == issuer.TypeMortgage && e.Cancelled {
+			cancelledMortgage = e.Rank
+		}
+	}
+	otherNo := "2611-1996-118245"
+	tests := []struct {
+		name     string
+		text     string
+		pages    []ocr.Page
+		uniqueNo string
+		verdict  Verdict
+		code     string
+	}{
+		{"the document as issued", doc.text, doc.pages, testUniqueNo, VerdictComplete, ""},
+		{"no nest 고유번호 to compare", doc.text, doc.pages, "", VerdictComplete, ""},
+		{"another property's 고유번호", doc.text, doc.pages, otherNo, VerdictWrongDocument, ReasonUniqueNoMismatch},
+		{"고유번호 one digit off", doc.text, doc.pages, "11462010012346", VerdictPartial, ReasonUniqueNoMisread},
+		{"고유번호 not read", strings.ReplaceAll(doc.text, "1146-2010-012345", "1l4b-2OlO-O1234"), doc.pages, testUniqueNo, VerdictPartial, ReasonUniqueNoMissing},
+		{"the end lost: the last entry and 이하여백", edit(func(ls []string) []string {
+			return ls[:entryLine("을구", doc.reg.Rights[len(doc.reg.Rights)-1].Rank)]
+		}), doc.pages, testUniqueNo, VerdictPartial, ReasonMissingEnd},
+		{"을구 heading lost", drop("【을구】"), doc.pages, testUniqueNo, VerdictPartial, ReasonMissingHeading},
+		{"갑구 heading lost", drop("【갑구】"), doc.pages, testUniqueNo, VerdictPartial, ReasonMissingHeading},
+		{"표제부 headings lost", drop("【표제부】"), doc.pages, testUniqueNo, VerdictPartial, ReasonMissingHeading},
+		{"a 갑구 entry lost", edit(func(ls []string) []string {
+			i := entryLine("갑구", "2")
+			return slices.Delete(ls, i, i+1)
+		}), doc.pages, testUniqueNo, VerdictPartial, ReasonRankGap},
+		{"a 채권최고액 garbled", edit(func(ls []string) []string {
+			i := entryLine("을구", mortgage)
+			for k := i; k < i+4; k++ {
+				ls[k] = regexp.MustCompile(`금[0-9,]+원`).ReplaceAllString(ls[k], "금2220O0,0원")
+			}
+			return ls
+		}), doc.pages, testUniqueNo, VerdictPartial, ReasonAmountUnread},
+		{"a 근저당권 read with low confidence", doc.text, lowConfidence(0.4), testUniqueNo, VerdictPartial, ReasonLowConfidence},
+		{"a 근저당권 read with fair confidence", doc.text, lowConfidence(0.85), testUniqueNo, VerdictComplete, ""},
+		{"the cancelled 근저당권 struck through on the page", doc.text, struckPages([2]string{"을구", cancelledMortgage}), testUniqueNo, VerdictComplete, ""},
+		{"a live 근저당권 struck through that no 말소 names", doc.text, struckPages([2]string{"을구", cancelledMortgage}, [2]string{"을구", mortgage}), testUniqueNo, VerdictPartial, ReasonStrikeOnly},
+		{"a page of noise", doc.text, func() []ocr.Page {
+			ps := lowConfidence(0.9)
+			ps[0].Confidence = 0.3
+			return ps
+		}(), testUniqueNo, VerdictUnreadable, ReasonLowPageQuality},
+		{"갑구 lost entirely", edit(func(ls []string) []string {
+			from, to := entryLine("갑구", "1"), entryLine("을구", "1")
+			return slices.Delete(ls, from, to)
+		}), doc.pages, testUniqueNo, VerdictUnreadable, ReasonNoOwner},
+		{"no registry at all", "Lorem ipsum dolor sit amet\n1 2 3", nil, testUniqueNo, VerdictUnreadable, ReasonNoEntries},
+		{"a blank page", "", nil, testUniqueNo, VerdictUnreadable, ReasonNoEntries},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, j := judgeDoc(tt.text, tt.pages, tt.uniqueNo)
+			got := codes(j)
+			if j.Verdict != tt.verdict || (tt.code == "" && len(got) > 0) || (tt.code != "" && !slices.Contains(got, tt.code)) {
+				t.Errorf("verdict %s %q, want %s %q; reasons %+v", j.Verdict, got, tt.verdict, tt.code, j.Reasons)
+			}
+			if tt.code == ReasonStrikeOnly {
+				// The image's evidence counts: the mortgage counts toward nothing.
+				reg, _ := judgeDoc(tt.text, tt.pages, tt.uniqueNo)
+				for _, e := range reg.Rights {
+					if e.Rank == mortgage && (!e.Cancelled || !e.Struck || e.CancelledBy != "") {
+						t.Errorf("struck 근저당권 %+v", e)
+					}
+				}
+			}
+			if j.Advice != adviceOf[tt.verdict] || j.Advice == "" {
+				t.Errorf("advice %q", j.Advice)
+			}
+			for _, r := range j.Reasons {
+				if r.Message == "" || r.Code == "" {
+					t.Errorf("reason without words: %+v", r)
+				}
+			}
+		})
+	}
+}
+
+// degradedDoc is a simulated registry printed as images, degraded, and read
+// back by ocr.ReadPDF.
+type degradedDoc struct {
+	testDocument
+	cer float64 // against the text layer of the same document
+}
+
+var (
+	degradedMu sync.Mutex
+	degraded   = map[string]*degradedOnce{}
+)
+
+type degradedOnce struct {
+	once sync.Once
+	doc  degradedDoc
+	err  error
+}
+
+// readDegraded renders nestID's registry as page images (200 dpi, as the
+// simulator's image-only documents), applies d to each page and reads the
+// result as the service does. Each is read once per test binary.
+func readDegraded(t testing.TB, nestID string, d degrade.Degradation) degradedDoc {
+	t.Helper()
+	key := nestID + "|" + d.Name
+	degradedMu.Lock()
+	o, ok := degraded[key]
+	if !ok {
+		o = &degradedOnce{}
+		degraded[key] = o
+	}
+	degradedMu.Unlock()
+	o.once.Do(func() {
+		clean := readDocument(t, nestID, testAddress, false)
+		o.doc, o.err = func() (degradedDoc, error) {
+			sim, err := issuer.NewSimulator(issuer.SimulatorOptions{ImageOnly: true})
+			if err != nil {
+				return degradedDoc{}, err
+			}
+			rendered, err := sim.Render(clean.reg, viewedAt)
+			if err != nil {
+				return degradedDoc{}, err
+			}
+			ctx := context.Background()
+			imgs, err := degrade.PageImages(ctx, rendered.PDF, 200)
+			if err != nil {
+				return degradedDoc{}, err
+			}
+			for i := range imgs {
+				imgs[i] = d.Apply(imgs[i], uint64(i+1))
+			}
+			pdf, err := degrade.PDF(imgs, 0)
+			if err != nil {
+				return degradedDoc{}, err
+			}
+			pages, err := ocr.ReadPDF(ctx, pdf, []string{"kor", "eng"})
+			if err != nil {
+				return degradedDoc{}, fmt.Errorf("read: %w", err)
+			}
+			text := ocr.FullText(pages)
+			return degradedDoc{testDocument{reg: clean.reg, text: text, pages: pages}, degrade.CER(text, clean.text)}, nil
+		}()
+	})
+	if o.err != nil {
+		t.Fatalf("%s, %s: %v", nestID, d.Name, o.err)
+	}
+	return o.doc
+}
+
+// TestJudgeDegradedScans reads a one-page registry through every copy of
+// degrade.Corpus and a two-page one through three (15 pages in all) through every kind of
+// bad copy. Whatever the OCR makes of them, a COMPLETE verdict must come
+// with the key facts exactly right: an unread document is never judged
+// clean. The verdicts and error rates are logged.
+func TestJudgeDegradedScans(t *testing.T) {
+	if testing.Short() {
+		t.Skip("OCR of image pages takes seconds a page")
+	}
+	t.Parallel()
+	ids := []string{
+		findNest(t, "one page with a live 근저당권", func(r issuer.Registry) bool {
+			return r.Pages == 1 && r.Has(issuer.TypeMortgage, true)
+		}),
+		findNest(t, "two pages, co-owned, with a cancelled entry", func(r issuer.Registry) bool {
+			return r.Pages <= 2 && slices.ContainsFunc(r.Ownership, func(e issuer.Entry) bool { return len(e.Shares) > 0 }) &&
+				(r.HasCancelled(issuer.TypeMortgage) || r.HasCancelled(issuer.TypeProvisionalAttachment))
+		}),
+	}
+	for i, id := range ids {
+		for _, d := range degrade.Corpus {
+			// The two-page document only through the worst copies: OCR
+			// takes seconds a page on shared cores.
+			if i > 0 && d.Name != "clean" && d.Name != "noisy scan" && d.Name != "phone photo" {
+				continue
+			}
+			t.Run(id+"/"+d.Name, func(t *testing.T) {
+				t.Parallel()
+				doc := readDegraded(t, id, d)
+				reg, j := judgeDoc(doc.text, doc.pages, testUniqueNo)
+				right := false
+				if reg != nil {
+					right = reflect.DeepEqual(factsFound(reg, Analyze(reg, Options{Now: viewedAt})), factsOf(doc.reg))
+				}
+				t.Logf("CER %.1f%%, verdict %s, key facts right %v, reasons %q", 100*doc.cer, j.Verdict, right, codes(j))
+				if j.Verdict == VerdictComplete && !right {
+					t.Errorf("COMPLETE with the key facts wrong:\n got %+v\nwant %+v\nreasons %+v",
+						factsFound(reg, Analyze(reg, Options{Now: viewedAt})), factsOf(doc.reg), j.Reasons)
+				}
+				if j.Verdict == VerdictWrongDocument {
+					t.Errorf("a misread copy judged another property's: %+v", j.Reasons)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package degrade
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"unicode"
+
+	"github.com/go-pdf/fpdf"
+)
+
+// PageImages renders every page of pdf at dpi in grey with poppler's
+// pdftoppm.
+func PageImages(ctx context.Context, pdf []byte, dpi int) ([]*image.Gray, error) {
+	dir, err := os.MkdirTemp("", "dungji-degrade-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	in := filepath.Join(dir, "in.pdf")
+	if err := os.WriteFile(in, pdf, 0o600); err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, "pdftoppm", "-r", strconv.Itoa(dpi), "-gray", "-png", in, filepath.Join(dir, "p"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("degrade: pdftoppm: %v: %s", err, out)
+	}
+	names, err := filepath.Glob(filepath.Join(dir, "p-*.png"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names) // pdftoppm pads the numbers to one width
+	var pages []*image.Gray
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			return nil, fmt.Errorf("degrade: %s: %w", filepath.Base(n), err)
+		}
+		pages = append(pages, Gray(img))
+	}
+	return pages, nil
+}
+
+// PDF puts each image on an A4 page of its own, with no text layer: a
+// scanned document. Images go in as PNG, or as JPEG at quality when it is
+// positive (a photo's file).
+func PDF(pages []*image.Gray, quality int) ([]byte, error) {
+	pdf := fpdf.New("P", "mm", "A4", "")
+	pdf.SetAutoPageBreak(false, 0)
+	for i, img := range pages {
+		var buf bytes.Buffer
+		opts := fpdf.ImageOptions{ImageType: "PNG"}
+		var err error
+		if quality > 0 {
+			opts.ImageType = "JPG"
+			err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: quality})
+		} else {
+			err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img)
+		}
+		if err != nil {
+			return nil, err
+		}
+		name := "page" + strconv.Itoa(i+1)
+		pdf.RegisterImageOptionsReader(name, opts, &buf)
+		pdf.AddPage()
+		pdf.ImageOptions(name, 0, 0, 210, 297, false, opts, 0, "")
+	}
+	var out bytes.Buffer
+	if err := pdf.Output(&out); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// CER is the character error rate of got against want: the edit distance
+// between their runes, whitespace left out (OCR and a text layer space
+// words differently), over the length of want.
+func CER(got, want string) float64 {
+	a, b := letters(got), letters(want)
+	if len(b) == 0 {
+		if len(a) == 0 {
+			return 0
+		}
+		return 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c = min(c, prev[j], cur[j-1]) + 1
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return float64(prev[len(b)]) / float64(len(b))
+}
+
+func letters(s string) []rune {
+	var out []rune
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,570 @@
+package ocr
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"os"
+)
+
+// preprocessFile runs Preprocess on the PNG at path, in place, and returns
+// the strike-through lines it took out.
+func preprocessFile(path string) ([]image.Rectangle, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("preprocess: %w", err)
+	}
+	g, ok := img.(*image.Gray)
+	if !ok {
+		g = image.NewGray(img.Bounds())
+		for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+			for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+				g.Set(x, y, img.At(x, y))
+			}
+		}
+	}
+	out, strikes := preprocess(g)
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, out); err != nil {
+		return nil, err
+	}
+	return strikes, os.WriteFile(path, buf.Bytes(), 0o600)
+}
+
+// Preprocess prepares a page image for Tesseract, as a scanner's or a
+// phone's copy needs and a clean rendering does not mind:
+//
+//  1. resolution: a page narrower than minPageWidth pixels (a low-resolution
+//     scan or photo) is enlarged to it, so that text is tall enough;
+//  2. light: the paper's brightness is estimated block by block (the
+//     brightest pixels of each) and divided out, so that uneven light and
+//     grey paper become white;
+//  3. binarisation: Otsu's threshold on the levelled page, to find the
+//     blobs of ink and the rows they form (the page handed on stays grey);
+//  4. despeckling: dark specks (dust, toner, noise) are removed: blobs
+//     at most half a character tall and wide with no character within a
+//     quarter to a half of a character's height, so that a period or a
+//     comma beside its digits stays, and the asterisks of a masked number
+//     after them (table rules do not count as characters);
+//  5. deskewing: the angle (within ±maxSkewDegrees) at which the rows of
+//     ink line up best (the variance of the horizontal projection) is
+//     measured, and the page turned back when it is more than a tenth of a
+//     degree;
+//  6. strike-through lines (a cancelled entry's) are taken out, the glyph
+//     strokes that cross them kept.
+//
+// The result is grey, the paper white; Tesseract binarises it. It is a
+// pure function of img.
+func Preprocess(img *image.Gray) *image.Gray {
+	g, _ := preprocess(img)
+	return g
+}
+
+// preprocess is Preprocess, also returning the strike-through lines it
+// took out, in the coordinates of the page it returns.
+func preprocess(img *image.Gray) (*image.Gray, []image.Rectangle) {
+	g := img
+	if w := g.Rect.Dx(); w > 0 && w < minPageWidth {
+		g = resize(g, float64(minPageWidth)/float64(w))
+	}
+	g = levelLight(g)
+	bin := binarise(g, otsu(g))
+	// The specks go from the grey page too: Tesseract binarises again, and
+	// reads grey edges better than a threshold of ours.
+	// With the grey rim around each speck (within 2 pixels, where no other
+	// ink is), or faint rings stay.
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	removed, charH := despeckle(bin)
+	for _, i := range removed {
+		x0, y0 := i%bin.Stride, i/bin.Stride
+		for y := max(y0-2, 0); y <= min(y0+2, h-1); y++ {
+			for x := max(x0-2, 0); x <= min(x0+2, w-1); x++ {
+				if bin.Pix[y*bin.Stride+x] == 255 {
+					g.Pix[y*g.Stride+x] = 255
+				}
+			}
+		}
+	}
+	if a := skewAngle(bin); math.Abs(a) > 0.1 {
+		g = rotate(g, -a)
+		bin = binarise(g, otsu(g))
+	}
+	strikes := findStrikes(bin, charH)
+	eraseStrikes(g, bin, strikes)
+	return g, strikes
+}
+
+// The pixel loops below are marked //go:norace: each works on buffers of
+// its own call, in one goroutine, and the race detector's instrumentation
+// of every pixel access made a page take seconds instead of a fraction of
+// one (and the package's tests under -race, minutes).
+
+// minPageWidth is the narrowest page Preprocess leaves as it is: an A4 page
+// at 200 dpi. A registry's 9-point text is then about 25 pixels tall, what
+// Tesseract reads best; narrower copies are enlarged.
+const minPageWidth = 1650
+
+// maxSkewDegrees bounds the skew Preprocess looks for: a sheet fed askew or
+// a photo taken slightly turned.
+const maxSkewDegrees = 4.0
+
+// resize scales g by f, bilinearly.
+//
+//go:norace
+func resize(g *image.Gray, f float64) *image.Gray {
+	b := g.Rect
+	w, h := int(float64(b.Dx())*f), int(float64(b.Dy())*f)
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	for y := range h {
+		sy := min(float64(y)/f, float64(b.Dy()-1))
+		for x := range w {
+			sx := min(float64(x)/f, float64(b.Dx()-1))
+			out.Pix[y*out.Stride+x] = uint8(math.Round(bilinear(g, sx, sy, 255)))
+		}
+	}
+	return out
+}
+
+// bilinear samples g at (x, y) relative to its origin; outside is fill.
+//
+//go:norace
+func bilinear(g *image.Gray, x, y float64, fill float64) float64 {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	x0, y0 := int(math.Floor(x)), int(math.Floor(y))
+	fx, fy := x-float64(x0), y-float64(y0)
+	at := func(x, y int) float64 {
+		if x < 0 || y < 0 || x >= w || y >= h {
+			return fill
+		}
+		return float64(g.Pix[y*g.Stride+x])
+	}
+	return at(x0, y0)*(1-fx)*(1-fy) + at(x0+1, y0)*fx*(1-fy) + at(x0, y0+1)*(1-fx)*fy + at(x0+1, y0+1)*fx*fy
+}
+
+// levelBlock is the side, in pixels, of the blocks the paper's brightness
+// is estimated in: larger than a character, smaller than a shadow.
+const levelBlock = 48
+
+// whitePaper is the brightness from which paper counts as white.
+const whitePaper = 230
+
+// levelLight divides each pixel by the paper's brightness around it.
+//
+//go:norace
+func levelLight(g *image.Gray) *image.Gray {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	bw, bh := (w+levelBlock-1)/levelBlock, (h+levelBlock-1)/levelBlock
+	// The paper in each block: a high percentile, so that a block of dense
+	// text or a speck of glare does not decide it.
+	paper := make([]float64, bw*bh)
+	var hist [256]int
+	for by := range bh {
+		for bx := range bw {
+			hist = [256]int{}
+			n := 0
+			for y := by * levelBlock; y < min((by+1)*levelBlock, h); y++ {
+				row := g.Pix[y*g.Stride:]
+				for x := bx * levelBlock; x < min((bx+1)*levelBlock, w); x++ {
+					hist[row[x]]++
+					n++
+				}
+			}
+			target, acc, v := n*9/10, 0, 255
+			for i := range 256 {
+				acc += hist[i]
+				if acc > target {
+					v = i
+					break
+				}
+			}
+			paper[by*bw+bx] = float64(v)
+		}
+	}
+	// A block that is mostly ink (a thick bar, a dark table) takes its
+	// neighbours' paper: the brightest within one block around.
+	smooth := make([]float64, len(paper))
+	for by := range bh {
+		for bx := range bw {
+			m := paper[by*bw+bx]
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					if x, y := bx+dx, by+dy; x >= 0 && y >= 0 && x < bw && y < bh {
+						m = max(m, paper[y*bw+x])
+					}
+				}
+			}
+			// Paper near white is white: dividing by it would only thin
+			// the strokes of a clean page's dense text.
+			if m >= whitePaper {
+				m = 255
+			}
+			smooth[by*bw+bx] = max(m, 32)
+		}
+	}
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	for y := range h {
+		fy := (float64(y)+0.5)/levelBlock - 0.5
+		by0 := min(max(int(math.Floor(fy)), 0), bh-1)
+		by1 := min(by0+1, bh-1)
+		ty := min(max(fy-float64(by0), 0), 1)
+		for x := range w {
+			fx := (float64(x)+0.5)/levelBlock - 0.5
+			bx0 := min(max(int(math.Floor(fx)), 0), bw-1)
+			bx1 := min(bx0+1, bw-1)
+			tx := min(max(fx-float64(bx0), 0), 1)
+			p := smooth[by0*bw+bx0]*(1-tx)*(1-ty) + smooth[by0*bw+bx1]*tx*(1-ty) +
+				smooth[by1*bw+bx0]*(1-tx)*ty + smooth[by1*bw+bx1]*tx*ty
+			v := float64(g.Pix[y*g.Stride+x]) / p * 255
+			out.Pix[y*out.Stride+x] = uint8(math.Round(min(v, 255)))
+		}
+	}
+	return out
+}
+
+// minInkContrast is the least difference between the mean grey of ink and
+// of paper for there to be ink at all: a blank page's grain is not text.
+const minInkContrast = 48
+
+// otsu returns the threshold that best separates g's histogram in two, or
+// 0 (only black is ink) when the two parts are too close to be ink and
+// paper.
+//
+//go:norace
+func otsu(g *image.Gray) uint8 {
+	var hist [256]float64
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	for y := range h {
+		for _, v := range g.Pix[y*g.Stride : y*g.Stride+w] {
+			hist[v]++
+		}
+	}
+	total := float64(w * h)
+	var sum float64
+	for i, c := range hist {
+		sum += float64(i) * c
+	}
+	var sumB, wB float64
+	best, bestVar, bestGap := 128, -1.0, 0.0
+	for t := range 256 {
+		wB += hist[t]
+		if wB == 0 {
+			continue
+		}
+		wF := total - wB
+		if wF == 0 {
+			break
+		}
+		sumB += float64(t) * hist[t]
+		mB, mF := sumB/wB, (sum-sumB)/wF
+		if v := wB * wF * (mB - mF) * (mB - mF); v > bestVar {
+			best, bestVar, bestGap = t, v, mF-mB
+		}
+	}
+	if bestGap < minInkContrast {
+		return 0
+	}
+	return uint8(best)
+}
+
+// binarise maps pixels at or below t to ink (0), the others to paper (255).
+//
+//go:norace
+func binarise(g *image.Gray, t uint8) *image.Gray {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	for y := range h {
+		row := g.Pix[y*g.Stride:]
+		o := out.Pix[y*out.Stride:]
+		for x := range w {
+			if row[x] <= t {
+				o[x] = 0
+			} else {
+				o[x] = 255
+			}
+		}
+	}
+	return out
+}
+
+// minSpecks is the fewest isolated small blobs that make despeckle remove
+// any: fewer are the page's own marks.
+const minSpecks = 50
+
+// maxComponents bounds the blobs despeckle looks at: a registry page has a
+// few thousand; a page of noise, hundreds of thousands, is left as it is.
+const maxComponents = 100_000
+
+// component is a connected blob of ink.
+type component struct {
+	x0, y0, x1, y1 int // bounding box, inclusive
+	area           int
+}
+
+// components labels the 8-connected ink blobs of a binary image: labels
+// holds each pixel's component index + 1 (0 for paper).
+//
+//go:norace
+func components(bin *image.Gray) ([]component, []int32) {
+	w, h := bin.Rect.Dx(), bin.Rect.Dy()
+	labels := make([]int32, w*h)
+	var comps []component
+	stack := make([]int, 0, 1024)
+	for start := range labels {
+		if labels[start] != 0 || bin.Pix[(start/w)*bin.Stride+start%w] != 0 {
+			continue
+		}
+		id := int32(len(comps) + 1)
+		c := component{x0: start % w, y0: start / w, x1: start % w, y1: start / w}
+		labels[start] = id
+		stack = append(stack[:0], start)
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			px, py := p%w, p/w
+			c.area++
+			c.x0, c.x1 = min(c.x0, px), max(c.x1, px)
+			c.y0, c.y1 = min(c.y0, py), max(c.y1, py)
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					x, y := px+dx, py+dy
+					if x < 0 || y < 0 || x >= w || y >= h {
+						continue
+					}
+					q := y*w + x
+					if labels[q] == 0 && bin.Pix[y*bin.Stride+x] == 0 {
+						labels[q] = id
+						stack = append(stack, q)
+					}
+				}
+			}
+		}
+		comps = append(comps, c)
+	}
+	return comps, labels
+}
+
+// despeckle removes, in place, the small blobs of bin with no text near
+// them, and returns the offsets of their pixels in Pix and the character
+// height it measured.
+//
+//go:norace
+func despeckle(bin *image.Gray) ([]int, int) {
+	comps, labels := components(bin)
+	if len(comps) == 0 || len(comps) > maxComponents {
+		return nil, 25
+	}
+	// The character height: the upper quartile of the heights of the blobs
+	// taller than most specks and shorter than a table rule (specks and
+	// the parts of split syllables pull the median down).
+	var heights []int
+	for _, c := range comps {
+		if hh := c.y1 - c.y0 + 1; hh >= 12 && hh <= 120 {
+			heights = append(heights, hh)
+		}
+	}
+	charH := 25
+	if len(heights) > 20 {
+		charH = quantile(heights, 0.75)
+	}
+	small := func(c component) bool {
+		return c.x1-c.x0+1 <= charH/2 && c.y1-c.y0+1 <= charH/2
+	}
+	// Where text is: a grid of cells a quarter of a character high, marked
+	// where a character has ink; near is within one cell up or down and two
+	// along the line (a comma after its digits; one cell lost the comma of
+	// "152, 103동" in a heading).
+	w, h := bin.Rect.Dx(), bin.Rect.Dy()
+	cell := max(charH/4, 3)
+	gw, gh := (w+cell-1)/cell, (h+cell-1)/cell
+	text := make([]bool, gw*gh)
+	// Marked by the blobs' ink, not their boxes: a table's rules are one
+	// blob whose box is the whole table.
+	// Only character-like blobs count as text: a table's rules run
+	// everywhere, and a speck beside a rule is still a speck.
+	char := make([]bool, len(comps)+1)
+	for i, c := range comps {
+		// Wide is fine: struck-through text is one blob along its line.
+		ch := c.y1 - c.y0 + 1
+		char[i+1] = !small(c) && ch >= charH/3 && ch <= 2*charH
+	}
+	for y := range h {
+		for x := range w {
+			if l := labels[y*w+x]; l != 0 && char[l] {
+				text[(y/cell)*gw+x/cell] = true
+			}
+		}
+	}
+	near := func(c component) bool {
+		for gy := max(c.y0/cell-1, 0); gy <= min(c.y1/cell+1, gh-1); gy++ {
+			for gx := max(c.x0/cell-2, 0); gx <= min(c.x1/cell+2, gw-1); gx++ {
+				if text[gy*gw+gx] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	keep := make([]bool, len(comps))
+	for i, c := range comps {
+		keep[i] = small(c) && near(c)
+	}
+	// A small blob in line with a kept one, just after it, stays too: the
+	// asterisks of a masked 주민등록번호 (750101-*******) run on from its
+	// digits one by one. Only along the line, or specks would chain
+	// across the page.
+	// The small blobs by the grid cells their left edge is in, so that
+	// the search stays linear on a page of noise.
+	at := map[int][]int{}
+	var kept []int
+	for i, c := range comps {
+		if keep[i] {
+			kept = append(kept, i)
+		}
+		if small(c) {
+			for gy := c.y0 / cell; gy <= c.y1/cell; gy++ {
+				at[gy*gw+c.x0/cell] = append(at[gy*gw+c.x0/cell], i)
+			}
+		}
+	}
+	for len(kept) > 0 {
+		k := comps[kept[len(kept)-1]]
+		kept = kept[:len(kept)-1]
+		for gy := max((k.y0-charH/2)/cell, 0); gy <= min((k.y1+charH/2)/cell, gh-1); gy++ {
+			for gx := k.x1 / cell; gx <= min((k.x1+charH/2)/cell, gw-1); gx++ {
+				for _, i := range at[gy*gw+gx] {
+					c := comps[i]
+					// In line: the centres within half a character (an
+					// asterisk sits higher than the dash before it).
+					if keep[i] || c.x0 <= k.x1 || c.x0-k.x1 > charH/2 || abs((c.y0+c.y1)-(k.y0+k.y1)) > charH {
+						continue
+					}
+					keep[i] = true
+					kept = append(kept, i)
+				}
+			}
+		}
+	}
+	drop := make([]bool, len(comps)+1)
+	n := 0
+	for i, c := range comps {
+		if small(c) && !keep[i] {
+			drop[i+1] = true
+			n++
+		}
+	}
+	// A clean page has a handful of isolated marks (a colon, the dashes of
+	// -- 이하여백 --): they are left alone. Specks come in hundreds.
+	if n < minSpecks {
+		return nil, charH
+	}
+	var removed []int
+	for y := range h {
+		for x := range w {
+			if l := labels[y*w+x]; l != 0 && drop[l] {
+				bin.Pix[y*bin.Stride+x] = 255
+				removed = append(removed, y*bin.Stride+x)
+			}
+		}
+	}
+	return removed, charH
+}
+
+// quantile returns the q-quantile of v, values in [0, 120].
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func quantile(v []int, q float64) int {
+	var hist [121]int
+	for _, x := range v {
+		hist[x]++
+	}
+	acc := 0
+	for i, c := range hist {
+		acc += c
+		if float64(acc) >= q*float64(len(v)) {
+			return i
+		}
+	}
+	return 25
+}
+
+// skewAngle returns the angle, in degrees counter-clockwise, by which the
+// rows of ink of bin are turned: where the horizontal projection of the
+// ink, sampled at a quarter of the resolution, is the most uneven.
+//
+//go:norace
+func skewAngle(bin *image.Gray) float64 {
+	const step = 4
+	w, h := bin.Rect.Dx(), bin.Rect.Dy()
+	type pt struct{ x, y float64 }
+	var ink []pt
+	for y := 0; y < h; y += step {
+		for x := 0; x < w; x += step {
+			if bin.Pix[y*bin.Stride+x] == 0 {
+				ink = append(ink, pt{float64(x), float64(y)})
+			}
+		}
+	}
+	if len(ink) < 100 {
+		return 0
+	}
+	score := func(deg float64) float64 {
+		a := deg * math.Pi / 180
+		sin, cos := math.Sin(a), math.Cos(a)
+		rows := make(map[int]int, h/step)
+		for _, p := range ink {
+			// The row of p once the page is turned back by deg.
+			r := int(math.Floor((p.y*cos - p.x*sin) / step))
+			rows[r]++
+		}
+		s := 0.0
+		for _, n := range rows {
+			s += float64(n) * float64(n)
+		}
+		return s
+	}
+	best, bestScore := 0.0, score(0)
+	for d := -maxSkewDegrees; d <= maxSkewDegrees+1e-9; d += 0.25 {
+		if s := score(d); s > bestScore {
+			best, bestScore = d, s
+		}
+	}
+	center := best
+	for d := center - 0.2; d <= center+0.2+1e-9; d += 0.05 {
+		if s := score(d); s > bestScore {
+			best, bestScore = d, s
+		}
+	}
+	return best
+}
+
+// rotate turns g by deg degrees counter-clockwise about its centre; the
+// corners it uncovers are paper.
+//
+//go:norace
+func rotate(g *image.Gray, deg float64) *image.Gray {
+	a := deg * math.Pi / 180
+	sin, cos := math.Sin(a), math.Cos(a)
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	cx, cy := float64(w)/2, float64(h)/2
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			dx, dy := float64(x)-cx, float64(y)-cy
+			// The source of (x, y) is (x, y) turned by -deg.
+			sx, sy := cx+dx*cos+dy*sin, cy-dx*sin+dy*cos
+			out.Pix[y*out.Stride+x] = uint8(math.Round(bilinear(g, sx, sy, 255)))
+		}
+	}
+	return out
+}

@@ -1,0 +1,127 @@
+package ocr
+
+import (
+	"image"
+)
+
+// Struck-through (말소) entries: a registry draws a line through the text
+// of every cell of a cancelled entry. Such a line glues the glyphs it
+// crosses together, and Tesseract reads about half of those rows. Strikes
+// finds the lines, Preprocess takes them out of the page handed to
+// Tesseract (leaving the glyphs' strokes that cross them), and the lines
+// Tesseract reads where they were are marked Struck: evidence of a
+// cancellation from the image itself, besides the 말소 entries that name
+// the cancelled ones.
+
+// findStrikes returns the strike-through lines of a binary page: runs of
+// ink at least three characters long (a syllable's own strokes are
+// shorter, even in a heading's larger type) and at most two fifths of the
+// page wide, at most maxStrikeThickness
+// thick, with glyph strokes just above and just below them along at least
+// a quarter of their length. A table's rule has paper on at least one
+// side (the cell's padding); a line through text has strokes on both.
+//
+//go:norace
+func findStrikes(bin *image.Gray, charH int) []image.Rectangle {
+	w, h := bin.Rect.Dx(), bin.Rect.Dy()
+	minLen := 3 * charH
+	// A strike crosses one cell's text; a table's rule runs across the
+	// table (and, on a page turned back from a skew, is stepped, so that
+	// its own steps would look like strokes beside it).
+	maxLen := w * 2 / 5
+	reach := max(charH/4, 3)
+	ink := func(x, y int) bool { return y >= 0 && y < h && bin.Pix[y*bin.Stride+x] == 0 }
+	// inkNear reports ink in column x within reach beyond the line's edge
+	// at y, going in direction dir (-1 up, +1 down).
+	inkNear := func(x, y, dir int) bool {
+		for d := 1; d <= reach; d++ {
+			if ink(x, y+dir*d) {
+				return true
+			}
+		}
+		return false
+	}
+	var segs []image.Rectangle
+	for y := 0; y < h; y++ {
+		row := bin.Pix[y*bin.Stride:]
+		for x := 0; x < w; {
+			if row[x] != 0 {
+				x++
+				continue
+			}
+			x0 := x
+			for x < w && row[x] == 0 {
+				x++
+			}
+			if x-x0 < minLen || x-x0 > maxLen {
+				continue
+			}
+			// Only the top row of a line: its thickness is measured down.
+			if y > 0 && ink(x0+(x-x0)/2, y-1) && ink(x0+(x-x0)/4, y-1) && ink(x0+3*(x-x0)/4, y-1) {
+				continue
+			}
+			bottom := y
+			for bottom+1 < h && bottom-y < maxStrikeThickness && ink(x0+(x-x0)/2, bottom+1) && ink(x0+(x-x0)/4, bottom+1) {
+				bottom++
+			}
+			if bottom-y >= maxStrikeThickness {
+				continue // a bar, not a line
+			}
+			cross := 0
+			for c := x0; c < x; c++ {
+				if inkNear(c, y, -1) && inkNear(c, bottom, 1) {
+					cross++
+				}
+			}
+			if cross*4 >= x-x0 {
+				segs = append(segs, image.Rect(x0, y, x, bottom+1))
+			}
+		}
+	}
+	return segs
+}
+
+// maxStrikeThickness is the thickest line, in pixels at 300 dpi, taken for
+// a strike: a printed hairline is 1–3.
+const maxStrikeThickness = 6
+
+// eraseStrikes whitens the strikes in g, but where a glyph's stroke crosses
+// them (ink just above and just below): those pixels are the glyph's.
+//
+//go:norace
+func eraseStrikes(g, bin *image.Gray, strikes []image.Rectangle) {
+	h := bin.Rect.Dy()
+	ink := func(x, y int) bool { return y >= 0 && y < h && bin.Pix[y*bin.Stride+x] == 0 }
+	for _, r := range strikes {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if ink(x, r.Min.Y-1) && ink(x, r.Max.Y) {
+				continue
+			}
+			for y := max(r.Min.Y-1, 0); y < min(r.Max.Y+1, h); y++ {
+				g.Pix[y*g.Stride+x] = 255
+			}
+		}
+	}
+}
+
+// markStruck sets Struck on each line a strike runs through: within its
+// middle three fifths of height, along at least a third of the line or
+// half the strike.
+func markStruck(p *Page, boxes []image.Rectangle, strikes []image.Rectangle) {
+	if len(boxes) != len(p.Lines) {
+		return
+	}
+	for i, b := range boxes {
+		for _, s := range strikes {
+			y := (s.Min.Y + s.Max.Y) / 2
+			if y < b.Min.Y+b.Dy()/5 || y > b.Max.Y-b.Dy()/5 {
+				continue
+			}
+			over := min(b.Max.X, s.Max.X) - max(b.Min.X, s.Min.X)
+			if over > 0 && (3*over >= b.Dx() || 2*over >= s.Dx()) {
+				p.Lines[i].Struck = true
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"image"
+	"image/png"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr/degrade"
+)
+
+// uploadForm is a multipart/form-data body with one file field.
+func uploadForm(t *testing.T, field, name string, content []byte, extra [][2]string) (string, *bytes.Buffer) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for _, kv := range extra {
+		if err := w.WriteField(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if field != "" {
+		fw, err := w.CreateFormFile(field, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write(content)
+	}
+	w.Close()
+	return w.FormDataContentType(), &buf
+}
+
+// restUpload posts a file to the REST upload path.
+func restUpload(t *testing.T, a *testApp, tok, nest string, content []byte) (int, map[string]any) {
+	t.Helper()
+	ct, body := uploadForm(t, "file", "registry.pdf", content, nil)
+	req, _ := http.NewRequest(http.MethodPost, a.base+"/nests/"+nest+"/analysis/registry/upload", body)
+	req.Header.Set("Content-Type", ct)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, b := a.do(t, req)
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	return resp.StatusCode, out
+}
+
+// gqlUpload sends uploadRegistry per the GraphQL multipart request spec.
+func gqlUpload(t *testing.T, a *testApp, tok, nest string, content []byte) gqlResponse {
+	t.Helper()
+	ops := `{"query":"mutation($nest: ID!, $file: Upload!) { uploadRegistry(nestId: $nest, file: $file) { file { id size } ocrTask { id status } } }","variables":{"nest":"` + nest + `","file":null}}`
+	ct, body := uploadForm(t, "0", "scan.png", content, [][2]string{{"operations", ops}, {"map", `{"0":["variables.file"]}`}})
+	req, _ := http.NewRequest(http.MethodPost, a.base+"/graphql", body)
+	req.Header.Set("Content-Type", ct)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, b := a.do(t, req)
+	var out gqlResponse
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	out.Status = resp.StatusCode
+	return out
+}
+
+// nestLeftovers counts the nest's files rows, OCR tasks and stored objects.
+func nestLeftovers(t *testing.T, a *testApp, nest string) string {
+	t.Helper()
+	ctx := context.Background()
+	var files, tasks int
+	if err := a.db.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM files WHERE nest_id = $1), (SELECT count(*) FROM ocr_tasks WHERE nest_id = $1)`,
+		nest).Scan(&files, &tasks); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := a.store.List(ctx, "nests/"+nest+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%d files, %d OCR tasks, %d objects", files, tasks, len(keys))
+}
+
+// TestUploadRegistryRefusals: every bad upload, by REST and by GraphQL,
+// gets BAD_USER_INPUT with a message saying what is wrong, and leaves no
+// row and no object.
+func TestUploadRegistryRefusals(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "0s"})
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "올린 등기부")
+
+	// A PNG that declares 60,000 × 60,000 pixels in a file of a few hundred
+	// bytes: decoded, it would take 3.6 GB.
+	var bomb bytes.Buffer
+	png.Encode(&bomb, image.NewGray(image.Rect(0, 0, 1, 1)))
+	b := bomb.Bytes()
+	copy(b[16:24], []byte{0, 0, 0xea, 0x60, 0, 0, 0xea, 0x60}) // IHDR width, height
+	binary.BigEndian.PutUint32(b[29:33], crc32.ChecksumIEEE(b[12:29]))
+	// An encrypted PDF: a user password is needed to open it.
+	encrypted := []byte("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n" +
+		"3 0 obj<</Filter/Standard/V 1/R 2/O(01234567890123456789012345678901)/U(01234567890123456789012345678901)/P -4>>endobj\n" +
+		"trailer<</Root 1 0 R/Encrypt 3 0 R/ID[<00112233445566778899aabbccddeeff><00112233445566778899aabbccddeeff>]>>\n%%EOF\n")
+	zeroPages := []byte("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n" +
+		"xref\n0 3\n0000000000 65535 f \n0000000009 00000 n \n0000000052 00000 n \ntrailer<</Size 3/Root 1 0 R>>\nstartxref\n101\n%%EOF\n")
+	truncatedPNG := func() []byte {
+		var buf bytes.Buffer
+		img := image.NewGray(image.Rect(0, 0, 200, 200))
+		for i := range img.Pix {
+			img.Pix[i] = uint8(i * 7)
+		}
+		png.Encode(&buf, img)
+		return buf.Bytes()[:buf.Len()/2]
+	}()
+
+	tests := []struct {
+		name    string
+		content []byte
+		message string
+	}{
+		{"empty", nil, "empty"},
+		{"text", []byte("hello, this is not a registry"), "not a PDF, PNG or JPEG"},
+		{"a GIF", []byte("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), "not a PDF, PNG or JPEG"},
+		{"too large", append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("0"), 20<<20)...), "larger than 20 MiB"},
+		{"a decompression bomb", b, "megapixels"},
+		{"a damaged image", truncatedPNG, "image cannot be read"},
+		{"a damaged PDF", []byte("%PDF-1.4\nthis is not really a PDF\n"), "PDF cannot be read"},
+		{"an encrypted PDF", encrypted, "PDF cannot be read"},
+		{"a PDF with no pages", zeroPages, "PDF cannot be read"},
+	}
+	for _, tt := range tests {
+		t.Run("REST "+tt.name, func(t *testing.T) {
+			status, body := restUpload(t, a, tok, nest, tt.content)
+			msg, _ := body["message"].(string)
+			if status != http.StatusBadRequest || body["error_code"] != "BAD_USER_INPUT" || !strings.Contains(msg, tt.message) {
+				t.Errorf("%d %v, want 400 BAD_USER_INPUT saying %q", status, body, tt.message)
+			}
+		})
+		t.Run("GraphQL "+tt.name, func(t *testing.T) {
+			r := gqlUpload(t, a, tok, nest, tt.content)
+			if r.code() != "BAD_USER_INPUT" || !strings.Contains(r.Errors[0].Message, tt.message) {
+				t.Errorf("%d %+v, want BAD_USER_INPUT saying %q", r.Status, r.Errors, tt.message)
+			}
+		})
+	}
+	if got := nestLeftovers(t, a, nest); got != "0 files, 0 OCR tasks, 0 objects" {
+		t.Errorf("after the refusals: %s", got)
+	}
+	// Not the caller's nest: FORBIDDEN, nothing stored either.
+	if status, body := restUpload(t, a, a.token(t, "bob", false), nest, []byte("%PDF-1.4")); status != http.StatusForbidden {
+		t.Errorf("bob: %d %v", status, body)
+	}
+	// No file field at all.
+	ct, body := uploadForm(t, "", "", nil, [][2]string{{"note", "x"}})
+	req, _ := http.NewRequest(http.MethodPost, a.base+"/nests/"+nest+"/analysis/registry/upload", body)
+	req.Header.Set("Content-Type", ct)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	if resp, b := a.do(t, req); resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), `no \"file\" field`) {
+		t.Errorf("no file field: %d %s", resp.StatusCode, b)
+	}
+	if got := nestLeftovers(t, a, nest); got != "0 files, 0 OCR tasks, 0 objects" {
+		t.Errorf("at the end: %s", got)
+	}
+}
+
+// TestUploadRegistryAnalysed: a registry PDF posted over REST and a photo
+// of one page sent over GraphQL are stored under the nest, read by OCR and
+// analysed with a verdict, like an issued document.
+func TestUploadRegistryAnalysed(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "0s"})
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "가진 등기부")
+	var uniqueNo, address string
+	if err := a.db.Pool.QueryRow(context.Background(), `SELECT registry_unique_no, address FROM nests WHERE id = $1`, nest).Scan(&uniqueNo, &address); err != nil {
+		t.Fatal(err)
+	}
+	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := issuer.Content(nest, uniqueNo, address)
+	doc, err := sim.Render(reg, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, body := restUpload(t, a, tok, nest, doc.PDF)
+	if status != http.StatusAccepted || body["ocr_task_id"] == nil || body["file_id"] == nil {
+		t.Fatalf("REST upload: %d %v", status, body)
+	}
+	task := body["ocr_task_id"].(string)
+	q := `query($id: ID!) { ocrTask(id: $id) { status pageCount file { key: url size } analysis { verdict reasons { code } registry { title { uniqueNo } } } } }`
+	var an any
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		r := a.gql(t, tok, q, map[string]any{"id": task})
+		if s := dig(r.Data, "ocrTask", "status"); s == "SUCCESS" || s == "FAILED" {
+			an = dig(r.Data, "ocrTask", "analysis")
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the upload's OCR did not finish")
+		}
+	}
+	if dig(an, "verdict") != "COMPLETE" || dig(an, "registry", "title", "uniqueNo") != reg.FormattedUniqueNo() {
+		t.Errorf("uploaded PDF: %v", an)
+	}
+	keys, err := a.store.List(context.Background(), "nests/"+nest+"/uploads/")
+	if err != nil || len(keys) != 1 {
+		t.Errorf("objects under the nest's uploads: %v %v", keys, err)
+	}
+
+	// A photo of the first page, over GraphQL: a 1-page copy of a longer
+	// document, so at best PARTIAL, never COMPLETE.
+	imgSim, err := issuer.NewSimulator(issuer.SimulatorOptions{ImageOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgDoc, err := imgSim.Render(reg, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := degrade.PageImages(context.Background(), imgDoc.PDF, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var photo bytes.Buffer
+	png.Encode(&photo, pages[0])
+	r := gqlUpload(t, a, tok, nest, photo.Bytes())
+	if len(r.Errors) > 0 || dig(r.Data, "uploadRegistry", "ocrTask", "status") != "PENDING" {
+		t.Fatalf("GraphQL upload: %d %+v %v", r.Status, r.Errors, r.Data)
+	}
+	task = dig(r.Data, "uploadRegistry", "ocrTask", "id").(string)
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		r := a.gql(t, tok, q, map[string]any{"id": task})
+		if s := dig(r.Data, "ocrTask", "status"); s == "SUCCESS" || s == "FAILED" {
+			an = dig(r.Data, "ocrTask", "analysis")
+			if s != "SUCCESS" || dig(r.Data, "ocrTask", "pageCount") != float64(1) {
+				t.Errorf("photo OCR: %v", r.Data)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the photo's OCR did not finish")
+		}
+	}
+	if v := dig(an, "verdict"); v == "COMPLETE" && reg.Pages > 1 {
+		t.Errorf("one page of %d judged COMPLETE: %v", reg.Pages, an)
+	}
+	t.Logf("photo of page 1 of %d: %v", reg.Pages, an)
+}
