@@ -171,10 +171,7 @@ func graphQLOverHTTP(h http.Handler) http.Handler {
 
 // isStream reports whether r opens a WebSocket, an SSE stream or an Apollo
 // multipart subscription.
-func isStream(r *http.Request) bool {
-	return r.Header.Get("Upgrade") != "" || strings.Contains(r.Header.Get("Accept"), "text/event-stream") ||
-		live.AcceptsMultipartSubscription(r.Header.Get("Accept"))
-}
+func isStream(r *http.Request) bool { return live.IsStream(r) }
 
 type specWriter struct {
 	http.ResponseWriter

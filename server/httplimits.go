@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 )
@@ -28,23 +27,13 @@ const (
 // errSlowBody is what a body read answers once REQUEST_BODY_TIMEOUT passed.
 var errSlowBody = errors.New("http: request body arrived too slowly")
 
-// longLived reports whether r opens a stream that outlives any request
-// timeout: a WebSocket upgrade, or a subscription over SSE or multipart.
-func longLived(r *http.Request) bool {
-	if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
-		return true
-	}
-	accept := r.Header.Get("Accept")
-	return strings.Contains(accept, "text/event-stream") || strings.Contains(accept, "multipart/mixed")
-}
-
 // connDeadlines sets the per-request read and write deadlines. It must wrap
 // the handler the server calls directly (http.ResponseController reaches
 // the connection through the writer).
 func connDeadlines(bodyTimeout, requestTimeout time.Duration, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
-		if !longLived(r) {
+		if !isStream(r) {
 			_ = rc.SetWriteDeadline(time.Now().Add(requestTimeout + writeSlack))
 		}
 		if r.Body != nil && r.Body != http.NoBody {

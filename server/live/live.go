@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -109,4 +111,13 @@ func WithRequestID(ctx context.Context, id string) context.Context {
 func RequestID(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey{}).(string)
 	return id
+}
+
+// IsStream reports whether r opens a long-lived stream of one of these
+// transports: a WebSocket upgrade, a graphql-sse request or an Apollo
+// multipart subscription. Per-request timeouts must not apply to them;
+// each transport keeps its own keep-alive rules.
+func IsStream(r *http.Request) bool {
+	return r.Header.Get("Upgrade") != "" || strings.Contains(r.Header.Get("Accept"), "text/event-stream") ||
+		AcceptsMultipartSubscription(r.Header.Get("Accept"))
 }
