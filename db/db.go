@@ -21,7 +21,8 @@ import (
 // *sql.DB, so that a bun.Tx's *sql.Tx can be handed to River's InsertTx.
 type DB struct {
 	// Bun runs on pgx's database/sql driver. bun's own pgdriver breaks River's
-	// leader election (see FACTS.md), so it is never used here.
+	// leader election (its statements fail with "there is no parameter $2"), so it is never
+	// used here.
 	Bun *bun.DB
 	// SQL is the *sql.DB under Bun.
 	SQL *sql.DB

@@ -14,7 +14,7 @@ import (
 )
 
 // Issuance error codes, stored on issuance_tasks.error_code and
-// last_error_code (see DESIGN.md for when each is used).
+// last_error_code (the README's failure table says when each is used).
 const (
 	ErrAutomationFailed = "AUTOMATION_FAILED"
 	ErrDuplicatePayment = "DUPLICATE_PAYMENT"

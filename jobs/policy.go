@@ -34,7 +34,8 @@ const (
 	CauseUnexpected       Cause = "unexpected"        // anything unclassified, panics
 )
 
-// issuanceCode maps a cause to the issuance error code of DESIGN.md.
+// issuanceCode maps a cause to its issuance error code (the README's
+// failure table).
 func issuanceCode(c Cause) string {
 	switch c {
 	case CauseBotStart, CauseBotTransient, CauseBotPermanent, CauseNoDocument:

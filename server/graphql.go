@@ -154,7 +154,7 @@ func writeGraphQLError(w http.ResponseWriter, status int, msg, code string) {
 }
 
 // graphQLOverHTTP brings stock gqlgen in line with the GraphQL-over-HTTP
-// spec (FACTS.md): under application/json a request error answers 200, not
+// spec: under application/json a request error answers 200, not
 // 422; under application/graphql-response+json it keeps its 4xx but omits
 // "data". Successful responses stream through untouched.
 func graphQLOverHTTP(h http.Handler) http.Handler {

@@ -140,8 +140,8 @@ func newError(cause Cause, err error, format string, args ...any) *Error {
 // this package wrap every timeout, cancellation and network failure in an
 // *Error with CauseTransient, so the fallback below only matters for other
 // Issuers: an unwrapped context.DeadlineExceeded or a net.Error that reports
-// Timeout is CauseTransient, because DESIGN.md lists a timed-out automation
-// step as transient. Anything else, including a bare context.Canceled (the
+// Timeout is CauseTransient, because a timed-out automation step is a
+// transient failure (retried with backoff). Anything else, including a bare context.Canceled (the
 // caller gave up; that says nothing about the bot), is not classified:
 // CauseOf returns "", false and the caller records it as UNKNOWN.
 func CauseOf(err error) (Cause, bool) {
