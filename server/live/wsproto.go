@@ -113,8 +113,15 @@ func (c *wsConn) init(payload json.RawMessage) bool {
 			return false
 		}
 		c.mu.Lock()
-		c.release = release
+		ended := c.ended
+		if !ended {
+			c.release = release
+		}
 		c.mu.Unlock()
+		if ended { // terminated meanwhile (a failed write): give the slot back now
+			release()
+			return false
+		}
 	}
 	c.mu.Lock()
 	c.ctx = jobs.WithActor(c.ctx, actor)
