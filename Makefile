@@ -25,7 +25,7 @@ run: deps web/static/app.js build ## Run API, workers and console on embedded de
 
 test: deps versitygw web-build build web-deps browser-deps ## Run every test, with -race, on real Postgres and real S3 servers
 	@# testprogress runs go test -json: a line per package as each finishes, failures in full, a summary.
-	@$(GO) build -o $(BIN)/testprogress ./server/testprogress || exit 1; \
+	@$(GO) build -o $(BIN)/testprogress ./server/cmd/testprogress || exit 1; \
 	echo "make test: every package with -race; about 7 min with a warm build cache on 2 cores, about 12 min cold (compiling with -race)"; \
 	url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
 	TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 DUNGJI_REQUIRE_NODE=$$(command -v npm >/dev/null 2>&1 && echo 1) DUNGJI_REQUIRE_BROWSER=$$(test -x /usr/bin/chromium && echo 1) $(BIN)/testprogress -- -race -count=1 -timeout 9m ./...; rc=$$?; \
@@ -36,14 +36,14 @@ test-race: test ## Same as test (tests always run with -race)
 
 bench: deps build ## Run the benchmarks once (raw output: stderr and .data/bench/raw.txt); print one markdown table, each figure beside its baseline
 	@# -v: without it go test prints nothing for a skipped benchmark; -p 1: no package builds while another's benchmarks run.
-	@mkdir -p $(DATA)/bench && $(GO) build -o $(BIN)/benchtable ./server/benchtable || exit 1; \
+	@mkdir -p $(DATA)/bench && $(GO) build -o $(BIN)/benchtable ./server/cmd/benchtable || exit 1; \
 	url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
 	{ TEST_DATABASE_URL="$$url" $(GO) test -v -p 1 -run '^$$' -bench . -benchtime 1x -timeout 20m ./... 2>&1; echo $$? >$(DATA)/bench/rc; } \
 		| tee $(DATA)/bench/raw.txt /dev/stderr | $(BIN)/benchtable -db "$$url" -source $(DATA)/bench/raw.txt; trc=$$?; \
 	$(DUNGJI) pg down; rc=$$(cat $(DATA)/bench/rc); [ "$$rc" = 0 ] || exit $$rc; exit $$trc
 
 chaos: deps versitygw build ## Run api + 2 workers under faults (kill -9, pg restart, S3 outage, lost callbacks); one table, exit 1 on a wrong figure
-	$(GO) run ./server/chaos -bin $(DUNGJI) -versitygw $(BIN)/versitygw
+	$(GO) run ./server/cmd/chaos -bin $(DUNGJI) -versitygw $(BIN)/versitygw
 
 generate: ## Regenerate gqlgen code from graph/*.graphqls
 	$(GO) tool gqlgen generate --config gqlgen.yml

@@ -41,7 +41,7 @@ const (
 )
 
 // BenchmarkSubscription measures status push: N WebSocket subscriptions (N
-// = 1,000 and 10,000, opened by server/wsload in a process of its own) over
+// = 1,000 and 10,000, opened by server/cmd/wsload in a process of its own) over
 // 1,000 tasks that change 200 times a second, against the real app in this
 // process. Each N is a sub-benchmark (N=1000, N=10000) reporting, as
 // subs-…, commit → receive latency, the versions delivered, the server's
@@ -193,10 +193,10 @@ func raiseFileLimit(need uint64) (uint64, error) {
 func buildWSLoad(b *testing.B) string {
 	b.Helper()
 	bin := filepath.Join(b.TempDir(), "wsload")
-	cmd := exec.Command("go", "build", "-o", bin, "./wsload")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/wsload")
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
-		b.Fatalf("go build ./wsload: %v", err)
+		b.Fatalf("go build ./cmd/wsload: %v", err)
 	}
 	return bin
 }

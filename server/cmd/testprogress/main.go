@@ -5,7 +5,7 @@
 // nothing else was printed (what is being tested, how long it has run), and
 // a summary at the end. It exits with go test's status.
 //
-//	go run ./server/testprogress -- -race -count=1 ./...
+//	go run ./server/cmd/testprogress -- -race -count=1 ./...
 //
 // The arguments after "--" go to `go test -json` unchanged. Lines go test
 // prints that are not JSON (its closing "FAIL", the go command's messages)

@@ -9,7 +9,7 @@
 // any figure is wrong.
 //
 //	make chaos
-//	go run ./server/chaos -bin .data/bin/dungji -versitygw .data/bin/versitygw [-n 300] [-seed 1]
+//	go run ./server/cmd/chaos -bin .data/bin/dungji -versitygw .data/bin/versitygw [-n 300] [-seed 1]
 //
 // The registry office is the simulator (served over the bot's HTTP contract
 // from this process, so that its payment ledger outlives the workers);

@@ -3,8 +3,8 @@
 // its baseline from the same run, under a header naming the date, the
 // commit, the machine, the Go and PostgreSQL versions and the settings.
 //
-//	go test -v -run '^$' -bench . -benchtime 1x ./... | go run ./server/benchtable -db "$TEST_DATABASE_URL"
-//	go run ./server/benchtable .data/bench/raw.txt
+//	go test -v -run '^$' -bench . -benchtime 1x ./... | go run ./server/cmd/benchtable -db "$TEST_DATABASE_URL"
+//	go run ./server/cmd/benchtable .data/bench/raw.txt
 //
 // It reads standard input, or the files named. A figure the output lacks is
 // never left blank: its cell says why (skipped and the benchmark's reason,
