@@ -12,11 +12,16 @@ import (
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
+// DefaultIssuanceWorkers is how many issuance jobs run at once by default
+// (ISSUANCE_WORKERS).
+const DefaultIssuanceWorkers = 8
+
 // WorkerDeps are what the workers reach outside the database.
 type WorkerDeps struct {
 	Issuer issuer.Issuer
 	Store  *blob.Store
-	// IssuanceWorkers is how many issuance jobs run at once (default 8).
+	// IssuanceWorkers is how many issuance jobs run at once (default
+	// DefaultIssuanceWorkers).
 	IssuanceWorkers int
 	// ReconcileEvery is the reconciler's period (default 30s).
 	ReconcileEvery time.Duration
@@ -42,7 +47,7 @@ func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
 		return RiverOptions{}, errors.New("jobs: workers need an issuer and a store")
 	}
 	if deps.IssuanceWorkers <= 0 {
-		deps.IssuanceWorkers = 8
+		deps.IssuanceWorkers = DefaultIssuanceWorkers
 	}
 	if deps.ReconcileEvery <= 0 {
 		deps.ReconcileEvery = 30 * time.Second

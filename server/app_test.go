@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db/dbtest"
+	"github.com/dungji/dungji/server/config"
 )
 
 // testApp is a real process-in-a-test: the App on a loopback port, on its
@@ -51,11 +53,11 @@ func startAppWith(t testing.TB, env map[string]string, logTo io.Writer, opts app
 	for k, v := range env {
 		vars[k] = v
 	}
-	cfg, err := loadConfig(func(k string) string { return vars[k] })
+	cfg, err := config.Load(func(k string) string { return vars[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	role := Role(or(vars["ROLE"], "all"))
+	role := Role(cmp.Or(vars["ROLE"], "all"))
 	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	if logTo != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/db/localpg"
+	"github.com/dungji/dungji/server/config"
 )
 
 // A checkout's development state is its own: the JWT secret, the OCR keys,
@@ -55,7 +56,7 @@ func resetCmd(ctx context.Context, args []string, getenv func(string) string, st
 	if len(args) != 0 {
 		return errors.New("usage: dungji reset")
 	}
-	cfg, err := loadConfig(getenv)
+	cfg, err := config.Load(getenv)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dungji/dungji/server/httpapi"
 	"github.com/golang-jwt/jwt/v5"
 )
 
@@ -234,7 +235,7 @@ func TestGraphQLOverHTTP(t *testing.T) {
 		{"parse error, graphql-response+json", "application/graphql-response+json", `{"query":"{ me "}`, 400, false, "GRAPHQL_PARSE_FAILED"},
 		{"validation error, graphql-response+json", "application/graphql-response+json", `{"query":"{ nope }"}`, 400, false, "GRAPHQL_VALIDATION_FAILED"},
 		{"malformed JSON body", "application/json", `{"query":`, 400, true, ""},
-		{"oversized body", "application/json", `{"query":"{ __typename }","variables":{"x":"` + strings.Repeat("a", maxGraphQLBody) + `"}}`, 413, true, "BAD_REQUEST"},
+		{"oversized body", "application/json", `{"query":"{ __typename }","variables":{"x":"` + strings.Repeat("a", httpapi.MaxGraphQLBody) + `"}}`, 413, true, "BAD_REQUEST"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dungji/dungji/server/httpapi"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -329,12 +330,12 @@ func TestSlowHeadersAreCut(t *testing.T) {
 	if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: "); err != nil {
 		t.Fatal(err)
 	}
-	_ = c.SetReadDeadline(time.Now().Add(headerTimeout + 10*time.Second))
+	_ = c.SetReadDeadline(time.Now().Add(httpapi.HeaderTimeout + 10*time.Second))
 	_, err = io.ReadAll(c) // returns when the server closes
 	if ne, ok := err.(net.Error); ok && ne.Timeout() {
 		t.Fatalf("still open after %v", time.Since(start))
 	}
-	if took := time.Since(start); took < headerTimeout-time.Second || took > headerTimeout+5*time.Second {
-		t.Fatalf("closed after %v, want about %v", took, headerTimeout)
+	if took := time.Since(start); took < httpapi.HeaderTimeout-time.Second || took > httpapi.HeaderTimeout+5*time.Second {
+		t.Fatalf("closed after %v, want about %v", took, httpapi.HeaderTimeout)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/dungji/dungji/server/config"
 	"net/http"
 	"strings"
 	"testing"
@@ -90,7 +91,7 @@ func TestTokenCommandRoundTrip(t *testing.T) {
 	if err := Main(context.Background(), []string{"token", "--user", "alice", "--admin", "--ttl", "2h"}, env, &out, &errOut); err != nil {
 		t.Fatalf("token: %v %s", err, errOut.String())
 	}
-	cfg, err := loadConfig(env)
+	cfg, err := config.Load(env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,8 +108,8 @@ func TestTokenCommandRoundTrip(t *testing.T) {
 		t.Fatalf("round trip gave %+v", actor)
 	}
 	// Two hours later (plus the 60 s leeway) it has expired.
-	tk.now = func() time.Time { return time.Now().Add(2*time.Hour + 2*time.Minute) }
-	if _, err := tk.Verify(strings.TrimSpace(out.String())); err == nil {
+	later := tk.WithClock(func() time.Time { return time.Now().Add(2*time.Hour + 2*time.Minute) })
+	if _, err := later.Verify(strings.TrimSpace(out.String())); err == nil {
 		t.Fatal("token still valid after its ttl")
 	}
 	for _, args := range [][]string{{"token"}, {"token", "--user", "a", "--ttl", "-1h"}} {
@@ -147,7 +148,7 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, tc := range cases {
-		_, err := loadConfig(func(k string) string {
+		_, err := config.Load(func(k string) string {
 			if k == "DATA_DIR" {
 				return dir
 			}
@@ -157,7 +158,7 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 			t.Errorf("%v: error %v does not name %s", tc.env, err, tc.name)
 		}
 	}
-	if _, err := loadConfig(func(k string) string { return map[string]string{"DATA_DIR": dir}[k] }); err != nil {
+	if _, err := config.Load(func(k string) string { return map[string]string{"DATA_DIR": dir}[k] }); err != nil {
 		t.Fatalf("defaults: %v", err)
 	}
 }

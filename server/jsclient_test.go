@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/dungji/dungji/server/live"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -178,8 +179,8 @@ func TestJavaScriptClientRejectedAuthDoesNotReconnect(t *testing.T) {
 		name, token string
 		want        int
 	}{
-		{"bad token", "not-a-token", closeForbidden},
-		{"no token", "", closeUnauthorized},
+		{"bad token", "not-a-token", live.CloseForbidden},
+		{"no token", "", live.CloseUnauthorized},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code := runNode(t, root, node, 60*time.Second,

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/dungji/dungji/server/live"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -277,8 +278,8 @@ func TestJavaScriptLegacyClientRefusedGetsConnectionError(t *testing.T) {
 			if !strings.Contains(payload.Message, tc.reason) || strings.Contains(payload.Message, tc.token) {
 				t.Errorf("connection_error message %q: want it to say %q without echoing the token", payload.Message, tc.reason)
 			}
-			if got := r.closeCodes(); len(got) != 1 || got[0] != closeForbidden {
-				t.Errorf("closes %v, want one %d", got, closeForbidden)
+			if got := r.closeCodes(); len(got) != 1 || got[0] != live.CloseForbidden {
+				t.Errorf("closes %v, want one %d", got, live.CloseForbidden)
 			}
 			if n := r.count("open"); n != 1 {
 				t.Errorf("the client opened %d sockets, want 1", n)
@@ -340,7 +341,7 @@ func tokenExpiryRun(t *testing.T, a *testApp, root, node, kind string) {
 	expiries := 0
 	for i, c := range closes {
 		switch {
-		case c == closeForbidden:
+		case c == live.CloseForbidden:
 			expiries++
 		case i == len(closes)-1 && c == 1000:
 		default:
@@ -363,7 +364,7 @@ func tokenExpiryRun(t *testing.T, a *testApp, root, node, kind string) {
 		}
 	}
 	for _, l := range r.lines {
-		if l.Event != "closed" || l.Code != closeForbidden {
+		if l.Event != "closed" || l.Code != live.CloseForbidden {
 			continue
 		}
 		exp := time.Unix(exps[l.Connection], 0)
@@ -461,10 +462,10 @@ func TestJavaScriptClientCloseCodes(t *testing.T) {
 		connections int // sockets the client opens in all
 		acked       int // of which acknowledged
 	}{
-		{"no token: 4401, no retry", fixed(""), 0, closeUnauthorized, 1, 0},
-		{"bad token: 4403, retried then reported", fixed("not-a-token"), 0, closeForbidden, 1 + retries, 0},
-		{"expired token: 4403, retried then reported", func() string { return issue("close-expired", -30*time.Second) }, 0, closeForbidden, 1 + retries, 0},
-		{"static token expiring while connected: 4403 at exp, retried then reported", func() string { return issue("close-static", 4*time.Second) }, 0, closeForbidden, 1 + retries, 1},
+		{"no token: 4401, no retry", fixed(""), 0, live.CloseUnauthorized, 1, 0},
+		{"bad token: 4403, retried then reported", fixed("not-a-token"), 0, live.CloseForbidden, 1 + retries, 0},
+		{"expired token: 4403, retried then reported", func() string { return issue("close-expired", -30*time.Second) }, 0, live.CloseForbidden, 1 + retries, 0},
+		{"static token expiring while connected: 4403 at exp, retried then reported", func() string { return issue("close-static", 4*time.Second) }, 0, live.CloseForbidden, 1 + retries, 1},
 		{"connection quota full: 4429, no retry", fixed(full), 0, 4429, 1, 0},
 		{"connection_init too late: 4408, retried then reported", fixed(a.token(t, "close-slow", false)), 3500 * time.Millisecond, 4408, 1 + retries, 0},
 	} {

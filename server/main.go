@@ -24,6 +24,8 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/db/localpg"
+	"github.com/dungji/dungji/server/auth"
+	"github.com/dungji/dungji/server/config"
 )
 
 func main() {
@@ -82,7 +84,7 @@ func newLogger(w io.Writer, level string) *slog.Logger {
 // otherwise, in development, this checkout's database (devDatabaseName) on the server on
 // 127.0.0.1:5432 when it answers or on a private cluster under DATA_DIR.
 // The returned stop function stops a private cluster that was started.
-func openDatabase(ctx context.Context, cfg Config, log *slog.Logger) (*db.DB, func(), error) {
+func openDatabase(ctx context.Context, cfg config.Config, log *slog.Logger) (*db.DB, func(), error) {
 	url := cfg.DatabaseURL
 	stop := func() {}
 	if url == "" {
@@ -139,7 +141,7 @@ func migrateCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if len(args) != 1 || (args[0] != "up" && args[0] != "down" && args[0] != "status") {
 		return errors.New("usage: dungji migrate up|down|status")
 	}
-	cfg, err := loadConfig(getenv)
+	cfg, err := config.Load(getenv)
 	if err != nil {
 		return err
 	}
@@ -185,7 +187,7 @@ func tokenCmd(args []string, getenv func(string) string, stdout, stderr io.Write
 	if *ttl <= 0 {
 		return errors.New("token: --ttl must be positive")
 	}
-	cfg, err := loadConfig(getenv)
+	cfg, err := config.Load(getenv)
 	if err != nil {
 		return err
 	}
@@ -201,19 +203,17 @@ func tokenCmd(args []string, getenv func(string) string, stdout, stderr io.Write
 	return nil
 }
 
-func newTokens(cfg Config) (*Tokens, error) {
+// newTokens is the process's token issuer: JWT_SECRET, or in development
+// a secret kept under DATA_DIR so that printed tokens survive a restart.
+func newTokens(cfg config.Config) (*auth.Tokens, error) {
 	secret := cfg.JWTSecret
 	if secret == "" {
 		var err error
-		if secret, err = devSecret(cfg.DataDir); err != nil {
+		if secret, err = config.DevSecret(cfg.DataDir, "jwt-secret", 32, func() string { return config.RandomString(32) }); err != nil {
 			return nil, fmt.Errorf("development JWT secret: %w", err)
 		}
 	}
-	tk := &Tokens{secret: []byte(secret), issuer: cfg.JWTIssuer, audience: cfg.JWTAudience, now: time.Now}
-	if cfg.JWTSecretPrevious != "" {
-		tk.previous = []byte(cfg.JWTSecretPrevious)
-	}
-	return tk, nil
+	return auth.New(auth.Options{Secret: secret, Previous: cfg.JWTSecretPrevious, Issuer: cfg.JWTIssuer, Audience: cfg.JWTAudience})
 }
 
 // pgCmd starts (up) or stops (down) the development database server: `make
@@ -222,7 +222,7 @@ func pgCmd(ctx context.Context, args []string, getenv func(string) string, stdou
 	if len(args) != 1 || (args[0] != "up" && args[0] != "down") {
 		return errors.New("usage: dungji pg up|down")
 	}
-	cfg, err := loadConfig(getenv)
+	cfg, err := config.Load(getenv)
 	if err != nil {
 		return err
 	}

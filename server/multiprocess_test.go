@@ -27,6 +27,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/dungji/dungji/db/dbtest"
+	"github.com/dungji/dungji/server/httpapi"
 )
 
 // These tests run the real binary as separate processes: one API process and
@@ -377,7 +378,7 @@ func (c *mpCluster) start(name, role string, env map[string]string) *mpProc {
 		vars["ADDR"] = addr
 		vars["DATA_DIR"] = t.TempDir()
 		if role == "api" {
-			vars["OCR_CALLBACK_URL"] = "http://" + addr + ocrCallbackPath
+			vars["OCR_CALLBACK_URL"] = "http://" + addr + httpapi.OCRCallbackPath
 		}
 		if vars["OCR_CALLBACK_URL"] == "" {
 			t.Fatal("start the api process first: the workers post OCR results to it")

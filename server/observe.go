@@ -2,18 +2,12 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"github.com/vektah/gqlparser/v2/ast"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -25,7 +19,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dungji/dungji/jobs"
-	"github.com/dungji/dungji/server/live"
+	"github.com/dungji/dungji/server/config"
+	"github.com/dungji/dungji/server/httpapi"
 )
 
 // setupMetrics registers the process's metrics: the lifecycle's (jobs), and
@@ -46,7 +41,7 @@ func (a *App) setupMetrics() {
 		return float64(a.hub.Subscribers())
 	}))
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "dungji_websocket_connections",
-		Help: "Authenticated WebSocket connections on this instance."}, func() float64 { return float64(a.wsLimits.total()) }))
+		Help: "Authenticated WebSocket connections on this instance."}, func() float64 { return float64(a.wsLimits.Total()) }))
 	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "dungji_event_tail_reconnects_total",
 		Help: "Times the task_events tail reconnected (LISTEN connection lost)."}, func() float64 {
 		if a.tail == nil {
@@ -94,9 +89,9 @@ func (a *App) metricsHandler() http.Handler {
 		return h
 	}
 	if a.riverUIUser == "" {
-		return a.tokens.adminOnly("metrics", "", randomString(24), h) // an admin token only
+		return a.tokens.AdminOnly("metrics", "", config.RandomString(24), h) // an admin token only
 	}
-	return a.tokens.adminOnly("metrics", a.riverUIUser, a.riverUIPassword, h)
+	return a.tokens.AdminOnly("metrics", a.riverUIUser, a.riverUIPassword, h)
 }
 
 // setupTracing exports traces over OTLP/HTTP when
@@ -129,85 +124,10 @@ func (a *App) setupTracing(ctx context.Context, tp trace.TracerProvider) error {
 // a caller — or of the OCR engine echoing ours — is continued).
 func (a *App) traced(h http.Handler) http.Handler {
 	return otelhttp.NewHandler(h, "http", otelhttp.WithTracerProvider(a.tracer),
-		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return r.Method + " " + routeOf(r) }))
-}
-
-// routeOf names a request's route without ids, for span names.
-func routeOf(r *http.Request) string {
-	if r.Pattern != "" {
-		if _, p, ok := strings.Cut(r.Pattern, " "); ok {
-			return p
-		}
-		return r.Pattern
-	}
-	return r.URL.Path
+		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return r.Method + " " + httpapi.RouteOf(r) }))
 }
 
 // tracedClient is an HTTP client whose requests carry the trace.
 func (a *App) tracedTransport(base http.RoundTripper) http.RoundTripper {
 	return otelhttp.NewTransport(base, otelhttp.WithTracerProvider(a.tracer))
 }
-
-// graphQLSpans puts each query and mutation in a span named by its
-// operation; subscriptions are long-lived and get none.
-func graphQLSpans(tp func() trace.TracerProvider) graphql.OperationMiddleware {
-	return func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-		oc := graphql.GetOperationContext(ctx)
-		if oc.Operation == nil || oc.Operation.Operation == ast.Subscription {
-			return next(ctx)
-		}
-		name := oc.OperationName
-		if name == "" && len(oc.Operation.SelectionSet) > 0 {
-			if f, ok := oc.Operation.SelectionSet[0].(*ast.Field); ok {
-				name = f.Name
-			}
-		}
-		ctx, span := tp().Tracer("github.com/dungji/dungji/graph").Start(ctx, "graphql "+string(oc.Operation.Operation)+" "+name)
-		h := next(ctx)
-		return func(ctx context.Context) *graphql.Response {
-			defer span.End()
-			resp := h(ctx)
-			if resp != nil && len(resp.Errors) > 0 {
-				span.SetAttributes(attribute.String("graphql.error", resp.Errors[0].Message))
-			}
-			return resp
-		}
-	}
-}
-
-// accessLog gives each request an id (X-Request-ID, kept when the caller
-// sends a sane one) and logs one line per request with it.
-func accessLog(log *slog.Logger, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get("X-Request-ID")
-		if len(id) == 0 || len(id) > 64 || strings.ContainsAny(id, " \t\r\n\"") {
-			b := make([]byte, 8)
-			_, _ = rand.Read(b)
-			id = hex.EncodeToString(b)
-		}
-		w.Header().Set("X-Request-ID", id)
-		ctx := live.WithRequestID(r.Context(), id)
-		rec := &statusRecorder{ResponseWriter: w, status: 200}
-		start := time.Now()
-		h.ServeHTTP(rec, r.WithContext(ctx))
-		level := slog.LevelDebug
-		if rec.status >= 500 {
-			level = slog.LevelWarn
-		}
-		log.Log(ctx, level, "http request", "request_id", id, "method", r.Method, "path", r.URL.Path,
-			"status", rec.status, "duration_ms", time.Since(start).Milliseconds())
-	})
-}
-
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusRecorder) WriteHeader(code int) { s.status = code; s.ResponseWriter.WriteHeader(code) }
-func (s *statusRecorder) Flush() {
-	if f, ok := s.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dungji/dungji/server/httpapi"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
@@ -141,7 +142,7 @@ func TestOneIssuanceIsOneTrace(t *testing.T) {
 		spans = exp.GetSpans()
 		found := false
 		for _, s := range spans {
-			if strings.HasPrefix(s.Name, "POST "+ocrCallbackPath) {
+			if strings.HasPrefix(s.Name, "POST "+httpapi.OCRCallbackPath) {
 				found = true
 			}
 		}
@@ -164,7 +165,7 @@ func TestOneIssuanceIsOneTrace(t *testing.T) {
 	}
 	_ = mutation
 	traceID := root[0].SpanContext.TraceID()
-	for _, name := range []string{"river.work issuance", "river.work ocr", "POST " + ocrEnginePrefix + "/", "POST " + ocrCallbackPath} {
+	for _, name := range []string{"river.work issuance", "river.work ocr", "POST " + httpapi.OCREnginePrefix + "/", "POST " + httpapi.OCRCallbackPath} {
 		var match bool
 		for n, ss := range byName {
 			if strings.HasPrefix(n, name) {

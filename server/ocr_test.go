@@ -15,6 +15,8 @@ import (
 
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/server/auth"
+	"github.com/dungji/dungji/server/httpapi"
 )
 
 // pendingOCRTask makes a file and a PENDING OCR task for it straight in SQL
@@ -52,10 +54,10 @@ type callback struct {
 
 func (a *testApp) postCallback(t *testing.T, c callback) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, a.base+ocrCallbackPath, strings.NewReader(c.body))
+	req, _ := http.NewRequest(http.MethodPost, a.base+httpapi.OCRCallbackPath, strings.NewReader(c.body))
 	req.Header.Set("Content-Type", "application/json")
 	if c.key != "" {
-		req.Header.Set(internalKeyHeader, c.key)
+		req.Header.Set(auth.InternalKeyHeader, c.key)
 	}
 	if c.sign {
 		secret := c.secret
@@ -119,7 +121,7 @@ func TestOCRCallback(t *testing.T) {
 		{"empty job id", callback{body: `{"job_id":"  ","status":"SUCCEEDED"}`, key: key, sign: true}, 400},
 		{"null job id", callback{body: `{"job_id":null,"status":"SUCCEEDED"}`, key: key, sign: true}, 400},
 		{"unknown job id", callback{body: jobDoc("eng-unknown", "", "SUCCEEDED"), key: key, sign: true}, 404},
-		{"oversized body", callback{body: `{"job_id":"eng-1","pad":"` + strings.Repeat("x", maxOCRCallbackBody) + `"}`, key: key, sign: true}, 413},
+		{"oversized body", callback{body: `{"job_id":"eng-1","pad":"` + strings.Repeat("x", httpapi.MaxOCRCallbackBody) + `"}`, key: key, sign: true}, 413},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -186,7 +188,7 @@ func TestOCRCallback(t *testing.T) {
 		}
 	})
 	t.Run("the built-in engine refuses requests without the key", func(t *testing.T) {
-		resp, _ := a.do(t, mustRequest(t, http.MethodPost, a.base+ocrEnginePrefix+"/v1/jobs", `{"document_url":"http://127.0.0.1:1/x","client_token":"x"}`))
+		resp, _ := a.do(t, mustRequest(t, http.MethodPost, a.base+httpapi.OCREnginePrefix+"/v1/jobs", `{"document_url":"http://127.0.0.1:1/x","client_token":"x"}`))
 		if resp.StatusCode != 401 {
 			t.Fatalf("engine without key: %d", resp.StatusCode)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db/dbtest"
+	"github.com/dungji/dungji/server/config"
 )
 
 // prodStartEnv names every external part of a production process; the
@@ -124,7 +125,7 @@ func TestProductionS3AWSResolutionIsExplicit(t *testing.T) {
 	env := prodStartEnv()
 	env["S3_ENDPOINT"] = "aws"
 	env["DATA_DIR"] = t.TempDir()
-	cfg, err := loadConfig(func(k string) string { return env[k] })
+	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestRecoveryTimerDefaults(t *testing.T) {
 			for k, v := range tc.env {
 				env[k] = v
 			}
-			cfg, err := loadConfig(func(k string) string { return env[k] })
+			cfg, err := config.Load(func(k string) string { return env[k] })
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,6 +18,8 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/dungji/dungji/db/dbtest"
+	"github.com/dungji/dungji/server/auth"
+	"github.com/dungji/dungji/server/httpapi"
 )
 
 // The security table runs the real binary (`dungji serve`) once per
@@ -569,7 +571,7 @@ func securityRows() []secRow {
 	}
 	add(secRow{name: "body: 9 bytes then silence on /graphql is 408 within seconds", status: 408, send: slow("/graphql", "")})
 	add(secRow{name: "body: 9 bytes then silence on an SSE request is 408", status: 408, send: slow("/graphql", "\r\nAccept: text/event-stream")})
-	add(secRow{name: "body: 9 bytes then silence on the OCR callback is 400", status: 400, send: slow(ocrCallbackPath, "")})
+	add(secRow{name: "body: 9 bytes then silence on the OCR callback is 400", status: 400, send: slow(httpapi.OCRCallbackPath, "")})
 	add(secRow{name: "body: a byte every 300 ms is cut", status: 408,
 		send: func(e *secEnv) secAnswer {
 			return e.raw("POST /graphql HTTP/1.1\r\nHost: HOST\r\nContent-Type: application/json\r\nContent-Length: 1000", func(c net.Conn) {
@@ -712,33 +714,35 @@ func securityRows() []secRow {
 		status     int
 	}{
 		{"no key", `{"job_id":"j"}`, func() []string { return nil }, 401},
-		{"a wrong key", `{"job_id":"j"}`, func() []string { return []string{internalKeyHeader, "wrong-key-0123456789abc"} }, 401},
-		{"the key but no signature", `{"job_id":"j"}`, func() []string { return []string{internalKeyHeader, tableCallbackKey} }, 401},
+		{"a wrong key", `{"job_id":"j"}`, func() []string { return []string{auth.InternalKeyHeader, "wrong-key-0123456789abc"} }, 401},
+		{"the key but no signature", `{"job_id":"j"}`, func() []string { return []string{auth.InternalKeyHeader, tableCallbackKey} }, 401},
 		{"a garbage signature", `{"job_id":"j"}`, func() []string {
-			return []string{internalKeyHeader, tableCallbackKey, "webhook-id", "msg_1", "webhook-timestamp", fmt.Sprint(time.Now().Unix()), "webhook-signature", "v1,AAAA"}
+			return []string{auth.InternalKeyHeader, tableCallbackKey, "webhook-id", "msg_1", "webhook-timestamp", fmt.Sprint(time.Now().Unix()), "webhook-signature", "v1,AAAA"}
 		}, 401},
 		{"a signature ten minutes old", `{"job_id":"j"}`, func() []string {
-			return append([]string{internalKeyHeader, tableCallbackKey}, signed(`{"job_id":"j"}`, time.Now().Add(-10*time.Minute), fmt.Sprint("msg_old_", time.Now().UnixNano()))...)
+			return append([]string{auth.InternalKeyHeader, tableCallbackKey}, signed(`{"job_id":"j"}`, time.Now().Add(-10*time.Minute), fmt.Sprint("msg_old_", time.Now().UnixNano()))...)
 		}, 401},
 		{"a signature of another body", `{"job_id":"k"}`, func() []string {
-			return append([]string{internalKeyHeader, tableCallbackKey}, signed(`{"job_id":"j"}`, time.Now(), fmt.Sprint("msg_other_", time.Now().UnixNano()))...)
+			return append([]string{auth.InternalKeyHeader, tableCallbackKey}, signed(`{"job_id":"j"}`, time.Now(), fmt.Sprint("msg_other_", time.Now().UnixNano()))...)
 		}, 401},
 		{"signed, not JSON", `not json`, func() []string {
-			return append([]string{internalKeyHeader, tableCallbackKey}, signed(`not json`, time.Now(), fmt.Sprint("msg_nj_", time.Now().UnixNano()))...)
+			return append([]string{auth.InternalKeyHeader, tableCallbackKey}, signed(`not json`, time.Now(), fmt.Sprint("msg_nj_", time.Now().UnixNano()))...)
 		}, 400},
 		{"signed, no job id", `{"status":"SUCCEEDED"}`, func() []string {
-			return append([]string{internalKeyHeader, tableCallbackKey}, signed(`{"status":"SUCCEEDED"}`, time.Now(), fmt.Sprint("msg_nid_", time.Now().UnixNano()))...)
+			return append([]string{auth.InternalKeyHeader, tableCallbackKey}, signed(`{"status":"SUCCEEDED"}`, time.Now(), fmt.Sprint("msg_nid_", time.Now().UnixNano()))...)
 		}, 400},
 		{"signed, an unknown job", `{"job_id":"no-such-job","status":"SUCCEEDED"}`, func() []string {
-			return append([]string{internalKeyHeader, tableCallbackKey}, signed(`{"job_id":"no-such-job","status":"SUCCEEDED"}`, time.Now(), fmt.Sprint("msg_unk_", time.Now().UnixNano()))...)
+			return append([]string{auth.InternalKeyHeader, tableCallbackKey}, signed(`{"job_id":"no-such-job","status":"SUCCEEDED"}`, time.Now(), fmt.Sprint("msg_unk_", time.Now().UnixNano()))...)
 		}, 404},
 	} {
 		add(secRow{name: "OCR callback: " + tc.name, status: tc.status, unchanged: true,
-			send: func(e *secEnv) secAnswer { return e.post(ocrCallbackPath, "application/json", tc.body, tc.hdr()...) }})
+			send: func(e *secEnv) secAnswer {
+				return e.post(httpapi.OCRCallbackPath, "application/json", tc.body, tc.hdr()...)
+			}})
 	}
 	add(secRow{name: "OCR callback: over the size limit is 413", status: 413,
 		send: func(e *secEnv) secAnswer {
-			return e.post(ocrCallbackPath, "application/json", `{"job_id":"`+strings.Repeat("x", maxOCRCallbackBody)+`"}`, internalKeyHeader, tableCallbackKey)
+			return e.post(httpapi.OCRCallbackPath, "application/json", `{"job_id":"`+strings.Repeat("x", httpapi.MaxOCRCallbackBody)+`"}`, auth.InternalKeyHeader, tableCallbackKey)
 		}})
 	add(secRow{name: "OCR callback: a replayed webhook-id is 409", status: 409,
 		send: func(e *secEnv) secAnswer {
@@ -747,11 +751,11 @@ func securityRows() []secRow {
 				e.t.Fatal(err)
 			}
 			body := `{"job_id":"` + engineJob + `","status":"FAILED","error_code":"ENGINE_FAILED"}`
-			hdr := append([]string{internalKeyHeader, tableCallbackKey}, signed(body, time.Now(), fmt.Sprint("msg_replay_", time.Now().UnixNano()))...)
-			if first := e.post(ocrCallbackPath, "application/json", body, hdr...); first.status != 200 {
+			hdr := append([]string{auth.InternalKeyHeader, tableCallbackKey}, signed(body, time.Now(), fmt.Sprint("msg_replay_", time.Now().UnixNano()))...)
+			if first := e.post(httpapi.OCRCallbackPath, "application/json", body, hdr...); first.status != 200 {
 				return first
 			}
-			return e.post(ocrCallbackPath, "application/json", body, hdr...)
+			return e.post(httpapi.OCRCallbackPath, "application/json", body, hdr...)
 		}})
 	add(secRow{name: "built-in OCR engine: refused without the key", status: 401,
 		send: func(e *secEnv) secAnswer { return e.post("/internal/ocr-engine/v1/jobs", "application/json", `{}`) }})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -25,6 +26,9 @@ import (
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/server/auth"
+	"github.com/dungji/dungji/server/config"
+	"github.com/dungji/dungji/server/httpapi"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
@@ -58,7 +62,7 @@ func (a *App) openStore(ctx context.Context) error {
 
 // newIssuer returns the registry bot: the HTTP adapter for ISSUER_URL, or
 // the simulator.
-func newIssuer(cfg Config) (issuer.Issuer, error) {
+func newIssuer(cfg config.Config) (issuer.Issuer, error) {
 	if cfg.IssuerURL != "" {
 		return issuer.NewHTTPIssuer(cfg.IssuerURL, nil), nil
 	}
@@ -101,7 +105,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	if getenv("ENV") == "" {
 		return errors.New("ENV is not set: ENV=production for a deployment, ENV=development on a workstation (make run sets it)")
 	}
-	cfg, err := loadConfig(getenv)
+	cfg, err := config.Load(getenv)
 	if err != nil {
 		return err
 	}
@@ -115,7 +119,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 // App is one running process: its database, River client, lifecycle
 // service and HTTP server.
 type App struct {
-	cfg     Config
+	cfg     config.Config
 	role    Role
 	log     *slog.Logger
 	db      *db.DB
@@ -125,12 +129,12 @@ type App struct {
 	store   *blob.Store
 	// embeddedS3 is the in-process S3 server when S3_ENDPOINT is unset.
 	embeddedS3 *blob.Embedded
-	tokens     *Tokens
+	tokens     *auth.Tokens
 	riverUI    *riverui.Handler
 	// riverUIUser and riverUIPassword guard /riverui/; empty means unmounted.
 	riverUIUser, riverUIPassword string
 
-	wsLimits *wsLimits
+	wsLimits *httpapi.WSLimits
 	waker    *db.Waker
 
 	metrics         *jobs.Metrics
@@ -154,7 +158,7 @@ type App struct {
 	ocrEngine  ocr.Engine
 	ocrServer  *ocr.Server // the built-in engine, when mounted here
 	ocrWebhook *standardwebhooks.Webhook
-	replays    replayGuard
+	api        *httpapi.API  // the HTTP surface, built once the parts above exist
 	ready      chan struct{} // closed once the HTTP server accepts connections
 }
 
@@ -163,13 +167,13 @@ type appOptions struct {
 	tracerProvider trace.TracerProvider
 }
 
-func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger, options ...appOptions) (*App, error) {
+func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger, options ...appOptions) (*App, error) {
 	var opts appOptions
 	if len(options) > 0 {
 		opts = options[0]
 	}
 	a := &App{cfg: cfg, role: role, log: log, ready: make(chan struct{}),
-		wsLimits: &wsLimits{maxConns: cfg.WSMaxConnsPerUser, maxSubs: cfg.WSMaxSubscriptions}}
+		wsLimits: httpapi.NewWSLimits(cfg.WSMaxConnsPerUser, cfg.WSMaxSubscriptions)}
 	a.streams, a.cancelStreams = context.WithCancel(context.Background())
 	if !cfg.Dev() {
 		// Error level: an operator filtering the log must still see it.
@@ -230,7 +234,7 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger, option
 		}
 		ropts, err = a.service.WorkerRiverOptions(jobs.WorkerDeps{Issuer: iss, Store: a.store,
 			IssuanceWorkers: cfg.IssuanceWorkers, JobTimeout: cfg.JobTimeout, JobRescueAfter: cfg.JobRescueAfter, Logger: log,
-			OCR: a.ocrEngine, OCRCallbackURL: or(cfg.OCRCallbackURL, a.base+ocrCallbackPath)})
+			OCR: a.ocrEngine, OCRCallbackURL: cmp.Or(cfg.OCRCallbackURL, a.base+httpapi.OCRCallbackPath)})
 		if err != nil {
 			a.close()
 			return nil, err
@@ -253,7 +257,7 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger, option
 	if a.riverUIUser == "" && cfg.Dev() {
 		// Kept under DATA_DIR like the JWT secret, so a bookmarked login
 		// survives a restart.
-		pw, err := devSecretFile(cfg.DataDir, "riverui-password", func() string { return randomString(12) })
+		pw, err := config.DevSecret(cfg.DataDir, "riverui-password", 1, func() string { return config.RandomString(12) })
 		if err != nil {
 			a.close()
 			return nil, fmt.Errorf("development River UI password: %w", err)
@@ -271,8 +275,21 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger, option
 			return nil, fmt.Errorf("river ui: %w", err)
 		}
 	}
+	a.api = &httpapi.API{Config: cfg, Service: a.service, DB: a.db, Tokens: a.tokens, Log: log,
+		ServesAPI: role.api(), WS: a.wsLimits, Metrics: a.metricsHandler(), Traced: a.traced,
+		Tracer: func() trace.TracerProvider { return a.tracer }, Callbacks: a.callbacks, Webhook: a.ocrWebhook,
+		Streams: a.streams, StreamWG: &a.streamWG}
+	if a.ocrServer != nil {
+		a.api.OCREngine = a.ocrServer.Handler()
+	}
+	if a.riverUI != nil {
+		a.api.RiverUI, a.api.RiverUIUser, a.api.RiverUIPassword = a.riverUI, a.riverUIUser, a.riverUIPassword
+	}
 	return a, nil
 }
+
+// routes is every HTTP path the process serves (package httpapi).
+func (a *App) routes() http.Handler { return a.api.Handler() }
 
 func (a *App) close() {
 	if a.listener != nil {
@@ -327,14 +344,8 @@ func (a *App) run(ctx context.Context, stdout io.Writer) error {
 		go func() { defer bg.Done(); _ = a.tail.Run(bgCtx) }()
 	}
 	defer func() { stopBackground(); bg.Wait() }()
-	srv := &http.Server{
-		// Bodies, writes and idle connections are bounded too (httplimits.go).
-		Handler:           connDeadlines(a.cfg.BodyTimeout, a.cfg.RequestTimeout, a.routes()),
-		ReadHeaderTimeout: headerTimeout,
-		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
-	}
+	// Bodies, writes and idle connections are bounded too (httpapi.NewServer).
+	srv := httpapi.NewServer(a.routes(), a.cfg.BodyTimeout, a.cfg.RequestTimeout, slog.NewLogLogger(a.log.Handler(), slog.LevelWarn))
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	close(a.ready)

@@ -940,7 +940,7 @@ func BenchmarkWakeupNotify(b *testing.B) {
 // goroutine, as it does for any transport that brings no feed.
 func stockServer(b *testing.B, a *testApp) string {
 	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{Service: a.service})))
-	auth := bearer(a.tokens)
+	auth := a.tokens.Bearer
 	srv.AddTransport(transport.Websocket{
 		InitFunc: func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 			raw, _ := p["Authorization"].(string)

@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/dungji/dungji/db/dbtest"
+	"github.com/dungji/dungji/server/live"
 )
 
 const issuanceSub = `subscription($id: ID!) { issuanceTaskUpdated(id: $id) { id status version attempt errorCode file { id } } }`
@@ -147,8 +148,8 @@ func TestSubscriptionErrors(t *testing.T) {
 			name, token string
 			status      websocket.StatusCode
 		}{
-			{"no token", "", closeUnauthorized},
-			{"bad token", "not-a-token", closeForbidden},
+			{"no token", "", live.CloseUnauthorized},
+			{"bad token", "not-a-token", live.CloseForbidden},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				c := dialWS(t, a, tc.token, "graphql-transport-ws")

@@ -367,7 +367,7 @@ func TestWebSocketProtocolMessages(t *testing.T) {
 		// A closed connection gives its slot back.
 		_ = conns[0].conn.Close(websocket.StatusNormalClosure, "")
 		deadline := time.Now().Add(5 * time.Second)
-		for a.wsLimits.connections("bob") > 2 {
+		for a.wsLimits.Connections("bob") > 2 {
 			if time.Now().After(deadline) {
 				t.Fatal("the closed connection's slot was not given back")
 			}
@@ -655,10 +655,10 @@ func TestWebSocketHostileInput(t *testing.T) {
 	c.expect("connection_ack")
 	_ = c.conn.CloseNow()
 	deadline := time.Now().Add(15 * time.Second)
-	for a.hub.Subscribers() != 0 || runtime.NumGoroutine() > before+10 || a.wsLimits.total() != 0 {
+	for a.hub.Subscribers() != 0 || runtime.NumGoroutine() > before+10 || a.wsLimits.Total() != 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("left behind: %d subscribers, %d goroutines (before %d), %d counted connections",
-				a.hub.Subscribers(), runtime.NumGoroutine(), before, a.wsLimits.total())
+				a.hub.Subscribers(), runtime.NumGoroutine(), before, a.wsLimits.Total())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -427,7 +427,7 @@ func (t *table) wakeupNotify() []row {
 	return []row{{"requestIssuance, 16 GraphQL clients: event wake-up NOTIFY after the commit (default)",
 		figs("%s ops/s, p50 / p99 %s / %s ms, %s tx/request", m("after-ops/s"), m("after-p50-ms"), m("after-p99-ms"), m("after-xact/op")),
 		figs("NOTIFY inside the transaction: %s ops/s, p50 / p99 %s / %s ms, %s tx/request", m("intx-ops/s"), m("intx-p50-ms"), m("intx-p99-ms"), m("intx-xact/op")),
-		note(rel(m("after-ops/s"), m("intx-ops/s"), " the throughput with NOTIFY inside (FACTS, pgbench at 16 clients: ≈ 2.7×)"), otherWork("this benchmark", m("other-cores")))}}
+		note(rel(m("after-ops/s"), m("intx-ops/s"), " the throughput with NOTIFY inside (pgbench at 16 clients on the development machine: ≈ 2.7×)"), otherWork("this benchmark", m("other-cores")))}}
 }
 
 func (t *table) pipeline() []row {

@@ -1,9 +1,8 @@
-package main
+package httpapi
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -20,31 +19,26 @@ import (
 
 	"github.com/dungji/dungji/graph"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/server/auth"
 	"github.com/dungji/dungji/server/live"
 )
 
-// maxGraphQLBody bounds a GraphQL request body.
-const maxGraphQLBody = 1 << 20
+// MaxGraphQLBody bounds a GraphQL request body.
+const MaxGraphQLBody = 1 << 20
 
 // graphQLOptions configure newGraphQLHandler.
 type graphQLOptions struct {
 	Dev            bool
 	Tracer         func() trace.TracerProvider
-	WS             *wsLimits
+	WS             *WSLimits
 	AllowedOrigins []string // WebSocket Origin host patterns; empty: same origin only
-	Tokens         *Tokens
+	Tokens         *auth.Tokens
 	Logger         *slog.Logger
 	PingInterval   time.Duration   // WebSocket ping, SSE and multipart heartbeat
 	InitTimeout    time.Duration   // WebSocket connection_init
 	Stop           context.Context // ends every stream (shutdown)
 	Streams        *sync.WaitGroup // counts open streams
 }
-
-// Close codes the tests name.
-const (
-	closeUnauthorized = live.CloseUnauthorized
-	closeForbidden    = live.CloseForbidden
-)
 
 // newGraphQLHandler builds /graphql with explicit transports: WebSocket
 // (graphql-transport-ws and graphql-ws), graphql-sse and Apollo multipart
@@ -61,8 +55,8 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	// the user's connections, as a WebSocket does.
 	liveOpts := live.Options{
 		Logger:           log,
-		Authenticate:     bearer(o.Tokens),
-		Admit:            o.WS.admit,
+		Authenticate:     o.Tokens.Bearer,
+		Admit:            o.WS.Admit,
 		AllowedOrigins:   o.AllowedOrigins,
 		MaxSubscriptions: o.WS.maxSubs,
 		PingInterval:     o.PingInterval, // a silent WebSocket peer is dropped after two
@@ -104,10 +98,10 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 // file accepted and room for the other parts.
 const maxUploadBody = jobs.MaxUploadBytes + 1<<20
 
-// limitGraphQLBody bounds a GraphQL request: maxGraphQLBody, or
+// limitGraphQLBody bounds a GraphQL request: MaxGraphQLBody, or
 // maxUploadBody for a multipart/form-data upload.
 func limitGraphQLBody(h http.Handler) http.Handler {
-	small, large := limitBody(maxGraphQLBody, h), limitBody(maxUploadBody, h)
+	small, large := limitBody(MaxGraphQLBody, h), limitBody(maxUploadBody, h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "multipart/form-data") {
 			large.ServeHTTP(w, r)
@@ -115,22 +109,6 @@ func limitGraphQLBody(h http.Handler) http.Handler {
 		}
 		small.ServeHTTP(w, r)
 	})
-}
-
-// bearer verifies the "Bearer <token>" a WebSocket sends in
-// connection_init; the error says what is wrong without echoing the token.
-func bearer(tk *Tokens) func(string) (jobs.Actor, error) {
-	return func(raw string) (jobs.Actor, error) {
-		scheme, tok, ok := strings.Cut(raw, " ")
-		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
-			return jobs.Actor{}, errors.New("the Authorization value must be \"Bearer <token>\"")
-		}
-		actor, err := tk.Verify(strings.TrimSpace(tok))
-		if err != nil {
-			return jobs.Actor{}, errors.New(tokenProblem(err))
-		}
-		return actor, nil
-	}
 }
 
 // limitBody refuses bodies over n bytes with 413 before any parsing.

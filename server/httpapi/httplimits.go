@@ -1,9 +1,10 @@
-package main
+package httpapi
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"sync"
@@ -18,9 +19,10 @@ import (
 // subscription) get no write deadline and their body deadline is lifted
 // once the body is read, so they keep their own keep-alive rules.
 const (
-	writeSlack     = 30 * time.Second
-	idleTimeout    = 60 * time.Second
-	headerTimeout  = 10 * time.Second
+	writeSlack  = 30 * time.Second
+	idleTimeout = 60 * time.Second
+	// HeaderTimeout bounds how long a client may take to send its headers.
+	HeaderTimeout  = 10 * time.Second
 	maxHeaderBytes = 64 << 10
 )
 
@@ -63,4 +65,17 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 		err = fmt.Errorf("%w: %w", errSlowBody, err)
 	}
 	return n, err
+}
+
+// NewServer is the HTTP server of h with every limit of this file: headers
+// within HeaderTimeout, bodies within bodyTimeout, responses within
+// requestTimeout plus writeSlack, idle connections closed after idleTimeout.
+func NewServer(h http.Handler, bodyTimeout, requestTimeout time.Duration, errorLog *log.Logger) *http.Server {
+	return &http.Server{
+		Handler:           connDeadlines(bodyTimeout, requestTimeout, h),
+		ReadHeaderTimeout: HeaderTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          errorLog,
+	}
 }

@@ -1,4 +1,4 @@
-package main
+package httpapi
 
 import (
 	"context"
@@ -69,9 +69,9 @@ type restError struct {
 
 // restRoutes mounts the legacy paths. Methods are dispatched here rather
 // than by the mux so that a wrong method gets the same JSON error shape.
-func (a *App) restRoutes(mux *http.ServeMux) {
+func (a *API) restRoutes(mux *http.ServeMux) {
 	wrap := func(hs map[string]http.HandlerFunc) http.Handler {
-		return requestTimeout(a.cfg.RequestTimeout, a.tokens.authenticate(methods(hs))) // no path reads a body
+		return requestTimeout(a.Config.RequestTimeout, a.Tokens.Authenticate(methods(hs))) // no path reads a body
 	}
 	mux.Handle(restIssuePath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restRequestIssuance}))
 	mux.Handle(restIssueTask, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restIssuanceTask}))
@@ -81,7 +81,7 @@ func (a *App) restRoutes(mux *http.ServeMux) {
 
 // restUploadRegistry takes a registry copy as the "file" field of a
 // multipart/form-data post and answers 202 with its file and OCR task.
-func (a *App) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
+func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBody)
 	mr, err := r.MultipartReader()
 	if err != nil {
@@ -101,7 +101,7 @@ func (a *App) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 		if part.FormName() != "file" {
 			continue
 		}
-		res, err := a.service.UploadRegistry(r.Context(), r.PathValue("nestId"), part)
+		res, err := a.Service.UploadRegistry(r.Context(), r.PathValue("nestId"), part)
 		if err != nil {
 			a.restFail(w, r, err)
 			return
@@ -136,7 +136,7 @@ func methods(hs map[string]http.HandlerFunc) http.Handler {
 }
 
 // restFail writes err in the REST error shape with the status of its code.
-func (a *App) restFail(w http.ResponseWriter, r *http.Request, err error) {
+func (a *API) restFail(w http.ResponseWriter, r *http.Request, err error) {
 	je := jobs.AsError(err)
 	code := je.Code
 	msg := "internal error"
@@ -144,7 +144,7 @@ func (a *App) restFail(w http.ResponseWriter, r *http.Request, err error) {
 		msg = je.Message
 	}
 	if code == jobs.CodeInternal && !errors.Is(err, context.Canceled) {
-		a.log.ErrorContext(r.Context(), "internal error", "path", r.URL.Path, "err", err)
+		a.Log.ErrorContext(r.Context(), "internal error", "path", r.URL.Path, "err", err)
 	}
 	if code == jobs.CodeUnauthenticated {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="dungji"`)
@@ -155,8 +155,8 @@ func (a *App) restFail(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, jobs.HTTPStatus(code), restError{ErrorCode: string(code), Message: msg})
 }
 
-func (a *App) restRequestIssuance(w http.ResponseWriter, r *http.Request) {
-	res, err := a.service.RequestIssuance(r.Context(), r.PathValue("nestId"))
+func (a *API) restRequestIssuance(w http.ResponseWriter, r *http.Request) {
+	res, err := a.Service.RequestIssuance(r.Context(), r.PathValue("nestId"))
 	if err != nil {
 		a.restFail(w, r, err)
 		return
@@ -184,7 +184,7 @@ func taskInNest(nestID, taskNestID string) error {
 // restTask loads the task of the path for a GET: the caller may see it, it
 // is in the path's nest, and the client does not have this version already.
 // ok is false when the answer (an error or 304) has been written.
-func restTask[T db.Task](a *App, w http.ResponseWriter, r *http.Request, load func(context.Context, string) (T, error)) (t T, ok bool) {
+func restTask[T db.Task](a *API, w http.ResponseWriter, r *http.Request, load func(context.Context, string) (T, error)) (t T, ok bool) {
 	t, err := load(r.Context(), r.PathValue("taskId"))
 	if err == nil {
 		err = taskInNest(r.PathValue("nestId"), t.TaskNestID())
@@ -197,19 +197,19 @@ func restTask[T db.Task](a *App, w http.ResponseWriter, r *http.Request, load fu
 	return t, !notModified(w, r, t.TaskID(), lc.Version, lc)
 }
 
-func (a *App) restIssuanceTask(w http.ResponseWriter, r *http.Request) {
+func (a *API) restIssuanceTask(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	t, ok := restTask(a, w, r, a.service.IssuanceTask)
+	t, ok := restTask(a, w, r, a.Service.IssuanceTask)
 	if !ok {
 		return
 	}
 	out := restIssuanceTask{TaskID: t.ID, Status: string(t.Status), ErrorCode: t.ErrorCode, Attempt: t.Attempt,
 		NextRetryAt: t.NextRetryAt, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 	if t.Status == db.StatusSuccess && t.FileID != nil {
-		f, err := a.service.File(ctx, *t.FileID)
+		f, err := a.Service.File(ctx, *t.FileID)
 		if err == nil {
 			var u string
-			if u, err = a.service.FileURL(ctx, f); err == nil {
+			if u, err = a.Service.FileURL(ctx, f); err == nil {
 				out.FileURL = &u
 			}
 		}
@@ -217,7 +217,7 @@ func (a *App) restIssuanceTask(w http.ResponseWriter, r *http.Request) {
 			a.restFail(w, r, err)
 			return
 		}
-		o, err := a.service.OCRTaskOfIssuance(ctx, t.ID)
+		o, err := a.Service.OCRTaskOfIssuance(ctx, t.ID)
 		if err != nil {
 			a.restFail(w, r, err)
 			return
@@ -229,14 +229,14 @@ func (a *App) restIssuanceTask(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-func (a *App) restOCRTask(w http.ResponseWriter, r *http.Request) {
+func (a *API) restOCRTask(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	t, ok := restTask(a, w, r, a.service.OCRTask)
+	t, ok := restTask(a, w, r, a.Service.OCRTask)
 	if !ok {
 		return
 	}
 	out := restOCRTask{TaskID: t.ID, Status: string(t.Status), ErrorCode: t.ErrorCode, PageCount: t.PageCount}
-	pages, err := a.service.OCRTaskResult(ctx, t)
+	pages, err := a.Service.OCRTaskResult(ctx, t)
 	if err != nil {
 		a.restFail(w, r, err)
 		return

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 var validBucket = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
@@ -93,7 +94,7 @@ const (
 
 // DevPartsInUse lists the development parts this configuration runs: every
 // part in development, and in production only those DEVELOPMENT_PARTS
-// allowed (loadConfig refuses the others).
+// allowed (Load refuses the others).
 func (c Config) DevPartsInUse() []string {
 	var parts []string
 	if c.S3Endpoint == "" && !c.S3AWS {
@@ -111,9 +112,9 @@ func (c Config) DevPartsInUse() []string {
 // Dev reports whether the binary runs in development mode.
 func (c Config) Dev() bool { return c.Env == "development" }
 
-// loadConfig reads the configuration from getenv. An invalid value is an
+// Load reads the configuration from getenv. An invalid value is an
 // error naming its variable.
-func loadConfig(getenv func(string) string) (Config, error) {
+func Load(getenv func(string) string) (Config, error) {
 	c := Config{
 		Addr:            or(getenv("ADDR"), "127.0.0.1:8080"),
 		Env:             or(getenv("ENV"), "development"),
@@ -137,7 +138,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	if c.ShutdownTimeout, err = duration(getenv, "SHUTDOWN_TIMEOUT", 30*time.Second); err != nil {
 		return c, err
 	}
-	if c.StaleAfter, err = duration(getenv, "ISSUANCE_STALE_AFTER", 5*time.Minute); err != nil {
+	if c.StaleAfter, err = duration(getenv, "ISSUANCE_STALE_AFTER", jobs.DefaultConfig().IssuanceStaleAfter); err != nil {
 		return c, err
 	}
 	if c.AutoMigrate, err = boolean(getenv, "AUTO_MIGRATE", c.Dev()); err != nil {
@@ -198,7 +199,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	if c.IssuancePolicy, err = jobs.ParseRetryPolicy(jobs.DefaultIssuancePolicy(), getenv("ISSUANCE_RETRY_POLICY")); err != nil {
 		return c, fmt.Errorf("ISSUANCE_RETRY_POLICY: %v", err)
 	}
-	c.IssuanceWorkers = 8
+	c.IssuanceWorkers = jobs.DefaultIssuanceWorkers
 	if v := getenv("ISSUANCE_WORKERS"); v != "" {
 		if c.IssuanceWorkers, err = strconv.Atoi(v); err != nil || c.IssuanceWorkers < 1 || c.IssuanceWorkers > 1000 {
 			return c, fmt.Errorf("ISSUANCE_WORKERS must be a number from 1 to 1000, not %q", v)
@@ -311,16 +312,16 @@ func loadOCRConfig(c *Config, getenv func(string) string) error {
 		return fmt.Errorf("OCR_CALLBACK_KEY is required when ENV=production")
 	}
 	if c.OCRCallbackKey == "" {
-		if c.OCRCallbackKey, err = devSecretFile(c.DataDir, "ocr-callback-key", func() string { return randomString(24) }); err != nil {
+		if c.OCRCallbackKey, err = DevSecret(c.DataDir, "ocr-callback-key", 1, func() string { return RandomString(24) }); err != nil {
 			return fmt.Errorf("development OCR_CALLBACK_KEY: %w", err)
 		}
 	}
 	if c.OCRSigningSecret == "" && c.Dev() {
-		if c.OCRSigningSecret, err = devSecretFile(c.DataDir, "ocr-signing-secret", newSigningSecret); err != nil {
+		if c.OCRSigningSecret, err = DevSecret(c.DataDir, "ocr-signing-secret", 1, NewSigningSecret); err != nil {
 			return fmt.Errorf("development OCR_SIGNING_SECRET: %w", err)
 		}
 	}
-	c.OCRSyncPageLimit, c.OCREngineWorkers = 2, runtime.NumCPU()
+	c.OCRSyncPageLimit, c.OCREngineWorkers = ocr.DefaultSyncPageLimit, runtime.NumCPU()
 	for _, v := range []struct {
 		name string
 		dst  *int
@@ -337,13 +338,13 @@ func loadOCRConfig(c *Config, getenv func(string) string) error {
 	if _, _, err := net.SplitHostPort(c.OCREngineAddr); err != nil {
 		return fmt.Errorf("OCR_ENGINE_ADDR %q is not host:port", c.OCREngineAddr)
 	}
-	if c.OCRMaxWait, err = duration(getenv, "OCR_MAX_WAIT", 30*time.Minute); err != nil {
+	if c.OCRMaxWait, err = duration(getenv, "OCR_MAX_WAIT", jobs.DefaultConfig().OCRMaxWait); err != nil {
 		return err
 	}
-	if c.OCRDeadline, err = duration(getenv, "OCR_DEADLINE", time.Minute); err != nil {
+	if c.OCRDeadline, err = duration(getenv, "OCR_DEADLINE", jobs.DefaultConfig().OCRDeadline); err != nil {
 		return err
 	}
-	if c.OCRDeadlinePerPage, err = duration(getenv, "OCR_DEADLINE_PER_PAGE", 30*time.Second); err != nil {
+	if c.OCRDeadlinePerPage, err = duration(getenv, "OCR_DEADLINE_PER_PAGE", jobs.DefaultConfig().OCRDeadlinePerPage); err != nil {
 		return err
 	}
 	return nil

@@ -1,4 +1,4 @@
-package main
+package httpapi
 
 import (
 	"context"
@@ -157,17 +157,23 @@ func selectionDepth(set ast.SelectionSet, frags ast.FragmentDefinitionList, dept
 	return deepest
 }
 
-// wsLimits bounds WebSocket use: connections per user (here) and
+// NewWSLimits allows maxConns connections per user (WebSocket, SSE and
+// multipart streams alike) and maxSubs operations per connection.
+func NewWSLimits(maxConns, maxSubs int) *WSLimits {
+	return &WSLimits{maxConns: maxConns, maxSubs: maxSubs}
+}
+
+// WSLimits bounds WebSocket use: connections per user (here) and
 // operations per connection (maxSubs, enforced by the transport).
-type wsLimits struct {
+type WSLimits struct {
 	maxConns, maxSubs int
 	mu                sync.Mutex
 	perUser           map[string]int
 }
 
-// admit counts a new connection for user, or refuses it; release gives
+// Admit counts a new connection for user, or refuses it; release gives
 // the slot back.
-func (l *wsLimits) admit(user string) (release func(), err error) {
+func (l *WSLimits) Admit(user string) (release func(), err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.perUser == nil {
@@ -189,8 +195,8 @@ func (l *wsLimits) admit(user string) (release func(), err error) {
 	}, nil
 }
 
-// total is the number of counted connections.
-func (l *wsLimits) total() int {
+// Total is the number of counted connections.
+func (l *WSLimits) Total() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := 0
@@ -200,8 +206,8 @@ func (l *wsLimits) total() int {
 	return n
 }
 
-// connections is the number of counted connections of user.
-func (l *wsLimits) connections(user string) int {
+// Connections is the number of counted connections of user.
+func (l *WSLimits) Connections(user string) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.perUser[user]

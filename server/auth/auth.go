@@ -1,14 +1,10 @@
-package main
+package auth
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -23,6 +19,31 @@ type claims struct {
 	jwt.RegisteredClaims
 }
 
+// Options configure New.
+type Options struct {
+	Secret   string // JWT_SECRET: signs new tokens
+	Previous string // JWT_SECRET_PREVIOUS: still verifies during a rotation; empty: none
+	Issuer   string // JWT_ISSUER: set on issued tokens and required when set
+	Audience string // JWT_AUDIENCE: likewise
+	// Now is the clock tokens are issued and verified by; nil: time.Now.
+	Now func() time.Time
+}
+
+// New returns the token issuer and verifier of o.
+func New(o Options) (*Tokens, error) {
+	if o.Secret == "" {
+		return nil, errors.New("token: a signing secret is required")
+	}
+	tk := &Tokens{secret: []byte(o.Secret), issuer: o.Issuer, audience: o.Audience, now: o.Now}
+	if tk.now == nil {
+		tk.now = time.Now
+	}
+	if o.Previous != "" {
+		tk.previous = []byte(o.Previous)
+	}
+	return tk, nil
+}
+
 // Tokens issues and verifies HS256 bearer tokens.
 type Tokens struct {
 	secret []byte
@@ -32,6 +53,13 @@ type Tokens struct {
 	issuer   string // JWT_ISSUER: set on issued tokens and required when set
 	audience string // JWT_AUDIENCE: likewise
 	now      func() time.Time
+}
+
+// WithClock returns a copy of tk that issues and verifies by now.
+func (tk *Tokens) WithClock(now func() time.Time) *Tokens {
+	c := *tk
+	c.now = now
+	return &c
 }
 
 // Issue returns a signed token for user, valid for ttl.
@@ -93,10 +121,10 @@ func (tk *Tokens) Verify(raw string) (jobs.Actor, error) {
 	return a, nil
 }
 
-// authenticate puts the caller in the request context when a valid bearer
+// Authenticate puts the caller in the request context when a valid bearer
 // token is present. It never refuses a request: operations that need a user
 // answer UNAUTHENTICATED themselves, so `{ __typename }` works anonymously.
-func (tk *Tokens) authenticate(next http.Handler) http.Handler {
+func (tk *Tokens) Authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := r.Header.Get("Authorization")
 		if h == "" {
@@ -108,7 +136,7 @@ func (tk *Tokens) authenticate(next http.Handler) http.Handler {
 		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(raw) == "" {
 			ctx = jobs.WithAuthFailure(ctx, "the Authorization header must be \"Bearer <token>\"")
 		} else if actor, err := tk.Verify(strings.TrimSpace(raw)); err != nil {
-			ctx = jobs.WithAuthFailure(ctx, tokenProblem(err))
+			ctx = jobs.WithAuthFailure(ctx, Problem(err))
 		} else {
 			ctx = jobs.WithActor(ctx, actor)
 		}
@@ -116,8 +144,23 @@ func (tk *Tokens) authenticate(next http.Handler) http.Handler {
 	})
 }
 
-// tokenProblem says what is wrong with a token without echoing it.
-func tokenProblem(err error) string {
+// Bearer verifies a "Bearer <token>" value outside a header (the one a
+// WebSocket sends in connection_init); the error says what is wrong without
+// echoing the token.
+func (tk *Tokens) Bearer(raw string) (jobs.Actor, error) {
+	scheme, tok, ok := strings.Cut(raw, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
+		return jobs.Actor{}, errors.New("the Authorization value must be \"Bearer <token>\"")
+	}
+	actor, err := tk.Verify(strings.TrimSpace(tok))
+	if err != nil {
+		return jobs.Actor{}, errors.New(Problem(err))
+	}
+	return actor, nil
+}
+
+// Problem says what is wrong with a token without echoing it.
+func Problem(err error) string {
 	switch {
 	case errors.Is(err, jwt.ErrTokenExpired):
 		return "the token has expired"
@@ -138,33 +181,10 @@ func tokenProblem(err error) string {
 	}
 }
 
-// devSecret returns the development signing secret persisted under dataDir,
-// creating it on first use, so that printed tokens survive restarts.
-func devSecret(dataDir string) (string, error) {
-	path := filepath.Join(dataDir, "jwt-secret")
-	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) >= 32 {
-		return strings.TrimSpace(string(b)), nil
-	}
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		return "", fmt.Errorf("create %s: %w", dataDir, err)
-	}
-	secret := randomString(32)
-	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
-	}
-	return secret, nil
-}
-
-func randomString(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// adminOnly guards h: HTTP basic auth with the configured credentials
+// AdminOnly guards h: HTTP basic auth with the configured credentials
 // (compared in constant time) or a bearer token of an admin.
-func (tk *Tokens) adminOnly(realm, user, password string, h http.Handler) http.Handler {
-	basic := basicAuth(realm, user, password, h)
+func (tk *Tokens) AdminOnly(realm, user, password string, h http.Handler) http.Handler {
+	basic := BasicAuth(realm, user, password, h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if scheme, raw, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
 			actor, err := tk.Verify(strings.TrimSpace(raw))
@@ -180,8 +200,8 @@ func (tk *Tokens) adminOnly(realm, user, password string, h http.Handler) http.H
 	})
 }
 
-// basicAuth guards h with HTTP basic auth, comparing in constant time.
-func basicAuth(realm, user, password string, h http.Handler) http.Handler {
+// BasicAuth guards h with HTTP basic auth, comparing in constant time.
+func BasicAuth(realm, user, password string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u, p, ok := r.BasicAuth()
 		userOK := subtle.ConstantTimeCompare([]byte(u), []byte(user)) == 1

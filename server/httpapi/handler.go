@@ -1,53 +1,53 @@
-package main
+package httpapi
 
 import (
 	"context"
 
 	"encoding/json"
-	"go.opentelemetry.io/otel/trace"
 	"net/http"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/playground"
 
+	"github.com/dungji/dungji/server/auth"
 	"github.com/dungji/dungji/web"
 )
 
-// routes is every HTTP path the process serves. A worker-only process serves
+// Handler is every HTTP path the process serves. A worker-only process serves
 // health checks alone.
-func (a *App) routes() http.Handler {
+func (a *API) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("GET /readyz", a.readyz)
-	mux.Handle("GET /metrics", a.metricsHandler())
+	mux.Handle("GET /metrics", a.Metrics)
 	// The OCR callback and the built-in engine serve every role: the engine
 	// runs where the workers run, and any instance can take a result.
-	mux.HandleFunc("POST "+ocrCallbackPath, a.ocrCallback)
-	if a.ocrServer != nil {
-		mux.Handle(ocrEnginePrefix+"/", http.StripPrefix(ocrEnginePrefix,
-			requireKey(a.cfg.OCRCallbackKey, a.cfg.OCRCallbackKeyPrevious, a.ocrServer.Handler())))
+	mux.HandleFunc("POST "+OCRCallbackPath, a.ocrCallback)
+	if a.OCREngine != nil {
+		mux.Handle(OCREnginePrefix+"/", http.StripPrefix(OCREnginePrefix,
+			auth.RequireKey(a.Config.OCRCallbackKey, a.Config.OCRCallbackKeyPrevious, a.OCREngine)))
 	}
-	if !a.role.api() {
-		return accessLog(a.log, a.traced(securityHeaders(mux)))
+	if !a.ServesAPI {
+		return accessLog(a.Log, a.Traced(securityHeaders(mux)))
 	}
-	gql := requestTimeout(a.cfg.RequestTimeout, a.tokens.authenticate(a.endStreamsOnShutdown(newGraphQLHandler(a.service, graphQLOptions{
-		Dev: a.cfg.Dev(), AllowedOrigins: a.cfg.AllowedOrigins, Tokens: a.tokens, Logger: a.log, WS: a.wsLimits,
-		PingInterval: a.cfg.StreamPing, InitTimeout: a.cfg.WSInitTimeout, Stop: a.streams, Streams: &a.streamWG,
-		Tracer: func() trace.TracerProvider { return a.tracer }}))))
+	gql := requestTimeout(a.Config.RequestTimeout, a.Tokens.Authenticate(a.endStreamsOnShutdown(newGraphQLHandler(a.Service, graphQLOptions{
+		Dev: a.Config.Dev(), AllowedOrigins: a.Config.AllowedOrigins, Tokens: a.Tokens, Logger: a.Log, WS: a.WS,
+		PingInterval: a.Config.StreamPing, InitTimeout: a.Config.WSInitTimeout, Stop: a.Streams, Streams: a.StreamWG,
+		Tracer: a.Tracer}))))
 	mux.Handle("/graphql", gql)
 	a.restRoutes(mux)
-	if a.cfg.Dev() {
+	if a.Config.Dev() {
 		mux.Handle("GET /graphiql", graphiQL())
 	} else {
 		mux.Handle("/graphiql/", http.NotFoundHandler()) // its assets, development only like the page
 	}
-	if a.riverUI != nil {
-		mux.Handle("/riverui/", a.tokens.adminOnly("River UI", a.riverUIUser, a.riverUIPassword, a.riverUI))
+	if a.RiverUI != nil {
+		mux.Handle("/riverui/", a.Tokens.AdminOnly("River UI", a.RiverUIUser, a.RiverUIPassword, a.RiverUI))
 	}
 	mux.Handle("/", web.Handler())
-	return accessLog(a.log, a.traced(securityHeaders(cors(a.cfg.CORSOrigins, mux))))
+	return accessLog(a.Log, a.Traced(securityHeaders(cors(a.Config.CORSOrigins, mux))))
 }
 
 // graphiQL is gqlgen's GraphiQL page with its scripts and style served by
@@ -63,38 +63,38 @@ func graphiQL() http.Handler {
 // endStreamsOnShutdown ends WebSocket and SSE streams when shutdown starts:
 // http.Server.Shutdown does not wait for hijacked connections and would
 // wait out its whole timeout for SSE, while ordinary requests are let finish.
-func (a *App) endStreamsOnShutdown(h http.Handler) http.Handler {
+func (a *API) endStreamsOnShutdown(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !isStream(r) {
 			h.ServeHTTP(w, r)
 			return
 		}
-		a.streamWG.Add(1)
-		defer a.streamWG.Done()
+		a.StreamWG.Add(1)
+		defer a.StreamWG.Done()
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
-		stop := context.AfterFunc(a.streams, cancel)
+		stop := context.AfterFunc(a.Streams, cancel)
 		defer stop()
 		h.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
 // readyz answers 200 when the database answers and its migrations are current.
-func (a *App) readyz(w http.ResponseWriter, r *http.Request) {
+func (a *API) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
 	defer cancel()
-	if !a.cfg.ReadyzDetails {
+	if !a.Config.ReadyzDetails {
 		// Details (what is pending, what is down) only when configured.
 		w = &statusOnly{ResponseWriter: w}
 	}
-	if err := a.db.Pool.Ping(ctx); err != nil {
-		a.log.Warn("readyz: database unreachable", "err", err)
+	if err := a.DB.Pool.Ping(ctx); err != nil {
+		a.Log.Warn("readyz: database unreachable", "err", err)
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "database unreachable"})
 		return
 	}
-	st, err := a.db.Status(ctx)
+	st, err := a.DB.Status(ctx)
 	if err != nil {
-		a.log.Warn("readyz: migration status", "err", err)
+		a.Log.Warn("readyz: migration status", "err", err)
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "migration status unknown"})
 		return
 	}

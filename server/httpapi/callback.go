@@ -1,0 +1,155 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/server/auth"
+)
+
+// OCREnginePrefix is where the built-in OCR engine is mounted when OCR_URL
+// and OCR_PADDLE_URL are unset.
+const OCREnginePrefix = "/internal/ocr-engine"
+
+// OCRCallbackPath receives the engine's results.
+const OCRCallbackPath = "/internal/ocr/callback"
+
+// MaxOCRCallbackBody bounds a callback: a result carries every page's text.
+const MaxOCRCallbackBody = 8 << 20
+
+// ocrCallback receives an engine's result. It is exempt from user auth and
+// checks, in order: body size (413), the internal key and, when a signing
+// secret is configured, the Standard Webhooks signature (401), JSON (400), a
+// job id (400, before any lookup); then the lifecycle applies it in one
+// transaction. Duplicates and late results answer 200 and change nothing.
+func (a *API) ocrCallback(w http.ResponseWriter, r *http.Request) {
+	outcome := "rejected_internal"
+	defer func() { a.Callbacks.WithLabelValues(outcome).Inc() }()
+	if r.ContentLength > MaxOCRCallbackBody {
+		outcome = "rejected_size"
+		writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": "body too large"})
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxOCRCallbackBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			outcome = "rejected_size"
+			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": "body too large"})
+			return
+		}
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "could not read the body"})
+		return
+	}
+	if !auth.KeyMatches(r.Header.Get(auth.InternalKeyHeader), a.Config.OCRCallbackKey, a.Config.OCRCallbackKeyPrevious) {
+		outcome = "rejected_key"
+		a.Log.Warn("OCR callback refused: internal key", "remote", r.RemoteAddr)
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong " + auth.InternalKeyHeader})
+		return
+	}
+	webhookID := ""
+	if a.Webhook != nil {
+		if err := a.Webhook.Verify(body, r.Header); err != nil {
+			outcome = "rejected_signature"
+			a.Log.Warn("OCR callback refused: signature", "remote", r.RemoteAddr, "err", err)
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing, stale or wrong webhook signature"})
+			return
+		}
+		// A signed message already applied is a replay: the signature only
+		// proves it was once genuine.
+		webhookID = r.Header.Get("webhook-id")
+		if a.replays.seen(webhookID) {
+			outcome = "rejected_replay"
+			a.Log.Warn("OCR callback refused: replayed webhook-id", "remote", r.RemoteAddr)
+			writeJSON(w, http.StatusConflict, map[string]string{"error": "this webhook-id was already delivered"})
+			return
+		}
+	}
+	var probe struct {
+		JobID *string `json:"job_id"`
+	}
+	var job ocr.Job
+	if err := json.Unmarshal(body, &probe); err != nil || json.Unmarshal(body, &job) != nil {
+		outcome = "rejected_json"
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "the body is not a JSON job document"})
+		return
+	}
+	if probe.JobID == nil || strings.TrimSpace(*probe.JobID) == "" {
+		outcome = "rejected_job_id"
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "job_id is required"})
+		return
+	}
+	applied, err := a.Service.ApplyOCRResult(r.Context(), job)
+	if err != nil {
+		a.Log.Error("apply OCR result", "engine_job_id", job.JobID, "err", err)
+		if je := jobs.AsError(err); je.Code == jobs.CodeUnavailable {
+			// The engine retries a callback it could not deliver.
+			outcome = "unavailable"
+			w.Header().Set("Retry-After", strconv.Itoa(int(je.RetryAfter/time.Second)))
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": je.Message})
+			return
+		}
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "internal error"})
+		return
+	}
+	outcome = string(applied)
+	a.Log.Info("OCR callback", "engine_job_id", job.JobID, "status", job.Status, "outcome", applied)
+	if applied != jobs.OCRUnknownJob {
+		a.replays.remember(webhookID)
+	}
+	if applied == jobs.OCRUnknownJob {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no OCR task has this job"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"outcome": string(applied)})
+}
+
+// replayGuard remembers the webhook-ids of applied callbacks for the
+// signature's tolerance window (after it, the timestamp check refuses the
+// message anyway). It is per instance: a replay sent to another instance
+// behind a load balancer is still a no-op there, since the first final
+// result wins.
+type replayGuard struct {
+	mu     sync.Mutex
+	seenAt map[string]time.Time
+}
+
+const replayWindow = 5*time.Minute + time.Minute
+
+func (g *replayGuard) seen(id string) bool {
+	if id == "" {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	at, ok := g.seenAt[id]
+	return ok && time.Since(at) < replayWindow
+}
+
+func (g *replayGuard) remember(id string) {
+	if id == "" {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.seenAt == nil {
+		g.seenAt = map[string]time.Time{}
+	}
+	now := time.Now()
+	g.seenAt[id] = now
+	if len(g.seenAt) > 1000 {
+		for k, at := range g.seenAt {
+			if now.Sub(at) >= replayWindow {
+				delete(g.seenAt, k)
+			}
+		}
+	}
+}
