@@ -9,12 +9,12 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/dungji/dungji/db/dbtest"
 	"github.com/dungji/dungji/server/config"
+	"github.com/dungji/dungji/server/internal/testkit"
 )
 
 // testApp is a real process-in-a-test: the App on a loopback port, on its
@@ -153,17 +153,15 @@ func (a *testApp) gql(t *testing.T, token, query string, vars map[string]any) gq
 
 func (a *testApp) gqlRaw(t *testing.T, token, accept, body string) gqlResponse {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, a.base+"/graphql", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", accept)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+	r, err := testkit.GraphQL{URL: a.base + "/graphql", Client: a.client, Accept: accept}.Post(context.Background(), token, "application/json", []byte(body))
+	if err != nil {
+		t.Fatal(err)
 	}
-	resp, raw := a.do(t, req)
+	raw := r.Raw
 	var out gqlResponse
-	out.Status = resp.StatusCode
+	out.Status = r.Status
 	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("response is not JSON (%d): %s", resp.StatusCode, raw)
+		t.Fatalf("response is not JSON (%d): %s", r.Status, raw)
 	}
 	_ = json.Unmarshal(raw, &out.raw)
 	return out

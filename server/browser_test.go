@@ -2,15 +2,14 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/dungji/dungji/server/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -27,7 +26,7 @@ const chromiumPath = "/usr/bin/chromium"
 // it fails instead when CI is set or DUNGJI_REQUIRE_BROWSER=1.
 func browserTool(t *testing.T) (root, node string) {
 	t.Helper()
-	root = repoRoot(t)
+	root = testkit.RepoRoot(t)
 	missing := func(what string) {
 		t.Helper()
 		msg := what + ": run `make browser-deps web-deps` (as root: apt-get install chromium; npm ci --prefix web) to run the browser tests"
@@ -125,23 +124,12 @@ func TestBrowserConsolePollsWhenWebSocketIsBlocked(t *testing.T) {
 }
 
 // serverLog keeps the app's JSON log (every level) for a failure report.
-type serverLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *serverLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
+type serverLog struct{ testkit.SyncBuffer }
 
 // warnings returns the WARN and ERROR lines.
 func (l *serverLog) warnings() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	var out strings.Builder
-	for line := range strings.Lines(l.b.String()) {
+	for line := range strings.Lines(l.String()) {
 		if strings.Contains(line, `"level":"WARN"`) || strings.Contains(line, `"level":"ERROR"`) {
 			out.WriteString("  " + line)
 		}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/dungji/dungji/server/internal/testkit"
 	"github.com/dungji/dungji/server/live"
 	"os"
 	"os/exec"
@@ -25,7 +26,7 @@ import (
 // is set or DUNGJI_REQUIRE_NODE=1.
 func jsClient(t *testing.T) (root, node string) {
 	t.Helper()
-	root = repoRoot(t)
+	root = testkit.RepoRoot(t)
 	missing := func(what string) {
 		t.Helper()
 		msg := what + ": install Node.js 20+ with npm and run `make web-deps` (npm ci --prefix web) to run the JavaScript client tests"
@@ -58,25 +59,6 @@ func jsClientWith(t *testing.T, packages ...string) (root, node string) {
 		}
 	}
 	return root, node
-}
-
-// repoRoot walks up from the working directory to the folder holding go.mod.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
 
 // runNode runs a script of web/test from the repository root and returns

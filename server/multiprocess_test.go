@@ -28,6 +28,7 @@ import (
 
 	"github.com/dungji/dungji/db/dbtest"
 	"github.com/dungji/dungji/server/httpapi"
+	"github.com/dungji/dungji/server/internal/testkit"
 )
 
 // These tests run the real binary as separate processes: one API process and
@@ -353,7 +354,7 @@ type mpProc struct {
 	name, role string
 	addr, base string
 	cmd        *exec.Cmd
-	out        *mpBuffer
+	out        *testkit.SyncBuffer
 	done       chan struct{} // closed when the process has exited
 	err        error         // cmd.Wait's answer, once done
 	// spawned and ready bracket the process's start; River names its client
@@ -410,7 +411,7 @@ func (c *mpCluster) spawn(name, role, addr string, vars map[string]string) *mpPr
 	for k, v := range vars {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	out := &mpBuffer{}
+	out := &testkit.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = 5 * time.Second
 	p := &mpProc{name: name, role: role, addr: addr, base: "http://" + addr, cmd: cmd, out: out, done: make(chan struct{})}
@@ -532,33 +533,15 @@ func (c *mpCluster) token(user string) string {
 
 // gql posts one GraphQL operation and returns its data.
 func (c *mpCluster) gql(base, token, query string, vars map[string]any) (map[string]any, error) {
-	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
-	req, err := http.NewRequestWithContext(c.ctx, http.MethodPost, base+"/graphql", bytes.NewReader(body))
+	r, err := testkit.GraphQL{URL: base + "/graphql", Client: c.http}.Do(c.ctx, token, query, vars)
+	if err == nil {
+		err = r.Err()
+	}
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	var out struct {
-		Data   map[string]any   `json:"data"`
-		Errors []map[string]any `json:"errors"`
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, fmt.Errorf("HTTP %d, not JSON: %s", resp.StatusCode, raw)
-	}
-	if len(out.Errors) > 0 {
-		return nil, fmt.Errorf("HTTP %d: %v", resp.StatusCode, out.Errors)
-	}
-	return out.Data, nil
+	var data map[string]any
+	return data, r.Decode(&data)
 }
 
 // parallel runs f(i) for i in [0, n) on workers goroutines and fails the
@@ -1104,7 +1087,7 @@ func mpBinary(t *testing.T) string {
 	mpBuild.Lock()
 	defer mpBuild.Unlock()
 	if mpBuild.path == "" && mpBuild.err == nil {
-		mpBuild.path, mpBuild.err = mpBuildBinary(repoRoot(t))
+		mpBuild.path, mpBuild.err = mpBuildBinary(testkit.RepoRoot(t))
 	}
 	if mpBuild.err != nil {
 		t.Fatal(mpBuild.err)
@@ -1148,7 +1131,7 @@ func mpStartVersitygw(t *testing.T) string {
 	t.Helper()
 	bin := os.Getenv("VERSITYGW_BIN")
 	if bin == "" {
-		bin = filepath.Join(repoRoot(t), ".data", "bin", "versitygw")
+		bin = filepath.Join(testkit.RepoRoot(t), ".data", "bin", "versitygw")
 	}
 	if _, err := os.Stat(bin); err != nil {
 		msg := fmt.Sprintf("versitygw not found at %s; run jobs/blob/versitygw.sh to build it (~5 min cold)", bin)
@@ -1161,7 +1144,7 @@ func mpStartVersitygw(t *testing.T) string {
 	var lastErr error
 	for range 3 {
 		addr := mpFreeAddr(t)
-		out := &mpBuffer{}
+		out := &testkit.SyncBuffer{}
 		cmd := exec.Command(bin, "--access", mpVersitygwAccess, "--secret", mpVersitygwSecret, "--port", addr, "posix", dir)
 		cmd.Stdout, cmd.Stderr = out, out
 		if err := cmd.Start(); err != nil {
@@ -1218,24 +1201,6 @@ func mpFreeAddr(t *testing.T) string {
 	addr := ln.Addr().String()
 	ln.Close()
 	return addr
-}
-
-// mpBuffer collects a child's output, written by exec's copying goroutines.
-type mpBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *mpBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *mpBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // mpTail returns the last n bytes of s.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/server/httpapi"
+	"github.com/dungji/dungji/server/internal/testkit"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
@@ -19,15 +20,11 @@ import (
 func waitOCR(t *testing.T, a *testApp, tok string) (task string) {
 	t.Helper()
 	task = requestIssuance(t, a, tok, createNest(t, a, tok, "집"))
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	testkit.Eventually(t, 60*time.Second, "the pipeline finishes", func() bool {
 		r := a.gql(t, tok, `query($id: ID!) { issuanceTask(id: $id) { ocrTask { status } } }`, map[string]any{"id": task})
-		if dig(r.Data, "issuanceTask", "ocrTask", "status") == "SUCCESS" {
-			return task
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the pipeline did not finish")
-		}
-	}
+		return dig(r.Data, "issuanceTask", "ocrTask", "status") == "SUCCESS"
+	})
+	return task
 }
 
 // metricValue sums the samples of a metric whose labels contain every
@@ -70,10 +67,9 @@ func TestMetricsMoveDuringAnIssuance(t *testing.T) {
 	waitOCR(t, a, tok)
 	c := dialWS(t, a, tok, "graphql-transport-ws").ready()
 	c.subscribe("1", `subscription($id: ID!) { nestTasksUpdated(nestId: $id) { __typename } }`, map[string]any{"id": createNest(t, a, tok, "n")})
-	deadline := time.Now().Add(10 * time.Second)
-	for metricValue(scrape(), "dungji_subscriptions") < 1 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.Eventually(t, 10*time.Second, "the subscription is counted", func() bool {
+		return metricValue(scrape(), "dungji_subscriptions") >= 1
+	})
 	after := scrape()
 	for _, m := range []struct {
 		name   string

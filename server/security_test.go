@@ -1,15 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/dungji/dungji/server/internal/testkit"
 	"github.com/golang-jwt/jwt/v5"
 )
 
@@ -95,16 +94,11 @@ func TestSecurityCrossUser(t *testing.T) {
 	nest := createNest(t, a, alice, "앨리스의 집")
 	task := requestIssuance(t, a, alice, nest)
 	var ocrTask, file string
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	testkit.Eventually(t, 60*time.Second, "the OCR task succeeds", func() bool {
 		var st string
 		_ = a.db.Pool.QueryRow(context.Background(), `SELECT o.id::text, o.file_id::text, o.status FROM ocr_tasks o WHERE o.issuance_task_id = $1`, task).Scan(&ocrTask, &file, &st)
-		if st == "SUCCESS" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no OCR task")
-		}
-	}
+		return st == "SUCCESS"
+	})
 	gqlCases := []struct {
 		name, query string
 		vars        map[string]any
@@ -337,50 +331,40 @@ func TestSecurityProduction(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log sink safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestSecretsNeverLogged runs the whole pipeline, refused logins and
 // callbacks with every log level on, then greps the log for secrets.
 func TestSecretsNeverLogged(t *testing.T) {
 	t.Parallel()
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	a := startAppLogging(t, map[string]string{"ISSUER_SIM_LATENCY": "0s"}, &logs)
 	tok := a.token(t, "alice", false)
 	nest := createNest(t, a, tok, "집")
 	task := requestIssuance(t, a, tok, nest)
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	testkit.Eventually(t, 60*time.Second, "the pipeline finishes", func() bool {
 		r := a.gql(t, tok, `query($id: ID!) { issuanceTask(id: $id) { file { url } ocrTask { status } } }`, map[string]any{"id": task})
-		if dig(r.Data, "issuanceTask", "ocrTask", "status") == "SUCCESS" {
+		return dig(r.Data, "issuanceTask", "ocrTask", "status") == "SUCCESS"
+	})
+	// A refused token, under a request id its access-log line will carry.
+	req, _ := http.NewRequest(http.MethodPost, a.base+"/graphql", strings.NewReader(`{"query":"{ me { id } }"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+tok+"x")
+	req.Header.Set("X-Request-ID", "refused-token")
+	a.do(t, req)
+	a.postCallback(t, callback{body: `{"job_id":"x"}`, key: "wrong-key-0123456789"}) // a refused callback
+	ws := dialWS(t, a, "bad."+tok, "graphql-transport-ws")
+	for { // the server closes a refused WebSocket
+		if _, err := ws.read(); err != nil {
 			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("pipeline did not finish")
-		}
 	}
-	a.gql(t, tok+"x", `{ me { id } }`, nil)                                          // a refused token
-	a.postCallback(t, callback{body: `{"job_id":"x"}`, key: "wrong-key-0123456789"}) // a refused callback
-	dialWS(t, a, "bad."+tok, "graphql-transport-ws")
-	time.Sleep(100 * time.Millisecond) // let the refusals be logged
+	// Every refusal is in the log before it is searched: the callback's
+	// warning, and the access-log lines of the token's request and of the
+	// WebSocket's upgrade (the only GET of /graphql here).
+	testkit.Eventually(t, 30*time.Second, "the refusals are logged", func() bool {
+		return logs.Contains("OCR callback refused") && logs.Contains(`"request_id":"refused-token"`) &&
+			logs.Contains(`"method":"GET","path":"/graphql"`)
+	})
 	out := logs.String()
-	if !strings.Contains(out, "OCR callback") {
-		t.Fatal("the log capture caught nothing")
-	}
 	for name, secret := range map[string]string{
 		"bearer token": tok, "JWT secret": secSecret, "callback key": a.cfg.OCRCallbackKey,
 		"signing secret": strings.TrimPrefix(a.cfg.OCRSigningSecret, "whsec_"), "presigned signature": "X-Amz-Signature",

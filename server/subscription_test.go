@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/dungji/dungji/db/dbtest"
+	"github.com/dungji/dungji/server/internal/testkit"
 	"github.com/dungji/dungji/server/live"
 )
 
@@ -323,11 +324,9 @@ func TestSubscribeUnsubscribeReleasesEverything(t *testing.T) {
 		}
 		c.send(wsMessage{ID: id, Type: "complete"})
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for a.hub.Subscribers() != 0 || runtime.NumGoroutine() > before+10 {
-		if time.Now().After(deadline) {
-			t.Fatalf("after 10,000 cycles: %d subscribers, %d goroutines (before %d)", a.hub.Subscribers(), runtime.NumGoroutine(), before)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testkit.Wait(context.Background(), 10*time.Second, func() bool {
+		return a.hub.Subscribers() == 0 && runtime.NumGoroutine() <= before+10
+	}) {
+		t.Fatalf("after 10,000 cycles: %d subscribers, %d goroutines (before %d)", a.hub.Subscribers(), runtime.NumGoroutine(), before)
 	}
 }

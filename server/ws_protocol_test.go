@@ -16,6 +16,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/dungji/dungji/server/internal/testkit"
 	"github.com/dungji/dungji/server/live"
 )
 
@@ -366,13 +367,9 @@ func TestWebSocketProtocolMessages(t *testing.T) {
 		}
 		// A closed connection gives its slot back.
 		_ = conns[0].conn.Close(websocket.StatusNormalClosure, "")
-		deadline := time.Now().Add(5 * time.Second)
-		for a.wsLimits.Connections("bob") > 2 {
-			if time.Now().After(deadline) {
-				t.Fatal("the closed connection's slot was not given back")
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		testkit.Eventually(t, 5*time.Second, "the closed connection's slot is given back", func() bool {
+			return a.wsLimits.Connections("bob") <= 2
+		})
 		c = dialRaw(t, a, live.SubprotocolTransportWS)
 		c.json(initMsg(bob))
 		c.expect("connection_ack")
@@ -654,13 +651,11 @@ func TestWebSocketHostileInput(t *testing.T) {
 	c.json(initMsg(tok))
 	c.expect("connection_ack")
 	_ = c.conn.CloseNow()
-	deadline := time.Now().Add(15 * time.Second)
-	for a.hub.Subscribers() != 0 || runtime.NumGoroutine() > before+10 || a.wsLimits.Total() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("left behind: %d subscribers, %d goroutines (before %d), %d counted connections",
-				a.hub.Subscribers(), runtime.NumGoroutine(), before, a.wsLimits.Total())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testkit.Wait(context.Background(), 15*time.Second, func() bool {
+		return a.hub.Subscribers() == 0 && runtime.NumGoroutine() <= before+10 && a.wsLimits.Total() == 0
+	}) {
+		t.Fatalf("left behind: %d subscribers, %d goroutines (before %d), %d counted connections",
+			a.hub.Subscribers(), runtime.NumGoroutine(), before, a.wsLimits.Total())
 	}
 }
 

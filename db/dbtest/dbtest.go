@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -129,7 +130,7 @@ func setup(t testing.TB) {
 		if u := os.Getenv("TEST_DATABASE_URL"); u != "" {
 			server = &localpg.Server{AdminURL: u}
 		} else {
-			server, serverErr = localpg.Ensure(ctx, localpg.Options{DataDir: filepath.Join(repoRoot(), ".data", "postgres")})
+			server, serverErr = localpg.Ensure(ctx, localpg.Options{DataDir: filepath.Join(repoRootOrHere(), ".data", "postgres")})
 			if serverErr != nil {
 				return
 			}
@@ -183,15 +184,27 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// repoRoot walks up from the working directory to the directory holding go.mod.
-func repoRoot() string {
-	dir, _ := os.Getwd()
+// RepoRoot is the directory holding go.mod, above the working directory.
+func RepoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
+			return d, nil
 		}
 		if filepath.Dir(d) == d {
-			return dir
+			return "", errors.New("no go.mod above the working directory " + dir)
 		}
 	}
+}
+
+// repoRootOrHere is RepoRoot, or the working directory outside a checkout.
+func repoRootOrHere() string {
+	if root, err := RepoRoot(); err == nil {
+		return root
+	}
+	dir, _ := os.Getwd()
+	return dir
 }

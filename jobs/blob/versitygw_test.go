@@ -2,7 +2,6 @@ package blob
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -12,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dungji/dungji/db/dbtest"
 )
 
 // versitygw runs as a subprocess: a real S3 gateway (github.com/versity/versitygw,
@@ -56,7 +57,7 @@ func versitygwBinary(t *testing.T) string {
 	t.Helper()
 	bin := os.Getenv("VERSITYGW_BIN")
 	if bin == "" {
-		root, err := repoRoot()
+		root, err := dbtest.RepoRoot()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,24 +131,6 @@ func freeLoopbackAddr(t *testing.T) string {
 	addr := ln.Addr().String()
 	ln.Close()
 	return addr
-}
-
-// repoRoot walks up from the working directory to the directory holding go.mod.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
 
 // syncBuffer collects a subprocess's output, written from exec's copying

@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -24,6 +23,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/server/internal/testkit"
 )
 
 // protocolSDL is a small schema for protocol tests, executed by
@@ -158,7 +158,7 @@ type testBundle struct {
 	sse       *SSE
 	multipart *Multipart
 	client    *http.Client
-	logs      *logBuffer
+	logs      *testkit.SyncBuffer
 }
 
 // setup serves the protocol schema with the SSE and multipart transports
@@ -171,7 +171,7 @@ func setup(t *testing.T, o Options) *testBundle {
 
 func setupSchema(t *testing.T, o Options, es graphql.ExecutableSchema) *testBundle {
 	t.Helper()
-	logs := &logBuffer{}
+	logs := &testkit.SyncBuffer{}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	}
@@ -190,23 +190,6 @@ func setupSchema(t *testing.T, o Options, es graphql.ExecutableSchema) *testBund
 	})
 	b.url = ts.URL
 	return b
-}
-
-type logBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
 }
 
 // request sends one request and returns the response (the caller closes it).
@@ -333,13 +316,7 @@ func settleGoroutines(t *testing.T, want int) {
 // waitFor polls cond until it holds, failing after 10 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10 s", what)
-		}
-		time.Sleep(5 * time.Millisecond) // polling a state: there is no event to wait on
-	}
+	testkit.Eventually(t, 10*time.Second, what, cond)
 }
 
 // operations is the number of operations running on the reservation of

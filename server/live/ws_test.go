@@ -16,6 +16,7 @@ import (
 
 	"github.com/dungji/dungji/graph"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/server/internal/testkit"
 )
 
 // TestWebSocketPanicEndsOnlyItsConnection: a panic in a connection's reader
@@ -25,7 +26,7 @@ import (
 // schema is the real one; only __typename is asked, so no service is
 // needed.
 func TestWebSocketPanicEndsOnlyItsConnection(t *testing.T) {
-	logs := &logBuffer{}
+	logs := &testkit.SyncBuffer{}
 	stop, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{})))

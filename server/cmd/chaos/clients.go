@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -14,6 +12,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/dungji/dungji/server/internal/testkit"
 )
 
 // api is a GraphQL client of the API process, as an app would be: it retries
@@ -33,40 +33,21 @@ type gqlError struct {
 var errRetryable = errors.New("retryable")
 
 func (a *api) post(ctx context.Context, token, query string, vars map[string]any, out any) error {
-	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.base+"/graphql", bytes.NewReader(body))
+	res, err := testkit.GraphQL{URL: a.base + "/graphql", Client: a.http}.Do(ctx, token, query, vars)
 	if err != nil {
+		if res.Status == 0 || res.Status >= 500 {
+			return fmt.Errorf("%w: %v", errRetryable, err)
+		}
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := a.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("%w: %v", errRetryable, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return fmt.Errorf("%w: %v", errRetryable, err)
-	}
-	var res struct {
-		Data   json.RawMessage `json:"data"`
-		Errors []gqlError      `json:"errors"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		if resp.StatusCode >= 500 {
-			return fmt.Errorf("%w: HTTP %d", errRetryable, resp.StatusCode)
-		}
-		return fmt.Errorf("HTTP %d, not JSON: %.200s", resp.StatusCode, raw)
-	}
 	if len(res.Errors) > 0 {
-		code, _ := res.Errors[0].Extensions["code"].(string)
-		if code == "INTERNAL" || code == "UNAVAILABLE" || resp.StatusCode >= 500 {
+		code := res.Errors[0].Code()
+		if code == "INTERNAL" || code == "UNAVAILABLE" || res.Status >= 500 {
 			return fmt.Errorf("%w: %s: %s", errRetryable, code, res.Errors[0].Message)
 		}
 		return fmt.Errorf("%s: %s", code, res.Errors[0].Message)
 	}
-	return json.Unmarshal(res.Data, out)
+	return res.Decode(out)
 }
 
 // do posts until an answer that is not retryable, backing off to 2 s.
