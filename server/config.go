@@ -13,6 +13,7 @@ import (
 
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 var validBucket = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
@@ -304,7 +305,7 @@ func loadOCRConfig(c *Config, getenv func(string) string) error {
 	if c.OCRCallbackKey != "" && len(c.OCRCallbackKey) < 16 {
 		return fmt.Errorf("OCR_CALLBACK_KEY must be at least 16 bytes")
 	}
-	if c.OCRSigningSecret != "" && !strings.HasPrefix(c.OCRSigningSecret, "whsec_") {
+	if c.OCRSigningSecret != "" && ocr.CheckSigningSecret(c.OCRSigningSecret) != nil {
 		return fmt.Errorf("OCR_SIGNING_SECRET must be a Standard Webhooks secret, whsec_<base64>")
 	}
 	if !c.Dev() && c.OCRCallbackKey == "" {
@@ -316,7 +317,7 @@ func loadOCRConfig(c *Config, getenv func(string) string) error {
 		}
 	}
 	if c.OCRSigningSecret == "" && c.Dev() {
-		if c.OCRSigningSecret, err = devSecretFile(c.DataDir, "ocr-signing-secret", newSigningSecret); err != nil {
+		if c.OCRSigningSecret, err = devSecretFile(c.DataDir, "ocr-signing-secret", ocr.NewSigningSecret); err != nil {
 			return fmt.Errorf("development OCR_SIGNING_SECRET: %w", err)
 		}
 	}

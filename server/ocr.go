@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -36,10 +34,6 @@ const ocrCallbackPath = "/internal/ocr/callback"
 // maxOCRCallbackBody bounds a callback: a result carries every page's text.
 const maxOCRCallbackBody = 8 << 20
 
-// internalKeyHeader authenticates the engine's callbacks (and our calls to
-// the built-in engine).
-const internalKeyHeader = "X-Internal-API-Key"
-
 // keyTransport adds the internal key to every request.
 type keyTransport struct {
 	key  string
@@ -48,7 +42,7 @@ type keyTransport struct {
 
 func (t keyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
-	r.Header.Set(internalKeyHeader, t.key)
+	r.Header.Set(ocr.HeaderInternalAPIKey, t.key)
 	return t.base.RoundTrip(r)
 }
 
@@ -57,8 +51,8 @@ func (t keyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // previous one.
 func requireKey(current, previous string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !keyMatches(r.Header.Get(internalKeyHeader), current, previous) {
-			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong " + internalKeyHeader})
+		if !keyMatches(r.Header.Get(ocr.HeaderInternalAPIKey), current, previous) {
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong " + ocr.HeaderInternalAPIKey})
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -136,10 +130,10 @@ func (a *App) ocrCallback(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "could not read the body"})
 		return
 	}
-	if !keyMatches(r.Header.Get(internalKeyHeader), a.cfg.OCRCallbackKey, a.cfg.OCRCallbackKeyPrevious) {
+	if !keyMatches(r.Header.Get(ocr.HeaderInternalAPIKey), a.cfg.OCRCallbackKey, a.cfg.OCRCallbackKeyPrevious) {
 		outcome = "rejected_key"
 		a.log.Warn("OCR callback refused: internal key", "remote", r.RemoteAddr)
-		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong " + internalKeyHeader})
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong " + ocr.HeaderInternalAPIKey})
 		return
 	}
 	webhookID := ""
@@ -152,7 +146,7 @@ func (a *App) ocrCallback(w http.ResponseWriter, r *http.Request) {
 		}
 		// A signed message already applied is a replay: the signature only
 		// proves it was once genuine.
-		webhookID = r.Header.Get("webhook-id")
+		webhookID = r.Header.Get(standardwebhooks.HeaderWebhookID)
 		if a.replays.seen(webhookID) {
 			outcome = "rejected_replay"
 			a.log.Warn("OCR callback refused: replayed webhook-id", "remote", r.RemoteAddr)
@@ -169,7 +163,7 @@ func (a *App) ocrCallback(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "the body is not a JSON job document"})
 		return
 	}
-	if probe.JobID == nil || strings.TrimSpace(*probe.JobID) == "" {
+	if probe.JobID == nil || !ocr.ValidJobID(*probe.JobID) {
 		outcome = "rejected_job_id"
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "job_id is required"})
 		return
@@ -258,12 +252,6 @@ func devSecretFile(dataDir, name string, gen func() string) (string, error) {
 	return v, nil
 }
 
-func newSigningSecret() string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b)
-	return "whsec_" + base64.StdEncoding.EncodeToString(b)
-}
-
 // ocrEngineCmd runs the built-in OCR engine alone (`dungji ocr-engine`),
 // for deployments that scale it apart from the service.
 func ocrEngineCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -296,7 +284,7 @@ func ocrEngineCmd(ctx context.Context, args []string, getenv func(string) string
 		_ = hs.Shutdown(sctx)
 	}()
 	log.Info("OCR engine listening", "addr", ln.Addr().String())
-	fmt.Fprintf(stdout, "OCR engine on http://%s (requests need %s)\n", ln.Addr(), internalKeyHeader)
+	fmt.Fprintf(stdout, "OCR engine on http://%s (requests need %s)\n", ln.Addr(), ocr.HeaderInternalAPIKey)
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

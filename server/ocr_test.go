@@ -55,7 +55,7 @@ func (a *testApp) postCallback(t *testing.T, c callback) (int, string) {
 	req, _ := http.NewRequest(http.MethodPost, a.base+ocrCallbackPath, strings.NewReader(c.body))
 	req.Header.Set("Content-Type", "application/json")
 	if c.key != "" {
-		req.Header.Set(internalKeyHeader, c.key)
+		req.Header.Set(ocr.HeaderInternalAPIKey, c.key)
 	}
 	if c.sign {
 		secret := c.secret
