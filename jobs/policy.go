@@ -174,7 +174,7 @@ func (r *retryTimes) store(jobID int64, attempt int, at time.Time) {
 func (r *retryTimes) next(s *Service, p RetryPolicy, job *rivertype.JobRow, taskID string) time.Time {
 	at, ok := r.m.LoadAndDelete(retryKey{job.ID, job.Attempt})
 	if !ok {
-		return s.retryAt(p, taskID, job.Attempt)
+		return retryAt(p, s.clock(), taskID, job.Attempt)
 	}
 	if soon := riverNow().Add(time.Millisecond); at.(time.Time).Before(soon) {
 		return soon
@@ -189,9 +189,10 @@ func (r *retryTimes) next(s *Service, p RetryPolicy, job *rivertype.JobRow, task
 // from Service.clock.
 func riverNow() time.Time { return time.Now() }
 
-// retryAt is when the retry of a failed attempt runs under policy p.
-func (s *Service) retryAt(p RetryPolicy, taskID string, attempt int) time.Time {
-	return s.clock().Add(p.Delay(taskID, attempt)).UTC().Truncate(time.Microsecond)
+// retryAt is when the retry of a failed attempt at now runs under policy p,
+// rounded as Postgres stores it.
+func retryAt(p RetryPolicy, now time.Time, taskID string, attempt int) time.Time {
+	return now.Add(p.Delay(taskID, attempt)).UTC().Truncate(time.Microsecond)
 }
 
 // attemptFailure is what a worker knows of a failed attempt.
@@ -218,14 +219,15 @@ func recordFailure[T any, P interface {
 	defer cancel()
 	wrapped := fmt.Errorf("%s (%s): %w", f.code, f.cause, f.err)
 	if p.Retryable(f.cause, f.attempt) && f.attempt < f.maxAttempts {
-		next := s.retryAt(p, f.taskID, f.attempt)
+		now := s.clock()
+		next := retryAt(p, now, f.taskID, f.attempt)
 		retries.store(f.jobID, f.attempt, next)
 		err := s.inTx(bctx, func(ctx context.Context, tx bun.Tx) error {
 			t, found, err := lockTask[T, P](ctx, tx, f.taskID)
 			if err != nil || !found || t.TaskLifecycle().Status != db.StatusProcessing {
 				return err
 			}
-			return markRetrying(ctx, tx, t, f.code, next, s.clock())
+			return markRetrying(ctx, tx, t, f.code, next, now)
 		})
 		return errors.Join(wrapped, err)
 	}

@@ -206,7 +206,7 @@ func (a *App) restIssuanceTask(w http.ResponseWriter, r *http.Request) {
 	out := restIssuanceTask{TaskID: t.ID, Status: string(t.Status), ErrorCode: t.ErrorCode, Attempt: t.Attempt,
 		NextRetryAt: t.NextRetryAt, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 	if t.Status == db.StatusSuccess && t.FileID != nil {
-		f, err := a.service.File(ctx, *t.FileID)
+		f, err := a.service.FileUnchecked(ctx, *t.FileID)
 		if err == nil {
 			var u string
 			if u, err = a.service.FileURL(ctx, f); err == nil {
