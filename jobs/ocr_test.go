@@ -152,7 +152,7 @@ func TestApplyOCRResult(t *testing.T) {
 			t.Fatalf("unreadable gave %s", out)
 		}
 		got := b.ocrTask(t, res.Task.ID)
-		if got.Status != db.StatusFailed || deref(got.ErrorCode) != ErrOCRUnreadable {
+		if got.Status != db.StatusFailed || Code(deref(got.ErrorCode)) != CodeOCRUnreadable {
 			t.Fatalf("OCR task %s/%s", got.Status, deref(got.ErrorCode))
 		}
 		if st := b.task(t, issuance.ID).Status; st != db.StatusSuccess {

@@ -28,20 +28,20 @@ const (
 )
 
 // ocrCode maps a cause to the OCR error code clients see.
-func ocrCode(c Cause) string {
+func ocrCode(c Cause) Code {
 	switch c {
 	case CauseOCRUnavailable, CauseOCRRejected:
-		return ErrOCRSubmitFailed
+		return CodeOCRSubmitFailed
 	case CauseOCRUnreadable:
-		return ErrOCRUnreadable
+		return CodeOCRUnreadable
 	case CauseOCREngine, CauseOCRGone:
-		return ErrOCREngineFailed
+		return CodeOCREngineFailed
 	case CauseOCRTimeout:
-		return ErrOCRCallbackTimeout
+		return CodeOCRCallbackTimeout
 	case CauseSave:
-		return ErrSaveFailed
+		return CodeSaveFailed
 	default:
-		return ErrUnknown
+		return CodeUnknown
 	}
 }
 

@@ -36,18 +36,18 @@ const (
 
 // issuanceCode maps a cause to its issuance error code (the README's
 // failure table).
-func issuanceCode(c Cause) string {
+func issuanceCode(c Cause) Code {
 	switch c {
 	case CauseBotStart, CauseBotTransient, CauseBotPermanent, CauseNoDocument:
-		return ErrAutomationFailed
+		return CodeAutomationFailed
 	case CauseDuplicatePayment:
-		return ErrDuplicatePayment
+		return CodeDuplicatePayment
 	case CauseUploadTransient, CauseUploadPermanent:
-		return ErrUploadFailed
+		return CodeUploadFailed
 	case CauseSave:
-		return ErrSaveFailed
+		return CodeSaveFailed
 	default:
-		return ErrUnknown
+		return CodeUnknown
 	}
 }
 
@@ -201,7 +201,7 @@ type attemptFailure struct {
 	attempt, maxAttempts int
 	taskID               string
 	cause                Cause
-	code                 string // the error code of cause for this task kind
+	code                 Code // the failure code of cause for this task kind
 	err                  error
 }
 

@@ -128,7 +128,7 @@ func reconcile[T any, P interface {
 				return nil
 			}
 			ended = true
-			if err := finishTask(ctx, tx, t, db.StatusFailed, ErrUnknown, stuckMessage(lc, reason), now, withFile(t)...); err != nil {
+			if err := finishTask(ctx, tx, t, db.StatusFailed, CodeUnknown, stuckMessage(lc, reason), now, withFile(t)...); err != nil {
 				return err
 			}
 			if it, ok := any(t).(*db.IssuanceTask); ok {

@@ -12,7 +12,7 @@ import (
 // it FAILED with Code and Message and create a new one.
 type activeVerdict struct {
 	Reuse   bool
-	Code    string
+	Code    Code
 	Message string
 	// Stale: a PENDING task no worker picked up in time. Its job may still
 	// run later and must be cancelled with it.
@@ -40,10 +40,10 @@ func judgeActive(lc *db.Lifecycle, jobState *string, now time.Time, staleAfter t
 		return activeVerdict{} // final meanwhile: a new task, nothing to end
 	}
 	if reason, stuck := taskStuck(lc, jobState, now); stuck {
-		return activeVerdict{Code: ErrUnknown, Message: stuckMessage(lc, reason)}
+		return activeVerdict{Code: CodeUnknown, Message: stuckMessage(lc, reason)}
 	}
 	if lc.Status == db.StatusPending && staleAfter > 0 && now.Sub(lc.UpdatedAt) >= staleAfter {
-		return activeVerdict{Code: ErrStalePending, Stale: true,
+		return activeVerdict{Code: CodeStalePending, Stale: true,
 			Message: fmt.Sprintf("no worker picked the task up within %s", staleAfter)}
 	}
 	return activeVerdict{Reuse: true}

@@ -128,7 +128,7 @@ func methods(hs map[string]http.HandlerFunc) http.Handler {
 		h, ok := hs[m]
 		if !ok {
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeJSON(w, http.StatusMethodNotAllowed, restError{ErrorCode: "METHOD_NOT_ALLOWED", Message: r.Method + " is not allowed here"})
+			writeJSON(w, http.StatusMethodNotAllowed, restError{ErrorCode: string(jobs.CodeMethodNotAllowed), Message: r.Method + " is not allowed here"})
 			return
 		}
 		h(w, r)
