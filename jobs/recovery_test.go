@@ -35,12 +35,6 @@ func TestKilledWorkerIsRecovered(t *testing.T) {
 	t.Parallel()
 	b := setupLazy(t)
 	nest := b.nest(t, "alice")
-	b.river = nil
-	rc, err := NewRiverClient(b.db, RiverOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.svc.SetRiver(rc)
 	id := killWorkerMidJob(t, b, nest)
 
 	b.startWorkers(t, setupOpts{rescue: time.Minute})
