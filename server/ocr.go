@@ -197,7 +197,10 @@ func (a *App) ocrCallback(w http.ResponseWriter, r *http.Request) {
 // signature's tolerance window (after it, the timestamp check refuses the
 // message anyway). It is per instance: a replay sent to another instance
 // behind a load balancer is still a no-op there, since the first final
-// result wins.
+// result wins. It measures its window on the wall clock on purpose: the
+// window exists to cover the Standard Webhooks library's timestamp
+// tolerance, which that library checks against time.Now, not against the
+// lifecycle's injected clock.
 type replayGuard struct {
 	mu     sync.Mutex
 	seenAt map[string]time.Time
