@@ -11,6 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/dungji/dungji/jobs/retry"
 )
 
 // EventsChannel is the NOTIFY channel that wakes event tails. Its payload
@@ -89,6 +91,9 @@ func (t *EventTail) PID() uint32 {
 	return t.conn.PgConn().PID()
 }
 
+// tailReconnect is the wait before each reconnection of an event tail.
+var tailReconnect = retry.Backoff{InitialInterval: 100 * time.Millisecond, BackoffCoefficient: 2, MaxInterval: 5 * time.Second}
+
 // Run tails until ctx ends, reconnecting with backoff.
 func (t *EventTail) Run(ctx context.Context) error {
 	if t.Poll <= 0 {
@@ -99,9 +104,8 @@ func (t *EventTail) Run(ctx context.Context) error {
 		log = slog.New(slog.DiscardHandler)
 	}
 	t.seen = map[int64]uint64{}
-	backoff := 100 * time.Millisecond
 	first := true
-	for {
+	for attempt := 1; ; attempt++ {
 		err := t.session(ctx, first)
 		if ctx.Err() != nil {
 			return nil
@@ -110,13 +114,13 @@ func (t *EventTail) Run(ctx context.Context) error {
 		t.mu.Lock()
 		t.connected, t.conn = false, nil
 		t.mu.Unlock()
+		backoff := tailReconnect.Delay("", attempt)
 		log.Warn("event tail: connection lost; reconnecting", "err", err, "backoff", backoff)
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-time.After(backoff):
 		}
-		backoff = min(backoff*2, 5*time.Second)
 	}
 }
 

@@ -119,7 +119,7 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			return &gqlerror.Error{Message: "the request took too long", Path: gerr.Path,
-				Extensions: map[string]any{"code": "TIMEOUT"}}
+				Extensions: map[string]any{"code": string(jobs.CodeTimeout)}}
 		}
 		// gqlgen's own refusal when introspection is off (production).
 		if strings.HasSuffix(err.Error(), "introspection disabled") {

@@ -32,7 +32,7 @@ func (r *issuanceTaskResolver) File(ctx context.Context, obj *db.IssuanceTask) (
 	if obj.FileID == nil {
 		return nil, nil
 	}
-	return r.Service.File(ctx, *obj.FileID)
+	return r.Service.FileUnchecked(ctx, *obj.FileID)
 }
 
 // OcrTask is the resolver for the ocrTask field.

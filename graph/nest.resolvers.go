@@ -11,6 +11,7 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/issuer"
 )
 
 // CreateNest is the resolver for the createNest field.
@@ -20,7 +21,7 @@ func (r *mutationResolver) CreateNest(ctx context.Context, input model.CreateNes
 
 // RegistryUniqueNo is the resolver for the registryUniqueNo field.
 func (r *nestResolver) RegistryUniqueNo(ctx context.Context, obj *db.Nest) (string, error) {
-	return jobs.FormatUniqueNo(obj.RegistryUniqueNo), nil
+	return issuer.FormatUniqueNo(obj.RegistryUniqueNo), nil
 }
 
 // Nest is the resolver for the nest field.

@@ -8,11 +8,15 @@ import (
 	"github.com/dungji/dungji/db"
 )
 
-// Code classifies an error for clients: GraphQL puts it in
-// extensions.code and REST maps it to an HTTP status.
+// Code is every code clients see, in one enum: the codes of refused or
+// failed requests — GraphQL puts them in extensions.code, REST in
+// error_code with the HTTP status of HTTPStatus — and the failure codes of
+// tasks, stored on the rows (error_code, last_error_code) and shown as a
+// task's errorCode. The presenters (GraphQL, REST, the realtime transports)
+// take codes only from here.
 type Code string
 
-// The error codes clients see.
+// The codes of refused or failed requests.
 const (
 	CodeUnauthenticated Code = "UNAUTHENTICATED"
 	CodeForbidden       Code = "FORBIDDEN"
@@ -24,6 +28,37 @@ const (
 	// the same request may succeed when retried (503 with Retry-After).
 	CodeUnavailable Code = "UNAVAILABLE"
 	CodeInternal    Code = "INTERNAL"
+	// CodeBadRequest is an HTTP request the transport cannot read: a body
+	// too large, too slow or not JSON, a missing query, a wrong media type.
+	CodeBadRequest Code = "BAD_REQUEST"
+	// CodeMethodNotAllowed is a REST route called with the wrong method.
+	CodeMethodNotAllowed Code = "METHOD_NOT_ALLOWED"
+	// CodeDepthLimitExceeded is a GraphQL operation nested deeper than allowed.
+	CodeDepthLimitExceeded Code = "DEPTH_LIMIT_EXCEEDED"
+	// CodeTimeout is a GraphQL field whose resolver ran out of time.
+	CodeTimeout Code = "TIMEOUT"
+)
+
+// The failure codes of issuance tasks (the README's failure table says
+// when each is used).
+const (
+	CodeAutomationFailed Code = "AUTOMATION_FAILED"
+	CodeDuplicatePayment Code = "DUPLICATE_PAYMENT"
+	CodeUploadFailed     Code = "UPLOAD_FAILED"
+	CodeSaveFailed       Code = "SAVE_FAILED" // OCR tasks use it too
+	CodeUnknown          Code = "UNKNOWN"     // OCR tasks use it too
+	CodeStalePending     Code = "STALE_PENDING"
+	// CodeDispatchFailed is kept for rows of the original system, where a
+	// task could commit without its message; a transactional insert cannot.
+	CodeDispatchFailed Code = "DISPATCH_FAILED"
+)
+
+// The failure codes of OCR tasks.
+const (
+	CodeOCRSubmitFailed    Code = "SUBMIT_FAILED"
+	CodeOCREngineFailed    Code = "ENGINE_FAILED"
+	CodeOCRUnreadable      Code = "UNREADABLE"
+	CodeOCRCallbackTimeout Code = "CALLBACK_TIMEOUT"
 )
 
 // Error is the one error type the lifecycle returns to its callers. Message
@@ -88,8 +123,10 @@ func HTTPStatus(c Code) int {
 		return 403
 	case CodeNotFound:
 		return 404
-	case CodeBadUserInput:
+	case CodeBadUserInput, CodeBadRequest:
 		return 400
+	case CodeMethodNotAllowed:
+		return 405
 	case CodeConflict:
 		return 409
 	case CodeRateLimited:

@@ -63,6 +63,8 @@ type setupOpts struct {
 	// posted to callbackURL.
 	ocr         ocr.Engine
 	callbackURL string
+	// subscriptions makes the service serve subscriptions (its Hub).
+	subscriptions bool
 }
 
 // fastPolicy retries quickly so tests finish in milliseconds.
@@ -82,18 +84,11 @@ func setup(t *testing.T, o setupOpts) *testBundle {
 	b := setupLazy(t, o)
 	if o.workers {
 		b.startWorkers(t, o)
-		return b
 	}
-	rc, err := NewRiverClient(b.db, RiverOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.river = rc
-	b.svc.SetRiver(rc)
 	return b
 }
 
-// setupLazy builds a bundle whose River client is not made yet, so that a
+// setupLazy builds a bundle whose River client inserts only, so that a
 // test can inject failures before workers start (startWorkers).
 func setupLazy(t *testing.T, opts ...setupOpts) *testBundle {
 	t.Helper()
@@ -121,8 +116,11 @@ func setupLazy(t *testing.T, opts ...setupOpts) *testBundle {
 	if o.policy.MaxAttempts == 0 {
 		o.policy = fastPolicy()
 	}
-	b.svc, err = NewService(ServiceOptions{DB: b.db, Store: b.store, Now: o.clock,
-		Config: Config{IssuancePolicy: o.policy}})
+	if b.river, err = NewRiverClient(b.db, RiverOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	b.svc, err = NewService(ServiceOptions{DB: b.db, River: b.river, Store: b.store, Now: o.clock,
+		Config: Config{IssuancePolicy: o.policy}, Subscriptions: o.subscriptions})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +151,6 @@ func (b *testBundle) startWorkers(t *testing.T, o setupOpts) {
 	if b.river, err = NewRiverClient(b.db, ropts); err != nil {
 		t.Fatal(err)
 	}
-	b.svc.SetRiver(b.river)
 	if err := b.river.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

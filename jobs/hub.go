@@ -26,12 +26,10 @@ type Hub struct {
 	subs   int
 }
 
-// NewHub returns a hub reading through svc. Feed it with OnEvents and
-// OnResync of a db.EventTail.
-func NewHub(svc *Service) *Hub {
-	h := &Hub{svc: svc, byTask: map[string]map[*subscriber]struct{}{}, byNest: map[string]map[*subscriber]struct{}{}}
-	svc.hub = h
-	return h
+// newHub returns a hub reading through svc; NewService makes it (see
+// ServiceOptions.Subscriptions).
+func newHub(svc *Service) *Hub {
+	return &Hub{svc: svc, byTask: map[string]map[*subscriber]struct{}{}, byNest: map[string]map[*subscriber]struct{}{}}
 }
 
 // Subscribers is the number of live subscriptions.

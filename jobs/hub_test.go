@@ -47,8 +47,8 @@ func TestSubscriberCoalesces(t *testing.T) {
 // and reading the snapshot is delivered, once.
 func TestSubscriptionSnapshotHasNoGap(t *testing.T) {
 	t.Parallel()
-	b := setup(t, setupOpts{})
-	hub := NewHub(b.svc)
+	b := setup(t, setupOpts{subscriptions: true})
+	hub := b.svc.Hub()
 	ctx, cancel := context.WithCancel(WithActor(context.Background(), Actor{UserID: "alice"}))
 	defer cancel()
 	res, err := b.svc.RequestIssuance(ctx, b.nest(t, "alice").ID)

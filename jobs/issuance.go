@@ -13,20 +13,6 @@ import (
 	"github.com/dungji/dungji/db"
 )
 
-// Issuance error codes, stored on issuance_tasks.error_code and
-// last_error_code (the README's failure table says when each is used).
-const (
-	ErrAutomationFailed = "AUTOMATION_FAILED"
-	ErrDuplicatePayment = "DUPLICATE_PAYMENT"
-	ErrUploadFailed     = "UPLOAD_FAILED"
-	ErrSaveFailed       = "SAVE_FAILED"
-	ErrUnknown          = "UNKNOWN"
-	ErrStalePending     = "STALE_PENDING"
-	// ErrDispatchFailed is kept for rows of the original system, where a task
-	// could commit without its message; a transactional insert cannot.
-	ErrDispatchFailed = "DISPATCH_FAILED"
-)
-
 // IssuanceArgs is the River job that works one issuance task.
 type IssuanceArgs struct {
 	TaskID string `json:"task_id"`
@@ -133,7 +119,7 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 				res = RequestIssuanceResult{Task: locked, Reused: true}
 				return nil
 			case locked.Status == db.StatusProcessing:
-				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, ErrUnknown, stuckMessage(&locked.Lifecycle, stuckReason), nil, now); err != nil {
+				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, CodeUnknown, stuckMessage(&locked.Lifecycle, stuckReason), nil, now); err != nil {
 					return err
 				}
 				if err := s.scheduleObjectRemoval(ctx, tx, locked); err != nil {
@@ -141,7 +127,7 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 				}
 			case locked.Status == db.StatusPending:
 				msg := fmt.Sprintf("no worker picked the task up within %s", s.cfg.IssuanceStaleAfter)
-				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, ErrStalePending, msg, nil, now); err != nil {
+				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, CodeStalePending, msg, nil, now); err != nil {
 					return err
 				}
 				// Its job must never run the bot later for a failed task.
@@ -204,7 +190,7 @@ func (s *Service) insertIssuance(ctx context.Context, tx bun.Tx, nest *db.Nest, 
 
 // finishIssuance moves a locked task to SUCCESS (with its file) or FAILED,
 // in tx.
-func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.IssuanceTask, to db.Status, code, msg string, fileID *string, now time.Time) error {
+func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.IssuanceTask, to db.Status, code Code, msg string, fileID *string, now time.Time) error {
 	if to == db.StatusSuccess {
 		t.FileID = fileID
 	}

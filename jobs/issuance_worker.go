@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -22,17 +21,10 @@ import (
 // its job, and the completion of this job.
 type IssuanceWorker struct {
 	river.WorkerDefaults[IssuanceArgs]
-	svc    *Service
-	issuer issuer.Issuer
-	store  *blob.Store
-	// retryAt hands the retry time Work wrote to the row over to NextRetry,
-	// which River calls right after Work returns: both then say the same.
-	retryAt sync.Map // retryKey → time.Time
-}
-
-type retryKey struct {
-	jobID   int64
-	attempt int
+	svc     *Service
+	issuer  issuer.Issuer
+	store   *blob.Store
+	retries retryTimes
 }
 
 // NewIssuanceWorker returns the worker for issuance jobs.
@@ -43,10 +35,7 @@ func NewIssuanceWorker(svc *Service, iss issuer.Issuer, store *blob.Store) *Issu
 // NextRetry schedules the next attempt by the issuance policy, the same time
 // Work wrote to the row's next_retry_at.
 func (w *IssuanceWorker) NextRetry(job *river.Job[IssuanceArgs]) time.Time {
-	if at, ok := w.retryAt.LoadAndDelete(retryKey{job.ID, job.Attempt}); ok {
-		return dueNoEarlierThanNow(at.(time.Time))
-	}
-	return w.svc.retryAt(w.svc.cfg.IssuancePolicy, job.Args.TaskID, job.Attempt)
+	return w.retries.next(w.svc, w.svc.cfg.IssuancePolicy, job.JobRow, job.Args.TaskID)
 }
 
 // registryKey is the deterministic S3 key of a task's PDF: a retry
@@ -130,7 +119,7 @@ func stopped(ctx context.Context) bool {
 // PROCESSING with its retry metadata and River schedules the job), or final
 // (the row goes FAILED and the job is cancelled).
 func (w *IssuanceWorker) fail(ctx context.Context, job *river.Job[IssuanceArgs], task *db.IssuanceTask, cause Cause, causeErr error) error {
-	return recordFailure[db.IssuanceTask](ctx, w.svc, w.svc.cfg.IssuancePolicy, &w.retryAt, attemptFailure{
+	return recordFailure[db.IssuanceTask](ctx, w.svc, w.svc.cfg.IssuancePolicy, &w.retries, attemptFailure{
 		jobID: job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
 		cause: cause, code: issuanceCode(cause), err: causeErr,
 	}, func(ctx context.Context) error {

@@ -104,9 +104,9 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		// issuer or the store the workers use.
 		arrange     func(t *testing.T, b *testBundle, o *setupOpts, uniqueNo string)
 		status      db.Status
-		code        string
+		code        Code
 		attempt     int
-		lastCode    string
+		lastCode    Code
 		jobState    string
 		events      []string
 		checkBundle func(t *testing.T, b *testBundle, task *db.IssuanceTask)
@@ -125,7 +125,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 			},
 			status:   db.StatusSuccess,
 			attempt:  2,
-			lastCode: ErrAutomationFailed,
+			lastCode: CodeAutomationFailed,
 			jobState: "completed",
 			events:   []string{"->PENDING", "PENDING>PROCESSING", retried, retried, "PROCESSING>SUCCESS"},
 		},
@@ -135,7 +135,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				b.sim.FailNext(no, issuer.CauseStartFailed, 100)
 			},
 			status:   db.StatusFailed,
-			code:     ErrAutomationFailed,
+			code:     CodeAutomationFailed,
 			attempt:  4,
 			jobState: "cancelled",
 			events:   []string{"->PENDING", "PENDING>PROCESSING", retried, retried, retried, retried, retried, retried, "PROCESSING>FAILED"},
@@ -146,7 +146,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				b.sim.FailNext(no, issuer.CauseTransient, 100)
 			},
 			status:   db.StatusFailed,
-			code:     ErrAutomationFailed,
+			code:     CodeAutomationFailed,
 			attempt:  4,
 			jobState: "cancelled",
 		},
@@ -156,7 +156,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				b.sim.FailNext(no, issuer.CausePermanent, 1)
 			},
 			status:   db.StatusFailed,
-			code:     ErrAutomationFailed,
+			code:     CodeAutomationFailed,
 			attempt:  1,
 			jobState: "cancelled",
 			events:   []string{"->PENDING", "PENDING>PROCESSING", "PROCESSING>FAILED"},
@@ -167,7 +167,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				b.sim.FailNext(no, issuer.CauseDuplicatePayment, 1)
 			},
 			status:   db.StatusFailed,
-			code:     ErrDuplicatePayment,
+			code:     CodeDuplicatePayment,
 			attempt:  1,
 			jobState: "cancelled",
 		},
@@ -177,7 +177,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				b.sim.FailNext(no, issuer.CauseNoDocument, 100)
 			},
 			status:   db.StatusFailed,
-			code:     ErrAutomationFailed,
+			code:     CodeAutomationFailed,
 			attempt:  3,
 			jobState: "cancelled",
 		},
@@ -188,7 +188,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 			},
 			status:   db.StatusSuccess,
 			attempt:  3,
-			lastCode: ErrAutomationFailed,
+			lastCode: CodeAutomationFailed,
 			jobState: "completed",
 			checkBundle: func(t *testing.T, b *testBundle, task *db.IssuanceTask) {
 				if n := b.sim.PaymentCount(task.ID); n != 1 {
@@ -204,7 +204,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				})
 			},
 			status:   db.StatusFailed,
-			code:     ErrUnknown,
+			code:     CodeUnknown,
 			attempt:  1,
 			jobState: "cancelled",
 		},
@@ -216,7 +216,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				})
 			},
 			status:   db.StatusFailed,
-			code:     ErrUnknown,
+			code:     CodeUnknown,
 			attempt:  1,
 			jobState: "cancelled",
 		},
@@ -226,7 +226,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				o.store = storeAt(t, misbehavingS3(t, http.StatusServiceUnavailable, "SlowDown"), "dungji-test")
 			},
 			status:   db.StatusFailed,
-			code:     ErrUploadFailed,
+			code:     CodeUploadFailed,
 			attempt:  4,
 			jobState: "cancelled",
 		},
@@ -236,7 +236,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				o.store = storeAt(t, misbehavingS3(t, http.StatusForbidden, "AccessDenied"), "dungji-test")
 			},
 			status:   db.StatusFailed,
-			code:     ErrUploadFailed,
+			code:     CodeUploadFailed,
 			attempt:  1,
 			jobState: "cancelled",
 		},
@@ -246,7 +246,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				o.store = storeAt(t, lostResponseS3(t, b.storeEndpoint), "dungji-test")
 			},
 			status:   db.StatusFailed,
-			code:     ErrUploadFailed,
+			code:     CodeUploadFailed,
 			attempt:  4,
 			jobState: "cancelled",
 		},
@@ -256,7 +256,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				refuseFiles(t, b)
 			},
 			status:   db.StatusFailed,
-			code:     ErrSaveFailed,
+			code:     CodeSaveFailed,
 			attempt:  4,
 			jobState: "cancelled",
 		},
@@ -268,7 +268,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				o.store = storeAt(t, deleteOutageS3(t, b.storeEndpoint, 3), "dungji-test")
 			},
 			status:   db.StatusFailed,
-			code:     ErrSaveFailed,
+			code:     CodeSaveFailed,
 			attempt:  4,
 			jobState: "cancelled",
 			checkBundle: func(t *testing.T, b *testBundle, task *db.IssuanceTask) {
@@ -306,11 +306,11 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				t.Fatal(err)
 			}
 			task := b.waitFinal(t, res.Task.ID)
-			if task.Status != tc.status || deref(task.ErrorCode) != tc.code || task.Attempt != tc.attempt {
+			if task.Status != tc.status || Code(deref(task.ErrorCode)) != tc.code || task.Attempt != tc.attempt {
 				t.Fatalf("task ended %s/%s after %d attempts (last %s); want %s/%s after %d",
 					task.Status, deref(task.ErrorCode), task.Attempt, deref(task.LastErrorCode), tc.status, tc.code, tc.attempt)
 			}
-			if tc.lastCode != "" && deref(task.LastErrorCode) != tc.lastCode {
+			if tc.lastCode != "" && Code(deref(task.LastErrorCode)) != tc.lastCode {
 				t.Fatalf("last error code %q, want %q", deref(task.LastErrorCode), tc.lastCode)
 			}
 			if task.Status == db.StatusFailed && (task.ErrorMessage == nil || *task.ErrorMessage == "") {
@@ -344,7 +344,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 func (b *testBundle) checkSuccess(t *testing.T, task *db.IssuanceTask) {
 	t.Helper()
 	ctx := context.Background()
-	f, err := b.svc.File(ctx, *task.FileID)
+	f, err := b.svc.FileUnchecked(ctx, *task.FileID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,25 +46,27 @@ func markProcessing(ctx context.Context, idb bun.IDB, t db.Task, attempt int, no
 
 // markRetrying records a failed attempt that will be retried at next: the
 // row stays PROCESSING with the failure's code as last_error_code.
-func markRetrying(ctx context.Context, idb bun.IDB, t db.Task, code string, next, now time.Time) error {
+func markRetrying(ctx context.Context, idb bun.IDB, t db.Task, code Code, next, now time.Time) error {
 	lc := t.TaskLifecycle()
-	lc.LastErrorCode = &code
+	c := string(code)
+	lc.LastErrorCode = &c
 	lc.NextRetryAt = &next
 	return update(ctx, idb, t, lc.Status, now, "last_error_code", "next_retry_at")
 }
 
 // finishTask moves a task to SUCCESS or FAILED (with code and msg). Columns
 // the caller set on the row for this transition are named in extra.
-func finishTask(ctx context.Context, idb bun.IDB, t db.Task, to db.Status, code, msg string, now time.Time, extra ...string) error {
+func finishTask(ctx context.Context, idb bun.IDB, t db.Task, to db.Status, code Code, msg string, now time.Time, extra ...string) error {
 	lc := t.TaskLifecycle()
 	from := lc.Status
 	lc.Status = to
 	lc.FinishedAt = &now
 	lc.NextRetryAt = nil
 	if to == db.StatusFailed {
-		lc.ErrorCode = &code
+		c := string(code)
+		lc.ErrorCode = &c
 		lc.ErrorMessage = &msg
-		lc.LastErrorCode = &code
+		lc.LastErrorCode = &c
 	}
 	cols := append([]string{"status", "finished_at", "next_retry_at", "error_code", "error_message", "last_error_code"}, extra...)
 	return update(ctx, idb, t, from, now, cols...)

@@ -24,20 +24,13 @@ var uniqueNoPattern = regexp.MustCompile(`^(?:\d{4}-\d{4}-\d{6}|\d{14})$`)
 
 // NormalizeUniqueNo validates a registry unique number (부동산 고유번호),
 // given as 14 digits or as 1234-5678-901234, and returns its 14 digits.
+// issuer.FormatUniqueNo is its inverse.
 func NormalizeUniqueNo(s string) (string, bool) {
 	s = strings.TrimSpace(s)
 	if !uniqueNoPattern.MatchString(s) {
 		return "", false
 	}
 	return strings.ReplaceAll(s, "-", ""), true
-}
-
-// FormatUniqueNo renders 14 digits as 1234-5678-901234.
-func FormatUniqueNo(digits string) string {
-	if len(digits) != 14 {
-		return digits
-	}
-	return digits[:4] + "-" + digits[4:8] + "-" + digits[8:]
 }
 
 // ParseID checks that id is a UUID and returns it in canonical form.

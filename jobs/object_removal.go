@@ -9,6 +9,8 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
+
+	"github.com/dungji/dungji/jobs/retry"
 )
 
 // ObjectRemovalArgs is the River job that removes the object a FAILED
@@ -24,13 +26,11 @@ type ObjectRemovalArgs struct {
 // Kind is the River job kind.
 func (ObjectRemovalArgs) Kind() string { return "issuance_object_removal" }
 
-// objectRemovalAttempts at objectRemovalRetry apart (capped) cover about
-// two hours of S3 outage.
+// objectRemovalAttempts at objectRemovalRetry apart: 5 s more after each
+// failed attempt, up to 5 min.
 const objectRemovalAttempts = 30
 
-func objectRemovalRetry(attempt int) time.Duration {
-	return min(time.Duration(attempt)*5*time.Second, 5*time.Minute)
-}
+var objectRemovalRetry = retry.Backoff{InitialInterval: 5 * time.Second, BackoffCoefficient: 1, Increment: 5 * time.Second, MaxInterval: 5 * time.Minute}
 
 // scheduleObjectRemoval inserts, in tx, the removal of the object t's
 // attempts may have stored; a task that never started stored nothing.
@@ -55,9 +55,10 @@ type ObjectRemovalWorker struct {
 	store *blob.Store
 }
 
-// NextRetry waits 5 s more after each failed attempt, up to 5 min.
+// NextRetry waits by objectRemovalRetry, on River's clock: nothing of this
+// job is written to a row.
 func (w *ObjectRemovalWorker) NextRetry(job *river.Job[ObjectRemovalArgs]) time.Time {
-	return time.Now().Add(objectRemovalRetry(job.Attempt))
+	return riverNow().Add(objectRemovalRetry.Delay("", job.Attempt))
 }
 
 // Work runs one attempt.

@@ -125,15 +125,10 @@ func (m *Metrics) observeCall(target string, start time.Time, err error) {
 	m.External.WithLabelValues(target, outcome).Observe(time.Since(start).Seconds())
 }
 
-// SetMetrics makes the service record its metrics in m.
-func (s *Service) SetMetrics(m *Metrics) { s.metrics = m }
+func (s *Service) tracer() trace.Tracer { return tracerOf(s.tracerProvider) }
 
-// SetTracerProvider makes the service's jobs trace with tp (default: the
-// global provider).
-func (s *Service) SetTracerProvider(tp trace.TracerProvider) { s.tracerProvider = tp }
-
-func (s *Service) tracer() trace.Tracer {
-	tp := s.tracerProvider
+// tracerOf is the jobs tracer of tp, or of the global provider when tp is nil.
+func tracerOf(tp trace.TracerProvider) trace.Tracer {
 	if tp == nil {
 		tp = otel.GetTracerProvider()
 	}

@@ -9,14 +9,6 @@ import (
 	"github.com/dungji/dungji/db"
 )
 
-// OCR error codes, stored on ocr_tasks.error_code.
-const (
-	ErrOCRSubmitFailed    = "SUBMIT_FAILED"
-	ErrOCREngineFailed    = "ENGINE_FAILED"
-	ErrOCRUnreadable      = "UNREADABLE"
-	ErrOCRCallbackTimeout = "CALLBACK_TIMEOUT"
-)
-
 // OCRArgs is the River job that reads one file with the OCR engine.
 type OCRArgs struct {
 	TaskID string `json:"task_id"`

@@ -46,8 +46,8 @@ type RequestOCRResult struct {
 }
 
 // RequestOCR runs OCR on a file again: it returns the file's active OCR
-// task (a stuck one is ended and replaced) or creates a new one with its job,
-// in one transaction.
+// task (judgeActive: a stuck one is ended and replaced) or creates a new one
+// with its job, in one transaction.
 func (s *Service) RequestOCR(ctx context.Context, fileID string) (RequestOCRResult, error) {
 	var res RequestOCRResult
 	actor, err := RequireActor(ctx)
@@ -65,18 +65,19 @@ func (s *Service) RequestOCR(ctx context.Context, fileID string) (RequestOCRResu
 			OrderExpr("id DESC").For("UPDATE").Scan(ctx); err != nil {
 			return internal("active OCR tasks", err)
 		}
+		now := s.clock()
 		var pages int
 		for _, t := range active {
 			state, err := jobState(ctx, tx, t.JobID)
 			if err != nil {
 				return internal("OCR job state", err)
 			}
-			reason, stuck := taskStuck(&t.Lifecycle, state, s.clock())
-			if !stuck {
+			v := judgeActive(&t.Lifecycle, state, now, 0) // OCR has no staleness: see judgeActive
+			if v.Reuse {
 				res = RequestOCRResult{Task: t, Reused: true}
 				return nil
 			}
-			if err := finishTask(ctx, tx, t, db.StatusFailed, ErrUnknown, stuckMessage(&t.Lifecycle, reason), s.clock()); err != nil {
+			if err := finishTask(ctx, tx, t, db.StatusFailed, v.Code, v.Message, now); err != nil {
 				return err
 			}
 			if t.PageCount != nil {
@@ -171,9 +172,9 @@ func (s *Service) OCRTaskResult(ctx context.Context, t *db.OCRTask) ([]ocr.Page,
 	return OCRPages(t)
 }
 
-// IssuanceTaskByID returns an issuance task without an ownership check, for
+// IssuanceTaskUnchecked returns an issuance task without an ownership check, for
 // callers that reached it through a task the caller may see.
-func (s *Service) IssuanceTaskByID(ctx context.Context, id string) (*db.IssuanceTask, error) {
+func (s *Service) IssuanceTaskUnchecked(ctx context.Context, id string) (*db.IssuanceTask, error) {
 	t := new(db.IssuanceTask)
 	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
 		return nil, internal("load issuance task", err)

@@ -152,7 +152,7 @@ func TestApplyOCRResult(t *testing.T) {
 			t.Fatalf("unreadable gave %s", out)
 		}
 		got := b.ocrTask(t, res.Task.ID)
-		if got.Status != db.StatusFailed || deref(got.ErrorCode) != ErrOCRUnreadable {
+		if got.Status != db.StatusFailed || Code(deref(got.ErrorCode)) != CodeOCRUnreadable {
 			t.Fatalf("OCR task %s/%s", got.Status, deref(got.ErrorCode))
 		}
 		if st := b.task(t, issuance.ID).Status; st != db.StatusSuccess {
@@ -199,11 +199,10 @@ func TestOCRSubmitHoldsNoTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer one.Close()
-	svc, err := NewService(ServiceOptions{DB: one, Store: b.store})
+	svc, err := NewService(ServiceOptions{DB: one, River: b.river, Store: b.store})
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc.SetRiver(b.river)
 	eng := &dbProbingEngine{err: make(chan error, 1), probe: func(ctx context.Context) error {
 		_, err := one.Pool.Exec(ctx, "SELECT 1")
 		return err

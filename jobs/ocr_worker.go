@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -15,6 +14,7 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/retry"
 )
 
 // The failure causes of OCR tasks.
@@ -28,20 +28,20 @@ const (
 )
 
 // ocrCode maps a cause to the OCR error code clients see.
-func ocrCode(c Cause) string {
+func ocrCode(c Cause) Code {
 	switch c {
 	case CauseOCRUnavailable, CauseOCRRejected:
-		return ErrOCRSubmitFailed
+		return CodeOCRSubmitFailed
 	case CauseOCRUnreadable:
-		return ErrOCRUnreadable
+		return CodeOCRUnreadable
 	case CauseOCREngine, CauseOCRGone:
-		return ErrOCREngineFailed
+		return CodeOCREngineFailed
 	case CauseOCRTimeout:
-		return ErrOCRCallbackTimeout
+		return CodeOCRCallbackTimeout
 	case CauseSave:
-		return ErrSaveFailed
+		return CodeSaveFailed
 	default:
-		return ErrUnknown
+		return CodeUnknown
 	}
 }
 
@@ -50,12 +50,14 @@ func ocrCode(c Cause) string {
 // unreadable document or a failed engine job is not.
 func DefaultOCRPolicy() RetryPolicy {
 	return RetryPolicy{
-		MaxAttempts:        5,
-		InitialInterval:    5 * time.Second,
-		BackoffCoefficient: 2,
-		MaxInterval:        2 * time.Minute,
-		Jitter:             0.2,
-		NonRetryable:       []Cause{CauseOCRRejected, CauseOCRUnreadable, CauseOCREngine, CauseOCRGone, CauseOCRTimeout, CauseUnexpected},
+		MaxAttempts: 5,
+		Backoff: retry.Backoff{
+			InitialInterval:    5 * time.Second,
+			BackoffCoefficient: 2,
+			MaxInterval:        2 * time.Minute,
+			Jitter:             0.2,
+		},
+		NonRetryable: []Cause{CauseOCRRejected, CauseOCRUnreadable, CauseOCREngine, CauseOCRGone, CauseOCRTimeout, CauseUnexpected},
 	}
 }
 
@@ -78,6 +80,13 @@ func (s *Service) ocrDeadline(pages *int) time.Duration {
 	return s.cfg.OCRDeadline + time.Duration(n)*s.cfg.OCRDeadlinePerPage
 }
 
+// ocrRecheck bounds the wait before asking the engine again about a job
+// still running at its deadline: half the time waited so far, at least a
+// quarter of the deadline, at most 2 min.
+func (s *Service) ocrRecheck() retry.Backoff {
+	return retry.Backoff{InitialInterval: s.cfg.OCRDeadline / 4, MaxInterval: 2 * time.Minute}
+}
+
 // OCRWorker submits a file to the OCR engine: PENDING → PROCESSING, then
 // with no transaction open the submission (client token = the task id),
 // then one short transaction that records the engine's job id, schedules
@@ -89,20 +98,12 @@ type OCRWorker struct {
 	engine      ocr.Engine
 	store       *blob.Store
 	callbackURL string
-	retryAt     sync.Map // retryKey → time.Time, as in IssuanceWorker
+	retries     retryTimes
 }
 
 // NextRetry schedules the next submission by the OCR policy.
 func (w *OCRWorker) NextRetry(job *river.Job[OCRArgs]) time.Time {
-	if at, ok := w.retryAt.LoadAndDelete(retryKey{job.ID, job.Attempt}); ok {
-		return dueNoEarlierThanNow(at.(time.Time))
-	}
-	return w.svc.retryAt(w.svc.cfg.OCRPolicy, job.Args.TaskID, job.Attempt)
-}
-
-// retryAt is when the retry of a failed attempt runs under policy p.
-func (s *Service) retryAt(p RetryPolicy, taskID string, attempt int) time.Time {
-	return s.clock().Add(p.Delay(taskID, attempt)).UTC().Truncate(time.Microsecond)
+	return w.retries.next(w.svc, w.svc.cfg.OCRPolicy, job.JobRow, job.Args.TaskID)
 }
 
 // Work runs one submission attempt.
@@ -153,7 +154,7 @@ func (w *OCRWorker) Work(ctx context.Context, job *river.Job[OCRArgs]) error {
 
 // fail records a failed submission: retried by the OCR policy or final.
 func (w *OCRWorker) fail(ctx context.Context, job *river.Job[OCRArgs], task *db.OCRTask, cause Cause, causeErr error) error {
-	return recordFailure[db.OCRTask](ctx, w.svc, w.svc.cfg.OCRPolicy, &w.retryAt, attemptFailure{
+	return recordFailure[db.OCRTask](ctx, w.svc, w.svc.cfg.OCRPolicy, &w.retries, attemptFailure{
 		jobID: job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
 		cause: cause, code: ocrCode(cause), err: causeErr,
 	}, func(ctx context.Context) error {
@@ -271,15 +272,16 @@ func (w *OCRDeadlineWorker) Work(ctx context.Context, job *river.Job[OCRDeadline
 		_, err := w.svc.ApplyOCRResult(ctx, ej)
 		return err
 	}
-	waited := w.svc.clock().Sub(t.UpdatedAt)
+	now := w.svc.clock()
+	waited := now.Sub(t.UpdatedAt)
 	if t.LastAttemptAt != nil {
-		waited = w.svc.clock().Sub(*t.LastAttemptAt)
+		waited = now.Sub(*t.LastAttemptAt)
 	}
 	if waited >= w.svc.cfg.OCRMaxWait {
 		return w.svc.failOCR(ctx, t.ID, CauseOCRTimeout, fmt.Sprintf("the OCR engine's job was still %s after %s", ej.Status, waited.Round(time.Second)))
 	}
 	// Still running: look again later, sooner for a short wait so far.
-	return river.JobSnooze(min(max(waited/2, w.svc.cfg.OCRDeadline/4), 2*time.Minute))
+	return river.JobSnooze(w.svc.ocrRecheck().Clamp(waited / 2))
 }
 
 // OCRCallbackOutcome says what an engine result did.
@@ -306,7 +308,7 @@ type ocrResult struct {
 // token (the task id). The first final result wins: later duplicates change
 // nothing. OCR never changes the issuance task.
 func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOutcome, error) {
-	if ej.JobID == "" {
+	if !ocr.ValidJobID(ej.JobID) {
 		return "", InvalidInput("job_id", "job_id is required")
 	}
 	var outcome OCRCallbackOutcome

@@ -4,17 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"math"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/retry"
 )
 
 // Cause is why one attempt of a task failed. Retries are decided by cause,
@@ -36,35 +36,29 @@ const (
 
 // issuanceCode maps a cause to its issuance error code (the README's
 // failure table).
-func issuanceCode(c Cause) string {
+func issuanceCode(c Cause) Code {
 	switch c {
 	case CauseBotStart, CauseBotTransient, CauseBotPermanent, CauseNoDocument:
-		return ErrAutomationFailed
+		return CodeAutomationFailed
 	case CauseDuplicatePayment:
-		return ErrDuplicatePayment
+		return CodeDuplicatePayment
 	case CauseUploadTransient, CauseUploadPermanent:
-		return ErrUploadFailed
+		return CodeUploadFailed
 	case CauseSave:
-		return ErrSaveFailed
+		return CodeSaveFailed
 	default:
-		return ErrUnknown
+		return CodeUnknown
 	}
 }
 
 // RetryPolicy says whether and when a failed attempt is tried again, in the
 // manner of Temporal's RetryPolicy. Each task kind has its own, defined next
-// to its worker.
+// to its worker. When is the embedded retry.Backoff, the one schedule type
+// of every retry loop in the service.
 type RetryPolicy struct {
 	// MaxAttempts counts the first attempt too; 1 means never retry.
 	MaxAttempts int
-	// InitialInterval is the wait before the second attempt.
-	InitialInterval time.Duration
-	// BackoffCoefficient multiplies the wait after each attempt.
-	BackoffCoefficient float64
-	// MaxInterval caps the wait.
-	MaxInterval time.Duration
-	// Jitter spreads each wait by up to ±Jitter of itself (0 to 1).
-	Jitter float64
+	retry.Backoff
 	// NonRetryable causes end the task at their first occurrence.
 	NonRetryable []Cause
 	// MaxAttemptsByCause caps the attempts when the last failure had that
@@ -87,27 +81,8 @@ func (p RetryPolicy) Retryable(c Cause, attempt int) bool {
 	return attempt < limit
 }
 
-// Delay is the wait after failed attempt number attempt (1-based). The
-// jitter is derived from key and attempt, so that the time River schedules
-// and the nextRetryAt clients see are the same without sharing state.
-func (p RetryPolicy) Delay(key string, attempt int) time.Duration {
-	if attempt < 1 {
-		attempt = 1
-	}
-	d := float64(p.InitialInterval) * math.Pow(p.BackoffCoefficient, float64(attempt-1))
-	if p.MaxInterval > 0 && d > float64(p.MaxInterval) {
-		d = float64(p.MaxInterval)
-	}
-	if p.Jitter > 0 {
-		h := fnv.New64a()
-		fmt.Fprintf(h, "%s/%d", key, attempt)
-		unit := float64(h.Sum64()%10_000)/10_000*2 - 1 // [-1, 1)
-		d += d * p.Jitter * unit
-	}
-	return time.Duration(d)
-}
-
-// Validate checks the policy's fields.
+// Validate checks the policy's fields. A task policy must grow (coefficient
+// at least 1) and be capped.
 func (p RetryPolicy) Validate() error {
 	switch {
 	case p.MaxAttempts < 1:
@@ -118,10 +93,8 @@ func (p RetryPolicy) Validate() error {
 		return fmt.Errorf("backoff coefficient must be at least 1, not %g", p.BackoffCoefficient)
 	case p.MaxInterval < p.InitialInterval:
 		return fmt.Errorf("max interval %s is below the initial interval %s", p.MaxInterval, p.InitialInterval)
-	case p.Jitter < 0 || p.Jitter > 1:
-		return fmt.Errorf("jitter must be between 0 and 1, not %g", p.Jitter)
 	}
-	return nil
+	return p.Backoff.Validate()
 }
 
 // DefaultIssuancePolicy is the issuance worker's retry policy: transient bot
@@ -129,11 +102,13 @@ func (p RetryPolicy) Validate() error {
 // exist, a duplicate payment or an unexplained failure never are.
 func DefaultIssuancePolicy() RetryPolicy {
 	return RetryPolicy{
-		MaxAttempts:        5,
-		InitialInterval:    10 * time.Second,
-		BackoffCoefficient: 2,
-		MaxInterval:        5 * time.Minute,
-		Jitter:             0.2,
+		MaxAttempts: 5,
+		Backoff: retry.Backoff{
+			InitialInterval:    10 * time.Second,
+			BackoffCoefficient: 2,
+			MaxInterval:        5 * time.Minute,
+			Jitter:             0.2,
+		},
 		NonRetryable:       []Cause{CauseBotPermanent, CauseDuplicatePayment, CauseUploadPermanent, CauseUnexpected},
 		MaxAttemptsByCause: map[Cause]int{CauseNoDocument: 3},
 	}
@@ -174,14 +149,50 @@ func ParseRetryPolicy(base RetryPolicy, s string) (RetryPolicy, error) {
 	return p, p.Validate()
 }
 
-// dueNoEarlierThanNow returns at, or a moment from now when at has passed
-// (a very short delay and a busy machine): River refuses a retry time in
-// the past and would fall back to its own attempt⁴ s policy.
-func dueNoEarlierThanNow(at time.Time) time.Time {
-	if soon := time.Now().Add(time.Millisecond); at.Before(soon) {
+// retryTimes hands the retry time a task worker's Work wrote to the row
+// (next_retry_at) over to its NextRetry, which River calls right after
+// Work returns: both then say the same. Every task worker with a
+// RetryPolicy keeps one and answers NextRetry with next.
+type retryTimes struct {
+	m sync.Map // retryKey → time.Time
+}
+
+type retryKey struct {
+	jobID   int64
+	attempt int
+}
+
+func (r *retryTimes) store(jobID int64, attempt int, at time.Time) {
+	r.m.Store(retryKey{jobID, attempt}, at)
+}
+
+// next is the NextRetry of every task worker: the time Work recorded, or —
+// when Work returned without recording one (a database error) — the time
+// policy p gives the same attempt. A recorded time that has passed (a very
+// short delay and a busy machine) becomes a moment from now: River refuses
+// a retry time in the past and would fall back to its own attempt⁴ s policy.
+func (r *retryTimes) next(s *Service, p RetryPolicy, job *rivertype.JobRow, taskID string) time.Time {
+	at, ok := r.m.LoadAndDelete(retryKey{job.ID, job.Attempt})
+	if !ok {
+		return retryAt(p, s.clock(), taskID, job.Attempt)
+	}
+	if soon := riverNow().Add(time.Millisecond); at.(time.Time).Before(soon) {
 		return soon
 	}
-	return at
+	return at.(time.Time)
+}
+
+// riverNow is River's clock, which is the wall clock whatever clock the
+// Service was given: River compares the time a NextRetry returns with it
+// (and refuses one in the past). Times handed to River as "from now" are
+// therefore measured from riverNow; times written to rows and events come
+// from Service.clock.
+func riverNow() time.Time { return time.Now() }
+
+// retryAt is when the retry of a failed attempt at now runs under policy p,
+// rounded as Postgres stores it.
+func retryAt(p RetryPolicy, now time.Time, taskID string, attempt int) time.Time {
+	return now.Add(p.Delay(taskID, attempt)).UTC().Truncate(time.Microsecond)
 }
 
 // attemptFailure is what a worker knows of a failed attempt.
@@ -190,32 +201,33 @@ type attemptFailure struct {
 	attempt, maxAttempts int
 	taskID               string
 	cause                Cause
-	code                 string // the error code of cause for this task kind
+	code                 Code // the failure code of cause for this task kind
 	err                  error
 }
 
 // recordFailure records a failed attempt under policy p, the same way for
 // every task kind: retried — the row stays PROCESSING with last_error_code
-// and next_retry_at (handed to NextRetry through retryAt), and the error is
+// and next_retry_at (handed to NextRetry through retries), and the error is
 // returned for River to retry — or final, through finish, and the job is
 // cancelled. The job's context may be cancelled (a timeout): the
 // bookkeeping must still land, so it runs on a context of its own.
 func recordFailure[T any, P interface {
 	*T
 	db.Task
-}](ctx context.Context, s *Service, p RetryPolicy, retryAt *sync.Map, f attemptFailure, finish func(context.Context) error) error {
+}](ctx context.Context, s *Service, p RetryPolicy, retries *retryTimes, f attemptFailure, finish func(context.Context) error) error {
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	wrapped := fmt.Errorf("%s (%s): %w", f.code, f.cause, f.err)
 	if p.Retryable(f.cause, f.attempt) && f.attempt < f.maxAttempts {
-		next := s.retryAt(p, f.taskID, f.attempt)
-		retryAt.Store(retryKey{f.jobID, f.attempt}, next)
+		now := s.clock()
+		next := retryAt(p, now, f.taskID, f.attempt)
+		retries.store(f.jobID, f.attempt, next)
 		err := s.inTx(bctx, func(ctx context.Context, tx bun.Tx) error {
 			t, found, err := lockTask[T, P](ctx, tx, f.taskID)
 			if err != nil || !found || t.TaskLifecycle().Status != db.StatusProcessing {
 				return err
 			}
-			return markRetrying(ctx, tx, t, f.code, next, s.clock())
+			return markRetrying(ctx, tx, t, f.code, next, now)
 		})
 		return errors.Join(wrapped, err)
 	}

@@ -135,7 +135,7 @@ func TestRetryScheduleMatchesRow(t *testing.T) {
 	}
 	b.waitJobState(t, *res.Task.JobID, "retryable")
 	task := b.task(t, res.Task.ID)
-	if task.Status != db.StatusProcessing || task.Attempt != 1 || deref(task.LastErrorCode) != ErrAutomationFailed || task.ErrorCode != nil {
+	if task.Status != db.StatusProcessing || task.Attempt != 1 || Code(deref(task.LastErrorCode)) != CodeAutomationFailed || task.ErrorCode != nil {
 		t.Fatalf("row while retrying: %s attempt %d last %s error %s", task.Status, task.Attempt, deref(task.LastErrorCode), deref(task.ErrorCode))
 	}
 	if task.NextRetryAt == nil || task.LastAttemptAt == nil {

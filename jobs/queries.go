@@ -34,9 +34,9 @@ func (s *Service) LatestIssuance(ctx context.Context, nestID string) (*db.Issuan
 	return page.Items[0], nil
 }
 
-// File returns a file row by id. Callers reach it through a task the
-// caller may see, so it checks nothing itself.
-func (s *Service) File(ctx context.Context, id string) (*db.File, error) {
+// FileUnchecked returns a file row by id without an ownership check: callers
+// reach it only through a task the caller may see (its file).
+func (s *Service) FileUnchecked(ctx context.Context, id string) (*db.File, error) {
 	f := new(db.File)
 	if err := s.db.Bun.NewSelect().Model(f).Where("id = ?", id).Scan(ctx); err != nil {
 		return nil, internal("load file", err)

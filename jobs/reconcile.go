@@ -97,7 +97,7 @@ func reconcile[T any, P interface {
 	*T
 	db.Task
 }](ctx context.Context, s *Service, table string, grace time.Duration) (int, error) {
-	now := s.clock()
+	cutoff := s.clock().Add(-grace)
 	// A superset of the stuck rows, confirmed one by one under a lock.
 	var ids []string
 	err := s.db.Bun.NewRaw(`
@@ -105,7 +105,7 @@ func reconcile[T any, P interface {
 		LEFT JOIN river_job j ON j.id = t.job_id
 		WHERE t.status IN ('PENDING', 'PROCESSING') AND t.updated_at < ?
 		  AND (j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded'))
-		ORDER BY t.updated_at LIMIT 500`, bun.Ident(table), now.Add(-grace)).Scan(ctx, &ids)
+		ORDER BY t.updated_at LIMIT 500`, bun.Ident(table), cutoff).Scan(ctx, &ids)
 	if err != nil {
 		return 0, fmt.Errorf("find stuck %s: %w", table, err)
 	}
@@ -122,12 +122,13 @@ func reconcile[T any, P interface {
 			if err != nil {
 				return err
 			}
-			reason, stuck := taskStuck(lc, state, s.clock())
+			now := s.clock()
+			reason, stuck := taskStuck(lc, state, now)
 			if !stuck {
 				return nil
 			}
 			ended = true
-			if err := finishTask(ctx, tx, t, db.StatusFailed, ErrUnknown, stuckMessage(lc, reason), s.clock(), withFile(t)...); err != nil {
+			if err := finishTask(ctx, tx, t, db.StatusFailed, CodeUnknown, stuckMessage(lc, reason), now, withFile(t)...); err != nil {
 				return err
 			}
 			if it, ok := any(t).(*db.IssuanceTask); ok {

@@ -35,12 +35,6 @@ func TestKilledWorkerIsRecovered(t *testing.T) {
 	t.Parallel()
 	b := setupLazy(t)
 	nest := b.nest(t, "alice")
-	b.river = nil
-	rc, err := NewRiverClient(b.db, RiverOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.svc.SetRiver(rc)
 	id := killWorkerMidJob(t, b, nest)
 
 	b.startWorkers(t, setupOpts{rescue: time.Minute})
@@ -67,7 +61,7 @@ func TestReconcilerFinishesStuckTasks(t *testing.T) {
 		message   string
 	}{
 		{name: "job discarded by the rescuer", mutate: `UPDATE river_job SET state = 'discarded', finalized_at = now() WHERE id = ?`, message: "its job is discarded"},
-		{name: "job cancelled from River UI, after a failed attempt", mutate: `UPDATE river_job SET state = 'cancelled', finalized_at = now() WHERE id = ?`, lastCode: ptr(ErrUploadFailed), message: "last error UPLOAD_FAILED"},
+		{name: "job cancelled from River UI, after a failed attempt", mutate: `UPDATE river_job SET state = 'cancelled', finalized_at = now() WHERE id = ?`, lastCode: ptr(string(CodeUploadFailed)), message: "last error UPLOAD_FAILED"},
 		{name: "job completed without the task", mutate: `UPDATE river_job SET state = 'completed', finalized_at = now() WHERE id = ?`, message: "its job is completed"},
 		{name: "job deleted", mutate: `DELETE FROM river_job WHERE id = ?`, message: "no longer exists"},
 	}
@@ -101,7 +95,7 @@ func TestReconcilerFinishesStuckTasks(t *testing.T) {
 				t.Fatalf("reconciled %d tasks, want 1 (%v)", n, err)
 			}
 			got := b.task(t, id)
-			if got.Status != db.StatusFailed || deref(got.ErrorCode) != ErrUnknown || !strings.Contains(deref(got.ErrorMessage), tc.message) {
+			if got.Status != db.StatusFailed || Code(deref(got.ErrorCode)) != CodeUnknown || !strings.Contains(deref(got.ErrorMessage), tc.message) {
 				t.Fatalf("task %s/%s %q; want FAILED/UNKNOWN mentioning %q", got.Status, deref(got.ErrorCode), deref(got.ErrorMessage), tc.message)
 			}
 			// A second pass finds nothing.
@@ -161,7 +155,7 @@ func TestDuplicatePaymentAcrossTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := b.waitFinal(t, first.Task.ID); deref(got.ErrorCode) != ErrAutomationFailed {
+	if got := b.waitFinal(t, first.Task.ID); Code(deref(got.ErrorCode)) != CodeAutomationFailed {
 		t.Fatalf("first task %s/%s", got.Status, deref(got.ErrorCode))
 	}
 	second, err := b.svc.RequestIssuance(ctx, nest.ID)
@@ -169,7 +163,7 @@ func TestDuplicatePaymentAcrossTasks(t *testing.T) {
 		t.Fatalf("second request: %+v %v", second, err)
 	}
 	got := b.waitFinal(t, second.Task.ID)
-	if deref(got.ErrorCode) != ErrDuplicatePayment || got.Attempt != 1 {
+	if Code(deref(got.ErrorCode)) != CodeDuplicatePayment || got.Attempt != 1 {
 		t.Fatalf("second task %s/%s after %d attempts; want DUPLICATE_PAYMENT at once", got.Status, deref(got.ErrorCode), got.Attempt)
 	}
 	if n := b.sim.PaymentCount(first.Task.ID); n != 1 {

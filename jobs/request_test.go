@@ -58,7 +58,7 @@ func TestRequestIssuanceBranches(t *testing.T) {
 			reused: false,
 			check: func(t *testing.T, w *world, existing string, res RequestIssuanceResult) {
 				old := w.b.task(t, existing)
-				if old.Status != db.StatusFailed || deref(old.ErrorCode) != ErrStalePending {
+				if old.Status != db.StatusFailed || Code(deref(old.ErrorCode)) != CodeStalePending {
 					t.Fatalf("stale task is %s/%s, want FAILED/STALE_PENDING", old.Status, deref(old.ErrorCode))
 				}
 				if got := w.b.events(t, existing); len(got) != 2 || got[1] != "PENDING>FAILED" {
@@ -82,7 +82,7 @@ func TestRequestIssuanceBranches(t *testing.T) {
 			reused: false,
 			check: func(t *testing.T, w *world, existing string, res RequestIssuanceResult) {
 				old := w.b.task(t, existing)
-				if old.Status != db.StatusFailed || deref(old.ErrorCode) != ErrUnknown {
+				if old.Status != db.StatusFailed || Code(deref(old.ErrorCode)) != CodeUnknown {
 					t.Fatalf("stuck task is %s/%s, want FAILED/UNKNOWN", old.Status, deref(old.ErrorCode))
 				}
 			},
@@ -238,7 +238,7 @@ func (w *world) finish(t *testing.T, id string) {
 		if err != nil {
 			return err
 		}
-		return finishTask(ctx, tx, tk, db.StatusFailed, ErrAutomationFailed, "injected", w.clock.Now(), "file_id")
+		return finishTask(ctx, tx, tk, db.StatusFailed, CodeAutomationFailed, "injected", w.clock.Now(), "file_id")
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -89,9 +89,14 @@ type Service struct {
 	hookAfterLatestActive func()
 }
 
-// ServiceOptions configure NewService.
+// ServiceOptions configure NewService: every dependency of the Service is
+// given here, and nothing is set after construction.
 type ServiceOptions struct {
-	DB    *db.DB
+	DB *db.DB
+	// River inserts and cancels jobs, in the caller's transaction. An
+	// insert-only client (NewRiverClient with no queues) is enough, and is
+	// what a process that works jobs passes too: the working client is made
+	// afterwards from WorkerRiverOptions, whose workers need the Service.
 	River *river.Client[*sql.Tx]
 	// Store holds issued files; it presigns their download URLs.
 	Store *blob.Store
@@ -102,6 +107,16 @@ type ServiceOptions struct {
 	// Now is the clock; nil means time.Now. Tests inject one so that nothing
 	// sleeps to become stale.
 	Now func() time.Time
+	// Metrics, when set, records the lifecycle's metrics.
+	Metrics *Metrics
+	// TracerProvider traces jobs (nil: the global provider).
+	TracerProvider trace.TracerProvider
+	// Waker, when set, wakes every process's event tail after each commit
+	// that wrote task events.
+	Waker *db.Waker
+	// Subscriptions makes the service serve subscriptions (API processes):
+	// it then owns a Hub, fed by an event tail through Hub().
+	Subscriptions bool
 }
 
 // NewService returns the lifecycle service. River may be an insert-only
@@ -144,14 +159,20 @@ func NewService(opts ServiceOptions) (*Service, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{db: opts.DB, river: opts.River, store: opts.Store, ocr: opts.OCR, cfg: cfg, log: log, now: now}, nil
+	s := &Service{db: opts.DB, river: opts.River, store: opts.Store, ocr: opts.OCR, cfg: cfg, log: log, now: now,
+		metrics: opts.Metrics, tracerProvider: opts.TracerProvider, waker: opts.Waker}
+	if opts.Subscriptions {
+		s.hub = newHub(s)
+	}
+	return s, nil
 }
+
+// Hub is the service's subscription hub, nil unless it was made with
+// Subscriptions. Feed it with OnEvents and OnResync of a db.EventTail.
+func (s *Service) Hub() *Hub { return s.hub }
 
 // clock returns the service's current time, rounded to what Postgres stores.
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
-
-// SetWaker makes the service wake event tails after each commit.
-func (s *Service) SetWaker(w *db.Waker) { s.waker = w }
 
 // inTx runs fn in one transaction and, once it committed, wakes the event
 // tails (outside the transaction: see db.Waker).
@@ -178,15 +199,19 @@ func (s *Service) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.
 	return nil
 }
 
-// MiddlewareForRiver is the River middleware every client of this service
-// uses: trace propagation through jobs and job metrics.
-func (s *Service) MiddlewareForRiver() []rivertype.Middleware {
-	return []rivertype.Middleware{&jobMiddleware{metrics: s.metrics, tracer: s.tracer()}}
+// RiverMiddleware is the River middleware every client uses: trace
+// propagation through jobs and job metrics (m may be nil; tp nil means the
+// global provider). The insert-only client a Service is made with takes it
+// before the Service exists.
+func RiverMiddleware(m *Metrics, tp trace.TracerProvider) []rivertype.Middleware {
+	return []rivertype.Middleware{&jobMiddleware{metrics: m, tracer: tracerOf(tp)}}
 }
 
-// SetRiver sets the River client after construction: a client that works
-// jobs needs its workers first, and the workers need the service.
-func (s *Service) SetRiver(c *river.Client[*sql.Tx]) { s.river = c }
+// MiddlewareForRiver is RiverMiddleware with the service's metrics and
+// tracer provider.
+func (s *Service) MiddlewareForRiver() []rivertype.Middleware {
+	return RiverMiddleware(s.metrics, s.tracerProvider)
+}
 
 // internal wraps an unexpected error: the cause is kept for the log, the
 // client sees only "internal error".

@@ -87,7 +87,7 @@ func ocrEngineCmd(ctx context.Context, args []string, getenv func(string) string
 		_ = hs.Shutdown(sctx)
 	}()
 	log.Info("OCR engine listening", "addr", ln.Addr().String())
-	fmt.Fprintf(stdout, "OCR engine on http://%s (requests need %s)\n", ln.Addr(), auth.InternalKeyHeader)
+	fmt.Fprintf(stdout, "OCR engine on http://%s (requests need %s)\n", ln.Addr(), ocr.HeaderInternalAPIKey)
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

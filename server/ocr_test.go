@@ -15,7 +15,6 @@ import (
 
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
-	"github.com/dungji/dungji/server/auth"
 	"github.com/dungji/dungji/server/httpapi"
 )
 
@@ -57,7 +56,7 @@ func (a *testApp) postCallback(t *testing.T, c callback) (int, string) {
 	req, _ := http.NewRequest(http.MethodPost, a.base+httpapi.OCRCallbackPath, strings.NewReader(c.body))
 	req.Header.Set("Content-Type", "application/json")
 	if c.key != "" {
-		req.Header.Set(auth.InternalKeyHeader, c.key)
+		req.Header.Set(ocr.HeaderInternalAPIKey, c.key)
 	}
 	if c.sign {
 		secret := c.secret

@@ -18,7 +18,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/dungji/dungji/db/dbtest"
-	"github.com/dungji/dungji/server/auth"
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/server/httpapi"
 )
 
@@ -714,25 +714,25 @@ func securityRows() []secRow {
 		status     int
 	}{
 		{"no key", `{"job_id":"j"}`, func() []string { return nil }, 401},
-		{"a wrong key", `{"job_id":"j"}`, func() []string { return []string{auth.InternalKeyHeader, "wrong-key-0123456789abc"} }, 401},
-		{"the key but no signature", `{"job_id":"j"}`, func() []string { return []string{auth.InternalKeyHeader, tableCallbackKey} }, 401},
+		{"a wrong key", `{"job_id":"j"}`, func() []string { return []string{ocr.HeaderInternalAPIKey, "wrong-key-0123456789abc"} }, 401},
+		{"the key but no signature", `{"job_id":"j"}`, func() []string { return []string{ocr.HeaderInternalAPIKey, tableCallbackKey} }, 401},
 		{"a garbage signature", `{"job_id":"j"}`, func() []string {
-			return []string{auth.InternalKeyHeader, tableCallbackKey, "webhook-id", "msg_1", "webhook-timestamp", fmt.Sprint(time.Now().Unix()), "webhook-signature", "v1,AAAA"}
+			return []string{ocr.HeaderInternalAPIKey, tableCallbackKey, "webhook-id", "msg_1", "webhook-timestamp", fmt.Sprint(time.Now().Unix()), "webhook-signature", "v1,AAAA"}
 		}, 401},
 		{"a signature ten minutes old", `{"job_id":"j"}`, func() []string {
-			return append([]string{auth.InternalKeyHeader, tableCallbackKey}, signed(`{"job_id":"j"}`, time.Now().Add(-10*time.Minute), fmt.Sprint("msg_old_", time.Now().UnixNano()))...)
+			return append([]string{ocr.HeaderInternalAPIKey, tableCallbackKey}, signed(`{"job_id":"j"}`, time.Now().Add(-10*time.Minute), fmt.Sprint("msg_old_", time.Now().UnixNano()))...)
 		}, 401},
 		{"a signature of another body", `{"job_id":"k"}`, func() []string {
-			return append([]string{auth.InternalKeyHeader, tableCallbackKey}, signed(`{"job_id":"j"}`, time.Now(), fmt.Sprint("msg_other_", time.Now().UnixNano()))...)
+			return append([]string{ocr.HeaderInternalAPIKey, tableCallbackKey}, signed(`{"job_id":"j"}`, time.Now(), fmt.Sprint("msg_other_", time.Now().UnixNano()))...)
 		}, 401},
 		{"signed, not JSON", `not json`, func() []string {
-			return append([]string{auth.InternalKeyHeader, tableCallbackKey}, signed(`not json`, time.Now(), fmt.Sprint("msg_nj_", time.Now().UnixNano()))...)
+			return append([]string{ocr.HeaderInternalAPIKey, tableCallbackKey}, signed(`not json`, time.Now(), fmt.Sprint("msg_nj_", time.Now().UnixNano()))...)
 		}, 400},
 		{"signed, no job id", `{"status":"SUCCEEDED"}`, func() []string {
-			return append([]string{auth.InternalKeyHeader, tableCallbackKey}, signed(`{"status":"SUCCEEDED"}`, time.Now(), fmt.Sprint("msg_nid_", time.Now().UnixNano()))...)
+			return append([]string{ocr.HeaderInternalAPIKey, tableCallbackKey}, signed(`{"status":"SUCCEEDED"}`, time.Now(), fmt.Sprint("msg_nid_", time.Now().UnixNano()))...)
 		}, 400},
 		{"signed, an unknown job", `{"job_id":"no-such-job","status":"SUCCEEDED"}`, func() []string {
-			return append([]string{auth.InternalKeyHeader, tableCallbackKey}, signed(`{"job_id":"no-such-job","status":"SUCCEEDED"}`, time.Now(), fmt.Sprint("msg_unk_", time.Now().UnixNano()))...)
+			return append([]string{ocr.HeaderInternalAPIKey, tableCallbackKey}, signed(`{"job_id":"no-such-job","status":"SUCCEEDED"}`, time.Now(), fmt.Sprint("msg_unk_", time.Now().UnixNano()))...)
 		}, 404},
 	} {
 		add(secRow{name: "OCR callback: " + tc.name, status: tc.status, unchanged: true,
@@ -742,7 +742,7 @@ func securityRows() []secRow {
 	}
 	add(secRow{name: "OCR callback: over the size limit is 413", status: 413,
 		send: func(e *secEnv) secAnswer {
-			return e.post(httpapi.OCRCallbackPath, "application/json", `{"job_id":"`+strings.Repeat("x", httpapi.MaxOCRCallbackBody)+`"}`, auth.InternalKeyHeader, tableCallbackKey)
+			return e.post(httpapi.OCRCallbackPath, "application/json", `{"job_id":"`+strings.Repeat("x", httpapi.MaxOCRCallbackBody)+`"}`, ocr.HeaderInternalAPIKey, tableCallbackKey)
 		}})
 	add(secRow{name: "OCR callback: a replayed webhook-id is 409", status: 409,
 		send: func(e *secEnv) secAnswer {
@@ -751,7 +751,7 @@ func securityRows() []secRow {
 				e.t.Fatal(err)
 			}
 			body := `{"job_id":"` + engineJob + `","status":"FAILED","error_code":"ENGINE_FAILED"}`
-			hdr := append([]string{auth.InternalKeyHeader, tableCallbackKey}, signed(body, time.Now(), fmt.Sprint("msg_replay_", time.Now().UnixNano()))...)
+			hdr := append([]string{ocr.HeaderInternalAPIKey, tableCallbackKey}, signed(body, time.Now(), fmt.Sprint("msg_replay_", time.Now().UnixNano()))...)
 			if first := e.post(httpapi.OCRCallbackPath, "application/json", body, hdr...); first.status != 200 {
 				return first
 			}

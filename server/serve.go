@@ -167,7 +167,7 @@ type appOptions struct {
 	tracerProvider trace.TracerProvider
 }
 
-func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger, options ...appOptions) (*App, error) {
+func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger, options ...appOptions) (_ *App, err error) {
 	var opts appOptions
 	if len(options) > 0 {
 		opts = options[0]
@@ -181,7 +181,12 @@ func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger,
 			log.Error("DEVELOPMENT PART RUNNING IN PRODUCTION, allowed by DEVELOPMENT_PARTS: not for real traffic", "part", p)
 		}
 	}
-	var err error
+	// One cleanup path: whatever was opened is closed when a step fails.
+	defer func() {
+		if err != nil {
+			a.close()
+		}
+	}()
 	if a.tokens, err = newTokens(cfg); err != nil {
 		return nil, err
 	}
@@ -194,63 +199,58 @@ func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger,
 	}
 	if cfg.AutoMigrate {
 		if err := a.db.MigrateUp(ctx); err != nil {
-			a.close()
 			return nil, err
 		}
 	}
 	if err := a.openStore(ctx); err != nil {
-		a.close()
 		return nil, err
 	}
 	// Listen before anything needs this server's address (the built-in OCR
 	// engine and its callbacks).
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		a.close()
 		return nil, fmt.Errorf("listen on ADDR %s: %w", cfg.Addr, err)
 	}
 	a.listener = ln
 	a.base = "http://" + ln.Addr().String()
 	if err := a.setupOCR(); err != nil {
-		a.close()
 		return nil, err
 	}
-	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, Store: a.store, OCR: a.ocrEngine, Logger: log,
+	// The Service gets every dependency at construction: an insert-only
+	// River client (enough to insert and cancel jobs in its transactions),
+	// the waker, metrics and tracer. A process that works jobs then makes
+	// its working client from the Service's workers.
+	if a.river, err = jobs.NewRiverClient(a.db, jobs.RiverOptions{Logger: log, Middleware: jobs.RiverMiddleware(a.metrics, a.tracer)}); err != nil {
+		return nil, err
+	}
+	a.waker = db.NewWaker(a.db.Pool)
+	a.waker.Logger = log
+	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, River: a.river, Store: a.store, OCR: a.ocrEngine, Logger: log,
 		Config: jobs.Config{IssuanceStaleAfter: cfg.StaleAfter, IssuancePolicy: cfg.IssuancePolicy,
 			NotifyInTx: cfg.NotifyInTx, OCRMaxWait: cfg.OCRMaxWait, RateLimit: cfg.RateLimit,
-			OCRDeadline: cfg.OCRDeadline, OCRDeadlinePerPage: cfg.OCRDeadlinePerPage}})
+			OCRDeadline: cfg.OCRDeadline, OCRDeadlinePerPage: cfg.OCRDeadlinePerPage},
+		Metrics: a.metrics, TracerProvider: a.tracer, Waker: a.waker, Subscriptions: role.api()})
 	if err != nil {
-		a.close()
 		return nil, err
 	}
-	a.service.SetMetrics(a.metrics)
-	a.service.SetTracerProvider(a.tracer)
-	ropts := jobs.RiverOptions{Logger: log, Middleware: a.service.MiddlewareForRiver()}
 	if role.workers() {
 		iss, err := newIssuer(cfg)
 		if err != nil {
-			a.close()
 			return nil, err
 		}
-		ropts, err = a.service.WorkerRiverOptions(jobs.WorkerDeps{Issuer: iss, Store: a.store,
+		ropts, err := a.service.WorkerRiverOptions(jobs.WorkerDeps{Issuer: iss, Store: a.store,
 			IssuanceWorkers: cfg.IssuanceWorkers, JobTimeout: cfg.JobTimeout, JobRescueAfter: cfg.JobRescueAfter, Logger: log,
 			OCR: a.ocrEngine, OCRCallbackURL: cmp.Or(cfg.OCRCallbackURL, a.base+httpapi.OCRCallbackPath)})
 		if err != nil {
-			a.close()
+			return nil, err
+		}
+		if a.river, err = jobs.NewRiverClient(a.db, ropts); err != nil {
 			return nil, err
 		}
 		a.runsJobs = true
 	}
-	if a.river, err = jobs.NewRiverClient(a.db, ropts); err != nil {
-		a.close()
-		return nil, err
-	}
-	a.service.SetRiver(a.river)
-	a.waker = db.NewWaker(a.db.Pool)
-	a.waker.Logger = log
-	a.service.SetWaker(a.waker)
 	if role.api() {
-		a.hub = jobs.NewHub(a.service)
+		a.hub = a.service.Hub()
 		a.tail = &db.EventTail{URL: a.db.URL, OnEvents: a.hub.OnEvents, OnResync: a.hub.OnResync, Logger: log}
 	}
 	a.riverUIUser, a.riverUIPassword = cfg.RiverUIUser, cfg.RiverUIPassword
@@ -259,7 +259,6 @@ func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger,
 		// survives a restart.
 		pw, err := config.DevSecret(cfg.DataDir, "riverui-password", 1, func() string { return config.RandomString(12) })
 		if err != nil {
-			a.close()
 			return nil, fmt.Errorf("development River UI password: %w", err)
 		}
 		a.riverUIUser, a.riverUIPassword = "admin", pw
@@ -271,7 +270,6 @@ func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger,
 			Prefix:    "/riverui",
 		})
 		if err != nil {
-			a.close()
 			return nil, fmt.Errorf("river ui: %w", err)
 		}
 	}

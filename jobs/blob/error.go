@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
+
+	"github.com/dungji/dungji/jobs/retry"
 )
 
 // ErrNotFound is matched (with errors.Is) by the error of an operation on an
@@ -83,7 +85,7 @@ func Transient(err error) bool {
 		if transientCodes[errorCode(err)] {
 			return true
 		}
-		return status >= 500 || status == 408 || status == 429
+		return retry.TransientStatus(status)
 	}
 
 	// No HTTP answer at all: the request could not be sent or the

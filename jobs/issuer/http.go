@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/dungji/dungji/jobs/retry"
 )
 
 const (
@@ -130,12 +132,10 @@ func responseError(resp *http.Response) error {
 		return &Error{Cause: c, Message: msg}
 	}
 	switch code := resp.StatusCode; {
-	case code == http.StatusRequestTimeout || code == http.StatusTooManyRequests:
+	case retry.TransientStatus(code):
 		return &Error{Cause: CauseTransient, Message: msg}
 	case code >= 400 && code < 500:
 		return &Error{Cause: CausePermanent, Message: msg}
-	case code >= 500 && code < 600:
-		return &Error{Cause: CauseTransient, Message: msg}
 	}
 	return fmt.Errorf("issuer: unexpected response: %s", msg)
 }

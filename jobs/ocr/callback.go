@@ -3,6 +3,8 @@ package ocr
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,14 +17,36 @@ import (
 	"time"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"github.com/dungji/dungji/jobs/retry"
 )
 
-// HeaderInternalAPIKey carries the shared key with every callback.
+// HeaderInternalAPIKey carries the shared key with every callback (and with
+// every request to an engine that requires it); the receiver checks it.
 const HeaderInternalAPIKey = "X-Internal-API-Key"
 
+// SigningSecretPrefix starts every Standard Webhooks signing secret.
+const SigningSecretPrefix = "whsec_"
+
+// CheckSigningSecret reports whether secret is a Standard Webhooks signing
+// secret: whsec_ followed by a base64 key. The engine that signs callbacks
+// and the service that verifies them both check their secret here.
+func CheckSigningSecret(secret string) error {
+	_, err := newSigner(secret)
+	return err
+}
+
+// NewSigningSecret returns a fresh random signing secret (32 bytes).
+func NewSigningSecret() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return SigningSecretPrefix + base64.StdEncoding.EncodeToString(b)
+}
+
 // Callback delivery: the first retry waits DefaultCallbackBackoff, each next
-// wait doubles up to maxCallbackBackoff, and delivery is abandoned once the
-// next attempt would start more than callbackGiveUpAfter after the first.
+// wait doubles up to maxCallbackBackoff (a receiver's longer Retry-After is
+// honoured up to that cap too), and delivery is abandoned once the next
+// attempt would start more than callbackGiveUpAfter after the first.
 const (
 	DefaultCallbackBackoff = 500 * time.Millisecond
 	maxCallbackBackoff     = 30 * time.Second
@@ -37,7 +61,7 @@ type callbackSender struct {
 	client  *http.Client
 	key     string
 	signer  *standardwebhooks.Webhook // nil: no signature headers
-	initial time.Duration
+	backoff retry.Backoff
 	log     *slog.Logger
 
 	ctx    context.Context
@@ -63,13 +87,13 @@ func newCallbackSender(client *http.Client, key, secret string, initial time.Dur
 		initial = DefaultCallbackBackoff
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &callbackSender{client: client, key: key, signer: signer, initial: initial, log: log, ctx: ctx, cancel: cancel}, nil
+	return &callbackSender{client: client, key: key, signer: signer, log: log, ctx: ctx, cancel: cancel,
+		backoff: retry.Backoff{InitialInterval: initial, BackoffCoefficient: 2, MaxInterval: maxCallbackBackoff}}, nil
 }
 
 // newSigner checks a Standard Webhooks secret: whsec_ and the base64 key.
 func newSigner(secret string) (*standardwebhooks.Webhook, error) {
-	const prefix = "whsec_"
-	if !strings.HasPrefix(secret, prefix) || len(secret) == len(prefix) {
+	if !strings.HasPrefix(secret, SigningSecretPrefix) || len(secret) == len(SigningSecretPrefix) {
 		return nil, errors.New("ocr: signing secret must be whsec_ followed by a base64 key")
 	}
 	w, err := standardwebhooks.NewWebhook(secret)
@@ -105,7 +129,6 @@ func (c *callbackSender) close() {
 
 func (c *callbackSender) deliver(url, jobID string, body []byte, traceParent string) {
 	start := time.Now()
-	wait := c.initial
 	var err error
 	attempt := 1
 	defer func() {
@@ -114,19 +137,18 @@ func (c *callbackSender) deliver(url, jobID string, body []byte, traceParent str
 		}
 	}()
 	for ; ; attempt++ {
-		var retry bool
+		var again bool
 		var retryAfter time.Duration
-		retry, retryAfter, err = c.post(url, jobID, body, traceParent)
+		again, retryAfter, err = c.post(url, jobID, body, traceParent)
 		if err == nil {
 			c.log.Debug("ocr: callback delivered", "job_id", jobID, "attempts", attempt)
 			return
 		}
-		if !retry {
+		if !again {
 			c.log.Warn("ocr: callback refused, not retried", "job_id", jobID, "attempts", attempt, "error", err)
 			return
 		}
-		next := max(wait, retryAfter)
-		next = min(next, maxCallbackBackoff)
+		next := c.backoff.Clamp(max(c.backoff.Delay("", attempt), retryAfter))
 		if time.Since(start)+next > callbackGiveUpAfter {
 			c.log.Error("ocr: callback abandoned", "job_id", jobID, "attempts", attempt, "error", err)
 			return
@@ -140,13 +162,12 @@ func (c *callbackSender) deliver(url, jobID string, body []byte, traceParent str
 			return
 		case <-t.C:
 		}
-		wait = min(wait*2, maxCallbackBackoff)
 	}
 }
 
 // post makes one delivery attempt. retry reports whether another attempt
 // may succeed; retryAfter is the receiver's Retry-After, if any.
-func (c *callbackSender) post(url, jobID string, body []byte, traceParent string) (retry bool, retryAfter time.Duration, err error) {
+func (c *callbackSender) post(url, jobID string, body []byte, traceParent string) (again bool, retryAfter time.Duration, err error) {
 	ctx, cancel := context.WithTimeout(c.ctx, callbackAttemptTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
@@ -181,7 +202,7 @@ func (c *callbackSender) post(url, jobID string, body []byte, traceParent string
 	switch s := resp.StatusCode; {
 	case s >= 200 && s < 300:
 		return false, 0, nil
-	case s == http.StatusRequestTimeout || s == http.StatusTooManyRequests || s >= 500:
+	case retry.TransientStatus(s):
 		return true, parseRetryAfter(resp.Header.Get("Retry-After")), fmt.Errorf("ocr: callback answered %s", resp.Status)
 	case s >= 400:
 		return false, 0, fmt.Errorf("ocr: callback answered %s", resp.Status)

@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/dungji/dungji/jobs/retry"
 )
 
 // maxResponseBytes bounds an engine's answer: a job document of a long
@@ -54,11 +56,11 @@ func Transient(err error) bool {
 	}
 	var he *HTTPError
 	if errors.As(err, &he) {
-		return transientStatus(he.StatusCode)
+		return retry.TransientStatus(he.StatusCode)
 	}
 	var je *JobError
 	if errors.As(err, &je) {
-		return transientStatus(statusOf[je.Code])
+		return retry.TransientStatus(statusOf[je.Code])
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return true
@@ -66,10 +68,6 @@ func Transient(err error) bool {
 	var ne net.Error
 	var ue *url.Error
 	return errors.As(err, &ne) || errors.As(err, &ue)
-}
-
-func transientStatus(s int) bool {
-	return s >= 500 || s == http.StatusRequestTimeout || s == http.StatusTooManyRequests
 }
 
 // httpEngine is the client of the engine contract.
@@ -100,7 +98,7 @@ func (e *httpEngine) Submit(ctx context.Context, req SubmitRequest) (Job, error)
 }
 
 func (e *httpEngine) Get(ctx context.Context, jobID string) (Job, error) {
-	if jobID == "" {
+	if !ValidJobID(jobID) {
 		return Job{}, &JobError{Code: CodeNotFound, Message: "empty job id"}
 	}
 	var job Job

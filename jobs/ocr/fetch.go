@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/dungji/dungji/jobs/retry"
 )
 
 // DefaultMaxDocumentBytes is the largest document an engine fetches or
@@ -18,11 +20,10 @@ const DefaultMaxDocumentBytes = 50 << 20
 type fetcher struct {
 	client   *http.Client
 	maxBytes int64
-	// attempts and wait: a 5xx or network failure is tried again, waiting
-	// wait, then twice as long each time up to maxWait, before the job fails.
+	// attempts and backoff: a 5xx or network failure is tried again, up to
+	// attempts in all, waiting by backoff in between, before the job fails.
 	attempts int
-	wait     time.Duration
-	maxWait  time.Duration
+	backoff  retry.Backoff
 	timeout  time.Duration // per attempt
 }
 
@@ -30,10 +31,9 @@ type fetcher struct {
 // DOCUMENT_UNAVAILABLE when the server refuses (4xx) or stays unreachable,
 // UNREADABLE when the body is too large; or ctx.Err().
 func (f *fetcher) fetch(ctx context.Context, rawURL string) ([]byte, error) {
-	wait := f.wait
 	var last error
 	for attempt := 1; ; attempt++ {
-		body, retry, err := f.fetchOnce(ctx, rawURL)
+		body, again, err := f.fetchOnce(ctx, rawURL)
 		if err == nil {
 			return body, nil
 		}
@@ -41,17 +41,16 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string) ([]byte, error) {
 			return nil, ctx.Err()
 		}
 		last = err
-		if !retry || attempt >= f.attempts {
+		if !again || attempt >= f.attempts {
 			break
 		}
-		t := time.NewTimer(wait)
+		t := time.NewTimer(f.backoff.Delay("", attempt))
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return nil, ctx.Err()
 		case <-t.C:
 		}
-		wait = min(wait*2, f.maxWait)
 	}
 	var je *JobError
 	if errors.As(last, &je) {
@@ -61,7 +60,7 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string) ([]byte, error) {
 }
 
 // fetchOnce makes one attempt; retry says whether another may succeed.
-func (f *fetcher) fetchOnce(ctx context.Context, rawURL string) (body []byte, retry bool, err error) {
+func (f *fetcher) fetchOnce(ctx context.Context, rawURL string) (body []byte, again bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
@@ -74,7 +73,7 @@ func (f *fetcher) fetchOnce(ctx context.Context, rawURL string) (body []byte, re
 	}
 	defer resp.Body.Close()
 	switch {
-	case resp.StatusCode >= 500, resp.StatusCode == http.StatusRequestTimeout, resp.StatusCode == http.StatusTooManyRequests:
+	case retry.TransientStatus(resp.StatusCode):
 		return nil, true, fmt.Errorf("document server answered %s", resp.Status)
 	case resp.StatusCode != http.StatusOK:
 		// A presigned URL that expired or was never valid: 403 from S3.

@@ -40,7 +40,7 @@ func TestFetchRidesOutAnOutage(t *testing.T) {
 			}))
 			defer srv.Close()
 			f := newFetcher(srv.Client(), 1<<20)
-			f.wait, f.maxWait = time.Millisecond, 4*time.Millisecond
+			f.backoff.InitialInterval, f.backoff.MaxInterval = time.Millisecond, 4*time.Millisecond
 			body, err := f.fetch(context.Background(), srv.URL+"/doc.pdf")
 			var je *JobError
 			switch {
@@ -59,8 +59,8 @@ func TestFetchRidesOutAnOutage(t *testing.T) {
 	// The defaults wait out an outage of about half a minute.
 	f := newFetcher(nil, 1)
 	var total time.Duration
-	for i, w := 1, f.wait; i < f.attempts; i, w = i+1, min(w*2, f.maxWait) {
-		total += w
+	for i := 1; i < f.attempts; i++ {
+		total += f.backoff.Delay("", i)
 	}
 	if total < 30*time.Second || total > time.Minute {
 		t.Errorf("the default retries wait %v in all, want 30s–1m", total)

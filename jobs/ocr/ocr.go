@@ -88,6 +88,11 @@ type SubmitRequest struct {
 	Languages []string `json:"languages,omitempty"`
 }
 
+// ValidJobID reports whether id can name an engine job: not empty, not only
+// blanks. The client, the callback receiver and the service's lifecycle
+// refuse other ids before any lookup.
+func ValidJobID(id string) bool { return strings.TrimSpace(id) != "" }
+
 // Job is the engine's job document: what GET /v1/jobs/{id} answers and what
 // the completion callback carries.
 type Job struct {

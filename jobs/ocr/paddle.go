@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/dungji/dungji/jobs/retry"
 )
 
 // DefaultPaddleMaxPages is how many PDF pages a PaddleOCR/PaddleX serving
@@ -141,7 +143,7 @@ func (p *PaddleEngine) Parse(ctx context.Context, pdf []byte, languages []string
 }
 
 // process is a job: fetch, check, recognise; a transient Paddle failure is
-// tried twice more.
+// tried twice more, waiting as the fetcher does between tries.
 func (p *PaddleEngine) process(ctx context.Context, req SubmitRequest) ([]Page, error) {
 	pdf, err := p.fetcher.fetch(ctx, req.DocumentURL)
 	if err != nil {
@@ -150,21 +152,19 @@ func (p *PaddleEngine) process(ctx context.Context, req SubmitRequest) ([]Page, 
 	if err := p.check(ctx, pdf); err != nil {
 		return nil, err
 	}
-	wait := p.fetcher.wait
 	for attempt := 1; ; attempt++ {
 		pages, err := p.recognize(ctx, pdf)
 		if err == nil || !Transient(err) || attempt == 3 || ctx.Err() != nil {
 			return pages, err
 		}
 		p.opts.Logger.Info("ocr: paddle unavailable, will retry", "attempt", attempt, "error", err)
-		t := time.NewTimer(wait)
+		t := time.NewTimer(p.fetcher.backoff.Delay("", attempt))
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return nil, ctx.Err()
 		case <-t.C:
 		}
-		wait *= 2
 	}
 }
 
@@ -251,7 +251,7 @@ func (p *PaddleEngine) recognize(ctx context.Context, pdf []byte) ([]Page, error
 		if jsonErr != nil || msg == "" {
 			msg = lastLine(data)
 		}
-		if resp.StatusCode >= 400 && resp.StatusCode < 500 && !transientStatus(resp.StatusCode) {
+		if resp.StatusCode >= 400 && resp.StatusCode < 500 && !retry.TransientStatus(resp.StatusCode) {
 			return nil, jobErrorf(CodeUnreadable, "paddle answered %d (log id %s): %s", resp.StatusCode, pr.LogID, msg)
 		}
 		status := resp.StatusCode

@@ -150,7 +150,7 @@ func setupPaddle(t *testing.T, opts PaddleOptions) (*PaddleEngine, <-chan delive
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.fetcher.wait = 10 * time.Millisecond // between tries of a Paddle that is down
+	p.fetcher.backoff.InitialInterval = 10 * time.Millisecond // between tries of a Paddle that is down
 	deliveries := watchDeliveries(p.jobs.callbacks)
 	t.Cleanup(func() { p.Close() })
 	return p, deliveries

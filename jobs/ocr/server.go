@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/dungji/dungji/jobs/retry"
 )
 
 // Defaults of ServerOptions.
@@ -116,7 +118,8 @@ func newFetcher(client *http.Client, maxBytes int64) *fetcher {
 	return &fetcher{client: client, maxBytes: maxBytes,
 		// A document store that is down for a while (a restart, a failover)
 		// must not fail the job: about 35 s of retries before giving up.
-		attempts: 8, wait: 500 * time.Millisecond, maxWait: 10 * time.Second, timeout: 2 * time.Minute}
+		attempts: 8, backoff: retry.Backoff{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2, MaxInterval: 10 * time.Second},
+		timeout: 2 * time.Minute}
 }
 
 // Close stops the workers, cancelling the jobs they run, and the callback

@@ -12,6 +12,6 @@
 //   - Operator pages (River UI, /metrics in production) take HTTP basic auth
 //     with configured credentials or an admin token (AdminOnly).
 //   - Service-to-service calls (the OCR engine's callbacks, our calls to the
-//     built-in engine) carry the internal key in InternalKeyHeader, compared
+//     built-in engine) carry the internal key in ocr.HeaderInternalAPIKey (defined in jobs/ocr), compared
 //     in constant time against the current and the previous key.
 package auth

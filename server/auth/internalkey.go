@@ -4,11 +4,9 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"net/http"
-)
 
-// InternalKeyHeader authenticates the OCR engine's callbacks (and our calls
-// to the built-in engine).
-const InternalKeyHeader = "X-Internal-API-Key"
+	"github.com/dungji/dungji/jobs/ocr"
+)
 
 // KeyTransport adds the internal key to every request.
 type KeyTransport struct {
@@ -19,7 +17,7 @@ type KeyTransport struct {
 // RoundTrip sends a copy of r carrying the key.
 func (t KeyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
-	r.Header.Set(InternalKeyHeader, t.Key)
+	r.Header.Set(ocr.HeaderInternalAPIKey, t.Key)
 	return t.Base.RoundTrip(r)
 }
 
@@ -28,11 +26,11 @@ func (t KeyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // previous one.
 func RequireKey(current, previous string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !KeyMatches(r.Header.Get(InternalKeyHeader), current, previous) {
+		if !KeyMatches(r.Header.Get(ocr.HeaderInternalAPIKey), current, previous) {
 			w.Header().Set("Content-Type", "application/json")
 			w.Header().Set("Cache-Control", "no-store")
 			w.WriteHeader(http.StatusUnauthorized)
-			_ = json.NewEncoder(w).Encode(map[string]string{"error": "missing or wrong " + InternalKeyHeader})
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "missing or wrong " + ocr.HeaderInternalAPIKey})
 			return
 		}
 		h.ServeHTTP(w, r)

@@ -305,7 +305,7 @@ func loadOCRConfig(c *Config, getenv func(string) string) error {
 	if c.OCRCallbackKey != "" && len(c.OCRCallbackKey) < 16 {
 		return fmt.Errorf("OCR_CALLBACK_KEY must be at least 16 bytes")
 	}
-	if c.OCRSigningSecret != "" && !strings.HasPrefix(c.OCRSigningSecret, "whsec_") {
+	if c.OCRSigningSecret != "" && ocr.CheckSigningSecret(c.OCRSigningSecret) != nil {
 		return fmt.Errorf("OCR_SIGNING_SECRET must be a Standard Webhooks secret, whsec_<base64>")
 	}
 	if !c.Dev() && c.OCRCallbackKey == "" {
@@ -317,7 +317,7 @@ func loadOCRConfig(c *Config, getenv func(string) string) error {
 		}
 	}
 	if c.OCRSigningSecret == "" && c.Dev() {
-		if c.OCRSigningSecret, err = DevSecret(c.DataDir, "ocr-signing-secret", 1, NewSigningSecret); err != nil {
+		if c.OCRSigningSecret, err = DevSecret(c.DataDir, "ocr-signing-secret", 1, ocr.NewSigningSecret); err != nil {
 			return fmt.Errorf("development OCR_SIGNING_SECRET: %w", err)
 		}
 	}

@@ -36,10 +36,3 @@ func RandomString(n int) string {
 	_, _ = rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
 }
-
-// NewSigningSecret returns a fresh Standard Webhooks secret.
-func NewSigningSecret() string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b)
-	return "whsec_" + base64.StdEncoding.EncodeToString(b)
-}

@@ -6,9 +6,10 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/ocr"
@@ -49,10 +50,10 @@ func (a *API) ocrCallback(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "could not read the body"})
 		return
 	}
-	if !auth.KeyMatches(r.Header.Get(auth.InternalKeyHeader), a.Config.OCRCallbackKey, a.Config.OCRCallbackKeyPrevious) {
+	if !auth.KeyMatches(r.Header.Get(ocr.HeaderInternalAPIKey), a.Config.OCRCallbackKey, a.Config.OCRCallbackKeyPrevious) {
 		outcome = "rejected_key"
 		a.Log.Warn("OCR callback refused: internal key", "remote", r.RemoteAddr)
-		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong " + auth.InternalKeyHeader})
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong " + ocr.HeaderInternalAPIKey})
 		return
 	}
 	webhookID := ""
@@ -65,7 +66,7 @@ func (a *API) ocrCallback(w http.ResponseWriter, r *http.Request) {
 		}
 		// A signed message already applied is a replay: the signature only
 		// proves it was once genuine.
-		webhookID = r.Header.Get("webhook-id")
+		webhookID = r.Header.Get(standardwebhooks.HeaderWebhookID)
 		if a.replays.seen(webhookID) {
 			outcome = "rejected_replay"
 			a.Log.Warn("OCR callback refused: replayed webhook-id", "remote", r.RemoteAddr)
@@ -82,7 +83,7 @@ func (a *API) ocrCallback(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "the body is not a JSON job document"})
 		return
 	}
-	if probe.JobID == nil || strings.TrimSpace(*probe.JobID) == "" {
+	if probe.JobID == nil || !ocr.ValidJobID(*probe.JobID) {
 		outcome = "rejected_job_id"
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "job_id is required"})
 		return
@@ -116,7 +117,10 @@ func (a *API) ocrCallback(w http.ResponseWriter, r *http.Request) {
 // signature's tolerance window (after it, the timestamp check refuses the
 // message anyway). It is per instance: a replay sent to another instance
 // behind a load balancer is still a no-op there, since the first final
-// result wins.
+// result wins. It measures its window on the wall clock on purpose: the
+// window exists to cover the Standard Webhooks library's timestamp
+// tolerance, which that library checks against time.Now, not against the
+// lifecycle's injected clock.
 type replayGuard struct {
 	mu     sync.Mutex
 	seenAt map[string]time.Time

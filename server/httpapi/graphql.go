@@ -115,7 +115,7 @@ func limitGraphQLBody(h http.Handler) http.Handler {
 func limitBody(n int64, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > n {
-			writeGraphQLError(w, http.StatusRequestEntityTooLarge, "request body is larger than "+strconv.FormatInt(n, 10)+" bytes", "BAD_REQUEST")
+			writeGraphQLError(w, http.StatusRequestEntityTooLarge, "request body is larger than "+strconv.FormatInt(n, 10)+" bytes", jobs.CodeBadRequest)
 			return
 		}
 		if !readGraphQLBody(w, r, n) {
@@ -125,10 +125,10 @@ func limitBody(n int64, h http.Handler) http.Handler {
 	})
 }
 
-func writeGraphQLError(w http.ResponseWriter, status int, msg, code string) {
+func writeGraphQLError(w http.ResponseWriter, status int, msg string, code jobs.Code) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write([]byte(`{"errors":[{"message":` + strconv.Quote(msg) + `,"extensions":{"code":"` + code + `"}}]}`))
+	_, _ = w.Write([]byte(`{"errors":[{"message":` + strconv.Quote(msg) + `,"extensions":{"code":"` + string(code) + `"}}]}`))
 }
 
 // graphQLOverHTTP brings stock gqlgen in line with the GraphQL-over-HTTP

@@ -154,19 +154,19 @@ func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
 	var ne net.Error
 	switch {
 	case errors.As(err, &tooLarge):
-		writeGraphQLError(w, http.StatusRequestEntityTooLarge, "request body is larger than "+strconv.FormatInt(n, 10)+" bytes", "BAD_REQUEST")
+		writeGraphQLError(w, http.StatusRequestEntityTooLarge, "request body is larger than "+strconv.FormatInt(n, 10)+" bytes", jobs.CodeBadRequest)
 		return false
 	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, errSlowBody):
 		w.Header().Set("Connection", "close")
-		writeGraphQLError(w, http.StatusRequestTimeout, "the request body arrived too slowly", "BAD_REQUEST")
+		writeGraphQLError(w, http.StatusRequestTimeout, "the request body arrived too slowly", jobs.CodeBadRequest)
 		return false
 	case err != nil:
-		writeGraphQLError(w, http.StatusBadRequest, "the request body could not be read", "BAD_REQUEST")
+		writeGraphQLError(w, http.StatusBadRequest, "the request body could not be read", jobs.CodeBadRequest)
 		return false
 	}
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
 		if problem := graphQLRequestProblem(body); problem != "" {
-			writeGraphQLError(w, http.StatusBadRequest, "the request body is not a GraphQL request: "+problem, "BAD_REQUEST")
+			writeGraphQLError(w, http.StatusBadRequest, "the request body is not a GraphQL request: "+problem, jobs.CodeBadRequest)
 			return false
 		}
 	}

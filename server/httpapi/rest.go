@@ -128,7 +128,7 @@ func methods(hs map[string]http.HandlerFunc) http.Handler {
 		h, ok := hs[m]
 		if !ok {
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeJSON(w, http.StatusMethodNotAllowed, restError{ErrorCode: "METHOD_NOT_ALLOWED", Message: r.Method + " is not allowed here"})
+			writeJSON(w, http.StatusMethodNotAllowed, restError{ErrorCode: string(jobs.CodeMethodNotAllowed), Message: r.Method + " is not allowed here"})
 			return
 		}
 		h(w, r)
@@ -206,7 +206,7 @@ func (a *API) restIssuanceTask(w http.ResponseWriter, r *http.Request) {
 	out := restIssuanceTask{TaskID: t.ID, Status: string(t.Status), ErrorCode: t.ErrorCode, Attempt: t.Attempt,
 		NextRetryAt: t.NextRetryAt, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 	if t.Status == db.StatusSuccess && t.FileID != nil {
-		f, err := a.Service.File(ctx, *t.FileID)
+		f, err := a.Service.FileUnchecked(ctx, *t.FileID)
 		if err == nil {
 			var u string
 			if u, err = a.Service.FileURL(ctx, f); err == nil {

@@ -12,6 +12,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/dungji/dungji/jobs"
 )
 
 // securityHeaders sets headers every response gets, and a Content Security
@@ -99,7 +101,7 @@ func (d depthLimit) MutateOperationContext(ctx context.Context, oc *graphql.Oper
 	}
 	if depth := selectionDepth(oc.Operation.SelectionSet, oc.Doc.Fragments, 0, d.max+1); depth > d.max {
 		err := gqlerror.Errorf("operation is nested %d levels deep; the limit is %d", depth, d.max)
-		err.Extensions = map[string]any{"code": "DEPTH_LIMIT_EXCEEDED"}
+		err.Extensions = map[string]any{"code": string(jobs.CodeDepthLimitExceeded)}
 		return err
 	}
 	return nil

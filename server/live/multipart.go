@@ -127,7 +127,7 @@ func (t *Multipart) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		return
 	}
 	if a, ok := jobs.ActorFrom(ctx); ok && a.ExpiredAt(t.o.Now()) {
-		(&problem{http.StatusUnauthorized, string(jobs.CodeUnauthenticated), "the token has expired"}).write(w)
+		(&problem{http.StatusUnauthorized, jobs.CodeUnauthenticated, "the token has expired"}).write(w)
 		return
 	}
 	var rb requestBody
@@ -151,7 +151,7 @@ func (t *Multipart) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		return
 	}
 	if !AcceptsMultipartSubscription(r.Header.Get("Accept")) {
-		(&problem{http.StatusNotAcceptable, "BAD_REQUEST", "a subscription over multipart/mixed needs Accept: multipart/mixed;subscriptionSpec=1.0 " +
+		(&problem{http.StatusNotAcceptable, jobs.CodeBadRequest, "a subscription over multipart/mixed needs Accept: multipart/mixed;subscriptionSpec=1.0 " +
 			"(Apollo's multipart subscription protocol); this API has no @defer and does not answer subscriptions in the incremental-delivery format. " +
 			"Or subscribe over WebSocket (graphql-transport-ws) or graphql-sse"}).write(w)
 		return

@@ -125,16 +125,16 @@ func (t *SSE) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecu
 	case token == "" && acceptsEventStream(r):
 		t.distinct(w, r, exec)
 	case token == "":
-		(&problem{http.StatusBadRequest, "BAD_REQUEST", "no " + TokenHeader + " header or token parameter"}).write(w)
+		(&problem{http.StatusBadRequest, jobs.CodeBadRequest, "no " + TokenHeader + " header or token parameter"}).write(w)
 	case r.Method != http.MethodGet && r.Method != http.MethodPost:
 		w.Header().Set("Allow", "GET, POST, PUT, DELETE")
-		(&problem{http.StatusMethodNotAllowed, "BAD_REQUEST", "method " + r.Method + " is not part of graphql-sse"}).write(w)
+		(&problem{http.StatusMethodNotAllowed, jobs.CodeBadRequest, "method " + r.Method + " is not part of graphql-sse"}).write(w)
 	case acceptsEventStream(r):
 		t.connect(w, r, token)
 	case r.Method == http.MethodPost:
 		t.operation(w, r, exec, token)
 	default:
-		(&problem{http.StatusNotAcceptable, "BAD_REQUEST", "a GET with a reservation token opens its event stream: send Accept: text/event-stream"}).write(w)
+		(&problem{http.StatusNotAcceptable, jobs.CodeBadRequest, "a GET with a reservation token opens its event stream: send Accept: text/event-stream"}).write(w)
 	}
 }
 
@@ -147,7 +147,7 @@ func admit(ctx context.Context, o Options) (release func(), p *problem) {
 	}
 	give, err := o.Admit(a.UserID)
 	if err != nil {
-		return nil, &problem{http.StatusTooManyRequests, string(jobs.CodeRateLimited), err.Error()}
+		return nil, &problem{http.StatusTooManyRequests, jobs.CodeRateLimited, err.Error()}
 	}
 	if give == nil {
 		give = func() {}
@@ -159,7 +159,7 @@ func admit(ctx context.Context, o Options) (release func(), p *problem) {
 // expiredProblem refuses a request whose identity has expired.
 func (t *SSE) expiredProblem(ctx context.Context) *problem {
 	if a, ok := jobs.ActorFrom(ctx); ok && a.ExpiredAt(t.o.Now()) {
-		return &problem{http.StatusUnauthorized, string(jobs.CodeUnauthenticated), "the token has expired"}
+		return &problem{http.StatusUnauthorized, jobs.CodeUnauthenticated, "the token has expired"}
 	}
 	return nil
 }
@@ -190,7 +190,7 @@ func (t *SSE) distinct(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 	}
 	if errs == nil && r.Method == http.MethodGet && oc.Operation.Operation == ast.Mutation {
 		w.Header().Set("Allow", "POST")
-		(&problem{http.StatusMethodNotAllowed, "BAD_REQUEST", "a mutation cannot be sent over GET"}).write(w)
+		(&problem{http.StatusMethodNotAllowed, jobs.CodeBadRequest, "a mutation cannot be sent over GET"}).write(w)
 		return
 	}
 
@@ -301,7 +301,7 @@ type sseOp struct{ cancel context.CancelFunc }
 func (t *SSE) reserve(w http.ResponseWriter, r *http.Request) {
 	actor, ok := jobs.ActorFrom(r.Context())
 	if !ok {
-		(&problem{http.StatusUnauthorized, string(jobs.CodeUnauthenticated), "a stream reservation needs a signed-in user: send Authorization: Bearer <token>"}).write(w)
+		(&problem{http.StatusUnauthorized, jobs.CodeUnauthenticated, "a stream reservation needs a signed-in user: send Authorization: Bearer <token>"}).write(w)
 		return
 	}
 	if p := t.expiredProblem(r.Context()); p != nil {
@@ -364,7 +364,7 @@ func (t *SSE) end(res *reservation) {
 // else a 404 problem, the same whether the token is unknown or another
 // user's. An expired identity is a 401.
 func (t *SSE) lookup(r *http.Request, token string) (*reservation, *problem) {
-	notFound := &problem{http.StatusNotFound, string(jobs.CodeNotFound), "no such stream reservation (unknown, ended, or not yours): reserve one with PUT"}
+	notFound := &problem{http.StatusNotFound, jobs.CodeNotFound, "no such stream reservation (unknown, ended, or not yours): reserve one with PUT"}
 	t.mu.Lock()
 	res := t.reservations[token]
 	t.mu.Unlock()
@@ -389,11 +389,11 @@ func (t *SSE) connect(w http.ResponseWriter, r *http.Request, token string) {
 	switch {
 	case res.ended:
 		res.mu.Unlock()
-		(&problem{http.StatusNotFound, string(jobs.CodeNotFound), "this stream reservation has ended: reserve one with PUT"}).write(w)
+		(&problem{http.StatusNotFound, jobs.CodeNotFound, "this stream reservation has ended: reserve one with PUT"}).write(w)
 		return
 	case res.out != nil:
 		res.mu.Unlock()
-		(&problem{http.StatusConflict, string(jobs.CodeConflict), "this reservation's event stream is already open"}).write(w)
+		(&problem{http.StatusConflict, jobs.CodeConflict, "this reservation's event stream is already open"}).write(w)
 		return
 	}
 	// The stream is claimed under the lock, its first write made outside
@@ -431,7 +431,7 @@ func (t *SSE) operation(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	}
 	id, ok := params.Extensions["operationId"].(string)
 	if !ok || id == "" || len(id) > maxOperationID {
-		(&problem{http.StatusBadRequest, "BAD_REQUEST", "extensions.operationId must be a string of 1 to 128 characters"}).write(w)
+		(&problem{http.StatusBadRequest, jobs.CodeBadRequest, "extensions.operationId must be a string of 1 to 128 characters"}).write(w)
 		return
 	}
 	params.ReadTime = graphql.TraceTiming{Start: graphql.Now(), End: graphql.Now()}
@@ -450,17 +450,17 @@ func (t *SSE) operation(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	case res.ended:
 		res.mu.Unlock()
 		cancel()
-		(&problem{http.StatusNotFound, string(jobs.CodeNotFound), "this stream reservation has ended: reserve one with PUT"}).write(w)
+		(&problem{http.StatusNotFound, jobs.CodeNotFound, "this stream reservation has ended: reserve one with PUT"}).write(w)
 		return
 	case res.ops[id] != nil:
 		res.mu.Unlock()
 		cancel()
-		(&problem{http.StatusConflict, string(jobs.CodeConflict), "an operation with this operationId is already running on this stream"}).write(w)
+		(&problem{http.StatusConflict, jobs.CodeConflict, "an operation with this operationId is already running on this stream"}).write(w)
 		return
 	case len(res.ops) >= t.o.MaxSubscriptions:
 		res.mu.Unlock()
 		cancel()
-		(&problem{http.StatusTooManyRequests, string(jobs.CodeRateLimited), "this stream already runs the most operations allowed at once"}).write(w)
+		(&problem{http.StatusTooManyRequests, jobs.CodeRateLimited, "this stream already runs the most operations allowed at once"}).write(w)
 		return
 	}
 	res.ops[id] = op
@@ -513,7 +513,7 @@ func (t *SSE) operation(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 // it was still running or not.
 func (t *SSE) stop(w http.ResponseWriter, r *http.Request, token string) {
 	if token == "" {
-		(&problem{http.StatusBadRequest, "BAD_REQUEST", "no " + TokenHeader + " header or token parameter"}).write(w)
+		(&problem{http.StatusBadRequest, jobs.CodeBadRequest, "no " + TokenHeader + " header or token parameter"}).write(w)
 		return
 	}
 	res, p := t.lookup(r, token)
@@ -523,7 +523,7 @@ func (t *SSE) stop(w http.ResponseWriter, r *http.Request, token string) {
 	}
 	id := r.URL.Query().Get("operationId")
 	if id == "" {
-		(&problem{http.StatusBadRequest, "BAD_REQUEST", "the operationId parameter is missing"}).write(w)
+		(&problem{http.StatusBadRequest, jobs.CodeBadRequest, "the operationId parameter is missing"}).write(w)
 		return
 	}
 	res.mu.Lock()

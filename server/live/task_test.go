@@ -48,11 +48,11 @@ func TestRealTaskStatusReachesEveryTransport(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := &testClock{now: time.Now()}
-	svc, err := jobs.NewService(jobs.ServiceOptions{DB: d, River: rc, Now: clock.Now})
+	svc, err := jobs.NewService(jobs.ServiceOptions{DB: d, River: rc, Now: clock.Now, Subscriptions: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := jobs.NewHub(svc)
+	hub := svc.Hub()
 	tail := &db.EventTail{URL: d.URL, Poll: 50 * time.Millisecond, OnEvents: hub.OnEvents, OnResync: hub.OnResync}
 	tailDone := make(chan struct{})
 	go func() { defer close(tailDone); _ = tail.Run(ctx) }()
@@ -176,11 +176,11 @@ func TestSubscribeStopCyclesReleaseHubSubscriptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := jobs.NewService(jobs.ServiceOptions{DB: d, River: rc})
+	svc, err := jobs.NewService(jobs.ServiceOptions{DB: d, River: rc, Subscriptions: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := jobs.NewHub(svc)
+	hub := svc.Hub()
 	b := setupSchema(t, Options{}, graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{Service: svc})))
 	alice := jobs.WithActor(context.Background(), jobs.Actor{UserID: "alice"})
 	nest, err := svc.CreateNest(alice, jobs.NewNest{Title: "집", Address: "서울", RegistryUniqueNo: "1101-2021-003413"})

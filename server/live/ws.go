@@ -738,7 +738,7 @@ func (t *WebSocket) originAllowed(r *http.Request) bool {
 func httpError(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	b, _ := json.Marshal(map[string]any{"errors": []map[string]any{{"message": msg, "extensions": map[string]any{"code": "BAD_REQUEST"}}}})
+	b, _ := json.Marshal(map[string]any{"errors": []map[string]any{{"message": msg, "extensions": map[string]any{"code": string(jobs.CodeBadRequest)}}}})
 	_, _ = w.Write(b)
 }
 

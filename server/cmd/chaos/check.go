@@ -128,7 +128,7 @@ func (r *run) report(ctx context.Context, drained bool, elapsed time.Duration) e
 		perNest[t.nest]++
 		issued[t.id] = t
 		switch {
-		case unknown[t.nest] && !(t.status == "FAILED" && t.code == jobs.ErrAutomationFailed):
+		case unknown[t.nest] && !(t.status == "FAILED" && t.code == string(jobs.CodeAutomationFailed)):
 			wrongOutcome++
 		case !unknown[t.nest] && t.status != "SUCCESS":
 			wrongOutcome++
@@ -141,7 +141,7 @@ func (r *run) report(ctx context.Context, drained bool, elapsed time.Duration) e
 	add("issuance SUCCESS", fmt.Sprint(count["IssuanceTask"]["SUCCESS"]), fmt.Sprintf("%d (every known property)", r.n-nUnknown),
 		count["IssuanceTask"]["SUCCESS"] == r.n-nUnknown)
 	add("issuance FAILED by code", codes(failed["IssuanceTask"]),
-		fmt.Sprintf("%s %d only (the properties the registry does not have)", jobs.ErrAutomationFailed, nUnknown),
+		fmt.Sprintf("%s %d only (the properties the registry does not have)", jobs.CodeAutomationFailed, nUnknown),
 		wrongOutcome == 0 && count["IssuanceTask"]["FAILED"] == nUnknown)
 	var ocrMissing int
 	ocrOf := map[string]bool{}
