@@ -136,24 +136,30 @@ func BenchmarkRequestIssuance(b *testing.B) {
 	// server's work only, as the raw-SQL baseline's process does its own.
 	gql, gqlElapsed, used := loadFromProcess(b, a.base, tok, nests, dur)
 	nests = nests[used:]
-	// The baseline has a pool of its own, sized as the app's, in pgx's
-	// default mode (its statements take parameters, so its statement cache
-	// serves them), whatever mode the app's pool is in.
-	rawCfg, err := pgxpool.ParseConfig(a.db.URL)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rawCfg.MaxConns = a.db.Pool.Config().MaxConns
-	rawPool, err := pgxpool.NewWithConfig(context.Background(), rawCfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer rawPool.Close()
+	rawPool := newRawPool(b, a)
 	raw, rawElapsed := run(func(nest string) error { return rawRequestIssuance(context.Background(), rawPool, nest) })
 	b.StopTimer()
 	g := gql.report(b, "graphql-", gqlElapsed)
 	r := raw.report(b, "rawsql-", rawElapsed)
 	b.ReportMetric(g/r, "graphql/rawsql")
+}
+
+// newRawPool is the raw-SQL baseline's pool: its own, sized as the app's,
+// in pgx's default mode (its statements take parameters, so the statement
+// cache serves them), whatever mode the app's pool is in.
+func newRawPool(tb testing.TB, a *testApp) *pgxpool.Pool {
+	tb.Helper()
+	cfg, err := pgxpool.ParseConfig(a.db.URL)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg.MaxConns = a.db.Pool.Config().MaxConns
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(pool.Close)
+	return pool
 }
 
 // loadFromProcess runs requestIssuance from benchClients clients for dur in
