@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -38,6 +39,10 @@ type graphQLOptions struct {
 	InitTimeout    time.Duration   // WebSocket connection_init
 	Stop           context.Context // ends every stream (shutdown)
 	Streams        *sync.WaitGroup // counts open streams
+	// ComplexityLimit bounds an operation's complexity (default 1000).
+	ComplexityLimit int
+	// BatchWait is the data loaders' batch window (graph.DefaultBatchWait).
+	BatchWait time.Duration
 }
 
 // Close codes the tests name.
@@ -88,9 +93,10 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
 	// Before the complexity limit, which converts literals to values.
 	srv.Use(literalCheck{})
-	srv.Use(extension.FixedComplexityLimit(1000))
+	srv.Use(extension.FixedComplexityLimit(cmp.Or(o.ComplexityLimit, 1000)))
 	srv.Use(depthLimit{max: 12})
 	srv.Use(singleRootField{})
+	srv.Use(graph.Dataloaders{Service: svc, Wait: o.BatchWait})
 	// "Did you mean …?" would describe the schema that production hides.
 	srv.SetDisableSuggestion(!o.Dev)
 	srv.SetParserTokenLimit(10_000)

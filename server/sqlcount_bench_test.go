@@ -2,13 +2,16 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"strings"
@@ -16,6 +19,10 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/dungji/dungji/db/dbtest"
 )
@@ -195,5 +202,132 @@ func TestRequestIssuanceStatements(t *testing.T) {
 	// the commit, the event tail's wake-up and read; one round trip each.
 	if gql.Statements > 12*(n-1) || gql.RoundTrips > gql.Statements+(n-1) {
 		t.Errorf("requestIssuance sends %s; budget: 12 statements, one round trip each", per(gql))
+	}
+}
+
+// readGraphQuery is a page of nests with every nested field of their
+// issuance tasks (and of those tasks' OCR tasks).
+const readGraphQuery = `query($n: Int) { nests(first: $n) { nodes { id title registryUniqueNo
+  latestIssuance { id status }
+  registryAnalysis { verdict }
+  issuanceTasks(first: 10) { nodes { id status errorCode attempt version createdAt
+    nest { id title }
+    file { id size sha256 contentType }
+    events { from to attempt version at }
+    ocrTask { id status pageCount text
+      file { id size }
+      issuanceTask { id status }
+      events { from to version }
+      analysis { verdict } } } } } } }`
+
+// singleTaskQuery is one issuance task with the same nested fields.
+const singleTaskQuery = `query($id: ID!) { issuanceTask(id: $id) { id status errorCode attempt version createdAt
+    nest { id title }
+    file { id size sha256 contentType }
+    events { from to attempt version at }
+    ocrTask { id status pageCount text
+      file { id size }
+      issuanceTask { id status }
+      events { from to version }
+      analysis { verdict } } } }`
+
+// seedReadGraph gives each of n nests of owner two issuance tasks: one
+// SUCCESS with its file and a SUCCESS OCR task, one FAILED; every task with
+// its events. It returns the SUCCESS tasks' ids.
+func seedReadGraph(tb testing.TB, pool *pgxpool.Pool, owner string, n int) []string {
+	tb.Helper()
+	nests := seedNests(tb, pool, owner, n)
+	ctx := context.Background()
+	result := `{"pages":[{"page":1,"text":"등기사항전부증명서","confidence":1}]}`
+	_, err := pool.Exec(ctx, `
+		WITH n AS (SELECT unnest($1::uuid[]) AS id),
+		f AS (INSERT INTO files (id, nest_id, bucket, key, size, sha256, content_type)
+			SELECT gen_random_uuid(), n.id, 'b', n.id::text, 100, repeat('a', 64), 'application/pdf' FROM n RETURNING id, nest_id),
+		ok AS (INSERT INTO issuance_tasks (id, nest_id, requested_by, status, file_id, attempt, max_attempts, version, finished_at)
+			SELECT gen_random_uuid(), f.nest_id, $2, 'SUCCESS', f.id, 1, 5, 3, now() FROM f RETURNING id, nest_id, file_id),
+		bad AS (INSERT INTO issuance_tasks (id, nest_id, requested_by, status, error_code, attempt, max_attempts, version, finished_at)
+			SELECT gen_random_uuid(), n.id, $2, 'FAILED', 'AUTOMATION_FAILED', 5, 5, 3, now() FROM n RETURNING id, nest_id),
+		ocr AS (INSERT INTO ocr_tasks (id, nest_id, issuance_task_id, file_id, requested_by, status, page_count, result, attempt, max_attempts, version, finished_at)
+			SELECT gen_random_uuid(), ok.nest_id, ok.id, ok.file_id, $2, 'SUCCESS', 1, $3::jsonb, 1, 5, 3, now() FROM ok RETURNING id, nest_id),
+		evs AS (SELECT 'ISSUANCE' AS kind, id, nest_id FROM ok UNION ALL SELECT 'ISSUANCE', id, nest_id FROM bad
+			UNION ALL SELECT 'OCR', id, nest_id FROM ocr)
+		INSERT INTO task_events (task_kind, task_id, nest_id, from_status, to_status, version)
+		SELECT kind, id, nest_id, NULL, 'PENDING', 1 FROM evs UNION ALL
+		SELECT kind, id, nest_id, 'PENDING', 'PROCESSING', 2 FROM evs`, nests, owner, result)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rows, err := pool.Query(ctx, "SELECT id::text FROM issuance_tasks WHERE requested_by = $1 AND status = 'SUCCESS'", owner)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ids
+}
+
+// postQuery runs a GraphQL query and fails on any error in the answer.
+func postQuery(tb testing.TB, client *http.Client, base, tok, query string, vars map[string]any) []byte {
+	tb.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	req, _ := http.NewRequest(http.MethodPost, base+"/graphql", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := client.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || bytes.Contains(out, []byte(`"errors"`)) {
+		tb.Fatalf("query: %d %.500s", resp.StatusCode, out)
+	}
+	return out
+}
+
+// readGraphServer serves the app's /graphql with a complexity limit that
+// admits a page of 100 nests with every nested field (the app's 1000 does
+// not), and the data loaders' batch window set to wait.
+func readGraphServer(tb testing.TB, a *testApp, wait time.Duration) string {
+	tb.Helper()
+	stop, cancel := context.WithCancel(context.Background())
+	var streams sync.WaitGroup
+	h := a.tokens.authenticate(newGraphQLHandler(a.service, graphQLOptions{Tokens: a.tokens, Logger: a.log, WS: a.wsLimits,
+		PingInterval: time.Minute, InitTimeout: time.Minute, Stop: stop, Streams: &streams,
+		Tracer: func() trace.TracerProvider { return a.tracer }, ComplexityLimit: 1 << 20, BatchWait: wait}))
+	srv := httptest.NewServer(h)
+	tb.Cleanup(func() { cancel(); srv.Close(); streams.Wait() })
+	return srv.URL
+}
+
+// TestReadGraphStatements: a page of nests with every nested field costs
+// the same few statements at 10 nests (20 tasks) as at 100 (200 tasks): one
+// per edge, authorisation included, none per object.
+func TestReadGraphStatements(t *testing.T) {
+	counter, url := newWireCounter(t, dbtest.NewURL(t))
+	a := startAppB(t, map[string]string{"ROLE": "api", "DATABASE_URL": url})
+	tok, _ := a.tokens.Issue("reader", false, time.Hour)
+	tasks := seedReadGraph(t, a.db.Pool, "reader", 100)
+	base := readGraphServer(t, a, 250*time.Millisecond)
+	client := &http.Client{}
+	postQuery(t, client, base, tok, readGraphQuery, map[string]any{"n": 1}) // warm
+	count := func(query string, vars map[string]any) int64 {
+		before := counter.counts()
+		out := postQuery(t, client, base, tok, query, vars)
+		if !bytes.Contains(out, []byte(`"SUCCESS"`)) {
+			t.Fatalf("answer without the seeded tasks: %.300s", out)
+		}
+		return counter.counts().sub(before).Statements
+	}
+	small, large := count(readGraphQuery, map[string]any{"n": 10}), count(readGraphQuery, map[string]any{"n": 100})
+	one := count(singleTaskQuery, map[string]any{"id": tasks[0]})
+	t.Logf("statements: 10 nests %d, 100 nests %d, one task %d", small, large, one)
+	// nests, latestIssuance+issuanceTasks, registryAnalysis, nest, file,
+	// events ×2, ocrTask, issuanceTask: one each, whatever the page size.
+	const budget = 12
+	if small > budget || large > budget {
+		t.Errorf("a page of nests costs %d (10) and %d (100) statements; want at most %d whatever the size", small, large, budget)
 	}
 }
