@@ -268,7 +268,8 @@ func seedReadGraph(tb testing.TB, pool *pgxpool.Pool, owner string, n int) []str
 	return ids
 }
 
-// postQuery runs a GraphQL query and fails on any error in the answer.
+// postQuery runs a GraphQL query and marks the test failed on any error in
+// the answer (Error, not Fatal: benchmarks call it from many goroutines).
 func postQuery(tb testing.TB, client *http.Client, base, tok, query string, vars map[string]any) []byte {
 	tb.Helper()
 	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
@@ -277,12 +278,13 @@ func postQuery(tb testing.TB, client *http.Client, base, tok, query string, vars
 	req.Header.Set("Authorization", "Bearer "+tok)
 	resp, err := client.Do(req)
 	if err != nil {
-		tb.Fatal(err)
+		tb.Error(err)
+		return nil
 	}
 	out, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || bytes.Contains(out, []byte(`"errors"`)) {
-		tb.Fatalf("query: %d %.500s", resp.StatusCode, out)
+		tb.Errorf("query: %d %.500s", resp.StatusCode, out)
 	}
 	return out
 }
