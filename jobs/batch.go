@@ -143,11 +143,16 @@ type NestPageKey struct {
 // newest first, as NestIssuanceTasks without a cursor: one statement, a
 // LIMIT per nest.
 func (s *Service) FirstIssuancePages(ctx context.Context, keys []NestPageKey) ([]Page[*db.IssuanceTask], []error) {
-	limit := 0
+	// One nest may come twice (latestIssuance beside issuanceTasks): each
+	// is read once, up to the longest page asked.
+	limit, seen := 0, map[string]bool{}
 	ids := make([]string, 0, len(keys))
 	for _, k := range keys {
 		limit = max(limit, k.First+1)
-		ids = append(ids, k.NestID)
+		if !seen[k.NestID] {
+			seen[k.NestID] = true
+			ids = append(ids, k.NestID)
+		}
 	}
 	var rows []*db.IssuanceTask
 	if err := s.db.Bun.NewRaw(`SELECT t.* FROM unnest(?::uuid[]) AS n(id)

@@ -323,6 +323,46 @@ func TestReadGraphStatements(t *testing.T) {
 		}
 		return counter.counts().sub(before).Statements
 	}
+	// Every nest's two tasks, each once, with its file, OCR task and events.
+	for _, n := range []int{10, 100} {
+		var page struct {
+			Data struct {
+				Nests struct {
+					Nodes []struct {
+						LatestIssuance struct{ ID string }
+						IssuanceTasks  struct {
+							Nodes []struct {
+								ID      string
+								Events  []any
+								OcrTask *struct{ Events []any }
+							}
+						}
+					}
+				}
+			}
+		}
+		if err := json.Unmarshal(postQuery(t, client, base, tok, readGraphQuery, map[string]any{"n": n}), &page); err != nil {
+			t.Fatal(err)
+		}
+		var tasks, ocrs, events int
+		for _, nest := range page.Data.Nests.Nodes {
+			if nodes := nest.IssuanceTasks.Nodes; len(nodes) == 0 || nest.LatestIssuance.ID != nodes[0].ID {
+				t.Errorf("latestIssuance %q is not the newest of %d tasks", nest.LatestIssuance.ID, len(nodes))
+			}
+			for _, task := range nest.IssuanceTasks.Nodes {
+				tasks++
+				events += len(task.Events)
+				if task.OcrTask != nil {
+					ocrs++
+					events += len(task.OcrTask.Events)
+				}
+			}
+		}
+		if len(page.Data.Nests.Nodes) != n || tasks != 2*n || ocrs != n || events != 6*n {
+			t.Errorf("page of %d nests: %d nests, %d tasks, %d OCR tasks, %d events; want %d, %d, %d, %d",
+				n, len(page.Data.Nests.Nodes), tasks, ocrs, events, n, 2*n, n, 6*n)
+		}
+	}
 	small, large := count(readGraphQuery, map[string]any{"n": 10}), count(readGraphQuery, map[string]any{"n": 100})
 	one := count(singleTaskQuery, map[string]any{"id": tasks[0]})
 	t.Logf("statements: 10 nests %d, 100 nests %d, one task %d", small, large, one)
