@@ -8,8 +8,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
@@ -54,6 +56,16 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 		cfg.MaxConns = opts.MaxConns
 	}
 	cfg.MaxConnIdleTime = 5 * time.Minute
+	// bun inlines every value into its SQL, so pgx's default mode
+	// (prepare each new SQL text and cache it) would prepare nearly every
+	// bun query once, two round trips where one does, and fill its cache
+	// with texts never seen again. QueryExecModeExec sends each query in
+	// one round trip with an unnamed statement; the server infers the
+	// parameters' types, as it does for River's parameterised queries.
+	// default_query_exec_mode in DATABASE_URL overrides it.
+	if !strings.Contains(url, "default_query_exec_mode=") {
+		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeExec
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("db: connect: %w", err)

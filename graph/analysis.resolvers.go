@@ -21,12 +21,28 @@ func (r *mutationResolver) ReanalyzeRegistries(ctx context.Context, all *bool) (
 
 // RegistryAnalysis is the resolver for the registryAnalysis field.
 func (r *nestResolver) RegistryAnalysis(ctx context.Context, obj *db.Nest, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error) {
-	return r.Service.NestRegistryAnalysis(ctx, obj.ID, deref64(deposit), deref64(price))
+	if err := jobs.NestVisible(ctx, obj); err != nil {
+		return nil, err
+	}
+	t, err := r.loadersOf(ctx).latestOCR.Load(ctx, obj.ID)
+	if err != nil || t == nil {
+		return nil, err
+	}
+	return r.Service.OCRTaskAnalysisOf(ctx, t, func() (string, error) { return obj.RegistryUniqueNo, nil }, deref64(deposit), deref64(price))
 }
 
 // Analysis is the resolver for the analysis field.
 func (r *ocrTaskResolver) Analysis(ctx context.Context, obj *db.OCRTask, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error) {
-	return r.Service.OCRTaskAnalysis(ctx, obj, deref64(deposit), deref64(price))
+	if _, err := r.Service.OCRTaskResult(ctx, obj); err != nil {
+		return nil, err
+	}
+	return r.Service.OCRTaskAnalysisOf(ctx, obj, func() (string, error) {
+		n, err := r.loadersOf(ctx).nest.Load(ctx, obj.NestID)
+		if err != nil {
+			return "", err
+		}
+		return n.RegistryUniqueNo, nil
+	}, deref64(deposit), deref64(price))
 }
 
 // Since is the resolver for the since field.

@@ -19,7 +19,7 @@ func (r *fileResolver) URL(ctx context.Context, obj *db.File) (string, error) {
 
 // Nest is the resolver for the nest field.
 func (r *issuanceTaskResolver) Nest(ctx context.Context, obj *db.IssuanceTask) (*db.Nest, error) {
-	return r.Service.Nest(ctx, obj.NestID)
+	return r.loadersOf(ctx).nest.Load(ctx, obj.NestID)
 }
 
 // Status is the resolver for the status field.
@@ -32,17 +32,17 @@ func (r *issuanceTaskResolver) File(ctx context.Context, obj *db.IssuanceTask) (
 	if obj.FileID == nil {
 		return nil, nil
 	}
-	return r.Service.FileUnchecked(ctx, *obj.FileID)
+	return r.loadersOf(ctx).file.Load(ctx, *obj.FileID)
 }
 
 // OcrTask is the resolver for the ocrTask field.
 func (r *issuanceTaskResolver) OcrTask(ctx context.Context, obj *db.IssuanceTask) (*db.OCRTask, error) {
-	return r.Service.OCRTaskOfIssuance(ctx, obj.ID)
+	return r.loadersOf(ctx).ocrOfIssuance.Load(ctx, obj.ID)
 }
 
 // Events is the resolver for the events field.
 func (r *issuanceTaskResolver) Events(ctx context.Context, obj *db.IssuanceTask) ([]*db.TaskEvent, error) {
-	return r.Service.TaskEvents(ctx, db.KindIssuance, obj.ID)
+	return r.loadersOf(ctx).issuanceEvents.Load(ctx, obj.ID)
 }
 
 // RequestIssuance is the resolver for the requestIssuance field.
@@ -56,7 +56,7 @@ func (r *mutationResolver) RequestIssuance(ctx context.Context, nestID string) (
 
 // IssuanceTasks is the resolver for the issuanceTasks field.
 func (r *nestResolver) IssuanceTasks(ctx context.Context, obj *db.Nest, first *int, after *string) (*model.IssuanceTaskConnection, error) {
-	page, err := r.Service.NestIssuanceTasks(ctx, obj.ID, first, after)
+	page, err := r.nestIssuanceTasks(ctx, obj, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,12 @@ func (r *nestResolver) IssuanceTasks(ctx context.Context, obj *db.Nest, first *i
 
 // LatestIssuance is the resolver for the latestIssuance field.
 func (r *nestResolver) LatestIssuance(ctx context.Context, obj *db.Nest) (*db.IssuanceTask, error) {
-	return r.Service.LatestIssuance(ctx, obj.ID)
+	one := 1
+	page, err := r.nestIssuanceTasks(ctx, obj, &one, nil)
+	if err != nil || len(page.Items) == 0 {
+		return nil, err
+	}
+	return page.Items[0], nil
 }
 
 // IssuanceTask is the resolver for the issuanceTask field.

@@ -65,7 +65,7 @@ func (r *ocrTaskResolver) Text(ctx context.Context, obj *db.OCRTask) (*string, e
 
 // File is the resolver for the file field.
 func (r *ocrTaskResolver) File(ctx context.Context, obj *db.OCRTask) (*db.File, error) {
-	return r.Service.FileUnchecked(ctx, obj.FileID)
+	return r.loadersOf(ctx).file.Load(ctx, obj.FileID)
 }
 
 // IssuanceTask is the resolver for the issuanceTask field.
@@ -73,12 +73,12 @@ func (r *ocrTaskResolver) IssuanceTask(ctx context.Context, obj *db.OCRTask) (*d
 	if obj.IssuanceTaskID == nil {
 		return nil, nil
 	}
-	return r.Service.IssuanceTaskUnchecked(ctx, *obj.IssuanceTaskID)
+	return r.loadersOf(ctx).issuanceTask.Load(ctx, *obj.IssuanceTaskID)
 }
 
 // Events is the resolver for the events field.
 func (r *ocrTaskResolver) Events(ctx context.Context, obj *db.OCRTask) ([]*db.TaskEvent, error) {
-	return r.Service.TaskEvents(ctx, db.KindOCR, obj.ID)
+	return r.loadersOf(ctx).ocrEvents.Load(ctx, obj.ID)
 }
 
 // OcrTask is the resolver for the ocrTask field.

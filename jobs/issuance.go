@@ -39,13 +39,16 @@ type RequestIssuanceResult struct {
 // RequestIssuance returns the nest's active issuance task or creates one,
 // inserting the task row and its River job in one transaction.
 //
-//  1. Lock the nest row (FOR NO KEY UPDATE): missing → NOT_FOUND, another owner's → FORBIDDEN.
-//  2. Latest active task (no lock): PROCESSING and waiting, or PENDING and
-//     not stale → reuse.
-//  3. A stale PENDING or stuck PROCESSING task is re-read FOR UPDATE: now
-//     waiting (PROCESSING, or no longer stale) → reuse; still stale →
-//     FAILED (STALE_PENDING), still stuck → FAILED (UNKNOWN); go on.
-//  4. Insert the PENDING task and its job together.
+//  1. Lock the nest row (FOR NO KEY UPDATE): missing → NOT_FOUND, another
+//     owner's → FORBIDDEN (visibleNest's check, the only one).
+//  2. Lock the latest active task (FOR UPDATE), reading its job's state in
+//     the same statement, and decide once, under the lock: PROCESSING with
+//     a live job, or PENDING and not stale → reuse; stale PENDING → FAILED
+//     (STALE_PENDING), its job cancelled; PROCESSING whose job is gone or
+//     final → FAILED (UNKNOWN). A worker's change to that task waits for
+//     this transaction, so nothing can change between the read and the
+//     decision.
+//  3. Insert the PENDING task and its job together.
 func (s *Service) RequestIssuance(ctx context.Context, nestID string) (RequestIssuanceResult, error) {
 	actor, err := RequireActor(ctx)
 	if err != nil {
@@ -62,6 +65,13 @@ func (s *Service) RequestIssuance(ctx context.Context, nestID string) (RequestIs
 	}
 }
 
+// activeIssuance is the latest active task of a nest with its job's state
+// (nil when the job is gone).
+type activeIssuance struct {
+	db.IssuanceTask `bun:",extend"`
+	JobState        *string `bun:"job_state,scanonly"`
+}
+
 func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID string) (RequestIssuanceResult, error) {
 	var res RequestIssuanceResult
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
@@ -69,14 +79,12 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 		if err != nil {
 			return err
 		}
-		if !actor.Admin && nest.OwnerID != actor.UserID {
-			return Errorf(CodeForbidden, "this nest belongs to another user")
-		}
 
-		active := new(db.IssuanceTask)
-		err = tx.NewSelect().Model(active).
+		active := new(activeIssuance)
+		err = tx.NewSelect().Model(active).ColumnExpr("issuance_task.*").
+			ColumnExpr("(SELECT state FROM river_job WHERE id = issuance_task.job_id)::text AS job_state").
 			Where("nest_id = ?", nest.ID).Where("status IN (?)", bun.In([]db.Status{db.StatusPending, db.StatusProcessing})).
-			OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx)
+			OrderExpr("created_at DESC, id DESC").Limit(1).For("UPDATE OF issuance_task").Scan(ctx)
 		switch {
 		case db.ErrNoRows(err):
 			active = nil
@@ -87,32 +95,8 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 			s.hookAfterLatestActive()
 		}
 		if active != nil {
-			replace := false
-			switch active.Status {
-			case db.StatusPending:
-				replace = IssuanceStale(active, s.clock(), s.cfg.IssuanceStaleAfter)
-			case db.StatusProcessing:
-				state, err := jobState(ctx, tx, active.JobID)
-				if err != nil {
-					return internal("issuance job state", err)
-				}
-				_, replace = taskStuck(&active.Lifecycle, state, s.clock())
-			}
-			if !replace {
-				res = RequestIssuanceResult{Task: active, Reused: true}
-				return nil
-			}
-			// Step 3: the task looked stale without a lock; decide under one.
-			locked := new(db.IssuanceTask)
-			if err := tx.NewSelect().Model(locked).Where("id = ?", active.ID).For("UPDATE").Scan(ctx); err != nil {
-				return internal("lock stale issuance", err)
-			}
-			now := s.clock()
-			state, err := jobState(ctx, tx, locked.JobID)
-			if err != nil {
-				return internal("issuance job state", err)
-			}
-			stuckReason, stuck := taskStuck(&locked.Lifecycle, state, now)
+			locked, now := &active.IssuanceTask, s.clock()
+			stuckReason, stuck := taskStuck(&locked.Lifecycle, active.JobState, now)
 			switch {
 			case locked.Status == db.StatusProcessing && !stuck,
 				locked.Status == db.StatusPending && !IssuanceStale(locked, now, s.cfg.IssuanceStaleAfter):
@@ -125,7 +109,7 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 				if err := s.scheduleObjectRemoval(ctx, tx, locked); err != nil {
 					return err
 				}
-			case locked.Status == db.StatusPending:
+			default: // PENDING and stale
 				msg := fmt.Sprintf("no worker picked the task up within %s", s.cfg.IssuanceStaleAfter)
 				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, CodeStalePending, msg, nil, now); err != nil {
 					return err
@@ -137,7 +121,6 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 					}
 				}
 			}
-			// SUCCESS or FAILED meanwhile, or just failed as stale: a new task.
 		}
 
 		// Only a request that creates a task spends from the caller's

@@ -116,6 +116,22 @@ func (s *Service) OCRTaskAnalysis(ctx context.Context, t *db.OCRTask, deposit, p
 	if _, err := s.OCRTaskResult(ctx, t); err != nil {
 		return nil, err
 	}
+	return s.OCRTaskAnalysisOf(ctx, t, func() (string, error) {
+		var uniqueNo string
+		if err := s.db.Bun.NewSelect().Model((*db.Nest)(nil)).Column("registry_unique_no").Where("id = ?", t.NestID).
+			Scan(ctx, &uniqueNo); err != nil {
+			return "", internal("load the nest's 고유번호", err)
+		}
+		return uniqueNo, nil
+	}, deposit, price)
+}
+
+// OCRTaskAnalysisOf is OCRTaskAnalysis for a task whose result is loaded,
+// with the nest's 고유번호 from uniqueNo (the data loaders' nest, batched).
+func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, uniqueNoOf func() (string, error), deposit, price int64) (*RegistryAnalysis, error) {
+	if deposit < 0 || price < 0 {
+		return nil, InvalidInput("deposit", "deposit and price must not be negative")
+	}
 	var r ocrResult
 	if len(t.Result) == 0 || json.Unmarshal(t.Result, &r) != nil || r.Analysis == nil {
 		return nil, nil
@@ -125,10 +141,9 @@ func (s *Service) OCRTaskAnalysis(ctx context.Context, t *db.OCRTask, deposit, p
 		// verdict needs what only the current parser records.
 		r.Analysis = analyze(r.Pages, r.Analysis.AnalyzedAt)
 	}
-	var uniqueNo string
-	if err := s.db.Bun.NewSelect().Model((*db.Nest)(nil)).Column("registry_unique_no").Where("id = ?", t.NestID).
-		Scan(ctx, &uniqueNo); err != nil {
-		return nil, internal("load the nest's 고유번호", err)
+	uniqueNo, err := uniqueNoOf()
+	if err != nil {
+		return nil, err
 	}
 	out := &RegistryAnalysis{OCRTaskID: t.ID, ParserVersion: r.Analysis.ParserVersion, AnalyzedAt: r.Analysis.AnalyzedAt,
 		Registry: r.Analysis.Registry}

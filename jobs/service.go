@@ -84,7 +84,8 @@ type Service struct {
 	// task events.
 	waker *db.Waker
 
-	// hookAfterLatestActive runs between steps 2 and 3 of RequestIssuance;
+	// hookAfterLatestActive runs in RequestIssuance right after the latest
+	// active task is read and locked, before the decision;
 	// tests use it to drive the races deterministically.
 	hookAfterLatestActive func()
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,7 +60,7 @@ func (l *latencies) report(b *testing.B, prefix string, elapsed time.Duration) (
 
 // seedNests inserts n nests for owner straight in SQL, so that every
 // measured request takes the insert path on a nest of its own.
-func seedNests(b *testing.B, pool *pgxpool.Pool, owner string, n int) []string {
+func seedNests(b testing.TB, pool *pgxpool.Pool, owner string, n int) []string {
 	b.Helper()
 	ids := make([]string, n)
 	rows := make([][]any, n)
@@ -91,7 +93,6 @@ func BenchmarkRequestIssuance(b *testing.B) {
 	pool := a.db.Pool
 	nests := seedNests(b, pool, "bench", 200_000)
 	tok, _ := a.tokens.Issue("bench", false, time.Hour)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: benchClients}}
 
 	run := func(op func(nest string) error) (*latencies, time.Duration) {
 		var (
@@ -130,29 +131,145 @@ func BenchmarkRequestIssuance(b *testing.B) {
 	}
 
 	b.ResetTimer()
-	gql, gqlElapsed := run(func(nest string) error {
-		body := `{"query":"mutation($id: ID!) { requestIssuance(nestId: $id) { reused task { id status } } }","variables":{"id":"` + nest + `"}}`
-		req, _ := http.NewRequest(http.MethodPost, a.base+"/graphql", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+tok)
-		resp, err := client.Do(req)
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		var out struct {
-			Errors []any `json:"errors"`
-		}
-		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || len(out.Errors) > 0 {
-			return fmt.Errorf("requestIssuance: %v %v", err, out.Errors)
-		}
-		return nil
-	})
-	raw, rawElapsed := run(func(nest string) error { return rawRequestIssuance(context.Background(), pool, nest) })
+	// The GraphQL load comes from another process (this test binary run
+	// again as TestBenchLoadClient), so that the server's process does the
+	// server's work only, as the raw-SQL baseline's process does its own.
+	gql, gqlElapsed, used := loadFromProcess(b, a.base, tok, nests, dur)
+	nests = nests[used:]
+	rawPool := newRawPool(b, a)
+	raw, rawElapsed := run(func(nest string) error { return rawRequestIssuance(context.Background(), rawPool, nest) })
 	b.StopTimer()
 	g := gql.report(b, "graphql-", gqlElapsed)
 	r := raw.report(b, "rawsql-", rawElapsed)
 	b.ReportMetric(g/r, "graphql/rawsql")
+}
+
+// newRawPool is the raw-SQL baseline's pool: its own, sized as the app's,
+// in pgx's default mode (its statements take parameters, so the statement
+// cache serves them), whatever mode the app's pool is in.
+func newRawPool(tb testing.TB, a *testApp) *pgxpool.Pool {
+	tb.Helper()
+	cfg, err := pgxpool.ParseConfig(a.db.URL)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg.MaxConns = a.db.Pool.Config().MaxConns
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(pool.Close)
+	return pool
+}
+
+// loadFromProcess runs requestIssuance from benchClients clients for dur in
+// a child process (TestBenchLoadClient) on the given nests, and returns its
+// latencies, the elapsed time and how many nests it used.
+func loadFromProcess(b *testing.B, base, tok string, nests []string, dur time.Duration) (*latencies, time.Duration, int) {
+	b.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBenchLoadClient$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "BENCH_LOAD_BASE="+base, "BENCH_LOAD_TOKEN="+tok, "BENCH_LOAD_DURATION="+dur.String())
+	cmd.Stdin = strings.NewReader(strings.Join(nests, "\n"))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("load client: %v\n%s", err, out)
+	}
+	i := strings.Index(string(out), "BENCHLOAD ")
+	if i < 0 {
+		b.Fatalf("load client: no result in\n%s", out)
+	}
+	var res benchLoadResult
+	if err := json.NewDecoder(strings.NewReader(string(out[i+len("BENCHLOAD "):]))).Decode(&res); err != nil {
+		b.Fatalf("load client: %v", err)
+	}
+	if res.Error != "" {
+		b.Fatalf("load client: %s", res.Error)
+	}
+	lat := &latencies{d: res.Latencies}
+	return lat, res.Elapsed, res.Used
+}
+
+type benchLoadResult struct {
+	Latencies []time.Duration
+	Elapsed   time.Duration
+	Used      int
+	Error     string
+}
+
+// TestBenchLoadClient is BenchmarkRequestIssuance's load client, run by it
+// as a child process; on its own it skips.
+func TestBenchLoadClient(t *testing.T) {
+	base := os.Getenv("BENCH_LOAD_BASE")
+	if base == "" {
+		t.Skip("run by BenchmarkRequestIssuance")
+	}
+	tok := os.Getenv("BENCH_LOAD_TOKEN")
+	dur, err := time.ParseDuration(os.Getenv("BENCH_LOAD_DURATION"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := io.ReadAll(os.Stdin)
+	nests := strings.Fields(string(in))
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: benchClients}}
+	var (
+		res     benchLoadResult
+		mu      sync.Mutex
+		next    int
+		wg      sync.WaitGroup
+		errOnce sync.Once
+	)
+	stop := time.Now().Add(dur)
+	start := time.Now()
+	for range benchClients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(stop) {
+				mu.Lock()
+				if next >= len(nests) {
+					mu.Unlock()
+					return
+				}
+				nest := nests[next]
+				next++
+				mu.Unlock()
+				t0 := time.Now()
+				if err := benchRequestIssuance(client, base, tok, nest); err != nil {
+					errOnce.Do(func() { mu.Lock(); res.Error = err.Error(); mu.Unlock() })
+					return
+				}
+				d := time.Since(t0)
+				mu.Lock()
+				res.Latencies = append(res.Latencies, d)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	res.Elapsed, res.Used = time.Since(start), next
+	client.CloseIdleConnections()
+	out, _ := json.Marshal(res)
+	fmt.Printf("BENCHLOAD %s\n", out)
+}
+
+func benchRequestIssuance(client *http.Client, base, tok, nest string) error {
+	body := `{"query":"mutation($id: ID!) { requestIssuance(nestId: $id) { reused task { id status } } }","variables":{"id":"` + nest + `"}}`
+	req, _ := http.NewRequest(http.MethodPost, base+"/graphql", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Errors []any `json:"errors"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || len(out.Errors) > 0 {
+		return fmt.Errorf("requestIssuance: %v %v", err, out.Errors)
+	}
+	return nil
 }
 
 // rawRequestIssuance is requestIssuance's SQL for a nest with no active

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -26,8 +27,8 @@ import (
 // MaxGraphQLBody bounds a GraphQL request body.
 const MaxGraphQLBody = 1 << 20
 
-// graphQLOptions configure newGraphQLHandler.
-type graphQLOptions struct {
+// GraphQLOptions configure NewGraphQLHandler.
+type GraphQLOptions struct {
 	Dev            bool
 	Tracer         func() trace.TracerProvider
 	WS             *WSLimits
@@ -38,13 +39,17 @@ type graphQLOptions struct {
 	InitTimeout    time.Duration   // WebSocket connection_init
 	Stop           context.Context // ends every stream (shutdown)
 	Streams        *sync.WaitGroup // counts open streams
+	// ComplexityLimit bounds an operation's complexity (default 1000).
+	ComplexityLimit int
+	// BatchWait is the data loaders' batch window (graph.DefaultBatchWait).
+	BatchWait time.Duration
 }
 
-// newGraphQLHandler builds /graphql with explicit transports: WebSocket
+// NewGraphQLHandler builds /graphql with explicit transports: WebSocket
 // (graphql-transport-ws and graphql-ws), graphql-sse and Apollo multipart
 // subscriptions (package live) before POST, or POST would answer a
 // subscription with its first event only.
-func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
+func NewGraphQLHandler(svc *jobs.Service, o GraphQLOptions) http.Handler {
 	log := o.Logger
 	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{Service: svc})))
 	// Our own transports (package live): WebSocket, graphql-sse (both
@@ -82,9 +87,10 @@ func newGraphQLHandler(svc *jobs.Service, o graphQLOptions) http.Handler {
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
 	// Before the complexity limit, which converts literals to values.
 	srv.Use(literalCheck{})
-	srv.Use(extension.FixedComplexityLimit(1000))
+	srv.Use(extension.FixedComplexityLimit(cmp.Or(o.ComplexityLimit, 1000)))
 	srv.Use(depthLimit{max: 12})
 	srv.Use(singleRootField{})
+	srv.Use(graph.Dataloaders{Service: svc, Wait: o.BatchWait})
 	// "Did you mean …?" would describe the schema that production hides.
 	srv.SetDisableSuggestion(!o.Dev)
 	srv.SetParserTokenLimit(10_000)

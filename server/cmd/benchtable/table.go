@@ -22,6 +22,7 @@ const (
 var packageOf = map[string]string{
 	"BenchmarkRequestIssuance":  serverPkg,
 	"BenchmarkCommitToJobStart": serverPkg,
+	"BenchmarkReadGraph":        serverPkg,
 	"BenchmarkSubscription":     serverPkg,
 	"BenchmarkWakeupNotify":     serverPkg,
 	"BenchmarkPipeline":         serverPkg,
@@ -208,6 +209,7 @@ type row struct{ what, ours, base, note string }
 func build(r *run, cores int) (rows []row, unplaced []string) {
 	t := &table{r: r, used: map[string]bool{}}
 	rows = append(rows, t.requestIssuance()...)
+	rows = append(rows, t.readGraph()...)
 	rows = append(rows, t.commitToJobStart()...)
 	for _, n := range t.subscriptionCounts() {
 		rows = append(rows, t.subscriptions(n)...)
@@ -292,6 +294,21 @@ func (t *table) requestIssuance() []row {
 		{"requestIssuance latency p50 / p99",
 			figs("%s / %s ms", g50, g99), figs("raw SQL: %s / %s ms", r50, r99), ratio(g50, r50) + " / " + ratio(g99, r99)},
 	}
+}
+
+func (t *table) readGraph() []row {
+	const b = "BenchmarkReadGraph"
+	var rows []row
+	for _, p := range []struct{ prefix, label string }{
+		{"page100-", "a page of 100 nests (200 issuance tasks), every nested field"},
+		{"page10-", "a page of 10 nests (20 issuance tasks), every nested field"},
+	} {
+		ops, p50, p99 := t.metric(b, p.prefix+"ops/s"), t.metric(b, p.prefix+"p50-ms"), t.metric(b, p.prefix+"p99-ms")
+		rows = append(rows, row{"read, 16 clients: " + p.label,
+			figs("%s ops/s, p50 / p99 %s / %s ms", ops, p50, p99),
+			figs("one task with the same fields: %s ops/s", t.metric(b, "task-ops/s")), ratio(p50, t.metric(b, "task-p50-ms")) + " p50"})
+	}
+	return rows
 }
 
 func (t *table) commitToJobStart() []row {

@@ -1,0 +1,105 @@
+package graph
+
+import (
+	"context"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vikstrous/dataloadgen"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs"
+)
+
+// Loaders batch the reads behind every list-reachable edge: the fields of
+// all the objects of a list that resolve together (gqlgen runs them
+// concurrently) wait up to the loader's wait, then share one statement per
+// edge. They are made per response (Dataloaders), so a subscription's next
+// event never sees a value cached for the previous one.
+type Loaders struct {
+	nest           *dataloadgen.Loader[string, *db.Nest]
+	file           *dataloadgen.Loader[string, *db.File]
+	issuanceTask   *dataloadgen.Loader[string, *db.IssuanceTask]
+	ocrOfIssuance  *dataloadgen.Loader[string, *db.OCRTask]
+	latestOCR      *dataloadgen.Loader[string, *db.OCRTask]
+	issuanceEvents *dataloadgen.Loader[string, []*db.TaskEvent]
+	ocrEvents      *dataloadgen.Loader[string, []*db.TaskEvent]
+	issuanceFirsts *dataloadgen.Loader[jobs.NestPageKey, jobs.Page[*db.IssuanceTask]]
+}
+
+// DefaultBatchWait is how long a loader waits for the rest of a batch.
+const DefaultBatchWait = 2 * time.Millisecond
+
+// NewLoaders makes one response's loaders.
+func NewLoaders(svc *jobs.Service, wait time.Duration) *Loaders {
+	opt := dataloadgen.WithWait(wait)
+	return &Loaders{
+		nest:          dataloadgen.NewLoader(svc.NestsByID, opt),
+		file:          dataloadgen.NewLoader(svc.FilesByID, opt),
+		issuanceTask:  dataloadgen.NewLoader(svc.IssuanceTasksByID, opt),
+		ocrOfIssuance: dataloadgen.NewLoader(svc.OCRTasksOfIssuances, opt),
+		latestOCR:     dataloadgen.NewLoader(svc.LatestSuccessfulOCR, opt),
+		issuanceEvents: dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([][]*db.TaskEvent, []error) {
+			return svc.TaskEventsOf(ctx, db.KindIssuance, ids)
+		}, opt),
+		ocrEvents: dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([][]*db.TaskEvent, []error) {
+			return svc.TaskEventsOf(ctx, db.KindOCR, ids)
+		}, opt),
+		issuanceFirsts: dataloadgen.NewLoader(svc.FirstIssuancePages, opt),
+	}
+}
+
+type loadersKey struct{}
+
+// loadersOf returns the response's loaders, or a fresh set for a caller
+// outside Dataloaders (each load then is a batch of one).
+func (r *Resolver) loadersOf(ctx context.Context) *Loaders {
+	if l, ok := ctx.Value(loadersKey{}).(*Loaders); ok {
+		return l
+	}
+	return NewLoaders(r.Service, 0)
+}
+
+// Dataloaders is the handler extension that gives every response its
+// loaders.
+type Dataloaders struct {
+	Service *jobs.Service
+	// Wait is each loader's batch window (DefaultBatchWait when zero).
+	Wait time.Duration
+}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.ResponseInterceptor
+} = Dataloaders{}
+
+// ExtensionName implements graphql.HandlerExtension.
+func (Dataloaders) ExtensionName() string { return "Dataloaders" }
+
+// Validate implements graphql.HandlerExtension.
+func (Dataloaders) Validate(graphql.ExecutableSchema) error { return nil }
+
+// InterceptResponse implements graphql.ResponseInterceptor.
+func (d Dataloaders) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	wait := d.Wait
+	if wait <= 0 {
+		wait = DefaultBatchWait
+	}
+	return next(context.WithValue(ctx, loadersKey{}, NewLoaders(d.Service, wait)))
+}
+
+// nestIssuanceTasks is a page of a visible nest's issuance tasks: the first
+// page through the batch loader, a later one (after a cursor) on its own.
+func (r *Resolver) nestIssuanceTasks(ctx context.Context, n *db.Nest, first *int, after *string) (jobs.Page[*db.IssuanceTask], error) {
+	if after != nil && *after != "" {
+		return r.Service.NestIssuanceTasks(ctx, n.ID, first, after)
+	}
+	if err := jobs.NestVisible(ctx, n); err != nil {
+		return jobs.Page[*db.IssuanceTask]{}, err
+	}
+	size, err := jobs.PageSize(first)
+	if err != nil {
+		return jobs.Page[*db.IssuanceTask]{}, err
+	}
+	return r.loadersOf(ctx).issuanceFirsts.Load(ctx, jobs.NestPageKey{NestID: n.ID, First: size})
+}

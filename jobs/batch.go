@@ -1,0 +1,217 @@
+package jobs
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"github.com/dungji/dungji/db"
+)
+
+// Batch reads: one query for many parents, for the GraphQL API's data
+// loaders, so that a page of tasks with their nested fields costs a fixed
+// number of statements whatever the page size. Each returns one value and
+// one error per key, in the keys' order (a nil error with a nil value:
+// none). The callers reached every key through an object the caller may
+// see, as the single-key reads they replace assume; NestsByID checks each
+// nest against the caller itself, all in the one query's result.
+
+// NestsByID loads nests: NOT_FOUND for a missing one, FORBIDDEN for
+// another user's.
+func (s *Service) NestsByID(ctx context.Context, ids []string) ([]*db.Nest, []error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, []error{err}
+	}
+	var rows []*db.Nest
+	if err := s.db.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(validIDs(ids))).Scan(ctx); err != nil {
+		return nil, []error{internal("load nests", err)}
+	}
+	byID := index(rows, func(n *db.Nest) string { return n.ID })
+	out, errs := make([]*db.Nest, len(ids)), make([]error, len(ids))
+	for i, id := range ids {
+		switch n := byID[id]; {
+		case n == nil:
+			errs[i] = Errorf(CodeNotFound, "nest not found")
+		case !actor.canSee(n.OwnerID):
+			errs[i] = Errorf(CodeForbidden, "this nest belongs to another user")
+		default:
+			out[i] = n
+		}
+	}
+	return out, errs
+}
+
+// NestVisible reports, without a query, whether the caller may see a nest
+// already loaded: FORBIDDEN otherwise.
+func NestVisible(ctx context.Context, n *db.Nest) error {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return err
+	}
+	if !actor.canSee(n.OwnerID) {
+		return Errorf(CodeForbidden, "this nest belongs to another user")
+	}
+	return nil
+}
+
+// FilesByID loads file rows.
+func (s *Service) FilesByID(ctx context.Context, ids []string) ([]*db.File, []error) {
+	var rows []*db.File
+	if err := s.db.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(validIDs(ids))).Scan(ctx); err != nil {
+		return nil, []error{internal("load files", err)}
+	}
+	return byKeys(ids, index(rows, func(f *db.File) string { return f.ID }), "file")
+}
+
+// IssuanceTasksByID loads issuance tasks.
+func (s *Service) IssuanceTasksByID(ctx context.Context, ids []string) ([]*db.IssuanceTask, []error) {
+	var rows []*db.IssuanceTask
+	if err := s.db.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(validIDs(ids))).Scan(ctx); err != nil {
+		return nil, []error{internal("load issuance tasks", err)}
+	}
+	return byKeys(ids, index(rows, func(t *db.IssuanceTask) string { return t.ID }), "issuance task")
+}
+
+// OCRTasksOfIssuances loads the newest OCR task of each issuance task (nil
+// when it has none).
+func (s *Service) OCRTasksOfIssuances(ctx context.Context, ids []string) ([]*db.OCRTask, []error) {
+	var rows []*db.OCRTask
+	if err := s.db.Bun.NewSelect().Model(&rows).DistinctOn("issuance_task_id").
+		Where("issuance_task_id IN (?)", bun.In(validIDs(ids))).OrderExpr("issuance_task_id, id DESC").Scan(ctx); err != nil {
+		return nil, []error{internal("load ocr tasks", err)}
+	}
+	byID := map[string]*db.OCRTask{}
+	for _, t := range rows {
+		if t.IssuanceTaskID != nil {
+			byID[*t.IssuanceTaskID] = t
+		}
+	}
+	out := make([]*db.OCRTask, len(ids))
+	for i, id := range ids {
+		out[i] = byID[id]
+	}
+	return out, nil
+}
+
+// LatestSuccessfulOCR loads each nest's newest successful OCR task (nil
+// when it has none), as NestRegistryAnalysis reads it.
+func (s *Service) LatestSuccessfulOCR(ctx context.Context, nestIDs []string) ([]*db.OCRTask, []error) {
+	var rows []*db.OCRTask
+	if err := s.db.Bun.NewSelect().Model(&rows).DistinctOn("nest_id").
+		Where("nest_id IN (?) AND status = ?", bun.In(validIDs(nestIDs)), db.StatusSuccess).
+		OrderExpr("nest_id, finished_at DESC").Scan(ctx); err != nil {
+		return nil, []error{internal("load nest OCR results", err)}
+	}
+	byNest := index(rows, func(t *db.OCRTask) string { return t.NestID })
+	out := make([]*db.OCRTask, len(nestIDs))
+	for i, id := range nestIDs {
+		out[i] = byNest[id]
+	}
+	return out, nil
+}
+
+// TaskEventsOf loads each task's transitions, oldest first.
+func (s *Service) TaskEventsOf(ctx context.Context, kind db.TaskKind, taskIDs []string) ([][]*db.TaskEvent, []error) {
+	var rows []*db.TaskEvent
+	if err := s.db.Bun.NewSelect().Model(&rows).Where("task_kind = ? AND task_id IN (?)", kind, bun.In(validIDs(taskIDs))).
+		OrderExpr("task_id, version").Scan(ctx); err != nil {
+		return nil, []error{internal("load task events", err)}
+	}
+	byTask := map[string][]*db.TaskEvent{}
+	for _, ev := range rows {
+		byTask[ev.TaskID] = append(byTask[ev.TaskID], ev)
+	}
+	out := make([][]*db.TaskEvent, len(taskIDs))
+	for i, id := range taskIDs {
+		out[i] = byTask[id]
+		if out[i] == nil {
+			out[i] = []*db.TaskEvent{}
+		}
+	}
+	return out, nil
+}
+
+// NestPageKey is the first page of a nest's issuance tasks, First long.
+type NestPageKey struct {
+	NestID string
+	First  int
+}
+
+// FirstIssuancePages loads the first page of each nest's issuance tasks,
+// newest first, as NestIssuanceTasks without a cursor: one statement, a
+// LIMIT per nest.
+func (s *Service) FirstIssuancePages(ctx context.Context, keys []NestPageKey) ([]Page[*db.IssuanceTask], []error) {
+	// One nest may come twice (latestIssuance beside issuanceTasks): each
+	// is read once, up to the longest page asked.
+	limit, seen := 0, map[string]bool{}
+	ids := make([]string, 0, len(keys))
+	for _, k := range keys {
+		limit = max(limit, k.First+1)
+		if !seen[k.NestID] {
+			seen[k.NestID] = true
+			ids = append(ids, k.NestID)
+		}
+	}
+	var rows []*db.IssuanceTask
+	if err := s.db.Bun.NewRaw(`SELECT t.* FROM unnest(?::uuid[]) AS n(id)
+		CROSS JOIN LATERAL (SELECT * FROM issuance_tasks WHERE nest_id = n.id ORDER BY id DESC LIMIT ?) t`,
+		pgdialect.Array(validIDs(ids)), limit).Scan(ctx, &rows); err != nil {
+		return nil, []error{internal("list issuance tasks", err)}
+	}
+	byNest := map[string][]*db.IssuanceTask{}
+	for _, t := range rows {
+		byNest[t.NestID] = append(byNest[t.NestID], t)
+	}
+	out := make([]Page[*db.IssuanceTask], len(keys))
+	for i, k := range keys {
+		items := byNest[k.NestID]
+		p := Page[*db.IssuanceTask]{Items: items}
+		if len(items) > k.First {
+			p.Items, p.HasNextPage = items[:k.First], true
+		}
+		for _, t := range p.Items {
+			p.Cursors = append(p.Cursors, encodeCursor(t.ID))
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
+// validIDs keeps the keys that are UUIDs: ids reach a batch from rows, but
+// a malformed one must not fail every key with it.
+func validIDs(ids []string) []string {
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if _, err := ParseID("id", id); err == nil {
+			out = append(out, id)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "00000000-0000-0000-0000-000000000000")
+	}
+	return out
+}
+
+func index[T any](rows []T, key func(T) string) map[string]T {
+	m := make(map[string]T, len(rows))
+	for _, r := range rows {
+		m[key(r)] = r
+	}
+	return m
+}
+
+func byKeys[T any](ids []string, byID map[string]*T, what string) ([]*T, []error) {
+	out, errs := make([]*T, len(ids)), make([]error, len(ids))
+	for i, id := range ids {
+		if out[i] = byID[id]; out[i] == nil {
+			errs[i] = Errorf(CodeNotFound, "%s not found", what)
+		}
+	}
+	return out, errs
+}
+
+// PageSize checks a list's first argument and returns the page size it
+// asks for (20 when nil).
+func PageSize(first *int) (int, error) { return pageSize(first) }
