@@ -359,6 +359,9 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 			if err := finishTask(ctx, tx, t, db.StatusSuccess, "", "", now, "result", "page_count", "engine_job_id"); err != nil {
 				return err
 			}
+			if err := s.enqueueComparison(ctx, tx, t.ID); err != nil { // watch_alerts.go
+				return err
+			}
 		case ocr.StatusFailed:
 			cause, msg := CauseOCREngine, "the OCR engine failed"
 			if ej.Error != nil {
@@ -370,6 +373,9 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 				}
 			}
 			if err := finishTask(ctx, tx, t, db.StatusFailed, ocrCode(cause), msg, now, "engine_job_id"); err != nil {
+				return err
+			}
+			if err := s.enqueueComparison(ctx, tx, t.ID); err != nil { // watch_alerts.go
 				return err
 			}
 		default:
