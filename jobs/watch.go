@@ -206,8 +206,10 @@ func (s *Service) SetWatch(ctx context.Context, nestID string, in WatchInput) (*
 		for _, p := range plan {
 			c := &db.WatchCheck{ID: newID(), NestID: nest.ID, OwnerID: nest.OwnerID, Purpose: string(p.Purpose), CheckDate: p.Date,
 				RunAt: p.RunAt, Status: db.CheckScheduled, CreatedAt: now, UpdatedAt: now}
+			// River runs jobs by the wall clock; the wait is measured on
+			// the service's clock (the same one but in tests).
 			job, err := s.river.InsertTx(ctx, tx.Tx, WatchCheckArgs{CheckID: c.ID}, &river.InsertOpts{
-				Queue: QueueWatch, ScheduledAt: p.RunAt, MaxAttempts: 10})
+				Queue: QueueWatch, ScheduledAt: time.Now().Add(p.RunAt.Sub(now)), MaxAttempts: 10})
 			if err != nil {
 				return internal("schedule watch check", err)
 			}
