@@ -221,7 +221,10 @@ func TestWatchTimeline(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	day := func(n int) time.Time { d := clock.Now().In(watch.Seoul); return time.Date(d.Year(), d.Month(), d.Day()+n, 0, 0, 0, 0, time.UTC) }
+	day := func(n int) time.Time {
+		d := clock.Now().In(watch.Seoul)
+		return time.Date(d.Year(), d.Month(), d.Day()+n, 0, 0, 0, 0, time.UTC)
+	}
 	ds := func(n int) *string { s := day(n).Format(time.DateOnly); return &s }
 	w, err := b.svc.SetWatch(ctx, nest.ID, WatchInput{ContractDate: ds(1), BalanceDate: ds(10), MoveInDate: ds(20)})
 	if err != nil {
