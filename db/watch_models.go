@@ -139,11 +139,11 @@ type WebhookDelivery struct {
 type WebhookAttempt struct {
 	bun.BaseModel `bun:"table:webhook_attempts"`
 
-	ID         int64     `bun:"id,pk,autoincrement"`
-	DeliveryID string    `bun:"delivery_id,notnull"`
-	Attempt    int       `bun:"attempt,notnull"`
-	At         time.Time `bun:"at,notnull"`
-	StatusCode *int      `bun:"status_code"`
-	Error      *string   `bun:"error"`
-	DurationMS int       `bun:"duration_ms,notnull"`
+	ID         int64     `bun:"id,pk,autoincrement" json:"-"`
+	DeliveryID string    `bun:"delivery_id,notnull" json:"-"`
+	Attempt    int       `bun:"attempt,notnull" json:"attempt"`
+	At         time.Time `bun:"at,notnull" json:"at"`
+	StatusCode *int      `bun:"status_code" json:"status_code"`
+	Error      *string   `bun:"error" json:"error"`
+	DurationMS int       `bun:"duration_ms,notnull" json:"duration_ms"`
 }

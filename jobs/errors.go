@@ -88,9 +88,9 @@ func HTTPStatus(c Code) int {
 		return 403
 	case CodeNotFound:
 		return 404
-	case CodeBadUserInput:
+	case CodeBadUserInput, CodeDateInPast:
 		return 400
-	case CodeConflict:
+	case CodeConflict, CodeBudgetExceeded:
 		return 409
 	case CodeRateLimited:
 		return 429

@@ -214,7 +214,7 @@ func newApp(ctx context.Context, cfg Config, role Role, log *slog.Logger, option
 	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, Store: a.store, OCR: a.ocrEngine, Logger: log,
 		Config: jobs.Config{IssuanceStaleAfter: cfg.StaleAfter, IssuancePolicy: cfg.IssuancePolicy,
 			NotifyInTx: cfg.NotifyInTx, OCRMaxWait: cfg.OCRMaxWait, RateLimit: cfg.RateLimit,
-			OCRDeadline: cfg.OCRDeadline, OCRDeadlinePerPage: cfg.OCRDeadlinePerPage}})
+			OCRDeadline: cfg.OCRDeadline, OCRDeadlinePerPage: cfg.OCRDeadlinePerPage, Watch: cfg.Watch}})
 	if err != nil {
 		a.close()
 		return nil, err
