@@ -1,19 +1,3 @@
-// Package watch holds the pure rules of the registry watch: when the
-// scheduled checks of a nest run (Schedule) and what changed between two
-// reads of its registry (Compare). Nothing here touches the database, the
-// clock or the network; jobs/watch*.go persists and schedules what these
-// functions decide.
-//
-// Why it exists: the classic deposit fraud happens between signing a lease
-// and moving in. The landlord registers a new 근저당 or a creditor a 가압류
-// after the tenant read the registry and before the tenant's 전입신고 takes
-// effect (the day after moving in, at 0 시). A watch re-issues the registry
-// on the dates that matter and compares every complete read with the
-// previous complete read of the same nest.
-//
-// The one rule that matters most: a read that is not COMPLETE (see
-// analysis.Judge) never yields "no change". It yields COULD_NOT_VERIFY with
-// the verdict's reasons, because a 가압류 that was not read is not absent.
 package watch
 
 import (
