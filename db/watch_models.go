@@ -60,7 +60,7 @@ type RegistryComparison struct {
 
 	ID                string    `bun:"id,pk"`
 	NestID            string    `bun:"nest_id,notnull"`
-	OCRTaskID         string    `bun:"ocr_task_id,notnull"`
+	OCRTaskID         *string   `bun:"ocr_task_id"`
 	IssuanceTaskID    *string   `bun:"issuance_task_id"`
 	FileID            *string   `bun:"file_id"`
 	PreviousOCRTaskID *string   `bun:"previous_ocr_task_id"`
@@ -85,7 +85,7 @@ type Alert struct {
 	BeforeEntry       json.RawMessage `bun:"before_entry,type:jsonb"`
 	AfterEntry        json.RawMessage `bun:"after_entry,type:jsonb"`
 	Reasons           json.RawMessage `bun:"reasons,type:jsonb"`
-	OCRTaskID         string          `bun:"ocr_task_id,notnull"`
+	OCRTaskID         *string         `bun:"ocr_task_id"`
 	FileID            *string         `bun:"file_id"`
 	PreviousOCRTaskID *string         `bun:"previous_ocr_task_id"`
 	PreviousFileID    *string         `bun:"previous_file_id"`

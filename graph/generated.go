@@ -4138,10 +4138,10 @@ func (ec *executionContext) _Alert_ocrTask(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
-			return ec.marshalNOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx, selections, v)
+			return ec.marshalOOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Alert_ocrTask(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -8121,10 +8121,10 @@ func (ec *executionContext) _RegistryCheck_ocrTask(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
-			return ec.marshalNOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx, selections, v)
+			return ec.marshalOOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_RegistryCheck_ocrTask(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12360,7 +12360,7 @@ func (ec *executionContext) _Alert(ctx context.Context, sel ast.SelectionSet, ob
 				})
 		case "ocrTask":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Alert_ocrTask(ctx, field, obj)
 				})
@@ -13668,7 +13668,7 @@ func (ec *executionContext) _RegistryCheck(ctx context.Context, sel ast.Selectio
 			}
 		case "ocrTask":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._RegistryCheck_ocrTask(ctx, field, obj)
 				})

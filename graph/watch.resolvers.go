@@ -53,7 +53,10 @@ func (r *alertResolver) Reasons(ctx context.Context, obj *db.Alert) ([]*analysis
 
 // OcrTask is the resolver for the ocrTask field.
 func (r *alertResolver) OcrTask(ctx context.Context, obj *db.Alert) (*db.OCRTask, error) {
-	return r.Service.OCRTaskByID(ctx, obj.OCRTaskID)
+	if obj.OCRTaskID == nil {
+		return nil, nil
+	}
+	return r.Service.OCRTaskByID(ctx, *obj.OCRTaskID)
 }
 
 // PreviousOcrTask is the resolver for the previousOcrTask field.
@@ -170,7 +173,10 @@ func (r *queryResolver) WebhookDeliveries(ctx context.Context, endpointID *strin
 
 // OcrTask is the resolver for the ocrTask field.
 func (r *registryCheckResolver) OcrTask(ctx context.Context, obj *db.RegistryComparison) (*db.OCRTask, error) {
-	return r.Service.OCRTaskByID(ctx, obj.OCRTaskID)
+	if obj.OCRTaskID == nil {
+		return nil, nil
+	}
+	return r.Service.OCRTaskByID(ctx, *obj.OCRTaskID)
 }
 
 // IssuanceTask is the resolver for the issuanceTask field.

@@ -236,7 +236,10 @@ func (s *Service) failOCR(ctx context.Context, taskID string, cause Cause, msg s
 		if err != nil || !found || t.Status.Final() {
 			return err
 		}
-		return finishTask(ctx, tx, t, db.StatusFailed, ocrCode(cause), msg, s.clock())
+		if err := finishTask(ctx, tx, t, db.StatusFailed, ocrCode(cause), msg, s.clock()); err != nil {
+			return err
+		}
+		return s.enqueueComparison(ctx, tx, t.ID) // watch_alerts.go
 	})
 }
 

@@ -16,7 +16,10 @@ import (
 // CompareArgs is the River job that compares a finished OCR task's read of
 // a registry with the nest's previous complete read and records the alerts.
 type CompareArgs struct {
-	OCRTaskID string `json:"ocr_task_id"`
+	OCRTaskID string `json:"ocr_task_id,omitempty"`
+	// IssuanceTaskID, without OCRTaskID, is a FAILED issuance: a watch
+	// check that read nothing could not verify.
+	IssuanceTaskID string `json:"issuance_task_id,omitempty"`
 }
 
 // Kind implements river.JobArgs.
@@ -39,8 +42,69 @@ type CompareWorker struct {
 
 // Work implements river.Worker.
 func (w *CompareWorker) Work(ctx context.Context, job *river.Job[CompareArgs]) error {
+	if job.Args.OCRTaskID == "" {
+		_, err := w.svc.CompareFailedIssuance(ctx, job.Args.IssuanceTaskID)
+		return err
+	}
 	_, err := w.svc.CompareRead(ctx, job.Args.OCRTaskID)
 	return err
+}
+
+// enqueueFailedIssuance inserts, in the transaction that failed an
+// issuance, the job that records a watch check's COULD_NOT_VERIFY. idb must
+// be a transaction; any other is left alone (no caller passes one).
+func (s *Service) enqueueFailedIssuance(ctx context.Context, idb bun.IDB, t *db.IssuanceTask) error {
+	tx, ok := idb.(bun.Tx)
+	if !ok || s.river == nil {
+		return nil
+	}
+	if _, err := s.river.InsertTx(ctx, tx.Tx, CompareArgs{IssuanceTaskID: t.ID}, &river.InsertOpts{Queue: QueueWatch, MaxAttempts: 25}); err != nil {
+		return internal("schedule the comparison of a failed issuance", err)
+	}
+	return nil
+}
+
+// watchOnFailure queues, for a task the reconciler failed, what the watch
+// records of it: the comparison of a failed OCR read, or of a failed
+// issuance.
+func (s *Service) watchOnFailure(ctx context.Context, tx bun.Tx, t db.Task) error {
+	switch x := t.(type) {
+	case *db.IssuanceTask:
+		return s.enqueueFailedIssuance(ctx, tx, x)
+	case *db.OCRTask:
+		return s.enqueueComparison(ctx, tx, x.ID)
+	}
+	return nil
+}
+
+// CompareFailedIssuance records, for a FAILED issuance that a watch check
+// requested, a COULD_NOT_VERIFY comparison and its alert: the date that
+// mattered passed without a read. An issuance no check requested records
+// nothing (its requester sees the failure on the task).
+func (s *Service) CompareFailedIssuance(ctx context.Context, issuanceTaskID string) (*db.RegistryComparison, error) {
+	t := new(db.IssuanceTask)
+	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", issuanceTaskID).Scan(ctx); err != nil {
+		if db.ErrNoRows(err) {
+			return nil, nil
+		}
+		return nil, internal("load issuance task", err)
+	}
+	watched, err := s.db.Bun.NewSelect().Model((*db.WatchCheck)(nil)).Where("issuance_task_id = ?", t.ID).Exists(ctx)
+	if err != nil {
+		return nil, internal("find watch check", err)
+	}
+	if !watched || t.Status != db.StatusFailed {
+		return nil, nil
+	}
+	msg := fmt.Sprintf("the registry could not be issued (%s: %s)", derefStr(t.ErrorCode), derefStr(t.ErrorMessage))
+	return s.recordComparison(ctx, t.NestID, nil, &t.ID, watch.Read{FailedReason: msg})
+}
+
+func derefStr(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // readOf is what the watch needs of an OCR task: its registry and verdict,
@@ -86,22 +150,38 @@ func (s *Service) CompareRead(ctx context.Context, ocrTaskID string) (*db.Regist
 	if err != nil {
 		return nil, err
 	}
+	return s.recordComparison(ctx, t.NestID, t, t.IssuanceTaskID, cur)
+}
+
+// recordComparison compares cur, the read of OCR task t (nil for a failed
+// issuance), with the nest's previous COMPLETE read and records the
+// comparison, its alerts, their events and deliveries in one transaction,
+// once per OCR task (or failed issuance).
+func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCRTask, issuanceTaskID *string, cur watch.Read) (*db.RegistryComparison, error) {
 	var out *db.RegistryComparison
 	var alerts []*db.Alert
-	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		nest := new(db.Nest)
 		// One comparison of a nest at a time: each compares with the
 		// previous one's result.
-		if err := tx.NewSelect().Model(nest).Where("id = ?", t.NestID).For("NO KEY UPDATE").Scan(ctx); err != nil {
+		if err := tx.NewSelect().Model(nest).Where("id = ?", nestID).For("NO KEY UPDATE").Scan(ctx); err != nil {
 			return internal("lock nest", err)
 		}
-		existing := new(db.RegistryComparison)
-		switch err := tx.NewSelect().Model(existing).Where("ocr_task_id = ?", t.ID).Scan(ctx); {
-		case err == nil:
-			out = existing
-			return nil
-		case !db.ErrNoRows(err):
+		var ocrTaskID, fileID *string
+		existing := tx.NewSelect().Model((*db.RegistryComparison)(nil))
+		if t != nil {
+			ocrTaskID, fileID = &t.ID, &t.FileID
+			existing = existing.Where("ocr_task_id = ?", t.ID)
+		} else {
+			existing = existing.Where("issuance_task_id = ? AND ocr_task_id IS NULL", issuanceTaskID)
+		}
+		var found []*db.RegistryComparison
+		if err := existing.Model(&found).Scan(ctx); err != nil {
 			return internal("load comparison", err)
+		}
+		if len(found) > 0 {
+			out = found[0]
+			return nil
 		}
 		var prevCmp []*db.RegistryComparison
 		if err := tx.NewSelect().Model(&prevCmp).Where("nest_id = ? AND verdict = ?", nest.ID, analysis.VerdictComplete).
@@ -110,9 +190,9 @@ func (s *Service) CompareRead(ctx context.Context, ocrTaskID string) (*db.Regist
 		}
 		var prevReg *analysis.Registry
 		var prevOCR, prevFile *string
-		if len(prevCmp) == 1 {
+		if len(prevCmp) == 1 && prevCmp[0].OCRTaskID != nil {
 			pt := new(db.OCRTask)
-			if err := tx.NewSelect().Model(pt).Where("id = ?", prevCmp[0].OCRTaskID).Scan(ctx); err != nil {
+			if err := tx.NewSelect().Model(pt).Where("id = ?", *prevCmp[0].OCRTaskID).Scan(ctx); err != nil {
 				return internal("load previous read", err)
 			}
 			pr, err := s.readOf(ctx, pt)
@@ -127,8 +207,7 @@ func (s *Service) CompareRead(ctx context.Context, ocrTaskID string) (*db.Regist
 		if verdict == "" {
 			verdict = "NONE"
 		}
-		fileID := t.FileID
-		c := &db.RegistryComparison{ID: newID(), NestID: nest.ID, OCRTaskID: t.ID, IssuanceTaskID: t.IssuanceTaskID, FileID: &fileID,
+		c := &db.RegistryComparison{ID: newID(), NestID: nest.ID, OCRTaskID: ocrTaskID, IssuanceTaskID: issuanceTaskID, FileID: fileID,
 			PreviousOCRTaskID: prevOCR, PreviousFileID: prevFile, Verdict: verdict, Outcome: string(outcome), CreatedAt: now}
 		if _, err := tx.NewInsert().Model(c).Exec(ctx); err != nil {
 			return internal("save comparison", err)
@@ -142,7 +221,7 @@ func (s *Service) CompareRead(ctx context.Context, ocrTaskID string) (*db.Regist
 		}
 		for _, ch := range changes {
 			a := &db.Alert{ID: newID(), NestID: nest.ID, OwnerID: nest.OwnerID, ComparisonID: c.ID, Kind: string(ch.Kind),
-				Severity: string(ch.Severity), ChangeKey: ch.Key, Message: ch.Message, OCRTaskID: t.ID, FileID: &fileID,
+				Severity: string(ch.Severity), ChangeKey: ch.Key, Message: ch.Message, OCRTaskID: ocrTaskID, FileID: fileID,
 				PreviousOCRTaskID: prevOCR, PreviousFileID: prevFile, CreatedAt: now}
 			a.BeforeEntry = jsonOrNil(ch.Before)
 			a.AfterEntry = jsonOrNil(ch.After)

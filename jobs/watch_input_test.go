@@ -238,7 +238,7 @@ func (b *testBundle) raiseAlert(t *testing.T, nest *db.Nest) *db.Alert {
 	now := b.svc.clock()
 	var a *db.Alert
 	err := b.svc.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		c := &db.RegistryComparison{ID: newID(), NestID: nest.ID, OCRTaskID: newID(), Verdict: "COMPLETE", Outcome: "CHANGED", CreatedAt: now}
+		c := &db.RegistryComparison{ID: newID(), NestID: nest.ID, OCRTaskID: strp(newID()), Verdict: "COMPLETE", Outcome: "CHANGED", CreatedAt: now}
 		if _, err := tx.NewInsert().Model(c).Exec(ctx); err != nil {
 			return err
 		}

@@ -351,3 +351,67 @@ func sameSet(a, b []string) bool {
 	slices.Sort(b)
 	return slices.Equal(a, b)
 }
+
+// TestWatchCheckWhoseIssuanceFails: a scheduled check whose issuance fails
+// yields COULD_NOT_VERIFY with the reason, never silence; a manual request
+// that fails records nothing (its requester sees the task fail).
+func TestWatchCheckWhoseIssuanceFails(t *testing.T) {
+	t.Parallel()
+	start := time.Now().UTC().AddDate(0, 0, -30)
+	clock := &testClock{now: time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC)}
+	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
+	ctx := WithActor(context.Background(), Actor{UserID: "alice"})
+	nest := b.nest(t, "alice")
+	sim.FailNext(nest.RegistryUniqueNo, issuer.CausePermanent, 2)
+
+	// A manual request that fails: no comparison.
+	res, err := b.svc.RequestIssuance(ctx, nest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tk := b.waitFinal(t, res.Task.ID); tk.Status != db.StatusFailed {
+		t.Fatalf("manual issuance %s", tk.Status)
+	}
+	// Today's check (its morning passed: it runs at once) fails too.
+	today := clock.Now().In(watch.Seoul).Format(time.DateOnly)
+	w, err := b.svc.SetWatch(ctx, nest.ID, WatchInput{ContractDate: &today})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var check *db.WatchCheck
+	waitFor(t, "the check's issuance", func() bool {
+		nw, err := b.svc.NestWatch(ctx, nest.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check = nw.Checks[0]
+		return check.ID == w.Checks[0].ID && check.IssuanceTaskID != nil
+	})
+	if tk := b.waitFinal(t, *check.IssuanceTaskID); tk.Status != db.StatusFailed {
+		t.Fatalf("check issuance %s", tk.Status)
+	}
+	var cs []*db.RegistryComparison
+	waitFor(t, "the comparison", func() bool {
+		cs = nil
+		if err := b.db.Bun.NewSelect().Model(&cs).Where("nest_id = ?", nest.ID).Scan(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return len(cs) > 0
+	})
+	if len(cs) != 1 || cs[0].OCRTaskID != nil || deref(cs[0].IssuanceTaskID) != *check.IssuanceTaskID || cs[0].Outcome != "COULD_NOT_VERIFY" {
+		t.Fatalf("comparisons %+v", cs)
+	}
+	as := b.alertsOf(t, cs[0])
+	if len(as) != 1 || !strings.HasPrefix(as[0], "COULD_NOT_VERIFY/WARNING") {
+		t.Fatalf("alerts %v", as)
+	}
+	page, _ := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID}, nil, nil)
+	if !strings.Contains(page.Items[0].Message, "AUTOMATION_FAILED") {
+		t.Fatalf("message %q", page.Items[0].Message)
+	}
+	// Recorded once, however often the job runs.
+	again, err := b.svc.CompareFailedIssuance(context.Background(), *check.IssuanceTaskID)
+	if err != nil || again.ID != cs[0].ID {
+		t.Fatalf("repeat: %v %v", again, err)
+	}
+}

@@ -143,7 +143,7 @@ type restAlert struct {
 	Before            json.RawMessage `json:"before"`
 	After             json.RawMessage `json:"after"`
 	Reasons           json.RawMessage `json:"reasons"`
-	OCRTaskID         string          `json:"ocr_task_id"`
+	OCRTaskID         *string         `json:"ocr_task_id"`
 	PreviousOCRTaskID *string         `json:"previous_ocr_task_id"`
 	FileID            *string         `json:"file_id"`
 	PreviousFileID    *string         `json:"previous_file_id"`

@@ -35,11 +35,12 @@ CREATE INDEX watch_checks_nest_idx ON watch_checks (nest_id, run_at);
 CREATE INDEX watch_checks_budget_idx ON watch_checks (owner_id, run_at) WHERE status IN ('SCHEDULED', 'REQUESTED');
 
 -- One comparison of a read (an OCR result) with the nest's previous
--- COMPLETE read: the nest's history of checks. One per OCR task.
+-- COMPLETE read: the nest's history of checks. One per OCR task, or one per
+-- failed issuance of a watch check (no OCR task: nothing was read).
 CREATE TABLE registry_comparisons (
     id                   uuid PRIMARY KEY,
     nest_id              uuid        NOT NULL REFERENCES nests (id) ON DELETE CASCADE,
-    ocr_task_id          uuid        NOT NULL UNIQUE,
+    ocr_task_id          uuid        UNIQUE,
     issuance_task_id     uuid,
     file_id              uuid,
     previous_ocr_task_id uuid,
@@ -49,6 +50,7 @@ CREATE TABLE registry_comparisons (
     created_at           timestamptz NOT NULL
 );
 CREATE INDEX registry_comparisons_nest_idx ON registry_comparisons (nest_id, created_at);
+CREATE UNIQUE INDEX registry_comparisons_failed_issuance_idx ON registry_comparisons (issuance_task_id) WHERE ocr_task_id IS NULL;
 
 CREATE TABLE alerts (
     id                   uuid PRIMARY KEY,
@@ -62,7 +64,7 @@ CREATE TABLE alerts (
     before_entry         jsonb,
     after_entry          jsonb,
     reasons              jsonb,
-    ocr_task_id          uuid        NOT NULL,
+    ocr_task_id          uuid,
     file_id              uuid,
     previous_ocr_task_id uuid,
     previous_file_id     uuid,
