@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"image"
+	"image/png"
 	"net/http"
 	"strings"
 	"testing"
@@ -156,5 +159,50 @@ func TestWebhookPrivateAddressesInProduction(t *testing.T) {
 		if resp.StatusCode != c.status {
 			t.Fatalf("WEBHOOK_ALLOW_PRIVATE=%q: %d %v, want %d", c.allow, resp.StatusCode, body, c.status)
 		}
+	}
+}
+
+// TestAlertRaisedOverWebSocket: an alert reaches a graphql-transport-ws
+// subscriber through the same event tail and hub as task changes. The
+// alert comes from a tenant's upload that cannot be read: COULD_NOT_VERIFY,
+// never "no change".
+func TestAlertRaisedOverWebSocket(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, nil)
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "집")
+	c := dialWS(t, a, tok, "graphql-transport-ws").ready()
+	c.subscribe("alerts", `subscription($id: ID) { alertRaised(nestId: $id) { id kind severity message ocrTask { id } } }`,
+		map[string]any{"id": nest})
+	// A blank page: read, but nothing in it.
+	img := image.NewGray(image.Rect(0, 0, 600, 800))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	if status, body := restUpload(t, a, tok, nest, buf.Bytes()); status != http.StatusAccepted && status != http.StatusOK {
+		t.Fatalf("upload: %d %v", status, body)
+	}
+	r := c.next()
+	if r.Done || len(r.Errors) > 0 {
+		t.Fatalf("alert subscription ended: %+v", r)
+	}
+	if k := dig(r.Data, "alertRaised", "kind"); k != "COULD_NOT_VERIFY" {
+		t.Fatalf("alert %v", r.Data)
+	}
+	resp, body := a.restJSON(t, http.MethodGet, "/alerts?unacknowledged=true", tok, "")
+	alerts, _ := body["alerts"].([]any)
+	if resp.StatusCode != 200 || len(alerts) != 1 || dig(alerts[0], "alert_id") != dig(r.Data, "alertRaised", "id") {
+		t.Fatalf("REST alerts: %d %v", resp.StatusCode, body)
+	}
+	id := dig(r.Data, "alertRaised", "id").(string)
+	if resp, body = a.restJSON(t, http.MethodPost, "/alerts/"+id+"/ack", a.token(t, "bob", false), ""); resp.StatusCode != 404 {
+		t.Fatalf("bob acknowledges alice's alert: %d %v", resp.StatusCode, body)
+	}
+	if resp, body = a.restJSON(t, http.MethodPost, "/alerts/"+id+"/ack", tok, ""); resp.StatusCode != 200 || body["acknowledged_at"] == nil {
+		t.Fatalf("ack: %d %v", resp.StatusCode, body)
 	}
 }
