@@ -23,5 +23,6 @@ func NewConfig(r *Resolver) Config {
 	c.Complexity.IssuanceTask.OcrTask = func(child int) int { return 5 + child }
 	c.Complexity.IssuanceTask.Nest = func(child int) int { return 5 + child }
 	c.Complexity.File.URL = func(child int) int { return 5 }
+	watchComplexity(&c, page) // watch.go
 	return c
 }

@@ -123,11 +123,11 @@ func HTTPStatus(c Code) int {
 		return 403
 	case CodeNotFound:
 		return 404
-	case CodeBadUserInput, CodeBadRequest:
+	case CodeBadUserInput, CodeBadRequest, CodeDateInPast:
 		return 400
 	case CodeMethodNotAllowed:
 		return 405
-	case CodeConflict:
+	case CodeConflict, CodeBudgetExceeded:
 		return 409
 	case CodeRateLimited:
 		return 429

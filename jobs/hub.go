@@ -24,6 +24,7 @@ type Hub struct {
 	byTask map[string]map[*subscriber]struct{}
 	byNest map[string]map[*subscriber]struct{}
 	subs   int
+	alerts alertSubs // watch_hub.go
 }
 
 // newHub returns a hub reading through svc; NewService makes it (see
@@ -147,13 +148,21 @@ func (h *Hub) remove(s *subscriber) {
 // once each, and offers them to their subscribers.
 func (h *Hub) OnEvents(ctx context.Context, evs []db.EventRef) error {
 	want := map[db.TaskKind]map[string]struct{}{db.KindIssuance: {}, db.KindOCR: {}}
+	var alerts []db.EventRef
 	h.mu.Lock()
 	for _, e := range evs {
+		if e.Kind == db.KindAlert {
+			alerts = append(alerts, e)
+			continue
+		}
 		if h.byTask[e.TaskID] != nil || h.byNest[e.NestID] != nil {
 			want[e.Kind][e.TaskID] = struct{}{}
 		}
 	}
 	h.mu.Unlock()
+	if err := h.onAlertEvents(ctx, alerts); err != nil {
+		return err
+	}
 	return h.deliver(ctx, want, nil)
 }
 

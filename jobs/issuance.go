@@ -177,7 +177,13 @@ func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.Issuance
 	if to == db.StatusSuccess {
 		t.FileID = fileID
 	}
-	return finishTask(ctx, tx, t, to, code, msg, now, "file_id")
+	if err := finishTask(ctx, tx, t, to, code, msg, now, "file_id"); err != nil {
+		return err
+	}
+	if to == db.StatusFailed {
+		return s.enqueueFailedIssuance(ctx, tx, t) // watch_alerts.go: a watch check that read nothing
+	}
+	return nil
 }
 
 // insertEvent appends the transition that brought a task to lc.

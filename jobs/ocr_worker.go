@@ -237,7 +237,10 @@ func (s *Service) failOCR(ctx context.Context, taskID string, cause Cause, msg s
 		if err != nil || !found || t.Status.Final() {
 			return err
 		}
-		return finishTask(ctx, tx, t, db.StatusFailed, ocrCode(cause), msg, s.clock())
+		if err := finishTask(ctx, tx, t, db.StatusFailed, ocrCode(cause), msg, s.clock()); err != nil {
+			return err
+		}
+		return s.enqueueComparison(ctx, tx, t.ID) // watch_alerts.go
 	})
 }
 
@@ -361,6 +364,9 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 			if err := finishTask(ctx, tx, t, db.StatusSuccess, "", "", now, "result", "page_count", "engine_job_id"); err != nil {
 				return err
 			}
+			if err := s.enqueueComparison(ctx, tx, t.ID); err != nil { // watch_alerts.go
+				return err
+			}
 		case ocr.StatusFailed:
 			cause, msg := CauseOCREngine, "the OCR engine failed"
 			if ej.Error != nil {
@@ -372,6 +378,9 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 				}
 			}
 			if err := finishTask(ctx, tx, t, db.StatusFailed, ocrCode(cause), msg, now, "engine_job_id"); err != nil {
+				return err
+			}
+			if err := s.enqueueComparison(ctx, tx, t.ID); err != nil { // watch_alerts.go
 				return err
 			}
 		default:

@@ -131,6 +131,9 @@ func reconcile[T any, P interface {
 			if err := finishTask(ctx, tx, t, db.StatusFailed, CodeUnknown, stuckMessage(lc, reason), now, withFile(t)...); err != nil {
 				return err
 			}
+			if err := s.watchOnFailure(ctx, tx, t); err != nil { // watch_alerts.go
+				return err
+			}
 			if it, ok := any(t).(*db.IssuanceTask); ok {
 				return s.scheduleObjectRemoval(ctx, tx, it)
 			}

@@ -48,6 +48,8 @@ type Config struct {
 	// instead of after it. It exists to measure what that costs (make
 	// bench): Postgres serializes the commits of notifying transactions.
 	NotifyInTx bool
+	// Watch configures the registry watch, its alerts and webhooks.
+	Watch WatchConfig
 }
 
 // DefaultConfig returns the documented defaults.

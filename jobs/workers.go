@@ -70,6 +70,9 @@ func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
 		return RiverOptions{}, err
 	}
 	queues := map[string]int{QueueIssuance: deps.IssuanceWorkers, QueueMaintenance: 1}
+	if err := s.addWatchWorkers(workers, queues); err != nil { // watch_workers.go
+		return RiverOptions{}, err
+	}
 	if deps.OCR != nil {
 		if deps.OCRWorkers <= 0 {
 			deps.OCRWorkers = 4

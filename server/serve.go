@@ -228,7 +228,7 @@ func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger,
 	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, River: a.river, Store: a.store, OCR: a.ocrEngine, Logger: log,
 		Config: jobs.Config{IssuanceStaleAfter: cfg.StaleAfter, IssuancePolicy: cfg.IssuancePolicy,
 			NotifyInTx: cfg.NotifyInTx, OCRMaxWait: cfg.OCRMaxWait, RateLimit: cfg.RateLimit,
-			OCRDeadline: cfg.OCRDeadline, OCRDeadlinePerPage: cfg.OCRDeadlinePerPage},
+			OCRDeadline: cfg.OCRDeadline, OCRDeadlinePerPage: cfg.OCRDeadlinePerPage, Watch: cfg.Watch},
 		Metrics: a.metrics, TracerProvider: a.tracer, Waker: a.waker, Subscriptions: role.api()})
 	if err != nil {
 		return nil, err

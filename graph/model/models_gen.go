@@ -12,6 +12,17 @@ import (
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
+type AlertConnection struct {
+	Edges    []*AlertEdge `json:"edges"`
+	Nodes    []*db.Alert  `json:"nodes"`
+	PageInfo *PageInfo    `json:"pageInfo"`
+}
+
+type AlertEdge struct {
+	Cursor string    `json:"cursor"`
+	Node   *db.Alert `json:"node"`
+}
+
 type CreateNestInput struct {
 	Title   string `json:"title"`
 	Address string `json:"address"`
@@ -95,6 +106,26 @@ type User struct {
 	Admin bool   `json:"admin"`
 }
 
+type WatchInput struct {
+	ContractDate *string `json:"contractDate,omitempty"`
+	BalanceDate  *string `json:"balanceDate,omitempty"`
+	MoveInDate   *string `json:"moveInDate,omitempty"`
+	// Also check every everyDays days (1–90) until the until date.
+	EveryDays *int    `json:"everyDays,omitempty"`
+	Until     *string `json:"until,omitempty"`
+}
+
+type WebhookDeliveryConnection struct {
+	Edges    []*WebhookDeliveryEdge `json:"edges"`
+	Nodes    []*db.WebhookDelivery  `json:"nodes"`
+	PageInfo *PageInfo              `json:"pageInfo"`
+}
+
+type WebhookDeliveryEdge struct {
+	Cursor string              `json:"cursor"`
+	Node   *db.WebhookDelivery `json:"node"`
+}
+
 // Where a task is in its lifecycle. A retry keeps a task PROCESSING.
 type TaskStatus string
 
@@ -154,6 +185,126 @@ func (e *TaskStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e TaskStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type WatchCheckStatus string
+
+const (
+	WatchCheckStatusScheduled WatchCheckStatus = "SCHEDULED"
+	// Its issuance was requested (or the nest's active one reused).
+	WatchCheckStatusRequested WatchCheckStatus = "REQUESTED"
+	// The dates changed or the watch was cancelled before it ran.
+	WatchCheckStatusCancelled WatchCheckStatus = "CANCELLED"
+	// It could not request an issuance (note says why).
+	WatchCheckStatusFailed WatchCheckStatus = "FAILED"
+)
+
+var AllWatchCheckStatus = []WatchCheckStatus{
+	WatchCheckStatusScheduled,
+	WatchCheckStatusRequested,
+	WatchCheckStatusCancelled,
+	WatchCheckStatusFailed,
+}
+
+func (e WatchCheckStatus) IsValid() bool {
+	switch e {
+	case WatchCheckStatusScheduled, WatchCheckStatusRequested, WatchCheckStatusCancelled, WatchCheckStatusFailed:
+		return true
+	}
+	return false
+}
+
+func (e WatchCheckStatus) String() string {
+	return string(e)
+}
+
+func (e *WatchCheckStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = WatchCheckStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid WatchCheckStatus", str)
+	}
+	return nil
+}
+
+func (e WatchCheckStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *WatchCheckStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e WatchCheckStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type WebhookDeliveryStatus string
+
+const (
+	WebhookDeliveryStatusPending   WebhookDeliveryStatus = "PENDING"
+	WebhookDeliveryStatusDelivered WebhookDeliveryStatus = "DELIVERED"
+	// Every attempt failed, the endpoint answered 410, or it was disabled. An admin can replay it.
+	WebhookDeliveryStatusFailed WebhookDeliveryStatus = "FAILED"
+)
+
+var AllWebhookDeliveryStatus = []WebhookDeliveryStatus{
+	WebhookDeliveryStatusPending,
+	WebhookDeliveryStatusDelivered,
+	WebhookDeliveryStatusFailed,
+}
+
+func (e WebhookDeliveryStatus) IsValid() bool {
+	switch e {
+	case WebhookDeliveryStatusPending, WebhookDeliveryStatusDelivered, WebhookDeliveryStatusFailed:
+		return true
+	}
+	return false
+}
+
+func (e WebhookDeliveryStatus) String() string {
+	return string(e)
+}
+
+func (e *WebhookDeliveryStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = WebhookDeliveryStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid WebhookDeliveryStatus", str)
+	}
+	return nil
+}
+
+func (e WebhookDeliveryStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *WebhookDeliveryStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e WebhookDeliveryStatus) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -62,6 +62,7 @@ type Simulator struct {
 	unknown  map[string]bool
 	payments []*Payment
 	byKey    map[string]*Payment
+	timeline map[string][]Registration // by unique number (timeline.go)
 }
 
 // injection is a failure queued for one Issue call.
@@ -218,7 +219,7 @@ func (s *Simulator) Issue(ctx context.Context, req Request) (*Document, error) {
 		return nil, injectedError(inj.cause)
 	}
 
-	reg := Content(req.NestID, req.UniqueNo, req.Address)
+	reg := applyRegistrations(Content(req.NestID, req.UniqueNo, req.Address), s.registrations(req.UniqueNo, payment.PaidAt))
 	doc, err := s.Render(reg, payment.PaidAt)
 	if err != nil {
 		return nil, err // not classified: a bug in the simulator, not a bot failure

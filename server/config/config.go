@@ -21,33 +21,34 @@ var validBucket = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
 // Config is everything the binary reads from its environment. Each field
 // names its variable; README.md documents them in one table.
 type Config struct {
-	Addr               string         // ADDR
-	Env                string         // ENV: development | production
-	DatabaseURL        string         // DATABASE_URL
-	JWTSecret          string         // JWT_SECRET
-	JWTSecretPrevious  string         // JWT_SECRET_PREVIOUS
-	JWTIssuer          string         // JWT_ISSUER
-	JWTAudience        string         // JWT_AUDIENCE
-	CORSOrigins        []string       // CORS_ALLOWED_ORIGINS
-	ReadyzDetails      bool           // READYZ_DETAILS
-	RequestTimeout     time.Duration  // REQUEST_TIMEOUT
-	BodyTimeout        time.Duration  // REQUEST_BODY_TIMEOUT
-	RateLimit          jobs.RateLimit // RATE_LIMIT
-	WSMaxSubscriptions int            // WS_MAX_SUBSCRIPTIONS
-	WSMaxConnsPerUser  int            // WS_MAX_CONNECTIONS_PER_USER
-	StreamPing         time.Duration  // STREAM_PING_INTERVAL: WebSocket ping / SSE heartbeat
-	WSInitTimeout      time.Duration  // WS_INIT_TIMEOUT: connection_init must come within it
-	MetricsPublic      bool           // METRICS_PUBLIC
-	OTLPEndpoint       string         // OTEL_EXPORTER_OTLP_ENDPOINT
-	RiverUIUser        string         // RIVERUI_USER
-	RiverUIPassword    string         // RIVERUI_PASSWORD
-	DataDir            string         // DATA_DIR
-	ShutdownTimeout    time.Duration  // SHUTDOWN_TIMEOUT
-	StaleAfter         time.Duration  // ISSUANCE_STALE_AFTER
-	LogLevel           string         // LOG_LEVEL
-	AutoMigrate        bool           // AUTO_MIGRATE
-	AllowedOrigins     []string       // ALLOWED_ORIGINS
-	NotifyInTx         bool           // EVENTS_NOTIFY_IN_TX (benchmarks only)
+	Addr               string           // ADDR
+	Env                string           // ENV: development | production
+	DatabaseURL        string           // DATABASE_URL
+	JWTSecret          string           // JWT_SECRET
+	JWTSecretPrevious  string           // JWT_SECRET_PREVIOUS
+	JWTIssuer          string           // JWT_ISSUER
+	JWTAudience        string           // JWT_AUDIENCE
+	CORSOrigins        []string         // CORS_ALLOWED_ORIGINS
+	ReadyzDetails      bool             // READYZ_DETAILS
+	RequestTimeout     time.Duration    // REQUEST_TIMEOUT
+	BodyTimeout        time.Duration    // REQUEST_BODY_TIMEOUT
+	RateLimit          jobs.RateLimit   // RATE_LIMIT
+	WSMaxSubscriptions int              // WS_MAX_SUBSCRIPTIONS
+	WSMaxConnsPerUser  int              // WS_MAX_CONNECTIONS_PER_USER
+	StreamPing         time.Duration    // STREAM_PING_INTERVAL: WebSocket ping / SSE heartbeat
+	WSInitTimeout      time.Duration    // WS_INIT_TIMEOUT: connection_init must come within it
+	MetricsPublic      bool             // METRICS_PUBLIC
+	OTLPEndpoint       string           // OTEL_EXPORTER_OTLP_ENDPOINT
+	RiverUIUser        string           // RIVERUI_USER
+	RiverUIPassword    string           // RIVERUI_PASSWORD
+	DataDir            string           // DATA_DIR
+	ShutdownTimeout    time.Duration    // SHUTDOWN_TIMEOUT
+	StaleAfter         time.Duration    // ISSUANCE_STALE_AFTER
+	LogLevel           string           // LOG_LEVEL
+	AutoMigrate        bool             // AUTO_MIGRATE
+	AllowedOrigins     []string         // ALLOWED_ORIGINS
+	NotifyInTx         bool             // EVENTS_NOTIFY_IN_TX (benchmarks only)
+	Watch              jobs.WatchConfig // WATCH_MONTHLY_BUDGET, WEBHOOK_ALLOW_PRIVATE, WEBHOOK_SECRET_GRACE (watch.go)
 
 	S3Endpoint  string // S3_ENDPOINT; empty: the embedded S3 server, or AWS resolution when S3AWS
 	S3AWS       bool   // S3_ENDPOINT=aws: the AWS SDK's own endpoint resolution
@@ -240,6 +241,9 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	if err := loadProductionParts(&c, getenv); err != nil {
+		return c, err
+	}
+	if err := loadWatchConfig(&c, getenv); err != nil {
 		return c, err
 	}
 	return c, nil

@@ -77,6 +77,7 @@ func (a *API) restRoutes(mux *http.ServeMux) {
 	mux.Handle(restIssueTask, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restIssuanceTask}))
 	mux.Handle(restOCRTaskPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restOCRTask}))
 	mux.Handle(restUploadPath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restUploadRegistry}))
+	a.watchRESTRoutes(mux, wrap) // watch_rest.go
 }
 
 // restUploadRegistry takes a registry copy as the "file" field of a

@@ -4,6 +4,7 @@
 // WebSocket cannot connect, every 2 s.
 
 import { analysisView } from './analysis';
+import { watchView } from './watch';
 import { ApiError, gql, gqlUpload } from './api';
 import { h, replace, swap, type Child } from './dom';
 import { explainCode, formatBytes, formatClock, formatTime, lang, t } from './i18n';
@@ -91,6 +92,7 @@ export function nestView(nestId: string, live: Live): PageView {
   const rendered = new Map<string, { sig: string; el: HTMLElement }>();
   // Read on load and whenever an OCR task turns SUCCESS (see merge).
   const analysis = analysisView(nestId);
+  const watch = watchView(nestId, live);
 
   const el = h(
     'section',
@@ -101,6 +103,7 @@ export function nestView(nestId: string, live: Live): PageView {
     h('div', { class: 'actions issue' }, issueButton, issueNote),
     h('div', { class: 'actions upload' }, h('label', { for: 'upload-file' }, t('nest.upload')), uploadInput, uploadNote),
     analysis.el,
+    watch.el,
     h(
       'section',
       { class: 'timeline', 'aria-labelledby': 'timeline-title' },
@@ -174,6 +177,7 @@ export function nestView(nestId: string, live: Live): PageView {
       // A newer text of the document: its pages, and the analysis made of it.
       void readPages(task.id);
       analysis.refresh();
+      watch.refresh();
     }
     render();
   }
@@ -409,6 +413,7 @@ export function nestView(nestId: string, live: Live): PageView {
   function dispose(): void {
     disposed = true;
     analysis.dispose();
+    watch.dispose();
     unsubscribe();
     stopResync();
   }

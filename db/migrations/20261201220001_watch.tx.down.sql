@@ -1,0 +1,10 @@
+DROP TABLE webhook_attempts;
+DROP TABLE webhook_deliveries;
+DROP TABLE webhook_endpoints;
+DELETE FROM task_events WHERE task_kind = 'ALERT';
+ALTER TABLE task_events DROP CONSTRAINT task_events_task_kind_check;
+ALTER TABLE task_events ADD CONSTRAINT task_events_task_kind_check CHECK (task_kind IN ('ISSUANCE', 'OCR'));
+DROP TABLE alerts;
+DROP TABLE registry_comparisons;
+DROP TABLE watch_checks;
+DROP TABLE watches;

@@ -1,0 +1,392 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/watch"
+)
+
+// CompareArgs is the River job that compares a finished OCR task's read of
+// a registry with the nest's previous complete read and records the alerts.
+type CompareArgs struct {
+	OCRTaskID string `json:"ocr_task_id,omitempty"`
+	// IssuanceTaskID, without OCRTaskID, is a FAILED issuance: a watch
+	// check that read nothing could not verify.
+	IssuanceTaskID string `json:"issuance_task_id,omitempty"`
+}
+
+// Kind implements river.JobArgs.
+func (CompareArgs) Kind() string { return "registry_compare" }
+
+// enqueueComparison inserts, in the transaction that finished an OCR task,
+// the job that compares its read: the comparison cannot be lost.
+func (s *Service) enqueueComparison(ctx context.Context, tx bun.Tx, ocrTaskID string) error {
+	if _, err := s.river.InsertTx(ctx, tx.Tx, CompareArgs{OCRTaskID: ocrTaskID}, &river.InsertOpts{Queue: QueueWatch, MaxAttempts: 25}); err != nil {
+		return internal("schedule the registry comparison", err)
+	}
+	return nil
+}
+
+// CompareWorker runs CompareArgs jobs.
+type CompareWorker struct {
+	river.WorkerDefaults[CompareArgs]
+	svc *Service
+}
+
+// Work implements river.Worker.
+func (w *CompareWorker) Work(ctx context.Context, job *river.Job[CompareArgs]) error {
+	if job.Args.OCRTaskID == "" {
+		_, err := w.svc.CompareFailedIssuance(ctx, job.Args.IssuanceTaskID)
+		return err
+	}
+	_, err := w.svc.CompareRead(ctx, job.Args.OCRTaskID)
+	return err
+}
+
+// enqueueFailedIssuance inserts, in the transaction that failed an
+// issuance, the job that records a watch check's COULD_NOT_VERIFY. idb must
+// be a transaction; any other is left alone (no caller passes one).
+func (s *Service) enqueueFailedIssuance(ctx context.Context, idb bun.IDB, t *db.IssuanceTask) error {
+	tx, ok := idb.(bun.Tx)
+	if !ok || s.river == nil {
+		return nil
+	}
+	if _, err := s.river.InsertTx(ctx, tx.Tx, CompareArgs{IssuanceTaskID: t.ID}, &river.InsertOpts{Queue: QueueWatch, MaxAttempts: 25}); err != nil {
+		return internal("schedule the comparison of a failed issuance", err)
+	}
+	return nil
+}
+
+// watchOnFailure queues, for a task the reconciler failed, what the watch
+// records of it: the comparison of a failed OCR read, or of a failed
+// issuance.
+func (s *Service) watchOnFailure(ctx context.Context, tx bun.Tx, t db.Task) error {
+	switch x := t.(type) {
+	case *db.IssuanceTask:
+		return s.enqueueFailedIssuance(ctx, tx, x)
+	case *db.OCRTask:
+		return s.enqueueComparison(ctx, tx, x.ID)
+	}
+	return nil
+}
+
+// CompareFailedIssuance records, for a FAILED issuance that a watch check
+// requested, a COULD_NOT_VERIFY comparison and its alert: the date that
+// mattered passed without a read. An issuance no check requested records
+// nothing (its requester sees the failure on the task).
+func (s *Service) CompareFailedIssuance(ctx context.Context, issuanceTaskID string) (*db.RegistryComparison, error) {
+	t := new(db.IssuanceTask)
+	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", issuanceTaskID).Scan(ctx); err != nil {
+		if db.ErrNoRows(err) {
+			return nil, nil
+		}
+		return nil, internal("load issuance task", err)
+	}
+	watched, err := s.db.Bun.NewSelect().Model((*db.WatchCheck)(nil)).Where("issuance_task_id = ?", t.ID).Exists(ctx)
+	if err != nil {
+		return nil, internal("find watch check", err)
+	}
+	if !watched || t.Status != db.StatusFailed {
+		return nil, nil
+	}
+	msg := fmt.Sprintf("the registry could not be issued (%s: %s)", derefStr(t.ErrorCode), derefStr(t.ErrorMessage))
+	return s.recordComparison(ctx, t.NestID, nil, &t.ID, watch.Read{FailedReason: msg})
+}
+
+func derefStr(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// readOf is what the watch needs of an OCR task: its registry and verdict,
+// or why there is none.
+func (s *Service) readOf(ctx context.Context, t *db.OCRTask) (watch.Read, error) {
+	if t.Status == db.StatusFailed {
+		code, msg := "", ""
+		if t.ErrorCode != nil {
+			code = *t.ErrorCode
+		}
+		if t.ErrorMessage != nil {
+			msg = *t.ErrorMessage
+		}
+		return watch.Read{FailedReason: fmt.Sprintf("the document could not be read (%s: %s)", code, msg)}, nil
+	}
+	a, err := s.OCRTaskAnalysis(ctx, t, 0, 0)
+	if err != nil {
+		return watch.Read{}, err
+	}
+	if a == nil {
+		return watch.Read{FailedReason: "no analysis was stored with the document's text"}, nil
+	}
+	return watch.Read{Registry: a.Registry, Verdict: a.Judgement.Verdict, Reasons: a.Judgement.Reasons}, nil
+}
+
+// CompareRead compares a final OCR task's read with its nest's previous
+// COMPLETE read and records the comparison and its alerts, each alert's
+// event for live subscribers and its webhook deliveries, in one
+// transaction. It runs once per OCR task: a repeat returns the recorded
+// comparison.
+func (s *Service) CompareRead(ctx context.Context, ocrTaskID string) (*db.RegistryComparison, error) {
+	t := new(db.OCRTask)
+	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", ocrTaskID).Scan(ctx); err != nil {
+		if db.ErrNoRows(err) {
+			return nil, Errorf(CodeNotFound, "OCR task not found")
+		}
+		return nil, internal("load OCR task", err)
+	}
+	if !t.Status.Final() {
+		return nil, Errorf(CodeConflict, "the OCR task is not finished")
+	}
+	cur, err := s.readOf(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return s.recordComparison(ctx, t.NestID, t, t.IssuanceTaskID, cur)
+}
+
+// recordComparison compares cur, the read of OCR task t (nil for a failed
+// issuance), with the nest's previous COMPLETE read and records the
+// comparison, its alerts, their events and deliveries in one transaction,
+// once per OCR task (or failed issuance).
+func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCRTask, issuanceTaskID *string, cur watch.Read) (*db.RegistryComparison, error) {
+	var out *db.RegistryComparison
+	var alerts []*db.Alert
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		nest := new(db.Nest)
+		// One comparison of a nest at a time: each compares with the
+		// previous one's result.
+		if err := tx.NewSelect().Model(nest).Where("id = ?", nestID).For("NO KEY UPDATE").Scan(ctx); err != nil {
+			return internal("lock nest", err)
+		}
+		var ocrTaskID, fileID *string
+		existing := tx.NewSelect().Model((*db.RegistryComparison)(nil))
+		if t != nil {
+			ocrTaskID, fileID = &t.ID, &t.FileID
+			existing = existing.Where("ocr_task_id = ?", t.ID)
+		} else {
+			existing = existing.Where("issuance_task_id = ? AND ocr_task_id IS NULL", issuanceTaskID)
+		}
+		var found []*db.RegistryComparison
+		if err := existing.Model(&found).Scan(ctx); err != nil {
+			return internal("load comparison", err)
+		}
+		if len(found) > 0 {
+			out = found[0]
+			return nil
+		}
+		var prevCmp []*db.RegistryComparison
+		if err := tx.NewSelect().Model(&prevCmp).Where("nest_id = ? AND verdict = ?", nest.ID, analysis.VerdictComplete).
+			OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
+			return internal("load previous comparison", err)
+		}
+		var prevReg *analysis.Registry
+		var prevOCR, prevFile *string
+		if len(prevCmp) == 1 && prevCmp[0].OCRTaskID != nil {
+			pt := new(db.OCRTask)
+			if err := tx.NewSelect().Model(pt).Where("id = ?", *prevCmp[0].OCRTaskID).Scan(ctx); err != nil {
+				return internal("load previous read", err)
+			}
+			pr, err := s.readOf(ctx, pt)
+			if err != nil {
+				return err
+			}
+			prevReg, prevOCR, prevFile = pr.Registry, &pt.ID, &pt.FileID
+		}
+		outcome, changes := watch.Compare(prevReg, cur)
+		now := s.clock()
+		verdict := string(cur.Verdict)
+		if verdict == "" {
+			verdict = "NONE"
+		}
+		c := &db.RegistryComparison{ID: newID(), NestID: nest.ID, OCRTaskID: ocrTaskID, IssuanceTaskID: issuanceTaskID, FileID: fileID,
+			PreviousOCRTaskID: prevOCR, PreviousFileID: prevFile, Verdict: verdict, Outcome: string(outcome), CreatedAt: now}
+		if _, err := tx.NewInsert().Model(c).Exec(ctx); err != nil {
+			return internal("save comparison", err)
+		}
+		out = c
+		var endpoints []*db.WebhookEndpoint
+		if len(changes) > 0 {
+			if err := tx.NewSelect().Model(&endpoints).Where("owner_id = ? AND disabled_at IS NULL", nest.OwnerID).Scan(ctx); err != nil {
+				return internal("load webhook endpoints", err)
+			}
+		}
+		for _, ch := range changes {
+			a := &db.Alert{ID: newID(), NestID: nest.ID, OwnerID: nest.OwnerID, ComparisonID: c.ID, Kind: string(ch.Kind),
+				Severity: string(ch.Severity), ChangeKey: ch.Key, Message: ch.Message, OCRTaskID: ocrTaskID, FileID: fileID,
+				PreviousOCRTaskID: prevOCR, PreviousFileID: prevFile, CreatedAt: now}
+			a.BeforeEntry = jsonOrNil(ch.Before)
+			a.AfterEntry = jsonOrNil(ch.After)
+			if len(ch.Reasons) > 0 {
+				a.Reasons = jsonOrNil(ch.Reasons)
+			}
+			if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
+				return internal("save alert", err)
+			}
+			ev := &db.TaskEvent{TaskKind: db.KindAlert, TaskID: a.ID, NestID: nest.ID, ToStatus: db.StatusSuccess, Version: 1, At: now}
+			if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
+				return internal("save alert event", err)
+			}
+			for _, ep := range endpoints {
+				if err := s.insertDelivery(ctx, tx, ep, a, now); err != nil {
+					return err
+				}
+			}
+			alerts = append(alerts, a)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range alerts {
+		s.log.Info("registry alert", "nest_id", a.NestID, "alert_id", a.ID, "kind", a.Kind, "severity", a.Severity)
+	}
+	return out, nil
+}
+
+func jsonOrNil(v any) json.RawMessage {
+	switch x := v.(type) {
+	case *analysis.Entry:
+		if x == nil {
+			return nil
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// AlertEntry decodes an alert's before or after entry (nil when none).
+func AlertEntry(raw json.RawMessage) *analysis.Entry {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	e := new(analysis.Entry)
+	if json.Unmarshal(raw, e) != nil {
+		return nil
+	}
+	return e
+}
+
+// AlertReasons decodes a COULD_NOT_VERIFY alert's reasons.
+func AlertReasons(raw json.RawMessage) []analysis.Reason {
+	var rs []analysis.Reason
+	if len(raw) > 0 {
+		_ = json.Unmarshal(raw, &rs)
+	}
+	return rs
+}
+
+// AlertFilter selects alerts.
+type AlertFilter struct {
+	NestID         *string
+	Unacknowledged bool
+}
+
+// Alerts lists the caller's alerts (an admin's: everyone's), newest first.
+func (s *Service) Alerts(ctx context.Context, f AlertFilter, first *int, after *string) (Page[*db.Alert], error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return Page[*db.Alert]{}, err
+	}
+	var nestID string
+	if f.NestID != nil {
+		n, err := s.visibleNest(ctx, s.db.Bun, actor, *f.NestID, false)
+		if err != nil {
+			return Page[*db.Alert]{}, err
+		}
+		nestID = n.ID
+	}
+	return listPage(ctx, s.db.Bun, first, after, "list alerts", func(a *db.Alert) string { return a.ID },
+		func(q *bun.SelectQuery) *bun.SelectQuery {
+			if !actor.Admin || nestID == "" {
+				q = q.Where("owner_id = ?", actor.UserID)
+			}
+			if nestID != "" {
+				q = q.Where("nest_id = ?", nestID)
+			}
+			if f.Unacknowledged {
+				q = q.Where("acknowledged_at IS NULL")
+			}
+			return q
+		})
+}
+
+// Alert returns one alert the caller may see.
+func (s *Service) Alert(ctx context.Context, id string) (*db.Alert, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err = ParseID("id", id)
+	if err != nil {
+		return nil, err
+	}
+	a := new(db.Alert)
+	if err := s.db.Bun.NewSelect().Model(a).Where("id = ?", id).Scan(ctx); err != nil {
+		if db.ErrNoRows(err) {
+			return nil, Errorf(CodeNotFound, "alert not found")
+		}
+		return nil, internal("load alert", err)
+	}
+	if !actor.canSee(a.OwnerID) {
+		return nil, Errorf(CodeNotFound, "alert not found")
+	}
+	return a, nil
+}
+
+// AcknowledgeAlert marks an alert seen; acknowledging twice keeps the
+// first time.
+func (s *Service) AcknowledgeAlert(ctx context.Context, id string) (*db.Alert, error) {
+	a, err := s.Alert(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if a.AcknowledgedAt != nil {
+		return a, nil
+	}
+	now := s.clock()
+	if err := s.db.Bun.NewUpdate().Model(a).Set("acknowledged_at = coalesce(acknowledged_at, ?)", now).
+		Where("id = ?", a.ID).Returning("acknowledged_at").Scan(ctx); err != nil {
+		return nil, internal("acknowledge alert", err)
+	}
+	return a, nil
+}
+
+// Comparisons is a nest's history of checks: each read compared, newest
+// first (at most 100).
+func (s *Service) Comparisons(ctx context.Context, nestID string) ([]*db.RegistryComparison, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.visibleNest(ctx, s.db.Bun, actor, nestID, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []*db.RegistryComparison
+	if err := s.db.Bun.NewSelect().Model(&out).Where("nest_id = ?", n.ID).OrderExpr("created_at DESC, id DESC").Limit(100).Scan(ctx); err != nil {
+		return nil, internal("list comparisons", err)
+	}
+	return out, nil
+}
+
+// ComparisonAlerts lists the alerts of a comparison.
+func (s *Service) ComparisonAlerts(ctx context.Context, c *db.RegistryComparison) ([]*db.Alert, error) {
+	var out []*db.Alert
+	if err := s.db.Bun.NewSelect().Model(&out).Where("comparison_id = ?", c.ID).OrderExpr("id").Scan(ctx); err != nil {
+		return nil, internal("list comparison alerts", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,379 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
+)
+
+func codeOf(err error) Code {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return "not a jobs.Error: " + Code(err.Error())
+}
+
+func strp(s string) *string { return &s }
+func intp(n int) *int       { return &n }
+
+// TestSetWatchInput: every refused input gets its code and changes nothing;
+// a change of dates cancels the checks not yet run and their jobs.
+func TestSetWatchInput(t *testing.T) {
+	t.Parallel()
+	clock := newTestClock() // 2026-11-30 09:00 UTC = 18:00 in Seoul
+	b := setup(t, setupOpts{clock: clock.Now})
+	b.svc.cfg.Watch.MonthlyBudget = 5
+	alice := WithActor(context.Background(), Actor{UserID: "alice"})
+	nest := b.nest(t, "alice")
+	bobs := b.nest(t, "bob")
+	good, err := b.svc.SetWatch(alice, nest.ID, WatchInput{ContractDate: strp("2026-12-02"), MoveInDate: strp("2026-12-20")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(good.Checks) != 3 {
+		t.Fatalf("%d checks", len(good.Checks))
+	}
+	snapshot := func() string {
+		nw, err := b.svc.NestWatch(alice, nest.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, c := range nw.Checks {
+			s = append(s, c.ID+c.Status)
+		}
+		return strings.Join(s, ",")
+	}
+	before := snapshot()
+	cases := []struct {
+		name  string
+		ctx   context.Context
+		nest  string
+		in    WatchInput
+		code  Code
+		field string
+	}{
+		{"not a date", alice, nest.ID, WatchInput{ContractDate: strp("next friday")}, CodeBadUserInput, "input.contractDate"},
+		{"impossible date", alice, nest.ID, WatchInput{BalanceDate: strp("2026-02-30")}, CodeBadUserInput, "input.balanceDate"},
+		{"past date", alice, nest.ID, WatchInput{ContractDate: strp("2026-11-29")}, CodeDateInPast, "input.contractDate"},
+		{"past move-in", alice, nest.ID, WatchInput{MoveInDate: strp("2020-01-01")}, CodeDateInPast, "input.moveInDate"},
+		{"far future", alice, nest.ID, WatchInput{MoveInDate: strp("2099-01-01")}, CodeBadUserInput, "input.moveInDate"},
+		{"nothing set", alice, nest.ID, WatchInput{}, CodeBadUserInput, "input"},
+		{"move-in before balance", alice, nest.ID, WatchInput{BalanceDate: strp("2026-12-10"), MoveInDate: strp("2026-12-05")}, CodeBadUserInput, "input.moveInDate"},
+		{"huge N", alice, nest.ID, WatchInput{EveryDays: intp(1 << 40), Until: strp("2026-12-31")}, CodeBadUserInput, "input.everyDays"},
+		{"zero N", alice, nest.ID, WatchInput{EveryDays: intp(0), Until: strp("2026-12-31")}, CodeBadUserInput, "input.everyDays"},
+		{"negative N", alice, nest.ID, WatchInput{EveryDays: intp(-3), Until: strp("2026-12-31")}, CodeBadUserInput, "input.everyDays"},
+		{"N without until", alice, nest.ID, WatchInput{EveryDays: intp(7)}, CodeBadUserInput, "input.until"},
+		{"over the monthly budget", alice, nest.ID, WatchInput{EveryDays: intp(3), Until: strp("2026-12-30")}, CodeBudgetExceeded, "input"},
+		{"unknown nest", alice, newID(), WatchInput{ContractDate: strp("2026-12-02")}, CodeNotFound, ""},
+		{"not an id", alice, "../../etc", WatchInput{ContractDate: strp("2026-12-02")}, CodeBadUserInput, "nestId"},
+		{"other user's nest", alice, bobs.ID, WatchInput{ContractDate: strp("2026-12-02")}, CodeForbidden, ""},
+		{"no user", context.Background(), nest.ID, WatchInput{ContractDate: strp("2026-12-02")}, CodeUnauthenticated, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := b.svc.SetWatch(c.ctx, c.nest, c.in)
+			if codeOf(err) != c.code {
+				t.Fatalf("err %v, want %s", err, c.code)
+			}
+			if e := AsError(err); e.Field != c.field {
+				t.Fatalf("field %q, want %q (%v)", e.Field, c.field, err)
+			}
+			if got := snapshot(); got != before {
+				t.Fatalf("a refused input changed the checks:\n%s\n%s", before, got)
+			}
+		})
+	}
+
+	// Changing the dates cancels the checks not run, and their jobs.
+	changed, err := b.svc.SetWatch(alice, nest.ID, WatchInput{BalanceDate: strp("2026-12-10")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changed.Checks) != 1 || changed.Checks[0].Purpose != "BALANCE" {
+		t.Fatalf("checks %v", changed.Checks)
+	}
+	nw, _ := b.svc.NestWatch(alice, nest.ID)
+	cancelled := 0
+	for _, c := range nw.Checks {
+		if c.Status == db.CheckCancelled {
+			cancelled++
+			var state string
+			if err := b.db.Bun.NewRaw("SELECT state FROM river_job WHERE id = ?", *c.JobID).Scan(context.Background(), &state); err != nil {
+				t.Fatal(err)
+			}
+			if state != "cancelled" {
+				t.Fatalf("the job of a cancelled check is %s", state)
+			}
+		}
+	}
+	if cancelled != 3 || nw.Watch.BalanceDate == nil || nw.Watch.ContractDate != nil {
+		t.Fatalf("cancelled %d; watch %+v", cancelled, nw.Watch)
+	}
+	budget, err := b.svc.WatchBudget(alice, strp("2026-12"))
+	if err != nil || budget.Used != 1 || budget.Limit != 5 {
+		t.Fatalf("budget %+v %v", budget, err)
+	}
+	if _, err := b.svc.WatchBudget(alice, strp("December")); codeOf(err) != CodeBadUserInput {
+		t.Fatalf("bad month: %v", err)
+	}
+	// Today after 09:00 in Seoul: the check runs at once.
+	today, err := b.svc.SetWatch(alice, nest.ID, WatchInput{ContractDate: strp("2026-11-30")})
+	if err != nil || len(today.Checks) != 1 || !today.Checks[0].RunAt.Equal(clock.Now()) {
+		t.Fatalf("today: %v %v", today, err)
+	}
+	if _, err := b.svc.CancelWatch(alice, nest.ID); err != nil {
+		t.Fatal(err)
+	}
+	nw, _ = b.svc.NestWatch(alice, nest.ID)
+	if nw.Watch != nil {
+		t.Fatal("watch kept after cancel")
+	}
+	for _, c := range nw.Checks {
+		if c.Status == db.CheckScheduled {
+			t.Fatal("a check is still scheduled after cancel")
+		}
+	}
+	if _, err := b.svc.CancelWatch(WithActor(context.Background(), Actor{UserID: "bob"}), nest.ID); codeOf(err) != CodeForbidden {
+		t.Fatalf("bob cancels alice's watch: %v", err)
+	}
+}
+
+// TestWebhookEndpointInput: URLs, duplicates and ownership.
+func TestWebhookEndpointInput(t *testing.T) {
+	t.Parallel()
+	b := setup(t, setupOpts{})
+	alice := WithActor(context.Background(), Actor{UserID: "alice"})
+	bob := WithActor(context.Background(), Actor{UserID: "bob"})
+	b.svc.cfg.Watch.WebhookAllowPrivate = false // production
+	long := "https://example.com/" + strings.Repeat("a", 2000)
+	cases := []struct {
+		url  string
+		code Code
+	}{
+		{"", CodeBadUserInput},
+		{"ftp://example.com/hook", CodeBadUserInput},
+		{"javascript:alert(1)", CodeBadUserInput},
+		{"file:///etc/passwd", CodeBadUserInput},
+		{"gopher://127.0.0.1:6379/", CodeBadUserInput},
+		{"https://", CodeBadUserInput},
+		{"/relative/path", CodeBadUserInput},
+		{"https://user:pass@example.com/hook", CodeBadUserInput},
+		{"http://127.0.0.1:8080/hook", CodeBadUserInput},
+		{"http://localhost/hook", CodeBadUserInput},
+		{"http://api.localhost/hook", CodeBadUserInput},
+		{"http://10.1.2.3/hook", CodeBadUserInput},
+		{"http://192.168.0.1/hook", CodeBadUserInput},
+		{"http://169.254.169.254/latest/meta-data", CodeBadUserInput},
+		{"http://[::1]/hook", CodeBadUserInput},
+		{"http://[::ffff:127.0.0.1]/hook", CodeBadUserInput},
+		{"http://0.0.0.0/hook", CodeBadUserInput},
+		{"http://100.64.1.1/hook", CodeBadUserInput},
+		{"https://example.com/hook#frag", CodeBadUserInput},
+		{long, CodeBadUserInput},
+		{"https://203.0.113.7/hook", ""}, // a public address literal
+	}
+	for _, c := range cases {
+		name := c.url
+		if len(name) > 60 {
+			name = name[:60]
+		}
+		t.Run(name, func(t *testing.T) {
+			_, err := b.svc.RegisterWebhookEndpoint(alice, c.url)
+			if codeOf(err) != c.code {
+				t.Fatalf("err %v, want %q", err, c.code)
+			}
+		})
+	}
+	n, _ := b.db.Bun.NewSelect().Model((*db.WebhookEndpoint)(nil)).Count(context.Background())
+	if n != 1 {
+		t.Fatalf("%d endpoints stored, want only the valid one", n)
+	}
+	if _, err := b.svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook"); codeOf(err) != CodeConflict {
+		t.Fatalf("duplicate: %v", err)
+	}
+	// Another user may register the same URL; neither sees the other's.
+	other, err := b.svc.RegisterWebhookEndpoint(bob, "https://203.0.113.7/hook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.svc.RotateWebhookSecret(alice, other.Endpoint.ID); codeOf(err) != CodeNotFound {
+		t.Fatalf("alice rotates bob's secret: %v", err)
+	}
+	if err := b.svc.DeleteWebhookEndpoint(alice, other.Endpoint.ID); codeOf(err) != CodeNotFound {
+		t.Fatalf("alice deletes bob's endpoint: %v", err)
+	}
+	if _, err := b.svc.WebhookDeliveries(alice, &other.Endpoint.ID, nil, nil); codeOf(err) != CodeNotFound {
+		t.Fatalf("alice reads bob's log: %v", err)
+	}
+	if _, err := b.svc.ReplayWebhookDelivery(alice, newID()); codeOf(err) != CodeForbidden {
+		t.Fatalf("a user replays: %v", err)
+	}
+	for i := 0; i < MaxWebhookEndpoints-1; i++ {
+		if _, err := b.svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook/"+string(rune('a'+i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := b.svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook/one-too-many"); codeOf(err) != CodeBadUserInput {
+		t.Fatalf("endpoint %d: %v", MaxWebhookEndpoints+1, err)
+	}
+}
+
+// raiseAlert records an alert for a nest as a comparison would, with its
+// deliveries to the owner's endpoints.
+func (b *testBundle) raiseAlert(t *testing.T, nest *db.Nest) *db.Alert {
+	t.Helper()
+	ctx := context.Background()
+	now := b.svc.clock()
+	var a *db.Alert
+	err := b.svc.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		c := &db.RegistryComparison{ID: newID(), NestID: nest.ID, OCRTaskID: strp(newID()), Verdict: "COMPLETE", Outcome: "CHANGED", CreatedAt: now}
+		if _, err := tx.NewInsert().Model(c).Exec(ctx); err != nil {
+			return err
+		}
+		a = &db.Alert{ID: newID(), NestID: nest.ID, OwnerID: nest.OwnerID, ComparisonID: c.ID, Kind: "NEW_ENTRY", Severity: "CRITICAL",
+			ChangeKey: "NEW_ENTRY/ownership/9", Message: "A new 가압류 was registered.", OCRTaskID: c.OCRTaskID, CreatedAt: now}
+		if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
+			return err
+		}
+		var eps []*db.WebhookEndpoint
+		if err := tx.NewSelect().Model(&eps).Where("owner_id = ? AND disabled_at IS NULL", nest.OwnerID).Scan(ctx); err != nil {
+			return err
+		}
+		for _, ep := range eps {
+			if err := b.svc.insertDelivery(ctx, tx, ep, a, now); err != nil {
+				return err
+			}
+			// Recording the same alert twice queues nothing more.
+			if err := b.svc.insertDelivery(ctx, tx, ep, a, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func (b *testBundle) delivery(t *testing.T, alertID string) *db.WebhookDelivery {
+	t.Helper()
+	d := new(db.WebhookDelivery)
+	if err := b.db.Bun.NewSelect().Model(d).Where("alert_id = ?", alertID).Scan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestWebhookDelivery: retried while the endpoint is down and delivered
+// once; signed with both secrets during a rotation; a 410 disables the
+// endpoint; an admin replays with the same webhook-id.
+func TestWebhookDelivery(t *testing.T) {
+	t.Parallel()
+	clock := &testClock{now: time.Now().UTC().AddDate(0, 0, -1)}
+	b := setupLazy(t, setupOpts{clock: clock.Now})
+	b.svc.cfg.Watch = WatchConfig{WebhookAllowPrivate: true,
+		WebhookRetrySchedule: []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond}}
+	b.startWorkers(t, setupOpts{})
+	alice := WithActor(context.Background(), Actor{UserID: "alice"})
+	admin := WithActor(context.Background(), Actor{UserID: "ops", Admin: true})
+	nest := b.nest(t, "alice")
+	rcv := newReceiver(t)
+	ep, err := b.svc.RegisterWebhookEndpoint(alice, rcv.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rcv.secret = ep.Secret
+
+	// Down for two attempts: delivered on the third, processed once.
+	rcv.down = 2
+	a1 := b.raiseAlert(t, nest)
+	waitFor(t, "first delivery", func() bool { return b.delivery(t, a1.ID).Status == db.DeliveryDelivered })
+	if d := b.delivery(t, a1.ID); d.Attempts != 3 {
+		t.Fatalf("attempts %d, want 3", d.Attempts)
+	}
+	if got := rcv.received(); len(got) != 1 {
+		t.Fatalf("received %v", got)
+	}
+
+	// Rotation: the receiver still holding the old secret verifies, and so
+	// does one that switched.
+	old := ep.Secret
+	rot, err := b.svc.RotateWebhookSecret(alice, ep.Endpoint.ID)
+	if err != nil || rot.Secret == old || !strings.HasPrefix(rot.Secret, "whsec_") {
+		t.Fatalf("rotate: %v", err)
+	}
+	a2 := b.raiseAlert(t, nest)
+	waitFor(t, "delivery signed with the old secret", func() bool { return b.delivery(t, a2.ID).Status == db.DeliveryDelivered })
+	rcv.mu.Lock()
+	rcv.secret = rot.Secret
+	rcv.mu.Unlock()
+	a3 := b.raiseAlert(t, nest)
+	waitFor(t, "delivery signed with the new secret", func() bool { return b.delivery(t, a3.ID).Status == db.DeliveryDelivered })
+	// After the grace period only the new secret signs.
+	clock.Advance(25 * time.Hour)
+	rcv.mu.Lock()
+	rcv.secret = old
+	rcv.mu.Unlock()
+	a4 := b.raiseAlert(t, nest)
+	waitFor(t, "delivery refused with the expired secret", func() bool { return b.delivery(t, a4.ID).Status == db.DeliveryFailed })
+	rcv.mu.Lock()
+	bad := rcv.bad
+	rcv.secret = rot.Secret
+	rcv.mu.Unlock()
+	if bad == 0 {
+		t.Fatal("the expired secret still verified")
+	}
+
+	// An admin replays the failed delivery: same webhook-id, delivered.
+	d4 := b.delivery(t, a4.ID)
+	if _, err := b.svc.ReplayWebhookDelivery(admin, d4.ID); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "replayed delivery", func() bool { return b.delivery(t, a4.ID).Status == db.DeliveryDelivered })
+	if _, err := b.svc.ReplayWebhookDelivery(admin, d4.ID); err != nil {
+		t.Fatal(err) // a second replay: the receiver deduplicates by webhook-id
+	}
+	waitFor(t, "second replay", func() bool { return b.delivery(t, a4.ID).Status == db.DeliveryDelivered })
+	if got := rcv.received(); len(got) != 4 {
+		t.Fatalf("received %d distinct messages, want 4", len(got))
+	}
+	log, err := b.svc.WebhookAttempts(admin, d4.ID)
+	if err != nil || len(log) < 4 {
+		t.Fatalf("log %d %v", len(log), err)
+	}
+
+	// 410 Gone disables the endpoint; nothing more is sent to it.
+	rcv.mu.Lock()
+	rcv.gone = true
+	rcv.mu.Unlock()
+	a5 := b.raiseAlert(t, nest)
+	waitFor(t, "410", func() bool { return b.delivery(t, a5.ID).Status == db.DeliveryFailed })
+	eps, _ := b.svc.WebhookEndpoints(alice)
+	if len(eps) != 1 || eps[0].DisabledAt == nil || !strings.Contains(deref(eps[0].DisabledReason), "410") {
+		t.Fatalf("endpoint after 410: %+v", eps[0])
+	}
+	if d := b.delivery(t, a5.ID); d.LastStatus == nil || *d.LastStatus != http.StatusGone || d.Attempts != 1 {
+		t.Fatalf("delivery after 410: %+v", d)
+	}
+	a6 := b.raiseAlert(t, nest)
+	n, _ := b.db.Bun.NewSelect().Model((*db.WebhookDelivery)(nil)).Where("alert_id = ?", a6.ID).Count(context.Background())
+	if n != 0 {
+		t.Fatal("an alert was queued to a disabled endpoint")
+	}
+	if _, err := b.svc.ReplayWebhookDelivery(admin, b.delivery(t, a5.ID).ID); codeOf(err) != CodeConflict {
+		t.Fatalf("replay to a disabled endpoint: %v", err)
+	}
+}

@@ -1,0 +1,576 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/riverqueue/river"
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
+)
+
+// DefaultWebhookSchedule is the Standard Webhooks retry schedule: after the
+// first attempt (immediately), waits of 5 s, 5 min, 30 min, 2 h, 5 h, 10 h
+// and 10 h; eight attempts in all, about 28 hours.
+var DefaultWebhookSchedule = []time.Duration{5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour,
+	5 * time.Hour, 10 * time.Hour, 10 * time.Hour}
+
+// WebhookDeliveryArgs is the River job that delivers one alert to one
+// endpoint.
+type WebhookDeliveryArgs struct {
+	DeliveryID string `json:"delivery_id"`
+}
+
+// Kind implements river.JobArgs.
+func (WebhookDeliveryArgs) Kind() string { return "webhook_delivery" }
+
+// MaxWebhookEndpoints bounds a user's endpoints.
+const MaxWebhookEndpoints = 10
+
+// newWebhookSecret returns a whsec_ secret of 32 random bytes.
+func newWebhookSecret() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return "whsec_" + base64.StdEncoding.EncodeToString(b)
+}
+
+// blockedAddr reports whether an address is loopback, private, link-local,
+// CGNAT, multicast or unspecified: never a client's public endpoint.
+func blockedAddr(a netip.Addr) bool {
+	a = a.Unmap()
+	return !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
+		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() ||
+		netip.MustParsePrefix("100.64.0.0/10").Contains(a) || netip.MustParsePrefix("0.0.0.0/8").Contains(a)
+}
+
+// ValidateWebhookURL checks an endpoint URL: absolute http or https, a
+// host, no credentials. Unless allowPrivate, a host that is or resolves to
+// a loopback, private or link-local address is refused (the delivery's
+// dialer checks again, against DNS rebinding).
+func ValidateWebhookURL(ctx context.Context, raw string, allowPrivate bool) (string, error) {
+	bad := func(format string, args ...any) (string, error) {
+		return "", InvalidInput("url", format, args...)
+	}
+	if raw == "" || len(raw) > 2000 {
+		return bad("url must be 1 to 2000 characters")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return bad("url is not a URL")
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return bad("url must be http or https, not %q", u.Scheme)
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return bad("url has no host")
+	}
+	if u.User != nil {
+		return bad("url must not carry credentials")
+	}
+	if u.Fragment != "" {
+		return bad("url must not have a fragment")
+	}
+	if allowPrivate {
+		return u.String(), nil
+	}
+	host := u.Hostname()
+	if a, err := netip.ParseAddr(host); err == nil {
+		if blockedAddr(a) {
+			return bad("url points to a private or loopback address")
+		}
+		return u.String(), nil
+	}
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return bad("url points to a private or loopback address")
+	}
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	addrs, err := net.DefaultResolver.LookupNetIP(rctx, "ip", host)
+	if err != nil || len(addrs) == 0 {
+		return bad("url's host %q does not resolve", host)
+	}
+	for _, a := range addrs {
+		if blockedAddr(a) {
+			return bad("url's host resolves to a private or loopback address")
+		}
+	}
+	return u.String(), nil
+}
+
+// webhookClient is the delivery's HTTP client: no redirects followed, and
+// unless private addresses are allowed, a dialer that refuses them at
+// connect time (a name that resolved to a public address at registration
+// may not now).
+func (s *Service) webhookClient() *http.Client {
+	cfg := s.watchCfg()
+	tr := cfg.WebhookTransport
+	if tr == nil {
+		d := &net.Dialer{Timeout: 10 * time.Second}
+		if !cfg.WebhookAllowPrivate {
+			d.Control = func(_, address string, _ syscall.RawConn) error {
+				ap, err := netip.ParseAddrPort(address)
+				if err != nil || blockedAddr(ap.Addr()) {
+					return fmt.Errorf("webhook: refusing to connect to %s", address)
+				}
+				return nil
+			}
+		}
+		tr = &http.Transport{DialContext: d.DialContext, Proxy: nil, MaxIdleConnsPerHost: 2, IdleConnTimeout: 30 * time.Second,
+			TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: cfg.WebhookTimeout}
+	}
+	return &http.Client{Transport: tr, Timeout: cfg.WebhookTimeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// WebhookEndpointResult is an endpoint with its secret, which is shown
+// only when it is created or rotated.
+type WebhookEndpointResult struct {
+	Endpoint *db.WebhookEndpoint
+	Secret   string
+}
+
+// RegisterWebhookEndpoint registers an endpoint for the caller's alerts and
+// returns its signing secret (whsec_…), shown this once.
+func (s *Service) RegisterWebhookEndpoint(ctx context.Context, rawURL string) (*WebhookEndpointResult, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := ValidateWebhookURL(ctx, rawURL, s.watchCfg().WebhookAllowPrivate)
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	ep := &db.WebhookEndpoint{ID: newID(), OwnerID: actor.UserID, URL: u, Secret: newWebhookSecret(), CreatedAt: now, UpdatedAt: now}
+	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtext('dungji_webhooks'), hashtext(?))", actor.UserID); err != nil {
+			return internal("lock endpoints", err)
+		}
+		n, err := tx.NewSelect().Model((*db.WebhookEndpoint)(nil)).Where("owner_id = ?", actor.UserID).Count(ctx)
+		if err != nil {
+			return internal("count endpoints", err)
+		}
+		if n >= MaxWebhookEndpoints {
+			return InvalidInput("url", "at most %d endpoints per user", MaxWebhookEndpoints)
+		}
+		if _, err := tx.NewInsert().Model(ep).Exec(ctx); err != nil {
+			if isUniqueViolation(err, "") {
+				return &Error{Code: CodeConflict, Field: "url", Message: "this URL is registered already"}
+			}
+			return internal("save endpoint", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &WebhookEndpointResult{Endpoint: ep, Secret: ep.Secret}, nil
+}
+
+func (s *Service) ownEndpoint(ctx context.Context, idb bun.IDB, actor Actor, id string, lock bool) (*db.WebhookEndpoint, error) {
+	id, err := ParseID("id", id)
+	if err != nil {
+		return nil, err
+	}
+	ep := new(db.WebhookEndpoint)
+	q := idb.NewSelect().Model(ep).Where("id = ?", id)
+	if lock {
+		q = q.For("UPDATE")
+	}
+	if err := q.Scan(ctx); err != nil {
+		if db.ErrNoRows(err) {
+			return nil, Errorf(CodeNotFound, "webhook endpoint not found")
+		}
+		return nil, internal("load endpoint", err)
+	}
+	if !actor.canSee(ep.OwnerID) {
+		return nil, Errorf(CodeNotFound, "webhook endpoint not found")
+	}
+	return ep, nil
+}
+
+// RotateWebhookSecret gives an endpoint a new secret. Messages are signed
+// with both the new and the old one until the grace period
+// (WEBHOOK_SECRET_GRACE) ends, so a receiver can switch at its own pace.
+func (s *Service) RotateWebhookSecret(ctx context.Context, id string) (*WebhookEndpointResult, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out *WebhookEndpointResult
+	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		ep, err := s.ownEndpoint(ctx, tx, actor, id, true)
+		if err != nil {
+			return err
+		}
+		now := s.clock()
+		until := now.Add(s.watchCfg().WebhookSecretGrace)
+		old := ep.Secret
+		ep.PreviousSecret, ep.PreviousSecretUntil, ep.Secret, ep.UpdatedAt = &old, &until, newWebhookSecret(), now
+		if _, err := tx.NewUpdate().Model(ep).Column("secret", "previous_secret", "previous_secret_until", "updated_at").WherePK().Exec(ctx); err != nil {
+			return internal("rotate secret", err)
+		}
+		out = &WebhookEndpointResult{Endpoint: ep, Secret: ep.Secret}
+		return nil
+	})
+	return out, err
+}
+
+// EnableWebhookEndpoint re-enables an endpoint disabled after a 410 (or
+// disables it, with enabled false). Deliveries that failed meanwhile can be
+// replayed.
+func (s *Service) EnableWebhookEndpoint(ctx context.Context, id string, enabled bool) (*db.WebhookEndpoint, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ep, err := s.ownEndpoint(ctx, s.db.Bun, actor, id, false)
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	if enabled {
+		ep.DisabledAt, ep.DisabledReason = nil, nil
+	} else if ep.DisabledAt == nil {
+		r := "disabled by its owner"
+		ep.DisabledAt, ep.DisabledReason = &now, &r
+	}
+	ep.UpdatedAt = now
+	if _, err := s.db.Bun.NewUpdate().Model(ep).Column("disabled_at", "disabled_reason", "updated_at").WherePK().Exec(ctx); err != nil {
+		return nil, internal("update endpoint", err)
+	}
+	return ep, nil
+}
+
+// DeleteWebhookEndpoint removes an endpoint and its delivery log.
+func (s *Service) DeleteWebhookEndpoint(ctx context.Context, id string) error {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return err
+	}
+	ep, err := s.ownEndpoint(ctx, s.db.Bun, actor, id, false)
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.Bun.NewDelete().Model(ep).WherePK().Exec(ctx); err != nil {
+		return internal("delete endpoint", err)
+	}
+	return nil
+}
+
+// WebhookEndpoints lists the caller's endpoints (secrets not included).
+func (s *Service) WebhookEndpoints(ctx context.Context) ([]*db.WebhookEndpoint, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []*db.WebhookEndpoint
+	if err := s.db.Bun.NewSelect().Model(&out).Where("owner_id = ?", actor.UserID).OrderExpr("id").Scan(ctx); err != nil {
+		return nil, internal("list endpoints", err)
+	}
+	return out, nil
+}
+
+// insertDelivery records, in tx, an alert's delivery to an endpoint and
+// its River job; the same alert is never queued twice to one endpoint.
+func (s *Service) insertDelivery(ctx context.Context, tx bun.Tx, ep *db.WebhookEndpoint, a *db.Alert, now time.Time) error {
+	d := &db.WebhookDelivery{ID: newID(), EndpointID: ep.ID, AlertID: a.ID, OwnerID: ep.OwnerID, Status: db.DeliveryPending,
+		CreatedAt: now, UpdatedAt: now}
+	res, err := tx.NewInsert().Model(d).On("CONFLICT (endpoint_id, alert_id) DO NOTHING").Exec(ctx)
+	if err != nil {
+		return internal("save delivery", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil
+	}
+	return s.queueDelivery(ctx, tx, d)
+}
+
+func (s *Service) queueDelivery(ctx context.Context, tx bun.Tx, d *db.WebhookDelivery) error {
+	job, err := s.river.InsertTx(ctx, tx.Tx, WebhookDeliveryArgs{DeliveryID: d.ID}, &river.InsertOpts{
+		Queue: QueueWatch, MaxAttempts: len(s.watchCfg().WebhookRetrySchedule) + 1})
+	if err != nil {
+		return internal("queue delivery", err)
+	}
+	_, err = tx.NewUpdate().Model((*db.WebhookDelivery)(nil)).Set("job_id = ?", job.Job.ID).Where("id = ?", d.ID).Exec(ctx)
+	if err != nil {
+		return internal("record delivery job", err)
+	}
+	d.JobID = &job.Job.ID
+	return nil
+}
+
+// WebhookDeliveries lists deliveries, newest first: an admin's of every
+// endpoint (or of endpointID), a user's of their own endpoints.
+func (s *Service) WebhookDeliveries(ctx context.Context, endpointID *string, first *int, after *string) (Page[*db.WebhookDelivery], error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return Page[*db.WebhookDelivery]{}, err
+	}
+	var epID string
+	if endpointID != nil {
+		ep, err := s.ownEndpoint(ctx, s.db.Bun, actor, *endpointID, false)
+		if err != nil {
+			return Page[*db.WebhookDelivery]{}, err
+		}
+		epID = ep.ID
+	}
+	return listPage(ctx, s.db.Bun, first, after, "list deliveries", func(d *db.WebhookDelivery) string { return d.ID },
+		func(q *bun.SelectQuery) *bun.SelectQuery {
+			if epID != "" {
+				q = q.Where("endpoint_id = ?", epID)
+			}
+			if !actor.Admin {
+				q = q.Where("owner_id = ?", actor.UserID)
+			}
+			return q
+		})
+}
+
+// WebhookAttempts lists a delivery's attempts, oldest first.
+func (s *Service) WebhookAttempts(ctx context.Context, deliveryID string) ([]*db.WebhookAttempt, error) {
+	var out []*db.WebhookAttempt
+	if err := s.db.Bun.NewSelect().Model(&out).Where("delivery_id = ?", deliveryID).OrderExpr("id").Scan(ctx); err != nil {
+		return nil, internal("list attempts", err)
+	}
+	return out, nil
+}
+
+// ReplayWebhookDelivery sends a delivery again (admins only), with the same
+// webhook-id: a receiver that processed it already can tell. Its endpoint
+// must be enabled.
+func (s *Service) ReplayWebhookDelivery(ctx context.Context, id string) (*db.WebhookDelivery, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !actor.Admin {
+		return nil, Errorf(CodeForbidden, "only an admin may replay a delivery")
+	}
+	id, err = ParseID("id", id)
+	if err != nil {
+		return nil, err
+	}
+	d := new(db.WebhookDelivery)
+	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := tx.NewSelect().Model(d).Where("id = ?", id).For("UPDATE").Scan(ctx); err != nil {
+			if db.ErrNoRows(err) {
+				return Errorf(CodeNotFound, "delivery not found")
+			}
+			return internal("load delivery", err)
+		}
+		if d.Status == db.DeliveryPending {
+			return Errorf(CodeConflict, "the delivery is pending already")
+		}
+		ep := new(db.WebhookEndpoint)
+		if err := tx.NewSelect().Model(ep).Where("id = ?", d.EndpointID).Scan(ctx); err != nil {
+			return internal("load endpoint", err)
+		}
+		if ep.DisabledAt != nil {
+			return Errorf(CodeConflict, "the endpoint is disabled; enable it first")
+		}
+		d.Status, d.UpdatedAt = db.DeliveryPending, s.clock()
+		if _, err := tx.NewUpdate().Model(d).Column("status", "updated_at").WherePK().Exec(ctx); err != nil {
+			return internal("replay delivery", err)
+		}
+		return s.queueDelivery(ctx, tx, d)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// WebhookMessage is the body of an alert's webhook.
+type WebhookMessage struct {
+	Type      string         `json:"type"` // "registry.alert"
+	Timestamp time.Time      `json:"timestamp"`
+	Data      map[string]any `json:"data"`
+}
+
+func alertMessage(a *db.Alert) ([]byte, error) {
+	return json.Marshal(WebhookMessage{Type: "registry.alert", Timestamp: a.CreatedAt, Data: map[string]any{
+		"alert_id": a.ID, "nest_id": a.NestID, "kind": a.Kind, "severity": a.Severity, "message": a.Message,
+		"before": json.RawMessage(nullIfEmpty(a.BeforeEntry)), "after": json.RawMessage(nullIfEmpty(a.AfterEntry)),
+		"reasons": json.RawMessage(nullIfEmpty(a.Reasons)), "ocr_task_id": a.OCRTaskID, "previous_ocr_task_id": a.PreviousOCRTaskID,
+		"file_id": a.FileID, "previous_file_id": a.PreviousFileID, "created_at": a.CreatedAt,
+	}})
+}
+
+func nullIfEmpty(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage("null")
+	}
+	return b
+}
+
+// signatures signs a message with the endpoint's secret and, during a
+// rotation's grace period, the previous one too: space-separated v1,…
+func signatures(ep *db.WebhookEndpoint, msgID string, ts time.Time, body []byte, now time.Time) (string, error) {
+	secrets := []string{ep.Secret}
+	if ep.PreviousSecret != nil && ep.PreviousSecretUntil != nil && now.Before(*ep.PreviousSecretUntil) {
+		secrets = append(secrets, *ep.PreviousSecret)
+	}
+	var sigs []string
+	for _, sec := range secrets {
+		wh, err := standardwebhooks.NewWebhook(sec)
+		if err != nil {
+			return "", err
+		}
+		sig, err := wh.Sign(msgID, ts, body)
+		if err != nil {
+			return "", err
+		}
+		sigs = append(sigs, sig)
+	}
+	return strings.Join(sigs, " "), nil
+}
+
+// WebhookDeliveryWorker delivers one alert to one endpoint: 2xx is
+// delivered; 410 Gone disables the endpoint; anything else is retried on
+// the Standard Webhooks schedule and, after the last attempt, the delivery
+// is FAILED (an admin can replay it).
+type WebhookDeliveryWorker struct {
+	river.WorkerDefaults[WebhookDeliveryArgs]
+	svc *Service
+}
+
+// NextRetry follows the Standard Webhooks schedule.
+func (w *WebhookDeliveryWorker) NextRetry(job *river.Job[WebhookDeliveryArgs]) time.Time {
+	sched := w.svc.watchCfg().WebhookRetrySchedule
+	i := min(max(job.Attempt-1, 0), len(sched)-1)
+	return time.Now().Add(sched[i])
+}
+
+// Timeout bounds one attempt a little beyond the HTTP timeout.
+func (w *WebhookDeliveryWorker) Timeout(*river.Job[WebhookDeliveryArgs]) time.Duration {
+	return w.svc.watchCfg().WebhookTimeout + 10*time.Second
+}
+
+// Work implements river.Worker.
+func (w *WebhookDeliveryWorker) Work(ctx context.Context, job *river.Job[WebhookDeliveryArgs]) error {
+	s := w.svc
+	d := new(db.WebhookDelivery)
+	if err := s.db.Bun.NewSelect().Model(d).Where("id = ?", job.Args.DeliveryID).Scan(ctx); err != nil {
+		if db.ErrNoRows(err) {
+			return river.JobCancel(errors.New("delivery is gone"))
+		}
+		return err
+	}
+	if d.Status != db.DeliveryPending {
+		return nil // delivered already (a replayed job raced the first)
+	}
+	ep := new(db.WebhookEndpoint)
+	if err := s.db.Bun.NewSelect().Model(ep).Where("id = ?", d.EndpointID).Scan(ctx); err != nil {
+		return err
+	}
+	if ep.DisabledAt != nil {
+		return w.finish(ctx, d, db.DeliveryFailed, nil, "the endpoint is disabled", true)
+	}
+	a := new(db.Alert)
+	if err := s.db.Bun.NewSelect().Model(a).Where("id = ?", d.AlertID).Scan(ctx); err != nil {
+		return err
+	}
+	body, err := alertMessage(a)
+	if err != nil {
+		return river.JobCancel(err)
+	}
+	msgID := "msg_" + d.ID
+	// The timestamp is the wall clock of this attempt: the receiver
+	// compares it with its own (5 min tolerance).
+	sent := time.Now()
+	sig, err := signatures(ep, msgID, sent, body, s.clock())
+	if err != nil {
+		return river.JobCancel(err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.URL, bytes.NewReader(body))
+	if err != nil {
+		return w.finish(ctx, d, db.DeliveryFailed, nil, "bad endpoint URL: "+err.Error(), true)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "dungji-webhooks/1")
+	req.Header.Set("webhook-id", msgID)
+	req.Header.Set("webhook-timestamp", fmt.Sprint(sent.Unix()))
+	req.Header.Set("webhook-signature", sig)
+	resp, herr := s.webhookClient().Do(req)
+	var code *int
+	var errText string
+	if herr != nil {
+		errText = herr.Error()
+	} else {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		c := resp.StatusCode
+		code = &c
+	}
+	attempt := &db.WebhookAttempt{DeliveryID: d.ID, Attempt: job.Attempt, At: s.clock(), StatusCode: code,
+		DurationMS: int(time.Since(sent).Milliseconds())}
+	if errText != "" {
+		attempt.Error = &errText
+	}
+	if _, err := s.db.Bun.NewInsert().Model(attempt).Exec(ctx); err != nil {
+		return err
+	}
+	switch {
+	case code != nil && *code >= 200 && *code < 300:
+		return w.finish(ctx, d, db.DeliveryDelivered, code, "", false)
+	case code != nil && *code == http.StatusGone:
+		now := s.clock()
+		reason := "the endpoint answered 410 Gone"
+		if _, err := s.db.Bun.NewUpdate().Model(ep).Set("disabled_at = ?, disabled_reason = ?, updated_at = ?", now, reason, now).
+			WherePK().Exec(ctx); err != nil {
+			return err
+		}
+		return w.finish(ctx, d, db.DeliveryFailed, code, reason, true)
+	}
+	if errText == "" {
+		errText = fmt.Sprintf("the endpoint answered %d", *code)
+	}
+	if job.Attempt >= job.MaxAttempts {
+		return w.finish(ctx, d, db.DeliveryFailed, code, errText+" on the last attempt", true)
+	}
+	if err := w.record(ctx, d, db.DeliveryPending, code, errText); err != nil {
+		return err
+	}
+	return errors.New("webhook: " + errText)
+}
+
+func (w *WebhookDeliveryWorker) record(ctx context.Context, d *db.WebhookDelivery, status string, code *int, errText string) error {
+	now := w.svc.clock()
+	q := w.svc.db.Bun.NewUpdate().Model(d).Set("status = ?, attempts = attempts + 1, last_status = ?, updated_at = ?", status, code, now)
+	if errText != "" {
+		q = q.Set("last_error = ?", errText)
+	} else {
+		q = q.Set("last_error = NULL")
+	}
+	if status == db.DeliveryDelivered {
+		q = q.Set("delivered_at = ?", now)
+	}
+	_, err := q.Where("id = ?", d.ID).Exec(ctx)
+	return err
+}
+
+func (w *WebhookDeliveryWorker) finish(ctx context.Context, d *db.WebhookDelivery, status string, code *int, errText string, cancel bool) error {
+	if err := w.record(ctx, d, status, code, errText); err != nil {
+		return err
+	}
+	if cancel {
+		return river.JobCancel(errors.New(errText))
+	}
+	return nil
+}

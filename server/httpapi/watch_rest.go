@@ -1,0 +1,340 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs"
+)
+
+// The registry watch's REST paths, in the legacy style (snake_case fields,
+// the restError shape). They call the same jobs methods as GraphQL.
+const (
+	restWatchPath       = "/nests/{nestId}/watch"
+	restNestAlertsPath  = "/nests/{nestId}/alerts"
+	restAlertsPath      = "/alerts"
+	restAlertAckPath    = "/alerts/{alertId}/ack"
+	restBudgetPath      = "/watch/budget"
+	restEndpointsPath   = "/webhooks/endpoints"
+	restEndpointPath    = "/webhooks/endpoints/{endpointId}"
+	restRotatePath      = "/webhooks/endpoints/{endpointId}/rotate"
+	restDeliveriesPath  = "/webhooks/deliveries"
+	restReplayPath      = "/webhooks/deliveries/{deliveryId}/replay"
+	maxWatchRequestBody = 16 << 10
+)
+
+func (a *API) watchRESTRoutes(mux *http.ServeMux, wrap func(map[string]http.HandlerFunc) http.Handler) {
+	mux.Handle(restWatchPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restGetWatch, http.MethodPut: a.restPutWatch,
+		http.MethodDelete: a.restDeleteWatch}))
+	mux.Handle(restNestAlertsPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restAlerts}))
+	mux.Handle(restAlertsPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restAlerts}))
+	mux.Handle(restAlertAckPath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restAckAlert}))
+	mux.Handle(restBudgetPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restBudget}))
+	mux.Handle(restEndpointsPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restEndpoints, http.MethodPost: a.restRegisterEndpoint}))
+	mux.Handle(restEndpointPath, wrap(map[string]http.HandlerFunc{http.MethodDelete: a.restDeleteEndpoint}))
+	mux.Handle(restRotatePath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restRotateSecret}))
+	mux.Handle(restDeliveriesPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restDeliveries}))
+	mux.Handle(restReplayPath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restReplay}))
+}
+
+type restWatchBody struct {
+	ContractDate *string `json:"contract_date"`
+	BalanceDate  *string `json:"balance_date"`
+	MoveInDate   *string `json:"move_in_date"`
+	EveryDays    *int    `json:"every_days"`
+	Until        *string `json:"until"`
+}
+
+type restWatchCheck struct {
+	CheckID        string    `json:"check_id"`
+	Purpose        string    `json:"purpose"`
+	Date           string    `json:"date"`
+	RunAt          time.Time `json:"run_at"`
+	Status         string    `json:"status"`
+	IssuanceTaskID *string   `json:"issuance_task_id"`
+	Note           *string   `json:"note"`
+}
+
+type restWatch struct {
+	NestID string `json:"nest_id"`
+	restWatchBody
+	Checks []restWatchCheck `json:"checks"`
+}
+
+func dateOf(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := t.Format(time.DateOnly)
+	return &s
+}
+
+func (a *API) writeWatch(w http.ResponseWriter, status int, nestID string, nw *jobs.NestWatch) {
+	out := restWatch{NestID: nestID, Checks: []restWatchCheck{}}
+	if nw.Watch != nil {
+		out.NestID = nw.Watch.NestID
+		out.ContractDate, out.BalanceDate, out.MoveInDate = dateOf(nw.Watch.ContractDate), dateOf(nw.Watch.BalanceDate), dateOf(nw.Watch.MoveInDate)
+		out.EveryDays, out.Until = nw.Watch.EveryDays, dateOf(nw.Watch.UntilDate)
+	}
+	for _, c := range nw.Checks {
+		out.Checks = append(out.Checks, restWatchCheck{CheckID: c.ID, Purpose: c.Purpose, Date: c.CheckDate.Format(time.DateOnly),
+			RunAt: c.RunAt, Status: c.Status, IssuanceTaskID: c.IssuanceTaskID, Note: c.Note})
+	}
+	writeJSON(w, status, out)
+}
+
+// decodeBody reads a small JSON body; unknown fields are refused.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
+	r.Body = http.MaxBytesReader(w, r.Body, maxWatchRequestBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return jobs.InvalidInput("body", "the body is larger than %d bytes", maxWatchRequestBody)
+		}
+		return jobs.InvalidInput("body", "the body is not the expected JSON object: %v", err)
+	}
+	return nil
+}
+
+func (a *API) restGetWatch(w http.ResponseWriter, r *http.Request) {
+	nw, err := a.Service.NestWatch(r.Context(), r.PathValue("nestId"))
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	a.writeWatch(w, http.StatusOK, r.PathValue("nestId"), nw)
+}
+
+func (a *API) restPutWatch(w http.ResponseWriter, r *http.Request) {
+	var b restWatchBody
+	if err := decodeBody(w, r, &b); err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	nw, err := a.Service.SetWatch(r.Context(), r.PathValue("nestId"), jobs.WatchInput{ContractDate: b.ContractDate,
+		BalanceDate: b.BalanceDate, MoveInDate: b.MoveInDate, EveryDays: b.EveryDays, Until: b.Until})
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	a.writeWatch(w, http.StatusOK, r.PathValue("nestId"), nw)
+}
+
+func (a *API) restDeleteWatch(w http.ResponseWriter, r *http.Request) {
+	nw, err := a.Service.CancelWatch(r.Context(), r.PathValue("nestId"))
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	a.writeWatch(w, http.StatusOK, r.PathValue("nestId"), nw)
+}
+
+type restAlert struct {
+	AlertID           string          `json:"alert_id"`
+	NestID            string          `json:"nest_id"`
+	Kind              string          `json:"kind"`
+	Severity          string          `json:"severity"`
+	Message           string          `json:"message"`
+	Before            json.RawMessage `json:"before"`
+	After             json.RawMessage `json:"after"`
+	Reasons           json.RawMessage `json:"reasons"`
+	OCRTaskID         *string         `json:"ocr_task_id"`
+	PreviousOCRTaskID *string         `json:"previous_ocr_task_id"`
+	FileID            *string         `json:"file_id"`
+	PreviousFileID    *string         `json:"previous_file_id"`
+	CreatedAt         time.Time       `json:"created_at"`
+	AcknowledgedAt    *time.Time      `json:"acknowledged_at"`
+}
+
+func nullJSON(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage("null")
+	}
+	return b
+}
+
+func toRESTAlert(x *db.Alert) restAlert {
+	return restAlert{AlertID: x.ID, NestID: x.NestID, Kind: x.Kind, Severity: x.Severity, Message: x.Message,
+		Before: nullJSON(x.BeforeEntry), After: nullJSON(x.AfterEntry), Reasons: nullJSON(x.Reasons), OCRTaskID: x.OCRTaskID,
+		PreviousOCRTaskID: x.PreviousOCRTaskID, FileID: x.FileID, PreviousFileID: x.PreviousFileID, CreatedAt: x.CreatedAt,
+		AcknowledgedAt: x.AcknowledgedAt}
+}
+
+// restAlerts lists alerts, newest first: ?unacknowledged=true, ?after=<next_cursor>.
+func (a *API) restAlerts(w http.ResponseWriter, r *http.Request) {
+	f := jobs.AlertFilter{Unacknowledged: r.URL.Query().Get("unacknowledged") == "true"}
+	if id := r.PathValue("nestId"); id != "" {
+		f.NestID = &id
+	}
+	var after *string
+	if c := r.URL.Query().Get("after"); c != "" {
+		after = &c
+	}
+	page, err := a.Service.Alerts(r.Context(), f, nil, after)
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	out := struct {
+		Alerts     []restAlert `json:"alerts"`
+		NextCursor *string     `json:"next_cursor"`
+	}{Alerts: []restAlert{}}
+	for _, x := range page.Items {
+		out.Alerts = append(out.Alerts, toRESTAlert(x))
+	}
+	if page.HasNextPage {
+		c := page.EndCursor()
+		out.NextCursor = &c
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (a *API) restAckAlert(w http.ResponseWriter, r *http.Request) {
+	x, err := a.Service.AcknowledgeAlert(r.Context(), r.PathValue("alertId"))
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toRESTAlert(x))
+}
+
+func (a *API) restBudget(w http.ResponseWriter, r *http.Request) {
+	var month *string
+	if m := r.URL.Query().Get("month"); m != "" {
+		month = &m
+	}
+	b, err := a.Service.WatchBudget(r.Context(), month)
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"month": b.Month, "limit": b.Limit, "used": b.Used, "remaining": max(b.Limit-b.Used, 0)})
+}
+
+type restEndpoint struct {
+	EndpointID     string     `json:"endpoint_id"`
+	URL            string     `json:"url"`
+	Secret         string     `json:"secret,omitempty"`
+	Disabled       bool       `json:"disabled"`
+	DisabledReason *string    `json:"disabled_reason"`
+	CreatedAt      time.Time  `json:"created_at"`
+	PreviousUntil  *time.Time `json:"previous_secret_valid_until"`
+}
+
+func toRESTEndpoint(ep *db.WebhookEndpoint, secret string) restEndpoint {
+	return restEndpoint{EndpointID: ep.ID, URL: ep.URL, Secret: secret, Disabled: ep.DisabledAt != nil, DisabledReason: ep.DisabledReason,
+		CreatedAt: ep.CreatedAt, PreviousUntil: ep.PreviousSecretUntil}
+}
+
+func (a *API) restRegisterEndpoint(w http.ResponseWriter, r *http.Request) {
+	var b struct {
+		URL string `json:"url"`
+	}
+	if err := decodeBody(w, r, &b); err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	res, err := a.Service.RegisterWebhookEndpoint(r.Context(), b.URL)
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, toRESTEndpoint(res.Endpoint, res.Secret))
+}
+
+func (a *API) restEndpoints(w http.ResponseWriter, r *http.Request) {
+	eps, err := a.Service.WebhookEndpoints(r.Context())
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	out := []restEndpoint{}
+	for _, ep := range eps {
+		out = append(out, toRESTEndpoint(ep, ""))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"endpoints": out})
+}
+
+func (a *API) restRotateSecret(w http.ResponseWriter, r *http.Request) {
+	res, err := a.Service.RotateWebhookSecret(r.Context(), r.PathValue("endpointId"))
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toRESTEndpoint(res.Endpoint, res.Secret))
+}
+
+func (a *API) restDeleteEndpoint(w http.ResponseWriter, r *http.Request) {
+	if err := a.Service.DeleteWebhookEndpoint(r.Context(), r.PathValue("endpointId")); err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+type restDelivery struct {
+	DeliveryID  string               `json:"delivery_id"`
+	WebhookID   string               `json:"webhook_id"`
+	EndpointID  string               `json:"endpoint_id"`
+	AlertID     string               `json:"alert_id"`
+	Status      string               `json:"status"`
+	Attempts    int                  `json:"attempts"`
+	LastStatus  *int                 `json:"last_status"`
+	LastError   *string              `json:"last_error"`
+	DeliveredAt *time.Time           `json:"delivered_at"`
+	CreatedAt   time.Time            `json:"created_at"`
+	Log         []*db.WebhookAttempt `json:"log,omitempty"`
+}
+
+// restDeliveries is the delivery log (an admin's of every endpoint):
+// ?endpoint_id=, ?after=<next_cursor>; each with its attempts.
+func (a *API) restDeliveries(w http.ResponseWriter, r *http.Request) {
+	var ep, after *string
+	if v := r.URL.Query().Get("endpoint_id"); v != "" {
+		ep = &v
+	}
+	if v := r.URL.Query().Get("after"); v != "" {
+		after = &v
+	}
+	page, err := a.Service.WebhookDeliveries(r.Context(), ep, nil, after)
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	out := struct {
+		Deliveries []restDelivery `json:"deliveries"`
+		NextCursor *string        `json:"next_cursor"`
+	}{Deliveries: []restDelivery{}}
+	for _, d := range page.Items {
+		log, err := a.Service.WebhookAttempts(r.Context(), d.ID)
+		if err != nil {
+			a.restFail(w, r, err)
+			return
+		}
+		out.Deliveries = append(out.Deliveries, toRESTDelivery(d, log))
+	}
+	if page.HasNextPage {
+		c := page.EndCursor()
+		out.NextCursor = &c
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func toRESTDelivery(d *db.WebhookDelivery, log []*db.WebhookAttempt) restDelivery {
+	return restDelivery{DeliveryID: d.ID, WebhookID: "msg_" + d.ID, EndpointID: d.EndpointID, AlertID: d.AlertID, Status: d.Status,
+		Attempts: d.Attempts, LastStatus: d.LastStatus, LastError: d.LastError, DeliveredAt: d.DeliveredAt, CreatedAt: d.CreatedAt, Log: log}
+}
+
+func (a *API) restReplay(w http.ResponseWriter, r *http.Request) {
+	d, err := a.Service.ReplayWebhookDelivery(r.Context(), r.PathValue("deliveryId"))
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, toRESTDelivery(d, nil))
+}

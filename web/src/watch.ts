@@ -1,0 +1,258 @@
+// A nest's registry watch: the dates that matter (contract, balance,
+// move-in, every N days), the schedule of checks, the history of checks
+// (each read compared with the previous complete one) and the alerts, with
+// the entries before and after side by side. New alerts arrive live.
+
+import { ApiError, gql } from './api';
+import { h, replace } from './dom';
+import { formatTime, formatWon, t, type Key } from './i18n';
+import type { Live } from './live';
+
+interface Entry {
+  section: string;
+  rank: string;
+  purpose: string;
+  amountLabel: string | null;
+  amount: number | null;
+  holders: { name: string }[];
+  cancelled: boolean;
+}
+
+interface Alert {
+  id: string;
+  kind: string;
+  severity: string;
+  message: string;
+  before: Entry | null;
+  after: Entry | null;
+  reasons: { code: string; message: string }[];
+  createdAt: string;
+  acknowledgedAt: string | null;
+}
+
+interface WatchData {
+  nest: {
+    watch: {
+      contractDate: string | null;
+      balanceDate: string | null;
+      moveInDate: string | null;
+      everyDays: number | null;
+      until: string | null;
+      checks: { id: string; purpose: string; date: string; runAt: string; status: string; note: string | null }[];
+    };
+    registryChecks: { id: string; verdict: string; outcome: string; createdAt: string; alerts: { id: string }[] }[];
+    alerts: { nodes: Alert[] };
+  };
+  watchBudget: { month: string; limit: number; used: number; remaining: number };
+}
+
+const ENTRY = 'section rank purpose amountLabel amount holders { name } cancelled';
+const ALERT = `id kind severity message before { ${ENTRY} } after { ${ENTRY} } reasons { code message } createdAt acknowledgedAt`;
+
+const QUERY = `query Watch($nestId: ID!) {
+  nest(id: $nestId) {
+    watch { contractDate balanceDate moveInDate everyDays until checks { id purpose date runAt status note } }
+    registryChecks { id verdict outcome createdAt alerts { id } }
+    alerts(first: 50) { nodes { ${ALERT} } }
+  }
+  watchBudget { month limit used remaining }
+}`;
+
+const SET_WATCH = `mutation SetWatch($nestId: ID!, $input: WatchInput!) { setWatch(nestId: $nestId, input: $input) { contractDate } }`;
+const CANCEL_WATCH = `mutation CancelWatch($nestId: ID!) { cancelWatch(nestId: $nestId) { contractDate } }`;
+const ACK = `mutation Ack($id: ID!) { acknowledgeAlert(id: $id) { id acknowledgedAt } }`;
+const SUBSCRIPTION = `subscription Alerts($nestId: ID) { alertRaised(nestId: $nestId) { id } }`;
+
+export interface WatchView {
+  el: HTMLElement;
+  refresh(): void;
+  dispose(): void;
+}
+
+function tr(key: string, fallback: string): string {
+  try {
+    const v = t(key as Key);
+    return v === key ? fallback : v;
+  } catch {
+    return fallback;
+  }
+}
+
+function entryView(e: Entry | null, label: string): HTMLElement {
+  if (!e) return h('div', { class: 'entry none' }, h('h5', null, label), h('p', { class: 'muted' }, '—'));
+  return h(
+    'div',
+    { class: 'entry' + (e.cancelled ? ' cancelled' : '') },
+    h('h5', null, label),
+    h('p', null, `${e.section === 'ownership' ? '갑구' : '을구'} ${e.rank} · ${e.purpose}`),
+    e.amount != null ? h('p', null, `${e.amountLabel ?? ''} ${formatWon(e.amount)}`) : null,
+    e.holders.length ? h('p', null, e.holders.map((x) => x.name).join(', ')) : null,
+    e.cancelled ? h('p', { class: 'muted' }, t('watch.cancelledEntry')) : null,
+  );
+}
+
+export function watchView(nestId: string, live: Live): WatchView {
+  let disposed = false;
+  const note = h('p', { class: 'note', role: 'status', id: 'watch-note' });
+  const date = (id: string, label: string) => {
+    const input = h('input', { type: 'date', id, name: id });
+    return { input, el: h('label', { for: id }, label, input) };
+  };
+  const contract = date('watch-contract', t('watch.contract'));
+  const balance = date('watch-balance', t('watch.balance'));
+  const moveIn = date('watch-movein', t('watch.moveIn'));
+  const until = date('watch-until', t('watch.until'));
+  const every = h('input', { type: 'number', id: 'watch-every', min: 1, max: 90 });
+  const save = h('button', { type: 'submit', class: 'primary', id: 'watch-save' }, t('watch.save'));
+  const cancel = h('button', { type: 'button', id: 'watch-cancel' }, t('watch.cancel'));
+  const budget = h('p', { class: 'muted', id: 'watch-budget' });
+  const schedule = h('ol', { class: 'watch-schedule', id: 'watch-schedule' });
+  const history = h('ol', { class: 'watch-history', id: 'watch-history' });
+  const alerts = h('div', { class: 'watch-alerts', id: 'watch-alerts' });
+
+  const form = h(
+    'form',
+    { class: 'watch-form' },
+    contract.el,
+    balance.el,
+    moveIn.el,
+    h('label', { for: 'watch-every' }, t('watch.every'), every),
+    until.el,
+    h('div', { class: 'actions' }, save, cancel),
+  );
+  const el = h(
+    'section',
+    { class: 'watch', 'aria-labelledby': 'watch-title' },
+    h('h2', { id: 'watch-title' }, t('watch.title')),
+    h('p', { class: 'intro' }, t('watch.intro')),
+    form,
+    note,
+    budget,
+    h('h3', null, t('watch.schedule')),
+    schedule,
+    h('h3', null, t('watch.alerts')),
+    alerts,
+    h('h3', null, t('watch.history')),
+    history,
+  );
+
+  const value = (i: HTMLInputElement) => (i.value === '' ? null : i.value);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    note.textContent = '';
+    const input: Record<string, unknown> = {
+      contractDate: value(contract.input),
+      balanceDate: value(balance.input),
+      moveInDate: value(moveIn.input),
+      until: value(until.input),
+      everyDays: every.value === '' ? null : Number(every.value),
+    };
+    try {
+      await gql(SET_WATCH, { nestId, input });
+      note.textContent = t('watch.saved');
+      refresh();
+    } catch (e) {
+      note.textContent = e instanceof ApiError ? e.userMessage() : String(e);
+    }
+  });
+  cancel.addEventListener('click', async () => {
+    try {
+      await gql(CANCEL_WATCH, { nestId });
+      note.textContent = t('watch.cancelled');
+      refresh();
+    } catch (e) {
+      note.textContent = e instanceof ApiError ? e.userMessage() : String(e);
+    }
+  });
+
+  function alertCard(a: Alert): HTMLElement {
+    const ack = h('button', { type: 'button', class: 'ack', 'data-alert': a.id }, t('watch.ack'));
+    ack.addEventListener('click', async () => {
+      ack.disabled = true;
+      try {
+        await gql(ACK, { id: a.id });
+        refresh();
+      } catch (e) {
+        note.textContent = e instanceof ApiError ? e.userMessage() : String(e);
+        ack.disabled = false;
+      }
+    });
+    return h(
+      'article',
+      { class: `alert-card severity-${a.severity.toLowerCase()}` + (a.acknowledgedAt ? ' acknowledged' : ''), 'data-kind': a.kind },
+      h('h4', null, `${tr(`watch.kind.${a.kind}`, a.kind)} · ${a.severity}`),
+      h('p', null, a.message),
+      a.kind === 'COULD_NOT_VERIFY'
+        ? h('ul', { class: 'reasons' }, a.reasons.map((r) => h('li', null, r.message)))
+        : h('div', { class: 'before-after' }, entryView(a.before, t('watch.before')), entryView(a.after, t('watch.after'))),
+      h('p', { class: 'muted' }, formatTime(a.createdAt)),
+      a.acknowledgedAt ? h('p', { class: 'muted' }, t('watch.acked', { at: formatTime(a.acknowledgedAt) })) : ack,
+    );
+  }
+
+  function render(d: WatchData): void {
+    const w = d.nest.watch;
+    contract.input.value = w.contractDate ?? '';
+    balance.input.value = w.balanceDate ?? '';
+    moveIn.input.value = w.moveInDate ?? '';
+    until.input.value = w.until ?? '';
+    every.value = w.everyDays == null ? '' : String(w.everyDays);
+    budget.textContent = t('watch.budget', { month: d.watchBudget.month, used: d.watchBudget.used, limit: d.watchBudget.limit });
+    replace(
+      schedule,
+      w.checks.length
+        ? w.checks.map((c) =>
+            h('li', { 'data-status': c.status }, `${c.date} · ${tr(`watch.purpose.${c.purpose}`, c.purpose)} · ${c.status}`,
+              c.note ? ` (${c.note})` : ''),
+          )
+        : h('li', { class: 'muted' }, t('watch.noChecks')),
+    );
+    const list = d.nest.alerts.nodes;
+    replace(alerts, list.length ? list.map(alertCard) : h('p', { class: 'muted' }, t('watch.noAlerts')));
+    replace(
+      history,
+      d.nest.registryChecks.length
+        ? d.nest.registryChecks.map((c) =>
+            h('li', { 'data-outcome': c.outcome }, `${formatTime(c.createdAt)} · ${tr(`watch.outcome.${c.outcome}`, c.outcome)} · ${c.verdict}`,
+              c.alerts.length ? ` · ${c.alerts.length} ${t('watch.alertCount')}` : ''),
+          )
+        : h('li', { class: 'muted' }, t('watch.noHistory')),
+    );
+  }
+
+  let running = false;
+  let again = false;
+  async function refresh(): Promise<void> {
+    if (disposed) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        const d = await gql<WatchData>(QUERY, { nestId });
+        if (!disposed) render(d);
+      } while (again && !disposed);
+    } catch (e) {
+      note.textContent = e instanceof ApiError ? e.userMessage() : String(e);
+    } finally {
+      running = false;
+    }
+  }
+
+  const unsubscribe = live.subscribe<{ alertRaised: { id: string } }>(SUBSCRIPTION, { nestId }, {
+    next: () => void refresh(),
+    error: () => {},
+  });
+
+  return {
+    el,
+    refresh: () => void refresh(),
+    dispose: () => {
+      disposed = true;
+      unsubscribe();
+    },
+  };
+}
