@@ -60,8 +60,8 @@ func preprocessFile(path string) ([]image.Rectangle, error) {
 //     degree;
 //  6. strike-through lines (a cancelled entry's) are taken out, the glyph
 //     strokes that cross them kept;
-//  7. the table's rules are taken out (eraseRules), and specks that were
-//     stuck to them go in a second despeckling.
+//  7. the table's vertical rules are taken out (eraseRules), and specks
+//     that were stuck to them go in a second despeckling.
 //
 // The result is grey, the paper white; Tesseract binarises it. It is a
 // pure function of img.
@@ -89,7 +89,7 @@ func preprocess(img *image.Gray) (*image.Gray, []image.Rectangle) {
 	}
 	strikes := findStrikes(bin, charH)
 	eraseStrikes(g, bin, strikes)
-	eraseRules(g, bin, charH, strikes)
+	eraseRules(g, bin, charH)
 	despeckleGrey(g, bin)
 	return g, strikes
 }
@@ -629,16 +629,17 @@ func rotate(g *image.Gray, deg float64) *image.Gray {
 	return out
 }
 
-// eraseRules whitens, in g, the table's rules: horizontal and vertical
-// runs of ink far longer than any stroke of a character (minRuleChars
-// character heights) and thin all along, but for the strikes (a cancelled
-// entry's line, erased on its own). Tesseract's page segmentation reads a
-// row squeezed between two rules badly or not at all: with the rules in,
-// the column headers of every table were lost, and cells' text was read
-// as junk glued to their borders. The rules carry nothing a parser reads.
+// eraseRules whitens, in g, the table's vertical rules: runs of ink far
+// longer than any stroke of a character (minRuleChars character heights)
+// and thin all along. With them in, Tesseract (--psm 6) lost the column
+// headers of every table and read cells' text as junk glued to their
+// borders. The horizontal rules stay: taken out as well, they made
+// Tesseract drop whole lines of an entry now and then (measured on the
+// image goldens), the rows running together. Strikes are not rules:
+// they are horizontal, and erased on their own.
 //
 //go:norace
-func eraseRules(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
+func eraseRules(g, bin *image.Gray, charH int) {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
 	minRun := max(minRuleChars*charH, 60)
 	thick := max(maxStrikeThickness, charH/5)
@@ -647,61 +648,8 @@ func eraseRules(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
 	}
 	type span struct{ a, b int } // inclusive extent across the rule
 	var erase []image.Rectangle
-	// Horizontal rules: a row scanned through a band of three, so that a
+	// Vertical rules: a column scanned through a band of three, so that a
 	// line left slightly slanted by a photo still runs on.
-	for y := 1; y < h-1; y += 2 {
-		for x := 0; x < w; {
-			if !ink(x, y-1) && !ink(x, y) && !ink(x, y+1) {
-				x++
-				continue
-			}
-			x0 := x
-			for x < w && (ink(x, y-1) || ink(x, y) || ink(x, y+1)) {
-				x++
-			}
-			if x-x0 < minRun {
-				continue
-			}
-			r := image.Rect(x0, y-1, x, y+2)
-			if overlapsAny(r, strikes) {
-				continue
-			}
-			// Thin along most of it: the columns where ink runs further up
-			// and down than a rule's thickness are glyphs crossing it, or
-			// a line of text blurred into one blob.
-			thin := 0
-			cols := make([]span, x-x0)
-			for c := x0; c < x; c++ {
-				yy := y
-				for _, d := range []int{0, -1, 1} {
-					if ink(c, y+d) {
-						yy = y + d
-						break
-					}
-				}
-				a, b := yy, yy
-				for a-1 >= 0 && ink(c, a-1) && b-a < 2*thick {
-					a--
-				}
-				for b+1 < h && ink(c, b+1) && b-a < 2*thick {
-					b++
-				}
-				cols[c-x0] = span{a, b}
-				if b-a < thick {
-					thin++
-				}
-			}
-			if thin*5 < (x-x0)*4 {
-				continue
-			}
-			for c := x0; c < x; c++ {
-				if s := cols[c-x0]; s.b-s.a < thick {
-					erase = append(erase, image.Rect(c, s.a, c+1, s.b+1))
-				}
-			}
-		}
-	}
-	// Vertical rules, alike.
 	for x := 1; x < w-1; x += 2 {
 		for y := 0; y < h; {
 			if !ink(x-1, y) && !ink(x, y) && !ink(x+1, y) {
@@ -772,12 +720,3 @@ const minRuleChars = 3
 
 // ruleRim is how far beside a rule its grey edge is whitened, in pixels.
 const ruleRim = 2
-
-func overlapsAny(r image.Rectangle, rs []image.Rectangle) bool {
-	for _, s := range rs {
-		if r.Overlaps(s) {
-			return true
-		}
-	}
-	return false
-}
