@@ -655,7 +655,46 @@ func findCause(first string, more []string) string {
 			best, bestAt = c, i
 		}
 	}
+	if best != "" {
+		return best
+	}
+	// None as printed: one syllable misread (가치분결정), in a cause long
+	// enough for that to be safe, and only where no cause reads exactly.
+	rs := []rune(region)
+	bestAt = len(rs) + 1
+	for _, c := range causes {
+		cr := []rune(c)
+		if len(cr) < minFuzzyCause {
+			continue
+		}
+		for i := 0; i+len(cr) <= len(rs) && i < bestAt; i++ {
+			if oneSubstitution(rs[i:i+len(cr)], cr) {
+				best, bestAt = c, i
+				break
+			}
+		}
+	}
 	return best
+}
+
+// minFuzzyCause is the shortest cause read with one syllable misread: of
+// the shorter ones, one substitution makes another word (매매, 매각).
+const minFuzzyCause = 4
+
+// oneSubstitution reports whether a and b, of one length, differ in at most
+// one rune, the first rune not one of them (the kind of cause is told by
+// its start: 가압류결정, 가처분결정).
+func oneSubstitution(a, b []rune) bool {
+	if len(a) != len(b) || len(a) == 0 || a[0] != b[0] {
+		return false
+	}
+	diff := 0
+	for i := range a {
+		if a[i] != b[i] {
+			diff++
+		}
+	}
+	return diff <= 1
 }
 
 func beforeLabel(s string) string {

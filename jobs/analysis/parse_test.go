@@ -630,3 +630,29 @@ func TestParseTesseractOutput(t *testing.T) {
 		t.Errorf("title %+v", reg.Title)
 	}
 }
+
+// TestFindCauseMisread: a cause read with one syllable wrong is still
+// named, but only when no cause reads as printed and the cause is long
+// enough for one syllable not to make another word.
+func TestFindCauseMisread(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		first string
+		more  []string
+		want  string
+	}{
+		{"2022년4월7일", []string{"서울중앙지방법원의", "가처분결정(2022카합1"}, "가처분결정"},
+		{"2022년4월7일", []string{"서울중앙지방법원의", "가치분결정(2022카합1"}, "가처분결정"},
+		{"2022년4월7일", []string{"서울중앙지방법원의", "가압루결정(2022카단1"}, "가압류결정"},
+		{"2020년1월2일 임의경매개시걸정", nil, "임의경매개시결정"},
+		{"2020년1월2일 매매", nil, "매매"},
+		{"2020년1월2일 매애", nil, ""},                // two syllables: 매매 or 매각, no telling
+		{"2020년1월2일 나처분결정", nil, ""},             // the first syllable tells the kind
+		{"2020년1월2일 해지 가치분결정", nil, "해지"},        // an exact cause comes first
+		{"2020년1월2일", []string{"채권자 가치분결정"}, ""}, // after a label: not the cause's cell
+	} {
+		if got := findCause(tt.first, tt.more); got != tt.want {
+			t.Errorf("findCause(%q, %q) = %q, want %q", tt.first, tt.more, got, tt.want)
+		}
+	}
+}

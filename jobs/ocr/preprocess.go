@@ -51,13 +51,17 @@ func preprocessFile(path string) ([]image.Rectangle, error) {
 //     at most half a character tall and wide with no character within a
 //     quarter to a half of a character's height, so that a period or a
 //     comma beside its digits stays, and the asterisks of a masked number
-//     after them (table rules do not count as characters);
+//     after them (table rules do not count as characters); and, wherever
+//     they are, blotches: solid blobs with no hollow, bigger than a period
+//     and smaller than a character;
 //  5. deskewing: the angle (within ±maxSkewDegrees) at which the rows of
 //     ink line up best (the variance of the horizontal projection) is
 //     measured, and the page turned back when it is more than a tenth of a
 //     degree;
 //  6. strike-through lines (a cancelled entry's) are taken out, the glyph
-//     strokes that cross them kept.
+//     strokes that cross them kept;
+//  7. the table's vertical rules are taken out (eraseRules), and specks
+//     that were stuck to them go in a second despeckling.
 //
 // The result is grey, the paper white; Tesseract binarises it. It is a
 // pure function of img.
@@ -75,10 +79,28 @@ func preprocess(img *image.Gray) (*image.Gray, []image.Rectangle) {
 	}
 	g = levelLight(g)
 	bin := binarise(g, otsu(g))
-	// The specks go from the grey page too: Tesseract binarises again, and
-	// reads grey edges better than a threshold of ours.
-	// With the grey rim around each speck (within 2 pixels, where no other
-	// ink is), or faint rings stay.
+	// Specks go before the skew is measured (they blur the rows' profile)
+	// and again once the rules are out (specks stuck to a rule were part of
+	// it until then).
+	_, charH := despeckleGrey(g, bin)
+	if a := skewAngle(bin); math.Abs(a) > 0.1 {
+		g = rotate(g, -a)
+		bin = binarise(g, otsu(g))
+	}
+	strikes := findStrikes(bin, charH)
+	eraseStrikes(g, bin, strikes)
+	eraseRules(g, bin, charH)
+	despeckleGrey(g, bin)
+	return g, strikes
+}
+
+// despeckleGrey runs despeckle on bin and whitens, in g, the specks it
+// removed with the grey rim around each (within 2 pixels, where no other
+// ink is), or faint rings stay: Tesseract binarises again, and reads grey
+// edges better than a threshold of ours. It returns the character height.
+//
+//go:norace
+func despeckleGrey(g, bin *image.Gray) ([]int, int) {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	removed, charH := despeckle(bin)
 	for _, i := range removed {
@@ -91,13 +113,7 @@ func preprocess(img *image.Gray) (*image.Gray, []image.Rectangle) {
 			}
 		}
 	}
-	if a := skewAngle(bin); math.Abs(a) > 0.1 {
-		g = rotate(g, -a)
-		bin = binarise(g, otsu(g))
-	}
-	strikes := findStrikes(bin, charH)
-	eraseStrikes(g, bin, strikes)
-	return g, strikes
+	return removed, charH
 }
 
 // The pixel loops below are marked //go:norace: each works on buffers of
@@ -372,14 +388,58 @@ func despeckle(bin *image.Gray) ([]int, int) {
 	if len(heights) > 20 {
 		charH = quantile(heights, 0.75)
 	}
+	// A blotch is a blob too big for a period or a comma (a fifth of a
+	// character) and too small for a character, solid, and with no hollow
+	// or gap in it: each row and each column of it one run of ink, where a
+	// small ㅇ, ㅁ or ㅂ has two. A speck, or specks run together, wherever
+	// it is.
+	w := bin.Rect.Dx()
+	blotch := func(c component) bool {
+		cw, ch := c.x1-c.x0+1, c.y1-c.y0+1
+		if !(5*cw >= charH && 5*ch >= charH && 10*cw <= 7*charH && 10*ch <= 7*charH &&
+			100*c.area >= 50*cw*ch && 5*cw <= 8*ch && 5*ch <= 8*cw) {
+			return false
+		}
+		id := labels[((c.y0+c.y1)/2)*w+(c.x0+c.x1)/2]
+		if id == 0 {
+			return false // hollow at its centre
+		}
+		for y := c.y0; y <= c.y1; y++ {
+			runs, in := 0, false
+			for x := c.x0; x <= c.x1; x++ {
+				on := labels[y*w+x] == id
+				if on && !in {
+					runs++
+				}
+				in = on
+			}
+			if runs > 1 {
+				return false
+			}
+		}
+		for x := c.x0; x <= c.x1; x++ {
+			runs, in := 0, false
+			for y := c.y0; y <= c.y1; y++ {
+				on := labels[y*w+x] == id
+				if on && !in {
+					runs++
+				}
+				in = on
+			}
+			if runs > 1 {
+				return false
+			}
+		}
+		return true
+	}
 	small := func(c component) bool {
-		return c.x1-c.x0+1 <= charH/2 && c.y1-c.y0+1 <= charH/2
+		return (c.x1-c.x0+1 <= charH/2 && c.y1-c.y0+1 <= charH/2) || blotch(c)
 	}
 	// Where text is: a grid of cells a quarter of a character high, marked
 	// where a character has ink; near is within one cell up or down and two
 	// along the line (a comma after its digits; one cell lost the comma of
 	// "152, 103동" in a heading).
-	w, h := bin.Rect.Dx(), bin.Rect.Dy()
+	h := bin.Rect.Dy()
 	cell := max(charH/4, 3)
 	gw, gh := (w+cell-1)/cell, (h+cell-1)/cell
 	text := make([]bool, gw*gh)
@@ -412,7 +472,7 @@ func despeckle(bin *image.Gray) ([]int, int) {
 	}
 	keep := make([]bool, len(comps))
 	for i, c := range comps {
-		keep[i] = small(c) && near(c)
+		keep[i] = small(c) && near(c) && !blotch(c)
 	}
 	// A small blob in line with a kept one, just after it, stays too: the
 	// asterisks of a masked 주민등록번호 (750101-*******) run on from its
@@ -441,7 +501,7 @@ func despeckle(bin *image.Gray) ([]int, int) {
 					c := comps[i]
 					// In line: the centres within half a character (an
 					// asterisk sits higher than the dash before it).
-					if keep[i] || c.x0 <= k.x1 || c.x0-k.x1 > charH/2 || abs((c.y0+c.y1)-(k.y0+k.y1)) > charH {
+					if keep[i] || blotch(c) || c.x0 <= k.x1 || c.x0-k.x1 > charH/2 || abs((c.y0+c.y1)-(k.y0+k.y1)) > charH {
 						continue
 					}
 					keep[i] = true
@@ -568,3 +628,95 @@ func rotate(g *image.Gray, deg float64) *image.Gray {
 	}
 	return out
 }
+
+// eraseRules whitens, in g, the table's vertical rules: runs of ink far
+// longer than any stroke of a character (minRuleChars character heights)
+// and thin all along. With them in, Tesseract (--psm 6) lost the column
+// headers of every table and read cells' text as junk glued to their
+// borders. The horizontal rules stay: taken out as well, they made
+// Tesseract drop whole lines of an entry now and then (measured on the
+// image goldens), the rows running together. Strikes are not rules:
+// they are horizontal, and erased on their own.
+//
+//go:norace
+func eraseRules(g, bin *image.Gray, charH int) {
+	w, h := bin.Rect.Dx(), bin.Rect.Dy()
+	minRun := max(minRuleChars*charH, 60)
+	thick := max(maxStrikeThickness, charH/5)
+	ink := func(x, y int) bool {
+		return x >= 0 && y >= 0 && x < w && y < h && bin.Pix[y*bin.Stride+x] == 0
+	}
+	type span struct{ a, b int } // inclusive extent across the rule
+	var erase []image.Rectangle
+	// Vertical rules: a column scanned through a band of three, so that a
+	// line left slightly slanted by a photo still runs on.
+	for x := 1; x < w-1; x += 2 {
+		for y := 0; y < h; {
+			if !ink(x-1, y) && !ink(x, y) && !ink(x+1, y) {
+				y++
+				continue
+			}
+			y0 := y
+			for y < h && (ink(x-1, y) || ink(x, y) || ink(x+1, y)) {
+				y++
+			}
+			if y-y0 < minRun {
+				continue
+			}
+			thin := 0
+			rows := make([]span, y-y0)
+			for r := y0; r < y; r++ {
+				xx := x
+				for _, d := range []int{0, -1, 1} {
+					if ink(x+d, r) {
+						xx = x + d
+						break
+					}
+				}
+				a, b := xx, xx
+				for a-1 >= 0 && ink(a-1, r) && b-a < 2*thick {
+					a--
+				}
+				for b+1 < w && ink(b+1, r) && b-a < 2*thick {
+					b++
+				}
+				rows[r-y0] = span{a, b}
+				if b-a < thick {
+					thin++
+				}
+			}
+			if thin*5 < (y-y0)*4 {
+				continue
+			}
+			for r := y0; r < y; r++ {
+				if s := rows[r-y0]; s.b-s.a < thick {
+					erase = append(erase, image.Rect(s.a, r, s.b+1, r+1))
+				}
+			}
+		}
+	}
+	// The rule's grey rim goes too: a pixel beside it that is not ink.
+	for _, r := range erase {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				bin.Pix[y*bin.Stride+x] = 255
+			}
+		}
+	}
+	for _, r := range erase {
+		for y := max(r.Min.Y-ruleRim, 0); y < min(r.Max.Y+ruleRim, h); y++ {
+			for x := max(r.Min.X-ruleRim, 0); x < min(r.Max.X+ruleRim, w); x++ {
+				if (image.Point{x, y}).In(r) || bin.Pix[y*bin.Stride+x] != 0 {
+					g.Pix[y*g.Stride+x] = 255
+				}
+			}
+		}
+	}
+}
+
+// minRuleChars is the shortest rule eraseRules takes out, in character
+// heights: no stroke of a character is half as long.
+const minRuleChars = 3
+
+// ruleRim is how far beside a rule its grey edge is whitened, in pixels.
+const ruleRim = 2

