@@ -123,7 +123,7 @@ func HTTPStatus(c Code) int {
 		return 403
 	case CodeNotFound:
 		return 404
-	case CodeBadUserInput, CodeBadRequest, CodeDateInPast:
+	case CodeBadUserInput, CodeBadRequest, CodeDateInPast, CodeDepthLimitExceeded:
 		return 400
 	case CodeMethodNotAllowed:
 		return 405

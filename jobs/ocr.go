@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"time"
 
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
@@ -22,9 +23,9 @@ const QueueOCR = "ocr"
 
 // insertOCRTask inserts a PENDING OCR task for a file, its event and its
 // River job, in tx. pages is the document's page count when known (0
-// otherwise); the wait for the engine grows with it.
-func (s *Service) insertOCRTask(ctx context.Context, tx bun.Tx, nestID string, issuanceTaskID *string, fileID, requestedBy string, pages int) (*db.OCRTask, error) {
-	now := s.clock()
+// otherwise); the wait for the engine grows with it. now is the
+// transaction's one reading of the clock.
+func (s *Service) insertOCRTask(ctx context.Context, tx bun.Tx, nestID string, issuanceTaskID *string, fileID, requestedBy string, pages int, now time.Time) (*db.OCRTask, error) {
 	t := &db.OCRTask{ID: newID(), NestID: nestID, IssuanceTaskID: issuanceTaskID, FileID: fileID, RequestedBy: requestedBy}
 	if pages > 0 {
 		t.PageCount = &pages

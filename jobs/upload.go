@@ -82,12 +82,13 @@ func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Rea
 	}
 	res := &UploadResult{}
 	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		now := s.clock()
 		f := &db.File{ID: fileID, NestID: nest.ID, Bucket: s.store.Bucket(), Key: obj.Key, Size: obj.Size,
-			SHA256: obj.SHA256, ContentType: obj.ContentType, CreatedAt: s.clock()}
+			SHA256: obj.SHA256, ContentType: obj.ContentType, CreatedAt: now}
 		if _, err := tx.NewInsert().Model(f).Exec(ctx); err != nil {
 			return internal("insert file", err)
 		}
-		t, err := s.insertOCRTask(ctx, tx, nest.ID, nil, f.ID, actor.UserID, pages)
+		t, err := s.insertOCRTask(ctx, tx, nest.ID, nil, f.ID, actor.UserID, pages, now)
 		if err != nil {
 			return err
 		}
