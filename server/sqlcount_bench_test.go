@@ -34,7 +34,7 @@ import (
 // and round trips (Query or Sync, each of which the client then waits on).
 // It reads the wire rather than hooking a driver, so every layer's
 // statements are counted, River's and pgx's own included, whatever the
-// query exec mode.
+// query exec mode. WIRE_DEBUG=1 prints each Query and Parse it counts.
 type wireCounter struct {
 	ln                        net.Listener
 	target                    string

@@ -292,7 +292,7 @@ func (t *table) requestIssuance() []row {
 	r50, r99 := t.metric(b, "rawsql-p50-ms"), t.metric(b, "rawsql-p99-ms")
 	return []row{
 		{"requestIssuance, GraphQL over HTTP, 16 clients, distinct nests: throughput",
-			figs("%s ops/s", g), figs("same SQL straight through pgx, 16 goroutines: %s ops/s", raw), rel(g, raw, " of raw SQL")},
+			figs("%s ops/s", g), figs("same statements and transactions straight through pgx, 16 goroutines: %s ops/s", raw), rel(g, raw, " of raw SQL")},
 		{"requestIssuance latency p50 / p99",
 			figs("%s / %s ms", g50, g99), figs("raw SQL: %s / %s ms", r50, r99), ratio(g50, r50) + " / " + ratio(g99, r99)},
 	}

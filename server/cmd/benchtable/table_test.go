@@ -79,7 +79,7 @@ func TestBuild(t *testing.T) {
 			name:  "short run",
 			input: sample,
 			want: []want{
-				{"requestIssuance, GraphQL over HTTP", "701 ops/s", "same SQL straight through pgx, 16 goroutines: 1199 ops/s", "0.585× of raw SQL"},
+				{"requestIssuance, GraphQL over HTTP", "701 ops/s", "same statements and transactions straight through pgx, 16 goroutines: 1199 ops/s", "0.585× of raw SQL"},
 				{"requestIssuance latency p50 / p99", "21.9 / 53.4 ms", "raw SQL: 12.6 / 27.1 ms", "1.74× / 1.97×"},
 				{"commit of requestIssuance → worker starts the job", "2.56 / 33.2 ms", "commit → NOTIFY received on another connection: 0.049 / 11.8 ms", "+2.51 / +21.4 ms over the floor"},
 				{"200 WebSocket subscriptions over 1000 tasks", "1.27 / 5.73 ms (max 9.01)", "staleness per poll 0 ms (no samples (NaN poll-visible-mean-ms)", "—"},
@@ -350,7 +350,7 @@ func TestWrite(t *testing.T) {
 		"- software: go1.26.8, PostgreSQL 15.20\n",
 		"- settings: -benchtime 1x, BENCH_DURATION=2s\n",
 		"| What | Ours | Baseline (same run) | Ratio / note |\n|---|---|---|---|\n",
-		"| requestIssuance, GraphQL over HTTP, 16 clients, distinct nests: throughput | 701 ops/s | same SQL straight through pgx, 16 goroutines: 1199 ops/s | 0.585× of raw SQL |\n",
+		"| requestIssuance, GraphQL over HTTP, 16 clients, distinct nests: throughput | 701 ops/s | same statements and transactions straight through pgx, 16 goroutines: 1199 ops/s | 0.585× of raw SQL |\n",
 		`| a \| b | (empty) | x y | — |` + "\n",
 		"\nAlso in the output, in no row:\n\n- BenchmarkX (a result no row shows)\n",
 	} {
