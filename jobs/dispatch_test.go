@@ -64,7 +64,7 @@ func TestIssuanceDispatchIsTransactional(t *testing.T) {
 	t.Run("rolled back: neither the task nor the job exists", func(t *testing.T) {
 		errAbort := errors.New("abort")
 		err := d.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-			if _, err := s.insertIssuance(ctx, tx, nest, actor); err != nil {
+			if _, err := s.insertIssuance(ctx, tx, nest, actor, time.Now()); err != nil {
 				return err
 			}
 			return errAbort
@@ -91,7 +91,7 @@ func TestIssuanceDispatchIsTransactional(t *testing.T) {
 		dispatch := func() (taskID string, committed time.Time) {
 			t.Helper()
 			err := d.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-				task, err := s.insertIssuance(ctx, tx, newNest(t, d, "alice"), actor)
+				task, err := s.insertIssuance(ctx, tx, newNest(t, d, "alice"), actor, time.Now())
 				if err == nil {
 					taskID = task.ID
 				}

@@ -94,31 +94,27 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 		if s.hookAfterLatestActive != nil {
 			s.hookAfterLatestActive()
 		}
+		now := s.clock() // one reading for the whole decision and the new task
 		if active != nil {
-			locked, now := &active.IssuanceTask, s.clock()
-			stuckReason, stuck := taskStuck(&locked.Lifecycle, active.JobState, now)
-			switch {
-			case locked.Status == db.StatusProcessing && !stuck,
-				locked.Status == db.StatusPending && !IssuanceStale(locked, now, s.cfg.IssuanceStaleAfter):
+			locked := &active.IssuanceTask
+			v := judgeActive(&locked.Lifecycle, active.JobState, now, s.cfg.IssuanceStaleAfter)
+			if v.Reuse {
 				res = RequestIssuanceResult{Task: locked, Reused: true}
 				return nil
-			case locked.Status == db.StatusProcessing:
-				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, CodeUnknown, stuckMessage(&locked.Lifecycle, stuckReason), nil, now); err != nil {
-					return err
-				}
+			}
+			if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, v.Code, v.Message, nil, now); err != nil {
+				return err
+			}
+			if locked.Status == db.StatusProcessing || !v.Stale {
+				// A stuck task may have stored a PDF: clean it up.
 				if err := s.scheduleObjectRemoval(ctx, tx, locked); err != nil {
 					return err
 				}
-			default: // PENDING and stale
-				msg := fmt.Sprintf("no worker picked the task up within %s", s.cfg.IssuanceStaleAfter)
-				if err := s.finishIssuance(ctx, tx, locked, db.StatusFailed, CodeStalePending, msg, nil, now); err != nil {
-					return err
-				}
-				// Its job must never run the bot later for a failed task.
-				if locked.JobID != nil {
-					if _, err := s.river.JobCancelTx(ctx, tx.Tx, *locked.JobID); err != nil && !errors.Is(err, river.ErrNotFound) {
-						return internal("cancel stale issuance job", err)
-					}
+			}
+			// Its job must never run the bot later for a failed task.
+			if v.Stale && locked.JobID != nil {
+				if _, err := s.river.JobCancelTx(ctx, tx.Tx, *locked.JobID); err != nil && !errors.Is(err, river.ErrNotFound) {
+					return internal("cancel stale issuance job", err)
 				}
 			}
 		}
@@ -128,7 +124,7 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 		if err := s.rateLimited(ctx, tx, actor); err != nil {
 			return err
 		}
-		task, err := s.insertIssuance(ctx, tx, nest, actor)
+		task, err := s.insertIssuance(ctx, tx, nest, actor, now)
 		if err != nil {
 			return err
 		}
@@ -143,8 +139,7 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 
 // insertIssuance inserts a PENDING task, its creation event and its River
 // job, all in tx.
-func (s *Service) insertIssuance(ctx context.Context, tx bun.Tx, nest *db.Nest, actor Actor) (*db.IssuanceTask, error) {
-	now := s.clock()
+func (s *Service) insertIssuance(ctx context.Context, tx bun.Tx, nest *db.Nest, actor Actor, now time.Time) (*db.IssuanceTask, error) {
 	task := &db.IssuanceTask{ID: newID(), NestID: nest.ID, RequestedBy: actor.UserID}
 	task.Status = db.StatusPending
 	task.MaxAttempts = s.cfg.IssuancePolicy.MaxAttempts
