@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/dungji/dungji/server/auth"
@@ -208,9 +207,19 @@ func TestOCRCallbackRefusals(t *testing.T) {
 }
 
 func count(c *prometheus.CounterVec, outcome string) float64 {
-	var m dto.Metric
-	_ = c.WithLabelValues(outcome).Write(&m)
-	return m.GetCounter().GetValue()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(c)
+	mfs, _ := reg.Gather()
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "outcome" && l.GetValue() == outcome {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return 0
 }
 
 // TestReplayGuard: a remembered webhook-id is a replay within the window;
