@@ -8,8 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -28,6 +26,7 @@ import (
 
 	"github.com/dungji/dungji/db/dbtest"
 	"github.com/dungji/dungji/server/httpapi"
+	"github.com/dungji/dungji/server/internal/cluster"
 	"github.com/dungji/dungji/server/internal/testkit"
 )
 
@@ -351,12 +350,10 @@ func newMPCluster(t *testing.T, env map[string]string) *mpCluster {
 
 // mpProc is one running dungji process.
 type mpProc struct {
+	*cluster.Proc
 	name, role string
 	addr, base string
-	cmd        *exec.Cmd
 	out        *testkit.SyncBuffer
-	done       chan struct{} // closed when the process has exited
-	err        error         // cmd.Wait's answer, once done
 	// spawned and ready bracket the process's start; River names its client
 	// after the time it was created, which falls in between.
 	spawned, ready time.Time
@@ -384,8 +381,7 @@ func (c *mpCluster) start(name, role string, env map[string]string) *mpProc {
 		if vars["OCR_CALLBACK_URL"] == "" {
 			t.Fatal("start the api process first: the workers post OCR results to it")
 		}
-		p := c.spawn(name, role, addr, vars)
-		err := p.waitReady(c.http, 60*time.Second)
+		p, err := c.spawn(name, role, addr, vars)
 		if err == nil {
 			p.ready = time.Now()
 			if role == "api" {
@@ -403,87 +399,41 @@ func (c *mpCluster) start(name, role string, env map[string]string) *mpProc {
 	}
 }
 
-func (c *mpCluster) spawn(name, role, addr string, vars map[string]string) *mpProc {
+// spawn starts `dungji serve --role=ROLE` with vars and waits up to 60 s
+// for its /readyz.
+func (c *mpCluster) spawn(name, role, addr string, vars map[string]string) (*mpProc, error) {
 	t := c.t
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, c.bin, "serve", "--role="+role)
-	cmd.Env = mpBaseEnv()
+	env := cluster.BaseEnv()
 	for k, v := range vars {
-		cmd.Env = append(cmd.Env, k+"="+v)
+		env = append(env, k+"="+v)
 	}
 	out := &testkit.SyncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.WaitDelay = 5 * time.Second
-	p := &mpProc{name: name, role: role, addr: addr, base: "http://" + addr, cmd: cmd, out: out, done: make(chan struct{})}
+	p := &mpProc{Proc: &cluster.Proc{Name: name, Bin: c.bin, Args: []string{"serve", "--role=" + role}, Env: env,
+		Addr: addr, ReadyPath: "/readyz", Output: out}, name: name, role: role, addr: addr, base: "http://" + addr, out: out}
 	p.spawned = time.Now()
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatalf("start %s: %v", name, err)
-	}
-	go func() {
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
 	t.Cleanup(func() {
-		cancel() // kills it if it still runs
-		<-p.done
+		p.Kill() // if it still runs
 		if t.Failed() {
-			t.Logf("output of %s (%s):\n%s", name, addr, mpTail(out.String(), 8000))
+			t.Logf("output of %s (%s):\n%s", name, addr, cluster.Tail(out.String(), 8000))
 		}
 	})
-	return p
-}
-
-// mpBaseEnv is what a child inherits: the tools' PATH and home, nothing of
-// the service's own configuration.
-func mpBaseEnv() []string {
-	var env []string
-	for _, k := range []string{"PATH", "HOME", "TMPDIR", "LANG"} {
-		if v, ok := os.LookupEnv(k); ok {
-			env = append(env, k+"="+v)
-		}
+	ctx := c.ctx
+	if ctx == nil {
+		ctx = t.Context()
 	}
-	return env
-}
-
-func (p *mpProc) waitReady(client *http.Client, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		select {
-		case <-p.done:
-			return fmt.Errorf("exited before it was ready: %v", p.err)
-		default:
-		}
-		resp, err := client.Get(p.base + "/readyz")
-		if err == nil {
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("/readyz not 200 within %v (last: %v)", timeout, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return p, p.Start(ctx, 60*time.Second)
 }
 
 // terminate sends SIGTERM and waits up to limit for the exit; it returns how
 // long the process took and an error unless it exited 0 in time.
 func (p *mpProc) terminate(limit time.Duration) (time.Duration, error) {
 	sent := time.Now()
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		return 0, fmt.Errorf("send SIGTERM: %v", err)
-	}
-	select {
-	case <-p.done:
-	case <-time.After(limit):
+	if !p.Stop(limit) {
 		return time.Since(sent), fmt.Errorf("still running %v after SIGTERM", limit)
 	}
 	took := time.Since(sent)
-	if p.err != nil {
-		return took, fmt.Errorf("exit after %v: %v (want status 0)", took, p.err)
+	if err := p.Err(); err != nil {
+		return took, fmt.Errorf("exit after %v: %v (want status 0)", took, err)
 	}
 	return took, nil
 }
@@ -520,7 +470,7 @@ func (c *mpCluster) token(user string) string {
 	ctx, cancel := context.WithTimeout(c.ctx, 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, c.bin, "token", "--user", user)
-	cmd.Env = append(mpBaseEnv(), "JWT_SECRET="+mpJWTSecret, "DATA_DIR="+c.t.TempDir(), "ENV=development",
+	cmd.Env = append(cluster.BaseEnv(), "JWT_SECRET="+mpJWTSecret, "DATA_DIR="+c.t.TempDir(), "ENV=development",
 		"OCR_CALLBACK_KEY="+mpCallbackKey, "OCR_SIGNING_SECRET="+c.env["OCR_SIGNING_SECRET"])
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -985,14 +935,14 @@ func (c *mpCluster) checkLogs(strict bool) {
 			}
 		}
 		if len(warns) > 0 {
-			c.t.Logf("%s logged %d warnings, e.g. %s", p.name, len(warns), mpTail(strings.Join(warns[:min(3, len(warns))], "\n"), 2000))
+			c.t.Logf("%s logged %d warnings, e.g. %s", p.name, len(warns), cluster.Tail(strings.Join(warns[:min(3, len(warns))], "\n"), 2000))
 		}
 		if len(errs) > 0 {
 			report := c.t.Logf
 			if strict {
 				report = c.t.Errorf
 			}
-			report("%s logged %d errors:\n%s", p.name, len(errs), mpTail(strings.Join(errs, "\n"), 4000))
+			report("%s logged %d errors:\n%s", p.name, len(errs), cluster.Tail(strings.Join(errs, "\n"), 4000))
 		}
 	}
 }
@@ -1145,48 +1095,21 @@ func mpStartVersitygw(t *testing.T) string {
 	for range 3 {
 		addr := mpFreeAddr(t)
 		out := &testkit.SyncBuffer{}
-		cmd := exec.Command(bin, "--access", mpVersitygwAccess, "--secret", mpVersitygwSecret, "--port", addr, "posix", dir)
-		cmd.Stdout, cmd.Stderr = out, out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+		// Any HTTP answer, even 403 to an anonymous request, means it serves.
+		p := &cluster.Proc{Name: "versitygw", Bin: bin, Addr: addr, Output: out,
+			Args: []string{"--access", mpVersitygwAccess, "--secret", mpVersitygwSecret, "--port", addr, "posix", dir}}
+		if lastErr = p.Start(context.Background(), 30*time.Second); lastErr != nil {
+			p.Kill()
+			lastErr = fmt.Errorf("%v:\n%s", lastErr, out.String())
+			continue
 		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		endpoint := "http://" + addr
-		client := &http.Client{Timeout: time.Second, Transport: &http.Transport{}}
-		deadline := time.Now().Add(30 * time.Second)
-		for lastErr = nil; ; {
-			// Any HTTP answer, even 403 to an anonymous request, means it serves.
-			if resp, err := client.Get(endpoint); err == nil {
-				resp.Body.Close()
-				break
+		t.Cleanup(func() {
+			p.Kill()
+			if t.Failed() {
+				t.Logf("versitygw output:\n%s", cluster.Tail(out.String(), 1500))
 			}
-			select {
-			case err := <-exited:
-				lastErr = fmt.Errorf("versitygw exited before serving (%v):\n%s", err, out.String())
-			default:
-				if time.Now().After(deadline) {
-					_ = cmd.Process.Kill()
-					<-exited
-					lastErr = fmt.Errorf("versitygw did not answer on %s within 30s:\n%s", addr, out.String())
-				}
-			}
-			if lastErr != nil {
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		client.CloseIdleConnections()
-		if lastErr == nil {
-			t.Cleanup(func() {
-				_ = cmd.Process.Kill()
-				<-exited
-				if t.Failed() {
-					t.Logf("versitygw output:\n%s", mpTail(out.String(), 1500))
-				}
-			})
-			return endpoint
-		}
+		})
+		return "http://" + addr
 	}
 	t.Fatalf("start versitygw: %v", lastErr)
 	return ""
@@ -1194,19 +1117,9 @@ func mpStartVersitygw(t *testing.T) string {
 
 func mpFreeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := cluster.FreeAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
 	return addr
-}
-
-// mpTail returns the last n bytes of s.
-func mpTail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n:]
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"net/http"
 	"os/exec"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/dungji/dungji/db/dbtest"
 	"github.com/dungji/dungji/server/config"
+	"github.com/dungji/dungji/server/internal/cluster"
 )
 
 // prodStartEnv names every external part of a production process; the
@@ -34,7 +34,7 @@ func prodStartEnv() map[string]string {
 func runBinary(t *testing.T, ctx context.Context, env map[string]string, args ...string) (error, string) {
 	t.Helper()
 	cmd := exec.CommandContext(ctx, mpBinary(t), args...)
-	cmd.Env = mpBaseEnv()
+	cmd.Env = cluster.BaseEnv()
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -108,8 +108,8 @@ func TestProductionDevelopmentPartsAreLoud(t *testing.T) {
 	env["ADDR"] = mpFreeAddr(t)
 	env["DATA_DIR"] = t.TempDir()
 	c := &mpCluster{t: t, bin: mpBinary(t), http: &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{}}}
-	p := c.spawn("production with development parts", "all", env["ADDR"], env)
-	if err := p.waitReady(c.http, 60*time.Second); err != nil {
+	p, err := c.spawn("production with development parts", "all", env["ADDR"], env)
+	if err != nil {
 		t.Fatalf("%v\n%s", err, p.out.String())
 	}
 	out := p.out.String()
@@ -131,35 +131,5 @@ func TestProductionS3AWSResolutionIsExplicit(t *testing.T) {
 	}
 	if !cfg.S3AWS || cfg.S3Endpoint != "" || len(cfg.DevPartsInUse()) != 0 {
 		t.Fatalf("S3_ENDPOINT=aws: aws %v endpoint %q dev parts %v", cfg.S3AWS, cfg.S3Endpoint, cfg.DevPartsInUse())
-	}
-}
-
-// TestRecoveryTimerDefaults: River takes a killed worker's job back a
-// minute after the longest job may run, not after River's hour.
-func TestRecoveryTimerDefaults(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		env             map[string]string
-		timeout, rescue time.Duration
-	}{
-		{nil, 4 * time.Minute, 5 * time.Minute},
-		{map[string]string{"JOB_TIMEOUT": "10m"}, 10 * time.Minute, 11 * time.Minute},
-		{map[string]string{"JOB_TIMEOUT": "20s"}, 20 * time.Second, 80 * time.Second},
-		{map[string]string{"JOB_TIMEOUT": "20s", "JOB_RESCUE_AFTER": "30s"}, 20 * time.Second, 30 * time.Second},
-	}
-	for _, tc := range cases {
-		t.Run(fmt.Sprint(tc.env), func(t *testing.T) {
-			env := map[string]string{"DATA_DIR": t.TempDir()}
-			for k, v := range tc.env {
-				env[k] = v
-			}
-			cfg, err := config.Load(func(k string) string { return env[k] })
-			if err != nil {
-				t.Fatal(err)
-			}
-			if cfg.JobTimeout != tc.timeout || cfg.JobRescueAfter != tc.rescue {
-				t.Fatalf("timeout %v rescue %v, want %v %v", cfg.JobTimeout, cfg.JobRescueAfter, tc.timeout, tc.rescue)
-			}
-		})
 	}
 }

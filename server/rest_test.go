@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/dungji/dungji/server/internal/testkit"
 	"net/http"
 	"slices"
 	"strings"
@@ -169,16 +170,11 @@ func TestRESTAgreesWithGraphQL(t *testing.T) {
 	// A real SUCCESS, with its file and OCR task.
 	nest := createNest(t, a, tok, "집")
 	done := requestIssuance(t, a, tok, nest)
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	testkit.Eventually(t, 60*time.Second, "the pipeline finishes", func() bool {
 		var st string
 		_ = a.db.Pool.QueryRow(ctx, "SELECT o.status FROM ocr_tasks o JOIN issuance_tasks i ON o.issuance_task_id = i.id WHERE i.id = $1", done).Scan(&st)
-		if st == "SUCCESS" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the pipeline did not finish")
-		}
-	}
+		return st == "SUCCESS"
+	})
 	type variant struct {
 		name, sql string // sql sets the task's columns; $1 = task id
 	}

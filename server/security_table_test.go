@@ -208,8 +208,8 @@ func startSecEnv(t *testing.T, profile string) *secEnv {
 		env["DEVELOPMENT_PARTS"] = "embedded-s3,issuer-simulator,builtin-ocr"
 	}
 	c := &mpCluster{t: t, bin: mpBinary(t), http: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{}}}
-	p := c.spawn("dungji "+profile, "all", addr, env)
-	if err := p.waitReady(c.http, 60*time.Second); err != nil {
+	p, err := c.spawn("dungji "+profile, "all", addr, env)
+	if err != nil {
 		t.Fatalf("%v\n%s", err, p.out.String())
 	}
 	pool, err := pgxpool.New(context.Background(), dbURL)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr/degrade"
+	"github.com/dungji/dungji/server/internal/testkit"
 )
 
 // uploadForm is a multipart/form-data body with one file field.
@@ -198,16 +199,12 @@ func TestUploadRegistryAnalysed(t *testing.T) {
 	task := body["ocr_task_id"].(string)
 	q := `query($id: ID!) { ocrTask(id: $id) { status pageCount file { key: url size } analysis { verdict reasons { code } registry { title { uniqueNo } } } } }`
 	var an any
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	testkit.Eventually(t, 60*time.Second, "the upload's OCR finishes", func() bool {
 		r := a.gql(t, tok, q, map[string]any{"id": task})
-		if s := dig(r.Data, "ocrTask", "status"); s == "SUCCESS" || s == "FAILED" {
-			an = dig(r.Data, "ocrTask", "analysis")
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the upload's OCR did not finish")
-		}
-	}
+		an = dig(r.Data, "ocrTask", "analysis")
+		s := dig(r.Data, "ocrTask", "status")
+		return s == "SUCCESS" || s == "FAILED"
+	})
 	if dig(an, "verdict") != "COMPLETE" || dig(an, "registry", "title", "uniqueNo") != reg.FormattedUniqueNo() {
 		t.Errorf("uploaded PDF: %v", an)
 	}
@@ -237,18 +234,15 @@ func TestUploadRegistryAnalysed(t *testing.T) {
 		t.Fatalf("GraphQL upload: %d %+v %v", r.Status, r.Errors, r.Data)
 	}
 	task = dig(r.Data, "uploadRegistry", "ocrTask", "id").(string)
-	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		r := a.gql(t, tok, q, map[string]any{"id": task})
-		if s := dig(r.Data, "ocrTask", "status"); s == "SUCCESS" || s == "FAILED" {
-			an = dig(r.Data, "ocrTask", "analysis")
-			if s != "SUCCESS" || dig(r.Data, "ocrTask", "pageCount") != float64(1) {
-				t.Errorf("photo OCR: %v", r.Data)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the photo's OCR did not finish")
-		}
+	var photoOCR map[string]any
+	testkit.Eventually(t, 90*time.Second, "the photo's OCR finishes", func() bool {
+		photoOCR = a.gql(t, tok, q, map[string]any{"id": task}).Data
+		s := dig(photoOCR, "ocrTask", "status")
+		return s == "SUCCESS" || s == "FAILED"
+	})
+	an = dig(photoOCR, "ocrTask", "analysis")
+	if dig(photoOCR, "ocrTask", "status") != "SUCCESS" || dig(photoOCR, "ocrTask", "pageCount") != float64(1) {
+		t.Errorf("photo OCR: %v", photoOCR)
 	}
 	if v := dig(an, "verdict"); v == "COMPLETE" && reg.Pages > 1 {
 		t.Errorf("one page of %d judged COMPLETE: %v", reg.Pages, an)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/server/internal/cluster"
 )
 
 // row is one line of the table: a figure, what it must be, and whether it is.
@@ -207,7 +208,7 @@ func (r *run) report(ctx context.Context, drained bool, elapsed time.Duration) e
 		double == 0 && orphanPayments == 0 && unpaidSuccess == 0 && len(payments) >= count["IssuanceTask"]["SUCCESS"])
 
 	// S3 objects vs files rows.
-	store, err := blob.New(ctx, blob.Config{Endpoint: "http://" + r.s3.addr, Bucket: r.s3Bucket, AccessKey: r.s3Access,
+	store, err := blob.New(ctx, blob.Config{Endpoint: "http://" + r.s3.Addr, Bucket: r.s3Bucket, AccessKey: r.s3Access,
 		SecretKey: r.s3Secret, PathStyle: true})
 	if err != nil {
 		return err
@@ -282,9 +283,9 @@ func (r *run) report(ctx context.Context, drained bool, elapsed time.Duration) e
 
 	// The processes themselves.
 	var died []string
-	for _, p := range append([]*proc{r.apiProc, r.engine, r.s3}, r.workers...) {
-		if !p.running() {
-			died = append(died, p.name)
+	for _, p := range append([]*cluster.Proc{r.apiProc, r.engine, r.s3}, r.workers...) {
+		if !p.Running() {
+			died = append(died, p.Name)
 		}
 	}
 	add("processes that died on their own", fmt.Sprintf("%d %v", len(died), died), "0", len(died) == 0)

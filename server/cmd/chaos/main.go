@@ -41,6 +41,7 @@ import (
 
 	"github.com/dungji/dungji/db/localpg"
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/server/internal/cluster"
 )
 
 func main() {
@@ -114,10 +115,10 @@ type run struct {
 	pg      *localpg.Server
 	dbURL   string
 	pool    *pgxpool.Pool
-	s3      *proc
-	engine  *proc
-	apiProc *proc
-	workers []*proc
+	s3      *cluster.Proc
+	engine  *cluster.Proc
+	apiProc *cluster.Proc
+	workers []*cluster.Proc
 	servers []*http.Server
 	sim     *issuer.Simulator
 	eproxy  *engineProxy
@@ -233,13 +234,13 @@ func (r *run) setup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s3Addr, err := freeAddr()
+	s3Addr, err := cluster.FreeAddr()
 	if err != nil {
 		return err
 	}
-	r.s3 = &proc{name: "versitygw", bin: r.versitygw, addr: s3Addr, logPath: filepath.Join(logs, "versitygw.log"), env: baseEnv(),
-		args: []string{"--access", r.s3Access, "--secret", r.s3Secret, "--port", s3Addr, "posix", s3Dir}}
-	if err := r.s3.start(ctx, 30*time.Second); err != nil {
+	r.s3 = &cluster.Proc{Name: "versitygw", Bin: r.versitygw, Addr: s3Addr, LogPath: filepath.Join(logs, "versitygw.log"), Env: cluster.BaseEnv(),
+		Args: []string{"--access", r.s3Access, "--secret", r.s3Secret, "--port", s3Addr, "posix", s3Dir}, OwnGroup: true}
+	if err := r.s3.Start(ctx, 30*time.Second); err != nil {
 		return err
 	}
 
@@ -256,16 +257,16 @@ func (r *run) setup(ctx context.Context) error {
 	}
 
 	// The OCR engine, alone, behind a proxy that can answer 503.
-	engineAddr, err := freeAddr()
+	engineAddr, err := cluster.FreeAddr()
 	if err != nil {
 		return err
 	}
 	engineData, _ := childDir(dir, "engine")
-	r.engine = &proc{name: "ocr-engine", bin: r.bin, args: []string{"ocr-engine"}, addr: engineAddr,
-		logPath: filepath.Join(logs, "ocr-engine.log"),
-		env: append(baseEnv(), "OCR_ENGINE_ADDR="+engineAddr, "OCR_CALLBACK_KEY="+r.callbackKey,
+	r.engine = &cluster.Proc{Name: "ocr-engine", Bin: r.bin, Args: []string{"ocr-engine"}, Addr: engineAddr,
+		LogPath: filepath.Join(logs, "ocr-engine.log"), OwnGroup: true,
+		Env: append(cluster.BaseEnv(), "OCR_ENGINE_ADDR="+engineAddr, "OCR_CALLBACK_KEY="+r.callbackKey,
 			"OCR_SIGNING_SECRET="+r.signingSecret, "LOG_LEVEL=warn", "DATA_DIR="+engineData, "ENV=development")}
-	if err := r.engine.start(ctx, 30*time.Second); err != nil {
+	if err := r.engine.Start(ctx, 30*time.Second); err != nil {
 		return err
 	}
 	if r.eproxy, err = newEngineProxy("http://" + engineAddr); err != nil {
@@ -277,7 +278,7 @@ func (r *run) setup(ctx context.Context) error {
 	}
 
 	// The API, and the callback proxy in front of its callback endpoint.
-	apiAddr, err := freeAddr()
+	apiAddr, err := cluster.FreeAddr()
 	if err != nil {
 		return err
 	}
@@ -288,7 +289,7 @@ func (r *run) setup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	env := append(baseEnv(),
+	env := append(cluster.BaseEnv(),
 		// The production profile: every part named (versitygw, the bot over
 		// HTTP, the engine alone), the API process migrating as a deploy's
 		// `dungji migrate up` would.
@@ -308,23 +309,23 @@ func (r *run) setup(ctx context.Context) error {
 		"OCR_DEADLINE=10s", "OCR_DEADLINE_PER_PAGE=2s",
 	)
 	env = append(env, r.env...) // the last of a name wins
-	newProc := func(name, role, addr string) (*proc, error) {
+	newProc := func(name, role, addr string) (*cluster.Proc, error) {
 		data, err := childDir(dir, name)
 		if err != nil {
 			return nil, err
 		}
-		return &proc{name: name, bin: r.bin, args: []string{"serve", "--role=" + role}, addr: addr, readyAt: "/readyz",
-			logPath: filepath.Join(logs, name+".log"), env: append(env[:len(env):len(env)], "ADDR="+addr, "DATA_DIR="+data)}, nil
+		return &cluster.Proc{Name: name, Bin: r.bin, Args: []string{"serve", "--role=" + role}, Addr: addr, ReadyPath: "/readyz",
+			LogPath: filepath.Join(logs, name+".log"), Env: append(env[:len(env):len(env)], "ADDR="+addr, "DATA_DIR="+data), OwnGroup: true}, nil
 	}
 	if r.apiProc, err = newProc("api", "api", apiAddr); err != nil {
 		return err
 	}
 	r.log.Info("starting the API process (it migrates the database)")
-	if err := r.apiProc.start(ctx, 90*time.Second); err != nil {
+	if err := r.apiProc.Start(ctx, 90*time.Second); err != nil {
 		return err
 	}
 	for i := 1; i <= 2; i++ {
-		addr, err := freeAddr()
+		addr, err := cluster.FreeAddr()
 		if err != nil {
 			return err
 		}
@@ -332,7 +333,7 @@ func (r *run) setup(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := w.start(ctx, 60*time.Second); err != nil {
+		if err := w.Start(ctx, 60*time.Second); err != nil {
 			return err
 		}
 		r.workers = append(r.workers, w)
@@ -369,7 +370,7 @@ func (r *run) prepare(ctx context.Context) error {
 	tokens := make([]string, users)
 	for i := range tokens {
 		cmd := exec.CommandContext(ctx, r.bin, "token", "--user", fmt.Sprintf("chaos-user-%02d", i), "--ttl", "2h")
-		cmd.Env = append(baseEnv(), "JWT_SECRET="+r.jwtSecret, "ENV=development", "DATA_DIR="+filepath.Join(r.dir, "api"),
+		cmd.Env = append(cluster.BaseEnv(), "JWT_SECRET="+r.jwtSecret, "ENV=development", "DATA_DIR="+filepath.Join(r.dir, "api"),
 			"OCR_CALLBACK_KEY="+r.callbackKey, "OCR_SIGNING_SECRET="+r.signingSecret)
 		out, err := cmd.Output()
 		if err != nil {
@@ -475,11 +476,11 @@ func (r *run) inject(ctx context.Context, t0 time.Time) {
 			return
 		}
 		w := r.workers[k%len(r.workers)]
-		r.log.Info("kill -9", "process", w.name)
-		w.kill()
+		r.log.Info("kill -9", "process", w.Name)
+		w.Kill()
 		began := time.Now()
-		if err := w.start(ctx, 60*time.Second); err != nil {
-			r.log.Error("restart after kill", "process", w.name, "err", err)
+		if err := w.Start(ctx, 60*time.Second); err != nil {
+			r.log.Error("restart after kill", "process", w.Name, "err", err)
 		}
 		r.faults.mu.Lock()
 		r.faults.kills++
@@ -501,10 +502,10 @@ func (r *run) inject(ctx context.Context, t0 time.Time) {
 		return
 	}
 	r.log.Info("S3 down", "for", s3Outage)
-	r.s3.kill()
+	r.s3.Kill()
 	began = time.Now()
 	at(s3DownAt + s3Outage)
-	err = r.s3.start(context.WithoutCancel(ctx), 30*time.Second)
+	err = r.s3.Start(context.WithoutCancel(ctx), 30*time.Second)
 	r.faults.mu.Lock()
 	r.faults.s3Down, r.faults.s3Err = time.Since(began), err
 	r.faults.mu.Unlock()
@@ -571,11 +572,11 @@ func (r *run) cleanup() {
 	for _, srv := range r.servers {
 		_ = srv.Close()
 	}
-	procs := append([]*proc{r.apiProc}, r.workers...)
+	procs := append([]*cluster.Proc{r.apiProc}, r.workers...)
 	procs = append(procs, r.engine, r.s3)
 	for _, p := range procs {
 		if p != nil {
-			p.stop(15 * time.Second)
+			p.Stop(15 * time.Second)
 		}
 	}
 	if r.pool != nil {
