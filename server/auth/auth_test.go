@@ -10,6 +10,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 const (
@@ -156,9 +157,9 @@ func TestAdminOnlyAndRequireKey(t *testing.T) {
 		{"user token", guarded, func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+user) }, http.StatusForbidden},
 		{"bad token", guarded, func(r *http.Request) { r.Header.Set("Authorization", "Bearer x") }, http.StatusForbidden},
 		{"no key", keyed, func(r *http.Request) {}, http.StatusUnauthorized},
-		{"wrong key", keyed, func(r *http.Request) { r.Header.Set(InternalKeyHeader, "current-key-0124") }, http.StatusUnauthorized},
-		{"current key", keyed, func(r *http.Request) { r.Header.Set(InternalKeyHeader, "current-key-0123") }, http.StatusNoContent},
-		{"previous key", keyed, func(r *http.Request) { r.Header.Set(InternalKeyHeader, "previous-key-012") }, http.StatusNoContent},
+		{"wrong key", keyed, func(r *http.Request) { r.Header.Set(ocr.HeaderInternalAPIKey, "current-key-0124") }, http.StatusUnauthorized},
+		{"current key", keyed, func(r *http.Request) { r.Header.Set(ocr.HeaderInternalAPIKey, "current-key-0123") }, http.StatusNoContent},
+		{"previous key", keyed, func(r *http.Request) { r.Header.Set(ocr.HeaderInternalAPIKey, "previous-key-012") }, http.StatusNoContent},
 	} {
 		req := httptest.NewRequest(http.MethodGet, "/x", nil)
 		tc.set(req)
@@ -186,7 +187,7 @@ func TestKeyTransport(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || req.Header.Get(InternalKeyHeader) != "" {
-		t.Fatalf("status %d, caller's header %q", resp.StatusCode, req.Header.Get(InternalKeyHeader))
+	if resp.StatusCode != http.StatusOK || req.Header.Get(ocr.HeaderInternalAPIKey) != "" {
+		t.Fatalf("status %d, caller's header %q", resp.StatusCode, req.Header.Get(ocr.HeaderInternalAPIKey))
 	}
 }

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"github.com/dungji/dungji/jobs/ocr"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -14,7 +15,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
-	"github.com/dungji/dungji/server/auth"
 	"github.com/dungji/dungji/server/config"
 )
 
@@ -162,7 +162,7 @@ func TestOCRCallbackRefusals(t *testing.T) {
 		Callbacks: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "callbacks"}, []string{"outcome"})}
 	keyed := func(k string) http.Header {
 		h := http.Header{}
-		h.Set(auth.InternalKeyHeader, k)
+		h.Set(ocr.HeaderInternalAPIKey, k)
 		return h
 	}
 	signed := func(body string, at time.Time) http.Header {
@@ -174,7 +174,7 @@ func TestOCRCallbackRefusals(t *testing.T) {
 		h.Set("webhook-id", "msg-1")
 		h.Set("webhook-timestamp", strconv.FormatInt(at.Unix(), 10))
 		h.Set("webhook-signature", sig)
-		h.Set(auth.InternalKeyHeader, key)
+		h.Set(ocr.HeaderInternalAPIKey, key)
 		return h
 	}
 	for _, tc := range []struct {
