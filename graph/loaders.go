@@ -35,17 +35,17 @@ func NewLoaders(svc *jobs.Service, wait time.Duration) *Loaders {
 	opt := dataloadgen.WithWait(wait)
 	return &Loaders{
 		nest:          dataloadgen.NewLoader(svc.NestsByID, opt),
-		file:          dataloadgen.NewLoader(svc.FilesByID, opt),
-		issuanceTask:  dataloadgen.NewLoader(svc.IssuanceTasksByID, opt),
-		ocrOfIssuance: dataloadgen.NewLoader(svc.OCRTasksOfIssuances, opt),
-		latestOCR:     dataloadgen.NewLoader(svc.LatestSuccessfulOCR, opt),
+		file:          dataloadgen.NewLoader(svc.FilesUnchecked, opt),
+		issuanceTask:  dataloadgen.NewLoader(svc.IssuanceTasksUnchecked, opt),
+		ocrOfIssuance: dataloadgen.NewLoader(svc.OCRTasksOfIssuancesUnchecked, opt),
+		latestOCR:     dataloadgen.NewLoader(svc.LatestSuccessfulOCRUnchecked, opt),
 		issuanceEvents: dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([][]*db.TaskEvent, []error) {
-			return svc.TaskEventsOf(ctx, db.KindIssuance, ids)
+			return svc.TaskEventsOfUnchecked(ctx, db.KindIssuance, ids)
 		}, opt),
 		ocrEvents: dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([][]*db.TaskEvent, []error) {
-			return svc.TaskEventsOf(ctx, db.KindOCR, ids)
+			return svc.TaskEventsOfUnchecked(ctx, db.KindOCR, ids)
 		}, opt),
-		issuanceFirsts: dataloadgen.NewLoader(svc.FirstIssuancePages, opt),
+		issuanceFirsts: dataloadgen.NewLoader(svc.FirstIssuancePagesUnchecked, opt),
 	}
 }
 

@@ -56,7 +56,7 @@ func (r *alertResolver) OcrTask(ctx context.Context, obj *db.Alert) (*db.OCRTask
 	if obj.OCRTaskID == nil {
 		return nil, nil
 	}
-	return r.Service.OCRTaskByID(ctx, *obj.OCRTaskID)
+	return r.Service.OCRTaskUnchecked(ctx, *obj.OCRTaskID)
 }
 
 // PreviousOcrTask is the resolver for the previousOcrTask field.
@@ -64,7 +64,7 @@ func (r *alertResolver) PreviousOcrTask(ctx context.Context, obj *db.Alert) (*db
 	if obj.PreviousOCRTaskID == nil {
 		return nil, nil
 	}
-	return r.Service.OCRTaskByID(ctx, *obj.PreviousOCRTaskID)
+	return r.Service.OCRTaskUnchecked(ctx, *obj.PreviousOCRTaskID)
 }
 
 // File is the resolver for the file field.
@@ -176,7 +176,7 @@ func (r *registryCheckResolver) OcrTask(ctx context.Context, obj *db.RegistryCom
 	if obj.OCRTaskID == nil {
 		return nil, nil
 	}
-	return r.Service.OCRTaskByID(ctx, *obj.OCRTaskID)
+	return r.Service.OCRTaskUnchecked(ctx, *obj.OCRTaskID)
 }
 
 // IssuanceTask is the resolver for the issuanceTask field.
@@ -197,7 +197,7 @@ func (r *registryCheckResolver) PreviousOcrTask(ctx context.Context, obj *db.Reg
 	if obj.PreviousOCRTaskID == nil {
 		return nil, nil
 	}
-	return r.Service.OCRTaskByID(ctx, *obj.PreviousOCRTaskID)
+	return r.Service.OCRTaskUnchecked(ctx, *obj.PreviousOCRTaskID)
 }
 
 // Alerts is the resolver for the alerts field.

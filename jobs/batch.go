@@ -56,8 +56,8 @@ func NestVisible(ctx context.Context, n *db.Nest) error {
 	return nil
 }
 
-// FilesByID loads file rows.
-func (s *Service) FilesByID(ctx context.Context, ids []string) ([]*db.File, []error) {
+// FilesUnchecked loads file rows.
+func (s *Service) FilesUnchecked(ctx context.Context, ids []string) ([]*db.File, []error) {
 	var rows []*db.File
 	if err := s.db.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(validIDs(ids))).Scan(ctx); err != nil {
 		return nil, []error{internal("load files", err)}
@@ -65,8 +65,8 @@ func (s *Service) FilesByID(ctx context.Context, ids []string) ([]*db.File, []er
 	return byKeys(ids, index(rows, func(f *db.File) string { return f.ID }), "file")
 }
 
-// IssuanceTasksByID loads issuance tasks.
-func (s *Service) IssuanceTasksByID(ctx context.Context, ids []string) ([]*db.IssuanceTask, []error) {
+// IssuanceTasksUnchecked loads issuance tasks.
+func (s *Service) IssuanceTasksUnchecked(ctx context.Context, ids []string) ([]*db.IssuanceTask, []error) {
 	var rows []*db.IssuanceTask
 	if err := s.db.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(validIDs(ids))).Scan(ctx); err != nil {
 		return nil, []error{internal("load issuance tasks", err)}
@@ -74,9 +74,9 @@ func (s *Service) IssuanceTasksByID(ctx context.Context, ids []string) ([]*db.Is
 	return byKeys(ids, index(rows, func(t *db.IssuanceTask) string { return t.ID }), "issuance task")
 }
 
-// OCRTasksOfIssuances loads the newest OCR task of each issuance task (nil
+// OCRTasksOfIssuancesUnchecked loads the newest OCR task of each issuance task (nil
 // when it has none).
-func (s *Service) OCRTasksOfIssuances(ctx context.Context, ids []string) ([]*db.OCRTask, []error) {
+func (s *Service) OCRTasksOfIssuancesUnchecked(ctx context.Context, ids []string) ([]*db.OCRTask, []error) {
 	var rows []*db.OCRTask
 	if err := s.db.Bun.NewSelect().Model(&rows).DistinctOn("issuance_task_id").
 		Where("issuance_task_id IN (?)", bun.In(validIDs(ids))).OrderExpr("issuance_task_id, id DESC").Scan(ctx); err != nil {
@@ -95,9 +95,9 @@ func (s *Service) OCRTasksOfIssuances(ctx context.Context, ids []string) ([]*db.
 	return out, nil
 }
 
-// LatestSuccessfulOCR loads each nest's newest successful OCR task (nil
+// LatestSuccessfulOCRUnchecked loads each nest's newest successful OCR task (nil
 // when it has none), as NestRegistryAnalysis reads it.
-func (s *Service) LatestSuccessfulOCR(ctx context.Context, nestIDs []string) ([]*db.OCRTask, []error) {
+func (s *Service) LatestSuccessfulOCRUnchecked(ctx context.Context, nestIDs []string) ([]*db.OCRTask, []error) {
 	var rows []*db.OCRTask
 	if err := s.db.Bun.NewSelect().Model(&rows).DistinctOn("nest_id").
 		Where("nest_id IN (?) AND status = ?", bun.In(validIDs(nestIDs)), db.StatusSuccess).
@@ -112,8 +112,8 @@ func (s *Service) LatestSuccessfulOCR(ctx context.Context, nestIDs []string) ([]
 	return out, nil
 }
 
-// TaskEventsOf loads each task's transitions, oldest first.
-func (s *Service) TaskEventsOf(ctx context.Context, kind db.TaskKind, taskIDs []string) ([][]*db.TaskEvent, []error) {
+// TaskEventsOfUnchecked loads each task's transitions, oldest first.
+func (s *Service) TaskEventsOfUnchecked(ctx context.Context, kind db.TaskKind, taskIDs []string) ([][]*db.TaskEvent, []error) {
 	var rows []*db.TaskEvent
 	if err := s.db.Bun.NewSelect().Model(&rows).Where("task_kind = ? AND task_id IN (?)", kind, bun.In(validIDs(taskIDs))).
 		OrderExpr("task_id, version").Scan(ctx); err != nil {
@@ -139,10 +139,10 @@ type NestPageKey struct {
 	First  int
 }
 
-// FirstIssuancePages loads the first page of each nest's issuance tasks,
+// FirstIssuancePagesUnchecked loads the first page of each nest's issuance tasks,
 // newest first, as NestIssuanceTasks without a cursor: one statement, a
 // LIMIT per nest.
-func (s *Service) FirstIssuancePages(ctx context.Context, keys []NestPageKey) ([]Page[*db.IssuanceTask], []error) {
+func (s *Service) FirstIssuancePagesUnchecked(ctx context.Context, keys []NestPageKey) ([]Page[*db.IssuanceTask], []error) {
 	// One nest may come twice (latestIssuance beside issuanceTasks): each
 	// is read once, up to the longest page asked.
 	limit, seen := 0, map[string]bool{}

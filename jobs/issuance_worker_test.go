@@ -359,7 +359,7 @@ func (b *testBundle) checkSuccess(t *testing.T, task *db.IssuanceTask) {
 	if hex.EncodeToString(sum[:]) != f.SHA256 || int64(len(body)) != f.Size || !strings.HasPrefix(string(body), "%PDF-") {
 		t.Fatal("stored object does not match its files row")
 	}
-	ocr, err := b.svc.OCRTaskOfIssuance(ctx, task.ID)
+	ocr, err := b.svc.OCRTaskOfIssuanceUnchecked(ctx, task.ID)
 	if err != nil || ocr == nil {
 		t.Fatalf("no OCR task: %v", err)
 	}

@@ -56,8 +56,8 @@ func (s *Service) FileURL(ctx context.Context, f *db.File) (string, error) {
 	return u, nil
 }
 
-// OCRTaskOfIssuance returns the OCR task created by an issuance, or nil.
-func (s *Service) OCRTaskOfIssuance(ctx context.Context, issuanceTaskID string) (*db.OCRTask, error) {
+// OCRTaskOfIssuanceUnchecked returns the OCR task created by an issuance, or nil.
+func (s *Service) OCRTaskOfIssuanceUnchecked(ctx context.Context, issuanceTaskID string) (*db.OCRTask, error) {
 	var ts []*db.OCRTask
 	if err := s.db.Bun.NewSelect().Model(&ts).Where("issuance_task_id = ?", issuanceTaskID).
 		OrderExpr("id DESC").Limit(1).Scan(ctx); err != nil {
@@ -69,8 +69,8 @@ func (s *Service) OCRTaskOfIssuance(ctx context.Context, issuanceTaskID string) 
 	return ts[0], nil
 }
 
-// TaskEvents returns a task's transitions, oldest first.
-func (s *Service) TaskEvents(ctx context.Context, kind db.TaskKind, taskID string) ([]*db.TaskEvent, error) {
+// TaskEventsUnchecked returns a task's transitions, oldest first.
+func (s *Service) TaskEventsUnchecked(ctx context.Context, kind db.TaskKind, taskID string) ([]*db.TaskEvent, error) {
 	var evs []*db.TaskEvent
 	if err := s.db.Bun.NewSelect().Model(&evs).Where("task_kind = ? AND task_id = ?", kind, taskID).
 		OrderExpr("version").Scan(ctx); err != nil {

@@ -27,10 +27,10 @@ func (s *Service) AlertByID(ctx context.Context, id string) (*db.Alert, error) {
 	return a, nil
 }
 
-// OCRTaskByID returns an OCR task (its result left out) without an
+// OCRTaskUnchecked returns an OCR task (its result left out) without an
 // ownership check, for callers that reached it through an alert or a
 // comparison the caller may see.
-func (s *Service) OCRTaskByID(ctx context.Context, id string) (*db.OCRTask, error) {
+func (s *Service) OCRTaskUnchecked(ctx context.Context, id string) (*db.OCRTask, error) {
 	t := new(db.OCRTask)
 	if err := s.db.Bun.NewSelect().Model(t).ExcludeColumn("result").Where("id = ?", id).Scan(ctx); err != nil {
 		return nil, internal("load OCR task", err)

@@ -218,7 +218,7 @@ func (a *API) restIssuanceTask(w http.ResponseWriter, r *http.Request) {
 			a.restFail(w, r, err)
 			return
 		}
-		o, err := a.Service.OCRTaskOfIssuance(ctx, t.ID)
+		o, err := a.Service.OCRTaskOfIssuanceUnchecked(ctx, t.ID)
 		if err != nil {
 			a.restFail(w, r, err)
 			return
