@@ -220,7 +220,7 @@ func (b *testBundle) task(t *testing.T, id string) *db.IssuanceTask {
 // waitFinal waits for a task to reach SUCCESS or FAILED, watching the row.
 func (b *testBundle) waitFinal(t *testing.T, id string) *db.IssuanceTask {
 	t.Helper()
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(90 * time.Second) // a hang guard: the S3 cases wait out the SDK's own backoff (up to 2 s × 3) per attempt
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -237,7 +237,7 @@ func (b *testBundle) waitFinal(t *testing.T, id string) *db.IssuanceTask {
 				Errors      []string  `bun:"errors,array"`
 			}
 			_ = b.db.Bun.NewRaw("SELECT state, attempt, scheduled_at, errors::text[] AS errors FROM river_job WHERE id = ?", tk.JobID).Scan(context.Background(), &job)
-			t.Fatalf("task %s still %s after 20s (attempt %d, last error %v); job %+v", id, tk.Status, tk.Attempt, deref(tk.LastErrorCode), job)
+			t.Fatalf("task %s still %s after 90s (attempt %d, last error %v); job %+v", id, tk.Status, tk.Attempt, deref(tk.LastErrorCode), job)
 		case <-tick.C:
 		}
 	}
