@@ -1,6 +1,3 @@
-// Package db holds the task store: the bun models, the embedded migrations
-// (ours and River's), the connection wiring that lets a bun write and a River
-// insert share one transaction, and the queries the lifecycle code builds on.
 package db
 
 import (

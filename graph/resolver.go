@@ -1,5 +1,3 @@
-// Package graph is the GraphQL API: the schema (*.graphqls), the code gqlgen
-// generates from it, and thin resolvers that call the lifecycle in jobs.
 package graph
 
 //go:generate go tool gqlgen generate --config ../gqlgen.yml

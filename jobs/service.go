@@ -1,7 +1,3 @@
-// Package jobs is the task lifecycle: requesting an issuance, every state
-// transition, the retry policies and the River workers. GraphQL resolvers,
-// REST handlers and workers all call the methods here; none of them
-// re-implements a rule.
 package jobs
 
 import (

@@ -1,0 +1,37 @@
+// Package graph is the GraphQL API: the schema (*.graphqls, one file per
+// domain), the code gqlgen generates from it (generated.go, model/; never
+// edited by hand: `make generate`, checked by `make verify`) and thin
+// resolvers that call the lifecycle in jobs.
+//
+// # Resolvers hold no rules
+//
+// A resolver translates arguments, calls one Service method and returns its
+// result or error; codes reach extensions.code through the error presenter
+// (errors.go). Every list-reachable edge resolves through the response's
+// data loaders (loaders.go): the fields of all objects of a list wait a
+// couple of milliseconds and share one statement per edge, authorised once
+// per batch, so the cost of a page does not grow with its size. Loaders are
+// made per response, so a subscription's next event never reads a value
+// cached for the previous one.
+//
+// # The schema is the contract, the bun models are its backing
+//
+// gqlgen.yml binds the GraphQL object types straight to the bun models in
+// db (IssuanceTask, OCRTask, Nest, …) rather than to a second set of API
+// structs. We keep it that way on purpose: the public API is what the
+// .graphqls files say, not what the Go structs hold. A model field the
+// schema does not name is invisible; renaming a column changes only its
+// bun tag; renaming or removing a Go field the schema needs makes
+// `make generate` fail (gqlgen finds no field or resolver), so the API
+// cannot change silently. A field whose API shape differs from its column
+// gets a resolver (e.g. Nest.registryUniqueNo's formatting), which is where a mapping
+// layer would have put it anyway, without doubling every type. If the
+// models ever need to diverge widely from the API, bind that type to a
+// struct in graph/model and map it in its resolver.
+//
+// # Limits
+//
+// Complexity (complexity.go) prices list fields by their page size, so a
+// client cannot ask for an unbounded tree; depth and a single root field
+// per subscription are enforced by the HTTP layer (server/httpapi).
+package graph
