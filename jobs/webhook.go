@@ -50,13 +50,51 @@ func newWebhookSecret() string {
 }
 
 // blockedAddr reports whether an address is loopback, private, link-local,
-// CGNAT, multicast or unspecified: never a client's public endpoint.
+// CGNAT, multicast, unspecified or another special-purpose range, or an IPv6
+// address that embeds such an IPv4 one: never a client's public endpoint.
 func blockedAddr(a netip.Addr) bool {
 	a = a.Unmap()
-	return !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
-		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() ||
-		netip.MustParsePrefix("100.64.0.0/10").Contains(a) || netip.MustParsePrefix("0.0.0.0/8").Contains(a)
+	if !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
+		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() {
+		return true
+	}
+	for _, p := range nonGlobalPrefixes {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	// An IPv6 address that embeds an IPv4 one (NAT64, 6to4) reaches that
+	// IPv4 address through a translator: judge the embedded address.
+	if a.Is6() {
+		b := a.As16()
+		switch {
+		case nat64Prefix.Contains(a):
+			return blockedAddr(netip.AddrFrom4([4]byte(b[12:16])))
+		case sixToFourPrefix.Contains(a):
+			return blockedAddr(netip.AddrFrom4([4]byte(b[2:6])))
+		}
+	}
+	return false
 }
+
+var (
+	nat64Prefix     = netip.MustParsePrefix("64:ff9b::/96")
+	sixToFourPrefix = netip.MustParsePrefix("2002::/16")
+	// nonGlobalPrefixes are the special-purpose ranges (IANA registries)
+	// that are no public unicast destination, beyond what netip classifies.
+	nonGlobalPrefixes = []netip.Prefix{
+		netip.MustParsePrefix("0.0.0.0/8"),      // this network
+		netip.MustParsePrefix("100.64.0.0/10"),  // CGNAT
+		netip.MustParsePrefix("192.0.0.0/24"),   // IETF protocol assignments
+		netip.MustParsePrefix("198.18.0.0/15"),  // benchmarking
+		netip.MustParsePrefix("240.0.0.0/4"),    // reserved, and the broadcast address
+		netip.MustParsePrefix("::/96"),          // IPv4-compatible (deprecated)
+		netip.MustParsePrefix("64:ff9b:1::/48"), // local-use NAT64
+		netip.MustParsePrefix("100::/64"),       // discard-only
+		netip.MustParsePrefix("2001::/32"),      // Teredo
+		netip.MustParsePrefix("fec0::/10"),      // site-local (deprecated)
+	}
+)
 
 // ValidateWebhookURL checks an endpoint URL: absolute http or https, a
 // host, no credentials. Unless allowPrivate, a host that is or resolves to

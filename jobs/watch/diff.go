@@ -125,6 +125,11 @@ func Compare(prev *analysis.Registry, cur Read) (Outcome, []Change) {
 	return OutcomeChanged, ch
 }
 
+// ReasonNoRead is the reason of a COULD_NOT_VERIFY alert when there was no
+// read to judge: the issuance or the OCR failed. Every COULD_NOT_VERIFY
+// alert carries at least one reason.
+const ReasonNoRead = "NO_READ"
+
 func couldNotVerify(cur Read) Change {
 	var why []string
 	var reasons []analysis.Reason
@@ -138,8 +143,13 @@ func couldNotVerify(cur Read) Change {
 	switch {
 	case cur.FailedReason != "":
 		why = append([]string{cur.FailedReason}, why...)
+		reasons = append([]analysis.Reason{{Code: ReasonNoRead, Message: cur.FailedReason}}, reasons...)
 	case cur.Registry == nil && len(why) == 0:
 		why = append(why, "no entry could be read from the document")
+		reasons = append(reasons, analysis.Reason{Code: analysis.ReasonNoEntries, Message: why[0]})
+	case len(reasons) == 0:
+		why = append(why, "the read was "+string(cur.Verdict))
+		reasons = append(reasons, analysis.Reason{Code: string(cur.Verdict), Message: why[0]})
 	}
 	verdict := string(cur.Verdict)
 	if verdict == "" {

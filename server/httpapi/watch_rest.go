@@ -3,7 +3,9 @@ package httpapi
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/dungji/dungji/db"
@@ -98,6 +100,11 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
 		}
 		return jobs.InvalidInput("body", "the body is not the expected JSON object: %v", err)
 	}
+	// One object and nothing after it: a second value or trailing bytes
+	// mean the client sent something else than it thinks.
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return jobs.InvalidInput("body", "the body has data after its JSON object")
+	}
 	return nil
 }
 
@@ -167,7 +174,15 @@ func toRESTAlert(x *db.Alert) restAlert {
 
 // restAlerts lists alerts, newest first: ?unacknowledged=true, ?after=<next_cursor>.
 func (a *API) restAlerts(w http.ResponseWriter, r *http.Request) {
-	f := jobs.AlertFilter{Unacknowledged: r.URL.Query().Get("unacknowledged") == "true"}
+	var f jobs.AlertFilter
+	if q := r.URL.Query(); q.Has("unacknowledged") {
+		v, err := strconv.ParseBool(q.Get("unacknowledged"))
+		if err != nil {
+			a.restFail(w, r, jobs.InvalidInput("unacknowledged", "unacknowledged must be true or false"))
+			return
+		}
+		f.Unacknowledged = v
+	}
 	if id := r.PathValue("nestId"); id != "" {
 		f.NestID = &id
 	}

@@ -1,0 +1,43 @@
+package jobs
+
+import (
+	"context"
+	"testing"
+)
+
+// TestWebhookURLOutsideReview: addresses an outside review of the production
+// profile (WEBHOOK_ALLOW_PRIVATE=false) found registered. Each one either
+// reaches a loopback or private IPv4 address through an IPv6 translation
+// prefix (NAT64, 6to4, IPv4-compatible) or is not a global unicast address at
+// all (reserved, broadcast, benchmarking, protocol assignments). Every one
+// must be BAD_USER_INPUT; public addresses stay accepted (documentation
+// ranges too: nothing routes them, and tests use them as public).
+func TestWebhookURLOutsideReview(t *testing.T) {
+	cases := []struct {
+		url  string
+		want Code
+	}{
+		{"http://[64:ff9b::7f00:1]/", CodeBadUserInput},          // NAT64 of 127.0.0.1
+		{"http://[64:ff9b::a00:1]/", CodeBadUserInput},           // NAT64 of 10.0.0.1
+		{"http://[64:ff9b:1::a9fe:a9fe]/", CodeBadUserInput},     // local-use NAT64 prefix
+		{"http://[2002:7f00:1::]/", CodeBadUserInput},            // 6to4 of 127.0.0.1
+		{"http://[2002:a9fe:a9fe::1]/", CodeBadUserInput},        // 6to4 of 169.254.169.254
+		{"http://[::127.0.0.1]/", CodeBadUserInput},              // IPv4-compatible
+		{"http://[::a9fe:a9fe]/", CodeBadUserInput},              // IPv4-compatible metadata
+		{"http://[2001::1]/", CodeBadUserInput},                  // Teredo
+		{"http://255.255.255.255/", CodeBadUserInput},            // limited broadcast
+		{"http://240.0.0.1/", CodeBadUserInput},                  // reserved
+		{"http://198.18.0.1/", CodeBadUserInput},                 // benchmarking
+		{"http://192.0.0.170/", CodeBadUserInput},                // IETF protocol assignments
+		{"http://[fec0::1]/", CodeBadUserInput},                  // site-local (deprecated)
+		{"http://93.184.215.14/hook", ""},                        // public IPv4
+		{"http://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/", ""}, // public IPv6
+		{"http://[64:ff9b::5db8:d70e]/", ""},                     // NAT64 of a public address
+	}
+	for _, c := range cases {
+		_, err := ValidateWebhookURL(context.Background(), c.url, false)
+		if got := codeOf(err); got != c.want {
+			t.Errorf("%s: code %q (%v), want %q", c.url, got, err, c.want)
+		}
+	}
+}
