@@ -245,9 +245,21 @@ func (s *Service) cancelChecks(ctx context.Context, tx bun.Tx, nestID string, no
 			Where("nest_id = ? AND status = ?", nestID, db.CheckScheduled).Exec(ctx); err != nil {
 			return internal("cancel watch checks", err)
 		}
+		// The history keeps the newest cancelled checks only: a client that
+		// resets its watch in a loop must not grow the nest's list (and its
+		// rows) without bound. A deleted check's job, if it still ran, finds
+		// no row and cancels itself.
+		if _, err := tx.NewDelete().Model((*db.WatchCheck)(nil)).Where("nest_id = ? AND status = ?", nestID, db.CheckCancelled).
+			Where("id NOT IN (SELECT id FROM watch_checks WHERE nest_id = ? AND status = ? ORDER BY updated_at DESC, id DESC LIMIT ?)",
+				nestID, db.CheckCancelled, keptCancelledChecks).Exec(ctx); err != nil {
+			return internal("prune cancelled watch checks", err)
+		}
 	}
 	return nil
 }
+
+// keptCancelledChecks is how many cancelled checks a nest's history keeps.
+const keptCancelledChecks = 20
 
 // CancelWatch cancels a nest's watch: its checks not yet run are cancelled
 // (kept in the history as CANCELLED) and its dates removed.

@@ -415,3 +415,30 @@ func TestWatchCheckWhoseIssuanceFails(t *testing.T) {
 		t.Fatalf("repeat: %v %v", again, err)
 	}
 }
+
+// TestWatchResetStormKeepsHistoryBounded: a client that replaces its watch
+// in a loop leaves at most keptCancelledChecks cancelled checks behind, and
+// the schedule it set last intact.
+func TestWatchResetStormKeepsHistoryBounded(t *testing.T) {
+	t.Parallel()
+	b := setupLazy(t)
+	ctx := WithActor(context.Background(), Actor{UserID: "alice"})
+	nest := b.nest(t, "alice")
+	day := time.Now().In(watch.Seoul).AddDate(0, 0, 30).Format(time.DateOnly)
+	for i := range 3 * keptCancelledChecks {
+		if _, err := b.svc.SetWatch(ctx, nest.ID, WatchInput{ContractDate: &day}); err != nil {
+			t.Fatalf("set %d: %v", i, err)
+		}
+	}
+	nw, err := b.svc.NestWatch(ctx, nest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	for _, c := range nw.Checks {
+		counts[c.Status]++
+	}
+	if counts[db.CheckCancelled] != keptCancelledChecks || counts[db.CheckScheduled] != 1 || len(nw.Checks) != keptCancelledChecks+1 {
+		t.Fatalf("checks by status %v, want %d cancelled and 1 scheduled", counts, keptCancelledChecks)
+	}
+}
