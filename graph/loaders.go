@@ -25,6 +25,16 @@ type Loaders struct {
 	issuanceEvents *dataloadgen.Loader[string, []*db.TaskEvent]
 	ocrEvents      *dataloadgen.Loader[string, []*db.TaskEvent]
 	issuanceFirsts *dataloadgen.Loader[jobs.NestPageKey, jobs.Page[*db.IssuanceTask]]
+
+	// The registry watch's edges.
+	watch            *dataloadgen.Loader[string, *jobs.NestWatch]
+	comparisons      *dataloadgen.Loader[string, []*db.RegistryComparison]
+	comparisonAlerts *dataloadgen.Loader[string, []*db.Alert]
+	alertFirsts      *dataloadgen.Loader[jobs.NestAlertPageKey, jobs.Page[*db.Alert]]
+	ocrTask          *dataloadgen.Loader[string, *db.OCRTask]
+	alert            *dataloadgen.Loader[string, *db.Alert]
+	endpoint         *dataloadgen.Loader[string, *db.WebhookEndpoint]
+	attempts         *dataloadgen.Loader[string, []*db.WebhookAttempt]
 }
 
 // DefaultBatchWait is how long a loader waits for the rest of a batch.
@@ -46,6 +56,15 @@ func NewLoaders(svc *jobs.Service, wait time.Duration) *Loaders {
 			return svc.TaskEventsOfUnchecked(ctx, db.KindOCR, ids)
 		}, opt),
 		issuanceFirsts: dataloadgen.NewLoader(svc.FirstIssuancePagesUnchecked, opt),
+
+		watch:            dataloadgen.NewLoader(svc.NestWatchesUnchecked, opt),
+		comparisons:      dataloadgen.NewLoader(svc.ComparisonsUnchecked, opt),
+		comparisonAlerts: dataloadgen.NewLoader(svc.ComparisonAlertsUnchecked, opt),
+		alertFirsts:      dataloadgen.NewLoader(svc.FirstNestAlertPages, opt),
+		ocrTask:          dataloadgen.NewLoader(svc.OCRTasksUnchecked, opt),
+		alert:            dataloadgen.NewLoader(svc.AlertsByID, opt),
+		endpoint:         dataloadgen.NewLoader(svc.WebhookEndpointsByID, opt),
+		attempts:         dataloadgen.NewLoader(svc.WebhookAttemptsOf, opt),
 	}
 }
 
@@ -102,4 +121,29 @@ func (r *Resolver) nestIssuanceTasks(ctx context.Context, n *db.Nest, first *int
 		return jobs.Page[*db.IssuanceTask]{}, err
 	}
 	return r.loadersOf(ctx).issuanceFirsts.Load(ctx, jobs.NestPageKey{NestID: n.ID, First: size})
+}
+
+// nestAlerts is a page of a visible nest's alerts: the first page through
+// the batch loader, a later one (after a cursor) on its own.
+func (r *Resolver) nestAlerts(ctx context.Context, n *db.Nest, unacknowledged bool, first *int, after *string) (jobs.Page[*db.Alert], error) {
+	if after != nil && *after != "" {
+		return r.Service.Alerts(ctx, jobs.AlertFilter{NestID: &n.ID, Unacknowledged: unacknowledged}, first, after)
+	}
+	if err := jobs.NestVisible(ctx, n); err != nil {
+		return jobs.Page[*db.Alert]{}, err
+	}
+	size, err := jobs.PageSize(first)
+	if err != nil {
+		return jobs.Page[*db.Alert]{}, err
+	}
+	return r.loadersOf(ctx).alertFirsts.Load(ctx, jobs.NestAlertPageKey{NestID: n.ID, First: size, Unacknowledged: unacknowledged})
+}
+
+// ocrTaskByID is an OCR task reached through an alert or a comparison (nil
+// for none).
+func (r *Resolver) ocrTaskByID(ctx context.Context, id *string) (*db.OCRTask, error) {
+	if id == nil {
+		return nil, nil
+	}
+	return r.loadersOf(ctx).ocrTask.Load(ctx, *id)
 }

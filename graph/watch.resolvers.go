@@ -18,7 +18,7 @@ import (
 
 // Nest is the resolver for the nest field.
 func (r *alertResolver) Nest(ctx context.Context, obj *db.Alert) (*db.Nest, error) {
-	return r.Service.Nest(ctx, obj.NestID)
+	return r.loadersOf(ctx).nest.Load(ctx, obj.NestID)
 }
 
 // Kind is the resolver for the kind field.
@@ -53,18 +53,12 @@ func (r *alertResolver) Reasons(ctx context.Context, obj *db.Alert) ([]*analysis
 
 // OcrTask is the resolver for the ocrTask field.
 func (r *alertResolver) OcrTask(ctx context.Context, obj *db.Alert) (*db.OCRTask, error) {
-	if obj.OCRTaskID == nil {
-		return nil, nil
-	}
-	return r.Service.OCRTaskUnchecked(ctx, *obj.OCRTaskID)
+	return r.ocrTaskByID(ctx, obj.OCRTaskID)
 }
 
 // PreviousOcrTask is the resolver for the previousOcrTask field.
 func (r *alertResolver) PreviousOcrTask(ctx context.Context, obj *db.Alert) (*db.OCRTask, error) {
-	if obj.PreviousOCRTaskID == nil {
-		return nil, nil
-	}
-	return r.Service.OCRTaskUnchecked(ctx, *obj.PreviousOCRTaskID)
+	return r.ocrTaskByID(ctx, obj.PreviousOCRTaskID)
 }
 
 // File is the resolver for the file field.
@@ -129,17 +123,23 @@ func (r *mutationResolver) ReplayWebhookDelivery(ctx context.Context, id string)
 
 // Watch is the resolver for the watch field.
 func (r *nestResolver) Watch(ctx context.Context, obj *db.Nest) (*jobs.NestWatch, error) {
-	return r.Service.NestWatch(ctx, obj.ID)
+	if err := jobs.NestVisible(ctx, obj); err != nil {
+		return nil, err
+	}
+	return r.loadersOf(ctx).watch.Load(ctx, obj.ID)
 }
 
 // RegistryChecks is the resolver for the registryChecks field.
 func (r *nestResolver) RegistryChecks(ctx context.Context, obj *db.Nest) ([]*db.RegistryComparison, error) {
-	return r.Service.Comparisons(ctx, obj.ID)
+	if err := jobs.NestVisible(ctx, obj); err != nil {
+		return nil, err
+	}
+	return r.loadersOf(ctx).comparisons.Load(ctx, obj.ID)
 }
 
 // Alerts is the resolver for the alerts field.
 func (r *nestResolver) Alerts(ctx context.Context, obj *db.Nest, unacknowledged *bool, first *int, after *string) (*model.AlertConnection, error) {
-	return alertConnection(r.Service.Alerts(ctx, jobs.AlertFilter{NestID: &obj.ID, Unacknowledged: unacknowledged != nil && *unacknowledged}, first, after))
+	return alertConnection(r.nestAlerts(ctx, obj, unacknowledged != nil && *unacknowledged, first, after))
 }
 
 // Alerts is the resolver for the alerts field.
@@ -173,10 +173,7 @@ func (r *queryResolver) WebhookDeliveries(ctx context.Context, endpointID *strin
 
 // OcrTask is the resolver for the ocrTask field.
 func (r *registryCheckResolver) OcrTask(ctx context.Context, obj *db.RegistryComparison) (*db.OCRTask, error) {
-	if obj.OCRTaskID == nil {
-		return nil, nil
-	}
-	return r.Service.OCRTaskUnchecked(ctx, *obj.OCRTaskID)
+	return r.ocrTaskByID(ctx, obj.OCRTaskID)
 }
 
 // IssuanceTask is the resolver for the issuanceTask field.
@@ -194,15 +191,12 @@ func (r *registryCheckResolver) Outcome(ctx context.Context, obj *db.RegistryCom
 
 // PreviousOcrTask is the resolver for the previousOcrTask field.
 func (r *registryCheckResolver) PreviousOcrTask(ctx context.Context, obj *db.RegistryComparison) (*db.OCRTask, error) {
-	if obj.PreviousOCRTaskID == nil {
-		return nil, nil
-	}
-	return r.Service.OCRTaskUnchecked(ctx, *obj.PreviousOCRTaskID)
+	return r.ocrTaskByID(ctx, obj.PreviousOCRTaskID)
 }
 
 // Alerts is the resolver for the alerts field.
 func (r *registryCheckResolver) Alerts(ctx context.Context, obj *db.RegistryComparison) ([]*db.Alert, error) {
-	return r.Service.ComparisonAlerts(ctx, obj)
+	return r.loadersOf(ctx).comparisonAlerts.Load(ctx, obj.ID)
 }
 
 // AlertRaised is the resolver for the alertRaised field.
@@ -273,12 +267,12 @@ func (r *webhookDeliveryResolver) WebhookID(ctx context.Context, obj *db.Webhook
 
 // Endpoint is the resolver for the endpoint field.
 func (r *webhookDeliveryResolver) Endpoint(ctx context.Context, obj *db.WebhookDelivery) (*db.WebhookEndpoint, error) {
-	return r.Service.WebhookEndpointByID(ctx, obj.EndpointID)
+	return r.loadersOf(ctx).endpoint.Load(ctx, obj.EndpointID)
 }
 
 // Alert is the resolver for the alert field.
 func (r *webhookDeliveryResolver) Alert(ctx context.Context, obj *db.WebhookDelivery) (*db.Alert, error) {
-	return r.Service.AlertByID(ctx, obj.AlertID)
+	return r.loadersOf(ctx).alert.Load(ctx, obj.AlertID)
 }
 
 // Status is the resolver for the status field.
@@ -288,7 +282,7 @@ func (r *webhookDeliveryResolver) Status(ctx context.Context, obj *db.WebhookDel
 
 // Log is the resolver for the log field.
 func (r *webhookDeliveryResolver) Log(ctx context.Context, obj *db.WebhookDelivery) ([]*db.WebhookAttempt, error) {
-	return r.Service.WebhookAttempts(ctx, obj.ID)
+	return r.loadersOf(ctx).attempts.Load(ctx, obj.ID)
 }
 
 // Disabled is the resolver for the disabled field.

@@ -31,7 +31,9 @@ import (
 // wireCounter is a TCP proxy in front of PostgreSQL that counts what the
 // app sends, message by message, in the frontend protocol: statements run
 // (Query, or Execute of the extended protocol), statements prepared (Parse)
-// and round trips (Query or Sync, each of which the client then waits on).
+// and round trips (Query or Sync, each of which the client then waits on);
+// pgx's liveness pings ("-- ping", sent on taking a connection idle for a
+// second) are left out.
 // It reads the wire rather than hooking a driver, so every layer's
 // statements are counted, River's and pgx's own included, whatever the
 // query exec mode. WIRE_DEBUG=1 prints each Query and Parse it counts.
@@ -115,9 +117,7 @@ func (c *wireCounter) frontend(client, server net.Conn) error {
 			return err
 		}
 		switch hdr[0] {
-		case 'Q':
-			c.statements.Add(1)
-			c.syncs.Add(1)
+		case 'Q': // counted below, once read: a pool's liveness ping is not the app's
 		case 'E':
 			c.statements.Add(1)
 		case 'P':
@@ -135,6 +135,10 @@ func (c *wireCounter) frontend(client, server net.Conn) error {
 		body := make([]byte, n-4)
 		if _, err := io.ReadFull(r, body); err != nil {
 			return err
+		}
+		if hdr[0] == 'Q' && !bytes.HasPrefix(body, []byte("-- ping")) {
+			c.statements.Add(1)
+			c.syncs.Add(1)
 		}
 		if (hdr[0] == 'Q' || hdr[0] == 'P') && os.Getenv("WIRE_DEBUG") != "" && c.statements.Load() > 0 {
 			fmt.Fprintf(os.Stderr, "WIRE %c %.150q\n", hdr[0], body)
