@@ -372,8 +372,12 @@ func TestReadGraphStatements(t *testing.T) {
 	one := count(singleTaskQuery, map[string]any{"id": tasks[0]})
 	t.Logf("statements: 10 nests %d, 100 nests %d, one task %d", small, large, one)
 	// nests, latestIssuance+issuanceTasks, registryAnalysis, nest, file,
-	// events ×2, ocrTask, issuanceTask: one each, whatever the page size.
-	const budget = 12
+	// events ×2, ocrTask, issuanceTask: one each, whatever the page size
+	// (9–11 measured). The budget leaves room for River's background
+	// statements and, on a loaded machine, a level's loads split across two
+	// batch windows; a query per object would cost at least 100 more at the
+	// page of 100, so it still fails this.
+	const budget = 24
 	if small > budget || large > budget {
 		t.Errorf("a page of nests costs %d (10) and %d (100) statements; want at most %d whatever the size", small, large, budget)
 	}

@@ -202,8 +202,11 @@ func TestWatchReadGraphStatements(t *testing.T) {
 	// each), and the loaders reached by three paths each, which share a
 	// statement only when the paths' loads fall in one batch window: nest,
 	// file, issuance task, OCR task (3 each): 25, and room for the app's
-	// background statements (River's) that fall in the same request.
-	const budget = 28
+	// background statements (River's) that fall in the same request. The
+	// budget leaves room for a loaded machine, where one level's loads can
+	// split across two batch windows; a query per object would cost at
+	// least 100 more at the page of 100, so it still fails this.
+	const budget = 40
 	if small > budget || large > budget {
 		t.Errorf("a page of watched nests and deliveries costs %d (10) and %d (100) statements; want at most %d whatever the size",
 			small, large, budget)
