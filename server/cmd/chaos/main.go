@@ -5,8 +5,11 @@
 // a worker every few seconds (restarted each time), a pg_ctl restart, the S3
 // server down for 20 s, and the OCR engine answering 503; all along, the OCR
 // callbacks are dropped, duplicated and reordered, and a live subscriber per
-// nest watches its tasks. It then drains, prints one table and exits 1 when
-// any figure is wrong.
+// nest watches its tasks. A share of the nests is watched (watch.go): their
+// scheduled check is made due once their first read is compared, half with a
+// 가압류 registered in between, and every alert goes to a webhook receiver
+// here that is down for a while. It then drains, prints one table and exits
+// 1 when any figure is wrong.
 //
 //	make chaos
 //	go run ./server/cmd/chaos -bin .data/bin/dungji -versitygw .data/bin/versitygw [-n 300] [-seed 1]
