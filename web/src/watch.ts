@@ -53,7 +53,7 @@ const QUERY = `query Watch($nestId: ID!) {
   nest(id: $nestId) {
     watch { contractDate balanceDate moveInDate everyDays until checks { id purpose date runAt status note } }
     registryChecks { id verdict outcome createdAt alerts { id } }
-    alerts(first: 50) { nodes { ${ALERT} } }
+    alerts(first: 20) { nodes { ${ALERT} } }
   }
   watchBudget { month limit used remaining }
 }`;
@@ -190,8 +190,10 @@ export function watchView(nestId: string, live: Live): WatchView {
     );
   }
 
+  let lastChecks = -1; // registry checks in the last render
   function render(d: WatchData): void {
     const w = d.nest.watch;
+    lastChecks = d.nest.registryChecks.length;
     contract.input.value = w.contractDate ?? '';
     balance.input.value = w.balanceDate ?? '';
     moveIn.input.value = w.moveInDate ?? '';
@@ -246,12 +248,30 @@ export function watchView(nestId: string, live: Live): WatchView {
     next: () => void refresh(),
     error: () => {},
   });
+  void refresh(); // the page opens with the watch as it is
+
+  // A read is compared by a job of its own after its OCR task succeeds, and
+  // a comparison without an alert is pushed by nothing: after a new read,
+  // read the history again (1 s apart, up to 20 times) until it grows.
+  let followTimer: ReturnType<typeof setTimeout> | undefined;
+  async function followComparison(): Promise<void> {
+    clearTimeout(followTimer);
+    const known = lastChecks;
+    let tries = 0;
+    const tick = async () => {
+      if (disposed || tries++ >= 20) return;
+      await refresh();
+      if (lastChecks <= known) followTimer = setTimeout(() => void tick(), 1000);
+    };
+    await tick();
+  }
 
   return {
     el,
-    refresh: () => void refresh(),
+    refresh: () => void followComparison(),
     dispose: () => {
       disposed = true;
+      clearTimeout(followTimer);
       unsubscribe();
     },
   };

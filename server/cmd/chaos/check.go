@@ -135,12 +135,19 @@ func (r *run) report(ctx context.Context, drained bool, elapsed time.Duration) e
 			wrongOutcome++
 		}
 	}
+	// A watch check's issuance is a nest's second task.
+	var byChecks int
+	if err := r.pool.QueryRow(ctx, `SELECT count(*) FROM watch_checks c JOIN issuance_tasks t ON t.id = c.issuance_task_id
+		WHERE EXISTS (SELECT 1 FROM issuance_tasks o WHERE o.nest_id = t.nest_id AND o.created_at < t.created_at)`).Scan(&byChecks); err != nil {
+		return err
+	}
 	nIssuance := count["IssuanceTask"]["SUCCESS"] + count["IssuanceTask"]["FAILED"] + count["IssuanceTask"]["PENDING"] + count["IssuanceTask"]["PROCESSING"]
-	add("issuances requested (one per nest)", fmt.Sprintf("%d tasks on %d nests; %d requests, %d sent again by the client, %d given up",
-		nIssuance, len(perNest), r.faults.requestsSent, r.api.retries.Load(), len(r.loadErr)),
-		fmt.Sprintf("%d on %d, none given up", r.n, r.n), nIssuance == r.n && len(perNest) == r.n && len(r.loadErr) == 0)
-	add("issuance SUCCESS", fmt.Sprint(count["IssuanceTask"]["SUCCESS"]), fmt.Sprintf("%d (every known property)", r.n-nUnknown),
-		count["IssuanceTask"]["SUCCESS"] == r.n-nUnknown)
+	add("issuances requested (one per nest, one more per watch check)", fmt.Sprintf("%d tasks on %d nests (%d by watch checks); %d requests, %d sent again by the client, %d given up",
+		nIssuance, len(perNest), byChecks, r.faults.requestsSent, r.api.retries.Load(), len(r.loadErr)),
+		fmt.Sprintf("%d + %d on %d, none given up", r.n, len(r.watches), r.n),
+		nIssuance == r.n+byChecks && byChecks == len(r.watches) && len(perNest) == r.n && len(r.loadErr) == 0)
+	add("issuance SUCCESS", fmt.Sprint(count["IssuanceTask"]["SUCCESS"]), fmt.Sprintf("%d (every known property, + watch checks)", r.n-nUnknown+byChecks),
+		count["IssuanceTask"]["SUCCESS"] == r.n-nUnknown+byChecks)
 	add("issuance FAILED by code", codes(failed["IssuanceTask"]),
 		fmt.Sprintf("%s %d only (the properties the registry does not have)", jobs.CodeAutomationFailed, nUnknown),
 		wrongOutcome == 0 && count["IssuanceTask"]["FAILED"] == nUnknown)
@@ -281,6 +288,13 @@ func (r *run) report(ctx context.Context, drained bool, elapsed time.Duration) e
 	add("duplicate transitions in task_events", fmt.Sprintf("%d (versions recorded twice %d, final states recorded twice %d; histories with a gap %d)",
 		dupVersions+dupFinals, dupVersions, dupFinals, gaps), "0", dupVersions+dupFinals+gaps == 0)
 
+	// The registry watch and its webhooks.
+	watchNotes, err := r.watchRows(ctx, add)
+	if err != nil {
+		return err
+	}
+	notes = append(notes, watchNotes...)
+
 	// The processes themselves.
 	var died []string
 	for _, p := range append([]*cluster.Proc{r.apiProc, r.engine, r.s3}, r.workers...) {
@@ -350,6 +364,13 @@ func (r *run) effects(ctx context.Context) ([][2]string, error) {
 	}
 	rows.Close()
 	out = append(out, [2]string{"River jobs", strings.Join(jobsLine, "; ")})
+	var attempts, failedAttempts int
+	if err := r.pool.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE status_code IS NULL OR status_code >= 300) FROM webhook_attempts`).
+		Scan(&attempts, &failedAttempts); err != nil {
+		return nil, err
+	}
+	out = append(out, [2]string{"webhook attempts", fmt.Sprintf("%d, of which %d failed (refused, 503) and were retried; %d messages received again under the same webhook-id",
+		attempts, failedAttempts, r.hookResent)})
 	r.cbproxy.mu.Lock()
 	lost := append([]string(nil), r.cbproxy.lostJobs...)
 	r.cbproxy.mu.Unlock()
@@ -414,6 +435,10 @@ func (r *run) print(rows []row, effects [][2]string, notes []string) {
 	fmt.Printf("| OCR engine answers 503 from %v | %v, %d requests refused |\n", engineDownAt, f.engineDown.Round(100*time.Millisecond), r.eproxy.refused.Load())
 	fmt.Printf("| OCR callbacks, all along | %d received from the engine: %d dropped, %d sent 2–5 times (%d extra copies, delayed up to 5 s), %d held back; the API answered %s |\n",
 		received, dropped, dupped, copies, delayed, cb.summary())
+	fmt.Printf("| webhook receiver down from %v | connection refused %v, then 503 for the rest of %v (%d requests answered 503); retries every %s |\n",
+		hookDownAt, r.hook.refusedWindow.Round(100*time.Millisecond), r.hook.down.Round(100*time.Millisecond), r.hook.answered503.Load(), hookSchedule)
+	fmt.Printf("| registry watch | %d nests watched (a check on tomorrow's date, made due once the first read is compared); half get a 가압류 registered in between |\n",
+		len(r.watches))
 	fmt.Printf("| registry simulator | 1 s a run; %.0f %% TRANSIENT, %.0f %% START_FAILED at random; %.0f %% of properties unknown, %.0f %% fail once after paying |\n",
 		5.0, 3.0, unknownShare*100, afterPaymentShare*100)
 	fmt.Println()

@@ -5,8 +5,11 @@
 // a worker every few seconds (restarted each time), a pg_ctl restart, the S3
 // server down for 20 s, and the OCR engine answering 503; all along, the OCR
 // callbacks are dropped, duplicated and reordered, and a live subscriber per
-// nest watches its tasks. It then drains, prints one table and exits 1 when
-// any figure is wrong.
+// nest watches its tasks. A share of the nests is watched (watch.go): their
+// scheduled check is made due once their first read is compared, half with a
+// 가압류 registered in between, and every alert goes to a webhook receiver
+// here that is down for a while. It then drains, prints one table and exits
+// 1 when any figure is wrong.
 //
 //	make chaos
 //	go run ./server/cmd/chaos -bin .data/bin/dungji -versitygw .data/bin/versitygw [-n 300] [-seed 1]
@@ -126,6 +129,9 @@ type run struct {
 	cbStop  context.CancelFunc
 	api     *api
 	subs    []*subscriber
+	hook       *receiver  // the client backend's webhook endpoint
+	watches    []*watched // the nests with a watch
+	hookResent int        // messages received again under the same webhook-id
 
 	jwtSecret, callbackKey, signingSecret string
 	s3Access, s3Secret, s3Bucket          string
@@ -170,6 +176,8 @@ func (r *run) main(ctx context.Context) error {
 	var wg sync.WaitGroup
 	wg.Go(func() { r.load(ctx, t0) })
 	wg.Go(func() { r.inject(ctx, t0) })
+	wg.Go(func() { r.hookOutage(ctx, t0) })
+	wg.Go(func() { r.driveWatches(ctx) })
 	wg.Wait()
 	r.log.Info("faults over; draining", "since_first_request", time.Since(t0).Round(time.Second))
 
@@ -277,6 +285,11 @@ func (r *run) setup(ctx context.Context) error {
 		return err
 	}
 
+	// The client backend's webhook receiver.
+	if r.hook, err = newReceiver(); err != nil {
+		return err
+	}
+
 	// The API, and the callback proxy in front of its callback endpoint.
 	apiAddr, err := cluster.FreeAddr()
 	if err != nil {
@@ -307,6 +320,9 @@ func (r *run) setup(ctx context.Context) error {
 		// production timer, 2026-12-01, left one such OCR task PROCESSING
 		// at 8m22s).
 		"OCR_DEADLINE=10s", "OCR_DEADLINE_PER_PAGE=2s",
+		// The receiver is on loopback; its outage is shorter than the
+		// shortened retry schedule (the spec's runs 28 hours).
+		"WEBHOOK_ALLOW_PRIVATE=true", "WEBHOOK_RETRY_SCHEDULE="+hookSchedule,
 	)
 	env = append(env, r.env...) // the last of a name wins
 	newProc := func(name, role, addr string) (*cluster.Proc, error) {
@@ -378,6 +394,9 @@ func (r *run) prepare(ctx context.Context) error {
 		}
 		tokens[i] = strings.TrimSpace(string(out))
 	}
+	if err := r.registerEndpoints(ctx, tokens); err != nil {
+		return err
+	}
 	rng := mrand.New(mrand.NewPCG(r.seed, 2))
 	r.nests = make([]nest, r.n)
 	for i := range r.nests {
@@ -403,6 +422,9 @@ func (r *run) prepare(ctx context.Context) error {
 	if len(errs) > 0 {
 		return fmt.Errorf("createNest: %v", errs[0])
 	}
+	if err := r.setWatches(ctx, r.loadOrder()); err != nil {
+		return err
+	}
 	r.log.Info("nests created; connecting the subscribers", "nests", r.n)
 	for _, n := range r.nests {
 		s := &subscriber{nest: n.id, token: n.user, wsURL: wsURL(r.api.base), seen: map[string]taskState{}, subscribed: make(chan struct{})}
@@ -426,7 +448,7 @@ func (r *run) prepare(ctx context.Context) error {
 // load requests one issuance per nest, spread over loadWindow, as the
 // nests' owners would; a request the API could not answer is sent again.
 func (r *run) load(ctx context.Context, t0 time.Time) {
-	order := mrand.New(mrand.NewPCG(r.seed, 3)).Perm(r.n)
+	order := r.loadOrder()
 	every := loadWindow / time.Duration(r.n)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -459,6 +481,9 @@ func (r *run) load(ctx context.Context, t0 time.Time) {
 	r.faults.requestDuration = time.Since(t0)
 	r.faults.mu.Unlock()
 }
+
+// loadOrder is the order in which the nests' issuances are requested.
+func (r *run) loadOrder() []int { return mrand.New(mrand.NewPCG(r.seed, 3)).Perm(r.n) }
 
 // inject runs the faults in turn.
 func (r *run) inject(ctx context.Context, t0 time.Time) {
@@ -536,7 +561,10 @@ func (r *run) drain(ctx context.Context) bool {
 		err := r.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM issuance_tasks WHERE status IN ('PENDING','PROCESSING'))
 			+ (SELECT count(*) FROM ocr_tasks WHERE status IN ('PENDING','PROCESSING'))
 			+ (SELECT count(*) FROM river_job WHERE kind = 'issuance_object_removal'
-				AND state NOT IN ('completed', 'cancelled', 'discarded'))`).Scan(&active)
+				AND state NOT IN ('completed', 'cancelled', 'discarded'))
+			+ (SELECT count(*) FROM river_job WHERE kind IN ('watch_check', 'registry_compare', 'webhook_delivery')
+				AND state NOT IN ('completed', 'cancelled', 'discarded', 'scheduled'))
+			+ (SELECT count(*) FROM webhook_deliveries WHERE status = 'PENDING')`).Scan(&active)
 		if err == nil && active == 0 {
 			return true
 		}
@@ -571,6 +599,9 @@ func (r *run) cleanup() {
 	}
 	for _, srv := range r.servers {
 		_ = srv.Close()
+	}
+	if r.hook != nil {
+		r.hook.downNow()
 	}
 	procs := append([]*cluster.Proc{r.apiProc}, r.workers...)
 	procs = append(procs, r.engine, r.s3)
