@@ -365,17 +365,35 @@ func countCases(rows []secRow) int {
 
 // securityRows is the table. Rows are grouped by the README "Security"
 // bullet they prove.
+// nestInputWith is createNestMutation's input with one field replaced.
+func nestInputWith(k string, v any) map[string]any {
+	in := map[string]any{"title": "t", "address": "a", "registryUniqueNo": "11012021003412"}
+	in[k] = v
+	return map[string]any{"in": in}
+}
+
+// securityRows is the whole table, one group of rows per attack surface.
 func securityRows() []secRow {
 	var rows []secRow
 	add := func(r ...secRow) { rows = append(rows, r...) }
-	const createNest = `mutation($in: CreateNestInput!) { createNest(input: $in) { id } }`
-	nestInput := func(k string, v any) map[string]any {
-		in := map[string]any{"title": "t", "address": "a", "registryUniqueNo": "11012021003412"}
-		in[k] = v
-		return map[string]any{"in": in}
-	}
+	tokenRows(add)
+	ownershipRows(add)
+	strictInputRows(add)
+	hugeNumberRows(add)
+	suggestionRows(add)
+	bodyRows(add)
+	rateLimitRows(add)
+	graphQLLimitRows(add)
+	methodRows(add)
+	operatorPageRows(add)
+	headerRows(add)
+	callbackRows(add)
+	s3Rows(add)
+	return rows
+}
 
-	// Tokens.
+// tokenRows adds the rows of one surface. Tokens.
+func tokenRows(add func(...secRow)) {
 	sign := func(m jwt.SigningMethod, key any, c jwt.MapClaims) string {
 		s, _ := jwt.NewWithClaims(m, c).SignedString(key)
 		return s
@@ -402,7 +420,7 @@ func securityRows() []secRow {
 		}
 		add(secRow{name: "token: " + tc.name, status: 200, code: "UNAUTHENTICATED", absent: echo, unchanged: true,
 			send: func(e *secEnv) secAnswer {
-				b, _ := json.Marshal(map[string]any{"query": createNest, "variables": nestInput("title", "x")})
+				b, _ := json.Marshal(map[string]any{"query": createNestMutation, "variables": nestInputWith("title", "x")})
 				return e.post("/graphql", "application/json", string(b), "Authorization", "Bearer "+token)
 			}})
 		add(secRow{name: "token over REST: " + tc.name, status: 401, code: "UNAUTHENTICATED", header: "WWW-Authenticate", unchanged: true,
@@ -412,8 +430,10 @@ func securityRows() []secRow {
 	}
 	add(secRow{name: "token: a valid one works", status: 200, code: "-",
 		send: func(e *secEnv) secAnswer { return e.gql("alice", `{ nests(first: 1) { nodes { id } } }`, nil) }})
+}
 
-	// Ownership: bob reaches alice's things through every surface.
+// ownershipRows adds the rows of one surface. Ownership: bob reaches alice's things through every surface.
+func ownershipRows(add func(...secRow)) {
 	for _, tc := range []struct{ name, query, idOf string }{
 		{"nest", `query($id: ID!) { nest(id: $id) { title } }`, "nest"},
 		{"issuanceTask", `query($id: ID!) { issuanceTask(id: $id) { id file { url } } }`, "task"},
@@ -450,20 +470,22 @@ func securityRows() []secRow {
 		send: func(e *secEnv) secAnswer {
 			return e.gql("bob", `query($id: ID!) { nest(id: $id) { title } }`, map[string]any{"id": "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"})
 		}})
+}
 
-	// Strict input: each refusal is BAD_USER_INPUT naming the field.
+// strictInputRows adds the rows of one surface. Strict input: each refusal is BAD_USER_INPUT naming the field.
+func strictInputRows(add func(...secRow)) {
 	for _, tc := range []struct {
 		name, query string
 		vars        func(e *secEnv) map[string]any
 		field       string
 	}{
-		{"NUL in title", createNest, func(*secEnv) map[string]any { return nestInput("title", "a\x00b") }, "title"},
-		{"NUL in address", createNest, func(*secEnv) map[string]any { return nestInput("address", "\x00") }, "address"},
-		{"NUL in registryUniqueNo", createNest, func(*secEnv) map[string]any { return nestInput("registryUniqueNo", "1101\x0020") }, "registryUniqueNo"},
-		{"number for String title", createNest, func(*secEnv) map[string]any { return nestInput("title", 123) }, "title"},
-		{"boolean for String address", createNest, func(*secEnv) map[string]any { return nestInput("address", true) }, "address"},
-		{"object for String title", createNest, func(*secEnv) map[string]any { return nestInput("title", map[string]any{"a": 1}) }, "title"},
-		{"list for String title", createNest, func(*secEnv) map[string]any { return nestInput("title", []any{"a"}) }, "title"},
+		{"NUL in title", createNestMutation, func(*secEnv) map[string]any { return nestInputWith("title", "a\x00b") }, "title"},
+		{"NUL in address", createNestMutation, func(*secEnv) map[string]any { return nestInputWith("address", "\x00") }, "address"},
+		{"NUL in registryUniqueNo", createNestMutation, func(*secEnv) map[string]any { return nestInputWith("registryUniqueNo", "1101\x0020") }, "registryUniqueNo"},
+		{"number for String title", createNestMutation, func(*secEnv) map[string]any { return nestInputWith("title", 123) }, "title"},
+		{"boolean for String address", createNestMutation, func(*secEnv) map[string]any { return nestInputWith("address", true) }, "address"},
+		{"object for String title", createNestMutation, func(*secEnv) map[string]any { return nestInputWith("title", map[string]any{"a": 1}) }, "title"},
+		{"list for String title", createNestMutation, func(*secEnv) map[string]any { return nestInputWith("title", []any{"a"}) }, "title"},
 		{"string for Int first", `query($f: Int) { nests(first: $f) { nodes { id } } }`, func(*secEnv) map[string]any { return map[string]any{"f": "10"} }, "first"},
 		{"fraction for Int first", `query($f: Int) { nests(first: $f) { nodes { id } } }`, func(*secEnv) map[string]any { return map[string]any{"f": 1.5} }, "f"},
 		{"Int over 32 bits", `query($f: Int) { nests(first: $f) { nodes { id } } }`, func(*secEnv) map[string]any { return map[string]any{"f": 1 << 40} }, "first"},
@@ -482,7 +504,10 @@ func securityRows() []secRow {
 		add(secRow{name: "input: " + tc.name, status: 200, code: "BAD_USER_INPUT", field: tc.field, unchanged: true,
 			send: func(e *secEnv) secAnswer { return e.gql("alice", tc.query, tc.vars(e)) }})
 	}
-	// Numbers no 64-bit value holds: as JSON variables and as literals.
+}
+
+// hugeNumberRows adds the rows of one surface. Numbers no 64-bit value holds: as JSON variables and as literals.
+func hugeNumberRows(add func(...secRow)) {
 	for _, tc := range []struct{ name, body, field string }{
 		{"variable 1e400 as Int64", `{"query":"query($id: ID!, $d: Int64) { nest(id: $id) { registryAnalysis(deposit: $d) { __typename } } }","variables":{"id":"NEST","d":1e400}}`, "deposit"},
 		{"variable 99999999999999999999 as Int64", `{"query":"query($id: ID!, $d: Int64) { nest(id: $id) { registryAnalysis(deposit: $d) { __typename } } }","variables":{"id":"NEST","d":99999999999999999999}}`, "deposit"},
@@ -499,8 +524,10 @@ func securityRows() []secRow {
 		send: func(e *secEnv) secAnswer {
 			return e.gql("alice", `{ nests(first: 99999999999) { nodes { id } } }`, nil)
 		}})
+}
 
-	// Suggestions only in development.
+// suggestionRows adds the rows of one surface. Suggestions only in development.
+func suggestionRows(add func(...secRow)) {
 	for _, tc := range []struct{ name, query string }{
 		{"a misspelt query field", `{ nestz }`},
 		{"a misspelt mutation", `mutation { requestIssuanse(nestId: "x") { reused } }`},
@@ -512,8 +539,10 @@ func securityRows() []secRow {
 	}
 	add(secRow{name: "suggestions: development still suggests", only: "development", status: 200, code: "GRAPHQL_VALIDATION_FAILED", present: []string{"Did you mean"},
 		send: func(e *secEnv) secAnswer { return e.gql("alice", `{ nestz }`, nil) }})
+}
 
-	// Bodies: size, shape and speed; never echoed.
+// bodyRows adds the rows of one surface. Bodies: size, shape and speed; never echoed.
+func bodyRows(add func(...secRow)) {
 	const secretText = "SECRET-BODY-TEXT-4242"
 	for _, tc := range []struct {
 		name, contentType, body string
@@ -583,8 +612,10 @@ func securityRows() []secRow {
 				}
 			})
 		}})
+}
 
-	// Rate limits: 429 with Retry-After, a retry hint, partial success.
+// rateLimitRows adds the rows of one surface. Rate limits: 429 with Retry-After, a retry hint, partial success.
+func rateLimitRows(add func(...secRow)) {
 	add(secRow{name: "rate limit: REST 429 with Retry-After", status: 429, code: "RATE_LIMITED", header: "Retry-After", unchanged: true,
 		send: func(e *secEnv) secAnswer {
 			return e.post("/nests/"+e.limitedNests[2]+"/analysis/registry/issue", "", "", "Authorization", "Bearer "+e.token("limited", false))
@@ -602,14 +633,16 @@ func securityRows() []secRow {
 		send: func(e *secEnv) secAnswer {
 			user := "carol-" + e.profile
 			var v map[string]any
-			_ = json.Unmarshal([]byte(e.gql(user, createNest, nestInput("title", "carol")).body), &v)
+			_ = json.Unmarshal([]byte(e.gql(user, createNestMutation, nestInputWith("title", "carol")).body), &v)
 			nest, _ := dig(v["data"], "createNest", "id").(string)
 			a := e.gql(user, `mutation($id: ID!) { requestIssuance(nestId: $id) { task { id } } }`, map[string]any{"id": nest})
 			e.settle() // its OCR task is created later, not by another row
 			return a
 		}})
+}
 
-	// GraphQL limits.
+// graphQLLimitRows adds the rows of one surface. GraphQL limits.
+func graphQLLimitRows(add func(...secRow)) {
 	deep := "{ nests(first: 1) { nodes { issuanceTasks(first: 1) { nodes { nest { issuanceTasks(first: 1) { nodes { nest { issuanceTasks(first: 1) { nodes { nest { issuanceTasks(first: 1) { nodes { id } } } } } } } } } } } } } }"
 	for _, tc := range []struct{ name, query, code string }{
 		{"too deep", deep, "DEPTH_LIMIT_EXCEEDED"},
@@ -631,8 +664,10 @@ func securityRows() []secRow {
 		send: func(e *secEnv) secAnswer { return e.get("/graphiql") }})
 	add(secRow{name: "GraphiQL: not in production", only: "production", status: 0, absent: []string{"graphiql.min.js"},
 		send: func(e *secEnv) secAnswer { return e.get("/graphiql") }})
+}
 
-	// Methods.
+// methodRows adds the rows of one surface. Methods.
+func methodRows(add func(...secRow)) {
 	add(secRow{name: "method: DELETE on a REST path is 405 with Allow", status: 405, header: "Allow",
 		send: func(e *secEnv) secAnswer {
 			req, _ := http.NewRequest(http.MethodDelete, e.base+"/nests/"+e.nest+"/analysis/registry/issue", nil)
@@ -650,8 +685,10 @@ func securityRows() []secRow {
 			req.Header.Set("Authorization", "Bearer "+e.token("alice", false))
 			return e.do(req)
 		}})
+}
 
-	// River UI, metrics, readiness.
+// operatorPageRows adds the rows of one surface. River UI, metrics, readiness.
+func operatorPageRows(add func(...secRow)) {
 	for _, tc := range []struct {
 		name   string
 		auth   func(e *secEnv, r *http.Request)
@@ -680,8 +717,10 @@ func securityRows() []secRow {
 		}})
 	add(secRow{name: "readyz: no details in production", only: "production", status: 200, absent: []string{"reason"},
 		send: func(e *secEnv) secAnswer { return e.get("/readyz") }})
+}
 
-	// Headers.
+// headerRows adds the rows of one surface. Headers.
+func headerRows(add func(...secRow)) {
 	for _, path := range []string{"/", "/graphql", "/healthz", "/nests/x/analysis/registry/issue"} {
 		for _, h := range []string{"X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Content-Security-Policy"} {
 			add(secRow{name: "headers: " + h + " on " + path, header: h,
@@ -701,8 +740,10 @@ func securityRows() []secRow {
 			return e.get("/graphql", "Connection", "Upgrade", "Upgrade", "websocket", "Sec-WebSocket-Version", "13",
 				"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Protocol", "graphql-transport-ws", "Origin", "https://evil.example")
 		}})
+}
 
-	// OCR callbacks.
+// callbackRows adds the rows of one surface. OCR callbacks.
+func callbackRows(add func(...secRow)) {
 	signed := func(body string, at time.Time, id string) []string {
 		wh, _ := standardwebhooks.NewWebhook(tableSigning)
 		sig, _ := wh.Sign(id, at, []byte(body))
@@ -759,9 +800,10 @@ func securityRows() []secRow {
 		}})
 	add(secRow{name: "built-in OCR engine: refused without the key", status: 401,
 		send: func(e *secEnv) secAnswer { return e.post("/internal/ocr-engine/v1/jobs", "application/json", `{}`) }})
+}
 
-	// The embedded S3 store behaves like a real one (both profiles run it,
-	// production by DEVELOPMENT_PARTS).
+// s3Rows adds the rows of one surface. The embedded S3 store behaves like a real one (both profiles run it, production by DEVELOPMENT_PARTS).
+func s3Rows(add func(...secRow)) {
 	editURL := func(raw string, f func(q url.Values)) string {
 		u, _ := url.Parse(raw)
 		q := u.Query()
@@ -809,5 +851,4 @@ func securityRows() []secRow {
 			req, _ := http.NewRequest(http.MethodDelete, u.String(), nil)
 			return e.do(req)
 		}})
-	return rows
 }
