@@ -72,10 +72,10 @@ func BenchmarkPipeline(b *testing.B) {
 	// before the timed phase (measured apart: sim-render-cpu-ms/doc).
 	renderCPU := cpuTime()
 	prerender(b, a, sim, nests)
-	b.ReportMetric(float64((cpuTime()-renderCPU).Milliseconds())/float64(n), "sim-render-cpu-ms/doc")
+	renderCPU = cpuTime() - renderCPU
 
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0, pg0 := cpuTime(), pgCPU(b, a)
 	sent := make([]time.Time, n)
 	var (
 		next atomic.Int64
@@ -111,7 +111,7 @@ func BenchmarkPipeline(b *testing.B) {
 		b.FailNow()
 	}
 	waitPipeline(b, a, nests)
-	pipelineCPU := cpuTime() - cpu0
+	pipelineCPU, pipelinePG := cpuTime()-cpu0, pgCPU(b, a)-pg0
 	b.StopTimer()
 
 	// The commit times of every task's final transitions.
@@ -174,6 +174,8 @@ func BenchmarkPipeline(b *testing.B) {
 	b.ReportMetric(float64(n)/lastIssued.Sub(start).Seconds(), "issued-tasks/s")
 	e2e.report(b, "e2e-", 0)
 
+	logStages(b, a, nests)
+
 	cpu0 = cpuTime()
 	engineSecs := engineAlone(b, a, keys, pages)
 	engineCPU := cpuTime() - cpu0
@@ -182,8 +184,10 @@ func BenchmarkPipeline(b *testing.B) {
 	b.ReportMetric(float64(n)/secs/(float64(n)/engineSecs), "ratio")
 	b.ReportMetric(float64(pipelineCPU.Milliseconds())/float64(n), "cpu-ms/doc")
 	b.ReportMetric(float64(engineCPU.Milliseconds())/float64(n), "engine-cpu-ms/doc")
-	b.Logf("%d issuances, %d pages: pipeline %.2f s (issuance stage %.2f s), engine alone %.2f s; CPU of this process and its children (OCR tools, not PostgreSQL): pipeline %s, engine alone %s",
-		n, pages, secs, lastIssued.Sub(start).Seconds(), engineSecs, pipelineCPU, engineCPU)
+	b.ReportMetric(float64(pipelinePG.Milliseconds())/float64(n), "pg-cpu-ms/doc")
+	b.ReportMetric(float64(renderCPU.Milliseconds())/float64(n), "sim-render-cpu-ms/doc")
+	b.Logf("%d issuances, %d pages: pipeline %.2f s (issuance stage %.2f s), engine alone %.2f s; CPU of this process and its children (the OCR tools): pipeline %s, engine alone %s; of the database's server processes: %s",
+		n, pages, secs, lastIssued.Sub(start).Seconds(), engineSecs, pipelineCPU, engineCPU, pipelinePG)
 }
 
 // prerender has sim render every nest's document before the timed phase
@@ -327,4 +331,68 @@ func engineAlone(b *testing.B, a *testApp, keys []string, wantPages int) float64
 		b.Fatalf("engine alone read %d pages, the pipeline %d", pages, wantPages)
 	}
 	return secs
+}
+
+// logStages logs the median and 90th percentile, over the tasks, of the time
+// each stage took, from the task events' times: the issuance waiting for a
+// worker (its PROCESSING event since the first request), the bot call and
+// upload (ISSUANCE PROCESSING → SUCCESS), the OCR job's pickup (→ OCR
+// PROCESSING) and the OCR submission, engine and callback (→ OCR SUCCESS).
+func logStages(b *testing.B, a *testApp, nests []string) {
+	b.Helper()
+	var q [8]float64
+	err := a.db.Pool.QueryRow(context.Background(), `WITH t AS (
+		SELECT min(at) FILTER (WHERE task_kind = 'ISSUANCE' AND to_status = 'PROCESSING') AS ip,
+			min(at) FILTER (WHERE task_kind = 'ISSUANCE' AND to_status = 'SUCCESS') AS isu,
+			min(at) FILTER (WHERE task_kind = 'OCR' AND to_status = 'PROCESSING') AS op,
+			min(at) FILTER (WHERE task_kind = 'OCR' AND to_status = 'SUCCESS') AS osu
+		FROM task_events WHERE nest_id = ANY($1::uuid[]) GROUP BY nest_id),
+	s AS (SELECT extract(epoch FROM ip - min(ip) OVER ()) AS wait, extract(epoch FROM isu - ip) AS bot,
+		extract(epoch FROM op - isu) AS pickup, extract(epoch FROM osu - op) AS ocr FROM t)
+	SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY wait), percentile_cont(0.9) WITHIN GROUP (ORDER BY wait),
+		percentile_cont(0.5) WITHIN GROUP (ORDER BY bot), percentile_cont(0.9) WITHIN GROUP (ORDER BY bot),
+		percentile_cont(0.5) WITHIN GROUP (ORDER BY pickup), percentile_cont(0.9) WITHIN GROUP (ORDER BY pickup),
+		percentile_cont(0.5) WITHIN GROUP (ORDER BY ocr), percentile_cont(0.9) WITHIN GROUP (ORDER BY ocr) FROM s`,
+		nests).Scan(&q[0], &q[1], &q[2], &q[3], &q[4], &q[5], &q[6], &q[7])
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("stages p50/p90 s: issuance wait %.3f/%.3f, bot+upload %.3f/%.3f, OCR pickup %.3f/%.3f, OCR submit+engine+callback %.3f/%.3f",
+		q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7])
+}
+
+// pgCPU is the CPU time, user and system, of the PostgreSQL server
+// processes connected to the app's database now (Linux /proc; the pools
+// keep their connections through a run). Zero where /proc cannot tell.
+func pgCPU(b *testing.B, a *testApp) time.Duration {
+	b.Helper()
+	rows, err := a.db.Pool.Query(context.Background(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var total time.Duration
+	for rows.Next() {
+		var pid int
+		if err := rows.Scan(&pid); err != nil {
+			b.Fatal(err)
+		}
+		raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			continue // another machine, or the backend just ended
+		}
+		// Fields 14 and 15 (utime, stime, in clock ticks of 1/100 s) follow
+		// the command name in parentheses.
+		f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+1:]))
+		if len(f) < 13 {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		total += time.Duration(u+st) * 10 * time.Millisecond
+	}
+	if err := rows.Err(); err != nil {
+		b.Fatal(err)
+	}
+	rows.Close()
+	return total
 }
