@@ -68,10 +68,10 @@ type Simulator struct {
 	rendered map[string]prerendered    // by prerenderKey (Prerender)
 }
 
-// prerendered is a document Prerender made, and the content it shows.
+// prerendered is a document Prerender made, and the registrations it shows.
 type prerendered struct {
-	reg Registry
-	doc Document
+	regs []Registration
+	doc  Document
 }
 
 // injection is a failure queued for one Issue call.
@@ -229,9 +229,10 @@ func (s *Simulator) Issue(ctx context.Context, req Request) (*Document, error) {
 		return nil, injectedError(inj.cause)
 	}
 
-	reg := applyRegistrations(Content(req.NestID, req.UniqueNo, req.Address), s.registrations(req.UniqueNo, payment.PaidAt))
-	doc := s.prerendered(req, reg)
+	regs := s.registrations(req.UniqueNo, payment.PaidAt)
+	doc := s.prerendered(req, regs)
 	if doc == nil {
+		reg := applyRegistrations(Content(req.NestID, req.UniqueNo, req.Address), regs)
 		if doc, err = s.Render(reg, payment.PaidAt); err != nil {
 			return nil, err // not classified: a bug in the simulator, not a bot failure
 		}
@@ -259,14 +260,14 @@ func (s *Simulator) Prerender(req Request) error {
 		return fmt.Errorf("issuer: prerender: %w", err)
 	}
 	at := s.now().Truncate(time.Second)
-	reg := applyRegistrations(Content(req.NestID, req.UniqueNo, req.Address), s.registrations(req.UniqueNo, at))
-	doc, err := s.Render(reg, at)
+	regs := s.registrations(req.UniqueNo, at)
+	doc, err := s.Render(applyRegistrations(Content(req.NestID, req.UniqueNo, req.Address), regs), at)
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.rendered[prerenderKey(req)] = prerendered{reg: reg, doc: *doc}
+	s.rendered[prerenderKey(req)] = prerendered{regs: regs, doc: *doc}
 	return nil
 }
 
@@ -274,13 +275,14 @@ func prerenderKey(req Request) string {
 	return req.NestID + "\x00" + req.UniqueNo + "\x00" + req.Address
 }
 
-// prerendered returns the document Prerender made for req if it shows reg,
-// else nil.
-func (s *Simulator) prerendered(req Request, reg Registry) *Document {
+// prerendered returns the document Prerender made for req if it shows the
+// same registrations, else nil. The content is a function of the key and the
+// registrations (Content, applyRegistrations).
+func (s *Simulator) prerendered(req Request, regs []Registration) *Document {
 	s.mu.Lock()
 	p, ok := s.rendered[prerenderKey(req)]
 	s.mu.Unlock()
-	if !ok || !reflect.DeepEqual(p.reg, reg) {
+	if !ok || !reflect.DeepEqual(p.regs, regs) {
 		return nil
 	}
 	doc := p.doc
