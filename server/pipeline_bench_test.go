@@ -360,8 +360,13 @@ func logStages(b *testing.B, a *testApp, nests []string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("stages p50/p90 s: issuance wait %.3f/%.3f, bot+upload %.3f/%.3f, OCR pickup %.3f/%.3f, OCR submit+engine+callback %.3f/%.3f",
-		q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7])
+	var retried int
+	if err := a.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM task_events
+		WHERE nest_id = ANY($1::uuid[]) AND task_kind = 'OCR' AND to_status = 'PROCESSING' AND attempt > 1`, nests).Scan(&retried); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("stages p50/p90 s: issuance wait %.3f/%.3f, bot+upload %.3f/%.3f, OCR pickup %.3f/%.3f, OCR submit+engine+callback %.3f/%.3f; %d OCR submissions retried",
+		q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], retried)
 }
 
 // pgCPU is the CPU time, user and system, of the PostgreSQL server
