@@ -360,12 +360,13 @@ func logStages(b *testing.B, a *testApp, nests []string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var retried int
-	if err := a.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM task_events
-		WHERE nest_id = ANY($1::uuid[]) AND task_kind = 'OCR' AND to_status = 'PROCESSING' AND attempt > 1`, nests).Scan(&retried); err != nil {
+	var retried string
+	if err := a.db.Pool.QueryRow(context.Background(), `SELECT coalesce(string_agg(k || ' ' || n, ', '), 'none') FROM (
+		SELECT coalesce(from_status, '-') || '→' || to_status || ' attempt ' || attempt || ' ' || coalesce(error_code, '') AS k, count(*) AS n
+		FROM task_events WHERE nest_id = ANY($1::uuid[]) AND task_kind = 'OCR' GROUP BY 1 ORDER BY 1) c`, nests).Scan(&retried); err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("stages p50/p90 s: issuance wait %.3f/%.3f, bot+upload %.3f/%.3f, OCR pickup %.3f/%.3f, OCR submit+engine+callback %.3f/%.3f; %d OCR submissions retried",
+	b.Logf("stages p50/p90 s: issuance wait %.3f/%.3f, bot+upload %.3f/%.3f, OCR pickup %.3f/%.3f, OCR submit+engine+callback %.3f/%.3f; OCR events: %s",
 		q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], retried)
 }
 
