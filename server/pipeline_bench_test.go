@@ -37,17 +37,23 @@ func pipelineBenchN(b *testing.B) int {
 // BenchmarkPipeline measures the whole pipeline's throughput with instant
 // simulators: N requestIssuance calls (BENCH_PIPELINE_N, default 200) sent
 // at once by 16 GraphQL clients, each carried by the app's default workers
-// through the bot simulator (ISSUER_SIM_LATENCY=0s, text-layer PDFs), S3,
-// the OCR job, the built-in engine and its signed callback to OCR SUCCESS.
-// One round trip warms the app up first.
+// through the bot (the simulator with no latency behind the bot's HTTP
+// contract, as ISSUER_URL; text-layer PDFs), S3, the OCR job, the built-in
+// engine and its signed callback to OCR SUCCESS. One round trip warms the
+// app up first. A real bot renders on its own machine, so every document is
+// rendered before the timed phase (Simulator.Prerender).
 //
 //	tasks/s, pages/s     N (their pages) over first request → last OCR SUCCESS committed
 //	e2e-p50/p99-ms       per task: request sent → OCR SUCCESS committed
 //	issued-tasks/s       the same run's issuance stage: N over first request → last ISSUANCE SUCCESS
+//	cpu-ms/doc           CPU of this process and its children (the OCR tools) per task, timed phase
+//	pg-cpu-ms/doc        CPU of the PostgreSQL backends of the app's database per task, timed phase
+//	sim-render-cpu-ms/doc  the pre-rendering, per document (not in the other figures)
+//	ratio                tasks/s ÷ engine-docs/s
 //
 // and its baseline, measured next in the same benchmark:
 //
-//	engine-docs/s, engine-pages/s   the built-in engine alone, with the
+//	engine-docs/s, engine-pages/s, engine-cpu-ms/doc   the built-in engine alone, with the
 //	    app's worker count, reading the very PDFs the run stored, fetched from
 //	    the same S3 by presigned URL: the throughput OCR alone allows, so the
 //	    gap to tasks/s is what the rest of the pipeline (bot, upload, queues,
