@@ -5,14 +5,18 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
@@ -33,31 +37,51 @@ func pipelineBenchN(b *testing.B) int {
 // BenchmarkPipeline measures the whole pipeline's throughput with instant
 // simulators: N requestIssuance calls (BENCH_PIPELINE_N, default 200) sent
 // at once by 16 GraphQL clients, each carried by the app's default workers
-// through the bot simulator (ISSUER_SIM_LATENCY=0s, text-layer PDFs), S3,
-// the OCR job, the built-in engine and its signed callback to OCR SUCCESS.
-// One round trip warms the app up first.
+// through the bot (the simulator with no latency behind the bot's HTTP
+// contract, as ISSUER_URL; text-layer PDFs), S3, the OCR job, the built-in
+// engine and its signed callback to OCR SUCCESS. One round trip warms the
+// app up first. A real bot renders on its own machine, so every document is
+// rendered before the timed phase (Simulator.Prerender).
 //
 //	tasks/s, pages/s     N (their pages) over first request → last OCR SUCCESS committed
 //	e2e-p50/p99-ms       per task: request sent → OCR SUCCESS committed
 //	issued-tasks/s       the same run's issuance stage: N over first request → last ISSUANCE SUCCESS
+//	cpu-ms/doc           CPU of this process and its children (the OCR tools) per task, timed phase
+//	pg-cpu-ms/doc        CPU of the PostgreSQL backends of the app's database per task, timed phase
+//	sim-render-cpu-ms/doc  the pre-rendering, per document (not in the other figures)
+//	ratio                tasks/s ÷ engine-docs/s
 //
 // and its baseline, measured next in the same benchmark:
 //
-//	engine-docs/s, engine-pages/s   the built-in engine alone, with the
+//	engine-docs/s, engine-pages/s, engine-cpu-ms/doc   the built-in engine alone, with the
 //	    app's worker count, reading the very PDFs the run stored, fetched from
 //	    the same S3 by presigned URL: the throughput OCR alone allows, so the
 //	    gap to tasks/s is what the rest of the pipeline (bot, upload, queues,
 //	    transactions, callbacks) costs.
 func BenchmarkPipeline(b *testing.B) {
 	n := pipelineBenchN(b)
-	a := startAppB(b, map[string]string{"ISSUER_SIM_LATENCY": "0s", "RATE_LIMIT": "off"})
+	// The bot: the simulator behind the bot's HTTP contract, as ISSUER_URL.
+	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	bot := httptest.NewServer(issuer.NewHandler(sim))
+	defer bot.Close()
+	a := startAppB(b, map[string]string{"ISSUER_URL": bot.URL, "RATE_LIMIT": "off"})
 	tok := a.token(b, "bench", false)
 	ocrBenchRoundTrip(b, a, tok, ocrBenchNests(b, a, "bench", 1)[0])
 	nests := seedNests(b, a.db.Pool, "bench", n)
 	ctx := context.Background()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: benchClients}}
 
+	// A real bot renders on its own machine: the documents are rendered
+	// before the timed phase (measured apart: sim-render-cpu-ms/doc).
+	renderCPU := cpuTime()
+	prerender(b, a, sim, nests)
+	renderCPU = cpuTime() - renderCPU
+
 	b.ResetTimer()
+	cpu0, pg0 := cpuTime(), pgCPU(b, a)
 	sent := make([]time.Time, n)
 	var (
 		next atomic.Int64
@@ -93,6 +117,7 @@ func BenchmarkPipeline(b *testing.B) {
 		b.FailNow()
 	}
 	waitPipeline(b, a, nests)
+	pipelineCPU, pipelinePG := cpuTime()-cpu0, pgCPU(b, a)-pg0
 	b.StopTimer()
 
 	// The commit times of every task's final transitions.
@@ -155,11 +180,74 @@ func BenchmarkPipeline(b *testing.B) {
 	b.ReportMetric(float64(n)/lastIssued.Sub(start).Seconds(), "issued-tasks/s")
 	e2e.report(b, "e2e-", 0)
 
+	logStages(b, a, nests)
+
+	cpu0 = cpuTime()
 	engineSecs := engineAlone(b, a, keys, pages)
+	engineCPU := cpuTime() - cpu0
 	b.ReportMetric(float64(n)/engineSecs, "engine-docs/s")
 	b.ReportMetric(float64(pages)/engineSecs, "engine-pages/s")
-	b.Logf("%d issuances, %d pages: pipeline %.2f s (issuance stage %.2f s), engine alone %.2f s",
-		n, pages, secs, lastIssued.Sub(start).Seconds(), engineSecs)
+	b.ReportMetric(float64(n)/secs/(float64(n)/engineSecs), "ratio")
+	b.ReportMetric(float64(pipelineCPU.Milliseconds())/float64(n), "cpu-ms/doc")
+	b.ReportMetric(float64(engineCPU.Milliseconds())/float64(n), "engine-cpu-ms/doc")
+	b.ReportMetric(float64(pipelinePG.Milliseconds())/float64(n), "pg-cpu-ms/doc")
+	b.ReportMetric(float64(renderCPU.Milliseconds())/float64(n), "sim-render-cpu-ms/doc")
+	b.Logf("%d issuances, %d pages: pipeline %.2f s (issuance stage %.2f s), engine alone %.2f s; CPU of this process and its children (the OCR tools): pipeline %s, engine alone %s; of the database's server processes: %s",
+		n, pages, secs, lastIssued.Sub(start).Seconds(), engineSecs, pipelineCPU, engineCPU, pipelinePG)
+}
+
+// prerender has sim render every nest's document before the timed phase
+// (issuer.Simulator.Prerender), on as many goroutines as there are cores.
+func prerender(b *testing.B, a *testApp, sim *issuer.Simulator, nests []string) {
+	b.Helper()
+	rows, err := a.db.Pool.Query(context.Background(), `SELECT id::text, registry_unique_no, address FROM nests WHERE id = ANY($1::uuid[])`, nests)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var reqs []issuer.Request
+	for rows.Next() {
+		var r issuer.Request
+		if err := rows.Scan(&r.NestID, &r.UniqueNo, &r.Address); err != nil {
+			b.Fatal(err)
+		}
+		reqs = append(reqs, r)
+	}
+	if err := rows.Err(); err != nil {
+		b.Fatal(err)
+	}
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(reqs); i = int(next.Add(1) - 1) {
+				if err := sim.Prerender(reqs[i]); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if b.Failed() {
+		b.FailNow()
+	}
+}
+
+// cpuTime is the CPU time, user and system, of this process and of its
+// waited-for children (the built-in engine's pdftoppm, pdftotext and
+// Tesseract) so far.
+func cpuTime() time.Duration {
+	var self, children syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &self); err != nil {
+		return 0
+	}
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children); err != nil {
+		return 0
+	}
+	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
+	return tv(self.Utime) + tv(self.Stime) + tv(children.Utime) + tv(children.Stime)
 }
 
 func later(a, b time.Time) time.Time {
@@ -191,7 +279,10 @@ func waitPipeline(b *testing.B, a *testApp, nests []string) {
 		if time.Now().After(deadline) {
 			b.Fatalf("%d of %d OCR tasks SUCCESS after 5 minutes", done, len(nests))
 		}
-		time.Sleep(20 * time.Millisecond)
+		// The figures come from the events' times, not from when this
+		// loop sees the end: a slow poll keeps the observer's own load on
+		// the database and the cores small.
+		time.Sleep(250 * time.Millisecond)
 	}
 }
 
@@ -249,4 +340,74 @@ func engineAlone(b *testing.B, a *testApp, keys []string, wantPages int) float64
 		b.Fatalf("engine alone read %d pages, the pipeline %d", pages, wantPages)
 	}
 	return secs
+}
+
+// logStages logs the median and 90th percentile, over the tasks, of the time
+// each stage took, from the task events' times: the issuance waiting for a
+// worker (its PROCESSING event since the first request), the bot call and
+// upload (ISSUANCE PROCESSING → SUCCESS), the OCR job's pickup (→ OCR
+// PROCESSING) and the OCR submission, engine and callback (→ OCR SUCCESS).
+func logStages(b *testing.B, a *testApp, nests []string) {
+	b.Helper()
+	var q [8]float64
+	err := a.db.Pool.QueryRow(context.Background(), `WITH t AS (
+		SELECT min(at) FILTER (WHERE task_kind = 'ISSUANCE' AND to_status = 'PROCESSING') AS ip,
+			min(at) FILTER (WHERE task_kind = 'ISSUANCE' AND to_status = 'SUCCESS') AS isu,
+			min(at) FILTER (WHERE task_kind = 'OCR' AND to_status = 'PROCESSING') AS op,
+			min(at) FILTER (WHERE task_kind = 'OCR' AND to_status = 'SUCCESS') AS osu
+		FROM task_events WHERE nest_id = ANY($1::uuid[]) GROUP BY nest_id),
+	s AS (SELECT extract(epoch FROM ip - min(ip) OVER ()) AS wait, extract(epoch FROM isu - ip) AS bot,
+		extract(epoch FROM op - isu) AS pickup, extract(epoch FROM osu - op) AS ocr FROM t)
+	SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY wait), percentile_cont(0.9) WITHIN GROUP (ORDER BY wait),
+		percentile_cont(0.5) WITHIN GROUP (ORDER BY bot), percentile_cont(0.9) WITHIN GROUP (ORDER BY bot),
+		percentile_cont(0.5) WITHIN GROUP (ORDER BY pickup), percentile_cont(0.9) WITHIN GROUP (ORDER BY pickup),
+		percentile_cont(0.5) WITHIN GROUP (ORDER BY ocr), percentile_cont(0.9) WITHIN GROUP (ORDER BY ocr) FROM s`,
+		nests).Scan(&q[0], &q[1], &q[2], &q[3], &q[4], &q[5], &q[6], &q[7])
+	if err != nil {
+		b.Fatal(err)
+	}
+	var retried string
+	if err := a.db.Pool.QueryRow(context.Background(), `SELECT coalesce(string_agg(k || ' ' || n, ', '), 'none') FROM (
+		SELECT coalesce(from_status, '-') || '→' || to_status || ' attempt ' || attempt || ' ' || coalesce(error_code, '') AS k, count(*) AS n
+		FROM task_events WHERE nest_id = ANY($1::uuid[]) AND task_kind = 'OCR' GROUP BY 1 ORDER BY 1) c`, nests).Scan(&retried); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("stages p50/p90 s: issuance wait %.3f/%.3f, bot+upload %.3f/%.3f, OCR pickup %.3f/%.3f, OCR submit+engine+callback %.3f/%.3f; OCR events: %s",
+		q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], retried)
+}
+
+// pgCPU is the CPU time, user and system, of the PostgreSQL server
+// processes connected to the app's database now (Linux /proc; the pools
+// keep their connections through a run). Zero where /proc cannot tell.
+func pgCPU(b *testing.B, a *testApp) time.Duration {
+	b.Helper()
+	rows, err := a.db.Pool.Query(context.Background(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var total time.Duration
+	for rows.Next() {
+		var pid int
+		if err := rows.Scan(&pid); err != nil {
+			b.Fatal(err)
+		}
+		raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			continue // another machine, or the backend just ended
+		}
+		// Fields 14 and 15 (utime, stime, in clock ticks of 1/100 s) follow
+		// the command name in parentheses.
+		f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+1:]))
+		if len(f) < 13 {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		total += time.Duration(u+st) * 10 * time.Millisecond
+	}
+	if err := rows.Err(); err != nil {
+		b.Fatal(err)
+	}
+	rows.Close()
+	return total
 }

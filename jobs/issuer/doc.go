@@ -7,7 +7,10 @@
 // way on demand, and returns a realistic PDF whose content (Content) is
 // deterministic per nest. NewHandler serves any Issuer, the simulator
 // included, over the HTTP contract below, so the adapter is tested over real
-// HTTP and a stand-alone fake bot is one line.
+// HTTP and a stand-alone fake bot is one line. Rendering a document costs
+// the simulator tens of CPU-milliseconds, which a real bot spends on its own
+// machine: Simulator.Prerender renders a property's document ahead, so that
+// a benchmark keeps that cost out of its timed phase.
 //
 // The simulated document is plausible for the nest it is issued for: it is
 // printed with the nest's address, the building's 소재지번 lies in the same

@@ -10,8 +10,8 @@ import (
 
 // BenchmarkSimulatorIssue measures what the simulator's rendering of one
 // text-layer registry document costs (no latency, no failures): a real bot
-// puts no such cost on our cores, so BenchmarkPipeline's figures include
-// this and the pipeline ratio should be read net of it.
+// puts no such cost on our cores, so BenchmarkPipeline pre-renders its
+// documents (Simulator.Prerender) before its timed phase.
 //
 //	ms/doc   wall time per document, one goroutine
 func BenchmarkSimulatorIssue(b *testing.B) {

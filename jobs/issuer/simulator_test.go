@@ -443,3 +443,61 @@ func TestNewSimulatorRejectsBadOptions(t *testing.T) {
 		})
 	}
 }
+
+// TestPrerender: Issue delivers the document Prerender made, printed at the
+// time of Prerender, unless a registration changed the content since; an
+// invalid request is refused and changes nothing.
+func TestPrerender(t *testing.T) {
+	later := testTime.Add(time.Hour)
+	for _, tc := range []struct {
+		name     string
+		register bool // a registration between Prerender and Issue
+		wantAt   time.Time
+	}{
+		{"unchanged property: the pre-rendered document", false, testTime},
+		{"registration in between: rendered anew", true, later},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			now := testTime
+			sim := newTestSimulator(t, SimulatorOptions{Now: func() time.Time { return now }})
+			req := Request{IdempotencyKey: "k1", NestID: "nest-1", UniqueNo: uniqueNoFor(t), Address: "서울특별시 마포구 망원로 1"}
+			if err := sim.Prerender(Request{NestID: req.NestID, UniqueNo: req.UniqueNo, Address: req.Address}); err != nil {
+				t.Fatalf("Prerender: %v", err)
+			}
+			now = later
+			if tc.register {
+				sim.Register(req.UniqueNo, Registration{At: testTime.Add(time.Minute), Add: AttachmentEntry("주식회사 테스트", 10_000_000, testTime)})
+			}
+			got, err := sim.Issue(context.Background(), req)
+			if err != nil {
+				t.Fatalf("Issue: %v", err)
+			}
+			reg := applyRegistrations(Content(req.NestID, req.UniqueNo, req.Address), sim.registrations(req.UniqueNo, now))
+			want, err := sim.Render(reg, tc.wantAt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.PDF, want.PDF) || got.Pages != want.Pages {
+				t.Errorf("Issue returned %d bytes, %d pages; want the document printed at %s (%d bytes, %d pages)",
+					len(got.PDF), got.Pages, tc.wantAt, len(want.PDF), want.Pages)
+			}
+			if n := sim.PaymentCount(req.IdempotencyKey); n != 1 {
+				t.Errorf("%d payments, want 1", n)
+			}
+		})
+	}
+
+	sim := newTestSimulator(t, SimulatorOptions{})
+	for _, req := range []Request{
+		{UniqueNo: "12345"},
+		{UniqueNo: "1101-2345-678901"},
+		{UniqueNo: strings.Repeat("1", 14), Address: strings.Repeat("가", 600)},
+	} {
+		if err := sim.Prerender(req); err == nil {
+			t.Errorf("Prerender(%+v) accepted an invalid request", req)
+		}
+	}
+	if len(sim.rendered) != 0 || len(sim.Payments()) != 0 {
+		t.Errorf("refused Prerender calls left %d documents, %d payments", len(sim.rendered), len(sim.Payments()))
+	}
+}

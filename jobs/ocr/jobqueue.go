@@ -9,9 +9,13 @@ import (
 	"time"
 )
 
-// Defaults shared by the built-in engine and the Paddle adapter.
+// Defaults shared by the built-in engine and the Paddle adapter. A waiting
+// job holds only its request (the document is fetched when a runner takes
+// it), so the queue is long: a burst of issuances (BenchmarkPipeline sends
+// 200 at once) waits here instead of being refused with QUEUE_FULL and
+// retried after seconds of backoff, during which the engine could idle.
 const (
-	DefaultQueueSize = 64
+	DefaultQueueSize = 1024
 	DefaultJobTTL    = time.Hour
 	maxClientToken   = 256
 	queueRetryAfter  = 5 * time.Second // Retry-After of a QUEUE_FULL answer

@@ -26,7 +26,8 @@ type ServerOptions struct {
 	// synchronous requests: one Tesseract per core. Default runtime.NumCPU().
 	Workers int
 	// QueueSize is how many jobs may wait for a worker; when full, Submit
-	// fails with QUEUE_FULL (503 with Retry-After). Default 64.
+	// fails with QUEUE_FULL (503 with Retry-After). Default
+	// DefaultQueueSize.
 	QueueSize int
 	// SyncPageLimit is the most pages /v1/parse reads. Default 2.
 	SyncPageLimit int

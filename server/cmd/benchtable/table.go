@@ -465,10 +465,19 @@ func (t *table) pipeline() []row {
 	if v := m("tasks"); v.ok() {
 		n = strconv.FormatFloat(v.v, 'f', -1, 64)
 	}
-	return []row{{"pipeline, " + n + " issuances at once → OCR SUCCESS, instant bot simulator, text-layer PDFs",
+	// CPU per task, where the run reported it (BenchmarkPipeline's
+	// Getrusage and /proc figures).
+	cpu := ""
+	if c, pg, e := m("cpu-ms/doc"), m("pg-cpu-ms/doc"), m("engine-cpu-ms/doc"); c.ok() && pg.ok() && e.ok() {
+		cpu = figs("CPU per task %s ms in the service and its OCR tools + %s ms in PostgreSQL, engine alone %s ms", c, pg, e)
+	}
+	if r := m("sim-render-cpu-ms/doc"); r.ok() {
+		cpu = note(cpu, figs("the simulator's rendering, %s CPU-ms/doc, done before the timed phase", r))
+	}
+	return []row{{"pipeline, " + n + " issuances at once → OCR SUCCESS, bot simulator over HTTP with pre-rendered documents, text-layer PDFs",
 		figs("%s tasks/s (%s pages/s); per task p50 / p99 %s / %s ms", tasks, m("pages/s"), m("e2e-p50-ms"), m("e2e-p99-ms")),
 		figs("built-in engine alone, same PDFs from S3, same workers: %s docs/s (%s pages/s)", engine, m("engine-pages/s")),
-		note(rel(tasks, engine, " of the engine alone"), limit)}}
+		note(rel(tasks, engine, " of the engine alone"), limit, cpu)}}
 }
 
 var engineName = regexp.MustCompile(`^BenchmarkEnginePages/(text_layer|image_300dpi)/workers=(\d+)$`)
