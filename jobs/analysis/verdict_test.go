@@ -290,6 +290,9 @@ func readDegraded(t testing.TB, nestID string, d degrade.Degradation) degradedDo
 // bad copy. Whatever the OCR makes of them, a COMPLETE verdict must come
 // with the key facts exactly right: an unread document is never judged
 // clean. The verdicts and error rates are logged.
+// raceSubset is the copies TestJudgeDegradedScans reads under -race.
+var raceSubset = map[string]bool{"clean": true, "noisy scan": true, "phone photo": true, "JPEG q15": true}
+
 func TestJudgeDegradedScans(t *testing.T) {
 	if testing.Short() {
 		t.Skip("OCR of image pages takes seconds a page")
@@ -309,6 +312,13 @@ func TestJudgeDegradedScans(t *testing.T) {
 			// The two-page document only through the worst copies: OCR
 			// takes seconds a page on shared cores.
 			if i > 0 && d.Name != "clean" && d.Name != "noisy scan" && d.Name != "phone photo" {
+				continue
+			}
+			// Under -race (make test) the preprocessing is several times
+			// slower: the copies that test the verdict hardest only. Every
+			// copy of three documents is judged by BenchmarkDegradedOCR
+			// (make bench), which fails on a wrong COMPLETE as this does.
+			if raceDetector && !raceSubset[d.Name] || raceDetector && i > 0 && d.Name != "noisy scan" {
 				continue
 			}
 			t.Run(id+"/"+d.Name, func(t *testing.T) {
