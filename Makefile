@@ -26,7 +26,7 @@ run: deps web/static/app.js build ## Run API, workers and console on embedded de
 test: deps versitygw web-build build web-deps browser-deps ## Run every test, with -race, on real Postgres and real S3 servers
 	@# testprogress runs go test -json: a line per package as each finishes, failures in full, a summary.
 	@$(GO) build -o $(BIN)/testprogress ./server/cmd/testprogress || exit 1; \
-	echo "make test: every package with -race; about 7 min with a warm build cache on 2 cores, about 12 min cold (compiling with -race)"; \
+	echo "make test: every package with -race; about 9 min with a warm build cache on 2 cores, about 15 min cold (compiling with -race)"; \
 	url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
 	TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 DUNGJI_REQUIRE_NODE=$$(command -v npm >/dev/null 2>&1 && echo 1) DUNGJI_REQUIRE_BROWSER=$$(test -x /usr/bin/chromium && echo 1) $(BIN)/testprogress -- -race -count=1 -timeout 9m ./...; rc=$$?; \
 	$(DUNGJI) pg down; [ $$rc -eq 0 ] || exit $$rc; \
