@@ -115,20 +115,20 @@ type run struct {
 	log    *slog.Logger
 	passed bool
 
-	pg      *localpg.Server
-	dbURL   string
-	pool    *pgxpool.Pool
-	s3      *cluster.Proc
-	engine  *cluster.Proc
-	apiProc *cluster.Proc
-	workers []*cluster.Proc
-	servers []*http.Server
-	sim     *issuer.Simulator
-	eproxy  *engineProxy
-	cbproxy *callbackProxy
-	cbStop  context.CancelFunc
-	api     *api
-	subs    []*subscriber
+	pg         *localpg.Server
+	dbURL      string
+	pool       *pgxpool.Pool
+	s3         *cluster.Proc
+	engine     *cluster.Proc
+	apiProc    *cluster.Proc
+	workers    []*cluster.Proc
+	servers    []*http.Server
+	sim        *issuer.Simulator
+	eproxy     *engineProxy
+	cbproxy    *callbackProxy
+	cbStop     context.CancelFunc
+	api        *api
+	subs       []*subscriber
 	hook       *receiver  // the client backend's webhook endpoint
 	watches    []*watched // the nests with a watch
 	hookResent int        // messages received again under the same webhook-id
