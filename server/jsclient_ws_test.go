@@ -445,9 +445,10 @@ func TestJavaScriptClientCloseCodes(t *testing.T) {
 		return tok
 	}
 	fixed := func(tok string) func() string { return func() string { return tok } }
-	// A user whose one allowed connection is taken.
+	// A user whose one allowed connection is taken: the quota case takes it
+	// right before its client starts. Taken here, it could be dropped for
+	// answering no ping while the subtest waits for a -parallel slot.
 	full := a.token(t, "close-full", false)
-	dialWS(t, a, full, "graphql-transport-ws").ready()
 
 	// The static token lives 4 s (3 to 4: exp is in whole seconds), long
 	// enough for node to start and connect on a loaded machine.
@@ -461,16 +462,20 @@ func TestJavaScriptClientCloseCodes(t *testing.T) {
 		want        int
 		connections int // sockets the client opens in all
 		acked       int // of which acknowledged
+		holdFull    bool
 	}{
-		{"no token: 4401, no retry", fixed(""), 0, live.CloseUnauthorized, 1, 0},
-		{"bad token: 4403, retried then reported", fixed("not-a-token"), 0, live.CloseForbidden, 1 + retries, 0},
-		{"expired token: 4403, retried then reported", func() string { return issue("close-expired", -30*time.Second) }, 0, live.CloseForbidden, 1 + retries, 0},
-		{"static token expiring while connected: 4403 at exp, retried then reported", func() string { return issue("close-static", 4*time.Second) }, 0, live.CloseForbidden, 1 + retries, 1},
-		{"connection quota full: 4429, no retry", fixed(full), 0, 4429, 1, 0},
-		{"connection_init too late: 4408, retried then reported", fixed(a.token(t, "close-slow", false)), 3500 * time.Millisecond, 4408, 1 + retries, 0},
+		{"no token: 4401, no retry", fixed(""), 0, live.CloseUnauthorized, 1, 0, false},
+		{"bad token: 4403, retried then reported", fixed("not-a-token"), 0, live.CloseForbidden, 1 + retries, 0, false},
+		{"expired token: 4403, retried then reported", func() string { return issue("close-expired", -30*time.Second) }, 0, live.CloseForbidden, 1 + retries, 0, false},
+		{"static token expiring while connected: 4403 at exp, retried then reported", func() string { return issue("close-static", 4*time.Second) }, 0, live.CloseForbidden, 1 + retries, 1, false},
+		{"connection quota full: 4429, no retry", fixed(full), 0, 4429, 1, 0, true},
+		{"connection_init too late: 4408, retried then reported", fixed(a.token(t, "close-slow", false)), 3500 * time.Millisecond, 4408, 1 + retries, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			if tc.holdFull {
+				dialWS(t, a, full, "graphql-transport-ws").ready()
+			}
 			r := runWSScript(t, root, node, 60*time.Second, "web/test/ws-retry.mjs",
 				a.base+"/graphql", tc.token(), staticNest, strconv.Itoa(retries), strconv.Itoa(int(tc.initDelay/time.Millisecond)))
 			var res *wsLine
