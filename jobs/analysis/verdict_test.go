@@ -341,3 +341,186 @@ func TestJudgeDegradedScans(t *testing.T) {
 		}
 	}
 }
+
+// copyLines is a registry document as lines, with the pages it was printed
+// on, that a test can lose lines from the way a bad OCR read does.
+type copyLines struct {
+	lines  []string // every line of the text, pages separated by "\f" lines
+	struck map[string]bool
+}
+
+// newCopy splits text into lines; the first line of every entry reg marks
+// cancelled is struck through, as the page image shows it.
+func newCopy(text string, reg *Registry) *copyLines {
+	c := &copyLines{struck: map[string]bool{}}
+	for l := range strings.SplitSeq(text, "\n") {
+		if p, ok := strings.CutPrefix(l, "\f"); ok {
+			c.lines = append(c.lines, "\f")
+			l = p
+		}
+		c.lines = append(c.lines, l)
+	}
+	for _, e := range slices.Concat(reg.Ownership, reg.Rights) {
+		if e.Cancelled && !e.Inferred {
+			first, _, _ := strings.Cut(e.Text, "\n")
+			c.struck[noSpace(first)] = true
+		}
+	}
+	return c
+}
+
+var entryRank = regexp.MustCompile(`^\s*([0-9]+(?:-[0-9]+)?)\s`)
+
+// entrySpan returns the lines [from, to) of the entry of section (갑구 or
+// 을구) with the given rank: its first line and the lines after it up to a
+// blank line, the next entry or the next heading.
+func (c *copyLines) entrySpan(t *testing.T, section, rank string) (int, int) {
+	t.Helper()
+	in, from := false, -1
+	for i, l := range c.lines {
+		ns := noSpace(l)
+		if from >= 0 && (ns == "" || l == "\f" || strings.Contains(ns, "【") || entryRank.MatchString(l) ||
+			strings.Contains(ns, "이하여백") || strings.Contains(ns, "열람일시")) {
+			return from, i
+		}
+		switch {
+		case strings.Contains(ns, "【"+section+"】"):
+			in = true
+		case strings.Contains(ns, "【") && strings.Contains(ns, "구】"):
+			in = false
+		case in && from < 0:
+			if m := entryRank.FindStringSubmatch(l); m != nil && m[1] == rank {
+				from = i
+			}
+		}
+	}
+	if from < 0 {
+		t.Fatalf("no %s entry %s in the text", section, rank)
+	}
+	return from, len(c.lines)
+}
+
+// lineWith returns the indexes of the lines that contain s (spaces
+// ignored).
+func (c *copyLines) lineWith(s string) []int {
+	var out []int
+	for i, l := range c.lines {
+		if strings.Contains(noSpace(l), s) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// without returns the copy with the lines at the given indexes lost: its
+// text and its pages as read by OCR, every line with a fair confidence.
+func (c *copyLines) without(lost ...int) (string, []ocr.Page) {
+	drop := map[int]bool{}
+	for _, i := range lost {
+		drop[i] = true
+	}
+	var kept []string
+	pages := []ocr.Page{{Page: 1, Source: ocr.SourceOCR, Confidence: 0.93}}
+	for i, l := range c.lines {
+		if drop[i] {
+			continue
+		}
+		if l == "\f" {
+			pages = append(pages, ocr.Page{Page: len(pages) + 1, Source: ocr.SourceOCR, Confidence: 0.93})
+			kept = append(kept, l)
+			continue
+		}
+		kept = append(kept, l)
+		if t := strings.TrimSpace(l); t != "" {
+			p := &pages[len(pages)-1]
+			p.Lines = append(p.Lines, ocr.Line{Text: t, Confidence: 0.93, Struck: c.struck[noSpace(t)]})
+		}
+	}
+	text := strings.ReplaceAll(strings.Join(kept, "\n"), "\n\f\n", "\n\f")
+	for i := range pages {
+		var ts []string
+		for _, l := range pages[i].Lines {
+			ts = append(ts, l.Text)
+		}
+		pages[i].Text = strings.Join(ts, "\n")
+	}
+	return text, pages
+}
+
+func span(from, to int) []int {
+	var out []int
+	for i := from; i < to; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// TestJudgeLostLastEntry loses the last entry of a section from a copy read
+// by OCR, whole or in part, alone or with the end marker, a heading or its
+// page, and checks that the copy is not judged COMPLETE: no 순위번호 gap
+// shows such a loss, so other evidence must. Every document of the golden
+// set is tried. The copy is the text-layer document as an OCR would read
+// it without error (strike-through lines seen on the cancelled entries),
+// but for the lines lost.
+func TestJudgeLostLastEntry(t *testing.T) {
+	t.Parallel()
+	for _, id := range goldenTextNests(t) {
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			doc := readDocument(t, id, testAddress, false)
+			clean, err := Parse(doc.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := newCopy(doc.text, clean)
+			text, pages := c.without()
+			if _, j := judgeDoc(text, pages, testUniqueNo); j.Verdict != VerdictComplete {
+				t.Fatalf("the copy with nothing lost: %s %+v", j.Verdict, j.Reasons)
+			}
+			type lossCase struct {
+				name string
+				lost []int
+			}
+			var cases []lossCase
+			sections := []struct {
+				label   string
+				entries []issuer.Entry
+			}{{"갑구", doc.reg.Ownership}, {"을구", doc.reg.Rights}}
+			for si, s := range sections {
+				if len(s.entries) == 0 {
+					continue
+				}
+				last := s.entries[len(s.entries)-1]
+				from, to := c.entrySpan(t, s.label, last.Rank)
+				what := fmt.Sprintf("%s's last entry (%s %s, cancelled %v)", s.label, last.Rank, last.Purpose, last.Cancelled)
+				if len(s.entries) == 1 {
+					what = fmt.Sprintf("%s's only entry (%s %s)", s.label, last.Rank, last.Purpose)
+				}
+				cases = append(cases,
+					lossCase{what, span(from, to)},
+					lossCase{what + ", its first line only", []int{from}},
+				)
+				if si == len(sections)-1 || len(sections[si+1].entries) == 0 {
+					cases = append(cases, lossCase{what + " and -- 이하여백 --", append(span(from, to), c.lineWith("이하여백")...)})
+				}
+				if si == 0 {
+					cases = append(cases, lossCase{what + " and the 을구 heading", append(span(from, to), c.lineWith("【을구】")...)})
+				}
+			}
+			if pages := c.lineWith("\f"); len(pages) > 0 {
+				// The last page lost whole: the copy stops at the page
+				// before it.
+				cases = append(cases, lossCase{"the last page", span(pages[len(pages)-1], len(c.lines))})
+			}
+			for _, tc := range cases {
+				text, pages := c.without(tc.lost...)
+				_, j := judgeDoc(text, pages, testUniqueNo)
+				if j.Verdict == VerdictComplete {
+					t.Errorf("%s lost: judged COMPLETE; notes %+v", tc.name, j.Reasons)
+				} else {
+					t.Logf("%s lost: %s %q", tc.name, j.Verdict, codes(j))
+				}
+			}
+		})
+	}
+}
