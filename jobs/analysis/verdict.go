@@ -40,6 +40,9 @@ const (
 	ReasonMissingHeading   = "MISSING_HEADING"    // 표제부, 갑구 or 을구 heading not found
 	ReasonMissingEnd       = "MISSING_END"        // -- 이하여백 -- not found: the end of the document was not read
 	ReasonRankGap          = "RANK_GAP"           // a 순위번호 is missing: an entry was not read
+	ReasonUnplacedRow      = "UNPLACED_ROW"       // lines of a row were read but not its first line: an entry was not read
+	ReasonEmptySection     = "EMPTY_SECTION"      // 을구 printed with neither an entry nor 기록사항 없음 read
+	ReasonMissingPage      = "MISSING_PAGE"       // the footers print more pages than were read
 	ReasonRankGuessed      = "RANK_GUESSED"       // a 순위번호 was inferred where nothing confirms it
 	ReasonLowConfidence    = "LOW_CONFIDENCE"     // a key entry was read with low confidence
 	ReasonAmountUnread     = "AMOUNT_UNREAD"      // an amount was printed but did not parse
@@ -177,7 +180,11 @@ func (j *judge) run(reg *Registry, in JudgeInput) {
 		j.add(&j.unreadable, Reason{Code: ReasonNoOwner, Section: SectionOwnership,
 			Message: "No 소유권 entry (보존, 이전) was read in 갑구: the owner is unknown."})
 	}
-	j.structure(reg)
+	pagesRead := len(in.Pages)
+	if in.Pages == nil {
+		pagesRead = reg.Coverage.PagesRead
+	}
+	j.structure(reg, pagesRead)
 	j.entries(reg, lineConfidences(in.Pages))
 }
 
@@ -202,8 +209,9 @@ func (j *judge) uniqueNo(reg *Registry, want string) {
 	}
 }
 
-// structure checks the headings, the end marker and the 순위번호.
-func (j *judge) structure(reg *Registry) {
+// structure checks the headings, the end marker, the pages and the
+// 순위번호. pagesRead is the number of pages the OCR returned.
+func (j *judge) structure(reg *Registry, pagesRead int) {
 	c := reg.Coverage
 	if !c.TitleHeading {
 		j.add(&j.partial, Reason{Code: ReasonMissingHeading, Message: "The 표제부 heading was not found: the description of the property may not have been read."})
@@ -212,12 +220,31 @@ func (j *judge) structure(reg *Registry) {
 		j.add(&j.partial, Reason{Code: ReasonMissingHeading, Section: SectionOwnership, Message: "The 갑구 heading was not found: entries may have been read into the wrong section."})
 	}
 	// A real certificate leaves out an empty 을구; the end marker then shows
-	// the document was read to its end.
-	if !c.RightsHeading && (len(reg.Rights) > 0 || !c.EndMarker) {
+	// the document was read to its end. 기록사항 없음 shows it was printed.
+	if !c.RightsHeading && (len(reg.Rights) > 0 || !c.EndMarker || c.RightsEmpty) {
 		j.add(&j.partial, Reason{Code: ReasonMissingHeading, Section: SectionRights, Message: "The 을구 heading was not found: 근저당권 and other rights may have been missed or read into the wrong section."})
 	}
 	if !c.EndMarker {
 		j.add(&j.partial, Reason{Code: ReasonMissingEnd, Message: "The end of the document (-- 이하여백 --) was not found: pages or entries at the end may be missing."})
+	}
+	// A section printed has an entry or says it has none: a heading with
+	// neither under it lost what was there.
+	if c.RightsHeading && len(reg.Rights) == 0 && !c.RightsEmpty {
+		j.add(&j.partial, Reason{Code: ReasonEmptySection, Section: SectionRights, Message: "The 을구 heading was read, but neither an entry nor 기록사항 없음 under it: its entries were not read."})
+	}
+	if read := pagesRead; read > 0 && c.PagesPrinted > read {
+		j.add(&j.partial, Reason{Code: ReasonMissingPage, Message: fmt.Sprintf(
+			"The page footers say the document has %d pages; %d were read: the entries on the others are missing.", c.PagesPrinted, read)})
+	}
+	for _, u := range c.UnplacedRows {
+		sec, rank, _ := strings.Cut(u, "/")
+		label := sectionLabel(Section(sec))
+		where := "before its first entry"
+		if rank != "0" {
+			where = "after 순위번호 " + rank
+		}
+		j.add(&j.partial, Reason{Code: ReasonUnplacedRow, Section: Section(sec), Message: fmt.Sprintf(
+			"%s: lines of an entry %s were read, but not its first line (순위번호, 등기목적, 접수): an entry there was not read.", label, where)})
 	}
 	guessed := map[string]bool{}
 	for _, g := range c.GuessedRanks {
