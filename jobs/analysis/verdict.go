@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -43,6 +44,7 @@ const (
 	ReasonUnplacedRow      = "UNPLACED_ROW"       // lines of a row were read but not its first line: an entry was not read
 	ReasonEmptySection     = "EMPTY_SECTION"      // 을구 printed with neither an entry nor 기록사항 없음 read
 	ReasonMissingPage      = "MISSING_PAGE"       // the footers print more pages than were read
+	ReasonUnreadText       = "UNREAD_TEXT"        // text printed in 갑구 or 을구 on a page image was not read
 	ReasonRankGuessed      = "RANK_GUESSED"       // a 순위번호 was inferred where nothing confirms it
 	ReasonLowConfidence    = "LOW_CONFIDENCE"     // a key entry was read with low confidence
 	ReasonAmountUnread     = "AMOUNT_UNREAD"      // an amount was printed but did not parse
@@ -93,6 +95,9 @@ type ReadPage struct {
 	OCR        bool
 	Confidence float64
 	Lines      []ReadLine
+	// Ink are the bands of the page image where text is printed, in the
+	// pixel rows of the lines' Top and Bottom; nil when unknown.
+	Ink []InkBand
 }
 
 // ReadLine is a line as read, with its confidence in [0, 1].
@@ -101,6 +106,17 @@ type ReadLine struct {
 	Confidence float64
 	// Struck is set when a strike-through line runs through the line on
 	// the page image.
+	Struck bool
+	// Top and Bottom (exclusive) are the pixel rows the line takes on the
+	// page image; both 0 when unknown.
+	Top, Bottom int
+}
+
+// InkBand is a band of pixel rows of a page image where text is printed.
+type InkBand struct {
+	Top, Bottom int
+	// Struck is set when a strike-through line runs through it: a
+	// cancelled row, which its 말소 entry names.
 	Struck bool
 }
 
@@ -185,6 +201,7 @@ func (j *judge) run(reg *Registry, in JudgeInput) {
 		pagesRead = reg.Coverage.PagesRead
 	}
 	j.structure(reg, pagesRead)
+	j.unreadText(in.Pages)
 	j.entries(reg, lineConfidences(in.Pages))
 }
 
@@ -284,6 +301,98 @@ func (j *judge) structure(reg *Registry, pagesRead int) {
 			}
 		}
 	}
+}
+
+// unreadText finds text printed in 갑구 or 을구 that the OCR returned no
+// line for: a band of ink on the page image that no line read covers,
+// between read lines of a section. An entry lost whole (the last of a
+// section, which leaves no 순위번호 gap) leaves its ink on the page. Struck
+// bands are cancelled rows, which their 말소 entries stand for.
+func (j *judge) unreadText(pages []ReadPage) {
+	var section Section // the section the lines read so far are in; "" outside 갑구 and 을구
+	for pi, p := range pages {
+		type placed struct {
+			mid     int
+			text    string
+			section Section // after this line
+		}
+		var lines []placed
+		for _, l := range p.Lines {
+			if l.Bottom <= l.Top {
+				continue
+			}
+			ns := noSpace(cleanLine(l.Text))
+			switch {
+			case strings.Contains(ns, "열람일시") || strings.Contains(ns, "관할등기소") || collectiveMark.MatchString(l.Text):
+				// Printed on every page, inside a section or not.
+			case strings.Contains(ns, "이외의권리") || strings.Contains(ns, "【을구") || strings.Contains(ns, "을구】"):
+				section = SectionRights
+			case strings.Contains(ns, "소유권에관한사항") || strings.Contains(ns, "【갑구") || strings.Contains(ns, "갑구】"):
+				section = SectionOwnership
+			case strings.Contains(ns, "이하여백") || strings.HasPrefix(ns, "--") && strings.HasSuffix(ns, "--") ||
+				strings.Contains(ns, "표제부") || strings.Contains(ns, "표시번호"):
+				section = ""
+			}
+			lines = append(lines, placed{(l.Top + l.Bottom) / 2, l.Text, section})
+		}
+		if !p.OCR || len(p.Ink) == 0 || len(lines) == 0 {
+			continue
+		}
+		slices.SortStableFunc(lines, func(a, b placed) int { return a.mid - b.mid })
+		var heights []int
+		for _, l := range p.Lines {
+			heights = append(heights, l.Bottom-l.Top)
+		}
+		slices.Sort(heights)
+		lineH := heights[len(heights)/2]
+		for _, b := range p.Ink {
+			if b.Struck || unreadRows(b, p.Lines)*2 < lineH {
+				continue
+			}
+			mid := (b.Top + b.Bottom) / 2
+			i, _ := slices.BinarySearchFunc(lines, mid, func(l placed, m int) int { return l.mid - m })
+			// Only between two lines read: above the first and below the
+			// last are the page's margins (or an unread footer).
+			if i == 0 || i == len(lines) || lines[i-1].section == "" {
+				continue
+			}
+			above := lines[i-1]
+			j.add(&j.partial, Reason{Code: ReasonUnreadText, Section: above.section, Message: fmt.Sprintf(
+				"Page %d: text printed in %s below the line read as %q was not read: an entry there may be missing.",
+				pi+1, sectionLabel(above.section), shorten(strings.TrimSpace(above.text), 40))})
+			return
+		}
+	}
+}
+
+// unreadRows returns the longest run of b's pixel rows that no line read
+// takes: bands of text close together may run into one, of which the
+// lines read cover only part.
+func unreadRows(b InkBand, lines []ReadLine) int {
+	covered := make([]bool, b.Bottom-b.Top)
+	for _, l := range lines {
+		for y := max(l.Top, b.Top); y < min(l.Bottom, b.Bottom); y++ {
+			covered[y-b.Top] = true
+		}
+	}
+	longest, run := 0, 0
+	for _, c := range covered {
+		if c {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	return longest
+}
+
+// shorten cuts s to n runes, marking the cut.
+func shorten(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 // entries checks each live entry a signal depends on.

@@ -25,7 +25,10 @@ func judgeDoc(text string, pages []ocr.Page, uniqueNo string) (*Registry, Judgem
 	for _, p := range pages {
 		rp := ReadPage{OCR: p.Source == ocr.SourceOCR, Confidence: p.Confidence}
 		for _, l := range p.Lines {
-			rp.Lines = append(rp.Lines, ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck})
+			rp.Lines = append(rp.Lines, ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck, Top: l.Top, Bottom: l.Bottom})
+		}
+		for _, b := range p.Ink {
+			rp.Ink = append(rp.Ink, InkBand{Top: b.Top, Bottom: b.Bottom, Struck: b.Struck})
 		}
 		in.Pages = append(in.Pages, rp)
 	}
@@ -337,6 +340,9 @@ func TestJudgeDegradedScans(t *testing.T) {
 				if j.Verdict == VerdictWrongDocument {
 					t.Errorf("a misread copy judged another property's: %+v", j.Reasons)
 				}
+				if j.Verdict == VerdictComplete {
+					checkLastEntriesLost(t, reg, doc.pages)
+				}
 			})
 		}
 	}
@@ -545,4 +551,116 @@ func TestJudgeLostLastEntry(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestJudgeLostLastEntryScanned reads simulated registries printed as
+// images with Tesseract, then loses the last entry of each section from
+// what the OCR returned (its lines and text; the page image keeps its
+// ink, as it does when Tesseract skips a row). No 순위번호 gap shows such
+// a loss; the ink no line read covers does. The copies as read must not
+// show unread text: the evidence raises no false alarm on a clean scan.
+func TestJudgeLostLastEntryScanned(t *testing.T) {
+	if testing.Short() {
+		t.Skip("OCR of image pages takes seconds a page")
+	}
+	t.Parallel()
+	docs := []struct {
+		what string
+		ok   func(issuer.Registry) bool
+	}{
+		// The documents TestParseImageOnlyGolden reads: each is read once.
+		{"two pages: live 근저당권, 임의경매, 압류, 전세권", func(r issuer.Registry) bool {
+			return r.Pages <= 2 && r.Has(issuer.TypeMortgage, true) && r.Has(issuer.TypeAuction, true) &&
+				r.Has(issuer.TypeSeizure, true) && r.Has(issuer.TypeJeonse, true)
+		}},
+		{"one page: 소유권보존, 가처분, 가등기", func(r issuer.Registry) bool {
+			return r.Pages == 1 && r.Has(issuer.TypeInjunction, true) && r.Has(issuer.TypeProvisionalRegistration, true)
+		}},
+	}
+	for _, d := range docs {
+		id := findNest(t, d.what, d.ok)
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			doc := readDocument(t, id, testAddress, true)
+			reg, j := judgeDoc(doc.text, doc.pages, testUniqueNo)
+			if reg == nil {
+				t.Fatalf("nothing read: %+v", j.Reasons)
+			}
+			if slices.Contains(codes(j), ReasonUnreadText) {
+				t.Errorf("the copy as read: %s %+v", j.Verdict, j.Reasons)
+			}
+			t.Logf("the copy as read: %s %q", j.Verdict, codes(j))
+			ink := 0
+			for _, p := range doc.pages {
+				ink += len(p.Ink)
+			}
+			if ink == 0 {
+				t.Fatal("no ink bands on the pages")
+			}
+			checkLastEntriesLost(t, reg, doc.pages)
+		})
+	}
+}
+
+// checkLastEntriesLost loses the last entry of each section of reg, read
+// from pages, from the OCR's lines (the page images keep their ink) and
+// checks that the copy is no longer judged COMPLETE.
+func checkLastEntriesLost(t *testing.T, reg *Registry, pages []ocr.Page) {
+	t.Helper()
+	firsts := map[string]bool{}
+	for _, e := range slices.Concat(reg.Ownership, reg.Rights) {
+		first, _, _ := strings.Cut(e.Text, "\n")
+		firsts[noSpace(first)] = true
+	}
+	for _, list := range [][]Entry{reg.Ownership, reg.Rights} {
+		if len(list) == 0 || list[len(list)-1].Inferred {
+			continue
+		}
+		last := list[len(list)-1]
+		first, _, _ := strings.Cut(last.Text, "\n")
+		lossy, lost := loseEntry(pages, noSpace(first), firsts)
+		if lost == 0 {
+			t.Fatalf("%s %s: its first line %q is not among the lines read", last.Section, last.Rank, first)
+		}
+		_, j := judgeDoc(ocr.FullText(lossy), lossy, testUniqueNo)
+		if j.Verdict == VerdictComplete || !slices.Contains(codes(j), ReasonUnreadText) {
+			t.Errorf("%s %s (%s, %d lines) lost: %s %+v", sectionLabel(last.Section), last.Rank, last.Purpose, lost, j.Verdict, j.Reasons)
+		} else {
+			t.Logf("%s %s (%s, %d lines) lost: %s %q", sectionLabel(last.Section), last.Rank, last.Purpose, lost, j.Verdict, codes(j))
+		}
+	}
+}
+
+// loseEntry returns pages without the entry whose first line is first:
+// that line and the ones after it up to the next entry's first line (one
+// of firsts), a heading, the end marker or the footer. It also returns how
+// many lines were lost.
+func loseEntry(pages []ocr.Page, first string, firsts map[string]bool) ([]ocr.Page, int) {
+	out := make([]ocr.Page, len(pages))
+	lost := 0
+	for pi, p := range pages {
+		p.Lines = slices.Clone(p.Lines)
+		losing := false
+		p.Lines = slices.DeleteFunc(p.Lines, func(l ocr.Line) bool {
+			ns := noSpace(cleanLine(l.Text))
+			switch {
+			case ns == first && lost == 0:
+				losing = true
+			case losing && (firsts[ns] || strings.Contains(ns, "【") || strings.Contains(ns, "구】") || strings.HasPrefix(ns, "--") || strings.Contains(ns, "이하") ||
+				strings.Contains(ns, "여백") || strings.Contains(ns, "열람일시") || strings.Contains(ns, "관할등기소")):
+				losing = false
+			}
+			if losing {
+				lost++
+			}
+			return losing
+		})
+		var ts []string
+		for _, l := range p.Lines {
+			ts = append(ts, l.Text)
+		}
+		p.Text = strings.Join(ts, "\n")
+		out[pi] = p
+	}
+	return out, lost
 }
