@@ -431,26 +431,43 @@ func (c *copyLines) pageBreaks() []int {
 
 // without returns the copy with the lines at the given indexes lost: its
 // text and its pages as read by OCR, every line with a fair confidence.
-func (c *copyLines) without(lost ...int) (string, []ocr.Page) {
+// With ink, the pages also say where each line is printed (a line of text
+// every 40 pixel rows, 30 tall) and where their images hold text: every
+// line's band, those lost too, as the page image keeps them.
+func (c *copyLines) without(ink bool, lost ...int) (string, []ocr.Page) {
 	drop := map[int]bool{}
 	for _, i := range lost {
 		drop[i] = true
 	}
 	var kept []string
 	pages := []ocr.Page{{Page: 1, Source: ocr.SourceOCR, Confidence: 0.93}}
+	row := 0
 	for i, l := range c.lines {
+		if l == "\f" {
+			pages = append(pages, ocr.Page{Page: len(pages) + 1, Source: ocr.SourceOCR, Confidence: 0.93})
+			row = 0
+			if !drop[i] {
+				kept = append(kept, l)
+			}
+			continue
+		}
+		row++
+		t := strings.TrimSpace(l)
+		p := &pages[len(pages)-1]
+		top := 40 * row
+		if ink && t != "" {
+			p.Ink = append(p.Ink, ocr.Band{Top: top, Bottom: top + 30, Struck: c.struck[noSpace(t)]})
+		}
 		if drop[i] {
 			continue
 		}
-		if l == "\f" {
-			pages = append(pages, ocr.Page{Page: len(pages) + 1, Source: ocr.SourceOCR, Confidence: 0.93})
-			kept = append(kept, l)
-			continue
-		}
 		kept = append(kept, l)
-		if t := strings.TrimSpace(l); t != "" {
-			p := &pages[len(pages)-1]
-			p.Lines = append(p.Lines, ocr.Line{Text: t, Confidence: 0.93, Struck: c.struck[noSpace(t)]})
+		if t != "" {
+			line := ocr.Line{Text: t, Confidence: 0.93, Struck: c.struck[noSpace(t)]}
+			if ink {
+				line.Top, line.Bottom = top-2, top+32
+			}
+			p.Lines = append(p.Lines, line)
 		}
 	}
 	text := strings.ReplaceAll(strings.Join(kept, "\n"), "\n\f\n", "\n\f")
@@ -490,9 +507,11 @@ func TestJudgeLostLastEntry(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := newCopy(doc.text, clean)
-			text, pages := c.without()
-			if _, j := judgeDoc(text, pages, testUniqueNo); j.Verdict != VerdictComplete {
-				t.Fatalf("the copy with nothing lost: %s %+v", j.Verdict, j.Reasons)
+			for _, ink := range []bool{false, true} {
+				text, pages := c.without(ink)
+				if _, j := judgeDoc(text, pages, testUniqueNo); j.Verdict != VerdictComplete {
+					t.Fatalf("the copy with nothing lost (ink %v): %s %+v", ink, j.Verdict, j.Reasons)
+				}
 			}
 			type lossCase struct {
 				name string
@@ -538,7 +557,7 @@ func TestJudgeLostLastEntry(t *testing.T) {
 				}
 			}
 			for _, tc := range cases {
-				text, pages := c.without(tc.lost...)
+				text, pages := c.without(false, tc.lost...)
 				_, j := judgeDoc(text, pages, testUniqueNo)
 				switch {
 				case tc.traceless:
@@ -548,6 +567,19 @@ func TestJudgeLostLastEntry(t *testing.T) {
 				default:
 					t.Logf("%s lost: %s %q", tc.name, j.Verdict, codes(j))
 				}
+				// With the page images' ink, every loss shows.
+				text, pages = c.without(true, tc.lost...)
+				if _, j := judgeDoc(text, pages, testUniqueNo); j.Verdict == VerdictComplete {
+					t.Errorf("%s lost, the pages' ink known: judged COMPLETE; notes %+v", tc.name, j.Reasons)
+				} else if tc.traceless && !slices.Contains(codes(j), ReasonUnreadText) {
+					t.Errorf("%s lost, the pages' ink known: %s %q, not UNREAD_TEXT", tc.name, j.Verdict, codes(j))
+				}
+			}
+			// Ink where no line was read outside 갑구 and 을구 (the 표제부's
+			// area, say) leaves the verdict alone: no entry is there.
+			text, pages := c.without(true, c.lineWith("전유부분의건물의표시")[0]+3)
+			if _, j := judgeDoc(text, pages, testUniqueNo); slices.Contains(codes(j), ReasonUnreadText) {
+				t.Errorf("a 표제부 line lost: %s %+v", j.Verdict, j.Reasons)
 			}
 		})
 	}
