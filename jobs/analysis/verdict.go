@@ -255,6 +255,10 @@ func (j *judge) structure(reg *Registry, pagesRead int) {
 	}
 	for _, u := range c.UnplacedRows {
 		sec, rank, _ := strings.Cut(u, "/")
+		if inferredAfter(reg, Section(sec), rank) {
+			// The row is the struck-through one its 말소 stands for.
+			continue
+		}
 		label := sectionLabel(Section(sec))
 		where := "before its first entry"
 		if rank != "0" {
@@ -301,6 +305,23 @@ func (j *judge) structure(reg *Registry, pagesRead int) {
 			}
 		}
 	}
+}
+
+// inferredAfter reports whether the entry after rank in section is one
+// known only from its 말소 (Inferred): a row whose first line was not read
+// there is that entry's.
+func inferredAfter(reg *Registry, s Section, rank string) bool {
+	n, _ := strconv.Atoi(rank)
+	list := reg.Ownership
+	if s == SectionRights {
+		list = reg.Rights
+	}
+	for _, e := range list {
+		if e.Inferred && rankMain(e.Rank) == n+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // unreadText finds text printed in 갑구 or 을구 that the OCR returned no

@@ -175,6 +175,10 @@ func TestJudgeReasons(t *testing.T) {
 			}
 			return ls
 		}), doc.pages, testUniqueNo, VerdictPartial, ReasonAmountUnread},
+		{"the cancelled 근저당권's first line lost: its 말소 stands for it", edit(func(ls []string) []string {
+			i := entryLine("을구", cancelledMortgage)
+			return slices.Delete(ls, i, i+1)
+		}), doc.pages, testUniqueNo, VerdictComplete, ""},
 		{"a 근저당권 read with low confidence", doc.text, lowConfidence(0.4), testUniqueNo, VerdictPartial, ReasonLowConfidence},
 		{"a 근저당권 read with fair confidence", doc.text, lowConfidence(0.85), testUniqueNo, VerdictComplete, ""},
 		{"the cancelled 근저당권 struck through on the page", doc.text, struckPages([2]string{"을구", cancelledMortgage}), testUniqueNo, VerdictComplete, ""},
