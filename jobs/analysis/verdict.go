@@ -249,9 +249,9 @@ func (j *judge) structure(reg *Registry, pagesRead int) {
 	if c.RightsHeading && len(reg.Rights) == 0 && !c.RightsEmpty {
 		j.add(&j.partial, Reason{Code: ReasonEmptySection, Section: SectionRights, Message: "The 을구 heading was read, but neither an entry nor 기록사항 없음 under it: its entries were not read."})
 	}
-	if read := pagesRead; read > 0 && c.PagesPrinted > read {
+	if pagesRead > 0 && c.PagesPrinted > pagesRead {
 		j.add(&j.partial, Reason{Code: ReasonMissingPage, Message: fmt.Sprintf(
-			"The page footers say the document has %d pages; %d were read: the entries on the others are missing.", c.PagesPrinted, read)})
+			"The page footers say the document has %d pages; %d were read: the entries on the others are missing.", c.PagesPrinted, pagesRead)})
 	}
 	for _, u := range c.UnplacedRows {
 		sec, rank, _ := strings.Cut(u, "/")
