@@ -79,7 +79,10 @@ func readPages(pages []ocr.Page) []analysis.ReadPage {
 		rp := analysis.ReadPage{OCR: p.Source != ocr.SourceTextLayer && p.Confidence < 1, Confidence: p.Confidence,
 			Lines: make([]analysis.ReadLine, len(p.Lines))}
 		for k, l := range p.Lines {
-			rp.Lines[k] = analysis.ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck}
+			rp.Lines[k] = analysis.ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck, Top: l.Top, Bottom: l.Bottom}
+		}
+		for _, b := range p.Ink {
+			rp.Ink = append(rp.Ink, analysis.InkBand{Top: b.Top, Bottom: b.Bottom, Struck: b.Struck})
 		}
 		out[i] = rp
 	}

@@ -56,6 +56,14 @@
 // image's evidence: an entry the OCR saw struck through is cancelled even
 // when no 말소 naming it was read, and Judge says when the two disagree.
 //
+// A section's last entry lost leaves no 순위번호 gap. Judge looks for what
+// else the loss leaves: lines of a row read without its first line (a
+// second 접수번호 in an entry), an 을구 heading with nothing under it, fewer
+// pages than the footers count, and on image pages text printed inside
+// 갑구 or 을구 that no line read covers (ReadPage.Ink). A live entry lost
+// whole from a copy with no ink bands leaves no trace at all: COMPLETE then
+// means nothing read shows a loss.
+//
 // Parse never panics and takes time linear in the size of its input; input
 // longer than MaxInput is refused.
 package analysis

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,6 +31,7 @@ func Parse(text string) (*Registry, error) {
 	p := &parser{}
 	p.scan(text)
 	reg := p.finish()
+	reg.Coverage.PagesRead = strings.Count(text, "\f") + 1
 	if len(reg.Ownership)+len(reg.Rights) == 0 {
 		return nil, ErrNoEntries
 	}
@@ -62,6 +64,12 @@ type parser struct {
 	cur      *block
 	warnings []string
 	coverage Coverage
+
+	// pageTotals counts the page totals the footers print (the 2 of 1/2).
+	pageTotals map[int]int
+	// stray is set once a line of the current section was read where no
+	// entry had started (after a heading or a column header).
+	stray bool
 }
 
 // block is an entry as it is read, line by line.
@@ -115,8 +123,17 @@ func (p *parser) scan(text string) {
 		}
 		switch {
 		case p.region == regionEntries:
-			if p.cur != nil {
+			switch {
+			case p.cur != nil:
+				if p.cur.receiptRow(line) {
+					p.unplaced(p.cur.rank)
+				}
 				p.cur.add(line)
+			case p.section != "" && !p.stray && meaningful(line):
+				// A row whose first line was not read, before any entry
+				// of the section or after a page's column header.
+				p.stray = true
+				p.unplaced(p.lastRank)
 			}
 		case p.region == regionHeader:
 			// A long address wraps onto the next lines.
@@ -151,6 +168,14 @@ func looksLikeAddress(line string) bool {
 func (p *parser) skip(line, ns string) bool {
 	switch {
 	case strings.Contains(ns, "열람일시") || strings.Contains(ns, "관할등기소") || pageNumber.MatchString(ns):
+		if m := pageOfTotal.FindStringSubmatch(ns); m != nil {
+			if n, ok := number(m[2]); ok && n > 0 {
+				if p.pageTotals == nil {
+					p.pageTotals = map[int]int{}
+				}
+				p.pageTotals[n]++
+			}
+		}
 		return true
 	case collectiveMark.MatchString(line):
 		if p.addressLine == "" && p.region == regionHeader {
@@ -170,7 +195,9 @@ func (p *parser) skip(line, ns string) bool {
 		}
 		return true
 	case strings.Contains(ns, "기록사항없음"):
-		if p.section == SectionRights {
+		// 갑구 always holds an owner: an empty section is 을구, read
+		// under 갑구 when its heading was lost.
+		if p.section == SectionRights || p.section == SectionOwnership && len(p.blocks) > 0 {
 			p.coverage.RightsEmpty = true
 		}
 		return true
@@ -178,6 +205,7 @@ func (p *parser) skip(line, ns string) bool {
 		// The column header of 갑구 and 을구, the first sign of them when
 		// their heading was not read.
 		p.cur = nil
+		p.stray = false
 		if p.region != regionEntries {
 			p.region = regionEntries
 			p.lastRank = 0
@@ -197,6 +225,7 @@ func (p *parser) heading(ns string) bool {
 	}
 	to := func(s Section) bool {
 		p.cur = nil
+		p.stray = false
 		if p.section != s {
 			p.lastRank = 0
 		}
@@ -237,6 +266,56 @@ var (
 	rankGlued  = regexp.MustCompile(`^(` + d + `{1,3})([가-힣].*)$`)
 	longDigits = regexp.MustCompile(`[0-9]{4,}`)
 )
+
+// pageOfTotal is a footer's page number: 1/2 at the end of the line.
+var pageOfTotal = regexp.MustCompile(`(` + d + `{1,3})/(` + d + `{1,3})$`)
+
+// unplaced records a row of the current section, after rank, whose first
+// line was not read.
+func (p *parser) unplaced(rank int) {
+	if p.section == "" {
+		return
+	}
+	key := string(p.section) + "/" + strconv.Itoa(rank)
+	if !slices.Contains(p.coverage.UnplacedRows, key) {
+		p.coverage.UnplacedRows = append(p.coverage.UnplacedRows, key)
+	}
+}
+
+// receiptLine is a row's second line as the 접수 column prints it: the
+// 접수번호 (제47002호) first, or after the end of a wrapped 등기목적 (말소).
+var receiptLine = regexp.MustCompile(`^(?:[가-힣]{1,8}` + sp + `)?제` + sp + d + `{1,7}` + sp + `[호오](?:\s|$)`)
+
+// receiptRow reports whether line, read after b's first line, is the
+// 접수번호 line of another row: b's own was read already. Each row holds one
+// 접수; a second one means the next row's first line was lost and its
+// other lines are being read into b.
+func (b *block) receiptRow(line string) bool {
+	if !receiptLine.MatchString(line) {
+		return false
+	}
+	for _, l := range b.lines {
+		if receiptNo.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// meaningful reports whether a line read where no entry started is text
+// rather than OCR's specks: two Hangul syllables or four digits.
+func meaningful(line string) bool {
+	hangul, digits := 0, 0
+	for _, r := range line {
+		switch {
+		case unicode.Is(unicode.Hangul, r):
+			hangul++
+		case r >= '0' && r <= '9':
+			digits++
+		}
+	}
+	return hangul >= 2 || digits >= 4
+}
 
 // entryStart returns a new block when line begins an entry: a 순위번호
 // (perhaps unread) and a 등기목적, followed by the 접수 date on the same line.
@@ -464,6 +543,11 @@ func (p *parser) finish() *Registry {
 	reg.Rights = p.entries(SectionRights, bySection[SectionRights])
 	reg.Warnings = append([]string{}, p.warnings...)
 	reg.Coverage = p.coverage
+	if len(p.pageTotals) == 1 {
+		for n := range p.pageTotals {
+			reg.Coverage.PagesPrinted = n
+		}
+	}
 	if reg.Coverage.GuessedRanks == nil {
 		reg.Coverage.GuessedRanks = []string{}
 	}

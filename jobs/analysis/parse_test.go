@@ -83,7 +83,8 @@ func cleanWant() *Registry {
 				AmountLabel: "채권최고액", Amount: 360_000_000},
 		},
 		Warnings: []string{},
-		Coverage: Coverage{TitleHeading: true, OwnershipHeading: true, RightsHeading: true, EndMarker: true, GuessedRanks: []string{}},
+		Coverage: Coverage{TitleHeading: true, OwnershipHeading: true, RightsHeading: true, EndMarker: true, GuessedRanks: []string{},
+			PagesPrinted: 1, PagesRead: 1},
 	}
 }
 

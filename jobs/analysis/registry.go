@@ -5,7 +5,7 @@ import "time"
 // ParserVersion identifies the rules Parse and Analyze apply. It increases
 // whenever their output for some input changes, so that stored analyses made
 // by an older parser can be found and recomputed.
-const ParserVersion = 2
+const ParserVersion = 3
 
 // Registry is what Parse read from a 등기사항전부증명서.
 type Registry struct {
@@ -41,6 +41,16 @@ type Coverage struct {
 	// StrikesRead is set when the OCR found strike-through lines on the
 	// pages (ApplyStrikes): an entry with none through it was looked at.
 	StrikesRead bool `json:"strikes_read,omitempty"`
+	// UnplacedRows are rows of 갑구 or 을구 whose first line (순위번호,
+	// 등기목적, 접수 date) was not read while lines of them were: a second
+	// 접수번호 inside an entry, or lines before a section's first entry.
+	// Each is section/rank of the entry read before it (rank 0: none).
+	UnplacedRows []string `json:"unplaced_rows,omitempty"`
+	// PagesPrinted is the page count the footers print (the 2 of 1/2),
+	// when every footer read agrees on it; 0 when none was read.
+	PagesPrinted int `json:"pages_printed,omitempty"`
+	// PagesRead is the number of pages in the text Parse read.
+	PagesRead int `json:"pages_read,omitempty"`
 }
 
 // Title is the 표제부 of a unit in a 집합건물.

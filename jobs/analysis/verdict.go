@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -40,6 +41,10 @@ const (
 	ReasonMissingHeading   = "MISSING_HEADING"    // 표제부, 갑구 or 을구 heading not found
 	ReasonMissingEnd       = "MISSING_END"        // -- 이하여백 -- not found: the end of the document was not read
 	ReasonRankGap          = "RANK_GAP"           // a 순위번호 is missing: an entry was not read
+	ReasonUnplacedRow      = "UNPLACED_ROW"       // lines of a row were read but not its first line: an entry was not read
+	ReasonEmptySection     = "EMPTY_SECTION"      // 을구 printed with neither an entry nor 기록사항 없음 read
+	ReasonMissingPage      = "MISSING_PAGE"       // the footers print more pages than were read
+	ReasonUnreadText       = "UNREAD_TEXT"        // text printed in 갑구 or 을구 on a page image was not read
 	ReasonRankGuessed      = "RANK_GUESSED"       // a 순위번호 was inferred where nothing confirms it
 	ReasonLowConfidence    = "LOW_CONFIDENCE"     // a key entry was read with low confidence
 	ReasonAmountUnread     = "AMOUNT_UNREAD"      // an amount was printed but did not parse
@@ -90,6 +95,9 @@ type ReadPage struct {
 	OCR        bool
 	Confidence float64
 	Lines      []ReadLine
+	// Ink are the bands of the page image where text is printed, in the
+	// pixel rows of the lines' Top and Bottom; nil when unknown.
+	Ink []InkBand
 }
 
 // ReadLine is a line as read, with its confidence in [0, 1].
@@ -98,6 +106,17 @@ type ReadLine struct {
 	Confidence float64
 	// Struck is set when a strike-through line runs through the line on
 	// the page image.
+	Struck bool
+	// Top and Bottom (exclusive) are the pixel rows the line takes on the
+	// page image; both 0 when unknown.
+	Top, Bottom int
+}
+
+// InkBand is a band of pixel rows of a page image where text is printed.
+type InkBand struct {
+	Top, Bottom int
+	// Struck is set when a strike-through line runs through it: a
+	// cancelled row, which its 말소 entry names.
 	Struck bool
 }
 
@@ -177,7 +196,12 @@ func (j *judge) run(reg *Registry, in JudgeInput) {
 		j.add(&j.unreadable, Reason{Code: ReasonNoOwner, Section: SectionOwnership,
 			Message: "No 소유권 entry (보존, 이전) was read in 갑구: the owner is unknown."})
 	}
-	j.structure(reg)
+	pagesRead := len(in.Pages)
+	if in.Pages == nil {
+		pagesRead = reg.Coverage.PagesRead
+	}
+	j.structure(reg, pagesRead)
+	j.unreadText(in.Pages)
 	j.entries(reg, lineConfidences(in.Pages))
 }
 
@@ -202,8 +226,9 @@ func (j *judge) uniqueNo(reg *Registry, want string) {
 	}
 }
 
-// structure checks the headings, the end marker and the 순위번호.
-func (j *judge) structure(reg *Registry) {
+// structure checks the headings, the end marker, the pages and the
+// 순위번호. pagesRead is the number of pages the OCR returned.
+func (j *judge) structure(reg *Registry, pagesRead int) {
 	c := reg.Coverage
 	if !c.TitleHeading {
 		j.add(&j.partial, Reason{Code: ReasonMissingHeading, Message: "The 표제부 heading was not found: the description of the property may not have been read."})
@@ -212,12 +237,35 @@ func (j *judge) structure(reg *Registry) {
 		j.add(&j.partial, Reason{Code: ReasonMissingHeading, Section: SectionOwnership, Message: "The 갑구 heading was not found: entries may have been read into the wrong section."})
 	}
 	// A real certificate leaves out an empty 을구; the end marker then shows
-	// the document was read to its end.
-	if !c.RightsHeading && (len(reg.Rights) > 0 || !c.EndMarker) {
+	// the document was read to its end. 기록사항 없음 shows it was printed.
+	if !c.RightsHeading && (len(reg.Rights) > 0 || !c.EndMarker || c.RightsEmpty) {
 		j.add(&j.partial, Reason{Code: ReasonMissingHeading, Section: SectionRights, Message: "The 을구 heading was not found: 근저당권 and other rights may have been missed or read into the wrong section."})
 	}
 	if !c.EndMarker {
 		j.add(&j.partial, Reason{Code: ReasonMissingEnd, Message: "The end of the document (-- 이하여백 --) was not found: pages or entries at the end may be missing."})
+	}
+	// A section printed has an entry or says it has none: a heading with
+	// neither under it lost what was there.
+	if c.RightsHeading && len(reg.Rights) == 0 && !c.RightsEmpty {
+		j.add(&j.partial, Reason{Code: ReasonEmptySection, Section: SectionRights, Message: "The 을구 heading was read, but neither an entry nor 기록사항 없음 under it: its entries were not read."})
+	}
+	if pagesRead > 0 && c.PagesPrinted > pagesRead {
+		j.add(&j.partial, Reason{Code: ReasonMissingPage, Message: fmt.Sprintf(
+			"The page footers say the document has %d pages; %d were read: the entries on the others are missing.", c.PagesPrinted, pagesRead)})
+	}
+	for _, u := range c.UnplacedRows {
+		sec, rank, _ := strings.Cut(u, "/")
+		if inferredAfter(reg, Section(sec), rank) {
+			// The row is the struck-through one its 말소 stands for.
+			continue
+		}
+		label := sectionLabel(Section(sec))
+		where := "before its first entry"
+		if rank != "0" {
+			where = "after 순위번호 " + rank
+		}
+		j.add(&j.partial, Reason{Code: ReasonUnplacedRow, Section: Section(sec), Message: fmt.Sprintf(
+			"%s: lines of an entry %s were read, but not its first line (순위번호, 등기목적, 접수): an entry there was not read.", label, where)})
 	}
 	guessed := map[string]bool{}
 	for _, g := range c.GuessedRanks {
@@ -257,6 +305,115 @@ func (j *judge) structure(reg *Registry) {
 			}
 		}
 	}
+}
+
+// inferredAfter reports whether the entry after rank in section is one
+// known only from its 말소 (Inferred): a row whose first line was not read
+// there is that entry's.
+func inferredAfter(reg *Registry, s Section, rank string) bool {
+	n, _ := strconv.Atoi(rank)
+	list := reg.Ownership
+	if s == SectionRights {
+		list = reg.Rights
+	}
+	for _, e := range list {
+		if e.Inferred && rankMain(e.Rank) == n+1 {
+			return true
+		}
+	}
+	return false
+}
+
+// unreadText finds text printed in 갑구 or 을구 that the OCR returned no
+// line for: a band of ink on the page image that no line read covers,
+// between read lines of a section. An entry lost whole (the last of a
+// section, which leaves no 순위번호 gap) leaves its ink on the page. Struck
+// bands are cancelled rows, which their 말소 entries stand for.
+func (j *judge) unreadText(pages []ReadPage) {
+	var section Section // the section the lines read so far are in; "" outside 갑구 and 을구
+	for pi, p := range pages {
+		type placed struct {
+			mid     int
+			text    string
+			section Section // after this line
+		}
+		var lines []placed
+		for _, l := range p.Lines {
+			if l.Bottom <= l.Top {
+				continue
+			}
+			ns := noSpace(cleanLine(l.Text))
+			switch {
+			case strings.Contains(ns, "열람일시") || strings.Contains(ns, "관할등기소") || collectiveMark.MatchString(l.Text):
+				// Printed on every page, inside a section or not.
+			case strings.Contains(ns, "이외의권리") || strings.Contains(ns, "【을구") || strings.Contains(ns, "을구】"):
+				section = SectionRights
+			case strings.Contains(ns, "소유권에관한사항") || strings.Contains(ns, "【갑구") || strings.Contains(ns, "갑구】"):
+				section = SectionOwnership
+			case strings.Contains(ns, "이하여백") || strings.HasPrefix(ns, "--") && strings.HasSuffix(ns, "--") ||
+				strings.Contains(ns, "표제부") || strings.Contains(ns, "표시번호"):
+				section = ""
+			}
+			lines = append(lines, placed{(l.Top + l.Bottom) / 2, l.Text, section})
+		}
+		if !p.OCR || len(p.Ink) == 0 || len(lines) == 0 {
+			continue
+		}
+		slices.SortStableFunc(lines, func(a, b placed) int { return a.mid - b.mid })
+		var heights []int
+		for _, l := range p.Lines {
+			heights = append(heights, l.Bottom-l.Top)
+		}
+		slices.Sort(heights)
+		lineH := heights[len(heights)/2]
+		for _, b := range p.Ink {
+			if b.Struck || unreadRows(b, p.Lines)*2 < lineH {
+				continue
+			}
+			mid := (b.Top + b.Bottom) / 2
+			i, _ := slices.BinarySearchFunc(lines, mid, func(l placed, m int) int { return l.mid - m })
+			// Only between two lines read: above the first and below the
+			// last are the page's margins (or an unread footer).
+			if i == 0 || i == len(lines) || lines[i-1].section == "" {
+				continue
+			}
+			above := lines[i-1]
+			j.add(&j.partial, Reason{Code: ReasonUnreadText, Section: above.section, Message: fmt.Sprintf(
+				"Page %d: text printed in %s below the line read as %q was not read: an entry there may be missing.",
+				pi+1, sectionLabel(above.section), shorten(strings.TrimSpace(above.text), 40))})
+			return
+		}
+	}
+}
+
+// unreadRows returns the longest run of b's pixel rows that no line read
+// takes: bands of text close together may run into one, of which the
+// lines read cover only part.
+func unreadRows(b InkBand, lines []ReadLine) int {
+	covered := make([]bool, b.Bottom-b.Top)
+	for _, l := range lines {
+		for y := max(l.Top, b.Top); y < min(l.Bottom, b.Bottom); y++ {
+			covered[y-b.Top] = true
+		}
+	}
+	longest, run := 0, 0
+	for _, c := range covered {
+		if c {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	return longest
+}
+
+// shorten cuts s to n runes, marking the cut.
+func shorten(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 // entries checks each live entry a signal depends on.

@@ -25,7 +25,10 @@ func judgeDoc(text string, pages []ocr.Page, uniqueNo string) (*Registry, Judgem
 	for _, p := range pages {
 		rp := ReadPage{OCR: p.Source == ocr.SourceOCR, Confidence: p.Confidence}
 		for _, l := range p.Lines {
-			rp.Lines = append(rp.Lines, ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck})
+			rp.Lines = append(rp.Lines, ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck, Top: l.Top, Bottom: l.Bottom})
+		}
+		for _, b := range p.Ink {
+			rp.Ink = append(rp.Ink, InkBand{Top: b.Top, Bottom: b.Bottom, Struck: b.Struck})
 		}
 		in.Pages = append(in.Pages, rp)
 	}
@@ -172,6 +175,10 @@ func TestJudgeReasons(t *testing.T) {
 			}
 			return ls
 		}), doc.pages, testUniqueNo, VerdictPartial, ReasonAmountUnread},
+		{"the cancelled 근저당권's first line lost: its 말소 stands for it", edit(func(ls []string) []string {
+			i := entryLine("을구", cancelledMortgage)
+			return slices.Delete(ls, i, i+1)
+		}), doc.pages, testUniqueNo, VerdictComplete, ""},
 		{"a 근저당권 read with low confidence", doc.text, lowConfidence(0.4), testUniqueNo, VerdictPartial, ReasonLowConfidence},
 		{"a 근저당권 read with fair confidence", doc.text, lowConfidence(0.85), testUniqueNo, VerdictComplete, ""},
 		{"the cancelled 근저당권 struck through on the page", doc.text, struckPages([2]string{"을구", cancelledMortgage}), testUniqueNo, VerdictComplete, ""},
@@ -337,7 +344,359 @@ func TestJudgeDegradedScans(t *testing.T) {
 				if j.Verdict == VerdictWrongDocument {
 					t.Errorf("a misread copy judged another property's: %+v", j.Reasons)
 				}
+				if j.Verdict == VerdictComplete {
+					checkLastEntriesLost(t, reg, doc.pages)
+				}
 			})
 		}
 	}
+}
+
+// copyLines is a registry document as lines, with the pages it was printed
+// on, that a test can lose lines from the way a bad OCR read does.
+type copyLines struct {
+	lines  []string // every line of the text, pages separated by "\f" lines
+	struck map[string]bool
+}
+
+// newCopy splits text into lines; the first line of every entry reg marks
+// cancelled is struck through, as the page image shows it.
+func newCopy(text string, reg *Registry) *copyLines {
+	c := &copyLines{struck: map[string]bool{}}
+	for l := range strings.SplitSeq(text, "\n") {
+		if p, ok := strings.CutPrefix(l, "\f"); ok {
+			c.lines = append(c.lines, "\f")
+			l = p
+		}
+		c.lines = append(c.lines, l)
+	}
+	for _, e := range slices.Concat(reg.Ownership, reg.Rights) {
+		if e.Cancelled && !e.Inferred {
+			first, _, _ := strings.Cut(e.Text, "\n")
+			c.struck[noSpace(first)] = true
+		}
+	}
+	return c
+}
+
+var entryRank = regexp.MustCompile(`^\s*([0-9]+(?:-[0-9]+)?)\s`)
+
+// entrySpan returns the lines [from, to) of the entry of section (갑구 or
+// 을구) with the given rank: its first line and the lines after it up to a
+// blank line, the next entry or the next heading.
+func (c *copyLines) entrySpan(t *testing.T, section, rank string) (int, int) {
+	t.Helper()
+	in, from := false, -1
+	for i, l := range c.lines {
+		ns := noSpace(l)
+		if from >= 0 && (ns == "" || l == "\f" || strings.Contains(ns, "【") || entryRank.MatchString(l) ||
+			strings.Contains(ns, "이하여백") || strings.Contains(ns, "열람일시")) {
+			return from, i
+		}
+		switch {
+		case strings.Contains(ns, "【"+section+"】"):
+			in = true
+		case strings.Contains(ns, "【") && strings.Contains(ns, "구】"):
+			in = false
+		case in && from < 0:
+			if m := entryRank.FindStringSubmatch(l); m != nil && m[1] == rank {
+				from = i
+			}
+		}
+	}
+	if from < 0 {
+		t.Fatalf("no %s entry %s in the text", section, rank)
+	}
+	return from, len(c.lines)
+}
+
+// lineWith returns the indexes of the lines that contain s (spaces
+// ignored).
+func (c *copyLines) lineWith(s string) []int {
+	var out []int
+	for i, l := range c.lines {
+		if strings.Contains(noSpace(l), s) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// pageBreaks returns the indexes of the lines between pages.
+func (c *copyLines) pageBreaks() []int {
+	var out []int
+	for i, l := range c.lines {
+		if l == "\f" {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// without returns the copy with the lines at the given indexes lost: its
+// text and its pages as read by OCR, every line with a fair confidence.
+// With ink, the pages also say where each line is printed (a line of text
+// every 40 pixel rows, 30 tall) and where their images hold text: every
+// line's band, those lost too, as the page image keeps them.
+func (c *copyLines) without(ink bool, lost ...int) (string, []ocr.Page) {
+	drop := map[int]bool{}
+	for _, i := range lost {
+		drop[i] = true
+	}
+	var kept []string
+	pages := []ocr.Page{{Page: 1, Source: ocr.SourceOCR, Confidence: 0.93}}
+	row := 0
+	for i, l := range c.lines {
+		if l == "\f" {
+			pages = append(pages, ocr.Page{Page: len(pages) + 1, Source: ocr.SourceOCR, Confidence: 0.93})
+			row = 0
+			if !drop[i] {
+				kept = append(kept, l)
+			}
+			continue
+		}
+		row++
+		t := strings.TrimSpace(l)
+		p := &pages[len(pages)-1]
+		top := 40 * row
+		if ink && t != "" {
+			p.Ink = append(p.Ink, ocr.Band{Top: top, Bottom: top + 30, Struck: c.struck[noSpace(t)]})
+		}
+		if drop[i] {
+			continue
+		}
+		kept = append(kept, l)
+		if t != "" {
+			line := ocr.Line{Text: t, Confidence: 0.93, Struck: c.struck[noSpace(t)]}
+			if ink {
+				line.Top, line.Bottom = top-2, top+32
+			}
+			p.Lines = append(p.Lines, line)
+		}
+	}
+	text := strings.ReplaceAll(strings.Join(kept, "\n"), "\n\f\n", "\n\f")
+	for i := range pages {
+		var ts []string
+		for _, l := range pages[i].Lines {
+			ts = append(ts, l.Text)
+		}
+		pages[i].Text = strings.Join(ts, "\n")
+	}
+	return text, pages
+}
+
+func span(from, to int) []int {
+	var out []int
+	for i := from; i < to; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// TestJudgeLostLastEntry loses the last entry of a section from a copy read
+// by OCR, whole or in part, alone or with the end marker, a heading or its
+// page, and checks that the copy is not judged COMPLETE: no 순위번호 gap
+// shows such a loss, so other evidence must. Every document of the golden
+// set is tried. The copy is the text-layer document as an OCR would read
+// it without error (strike-through lines seen on the cancelled entries),
+// but for the lines lost.
+func TestJudgeLostLastEntry(t *testing.T) {
+	t.Parallel()
+	for _, id := range goldenTextNests(t) {
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			doc := readDocument(t, id, testAddress, false)
+			clean, err := Parse(doc.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := newCopy(doc.text, clean)
+			for _, ink := range []bool{false, true} {
+				text, pages := c.without(ink)
+				if _, j := judgeDoc(text, pages, testUniqueNo); j.Verdict != VerdictComplete {
+					t.Fatalf("the copy with nothing lost (ink %v): %s %+v", ink, j.Verdict, j.Reasons)
+				}
+			}
+			type lossCase struct {
+				name string
+				lost []int
+				// traceless is a loss the text keeps no trace of: a live
+				// last entry lost whole, nothing else. Only the page
+				// image shows it (TestJudgeLostLastEntryScanned).
+				traceless bool
+			}
+			var cases []lossCase
+			sections := []struct {
+				label   string
+				entries []issuer.Entry
+			}{{"갑구", doc.reg.Ownership}, {"을구", doc.reg.Rights}}
+			for si, s := range sections {
+				if len(s.entries) == 0 {
+					continue
+				}
+				last := s.entries[len(s.entries)-1]
+				from, to := c.entrySpan(t, s.label, last.Rank)
+				what := fmt.Sprintf("%s's last entry (%s %s, cancelled %v)", s.label, last.Rank, last.Purpose, last.Cancelled)
+				if len(s.entries) == 1 {
+					what = fmt.Sprintf("%s's only entry (%s %s)", s.label, last.Rank, last.Purpose)
+				}
+				cases = append(cases,
+					lossCase{what, span(from, to), len(s.entries) > 1 && last.Type != issuer.TypeCancellation},
+					lossCase{what + ", its first line only", []int{from}, false},
+				)
+				if si == len(sections)-1 || len(sections[si+1].entries) == 0 {
+					cases = append(cases, lossCase{what + " and -- 이하여백 --", append(span(from, to), c.lineWith("이하여백")...), false})
+				}
+				if si == 0 {
+					cases = append(cases, lossCase{what + " and the 을구 heading", append(span(from, to), c.lineWith("【을구】")...), false})
+				}
+			}
+			if pages := c.pageBreaks(); len(pages) > 0 {
+				// The last page lost whole: the copy stops at the page
+				// before it.
+				cases = append(cases, lossCase{"the last page", span(pages[len(pages)-1], len(c.lines)), false})
+				if len(pages) >= 2 {
+					// Page 2 of 3 or more: the end marker is still read.
+					cases = append(cases, lossCase{"page 2", span(pages[0], pages[1]), false})
+				}
+			}
+			for _, tc := range cases {
+				text, pages := c.without(false, tc.lost...)
+				_, j := judgeDoc(text, pages, testUniqueNo)
+				switch {
+				case tc.traceless:
+					t.Logf("%s lost: no trace in the text, judged %s %q", tc.name, j.Verdict, codes(j))
+				case j.Verdict == VerdictComplete:
+					t.Errorf("%s lost: judged COMPLETE; notes %+v", tc.name, j.Reasons)
+				default:
+					t.Logf("%s lost: %s %q", tc.name, j.Verdict, codes(j))
+				}
+				// With the page images' ink, every loss shows.
+				text, pages = c.without(true, tc.lost...)
+				if _, j := judgeDoc(text, pages, testUniqueNo); j.Verdict == VerdictComplete {
+					t.Errorf("%s lost, the pages' ink known: judged COMPLETE; notes %+v", tc.name, j.Reasons)
+				} else if tc.traceless && !slices.Contains(codes(j), ReasonUnreadText) {
+					t.Errorf("%s lost, the pages' ink known: %s %q, not UNREAD_TEXT", tc.name, j.Verdict, codes(j))
+				}
+			}
+			// Ink where no line was read outside 갑구 and 을구 (the 표제부's
+			// area, say) leaves the verdict alone: no entry is there.
+			text, pages := c.without(true, c.lineWith("전유부분의건물의표시")[0]+3)
+			if _, j := judgeDoc(text, pages, testUniqueNo); slices.Contains(codes(j), ReasonUnreadText) {
+				t.Errorf("a 표제부 line lost: %s %+v", j.Verdict, j.Reasons)
+			}
+		})
+	}
+}
+
+// TestJudgeLostLastEntryScanned reads simulated registries printed as
+// images with Tesseract, then loses the last entry of each section from
+// what the OCR returned (its lines and text; the page image keeps its
+// ink, as it does when Tesseract skips a row). No 순위번호 gap shows such
+// a loss; the ink no line read covers does. The copies as read must not
+// show unread text: the evidence raises no false alarm on a clean scan.
+func TestJudgeLostLastEntryScanned(t *testing.T) {
+	if testing.Short() {
+		t.Skip("OCR of image pages takes seconds a page")
+	}
+	t.Parallel()
+	docs := []struct {
+		what string
+		ok   func(issuer.Registry) bool
+	}{
+		// The documents TestParseImageOnlyGolden reads: each is read once.
+		{"two pages: live 근저당권, 임의경매, 압류, 전세권", func(r issuer.Registry) bool {
+			return r.Pages <= 2 && r.Has(issuer.TypeMortgage, true) && r.Has(issuer.TypeAuction, true) &&
+				r.Has(issuer.TypeSeizure, true) && r.Has(issuer.TypeJeonse, true)
+		}},
+		{"one page: 소유권보존, 가처분, 가등기", func(r issuer.Registry) bool {
+			return r.Pages == 1 && r.Has(issuer.TypeInjunction, true) && r.Has(issuer.TypeProvisionalRegistration, true)
+		}},
+	}
+	for _, d := range docs {
+		id := findNest(t, d.what, d.ok)
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			doc := readDocument(t, id, testAddress, true)
+			reg, j := judgeDoc(doc.text, doc.pages, testUniqueNo)
+			if reg == nil {
+				t.Fatalf("nothing read: %+v", j.Reasons)
+			}
+			if slices.Contains(codes(j), ReasonUnreadText) {
+				t.Errorf("the copy as read: %s %+v", j.Verdict, j.Reasons)
+			}
+			t.Logf("the copy as read: %s %q", j.Verdict, codes(j))
+			ink := 0
+			for _, p := range doc.pages {
+				ink += len(p.Ink)
+			}
+			if ink == 0 {
+				t.Fatal("no ink bands on the pages")
+			}
+			checkLastEntriesLost(t, reg, doc.pages)
+		})
+	}
+}
+
+// checkLastEntriesLost loses the last entry of each section of reg, read
+// from pages, from the OCR's lines (the page images keep their ink) and
+// checks that the copy is no longer judged COMPLETE.
+func checkLastEntriesLost(t *testing.T, reg *Registry, pages []ocr.Page) {
+	t.Helper()
+	firsts := map[string]bool{}
+	for _, e := range slices.Concat(reg.Ownership, reg.Rights) {
+		first, _, _ := strings.Cut(e.Text, "\n")
+		firsts[noSpace(first)] = true
+	}
+	for _, list := range [][]Entry{reg.Ownership, reg.Rights} {
+		if len(list) == 0 || list[len(list)-1].Inferred {
+			continue
+		}
+		last := list[len(list)-1]
+		first, _, _ := strings.Cut(last.Text, "\n")
+		lossy, lost := loseEntry(pages, noSpace(first), firsts)
+		if lost == 0 {
+			t.Fatalf("%s %s: its first line %q is not among the lines read", last.Section, last.Rank, first)
+		}
+		_, j := judgeDoc(ocr.FullText(lossy), lossy, testUniqueNo)
+		if j.Verdict == VerdictComplete || !slices.Contains(codes(j), ReasonUnreadText) {
+			t.Errorf("%s %s (%s, %d lines) lost: %s %+v", sectionLabel(last.Section), last.Rank, last.Purpose, lost, j.Verdict, j.Reasons)
+		} else {
+			t.Logf("%s %s (%s, %d lines) lost: %s %q", sectionLabel(last.Section), last.Rank, last.Purpose, lost, j.Verdict, codes(j))
+		}
+	}
+}
+
+// loseEntry returns pages without the entry whose first line is first:
+// that line and the ones after it up to the next entry's first line (one
+// of firsts), a heading, the end marker or the footer. It also returns how
+// many lines were lost.
+func loseEntry(pages []ocr.Page, first string, firsts map[string]bool) ([]ocr.Page, int) {
+	out := make([]ocr.Page, len(pages))
+	lost := 0
+	for pi, p := range pages {
+		p.Lines = slices.Clone(p.Lines)
+		losing := false
+		p.Lines = slices.DeleteFunc(p.Lines, func(l ocr.Line) bool {
+			ns := noSpace(cleanLine(l.Text))
+			switch {
+			case ns == first && lost == 0:
+				losing = true
+			case losing && (firsts[ns] || strings.Contains(ns, "【") || strings.Contains(ns, "구】") || strings.HasPrefix(ns, "--") || strings.Contains(ns, "이하") ||
+				strings.Contains(ns, "여백") || strings.Contains(ns, "열람일시") || strings.Contains(ns, "관할등기소")):
+				losing = false
+			}
+			if losing {
+				lost++
+			}
+			return losing
+		})
+		var ts []string
+		for _, l := range p.Lines {
+			ts = append(ts, l.Text)
+		}
+		p.Text = strings.Join(ts, "\n")
+		out[pi] = p
+	}
+	return out, lost
 }

@@ -28,14 +28,19 @@
 //	200 {"job_id": "…", "client_token": "…",
 //	     "status": "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED",
 //	     "pages": [{"page": 1, "text": "…", "confidence": 0.93, "source": "ocr",
-//	                "lines": [{"text": "…", "confidence": 0.95, "struck": true}, …]}, …],
+//	                "lines": [{"text": "…", "confidence": 0.95, "struck": true, "top": 2412, "bottom": 2458}, …],
+//	                "ink": [{"top": 2412, "bottom": 2443, "struck": true}, …]}, …],
 //	     "error": {"code": "UNREADABLE", "message": "…"}}
 //
 // pages is set when the job SUCCEEDED, error when it FAILED. Confidences are
 // in [0, 1]; a page read from its text layer has confidence 1 and source
 // "text_layer". struck (omitted when false) marks an image page's line a
 // strike-through line runs through, as a registry draws a cancelled entry.
-// Jobs are kept in memory for an hour after they finish and are
+// On an image page, top and bottom are the pixel rows a line's words take,
+// and ink lists the bands of rows where the image holds text (struck: a
+// strike runs through it): a band no line covers is text the engine did
+// not read. All three are omitted when unknown (a text layer, an engine
+// that does not look). Jobs are kept in memory for an hour after they finish and are
 // lost when the engine restarts: an unknown job answers 404 NOT_FOUND, and the
 // caller treats it as gone (submits again).
 //
@@ -93,8 +98,9 @@
 // Server reads each page from its text layer (pdftotext -layout, exact) and
 // rasterises a page without one (pdftoppm -r 300 -gray), prepares the image
 // with Preprocess (light levelled, specks removed, skew turned back,
-// strike-through lines taken out and recorded as Line.Struck) and reads it
-// with Tesseract (-l kor+eng --psm 6, one thread per process). Workers bounds the pages read
+// strike-through lines taken out and recorded as Line.Struck, the bands of
+// text found as Page.Ink) and reads it with Tesseract (-l kor+eng --psm 6,
+// one thread per process). Workers bounds the pages read
 // at once over all jobs and /v1/parse requests: one Tesseract per core. An
 // image page costs about 2–6 s on one core, a text page about 20 ms.
 // CheckTools names the Debian packages it needs: poppler-utils,

@@ -116,6 +116,11 @@ type Page struct {
 	Lines      []Line  `json:"lines"`
 	// Source says how the page was read: SourceTextLayer or SourceOCR.
 	Source string `json:"source,omitempty"`
+	// Ink are the bands of an image page where text is printed, in the
+	// pixel rows of Lines' Top and Bottom; a band no line covers was not
+	// read. Empty when unknown (a text layer, an engine that does not
+	// look).
+	Ink []Band `json:"ink,omitempty"`
 }
 
 // Page sources.
@@ -131,6 +136,10 @@ type Line struct {
 	// Struck is set on an image page's line that a strike-through line
 	// runs through: a cancelled (말소) entry as the page draws it.
 	Struck bool `json:"struck,omitempty"`
+	// Top and Bottom (exclusive) are the pixel rows the line's words take
+	// on an image page as Tesseract read it; both 0 when unknown.
+	Top    int `json:"top,omitempty"`
+	Bottom int `json:"bottom,omitempty"`
 }
 
 // JobError is why a job failed, and the error engines return in process. It

@@ -11,14 +11,14 @@ import (
 
 // preprocessFile runs Preprocess on the PNG at path, in place, and returns
 // the strike-through lines it took out.
-func preprocessFile(path string) ([]image.Rectangle, error) {
+func preprocessFile(path string) (prepared, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return prepared{}, err
 	}
 	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
-		return nil, fmt.Errorf("preprocess: %w", err)
+		return prepared{}, fmt.Errorf("preprocess: %w", err)
 	}
 	g, ok := img.(*image.Gray)
 	if !ok {
@@ -29,12 +29,13 @@ func preprocessFile(path string) ([]image.Rectangle, error) {
 			}
 		}
 	}
-	out, strikes := preprocess(g)
+	p := prepare(g)
 	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, out); err != nil {
-		return nil, err
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, p.page); err != nil {
+		return prepared{}, err
 	}
-	return strikes, os.WriteFile(path, buf.Bytes(), 0o600)
+	p.page = nil
+	return p, os.WriteFile(path, buf.Bytes(), 0o600)
 }
 
 // Preprocess prepares a page image for Tesseract, as a scanner's or a
@@ -73,6 +74,19 @@ func Preprocess(img *image.Gray) *image.Gray {
 // preprocess is Preprocess, also returning the strike-through lines it
 // took out, in the coordinates of the page it returns.
 func preprocess(img *image.Gray) (*image.Gray, []image.Rectangle) {
+	p := prepare(img)
+	return p.page, p.strikes
+}
+
+// prepared is a page as preprocess leaves it, with what it found on it.
+type prepared struct {
+	page    *image.Gray
+	strikes []image.Rectangle // the strike-through lines taken out
+	ink     []Band            // the bands of text (inkBands)
+}
+
+// prepare is preprocess, also returning the page's bands of text.
+func prepare(img *image.Gray) prepared {
 	g := img
 	if w := g.Rect.Dx(); w > 0 && w < minPageWidth {
 		g = resize(g, float64(minPageWidth)/float64(w))
@@ -91,7 +105,7 @@ func preprocess(img *image.Gray) (*image.Gray, []image.Rectangle) {
 	eraseStrikes(g, bin, strikes)
 	eraseRules(g, bin, charH)
 	despeckleGrey(g, bin)
-	return g, strikes
+	return prepared{page: g, strikes: strikes, ink: inkBands(bin, charH, strikes)}
 }
 
 // despeckleGrey runs despeckle on bin and whitens, in g, the specks it

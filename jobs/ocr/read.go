@@ -239,9 +239,9 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	}
 	png := root + ".png"
 	defer os.Remove(png)
-	var strikes []image.Rectangle
+	var prep prepared
 	if !r.raw {
-		if strikes, err = preprocessFile(png); err != nil {
+		if prep, err = preprocessFile(png); err != nil {
 			return Page{}, pageError(outer, n, err, CodeInternal)
 		}
 	}
@@ -263,7 +263,10 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	}
 	p := tesseractPage(txt, tsv)
 	p.Page = n
-	markStruck(&p, lineBoxes(tsv), strikes)
+	markStruck(&p, lineBoxes(tsv), prep.strikes)
+	if placeLines(&p, parseTSV(tsv)) {
+		p.Ink = prep.ink
+	}
 	return p, nil
 }
 
@@ -331,6 +334,41 @@ func tesseractPage(txt, tsv []byte) Page {
 		p.Lines = append(p.Lines, Line{Text: text, Confidence: conf})
 	}
 	return p
+}
+
+// placeLines sets Top and Bottom of p's lines from the TSV's line boxes:
+// by position when the two have as many lines, else by text, in order
+// (the TSV's words, spaces left out, are the txt line's). It reports
+// whether every line was placed: a line left unplaced would make its ink
+// look unread.
+func placeLines(p *Page, tsv []tsvLine) bool {
+	if len(tsv) == len(p.Lines) {
+		for i, l := range tsv {
+			p.Lines[i].Top, p.Lines[i].Bottom = l.box.Min.Y, l.box.Max.Y
+		}
+		return len(tsv) > 0
+	}
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	next := 0
+	for i := range p.Lines {
+		want := squeeze(p.Lines[i].Text)
+		for k := next; k < len(tsv); k++ {
+			if squeeze(tsv[k].text) == want {
+				p.Lines[i].Top, p.Lines[i].Bottom = tsv[k].box.Min.Y, tsv[k].box.Max.Y
+				next = k + 1
+				break
+			}
+		}
+	}
+	for _, l := range p.Lines {
+		if l.Bottom <= l.Top {
+			for i := range p.Lines {
+				p.Lines[i].Top, p.Lines[i].Bottom = 0, 0
+			}
+			return false
+		}
+	}
+	return len(p.Lines) > 0
 }
 
 // tsvLine is a line of Tesseract's TSV: its words and their confidences'

@@ -1,0 +1,54 @@
+package ocr
+
+import (
+	"image"
+	"image/draw"
+	"reflect"
+	"testing"
+)
+
+func TestInkBands(t *testing.T) {
+	t.Parallel()
+	const charH = 20
+	bin := image.NewGray(image.Rect(0, 0, 1000, 400))
+	draw.Draw(bin, bin.Rect, image.White, image.Point{}, draw.Src)
+	ink := func(r image.Rectangle) { draw.Draw(bin, r, image.Black, image.Point{}, draw.Src) }
+	line := func(top int) {
+		for x := 100; x < 600; x += 30 {
+			ink(image.Rect(x, top, x+12, top+18))
+		}
+	}
+	line(50)
+	ink(image.Rect(40, 100, 960, 102)) // a table's rule
+	line(150)
+	ink(image.Rect(100, 158, 600, 160)) // a strike through it
+	ink(image.Rect(0, 0, 30, 400))      // beyond the paper of a photo
+	line(300)
+	ink(image.Rect(700, 250, 703, 253)) // a speck: too short a band
+	got := inkBands(bin, charH, []image.Rectangle{image.Rect(100, 158, 600, 160)})
+	want := []Band{{Top: 50, Bottom: 68}, {Top: 150, Bottom: 168, Struck: true}, {Top: 300, Bottom: 318}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("bands %+v, want %+v", got, want)
+	}
+}
+
+func TestPlaceLines(t *testing.T) {
+	t.Parallel()
+	box := func(top, bottom int) image.Rectangle { return image.Rect(0, top, 100, bottom) }
+	tsv := []tsvLine{
+		{text: "갑 구", box: box(10, 40)},
+		{text: "|", box: box(45, 50)}, // a mark the txt rendering left out
+		{text: "1 소 유 권 보 존", box: box(60, 90)},
+	}
+	p := Page{Lines: []Line{{Text: "갑구"}, {Text: "1 소유권보존"}}}
+	if !placeLines(&p, tsv) {
+		t.Fatal("not placed")
+	}
+	if p.Lines[0].Top != 10 || p.Lines[0].Bottom != 40 || p.Lines[1].Top != 60 || p.Lines[1].Bottom != 90 {
+		t.Errorf("lines %+v", p.Lines)
+	}
+	p = Page{Lines: []Line{{Text: "갑구"}, {Text: "not in the TSV"}}}
+	if placeLines(&p, tsv) || p.Lines[0].Bottom != 0 {
+		t.Errorf("a line not in the TSV placed: %+v", p.Lines)
+	}
+}
