@@ -72,6 +72,13 @@ type activeIssuance struct {
 	JobState        *string `bun:"job_state,scanonly"`
 }
 
+// selectLatestActiveIssuance locks a nest's latest active issuance task and
+// reads its job's state (nil when the job is gone), prepared
+// (scanPrepared): every requestIssuance runs it.
+const selectLatestActiveIssuance = `SELECT t.*, (SELECT state FROM river_job WHERE id = t.job_id)::text AS job_state
+	FROM issuance_tasks t WHERE t.nest_id = $1 AND t.status IN ('PENDING', 'PROCESSING')
+	ORDER BY t.created_at DESC, t.id DESC LIMIT 1 FOR UPDATE OF t`
+
 func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID string) (RequestIssuanceResult, error) {
 	var res RequestIssuanceResult
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
@@ -81,10 +88,7 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 		}
 
 		active := new(activeIssuance)
-		err = tx.NewSelect().Model(active).ColumnExpr("issuance_task.*").
-			ColumnExpr("(SELECT state FROM river_job WHERE id = issuance_task.job_id)::text AS job_state").
-			Where("nest_id = ?", nest.ID).Where("status IN (?)", bun.In([]db.Status{db.StatusPending, db.StatusProcessing})).
-			OrderExpr("created_at DESC, id DESC").Limit(1).For("UPDATE OF issuance_task").Scan(ctx)
+		err = s.scanPrepared(ctx, tx, active, selectLatestActiveIssuance, nest.ID)
 		switch {
 		case db.ErrNoRows(err):
 			active = nil
