@@ -13,9 +13,14 @@
 // pgdriver would break River's leader election: it cannot bind the
 // parameters River sends.)
 //
-// bun inlines every value into its SQL, so Open sets pgx's
-// QueryExecModeExec: each bun query goes in one round trip with an unnamed
-// statement instead of being prepared and cached once per distinct text.
+// bun inlines every value into its SQL, while River's statements (and the
+// few hot lookups written out with parameters) repeat the same text. Open
+// keeps pgx's default mode on the pool, so a statement with parameters is
+// prepared once per connection and planned from the server's cache, and
+// its database/sql connections send a statement that comes without
+// parameters (bun's) as an unnamed one in one round trip, instead of
+// preparing and caching each distinct text. lib/pq's text Valuers, which
+// River's driver passes for arrays, go as text parameters.
 //
 // # From a commit to a push: EventTail and Waker
 //
