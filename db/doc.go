@@ -27,7 +27,8 @@
 // A write never calls pg_notify inside its transaction: NOTIFY serialises
 // commits (measured with pgbench on 2 cores: about 2.7× fewer writes per
 // second at 16 clients). The Waker sends one empty NOTIFY after commits,
-// coalescing pokes that arrive while one is in flight. Each API process
+// coalescing pokes that arrive while one is in flight, and commits it
+// without waiting for a WAL flush (it carries nothing to keep). Each API process
 // runs one EventTail on one connection, however many subscribers it has: it
 // reads task_events by transaction id and snapshot xmin, so a row that
 // commits late is never skipped, and it polls as well, so a lost wake-up
