@@ -3,8 +3,10 @@ package db
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,16 +55,19 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 		cfg.MaxConns = opts.MaxConns
 	}
 	cfg.MaxConnIdleTime = 5 * time.Minute
-	// bun inlines every value into its SQL, so pgx's default mode
-	// (prepare each new SQL text and cache it) would prepare nearly every
-	// bun query once, two round trips where one does, and fill its cache
-	// with texts never seen again. QueryExecModeExec sends each query in
-	// one round trip with an unnamed statement; the server infers the
-	// parameters' types, as it does for River's parameterised queries.
-	// default_query_exec_mode in DATABASE_URL overrides it.
-	if !strings.Contains(url, "default_query_exec_mode=") {
-		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeExec
-	}
+	// Two kinds of SQL share this pool. bun inlines every value into its
+	// SQL and sends no parameters: prepared and cached (pgx's default mode)
+	// nearly every bun query would cost two round trips where one does and
+	// fill the cache with texts never seen again. River's queries (and our
+	// own on the pool) take parameters: their texts repeat, and preparing
+	// each once per connection spares the server parsing and planning them
+	// on every call (River's job insert is a large statement). So the pool
+	// keeps pgx's default, and the database/sql connections run every
+	// statement sent without parameters as an unnamed one
+	// (QueryExecModeExec, one round trip; see inlinedSQLConn). A
+	// default_query_exec_mode in DATABASE_URL (e.g. for a pooler that
+	// cannot keep prepared statements) applies to every statement instead.
+	modeInURL := strings.Contains(url, "default_query_exec_mode=")
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("db: connect: %w", err)
@@ -75,7 +80,12 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("db: connect listener pool: %w", err)
 	}
-	sqlDB := stdlib.OpenDBFromPool(pool)
+	var sqlDB *sql.DB
+	if modeInURL {
+		sqlDB = stdlib.OpenDBFromPool(pool)
+	} else {
+		sqlDB = openInlinedSQLDB(pool)
+	}
 	d := &DB{
 		Bun:          bun.NewDB(sqlDB, pgdialect.New()),
 		SQL:          sqlDB,
@@ -142,3 +152,78 @@ func (d *DB) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) e
 
 // ErrNoRows reports whether err means a query found no row.
 func ErrNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
+
+// openInlinedSQLDB is stdlib.OpenDBFromPool whose connections send every
+// statement that comes without parameters as an unnamed statement.
+func openInlinedSQLDB(pool *pgxpool.Pool) *sql.DB {
+	d := sql.OpenDB(inlinedSQLConnector{stdlib.GetPoolConnector(pool)})
+	d.SetMaxIdleConns(0) // as OpenDBFromPool: idle connections belong to the pool
+	return d
+}
+
+// inlinedSQLConnector wraps pgx's connector so that its connections are
+// inlinedSQLConns.
+type inlinedSQLConnector struct{ driver.Connector }
+
+func (c inlinedSQLConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sc, ok := conn.(*stdlib.Conn)
+	if !ok {
+		return conn, nil
+	}
+	return inlinedSQLConn{sc}, nil
+}
+
+// inlinedSQLConn is a pgx database/sql connection that runs a query sent
+// with no parameters (bun's, whose values are inlined) in
+// QueryExecModeExec: one round trip, nothing cached, while queries with
+// parameters (River's) keep the pool's mode and are prepared once per
+// connection. A statement without parameters sent through Exec already
+// takes pgx's simple protocol, one round trip too.
+type inlinedSQLConn struct{ *stdlib.Conn }
+
+var execModeArg = []driver.NamedValue{{Ordinal: 1, Value: pgx.QueryExecModeExec}}
+
+func (c inlinedSQLConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if len(args) == 0 {
+		args = execModeArg // pgx reads a leading QueryExecMode as an option, not a parameter
+	}
+	return c.Conn.QueryContext(ctx, query, textValues(args))
+}
+
+func (c inlinedSQLConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	return c.Conn.ExecContext(ctx, query, textValues(args))
+}
+
+// textValues replaces each driver.Valuer argument whose value is text
+// with that text. River's database/sql driver passes its arrays as
+// lib/pq's Valuers, which render them as text: given the Valuer, pgx
+// would parse that text back and encode it in binary for a prepared
+// statement (a tenth of requestIssuance's CPU in this process), while a
+// string goes as text, parsed by the server as the parameter's type,
+// which is what the Valuer meant.
+func textValues(args []driver.NamedValue) []driver.NamedValue {
+	var out []driver.NamedValue
+	for i, a := range args {
+		v, ok := a.Value.(driver.Valuer)
+		if !ok {
+			continue
+		}
+		val, err := v.Value()
+		text, isText := val.(string)
+		if err != nil || !isText {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(args)
+		}
+		out[i].Value = text
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}

@@ -282,7 +282,12 @@ func (w *Waker) Run(ctx context.Context) {
 			return
 		case <-w.pokes:
 		}
-		if _, err := w.pool.Exec(ctx, "SELECT pg_notify($1, '')", EventsChannel); err != nil && ctx.Err() == nil && w.Logger != nil {
+		// A NOTIFY takes a transaction id, so its commit would wait for a
+		// WAL flush like a data write. The wake-up carries nothing that
+		// must survive a crash (tails poll, and re-read on reconnection):
+		// its transaction commits without waiting (synchronous_commit off
+		// for it alone), and is delivered as soon as it commits.
+		if _, err := w.pool.Exec(ctx, "SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, '')", EventsChannel); err != nil && ctx.Err() == nil && w.Logger != nil {
 			w.Logger.Warn("event wake-up failed; tails will poll", "err", err)
 		}
 	}

@@ -72,6 +72,13 @@ type activeIssuance struct {
 	JobState        *string `bun:"job_state,scanonly"`
 }
 
+// selectLatestActiveIssuance locks a nest's latest active issuance task and
+// reads its job's state (nil when the job is gone), prepared
+// (scanPrepared): every requestIssuance runs it.
+const selectLatestActiveIssuance = `SELECT t.*, (SELECT state FROM river_job WHERE id = t.job_id)::text AS job_state
+	FROM issuance_tasks t WHERE t.nest_id = $1 AND t.status IN ('PENDING', 'PROCESSING')
+	ORDER BY t.created_at DESC, t.id DESC LIMIT 1 FOR UPDATE OF t`
+
 func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID string) (RequestIssuanceResult, error) {
 	var res RequestIssuanceResult
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
@@ -81,10 +88,7 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 		}
 
 		active := new(activeIssuance)
-		err = tx.NewSelect().Model(active).ColumnExpr("issuance_task.*").
-			ColumnExpr("(SELECT state FROM river_job WHERE id = issuance_task.job_id)::text AS job_state").
-			Where("nest_id = ?", nest.ID).Where("status IN (?)", bun.In([]db.Status{db.StatusPending, db.StatusProcessing})).
-			OrderExpr("created_at DESC, id DESC").Limit(1).For("UPDATE OF issuance_task").Scan(ctx)
+		err = s.scanPrepared(ctx, tx, active, selectLatestActiveIssuance, nest.ID)
 		switch {
 		case db.ErrNoRows(err):
 			active = nil
@@ -154,16 +158,36 @@ func (s *Service) insertIssuance(ctx context.Context, tx bun.Tx, nest *db.Nest, 
 		return nil, internal("insert issuance job", err)
 	}
 	task.JobID = &job.Job.ID
-	if _, err := tx.NewInsert().Model(task).Exec(ctx); err != nil {
+	// The task and its event in one round trip: neither needs anything
+	// back (bun would otherwise ask for the NULL columns it left to their
+	// defaults).
+	ev := newEvent(db.KindIssuance, task.ID, task.NestID, nil, &task.Lifecycle, now)
+	if err := execTogether(ctx, tx, tx.NewInsert().Model(task).Returning("NULL"), tx.NewInsert().Model(ev).Returning("NULL")); err != nil {
 		if isUniqueViolation(err, "") {
 			return nil, err
 		}
-		return nil, internal("insert issuance task", err)
+		return nil, internal("insert issuance task and its event", err)
 	}
-	if err := insertEvent(ctx, tx, db.KindIssuance, task.ID, task.NestID, nil, &task.Lifecycle, now); err != nil {
-		return nil, err
-	}
+	noteTransition(ctx, db.KindIssuance, nil, &task.Lifecycle, now)
 	return task, nil
+}
+
+// execTogether sends the inserts, which return no rows, as one statement
+// list: one round trip (pgx's simple protocol, as bun sends no
+// parameters), in the caller's transaction.
+func execTogether(ctx context.Context, idb bun.IDB, queries ...*bun.InsertQuery) error {
+	var sql []byte
+	for i, q := range queries {
+		if i > 0 {
+			sql = append(sql, ";\n"...)
+		}
+		var err error
+		if sql, err = q.AppendQuery(q.DB().QueryGen(), sql); err != nil {
+			return err
+		}
+	}
+	_, err := idb.ExecContext(ctx, string(sql))
+	return err
 }
 
 // finishIssuance moves a locked task to SUCCESS (with its file) or FAILED,
@@ -181,14 +205,20 @@ func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.Issuance
 	return nil
 }
 
-// insertEvent appends the transition that brought a task to lc.
-func insertEvent(ctx context.Context, idb bun.IDB, kind db.TaskKind, taskID, nestID string, from *db.Status, lc *db.Lifecycle, at time.Time) error {
+// newEvent is the event row of the transition that brought a task to lc.
+func newEvent(kind db.TaskKind, taskID, nestID string, from *db.Status, lc *db.Lifecycle, at time.Time) *db.TaskEvent {
 	ev := &db.TaskEvent{TaskKind: kind, TaskID: taskID, NestID: nestID, FromStatus: from,
 		ToStatus: lc.Status, ErrorCode: lc.ErrorCode, Attempt: lc.Attempt, Version: lc.Version, At: at}
 	if lc.Status == db.StatusProcessing && lc.LastErrorCode != nil && lc.ErrorCode == nil {
 		ev.ErrorCode = lc.LastErrorCode
 	}
-	if _, err := idb.NewInsert().Model(ev).Exec(ctx); err != nil {
+	return ev
+}
+
+// insertEvent appends the transition that brought a task to lc.
+func insertEvent(ctx context.Context, idb bun.IDB, kind db.TaskKind, taskID, nestID string, from *db.Status, lc *db.Lifecycle, at time.Time) error {
+	ev := newEvent(kind, taskID, nestID, from, lc, at)
+	if _, err := idb.NewInsert().Model(ev).Returning("NULL").Exec(ctx); err != nil {
 		return internal("insert task event", err)
 	}
 	noteTransition(ctx, kind, from, lc, at)

@@ -88,17 +88,24 @@ func (s *Service) Nest(ctx context.Context, id string) (*db.Nest, error) {
 // read FOR NO KEY UPDATE. That serializes requests for one nest like FOR
 // UPDATE would, without blocking the FOR KEY SHARE that every insert
 // referencing the nest (a task, an event from a worker) takes.
+// The nest lookups of visibleNest, prepared (scanPrepared): every request
+// that names a nest runs one.
+const (
+	selectNest          = "SELECT id, owner_id, title, address, registry_unique_no, created_at FROM nests WHERE id = $1"
+	selectNestForUpdate = selectNest + " FOR NO KEY UPDATE"
+)
+
 func (s *Service) visibleNest(ctx context.Context, idb bun.IDB, actor Actor, id string, lock bool) (*db.Nest, error) {
 	id, err := ParseID("nestId", id)
 	if err != nil {
 		return nil, err
 	}
 	n := new(db.Nest)
-	q := idb.NewSelect().Model(n).Where("id = ?", id)
+	q := selectNest
 	if lock {
-		q = q.For("NO KEY UPDATE")
+		q = selectNestForUpdate
 	}
-	if err := q.Scan(ctx); err != nil {
+	if err := s.scanPrepared(ctx, idb, n, q, id); err != nil {
 		if db.ErrNoRows(err) {
 			return nil, Errorf(CodeNotFound, "nest not found")
 		}

@@ -5,13 +5,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -86,62 +90,208 @@ func seedNests(b testing.TB, pool *pgxpool.Pool, owner string, n int) []string {
 
 // BenchmarkRequestIssuance measures requestIssuance over HTTP GraphQL, 16
 // clients on distinct nests, beside a baseline in the same run: the same SQL
-// statements sent straight through pgx by 16 goroutines.
+// statements and transactions sent straight through pgx by 16 goroutines.
+//
+// The comparison is made fair to both sides: after seeding, the nests are
+// vacuumed and analysed and a checkpoint is taken, so that neither side
+// pays for the seeding's hint bits, autovacuum or checkpoint; both sides
+// warm up unmeasured; then they alternate in rounds of slices, GraphQL
+// first in even rounds and raw SQL first in odd ones (A B B A A B B A), so
+// that drift in the machine or the tables hits both alike.
+//
+//	graphql-ops/s, p50/p99-ms       GraphQL over its slices
+//	rawsql-ops/s, p50/p99-ms        the baseline over its slices
+//	graphql/rawsql                  the throughput ratio
+//	graphql-server-cpu-ms/op        this process (the server) per request, GraphQL slices
+//	graphql-client-cpu-ms/op        the load client's process per request
+//	graphql-pg-cpu-ms/op            the PostgreSQL backends of the database per request
+//	rawsql-cpu-ms/op                this process (pgx and the 16 goroutines) per request, raw slices
+//	rawsql-pg-cpu-ms/op             the PostgreSQL backends per request, raw slices
+//
+// BENCH_PROFILE_DIR, when set, receives a CPU profile of this process for
+// each GraphQL slice (graphql-slice-N.cpu.pprof; go tool pprof merges them).
 func BenchmarkRequestIssuance(b *testing.B) {
 	dur := benchDuration(b)
 	a := startAppB(b, map[string]string{"ROLE": "api", "RATE_LIMIT": "off"})
 	pool := a.db.Pool
 	nests := seedNests(b, pool, "bench", 200_000)
+	settleAfterSeeding(b, pool)
 	tok, _ := a.tokens.Issue("bench", false, time.Hour)
+	rawPool := newRawPool(b, a)
+	backends := &backendCPUs{pool: pool}
 
-	run := func(op func(nest string) error) (*latencies, time.Duration) {
-		var (
-			lat  latencies
-			next int64
-			mu   sync.Mutex
-			wg   sync.WaitGroup
-		)
-		stop := time.Now().Add(dur)
-		start := time.Now()
-		for c := 0; c < benchClients; c++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for time.Now().Before(stop) {
-					mu.Lock()
-					if int(next) >= len(nests) {
-						mu.Unlock()
-						return
-					}
-					nest := nests[next]
-					next++
-					mu.Unlock()
-					t0 := time.Now()
-					if err := op(nest); err != nil {
-						b.Error(err)
-						return
-					}
-					lat.add(time.Since(t0))
-				}
-			}()
+	take := func(n int) []string {
+		if n > len(nests) {
+			b.Fatalf("ran out of nests")
 		}
-		wg.Wait()
-		nests = nests[next:]
-		return &lat, time.Since(start)
+		out := nests[:n:n]
+		nests = nests[n:]
+		return out
+	}
+	// Each slice gets at most this many nests: well above what 16 clients
+	// can issue in a slice on this kind of machine.
+	const sliceNests = 60_000
+	var (
+		gql, raw               latencies
+		gqlElapsed, rawElapsed time.Duration
+		gqlServer, gqlClient   float64 // CPU seconds
+		gqlPG, rawSelf, rawPG  float64
+		profiles               int
+		profileDir             = os.Getenv("BENCH_PROFILE_DIR")
+	)
+	graphQLSlice := func(d time.Duration, measure bool) {
+		batch := nests[:min(sliceNests, len(nests))]
+		if measure && profileDir != "" {
+			f, err := os.Create(filepath.Join(profileDir, fmt.Sprintf("graphql-slice-%d.cpu.pprof", profiles)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			profiles++
+			if err := pprof.StartCPUProfile(f); err != nil {
+				b.Fatal(err)
+			}
+			defer func() { pprof.StopCPUProfile(); _ = f.Close() }()
+		}
+		self0, pg0 := cpuSeconds("/proc/self/stat"), backends.snapshot(b)
+		res := loadFromProcess(b, a.base, tok, batch, d)
+		self1, pg1 := cpuSeconds("/proc/self/stat"), backends.snapshot(b)
+		take(res.Used)
+		if measure {
+			gql.d = append(gql.d, res.Latencies...)
+			gqlElapsed += res.Elapsed
+			gqlServer += self1 - self0
+			gqlPG += pg1.since(pg0)
+			gqlClient += res.CPU.Seconds()
+		}
+	}
+	rawSlice := func(d time.Duration, measure bool) {
+		batch := nests[:min(sliceNests, len(nests))]
+		self0, pg0 := cpuSeconds("/proc/self/stat"), backends.snapshot(b)
+		lat, elapsed, used := runClients(b, batch, d, func(nest string) error {
+			return rawRequestIssuance(context.Background(), rawPool, nest)
+		})
+		self1, pg1 := cpuSeconds("/proc/self/stat"), backends.snapshot(b)
+		take(used)
+		if measure {
+			raw.d = append(raw.d, lat.d...)
+			rawElapsed += elapsed
+			rawSelf += self1 - self0
+			rawPG += pg1.since(pg0)
+		}
 	}
 
 	b.ResetTimer()
+	// Warm-up, unmeasured: connections, caches, the JIT-less plan caches
+	// of both pools, the load client's first connections.
+	warm := min(dur/10, 2*time.Second)
+	graphQLSlice(warm, false)
+	rawSlice(warm, false)
 	// The GraphQL load comes from another process (this test binary run
 	// again as TestBenchLoadClient), so that the server's process does the
 	// server's work only, as the raw-SQL baseline's process does its own.
-	gql, gqlElapsed, used := loadFromProcess(b, a.base, tok, nests, dur)
-	nests = nests[used:]
-	rawPool := newRawPool(b, a)
-	raw, rawElapsed := run(func(nest string) error { return rawRequestIssuance(context.Background(), rawPool, nest) })
+	const rounds = 4
+	slice := dur / rounds
+	for round := range rounds {
+		if round%2 == 0 {
+			graphQLSlice(slice, true)
+			rawSlice(slice, true)
+		} else {
+			rawSlice(slice, true)
+			graphQLSlice(slice, true)
+		}
+	}
 	b.StopTimer()
 	g := gql.report(b, "graphql-", gqlElapsed)
 	r := raw.report(b, "rawsql-", rawElapsed)
 	b.ReportMetric(g/r, "graphql/rawsql")
+	perOp := func(sec float64, n int) float64 { return sec * 1000 / float64(n) }
+	b.ReportMetric(perOp(gqlServer, len(gql.d)), "graphql-server-cpu-ms/op")
+	b.ReportMetric(perOp(gqlClient, len(gql.d)), "graphql-client-cpu-ms/op")
+	b.ReportMetric(perOp(gqlPG, len(gql.d)), "graphql-pg-cpu-ms/op")
+	b.ReportMetric(perOp(rawSelf, len(raw.d)), "rawsql-cpu-ms/op")
+	b.ReportMetric(perOp(rawPG, len(raw.d)), "rawsql-pg-cpu-ms/op")
+}
+
+// settleAfterSeeding vacuums and analyses what the seeding wrote and takes
+// a checkpoint, so that the first measured phase does not pay for setting
+// the new rows' hint bits, an autovacuum of them or the checkpoint their
+// WAL would soon force.
+func settleAfterSeeding(tb testing.TB, pool *pgxpool.Pool) {
+	tb.Helper()
+	for _, q := range []string{"VACUUM (ANALYZE) nests", "CHECKPOINT"} {
+		if _, err := pool.Exec(context.Background(), q); err != nil {
+			tb.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// runClients runs op from benchClients goroutines on successive nests for
+// d (or until the nests run out) and returns the latencies, the elapsed
+// time and how many nests were used.
+func runClients(b *testing.B, nests []string, d time.Duration, op func(nest string) error) (*latencies, time.Duration, int) {
+	var (
+		lat  latencies
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	start := time.Now()
+	stop := start.Add(d)
+	for range benchClients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(stop) {
+				i := int(next.Add(1) - 1)
+				if i >= len(nests) {
+					b.Errorf("ran out of nests")
+					return
+				}
+				t0 := time.Now()
+				if err := op(nests[i]); err != nil {
+					b.Error(err)
+					return
+				}
+				lat.add(time.Since(t0))
+			}
+		}()
+	}
+	wg.Wait()
+	return &lat, time.Since(start), min(int(next.Load()), len(nests))
+}
+
+// backendCPUs reads the CPU time of every PostgreSQL backend serving the
+// pool's database.
+type backendCPUs struct{ pool *pgxpool.Pool }
+
+// backendSnapshot is each backend's CPU seconds at one moment.
+type backendSnapshot map[int]float64
+
+func (c *backendCPUs) snapshot(b *testing.B) backendSnapshot {
+	rows, err := c.pool.Query(context.Background(), "SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+	if err != nil {
+		b.Fatal(err)
+	}
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := backendSnapshot{}
+	for _, pid := range pids {
+		if v := cpuSeconds(fmt.Sprintf("/proc/%d/stat", pid)); !math.IsNaN(v) {
+			s[pid] = v
+		}
+	}
+	return s
+}
+
+// since is the CPU the backends of s spent after earlier (a backend that
+// was not there then counts from its start).
+func (s backendSnapshot) since(earlier backendSnapshot) float64 {
+	var sum float64
+	for pid, v := range s {
+		sum += v - earlier[pid]
+	}
+	return sum
 }
 
 // newRawPool is the raw-SQL baseline's pool: its own, sized as the app's,
@@ -164,8 +314,8 @@ func newRawPool(tb testing.TB, a *testApp) *pgxpool.Pool {
 
 // loadFromProcess runs requestIssuance from benchClients clients for dur in
 // a child process (TestBenchLoadClient) on the given nests, and returns its
-// latencies, the elapsed time and how many nests it used.
-func loadFromProcess(b *testing.B, base, tok string, nests []string, dur time.Duration) (*latencies, time.Duration, int) {
+// latencies, the elapsed time, how many nests it used and its CPU time.
+func loadFromProcess(b *testing.B, base, tok string, nests []string, dur time.Duration) benchLoadResult {
 	b.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestBenchLoadClient$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "BENCH_LOAD_BASE="+base, "BENCH_LOAD_TOKEN="+tok, "BENCH_LOAD_DURATION="+dur.String())
@@ -186,8 +336,8 @@ func loadFromProcess(b *testing.B, base, tok string, nests []string, dur time.Du
 	if res.Error != "" {
 		b.Fatalf("load client: %s", res.Error)
 	}
-	lat := &latencies{d: res.Latencies}
-	return lat, res.Elapsed, res.Used
+	res.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return res
 }
 
 type benchLoadResult struct {
@@ -195,6 +345,7 @@ type benchLoadResult struct {
 	Elapsed   time.Duration
 	Used      int
 	Error     string
+	CPU       time.Duration `json:"-"` // the child's, set by loadFromProcess
 }
 
 // TestBenchLoadClient is BenchmarkRequestIssuance's load client, run by it

@@ -275,6 +275,11 @@ func TestSubscriptionSurvivesLostEventConnection(t *testing.T) {
 			t.Errorf("subscriber %d ended with %q; the task is %s", i, final[i], truth)
 		}
 	}
+	// The tasks can all finish while the tail waits out its backoff after
+	// the third kill (400 ms): wait for that reconnection, with a deadline.
+	for deadline := time.Now().Add(10 * time.Second); a.tail.Reconnects() < 3 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if a.tail.Reconnects() < 3 {
 		t.Errorf("the tail reconnected %d times, want 3", a.tail.Reconnects())
 	}

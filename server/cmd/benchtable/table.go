@@ -290,12 +290,28 @@ func (t *table) requestIssuance() []row {
 	g, raw := t.metric(b, "graphql-ops/s"), t.metric(b, "rawsql-ops/s")
 	g50, g99 := t.metric(b, "graphql-p50-ms"), t.metric(b, "graphql-p99-ms")
 	r50, r99 := t.metric(b, "rawsql-p50-ms"), t.metric(b, "rawsql-p99-ms")
+	gs, gc, gpg := t.metric(b, "graphql-server-cpu-ms/op"), t.metric(b, "graphql-client-cpu-ms/op"), t.metric(b, "graphql-pg-cpu-ms/op")
+	rs, rpg := t.metric(b, "rawsql-cpu-ms/op"), t.metric(b, "rawsql-pg-cpu-ms/op")
 	return []row{
 		{"requestIssuance, GraphQL over HTTP, 16 clients, distinct nests: throughput",
 			figs("%s ops/s", g), figs("same statements and transactions straight through pgx, 16 goroutines: %s ops/s", raw), rel(g, raw, " of raw SQL")},
 		{"requestIssuance latency p50 / p99",
 			figs("%s / %s ms", g50, g99), figs("raw SQL: %s / %s ms", r50, r99), ratio(g50, r50) + " / " + ratio(g99, r99)},
+		{"requestIssuance CPU per request: server / load client / PostgreSQL",
+			figs("%s / %s / %s ms", gs, gc, gpg), figs("raw SQL: its process / PostgreSQL %s / %s ms", rs, rpg),
+			rel(sum(gs, gpg), sum(rs, rpg), " of raw SQL's, server + PostgreSQL")},
 	}
+}
+
+// sum adds figures; a problem in either is the sum's.
+func sum(a, b value) value {
+	if !a.ok() {
+		return a
+	}
+	if !b.ok() {
+		return b
+	}
+	return value{v: a.v + b.v}
 }
 
 func (t *table) readGraph() []row {
