@@ -91,6 +91,7 @@ func preprocess(img *image.Gray) (*image.Gray, []image.Rectangle) {
 	eraseStrikes(g, bin, strikes)
 	eraseRules(g, bin, charH)
 	despeckleGrey(g, bin)
+	shrinkTallRows(g, bin, charH)
 	return g, strikes
 }
 

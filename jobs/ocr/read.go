@@ -261,7 +261,7 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	if err != nil {
 		return Page{}, pageError(outer, n, err, CodeInternal)
 	}
-	p := tesseractPage(txt, tsv)
+	p := tesseractPage([]byte(correctForm(string(txt))), tsv)
 	p.Page = n
 	markStruck(&p, lineBoxes(tsv), strikes)
 	return p, nil

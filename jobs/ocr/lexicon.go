@@ -1,0 +1,123 @@
+package ocr
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Tesseract's Korean model has no glyph for ㎡ and reads it as 0, m, mi,
+// ni or ㅁ (or drops it); it reads 층 after a floor number as a digit or
+// a letter about half the time; and the letter-spaced end marker
+// "-- 이 하 여 백 --" loses its dashes. These are the registry form's own
+// words in their fixed places, so the text Tesseract returns is put back
+// into the form's shape where it can be told for certain:
+//
+//   - an area: a number with two decimals, not part of a 대지권 ratio
+//     (…분의 …), followed by one of ㎡'s misreadings or by nothing, gets ㎡;
+//   - a floor: in a line of 건물내역, a number right before an area is a
+//     floor: its last character, when it is not 층, is 층 misread, unless
+//     the floors listed so far say the number is whole (… 9층, 10층 …);
+//     "…지붕 15S" is "…지붕 15층";
+//   - the end marker, a line of 이하여백 and dashes, is written out;
+//   - the section headings' 갑 and 을 read as look-alike syllables.
+//
+// A page read from its text layer is exact and never corrected.
+
+// area is a number with two decimals and what Tesseract read ㎡ as.
+var area = regexp.MustCompile(`(\d[\d,]*\.\d\d)(㎡|\s?(?:mi|ni|m2|m|rn|n|ㅠ|ㅁ|0ㅁ|0[0-9]?|[17]))?(\s|$)`)
+
+// floorArea is a floor number and its area, once the areas are corrected.
+// Its mark is 층 or what 층 is misread as (never another syllable: 502호
+// 84.97㎡ is a unit, not a floor).
+var floorArea = regexp.MustCompile(`(^|\s)(\d{1,3})(층|충|증|[^\s\d㎡\p{Hangul}])?[\s.,]*(\d[\d,]*\.\d\d㎡)`)
+
+var (
+	roofFloors  = regexp.MustCompile(`(지붕\s*\d{1,3})(?:[^\s\d층]|$)`)
+	endMarker   = regexp.MustCompile(`^[-—–~_.=\s]*이\s*하\s*여\s*백[-—–~_.=\s]*$`)
+	headingGap  = regexp.MustCompile(`【\s*[갑감값갇깁]\s*구\s*】`)
+	headingEul  = regexp.MustCompile(`【\s*[을울올]\s*[구우]\s*】`)
+	ratioBefore = regexp.MustCompile(`분의\s*$`)
+)
+
+// correctForm returns Tesseract's text of a registry page with the form's
+// words put back, line by line (no line is added or removed).
+func correctForm(text string) string {
+	lines := strings.Split(text, "\n")
+	prevFloor := 0
+	for i, line := range lines {
+		line = correctAreas(line)
+		line, prevFloor = correctFloors(line, prevFloor)
+		line = roofFloors.ReplaceAllStringFunc(line, func(m string) string {
+			return roofFloors.FindStringSubmatch(m)[1] + "층"
+		})
+		if endMarker.MatchString(line) {
+			indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+			line = indent + "-- 이 하 여 백 --"
+		}
+		line = headingGap.ReplaceAllString(line, "【 갑 구 】")
+		line = headingEul.ReplaceAllString(line, "【 을 구 】")
+		lines[i] = line
+	}
+	return strings.Join(lines, "\n")
+}
+
+// correctAreas gives each area of line its ㎡.
+func correctAreas(line string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range area.FindAllStringSubmatchIndex(line, -1) {
+		start := m[0]
+		// Part of a longer number (a date 2015.03.09, 1.234.56) or of a
+		// ratio (17547.3분의 30.752): not an area.
+		if start > 0 && (isDigitByte(line[start-1]) || line[start-1] == '.' || line[start-1] == ',') {
+			continue
+		}
+		if ratioBefore.MatchString(line[:start]) {
+			continue
+		}
+		b.WriteString(line[last:start])
+		b.WriteString(line[m[2]:m[3]])
+		b.WriteString("㎡")
+		b.WriteString(line[m[6]:m[7]])
+		last = m[1]
+	}
+	b.WriteString(line[last:])
+	return b.String()
+}
+
+func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
+
+// correctFloors writes 층 after each floor number of line; prev is the
+// last floor of the lines above (0: none), and the last of this line is
+// returned.
+func correctFloors(line string, prev int) (string, int) {
+	var b strings.Builder
+	last := 0
+	for _, m := range floorArea.FindAllStringSubmatchIndex(line, -1) {
+		digits := line[m[4]:m[5]]
+		mark := ""
+		if m[6] >= 0 {
+			mark = line[m[6]:m[7]]
+		}
+		floor := digits
+		n, _ := strconv.Atoi(digits)
+		switch {
+		case mark != "":
+			// 1층, or 1 and 층 misread as another character.
+		case prev > 0 && n == prev+1:
+			// The next floor, 층 lost.
+		case len(digits) >= 2:
+			// 층 read as a digit: 22 for 2층, 102 for 10층.
+			floor = digits[:len(digits)-1]
+		}
+		n, _ = strconv.Atoi(floor)
+		prev = n
+		b.WriteString(line[last:m[4]])
+		b.WriteString(floor + "층 ")
+		b.WriteString(line[m[8]:m[9]])
+		last = m[1]
+	}
+	b.WriteString(line[last:])
+	return b.String(), prev
+}
