@@ -30,7 +30,7 @@ var area = regexp.MustCompile(`(\d[\d,]*\.\d\d)(㎡|\s?(?:mi|ni|m2|m|rn|n|ㅠ|�
 // floorArea is a floor number and its area, once the areas are corrected.
 // Its mark is 층 or what 층 is misread as (never another syllable: 502호
 // 84.97㎡ is a unit, not a floor).
-var floorArea = regexp.MustCompile(`(^|\s)(\d{1,3})(층|충|증|[^\s\d㎡\p{Hangul}])?[\s.,]*(\d[\d,]*\.\d\d㎡)`)
+var floorArea = regexp.MustCompile(`(^|\s)(\d{1,3})(?:(층|충|증|[^\s\d㎡\p{Hangul}])[\s.,]*|[\s.,]+)(\d[\d,]*\.\d\d㎡)`)
 
 var (
 	roofFloors  = regexp.MustCompile(`(지붕\s*\d{1,3})(?:[^\s\d층]|$)`)

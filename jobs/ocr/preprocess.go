@@ -82,7 +82,7 @@ func preprocess(img *image.Gray) (*image.Gray, []image.Rectangle) {
 	// Specks go before the skew is measured (they blur the rows' profile)
 	// and again once the rules are out (specks stuck to a rule were part of
 	// it until then).
-	_, charH := despeckleGrey(g, bin)
+	specks, charH := despeckleGrey(g, bin, minSpecks)
 	if a := skewAngle(bin); math.Abs(a) > 0.1 {
 		g = rotate(g, -a)
 		bin = binarise(g, otsu(g))
@@ -90,20 +90,27 @@ func preprocess(img *image.Gray) (*image.Gray, []image.Rectangle) {
 	strikes := findStrikes(bin, charH)
 	eraseStrikes(g, bin, strikes)
 	eraseRules(g, bin, charH)
-	despeckleGrey(g, bin)
+	// On a page found specked, the specks freed from the rules go however
+	// few they are.
+	if len(specks) > 0 {
+		despeckleGrey(g, bin, 1)
+	} else {
+		despeckleGrey(g, bin, minSpecks)
+	}
+	eraseRuleSpecks(g, bin, charH, strikes)
 	shrinkTallRows(g, bin, charH)
 	return g, strikes
 }
 
-// despeckleGrey runs despeckle on bin and whitens, in g, the specks it
+// despeckleGrey runs despeckle (at least least specks) on bin and whitens, in g, the specks it
 // removed with the grey rim around each (within 2 pixels, where no other
 // ink is), or faint rings stay: Tesseract binarises again, and reads grey
 // edges better than a threshold of ours. It returns the character height.
 //
 //go:norace
-func despeckleGrey(g, bin *image.Gray) ([]int, int) {
+func despeckleGrey(g, bin *image.Gray, least int) ([]int, int) {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
-	removed, charH := despeckle(bin)
+	removed, charH := despeckle(bin, least)
 	for _, i := range removed {
 		x0, y0 := i%bin.Stride, i/bin.Stride
 		for y := max(y0-2, 0); y <= min(y0+2, h-1); y++ {
@@ -367,11 +374,12 @@ func components(bin *image.Gray) ([]component, []int32) {
 }
 
 // despeckle removes, in place, the small blobs of bin with no text near
-// them, and returns the offsets of their pixels in Pix and the character
+// them when there are at least least of them (minSpecks: fewer are a clean
+// page's own marks), and returns the offsets of their pixels in Pix and the character
 // height it measured.
 //
 //go:norace
-func despeckle(bin *image.Gray) ([]int, int) {
+func despeckle(bin *image.Gray, least int) ([]int, int) {
 	comps, labels := components(bin)
 	if len(comps) == 0 || len(comps) > maxComponents {
 		return nil, 25
@@ -521,7 +529,7 @@ func despeckle(bin *image.Gray) ([]int, int) {
 	}
 	// A clean page has a handful of isolated marks (a colon, the dashes of
 	// -- 이하여백 --): they are left alone. Specks come in hundreds.
-	if n < minSpecks {
+	if n < least {
 		return nil, charH
 	}
 	var removed []int
