@@ -406,7 +406,7 @@ func despeckle(bin *image.Gray, least int) ([]int, int) {
 	blotch := func(c component) bool {
 		cw, ch := c.x1-c.x0+1, c.y1-c.y0+1
 		if !(5*cw >= charH && 5*ch >= charH && 10*cw <= 7*charH && 10*ch <= 7*charH &&
-			100*c.area >= 50*cw*ch && 5*cw <= 8*ch && 5*ch <= 8*cw) {
+			100*c.area >= 50*cw*ch && 5*cw <= 7*ch && 5*ch <= 7*cw) {
 			return false
 		}
 		id := labels[((c.y0+c.y1)/2)*w+(c.x0+c.x1)/2]
@@ -479,9 +479,68 @@ func despeckle(bin *image.Gray, least int) ([]int, int) {
 		}
 		return false
 	}
+	// Near text, a small blob is kept only where a mark of the form's
+	// punctuation would be (specks fall anywhere in a line, and Tesseract
+	// read each as a mark or misread the glyph beside it): long one way (a
+	// dash, a comma, a slash), at the foot of the line (a period), or one
+	// of two dots one above the other (a colon).
+	charsAt := map[int][]int{}
+	for i, c := range comps {
+		if !char[i+1] {
+			continue
+		}
+		for gy := c.y0 / cell; gy <= c.y1/cell; gy++ {
+			for gx := c.x0 / cell; gx <= c.x1/cell; gx++ {
+				charsAt[gy*gw+gx] = append(charsAt[gy*gw+gx], i)
+			}
+		}
+	}
+	smallAt := map[int][]int{}
+	for i, c := range comps {
+		if small(c) {
+			smallAt[((c.y0+c.y1)/2/cell)*gw+(c.x0+c.x1)/2/cell] = append(smallAt[((c.y0+c.y1)/2/cell)*gw+(c.x0+c.x1)/2/cell], i)
+		}
+	}
+	punctuation := func(i int) bool {
+		c := comps[i]
+		cw, ch := c.x1-c.x0+1, c.y1-c.y0+1
+		if 2*cw <= ch || cw >= 2*ch {
+			return true
+		}
+		// The foot of the line: the lowest of the characters beside it
+		// that start above it and end no higher than half a character
+		// above it.
+		foot, found := 0, false
+		for gy := max((c.y0-2*charH)/cell, 0); gy <= min((c.y1+charH)/cell, gh-1); gy++ {
+			for gx := max((c.x0-charH)/cell, 0); gx <= min((c.x1+charH)/cell, gw-1); gx++ {
+				for _, j := range charsAt[gy*gw+gx] {
+					d := comps[j]
+					if d.y0 < c.y0 && 2*d.y1 >= 2*c.y0-charH {
+						foot, found = max(foot, d.y1), true
+					}
+				}
+			}
+		}
+		if found && 6*abs(c.y1-foot) <= charH {
+			return true
+		}
+		cx, cy := (c.x0+c.x1)/2, (c.y0+c.y1)/2
+		for gy := max((cy-charH*2/3)/cell, 0); gy <= min((cy+charH*2/3)/cell, gh-1); gy++ {
+			for gx := max((cx-charH/6)/cell, 0); gx <= min((cx+charH/6)/cell, gw-1); gx++ {
+				for _, j := range smallAt[gy*gw+gx] {
+					d := comps[j]
+					dx, dy := (d.x0+d.x1)/2-cx, (d.y0+d.y1)/2-cy
+					if j != i && 6*abs(dx) <= charH && 5*abs(dy) >= charH && 3*abs(dy) <= 2*charH {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
 	keep := make([]bool, len(comps))
 	for i, c := range comps {
-		keep[i] = small(c) && near(c) && !blotch(c)
+		keep[i] = small(c) && near(c) && !blotch(c) && punctuation(i)
 	}
 	// A small blob in line with a kept one, just after it, stays too: the
 	// asterisks of a masked 주민등록번호 (750101-*******) run on from its

@@ -11,9 +11,7 @@ import (
 // page's characters. A rule here is ink running along at least
 // minRuleRunChars characters (eraseRules cut the rules where the vertical
 // ones crossed them: a run is one cell's width) and thin all along
-// (columns where something sticks out of it excepted), not a strike; what
-// is left of its blob once it is taken away, in pieces at most half a
-// character high and wide, were specks.
+// (columns where something sticks out of it excepted), not a strike.
 //
 //go:norace
 func eraseRuleSpecks(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
@@ -96,54 +94,47 @@ func eraseRuleSpecks(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
 	if !any {
 		return
 	}
-	rest := image.NewGray(bin.Rect)
-	copy(rest.Pix, bin.Pix)
-	for i, r := range rule {
-		if r {
-			rest.Pix[(i/w)*rest.Stride+i%w] = 255
-		}
-	}
-	comps, labels := components(rest)
-	if len(comps) == 0 || len(comps) > maxComponents {
-		return
-	}
-	touching := make([]bool, len(comps)+1)
+	// Beside a rule, within a third of a character (a cell's text keeps
+	// further off), all that is not the rule goes: specks, and the stubs
+	// the vertical rules left where they crossed it.
+	reach := max(charH/3, 3)
+	clear := make([]bool, w*h)
 	for i, r := range rule {
 		if !r {
 			continue
 		}
 		x, y := i%w, i/w
-		for dy := -1; dy <= 1; dy++ {
-			for dx := -1; dx <= 1; dx++ {
-				if xx, yy := x+dx, y+dy; xx >= 0 && yy >= 0 && xx < w && yy < h {
-					touching[labels[yy*w+xx]] = true
-				}
+		for yy := max(y-reach, 0); yy <= min(y+reach, h-1); yy++ {
+			for xx := max(x-reach, 0); xx <= min(x+reach, w-1); xx++ {
+				clear[yy*w+xx] = true
 			}
 		}
 	}
-	touching[0] = false
-	drop := make([]bool, len(comps)+1)
-	for i, c := range comps {
-		drop[i+1] = touching[i+1] && 2*(c.x1-c.x0+1) <= charH && 2*(c.y1-c.y0+1) <= charH
-	}
-	for y := range h {
-		for x := range w {
-			l := labels[y*w+x]
-			if l == 0 || !drop[l] {
-				continue
-			}
-			bin.Pix[y*bin.Stride+x] = 255
-			// The speck's grey rim, where it is not the rule's or a glyph's.
-			for yy := max(y-2, 0); yy <= min(y+2, h-1); yy++ {
-				for xx := max(x-2, 0); xx <= min(x+2, w-1); xx++ {
-					if rest.Pix[yy*rest.Stride+xx] == 255 && !rule[yy*w+xx] && !ink(xx, yy) {
-						g.Pix[yy*g.Stride+xx] = 255
-					}
-				}
-			}
+	for i, c := range clear {
+		if !c || rule[i] {
+			continue
+		}
+		x, y := i%w, i/w
+		if struck.Pix[y*struck.Stride+x] == 0 {
+			continue
+		}
+		bin.Pix[y*bin.Stride+x] = 255
+		if g.Pix[y*g.Stride+x] < 255 && !ruleBeside(rule, x, y, w, h) {
 			g.Pix[y*g.Stride+x] = 255
 		}
 	}
+}
+
+// ruleBeside reports a rule pixel next to (x, y): its grey edge stays.
+func ruleBeside(rule []bool, x, y, w, h int) bool {
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			if xx, yy := x+dx, y+dy; xx >= 0 && yy >= 0 && xx < w && yy < h && rule[yy*w+xx] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // minRuleRunChars is the shortest horizontal rule eraseRuleSpecks looks
