@@ -20,7 +20,9 @@ import (
 //     the floors listed so far say the number is whole (… 9층, 10층 …);
 //     "…지붕 15S" is "…지붕 15층";
 //   - the end marker, a line of 이하여백 and dashes, is written out;
-//   - the section headings' 갑 and 을 read as look-alike syllables.
+//   - the section headings' 갑 and 을 read as look-alike syllables, and a
+//     heading whose 【 표 제 부 】, 【 갑 구 】 or 【 을 구 】 was misread
+//     before its subtitle read right, which names the section.
 //
 // A page read from its text layer is exact and never corrected.
 
@@ -38,7 +40,18 @@ var (
 	headingGap  = regexp.MustCompile(`【\s*[갑감값갇깁]\s*구\s*】`)
 	headingEul  = regexp.MustCompile(`【\s*[을울올]\s*[구우]\s*】`)
 	ratioBefore = regexp.MustCompile(`분의\s*$`)
+	// headingTitle is a line that may be a section's heading: a few
+	// characters and its subtitle.
+	headingTitle = regexp.MustCompile(`^(\s*)(\S.{0,12}?)\s*(\(\s*(?:1동의 건물의 표시|전유부분의 건물의 표시|소유권에 관한 사항|소유권 이외의 권리에 관한 사항)\s*\))\s*$`)
 )
+
+// sectionHeadings are the headings a subtitle belongs to.
+var sectionHeadings = map[string]string{
+	"1동의 건물의 표시":        "【 표 제 부 】",
+	"전유부분의 건물의 표시":      "【 표 제 부 】",
+	"소유권에 관한 사항":        "【 갑 구 】",
+	"소유권 이외의 권리에 관한 사항": "【 을 구 】",
+}
 
 // correctForm returns Tesseract's text of a registry page with the form's
 // words put back, line by line (no line is added or removed).
@@ -54,6 +67,12 @@ func correctForm(text string) string {
 		if endMarker.MatchString(line) {
 			indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
 			line = indent + "-- 이 하 여 백 --"
+		}
+		// The misread heading still shows a bracket (【, 】 or one read
+		// as a parenthesis); a line of text before a subtitle would not.
+		if m := headingTitle.FindStringSubmatch(line); m != nil && strings.ContainsAny(m[2], "【】()[]{}|") {
+			sub := strings.TrimSpace(strings.Trim(m[3], "() "))
+			line = m[1] + sectionHeadings[sub] + " " + m[3]
 		}
 		line = headingGap.ReplaceAllString(line, "【 갑 구 】")
 		line = headingEul.ReplaceAllString(line, "【 을 구 】")
