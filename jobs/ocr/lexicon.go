@@ -21,8 +21,11 @@ import (
 //     "…지붕 15S" is "…지붕 15층";
 //   - the end marker, a line of 이하여백 and dashes, is written out;
 //   - the section headings' 갑 and 을 read as look-alike syllables, and a
-//     heading whose 【 표 제 부 】, 【 갑 구 】 or 【 을 구 】 was misread
-//     before its subtitle read right, which names the section.
+//     heading whose 【 표 제 부 】, 【 갑 구 】 or 【 을 구 】 was misread,
+//     written out from its subtitle (read within two fifths of its
+//     characters), which names the section;
+//   - the header's 고유번호, the word before a number shaped NNNN-NNNN-NNNNNN
+//     at the end of a line.
 //
 // A page read from its text layer is exact and never corrected.
 
@@ -41,8 +44,11 @@ var (
 	headingEul  = regexp.MustCompile(`【\s*[을울올]\s*[구우]\s*】`)
 	ratioBefore = regexp.MustCompile(`분의\s*$`)
 	// headingTitle is a line that may be a section's heading: a few
-	// characters and its subtitle.
-	headingTitle = regexp.MustCompile(`^(\s*)(\S.{0,12}?)\s*(\(\s*(?:1동의 건물의 표시|전유부분의 건물의 표시|소유권에 관한 사항|소유권 이외의 권리에 관한 사항)\s*\))\s*$`)
+	// characters, then a subtitle in parentheses.
+	headingTitle = regexp.MustCompile(`^(\s*)(\S.{0,12}?)\s*\(([^()]{8,30})\)\s*$`)
+	// uniqueNo is the header's 고유번호 and its number, at the line's end:
+	// the word before the number is always 고유번호.
+	uniqueNo = regexp.MustCompile(`(\s)([^\s\d]{2,6})(\s+\d{4}-\d{4}-\d{6}\s*)$`)
 )
 
 // sectionHeadings are the headings a subtitle belongs to.
@@ -51,6 +57,44 @@ var sectionHeadings = map[string]string{
 	"전유부분의 건물의 표시":      "【 표 제 부 】",
 	"소유권에 관한 사항":        "【 갑 구 】",
 	"소유권 이외의 권리에 관한 사항": "【 을 구 】",
+}
+
+// subtitle returns the section subtitle s was read from: the nearest
+// within two fifths of its characters' edits (spaces aside), or "".
+func subtitle(s string) string {
+	got := []rune(strings.ReplaceAll(s, " ", ""))
+	best, bestD := "", 0
+	for _, sub := range subtitles {
+		want := []rune(strings.ReplaceAll(sub, " ", ""))
+		if d := editDistance(got, want); 5*d <= 2*len(want) && (best == "" || d < bestD) {
+			best, bestD = sub, d
+		}
+	}
+	return best
+}
+
+// subtitles are sectionHeadings' keys, in order.
+var subtitles = []string{"1동의 건물의 표시", "전유부분의 건물의 표시", "소유권에 관한 사항", "소유권 이외의 권리에 관한 사항"}
+
+// editDistance is Levenshtein's distance between a and b.
+func editDistance(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // correctForm returns Tesseract's text of a registry page with the form's
@@ -71,8 +115,12 @@ func correctForm(text string) string {
 		// The misread heading still shows a bracket (【, 】 or one read
 		// as a parenthesis); a line of text before a subtitle would not.
 		if m := headingTitle.FindStringSubmatch(line); m != nil && strings.ContainsAny(m[2], "【】()[]{}|") {
-			sub := strings.TrimSpace(strings.Trim(m[3], "() "))
-			line = m[1] + sectionHeadings[sub] + " " + m[3]
+			if sub := subtitle(m[3]); sub != "" {
+				line = m[1] + sectionHeadings[sub] + " ( " + sub + " )"
+			}
+		}
+		if m := uniqueNo.FindStringSubmatchIndex(line); m != nil && line[m[4]:m[5]] != "고유번호" {
+			line = line[:m[4]] + "고유번호" + line[m[5]:]
 		}
 		line = headingGap.ReplaceAllString(line, "【 갑 구 】")
 		line = headingEul.ReplaceAllString(line, "【 을 구 】")
