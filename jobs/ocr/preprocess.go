@@ -61,7 +61,16 @@ func preprocessFile(path string) ([]image.Rectangle, error) {
 //  6. strike-through lines (a cancelled entry's) are taken out, the glyph
 //     strokes that cross them kept;
 //  7. the table's vertical rules are taken out (eraseRules), and specks
-//     that were stuck to them go in a second despeckling.
+//     that were stuck to them go in a second despeckling (on a page found
+//     specked, however few they are);
+//  8. beside each horizontal rule, all that is not the rule goes
+//     (eraseRuleSpecks): specks stuck to it and the vertical rules' stubs;
+//  9. a row of text much taller than the page's usual row (the title) is
+//     scaled down to it (shrinkTallRows).
+//
+// Near text, step 4 keeps only the small blobs shaped or placed like the
+// form's punctuation: long one way, at the foot of the line, or one of two
+// dots one above the other.
 //
 // The result is grey, the paper white; Tesseract binarises it. It is a
 // pure function of img.
