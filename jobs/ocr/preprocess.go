@@ -62,7 +62,16 @@ func preprocessFile(path string) (prepared, error) {
 //  6. strike-through lines (a cancelled entry's) are taken out, the glyph
 //     strokes that cross them kept;
 //  7. the table's vertical rules are taken out (eraseRules), and specks
-//     that were stuck to them go in a second despeckling.
+//     that were stuck to them go in a second despeckling (on a page found
+//     specked, however few they are);
+//  8. beside each horizontal rule, all that is not the rule goes
+//     (eraseRuleSpecks): specks stuck to it and the vertical rules' stubs;
+//  9. a row of text much taller than the page's usual row (the title) is
+//     scaled down to it (shrinkTallRows).
+//
+// Near text, step 4 keeps only the small blobs shaped or placed like the
+// form's punctuation: long one way, at the foot of the line, or one of two
+// dots one above the other.
 //
 // The result is grey, the paper white; Tesseract binarises it. It is a
 // pure function of img.
@@ -96,7 +105,7 @@ func prepare(img *image.Gray) prepared {
 	// Specks go before the skew is measured (they blur the rows' profile)
 	// and again once the rules are out (specks stuck to a rule were part of
 	// it until then).
-	_, charH := despeckleGrey(g, bin)
+	specks, charH := despeckleGrey(g, bin, minSpecks)
 	if a := skewAngle(bin); math.Abs(a) > 0.1 {
 		g = rotate(g, -a)
 		bin = binarise(g, otsu(g))
@@ -104,19 +113,31 @@ func prepare(img *image.Gray) prepared {
 	strikes := findStrikes(bin, charH)
 	eraseStrikes(g, bin, strikes)
 	eraseRules(g, bin, charH)
-	despeckleGrey(g, bin)
-	return prepared{page: g, strikes: strikes, ink: inkBands(bin, charH, strikes)}
+	// On a page found specked, the specks freed from the rules go however
+	// few they are.
+	if len(specks) > 0 {
+		despeckleGrey(g, bin, 1)
+	} else {
+		despeckleGrey(g, bin, minSpecks)
+	}
+	eraseRuleSpecks(g, bin, charH, strikes)
+	// The ink bands come from bin before the title row is shrunk in g: it
+	// shrinks about its own centre, moving no other row, and lies outside
+	// 갑구 and 을구, where the bands are used.
+	ink := inkBands(bin, charH, strikes)
+	shrinkTallRows(g, bin, charH)
+	return prepared{page: g, strikes: strikes, ink: ink}
 }
 
-// despeckleGrey runs despeckle on bin and whitens, in g, the specks it
+// despeckleGrey runs despeckle (at least least specks) on bin and whitens, in g, the specks it
 // removed with the grey rim around each (within 2 pixels, where no other
 // ink is), or faint rings stay: Tesseract binarises again, and reads grey
 // edges better than a threshold of ours. It returns the character height.
 //
 //go:norace
-func despeckleGrey(g, bin *image.Gray) ([]int, int) {
+func despeckleGrey(g, bin *image.Gray, least int) ([]int, int) {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
-	removed, charH := despeckle(bin)
+	removed, charH := despeckle(bin, least)
 	for _, i := range removed {
 		x0, y0 := i%bin.Stride, i/bin.Stride
 		for y := max(y0-2, 0); y <= min(y0+2, h-1); y++ {
@@ -380,11 +401,12 @@ func components(bin *image.Gray) ([]component, []int32) {
 }
 
 // despeckle removes, in place, the small blobs of bin with no text near
-// them, and returns the offsets of their pixels in Pix and the character
+// them when there are at least least of them (minSpecks: fewer are a clean
+// page's own marks), and returns the offsets of their pixels in Pix and the character
 // height it measured.
 //
 //go:norace
-func despeckle(bin *image.Gray) ([]int, int) {
+func despeckle(bin *image.Gray, least int) ([]int, int) {
 	comps, labels := components(bin)
 	if len(comps) == 0 || len(comps) > maxComponents {
 		return nil, 25
@@ -411,7 +433,7 @@ func despeckle(bin *image.Gray) ([]int, int) {
 	blotch := func(c component) bool {
 		cw, ch := c.x1-c.x0+1, c.y1-c.y0+1
 		if !(5*cw >= charH && 5*ch >= charH && 10*cw <= 7*charH && 10*ch <= 7*charH &&
-			100*c.area >= 50*cw*ch && 5*cw <= 8*ch && 5*ch <= 8*cw) {
+			100*c.area >= 50*cw*ch && 5*cw <= 7*ch && 5*ch <= 7*cw) {
 			return false
 		}
 		id := labels[((c.y0+c.y1)/2)*w+(c.x0+c.x1)/2]
@@ -484,9 +506,68 @@ func despeckle(bin *image.Gray) ([]int, int) {
 		}
 		return false
 	}
+	// Near text, a small blob is kept only where a mark of the form's
+	// punctuation would be (specks fall anywhere in a line, and Tesseract
+	// read each as a mark or misread the glyph beside it): long one way (a
+	// dash, a comma, a slash), at the foot of the line (a period), or one
+	// of two dots one above the other (a colon).
+	charsAt := map[int][]int{}
+	for i, c := range comps {
+		if !char[i+1] {
+			continue
+		}
+		for gy := c.y0 / cell; gy <= c.y1/cell; gy++ {
+			for gx := c.x0 / cell; gx <= c.x1/cell; gx++ {
+				charsAt[gy*gw+gx] = append(charsAt[gy*gw+gx], i)
+			}
+		}
+	}
+	smallAt := map[int][]int{}
+	for i, c := range comps {
+		if small(c) {
+			smallAt[((c.y0+c.y1)/2/cell)*gw+(c.x0+c.x1)/2/cell] = append(smallAt[((c.y0+c.y1)/2/cell)*gw+(c.x0+c.x1)/2/cell], i)
+		}
+	}
+	punctuation := func(i int) bool {
+		c := comps[i]
+		cw, ch := c.x1-c.x0+1, c.y1-c.y0+1
+		if 2*cw <= ch || cw >= 2*ch {
+			return true
+		}
+		// The foot of the line: the lowest of the characters beside it
+		// that start above it and end no higher than half a character
+		// above it.
+		foot, found := 0, false
+		for gy := max((c.y0-2*charH)/cell, 0); gy <= min((c.y1+charH)/cell, gh-1); gy++ {
+			for gx := max((c.x0-charH)/cell, 0); gx <= min((c.x1+charH)/cell, gw-1); gx++ {
+				for _, j := range charsAt[gy*gw+gx] {
+					d := comps[j]
+					if d.y0 < c.y0 && 2*d.y1 >= 2*c.y0-charH {
+						foot, found = max(foot, d.y1), true
+					}
+				}
+			}
+		}
+		if found && 6*abs(c.y1-foot) <= charH {
+			return true
+		}
+		cx, cy := (c.x0+c.x1)/2, (c.y0+c.y1)/2
+		for gy := max((cy-charH*2/3)/cell, 0); gy <= min((cy+charH*2/3)/cell, gh-1); gy++ {
+			for gx := max((cx-charH/6)/cell, 0); gx <= min((cx+charH/6)/cell, gw-1); gx++ {
+				for _, j := range smallAt[gy*gw+gx] {
+					d := comps[j]
+					dx, dy := (d.x0+d.x1)/2-cx, (d.y0+d.y1)/2-cy
+					if j != i && 6*abs(dx) <= charH && 5*abs(dy) >= charH && 3*abs(dy) <= 2*charH {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
 	keep := make([]bool, len(comps))
 	for i, c := range comps {
-		keep[i] = small(c) && near(c) && !blotch(c)
+		keep[i] = small(c) && near(c) && !blotch(c) && punctuation(i)
 	}
 	// A small blob in line with a kept one, just after it, stays too: the
 	// asterisks of a masked 주민등록번호 (750101-*******) run on from its
@@ -534,7 +615,7 @@ func despeckle(bin *image.Gray) ([]int, int) {
 	}
 	// A clean page has a handful of isolated marks (a colon, the dashes of
 	// -- 이하여백 --): they are left alone. Specks come in hundreds.
-	if n < minSpecks {
+	if n < least {
 		return nil, charH
 	}
 	var removed []int

@@ -44,7 +44,8 @@ func ReadPDF(ctx context.Context, pdf []byte, languages []string) ([]Page, error
 // ReadOptions change how ReadPDFWith reads image pages.
 type ReadOptions struct {
 	// Raw gives Tesseract the rasterised page as it is, without Preprocess:
-	// for measuring what preprocessing changes.
+	// for measuring what preprocessing changes. Tesseract's text is still
+	// corrected to the form's words (correctForm).
 	Raw bool
 }
 
@@ -261,7 +262,7 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	if err != nil {
 		return Page{}, pageError(outer, n, err, CodeInternal)
 	}
-	p := tesseractPage(txt, tsv)
+	p := tesseractPage([]byte(correctForm(string(txt))), tsv)
 	p.Page = n
 	markStruck(&p, lineBoxes(tsv), prep.strikes)
 	if placeLines(&p, parseTSV(tsv)) {

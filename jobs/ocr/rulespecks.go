@@ -1,0 +1,142 @@
+package ocr
+
+import (
+	"image"
+)
+
+// eraseRuleSpecks whitens, in g and bin, the specks stuck to the table's
+// horizontal rules. despeckle cannot see them (a speck on a rule is part
+// of the rule's blob), and Tesseract read a rule with bumps along it as a
+// line of junk (", ooOreooOFT sss 00"): a tenth or more of a specked
+// page's characters. A rule here is ink running along at least
+// minRuleRunChars characters (eraseRules cut the rules where the vertical
+// ones crossed them: a run is one cell's width) and thin all along
+// (columns where something sticks out of it excepted), not a strike.
+//
+//go:norace
+func eraseRuleSpecks(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
+	w, h := bin.Rect.Dx(), bin.Rect.Dy()
+	thick := max(maxStrikeThickness, charH/5)
+	ink := func(x, y int) bool {
+		return x >= 0 && y >= 0 && x < w && y < h && bin.Pix[y*bin.Stride+x] == 0
+	}
+	struck := image.NewGray(bin.Rect) // 0 where a strike is
+	for i := range struck.Pix {
+		struck.Pix[i] = 255
+	}
+	for _, r := range strikes {
+		r = r.Inset(-thick).Intersect(bin.Rect)
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				struck.Pix[y*struck.Stride+x] = 0
+			}
+		}
+	}
+	// Two passes over the long runs: the first measures the rules'
+	// thickness (the commonest height of ink across them: a blurred copy's
+	// rules are thicker), the second marks the columns no thicker.
+	extent := func(c, y int) int {
+		top, bottom := y, y
+		for top > 0 && ink(c, top-1) && bottom-top <= 2*thick {
+			top--
+		}
+		for bottom+1 < h && ink(c, bottom+1) && bottom-top <= 2*thick {
+			bottom++
+		}
+		return bottom - top + 1
+	}
+	var hist [64]int
+	rule := make([]bool, w*h)
+	any := false
+	for pass := range 2 {
+		limit := 0
+		if pass == 1 {
+			for i := range hist {
+				if hist[i] > hist[limit] {
+					limit = i
+				}
+			}
+			if limit == 0 {
+				return
+			}
+			limit++ // a pixel of slack for a stepped rule
+		}
+		for y := range h {
+			// A band of three rows, so that a rule left stepped by a turn
+			// still runs on.
+			for x := 0; x < w; {
+				if !ink(x, y-1) && !ink(x, y) && !ink(x, y+1) {
+					x++
+					continue
+				}
+				x0 := x
+				for x < w && (ink(x, y-1) || ink(x, y) || ink(x, y+1)) {
+					x++
+				}
+				if x-x0 < minRuleRunChars*charH {
+					continue
+				}
+				for c := x0; c < x; c++ {
+					if !ink(c, y) || struck.Pix[y*struck.Stride+c] == 0 {
+						continue
+					}
+					e := extent(c, y)
+					if pass == 0 {
+						hist[min(e, len(hist)-1)]++
+					} else if e <= limit {
+						rule[y*w+c] = true
+						any = true
+					}
+				}
+			}
+		}
+	}
+	if !any {
+		return
+	}
+	// Beside a rule, within a third of a character (a cell's text keeps
+	// further off), all that is not the rule goes: specks, and the stubs
+	// the vertical rules left where they crossed it.
+	reach := max(charH/3, 3)
+	clear := make([]bool, w*h)
+	for i, r := range rule {
+		if !r {
+			continue
+		}
+		x, y := i%w, i/w
+		for yy := max(y-reach, 0); yy <= min(y+reach, h-1); yy++ {
+			for xx := max(x-reach, 0); xx <= min(x+reach, w-1); xx++ {
+				clear[yy*w+xx] = true
+			}
+		}
+	}
+	for i, c := range clear {
+		if !c || rule[i] {
+			continue
+		}
+		x, y := i%w, i/w
+		if struck.Pix[y*struck.Stride+x] == 0 {
+			continue
+		}
+		bin.Pix[y*bin.Stride+x] = 255
+		if g.Pix[y*g.Stride+x] < 255 && !ruleBeside(rule, x, y, w, h) {
+			g.Pix[y*g.Stride+x] = 255
+		}
+	}
+}
+
+// ruleBeside reports a rule pixel next to (x, y): its grey edge stays.
+func ruleBeside(rule []bool, x, y, w, h int) bool {
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			if xx, yy := x+dx, y+dy; xx >= 0 && yy >= 0 && xx < w && yy < h && rule[yy*w+xx] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// minRuleRunChars is the shortest horizontal rule eraseRuleSpecks looks
+// along, in character heights: longer than any stroke of a character.
+const minRuleRunChars = 4
