@@ -882,35 +882,11 @@ func BenchmarkWakeupNotify(b *testing.B) {
 	const rounds = 4
 	for round := 0; round < rounds; round++ {
 		for _, s := range sides {
-			var (
-				next atomic.Int64
-				wg   sync.WaitGroup
-			)
-			start := time.Now()
-			stop := start.Add(dur / rounds)
-			for range benchClients {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for time.Now().Before(stop) {
-						i := int(next.Add(1) - 1)
-						if i >= len(s.nests) {
-							b.Errorf("%s: ran out of nests", s.name)
-							return
-						}
-						t0 := time.Now()
-						if err := request(s, s.nests[i]); err != nil {
-							b.Error(err)
-							return
-						}
-						s.lat.add(time.Since(t0))
-					}
-				}()
-			}
-			wg.Wait()
-			s.secs += time.Since(start).Seconds()
-			s.ops += int(next.Load())
-			s.nests = s.nests[next.Load():]
+			lat, elapsed, used := runClients(b, s.nests, dur/rounds, func(nest string) error { return request(s, nest) })
+			s.lat.d = append(s.lat.d, lat.d...)
+			s.secs += elapsed.Seconds()
+			s.ops += used
+			s.nests = s.nests[used:]
 		}
 	}
 	secs := time.Since(t0).Seconds()

@@ -44,24 +44,16 @@ func inkBands(bin *image.Gray, charH int, strikes []image.Rectangle) []Band {
 	for y := range h {
 		row := bin.Pix[y*bin.Stride : y*bin.Stride+w]
 		n := 0
-		for x := 0; x < w; {
-			if row[x] != 0 {
-				x++
-				continue
+		inkRuns(row, func(x0, x1 int) {
+			if x1-x0 >= minRun {
+				return
 			}
-			x0 := x
-			for x < w && row[x] == 0 {
-				x++
-			}
-			if x-x0 >= minRun {
-				continue
-			}
-			for k := x0; k < x; k++ {
+			for k := x0; k < x1; k++ {
 				if glyph[labels[y*w+k]] {
 					n++
 				}
 			}
-		}
+		})
 		text[y] = n >= minInk
 	}
 	var bands []Band

@@ -43,29 +43,20 @@ func findStrikes(bin *image.Gray, charH int) []image.Rectangle {
 	}
 	var segs []image.Rectangle
 	for y := 0; y < h; y++ {
-		row := bin.Pix[y*bin.Stride:]
-		for x := 0; x < w; {
-			if row[x] != 0 {
-				x++
-				continue
-			}
-			x0 := x
-			for x < w && row[x] == 0 {
-				x++
-			}
+		inkRuns(bin.Pix[y*bin.Stride:y*bin.Stride+w], func(x0, x int) {
 			if x-x0 < minLen || x-x0 > maxLen {
-				continue
+				return
 			}
 			// Only the top row of a line: its thickness is measured down.
 			if y > 0 && ink(x0+(x-x0)/2, y-1) && ink(x0+(x-x0)/4, y-1) && ink(x0+3*(x-x0)/4, y-1) {
-				continue
+				return
 			}
 			bottom := y
 			for bottom+1 < h && bottom-y < maxStrikeThickness && ink(x0+(x-x0)/2, bottom+1) && ink(x0+(x-x0)/4, bottom+1) {
 				bottom++
 			}
 			if bottom-y >= maxStrikeThickness {
-				continue // a bar, not a line
+				return // a bar, not a line
 			}
 			cross := 0
 			for c := x0; c < x; c++ {
@@ -76,9 +67,27 @@ func findStrikes(bin *image.Gray, charH int) []image.Rectangle {
 			if cross*4 >= x-x0 {
 				segs = append(segs, image.Rect(x0, y, x, bottom+1))
 			}
-		}
+		})
 	}
 	return segs
+}
+
+// inkRuns calls fn with each run of ink (0) in a row of a binary page,
+// from x0 to x1 exclusive.
+//
+//go:norace
+func inkRuns(row []uint8, fn func(x0, x1 int)) {
+	for x := 0; x < len(row); {
+		if row[x] != 0 {
+			x++
+			continue
+		}
+		x0 := x
+		for x < len(row) && row[x] == 0 {
+			x++
+		}
+		fn(x0, x)
+	}
 }
 
 // maxStrikeThickness is the thickest line, in pixels at 300 dpi, taken for
