@@ -241,9 +241,6 @@ func TestOCREndToEnd(t *testing.T) {
 			reg := issuer.Content(nestRow.id, nestRow.uniqueNo, nestRow.address)
 			text := ocr.Normalize(dig(ocrTask, "text").(string))
 			wants := []string{reg.FormattedUniqueNo()}
-			if owner := currentOwner(reg); owner != "" {
-				wants = append(wants, owner)
-			}
 			for _, e := range issuer.ActiveEntries(reg.Rights) {
 				if e.Amount > 0 {
 					wants = append(wants, fmt.Sprintf("%d", e.Amount)) // compared on digits: OCR may read separators differently
@@ -260,11 +257,40 @@ func TestOCREndToEnd(t *testing.T) {
 					t.Errorf("OCR text lacks %q", w)
 				}
 			}
+			// The owner's name is random per nest, and Tesseract misreads a
+			// syllable of a name now and then (the degraded-copy benchmark
+			// measures how often): on image pages one wrong syllable is
+			// allowed, never a missing name.
+			if owner := currentOwner(reg); owner != "" && !strings.Contains(text, ocr.Normalize(owner)) {
+				if imageOnly && containsWithinOne(text, ocr.Normalize(owner)) {
+					t.Logf("owner %q read with one syllable wrong", owner)
+				} else {
+					t.Errorf("OCR text lacks %q", owner)
+				}
+			}
 			if pages := dig(ocrTask, "pages").([]any); len(pages) != int(dig(ocrTask, "pageCount").(float64)) {
 				t.Errorf("%d pages, pageCount %v", len(pages), dig(ocrTask, "pageCount"))
 			}
 		})
 	}
+}
+
+// containsWithinOne reports whether text holds want with at most one rune
+// replaced by another.
+func containsWithinOne(text, want string) bool {
+	t, w := []rune(text), []rune(want)
+	for i := 0; i+len(w) <= len(t); i++ {
+		diff := 0
+		for j := range w {
+			if t[i+j] != w[j] {
+				diff++
+			}
+		}
+		if diff <= 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // currentOwner is the holder of the newest live 소유권 entry.
