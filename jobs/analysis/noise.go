@@ -186,22 +186,32 @@ func parseAmount(s string) (int64, bool) {
 // (750101-*******), or a 법인등록번호 (110111-1234567). OCR reads the
 // asterisks as all sorts of marks (×, ㅎ, +, x, k, «, R) and may put spaces
 // among them and among the digits.
-var idPattern = regexp.MustCompile(`(?:` + d + `[ \t]?){5}` + d + sp + `-` + sp +
-	`(?:(?:` + d + `[ \t]?){6}` + d + `|(?:[^\s0-9가-힣][ \t]?){4,9}[^\s0-9가-힣])`)
+//
+// The dash may be lost (a strike through the row takes it) or the marks be
+// fewer: 750101 +**+***, 750101-****.
+var idPattern = regexp.MustCompile(`(?:` + d + `[ \t]?){5}` + d + sp + `(?:-` + sp +
+	`(?:(?:` + d + `[ \t]?){6}` + d + `|(?:[^\s0-9가-힣][ \t]?){3,9}[^\s0-9가-힣])|[*+xX](?:[ \t]?[^\s0-9가-힣]){4,9})`)
 
 // parseID returns the number an idPattern match stands for: masked numbers
 // (five to ten marks, two of them at least as OCR reads an asterisk) come
 // back as NNNNNN-*******.
 func parseID(s string) (string, bool) {
-	i := strings.IndexByte(s, '-')
+	i, dashed := strings.IndexByte(s, '-'), true
 	if i < 0 {
-		return "", false
+		// No dash: the marks start at the first asterisk-like one.
+		i, dashed = strings.IndexAny(s, "*+xX"), false
+		if i < 0 {
+			return "", false
+		}
 	}
-	head, tail := digitsOf(s[:i]), noSpace(s[i+1:])
+	head, tail := digitsOf(s[:i]), noSpace(s[i:])
+	if dashed {
+		tail = noSpace(s[i+1:])
+	}
 	if len(head) != 6 {
 		return "", false
 	}
-	if ds := digitsOf(tail); len(ds) == 7 && utf8.RuneCountInString(tail) == 7 {
+	if ds := digitsOf(tail); dashed && len(ds) == 7 && utf8.RuneCountInString(tail) == 7 {
 		return head + "-" + ds, true
 	}
 	marks := 0
@@ -210,7 +220,15 @@ func parseID(s string) (string, bool) {
 			marks++
 		}
 	}
-	if n := utf8.RuneCountInString(tail); n >= 5 && n <= 10 && marks >= 2 && !strings.ContainsAny(tail, "0123456789") {
+	// Fewer than five marks after a dash, or no dash, need more of them
+	// read as an asterisk.
+	least, fewest := 2, 5
+	if !dashed {
+		least = 4
+	} else {
+		fewest = 4
+	}
+	if n := utf8.RuneCountInString(tail); n >= fewest && n <= 10 && marks >= least && (n >= 5 || marks == n) && !strings.ContainsAny(tail, "0123456789") {
 		return head + "-*******", true
 	}
 	return "", false

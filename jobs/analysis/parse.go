@@ -322,8 +322,12 @@ func meaningful(line string) bool {
 func (p *parser) entryStart(line string) *block {
 	b := &block{}
 	rest := line
-	ranked := false
+	ranked, misread := false, false
 	tok, after := firstToken(line)
+	// A speck before the 순위번호 reads as a mark glued to it: “1, .2.
+	if t := strings.TrimLeftFunc(tok, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }); t != "" && t != tok && rankToken.MatchString(t) {
+		tok = t
+	}
 	if m := rankToken.FindStringSubmatch(tok); m != nil {
 		b.rank, _ = number(m[1])
 		if m[2] != "" {
@@ -335,6 +339,10 @@ func (p *parser) entryStart(line string) *block {
 		rest, ranked = m[2]+" "+after, true
 	} else if isJunk(tok) {
 		rest, ranked = after, true // a 순위번호 read as a mark: + or *
+	} else if r, _ := utf8.DecodeRuneInString(tok); utf8.RuneCountInString(tok) == 1 && !unicode.IsDigit(r) && after != "" {
+		// A struck-through 순위번호 read as a letter (2 as 군): taken as
+		// unread only when a 등기목적 and the 접수 date follow.
+		rest, ranked, misread = after, true, true
 	}
 
 	// A 등기목적 is short: look for its end near the start of the line only.
@@ -363,13 +371,19 @@ func (p *parser) entryStart(line string) *block {
 	if cut == len(head) && len(head) < len(rest) {
 		return nil // no end in sight: not a 등기목적
 	}
-	purpose := strings.TrimFunc(noSpace(rest[:cut]), func(r rune) bool { return !unicode.Is(unicode.Hangul, r) && !unicode.IsDigit(r) })
+	purpose := purposeOf(rest[:cut])
 	tail := rest[cut:]
 	dated := startsWithDate(tail)
 	if purpose == "" || utf8.RuneCountInString(purpose) > 30 {
 		return nil
 	}
+	if misread && !dated {
+		return nil
+	}
 	info, ok := classifyPurpose(purpose)
+	if !ok && ranked && dated && p.region == regionEntries {
+		info, ok = classifyShortPurpose(purpose)
+	}
 	switch {
 	case ok && !ranked && !dated && !(info.kind == KindCancellation && info.complete):
 		// A cause or detail that reads like a purpose: 강제경매개시결정(2020…
@@ -484,6 +498,26 @@ func isJunk(tok string) bool {
 		}
 	}
 	return true
+}
+
+// purposeOf returns the 등기목적 read in head, the text before the 접수
+// date, without spaces or the marks around it. A speck read as a mark or
+// a digit of its own after a whole purpose (2번가처분등기말소 8) is dropped.
+func purposeOf(head string) string {
+	trim := func(s string) string {
+		return strings.TrimFunc(noSpace(s), func(r rune) bool { return !unicode.Is(unicode.Hangul, r) && !unicode.IsDigit(r) })
+	}
+	p := trim(head)
+	if f := strings.Fields(head); len(f) > 1 && utf8.RuneCountInString(f[len(f)-1]) <= 2 && !strings.ContainsFunc(f[len(f)-1], func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) {
+		if info, ok := classifyPurpose(p); !ok || !info.complete {
+			if q := trim(strings.Join(f[:len(f)-1], " ")); q != "" {
+				if info, ok := classifyPurpose(q); ok && info.complete {
+					return q
+				}
+			}
+		}
+	}
+	return p
 }
 
 // startsWithDate reports whether s begins, after spaces, with a date or what

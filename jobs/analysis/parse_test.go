@@ -264,6 +264,26 @@ func TestParseNoisy(t *testing.T) {
 			warns: true,
 		},
 		{
+			name: "a struck-through row: its 순위번호 read as a syllable, one rune of its purpose misread",
+			text: func(t *testing.T) string {
+				return replace(t, "   3     가압류              2021년1월5일", "군     가압뮤              2021년1월5일")
+			},
+			warns: true, // the rank is guessed
+		},
+		{
+			name: "a speck before a 순위번호, and one after a 말소's purpose",
+			text: func(t *testing.T) string {
+				return replace(t, "   2     소유권이전            2019년5월2일", "“2     소유권이전            2019년5월2일",
+					"   4     3번가압류등기말소        2021년6월1일", "   4     3번가압류등기말소 8 2021년6월1일")
+			},
+		},
+		{
+			name: "a masked number's dash lost under a strike",
+			text: func(t *testing.T) string {
+				return replace(t, "김민준 750101-*******", "김민준 750101 +**+***")
+			},
+		},
+		{
 			name: "masked resident numbers read with other marks",
 			text: func(t *testing.T) string {
 				return replace(t, "김민준 750101-*******", "김민준 750101-***×****")
@@ -483,6 +503,16 @@ func TestParseID(t *testing.T) {
 		{"안성민740725-*xxxxxx", "740725-*******"},
 		{"2022-3567호", ""},
 		{"123456-abcdefg", ""},
+		// The dash lost under a strike, or marks lost.
+		{"조하은 530611 +**+***", "530611-*******"},
+		{"조하은 530611*****\\*", "530611-*******"},
+		{"윤은지 561016-****", "561016-*******"},
+		{"530611 tee wwne", ""},
+		{"123456 abcde", ""},
+		{"123456 (여의도지점)", ""},
+		{"561016-**", ""},
+		{"530611+", ""},
+		{"561016-*+", ""},
 	}
 	for _, tt := range tests {
 		got, _, _, _ := findID(cleanLine(tt.in))

@@ -7,12 +7,15 @@ import (
 	"unicode/utf8"
 )
 
-// purposes are the 등기목적 the parser knows, without spaces, with their
-// kind. Longer ones come first where one is a prefix of another.
-var purposes = []struct {
+// knownPurpose is a 등기목적 and its kind.
+type knownPurpose struct {
 	text string
 	kind Kind
-}{
+}
+
+// purposes are the 등기목적 the parser knows, without spaces, with their
+// kind. Longer ones come first where one is a prefix of another.
+var purposes = []knownPurpose{
 	{"소유권이전청구권가등기", KindProvisionalRegistration},
 	{"소유권이전담보가등기", KindProvisionalRegistration},
 	{"소유권이전청구권가등기의이전", KindOther},
@@ -115,6 +118,42 @@ func classifyPurpose(p string) (purposeInfo, bool) {
 	return purposeInfo{}, false
 }
 
+// classifyShortPurpose recognises a three-rune purpose (가압류, 가처분,
+// 가등기) with one rune misread, as a struck-through row's often is:
+// 가자분. Any two of them differ in two runes, so one misread cannot turn
+// one into another; the caller asks only of a ranked, dated entry's first
+// line.
+func classifyShortPurpose(p string) (purposeInfo, bool) {
+	if k, ok := shortPurpose(p); ok {
+		return purposeInfo{kind: k.kind, complete: true, fuzzy: true}, true
+	}
+	return purposeInfo{}, false
+}
+
+// shortPurpose returns the three-rune purpose p is with one rune misread.
+func shortPurpose(p string) (knownPurpose, bool) {
+	rs := []rune(p)
+	if len(rs) != 3 {
+		return knownPurpose{}, false
+	}
+	for _, k := range purposes {
+		kr := []rune(k.text)
+		if len(kr) != 3 {
+			continue
+		}
+		diff := 0
+		for i := range kr {
+			if rs[i] != kr[i] {
+				diff++
+			}
+		}
+		if diff == 1 {
+			return k, true
+		}
+	}
+	return knownPurpose{}, false
+}
+
 // canonicalPurpose returns the vocabulary's spelling of a purpose read with
 // one rune misread, and p itself otherwise.
 func canonicalPurpose(p string) string {
@@ -128,6 +167,9 @@ func canonicalPurpose(p string) string {
 		if kr := []rune(k.text); len(kr) >= 4 && len(rs) >= 4 && editDistanceAtMost1(rs, kr) {
 			return k.text
 		}
+	}
+	if k, ok := shortPurpose(p); ok {
+		return k.text
 	}
 	return p
 }
