@@ -111,7 +111,7 @@ func prepare(img *image.Gray) prepared {
 		bin = binarise(g, otsu(g))
 	}
 	strikes := findStrikes(bin, charH)
-	eraseStrikes(g, bin, strikes)
+	eraseStrikes(g, bin, strikes, charH)
 	eraseRules(g, bin, charH)
 	// On a page found specked, the specks freed from the rules go however
 	// few they are.
@@ -605,10 +605,28 @@ func despeckle(bin *image.Gray, least int) ([]int, int) {
 			}
 		}
 	}
+	// A glyph's own small part (the ㅇ of 원 or 일, split off its
+	// syllable) has a hollow: paper at its centre, with its ink on both
+	// sides of it. A speck is solid.
+	hollow := func(i int) bool {
+		c, id := comps[i], int32(i+1)
+		cy := (c.y0 + c.y1) / 2
+		if labels[cy*w+(c.x0+c.x1)/2] != 0 {
+			return false
+		}
+		left, right := false, false
+		for x := c.x0; x <= c.x1; x++ {
+			if labels[cy*w+x] == id {
+				left = left || 2*x < c.x0+c.x1
+				right = right || 2*x > c.x0+c.x1
+			}
+		}
+		return left && right
+	}
 	drop := make([]bool, len(comps)+1)
 	n := 0
 	for i, c := range comps {
-		if small(c) && !keep[i] {
+		if small(c) && !keep[i] && !(near(c) && hollow(i)) {
 			drop[i+1] = true
 			n++
 		}

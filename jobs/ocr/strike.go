@@ -95,15 +95,44 @@ func inkRuns(row []uint8, fn func(x0, x1 int)) {
 const maxStrikeThickness = 6
 
 // eraseStrikes whitens the strikes in g, but where a glyph's stroke crosses
-// them (ink just above and just below): those pixels are the glyph's.
+// them (ink just above and just below) or meets them over less than about
+// half a syllable (ink just above or just below: a diagonal's end, the bar
+// of ㅏ or ㅓ drawn a pixel off the line): those pixels are the glyph's.
+// Where the ink beside the line runs on for longer, it is the line's own
+// edge, and goes.
 //
 //go:norace
-func eraseStrikes(g, bin *image.Gray, strikes []image.Rectangle) {
+func eraseStrikes(g, bin *image.Gray, strikes []image.Rectangle, charH int) {
 	h := bin.Rect.Dy()
 	ink := func(x, y int) bool { return y >= 0 && y < h && bin.Pix[y*bin.Stride+x] == 0 }
 	for _, r := range strikes {
+		// both: ink above and below column x; side: above or below.
+		n := r.Dx()
+		both := make([]bool, n)
+		side := make([]bool, n)
 		for x := r.Min.X; x < r.Max.X; x++ {
-			if ink(x, r.Min.Y-1) && ink(x, r.Max.Y) {
+			up, down := ink(x, r.Min.Y-1), ink(x, r.Max.Y)
+			both[x-r.Min.X] = up && down
+			side[x-r.Min.X] = up || down
+		}
+		keep := make([]bool, n)
+		for i := 0; i < n; {
+			if !side[i] {
+				i++
+				continue
+			}
+			j := i
+			for j < n && side[j] {
+				j++
+			}
+			long := 10*(j-i) > 6*charH // more than 0.6 of a character
+			for k := i; k < j; k++ {
+				keep[k] = both[k] || !long
+			}
+			i = j
+		}
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if keep[x-r.Min.X] {
 				continue
 			}
 			for y := max(r.Min.Y-1, 0); y < min(r.Max.Y+1, h); y++ {
