@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Tesseract's Korean model has no glyph for ㎡ and reads it as 0, m, mi,
@@ -103,6 +105,7 @@ func correctForm(text string) string {
 	lines := strings.Split(text, "\n")
 	prevFloor := 0
 	for i, line := range lines {
+		line = dropStrayMarks(line)
 		line = correctAreas(line)
 		line, prevFloor = correctFloors(line, prevFloor)
 		line = roofFloors.ReplaceAllStringFunc(line, func(m string) string {
@@ -127,6 +130,50 @@ func correctForm(text string) string {
 		lines[i] = line
 	}
 	return strings.Join(lines, "\n")
+}
+
+// strayMarks are the marks Tesseract reads a speck as and the form never
+// prints: quotes, backticks, tildes, degree signs, ideographic commas and
+// stops. A token of them alone, or of a lone period, comma or semicolon,
+// and these marks at the start or end of a token are specks.
+const strayMarks = "‘’“”'\"`~^°。、・«»¦"
+
+// dropStrayMarks removes the specks read as marks from a line: tokens that
+// are nothing but stray marks (or a lone . , ;), and stray marks leading or
+// trailing a token. The line's spacing stays (its columns), and a line
+// with no letter or digit stays as it is: every line Tesseract read is
+// kept, so that its position on the page still matches.
+func dropStrayMarks(line string) string {
+	var b strings.Builder
+	kept := false
+	for i := 0; i < len(line); {
+		if line[i] == ' ' {
+			b.WriteByte(' ')
+			i++
+			continue
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' {
+			j++
+		}
+		tok := line[i:j]
+		i = j
+		t := strings.Trim(tok, strayMarks)
+		if t == "." || t == "," || t == ";" {
+			t = ""
+		}
+		if t == "" {
+			b.WriteString(strings.Repeat(" ", utf8.RuneCountInString(tok)))
+			continue
+		}
+		kept = kept || strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+		b.WriteString(t)
+		b.WriteString(strings.Repeat(" ", utf8.RuneCountInString(tok)-utf8.RuneCountInString(t)))
+	}
+	if !kept {
+		return line
+	}
+	return strings.TrimRight(b.String(), " ")
 }
 
 // correctAreas gives each area of line its ㎡.
