@@ -322,3 +322,49 @@ func TestEraseStrikesKeepsGlyphs(t *testing.T) {
 		t.Errorf("the struck rows kept %d of their glyphs' %d ink pixels (want 92%%)", kept, glyphs)
 	}
 }
+
+// TestBlurredStrikes: on a blurred copy (σ 1.2 pixels at 200 dpi), glyphs'
+// strokes cross a strike at most columns. Its lines are still found, and
+// where one is not, the text along it is not taken for specks stuck to a
+// table's rule and cleared. Measured before: 5 of 12 lines found, and 73 %
+// of the struck rows' ink beside the lines left (two lines of text wiped to
+// a dotted skeleton); after: 9 of 12, and all of it.
+func TestBlurredStrikes(t *testing.T) {
+	t.Parallel()
+	doc := document(t, "nest-1407", true)
+	pages, err := degrade.PageImages(context.Background(), doc.pdf, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, found := preprocess(pages[0])
+	copied := degrade.Blur(pages[0], 1.2)
+	blurred, foundBlurred := preprocess(copied)
+	t.Logf("strike lines: %d on the page, %d on its blurred copy", len(found), len(foundBlurred))
+	if len(found) == 0 || 4*len(foundBlurred) < 3*len(found) {
+		t.Errorf("%d strike lines found on the blurred copy, %d on the page", len(foundBlurred), len(found))
+	}
+	// The struck rows' text: the copy's ink within half a character of
+	// each line, but for the line's own rows, before and after.
+	lit := levelLight(copied)
+	a, b := binarise(lit, otsu(lit)), binarise(blurred, otsu(blurred))
+	before, after := 0, 0
+	for _, s := range found {
+		for y := max(s.Min.Y-10, 0); y < min(s.Max.Y+10, a.Rect.Dy()); y++ {
+			if y >= s.Min.Y-2 && y < s.Max.Y+2 {
+				continue
+			}
+			for x := s.Min.X; x < s.Max.X; x++ {
+				if a.Pix[y*a.Stride+x] == 0 {
+					before++
+				}
+				if b.Pix[y*b.Stride+x] == 0 {
+					after++
+				}
+			}
+		}
+	}
+	t.Logf("the struck rows' ink beside the lines: %d on the blurred copy, %d once preprocessed", before, after)
+	if 10*after < 9*before {
+		t.Errorf("the struck rows' ink beside the lines: %d on the blurred copy, %d once preprocessed", before, after)
+	}
+}
