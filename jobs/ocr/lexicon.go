@@ -27,7 +27,11 @@ import (
 //     written out from its subtitle (read within two fifths of its
 //     characters), which names the section;
 //   - the header's 고유번호, the word before a number shaped NNNN-NNNN-NNNNNN
-//     at the end of a line.
+//     at the end of a line;
+//   - specks read as marks the form never prints (quotes, tildes, degree
+//     signs, ideographic stops; a period, comma or semicolon standing
+//     alone) go from the ends of words and from between them
+//     (dropStrayMarks).
 //
 // A page read from its text layer is exact and never corrected.
 

@@ -60,18 +60,20 @@ func preprocessFile(path string) (prepared, error) {
 //     measured, and the page turned back when it is more than a tenth of a
 //     degree;
 //  6. strike-through lines (a cancelled entry's) are taken out, the glyph
-//     strokes that cross them kept;
+//     strokes that cross or meet them kept (eraseStrikes);
 //  7. the table's vertical rules are taken out (eraseRules), and specks
 //     that were stuck to them go in a second despeckling (on a page found
 //     specked, however few they are);
 //  8. beside each horizontal rule, all that is not the rule goes
-//     (eraseRuleSpecks): specks stuck to it and the vertical rules' stubs;
+//     (eraseRuleSpecks): specks stuck to it and the vertical rules' stubs
+//     (a line thick along most of it is text struck through, not a rule);
 //  9. a row of text much taller than the page's usual row (the title) is
 //     scaled down to it (shrinkTallRows).
 //
 // Near text, step 4 keeps only the small blobs shaped or placed like the
 // form's punctuation: long one way, at the foot of the line, or one of two
-// dots one above the other.
+// dots one above the other; and the small parts of syllables with a hollow
+// (the ㅇ of 원 or 일, split off the rest), which a speck never has.
 //
 // The result is grey, the paper white; Tesseract binarises it. It is a
 // pure function of img.
