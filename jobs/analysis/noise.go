@@ -193,24 +193,28 @@ var idPattern = regexp.MustCompile(`(?:` + d + `[ \t]?){5}` + d + sp + `(?:-` + 
 	`(?:(?:` + d + `[ \t]?){6}` + d + `|(?:[^\s0-9가-힣][ \t]?){3,9}[^\s0-9가-힣])|[*+xX](?:[ \t]?[^\s0-9가-힣]){4,9})`)
 
 // parseID returns the number an idPattern match stands for: masked numbers
-// (five to ten marks, two of them at least as OCR reads an asterisk) come
-// back as NNNNNN-*******.
+// come back as NNNNNN-*******. After the six digits and a dash, the marks
+// are five to ten with two at least read as an asterisk, or four, all of
+// them; without the dash (a strike took it), five to ten with four read
+// as an asterisk.
 func parseID(s string) (string, bool) {
-	i, dashed := strings.IndexByte(s, '-'), true
-	if i < 0 {
-		// No dash: the marks start at the first asterisk-like one.
-		i, dashed = strings.IndexAny(s, "*+xX"), false
-		if i < 0 {
+	// The six digits, as OCR may read them, and what follows.
+	i, n := 0, 0
+	for i < len(s) && n < 6 {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if strings.ContainsRune("0123456789OoIlS", r) {
+			n++
+		} else if r != ' ' && r != '\t' {
 			return "", false
 		}
+		i += size
 	}
-	head, tail := digitsOf(s[:i]), noSpace(s[i:])
-	if dashed {
-		tail = noSpace(s[i+1:])
-	}
-	if len(head) != 6 {
+	if n < 6 {
 		return "", false
 	}
+	head, rest := digitsOf(s[:i]), strings.TrimLeft(s[i:], " \t")
+	dashed := strings.HasPrefix(rest, "-")
+	tail := noSpace(strings.TrimPrefix(rest, "-"))
 	if ds := digitsOf(tail); dashed && len(ds) == 7 && utf8.RuneCountInString(tail) == 7 {
 		return head + "-" + ds, true
 	}
@@ -220,16 +224,17 @@ func parseID(s string) (string, bool) {
 			marks++
 		}
 	}
-	// Fewer than five marks after a dash, or no dash, need more of them
-	// read as an asterisk.
-	least, fewest := 2, 5
-	if !dashed {
-		least = 4
-	} else {
-		fewest = 4
+	count := utf8.RuneCountInString(tail)
+	if strings.ContainsAny(tail, "0123456789") || count > 10 {
+		return "", false
 	}
-	if n := utf8.RuneCountInString(tail); n >= fewest && n <= 10 && marks >= least && (n >= 5 || marks == n) && !strings.ContainsAny(tail, "0123456789") {
-		return head + "-*******", true
+	switch {
+	case dashed && count >= 5:
+		return head + "-*******", marks >= 2
+	case dashed && count == 4:
+		return head + "-*******", marks == 4
+	case !dashed && count >= 5:
+		return head + "-*******", marks >= 4
 	}
 	return "", false
 }

@@ -341,7 +341,9 @@ func (p *parser) entryStart(line string) *block {
 		rest, ranked = after, true // a 순위번호 read as a mark: + or *
 	} else if r, _ := utf8.DecodeRuneInString(tok); utf8.RuneCountInString(tok) == 1 && !unicode.IsDigit(r) && after != "" {
 		// A struck-through 순위번호 read as a letter (2 as 군): taken as
-		// unread only when a 등기목적 and the 접수 date follow.
+		// unread only when a 등기목적 the parser knows and the 접수 date
+		// follow (a label read letter-spaced, 확 정 일 자 2019년…, is
+		// not one).
 		rest, ranked, misread = after, true, true
 	}
 
@@ -392,7 +394,7 @@ func (p *parser) entryStart(line string) *block {
 	case ok && p.region != regionEntries && (!info.complete || info.kind == KindOther) && !dated:
 		return nil
 	case ok:
-	case ranked && dated && p.region == regionEntries && looksLikePurpose(purpose):
+	case ranked && !misread && dated && p.region == regionEntries && looksLikePurpose(purpose):
 		info = purposeInfo{kind: KindUnknown, complete: true}
 	default:
 		return nil
@@ -510,8 +512,10 @@ func purposeOf(head string) string {
 	p := trim(head)
 	if f := strings.Fields(head); len(f) > 1 && utf8.RuneCountInString(f[len(f)-1]) <= 2 && !strings.ContainsFunc(f[len(f)-1], func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) {
 		if info, ok := classifyPurpose(p); !ok || !info.complete {
+			// Without it, a purpose (or the first line of a wrapped one:
+			// 1번근저당권설정등기, 말소 below).
 			if q := trim(strings.Join(f[:len(f)-1], " ")); q != "" {
-				if info, ok := classifyPurpose(q); ok && info.complete {
+				if _, ok := classifyPurpose(q); ok {
 					return q
 				}
 			}

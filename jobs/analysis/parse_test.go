@@ -278,6 +278,13 @@ func TestParseNoisy(t *testing.T) {
 			},
 		},
 		{
+			name: "a speck after the first line of a wrapped 말소",
+			text: func(t *testing.T) string {
+				return replace(t, "   4     3번가압류등기말소        2021년6월1일     2021년5월30일 해제\n                          제4567호",
+					"   4     3번가압류등기 8      2021년6월1일     2021년5월30일 해제\n         말소             제4567호")
+			},
+		},
+		{
 			name: "a masked number's dash lost under a strike",
 			text: func(t *testing.T) string {
 				return replace(t, "김민준 750101-*******", "김민준 750101 +**+***")
@@ -400,24 +407,30 @@ func TestParseRightsKinds(t *testing.T) {
                                                           임차권자 오성민 911117-*******
    3     1번전세권설정등기말소      2023년8월24일     2023년8월24일 해지
                           제1973호`
-	reg, err := Parse(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(reg.Rights) != 3 {
-		t.Fatalf("entries %+v", reg)
-	}
-	j, l, c := reg.Rights[0], reg.Rights[1], reg.Rights[2]
-	if j.Kind != KindJeonse || j.Amount != 160_000_000 || j.AmountLabel != "전세금" || !j.Cancelled || j.CancelledBy != "3" ||
-		!reflect.DeepEqual(j.Holders, []Party{{Role: "전세권자", Name: "조정희", ID: "871025-*******"}}) {
-		t.Errorf("전세권 %+v", j)
-	}
-	if l.Kind != KindLeaseRegistration || l.Cause != "임차권등기명령" || l.Amount != 300_000_000 || l.Cancelled ||
-		!reflect.DeepEqual(l.Holders, []Party{{Role: "임차권자", Name: "오성민", ID: "911117-*******"}}) {
-		t.Errorf("임차권 %+v", l)
-	}
-	if c.Kind != KindCancellation || c.Cancels != "1" || c.Cause != "해지" {
-		t.Errorf("말소 %+v", c)
+	// OCR may space a label out: its first syllable alone before a date
+	// must not be taken for a 순위번호 read as a syllable.
+	spacedOut := strings.NewReplacer("존속기간 2021", "존 속기간 2021", "임대차계약일자", "임 대 차 계 약 일 자",
+		"주민등록일자", "주 민 등 록 일 자").Replace(text)
+	for _, text := range []string{text, spacedOut} {
+		reg, err := Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(reg.Rights) != 3 {
+			t.Fatalf("entries %+v", reg)
+		}
+		j, l, c := reg.Rights[0], reg.Rights[1], reg.Rights[2]
+		if j.Kind != KindJeonse || j.Amount != 160_000_000 || j.AmountLabel != "전세금" || !j.Cancelled || j.CancelledBy != "3" ||
+			!reflect.DeepEqual(j.Holders, []Party{{Role: "전세권자", Name: "조정희", ID: "871025-*******"}}) {
+			t.Errorf("전세권 %+v", j)
+		}
+		if l.Kind != KindLeaseRegistration || l.Cause != "임차권등기명령" || l.Amount != 300_000_000 || l.Cancelled ||
+			!reflect.DeepEqual(l.Holders, []Party{{Role: "임차권자", Name: "오성민", ID: "911117-*******"}}) {
+			t.Errorf("임차권 %+v", l)
+		}
+		if c.Kind != KindCancellation || c.Cancels != "1" || c.Cause != "해지" {
+			t.Errorf("말소 %+v", c)
+		}
 	}
 }
 
@@ -507,12 +520,18 @@ func TestParseID(t *testing.T) {
 		{"조하은 530611 +**+***", "530611-*******"},
 		{"조하은 530611*****\\*", "530611-*******"},
 		{"윤은지 561016-****", "561016-*******"},
+		{"530611 +**-***", "530611-*******"},
+		// Not masked numbers: letters, too few marks, too few read as an
+		// asterisk.
 		{"530611 tee wwne", ""},
 		{"123456 abcde", ""},
 		{"123456 (여의도지점)", ""},
 		{"561016-**", ""},
 		{"530611+", ""},
 		{"561016-*+", ""},
+		{"530611 +ab.c", ""},
+		{"561016-*ab*", ""},
+		{"530611 xkab*", ""},
 	}
 	for _, tt := range tests {
 		got, _, _, _ := findID(cleanLine(tt.in))
@@ -684,6 +703,28 @@ func TestFindCauseMisread(t *testing.T) {
 	} {
 		if got := findCause(tt.first, tt.more); got != tt.want {
 			t.Errorf("findCause(%q, %q) = %q, want %q", tt.first, tt.more, got, tt.want)
+		}
+	}
+}
+
+func TestClassifyShortPurpose(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		kind Kind
+		ok   bool
+	}{
+		{"가자분", KindInjunction, true},
+		{"거처분", KindInjunction, true},
+		{"가압뮤", KindProvisionalAttachment, true},
+		{"가등가", KindProvisionalRegistration, true},
+		{"이압류", "", false}, // 압류 after a speck, not 가압류
+		{"가자자", "", false},
+		{"가처분등", "", false},
+	} {
+		info, ok := classifyShortPurpose(tt.in)
+		if ok != tt.ok || ok && info.kind != tt.kind {
+			t.Errorf("classifyShortPurpose(%q) = %v, %v; want %v, %v", tt.in, info.kind, ok, tt.kind, tt.ok)
 		}
 	}
 }

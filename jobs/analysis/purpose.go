@@ -136,6 +136,13 @@ func shortPurpose(p string) (knownPurpose, bool) {
 	if len(rs) != 3 {
 		return knownPurpose{}, false
 	}
+	// A purpose of two runes after a speck read as a syllable (이압류 is
+	// 압류) is not one of these.
+	for _, k := range purposes {
+		if k.text == string(rs[1:]) {
+			return knownPurpose{}, false
+		}
+	}
 	for _, k := range purposes {
 		kr := []rune(k.text)
 		if len(kr) != 3 {

@@ -138,9 +138,9 @@ func correctForm(text string) string {
 
 // strayMarks are the marks Tesseract reads a speck as and the form never
 // prints: quotes, backticks, tildes, degree signs, ideographic commas and
-// stops. A token of them alone, or of a lone period, comma or semicolon,
+// stops (not « or », which are a masked number's asterisks misread). A token of them alone, or of a lone period, comma or semicolon,
 // and these marks at the start or end of a token are specks.
-const strayMarks = "‘’“”'\"`~^°。、・«»¦"
+const strayMarks = "‘’“”'\"`~^°。、・¦"
 
 // dropStrayMarks removes the specks read as marks from a line: tokens that
 // are nothing but stray marks (or a lone . , ;), and stray marks leading or
@@ -171,8 +171,11 @@ func dropStrayMarks(line string) string {
 			continue
 		}
 		kept = kept || strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+		// The marks become spaces where they were: the columns stay.
+		lead := strings.Index(tok, t)
+		b.WriteString(strings.Repeat(" ", utf8.RuneCountInString(tok[:lead])))
 		b.WriteString(t)
-		b.WriteString(strings.Repeat(" ", utf8.RuneCountInString(tok)-utf8.RuneCountInString(t)))
+		b.WriteString(strings.Repeat(" ", utf8.RuneCountInString(tok[lead+len(t):])))
 	}
 	if !kept {
 		return line
