@@ -607,28 +607,10 @@ func despeckle(bin *image.Gray, least int) ([]int, int) {
 			}
 		}
 	}
-	// A glyph's own small part (the ㅇ of 원 or 일, split off its
-	// syllable) has a hollow: paper at its centre, with its ink on both
-	// sides of it. A speck is solid.
-	hollow := func(i int) bool {
-		c, id := comps[i], int32(i+1)
-		cy := (c.y0 + c.y1) / 2
-		if labels[cy*w+(c.x0+c.x1)/2] != 0 {
-			return false
-		}
-		left, right := false, false
-		for x := c.x0; x <= c.x1; x++ {
-			if labels[cy*w+x] == id {
-				left = left || 2*x < c.x0+c.x1
-				right = right || 2*x > c.x0+c.x1
-			}
-		}
-		return left && right
-	}
 	drop := make([]bool, len(comps)+1)
 	n := 0
 	for i, c := range comps {
-		if small(c) && !keep[i] && !(near(c) && hollow(i)) {
+		if small(c) && !keep[i] && !(near(c) && hollow(labels, w, c, int32(i+1))) {
 			drop[i+1] = true
 			n++
 		}
@@ -648,6 +630,25 @@ func despeckle(bin *image.Gray, least int) ([]int, int) {
 		}
 	}
 	return removed, charH
+}
+
+// hollow reports whether the blob c (label id in labels, rows w wide) has
+// a hollow: paper at its centre, with its own ink on both sides of it
+// along that row, as a glyph's small part (the ㅇ of 원 or 일, split off
+// its syllable) has and a speck never does.
+func hollow(labels []int32, w int, c component, id int32) bool {
+	cy := (c.y0 + c.y1) / 2
+	if labels[cy*w+(c.x0+c.x1)/2] != 0 {
+		return false
+	}
+	left, right := false, false
+	for x := c.x0; x <= c.x1; x++ {
+		if labels[cy*w+x] == id {
+			left = left || 2*x < c.x0+c.x1
+			right = right || 2*x > c.x0+c.x1
+		}
+	}
+	return left && right
 }
 
 // quantile returns the q-quantile of v, values in [0, 120].

@@ -74,7 +74,7 @@ func TestSkewAngle(t *testing.T) {
 func TestPreprocessCopies(t *testing.T) {
 	t.Parallel()
 	page := cleanPage(t)
-	bw := func(g *image.Gray) *image.Gray { return binarise(g, otsu(g)) }
+	bw := inkOf
 	clean := bw(Preprocess(page))
 	ink := inkPixels(clean)
 	// The table's rules go (eraseRules); the text stays. Text here is every
@@ -206,34 +206,19 @@ func TestPreprocessBlankAndNoise(t *testing.T) {
 func TestDespeckleKeepsHollowParts(t *testing.T) {
 	t.Parallel()
 	page := cleanPage(t)
-	bin := binarise(levelLight(page), otsu(levelLight(page)))
+	bin := inkOf(levelLight(page))
 	comps, labels := components(bin)
-	w := bin.Rect.Dx()
 	var rings []component
 	for i, c := range comps {
-		cw, ch := c.x1-c.x0+1, c.y1-c.y0+1
-		// Small (at most half of a 20-pixel character), with paper at its
-		// centre enclosed left and right by its own ink.
-		if cw < 5 || ch < 5 || cw > 10 || ch > 10 {
-			continue
-		}
-		cy := (c.y0 + c.y1) / 2
-		left, right := false, false
-		for x := c.x0; x <= c.x1; x++ {
-			if labels[cy*w+x] == int32(i+1) {
-				left = left || 2*x < c.x0+c.x1
-				right = right || 2*x > c.x0+c.x1
-			}
-		}
-		if labels[cy*w+(c.x0+c.x1)/2] == 0 && left && right {
+		// Small: at most half of a 20-pixel character.
+		if cw, ch := c.x1-c.x0+1, c.y1-c.y0+1; cw >= 5 && ch >= 5 && cw <= 10 && ch <= 10 && hollow(labels, bin.Rect.Dx(), c, int32(i+1)) {
 			rings = append(rings, c)
 		}
 	}
 	if len(rings) < 20 {
 		t.Fatalf("the page has %d small hollow blobs: not the page this test was written for", len(rings))
 	}
-	specked := Preprocess(degrade.Specks(page, 0.017, 1))
-	out := binarise(specked, otsu(specked))
+	out := inkOf(Preprocess(degrade.Specks(page, 0.017, 1)))
 	lost := 0
 	for _, c := range rings {
 		left := 0
@@ -299,21 +284,16 @@ func TestEraseStrikesKeepsGlyphs(t *testing.T) {
 	for p := range struckPages {
 		g, found := preprocess(struckPages[p])
 		strikes += len(found)
-		want := binarise(levelLight(plainPages[p]), otsu(levelLight(plainPages[p])))
-		got := binarise(g, otsu(g))
-		// The glyphs' ink within a character's height of each strike.
-		for _, s := range found {
-			for y := max(s.Min.Y-10, 0); y < min(s.Max.Y+10, want.Rect.Dy()); y++ {
-				for x := s.Min.X; x < s.Max.X; x++ {
-					if want.Pix[y*want.Stride+x] == 0 {
-						glyphs++
-						if got.Pix[y*got.Stride+x] == 0 {
-							kept++
-						}
-					}
+		want, got := inkOf(levelLight(plainPages[p])), inkOf(g)
+		// The glyphs' ink within half a character of each strike.
+		besideStrikes(found, want.Rect.Dy(), 0, func(x, y int) {
+			if want.Pix[y*want.Stride+x] == 0 {
+				glyphs++
+				if got.Pix[y*got.Stride+x] == 0 {
+					kept++
 				}
 			}
-		}
+		})
 	}
 	t.Logf("%d strikes; the glyphs beside them: %d ink pixels, %d kept (%.1f%%)", strikes, glyphs, kept, 100*float64(kept)/float64(max(glyphs, 1)))
 	// Measured on this page: 84.4 % before glyphs meeting the line on one
@@ -345,26 +325,37 @@ func TestBlurredStrikes(t *testing.T) {
 	}
 	// The struck rows' text: the copy's ink within half a character of
 	// each line, but for the line's own rows, before and after.
-	lit := levelLight(copied)
-	a, b := binarise(lit, otsu(lit)), binarise(blurred, otsu(blurred))
+	a, b := inkOf(levelLight(copied)), inkOf(blurred)
 	before, after := 0, 0
-	for _, s := range found {
-		for y := max(s.Min.Y-10, 0); y < min(s.Max.Y+10, a.Rect.Dy()); y++ {
-			if y >= s.Min.Y-2 && y < s.Max.Y+2 {
-				continue
-			}
-			for x := s.Min.X; x < s.Max.X; x++ {
-				if a.Pix[y*a.Stride+x] == 0 {
-					before++
-				}
-				if b.Pix[y*b.Stride+x] == 0 {
-					after++
-				}
-			}
+	besideStrikes(found, a.Rect.Dy(), 2, func(x, y int) {
+		if a.Pix[y*a.Stride+x] == 0 {
+			before++
 		}
-	}
+		if b.Pix[y*b.Stride+x] == 0 {
+			after++
+		}
+	})
 	t.Logf("the struck rows' ink beside the lines: %d on the blurred copy, %d once preprocessed", before, after)
 	if 10*after < 9*before {
 		t.Errorf("the struck rows' ink beside the lines: %d on the blurred copy, %d once preprocessed", before, after)
+	}
+}
+
+// inkOf is g binarised at its Otsu threshold.
+func inkOf(g *image.Gray) *image.Gray { return binarise(g, otsu(g)) }
+
+// besideStrikes calls fn with each pixel within 10 rows (half a character
+// at 200 dpi) above or below a strike, along it, but for the rows within
+// skip of the strike's own.
+func besideStrikes(strikes []image.Rectangle, h, skip int, fn func(x, y int)) {
+	for _, s := range strikes {
+		for y := max(s.Min.Y-10, 0); y < min(s.Max.Y+10, h); y++ {
+			if skip > 0 && y >= s.Min.Y-skip && y < s.Max.Y+skip {
+				continue
+			}
+			for x := s.Min.X; x < s.Max.X; x++ {
+				fn(x, y)
+			}
+		}
 	}
 }
