@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -723,12 +724,12 @@ func (b *block) entry() Entry {
 	}
 	first := b.lines[0]
 	causeFrom := 0
-	ds := findDates(first)
+	ds := entryDates(first)
 	switch {
 	case len(ds) >= 2:
 		e.Received, e.CauseDate = ds[0].t, ds[1].t
 		causeFrom = ds[1].end
-	case len(ds) == 1 && strings.TrimSpace(first[:ds[0].at]) == "":
+	case len(ds) == 1 && !hasLetterOrDigit(first[:ds[0].at]):
 		e.Received = ds[0].t
 		causeFrom = ds[0].end
 	case len(ds) == 1:
@@ -751,6 +752,44 @@ func (b *block) entry() Entry {
 		e.Kind = KindLeaseRegistration
 	}
 	return e
+}
+
+// entryDates returns the dates on an entry's first line, in order: those
+// read as printed, and, where only one was, a date read with 년 월 일 as
+// digits (garbledDates) before the first label of 권리자 및 기타사항 (in
+// the 접수 and 등기원인 cells), when the two agree as a registry's do: the
+// 접수 on the day of the 등기원인 or within maxFilingDelay after it. A
+// garbled date alone is not read: one digit misread in it moves the split.
+func entryDates(first string) []dateMatch {
+	ds := findDates(first)
+	if len(ds) != 1 {
+		return ds
+	}
+	for _, g := range garbledDates(beforeLabel(first)) {
+		received, cause := g, ds[0]
+		if g.at > ds[0].at {
+			received, cause = ds[0], g
+		}
+		if gap := received.t.Sub(cause.t); g.end <= ds[0].at || g.at >= ds[0].end {
+			if gap >= 0 && gap <= maxFilingDelay {
+				return []dateMatch{received, cause}
+			}
+		}
+	}
+	return ds
+}
+
+// maxFilingDelay is the longest an entry's 접수 follows its 등기원인 for
+// entryDates to trust a garbled one: a transfer must be filed within 60
+// days of its contract's settlement (부동산등기 특별조치법), and
+// provisional measures are filed within days.
+const maxFilingDelay = 90 * 24 * time.Hour
+
+// hasLetterOrDigit reports whether s has a letter or a digit: what stands
+// before a date that has neither (a speck's mark: -2019년3월17일) does not
+// make it the 등기원인's.
+func hasLetterOrDigit(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }
 
 func hasRole(ps []Party, role string) bool {
@@ -819,6 +858,33 @@ func oneSubstitution(a, b []rune) bool {
 	return diff <= 1
 }
 
+// fixLongLabels restores the holder labels of four syllables or more read
+// with one syllable misread in their middle: 가등가권자 → 가등기권자. Their
+// first and last syllables must stand, so that 근저당권설정 and
+// 근저당권이전 stay what they are; shorter labels (채권자) are too like
+// other words to guess.
+func fixLongLabels(line string) string {
+	rs := []rune(line)
+	changed := false
+	for _, l := range holderLabels {
+		lr := []rune(l)
+		if len(lr) < 4 {
+			continue
+		}
+		for i := 0; i+len(lr) <= len(rs); i++ {
+			w := rs[i : i+len(lr)]
+			if w[len(w)-1] == lr[len(lr)-1] && string(w) != l && oneSubstitution(w, lr) {
+				copy(w, lr)
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		return line
+	}
+	return string(rs)
+}
+
 func beforeLabel(s string) string {
 	if loc := anyLabel.FindStringIndex(s); loc != nil {
 		return s[:loc[0]]
@@ -828,7 +894,10 @@ func beforeLabel(s string) string {
 
 // details reads 권리자 및 기타사항: holders, the debtor and the amount.
 func (b *block) details(e *Entry) {
-	lines := b.lines
+	lines := make([]string, len(b.lines))
+	for i, l := range b.lines {
+		lines[i] = fixLongLabels(l)
+	}
 	coOwners := false
 	share := ""
 	for i, line := range lines {

@@ -466,6 +466,8 @@ func TestParseAmount(t *testing.T) {
 		{"급1,108,000,000", 1_108_000_000, true},
 		{"금360000000원", 360_000_000, true},
 		{"금360,000000원", 360_000_000, true}, // a separator lost
+		{"3387,000,000원", 0, false},         // 금 read as 3, or a separator lost: ambiguous
+		{"1364,000,000", 0, false},
 		{"금원", 0, false},
 		{"원", 0, false},
 		{"금99999999999999999999원", 0, false},
@@ -489,7 +491,12 @@ func TestFindDates(t *testing.T) {
 		{"2O19년l2월3l일", []time.Time{date(2019, 12, 31)}},
 		{"2019넌3윌4알", []time.Time{date(2019, 3, 4)}},
 		{"2019년2월30일 2019년13월1일 1066년1월1일", nil},
-		{"2010418224", nil},
+		{"2010418224", nil}, // garbled: entryDates' business
+		// 년 read as 변, 일 as 힐 or 밀, the year with a space or a mark.
+		{"2023변5월30일 2019년3월17힐 2022년4월7밀", []time.Time{date(2023, 5, 30), date(2019, 3, 17), date(2022, 4, 7)}},
+		{"201 1년3월14일 201*1년1월21일", []time.Time{date(2011, 3, 14), date(2011, 1, 21)}},
+		{"제1 2019년3월4일", []time.Time{date(2019, 3, 4)}},
+		{"2 0 1 9 년 3 월 4 일", []time.Time{date(2019, 3, 4)}}, // letter-spaced
 	}
 	for _, tt := range tests {
 		var got []time.Time
@@ -498,6 +505,37 @@ func TestFindDates(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("findDates(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestEntryDates(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want []time.Time
+	}{
+		{"2011년3월22일    2011년3월22일   채권최고액 금188,400,000원", []time.Time{date(2011, 3, 22), date(2011, 3, 22)}},
+		// 년 월 일 read as 4, 8, 4 in one date, the other read: the two agree.
+		{"2011438224    2011년3월22일   채권최고액", []time.Time{date(2011, 3, 22), date(2011, 3, 22)}},
+		{"2022년4월10일  202244874  채권자 조하은", []time.Time{date(2022, 4, 10), date(2022, 4, 7)}},
+		{"2011428224 -  2011년1월21일 매매", []time.Time{date(2011, 2, 22), date(2011, 1, 21)}},
+		// A garbled date alone, two splits that are dates, one too far from
+		// the other, or after the 등기원인 it should follow: not read.
+		{"2011438224          소유자 주식회사 동방개발", nil},
+		{"20214106108   2021년5월30일 해제", []time.Time{date(2021, 5, 30)}},
+		{"2011412825    2011년3월22일", []time.Time{date(2011, 3, 22)}},
+		{"2011년3월22일   2011448244", []time.Time{date(2011, 3, 22)}},
+		// Past the first label, digits are a number: 금2011438224 is not a date.
+		{"2011년3월22일    매매  채권최고액 금2011438224원", []time.Time{date(2011, 3, 22)}},
+	}
+	for _, tt := range tests {
+		var got []time.Time
+		for _, m := range entryDates(tt.in) {
+			got = append(got, m.t)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("entryDates(%q) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
 }
@@ -550,10 +588,39 @@ func TestCanonicalName(t *testing.T) {
 		{"농협은행주식회사", "농협은행 주식회사"},
 		{"국", "국"},
 		{"주식회사", "주식회사"},
+		// A speck's mark at either end goes; brackets stay.
+		{"윤은지*", "윤은지"},
+		{"+ 윤은지 '", "윤은지"},
+		{"(주)한솔", "(주)한솔"},
+		// 주식회사 with one syllable misread.
+		{"주삭회사대명주택", "주식회사 대명주택"},
+		{"주식회샤케이비저축은행", "주식회사 케이비저축은행"},
+		{"농협은행주식회샤", "농협은행 주식회사"},
+		{"주민호", "주민호"},
+		{"주식회", "주식회"},
+		{"*+", ""},
 	}
 	for _, tt := range tests {
 		if got := canonicalName(tt.in); got != tt.want {
 			t.Errorf("canonicalName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestFixLongLabels(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{",가등가권자 임은지 950707-*****", ",가등기권자 임은지 950707-*****"},
+		{"근저당권쟈 주식회사", "근저당권쟈 주식회사"}, // the last syllable misread: not guessed
+		{"근져당권자 주식회사 국민은행", "근저당권자 주식회사 국민은행"},
+		{"전새권자 김민준", "전세권자 김민준"},
+		{"1번근저당권설정등기말소 근저당권이전", "1번근저당권설정등기말소 근저당권이전"},
+		{"채건자 김민준", "채건자 김민준"}, // three syllables: not guessed
+		{"가등기권자 임은지", "가등기권자 임은지"},
+	}
+	for _, tt := range tests {
+		if got := fixLongLabels(tt.in); got != tt.want {
+			t.Errorf("fixLongLabels(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
