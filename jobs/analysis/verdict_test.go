@@ -145,6 +145,18 @@ func TestJudgeReasons(t *testing.T) {
 		}
 	}
 	otherNo := "2611-1996-118245"
+	// The owner's entry (the last live 소유권보존 or 소유권이전) is a
+	// transfer, with both dates printed.
+	var owner issuer.Entry
+	for _, e := range issuer.ActiveEntries(doc.reg.Ownership) {
+		if e.Type == issuer.TypeTransfer || e.Type == issuer.TypePreservation {
+			owner = e
+		}
+	}
+	if owner.Type != issuer.TypeTransfer {
+		t.Fatalf("the owner's entry is %s, want a transfer", owner.Type)
+	}
+	dateOnLine := regexp.MustCompile(`[0-9]{4}년[0-9]{1,2}월[0-9]{1,2}일`)
 	tests := []struct {
 		name     string
 		text     string
@@ -179,6 +191,21 @@ func TestJudgeReasons(t *testing.T) {
 			i := entryLine("을구", cancelledMortgage)
 			return slices.Delete(ls, i, i+1)
 		}), doc.pages, testUniqueNo, VerdictComplete, ""},
+		{"a 근저당권's 접수 date unread", edit(func(ls []string) []string {
+			i := entryLine("을구", mortgage)
+			ls[i] = dateOnLine.ReplaceAllLiteralString(ls[i], "----------")
+			return ls
+		}), doc.pages, testUniqueNo, VerdictPartial, ReasonDateMissing},
+		{"the owner's 접수 date unread, its 등기원인 date read", edit(func(ls []string) []string {
+			i := entryLine("갑구", owner.Rank)
+			ls[i] = strings.Replace(ls[i], dateOnLine.FindString(ls[i]), "----------", 1)
+			return ls
+		}), doc.pages, testUniqueNo, VerdictComplete, ""},
+		{"the owner's dates unread", edit(func(ls []string) []string {
+			i := entryLine("갑구", owner.Rank)
+			ls[i] = dateOnLine.ReplaceAllLiteralString(ls[i], "----------")
+			return ls
+		}), doc.pages, testUniqueNo, VerdictPartial, ReasonDateMissing},
 		{"a 근저당권 read with low confidence", doc.text, lowConfidence(0.4), testUniqueNo, VerdictPartial, ReasonLowConfidence},
 		{"a 근저당권 read with fair confidence", doc.text, lowConfidence(0.85), testUniqueNo, VerdictComplete, ""},
 		{"the cancelled 근저당권 struck through on the page", doc.text, struckPages([2]string{"을구", cancelledMortgage}), testUniqueNo, VerdictComplete, ""},
