@@ -28,12 +28,13 @@ type storedAnalysis struct {
 // keeps the reason instead.
 func analyze(pages []ocr.Page, now time.Time) *storedAnalysis {
 	a := &storedAnalysis{ParserVersion: analysis.ParserVersion, AnalyzedAt: now}
-	reg, err := analysis.Parse(ocr.FullText(pages))
+	read := readPages(pages)
+	reg, err := analysis.ParseRead(ocr.FullText(pages), read)
 	if err != nil {
 		a.Error = err.Error()
 		return a
 	}
-	analysis.ApplyStrikes(reg, readPages(pages))
+	analysis.ApplyStrikes(reg, read)
 	a.Registry = reg
 	return a
 }

@@ -240,7 +240,7 @@ func parseAmount(s string) (int64, bool) {
 
 // idPattern matches a 주민등록번호 as the registry prints it, masked
 // (750101-*******), or a 법인등록번호 (110111-1234567). OCR reads the
-// asterisks as all sorts of marks (×, ㅎ, +, x, k, «, R) and may put spaces
+// asterisks as all sorts of marks (×, ㅎ, +, x, k, «, R, %) and may put spaces
 // among them and among the digits.
 //
 // The dash may be lost (a strike through the row takes it) or the marks be
@@ -276,7 +276,7 @@ func parseID(s string) (string, bool) {
 	}
 	marks := 0
 	for _, r := range tail {
-		if strings.ContainsRune("*+xXkK«»ㅎㅠ", r) {
+		if strings.ContainsRune("*+xXkK«»ㅎㅠ%", r) {
 			marks++
 		}
 	}

@@ -26,10 +26,21 @@ var ErrNoEntries = errors.New("analysis: no registry entries in the text")
 // ErrNoEntries when the text has no entry it recognises, and an error for a
 // text longer than MaxInput.
 func Parse(text string) (*Registry, error) {
+	return ParseRead(text, nil)
+}
+
+// ParseRead is Parse with what the page images of the read showed: a line
+// that a strike-through runs through, inside an entry whose first line
+// none does, starts a row of its own when it carries a date (a struck row
+// whose 순위번호 and 등기목적 were misread), instead of being read as more
+// of that entry (whose holders it would join). Its rank is guessed (the
+// next one); a 말소 naming that rank gives it its purpose. Pages without
+// strike evidence change nothing.
+func ParseRead(text string, pages []ReadPage) (*Registry, error) {
 	if len(text) > MaxInput {
 		return nil, fmt.Errorf("analysis: the text is %d bytes; at most %d are read", len(text), MaxInput)
 	}
-	p := &parser{}
+	p := &parser{struck: struckLines(pages)}
 	p.scan(text)
 	reg := p.finish()
 	reg.Coverage.PagesRead = strings.Count(text, "\f") + 1
@@ -71,6 +82,9 @@ type parser struct {
 	// stray is set once a line of the current section was read where no
 	// entry had started (after a heading or a column header).
 	stray bool
+	// struck holds the lines the page images show struck through, as
+	// struckLines keys them.
+	struck map[string]bool
 }
 
 // block is an entry as it is read, line by line.
@@ -125,6 +139,11 @@ func (p *parser) scan(text string) {
 		switch {
 		case p.region == regionEntries:
 			switch {
+			case p.cur != nil && p.struckRow(line, ns):
+				b := &block{lines: []string{line}, text: []string{line}, info: purposeInfo{kind: KindUnknown, complete: true}}
+				p.place(b)
+				p.cur = b
+				p.blocks = append(p.blocks, b)
 			case p.cur != nil:
 				if p.cur.receiptRow(line) {
 					p.unplaced(p.cur.rank)
@@ -145,6 +164,34 @@ func (p *parser) scan(text string) {
 			p.titleLines[p.region] = append(p.titleLines[p.region], line)
 		}
 	}
+}
+
+// struckLines are the lines of pages a strike-through runs through, keyed
+// as the parser and ApplyStrikes compare them.
+func struckLines(pages []ReadPage) map[string]bool {
+	var out map[string]bool
+	for _, p := range pages {
+		for _, l := range p.Lines {
+			if l.Struck {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[noSpace(cleanLine(l.Text))] = true
+			}
+		}
+	}
+	return out
+}
+
+// struckRow reports whether line, read inside the current entry, is the
+// first line of a struck row of its own: struck through where the entry's
+// first line is not, and carrying a date (the 접수 or 등기원인 cell's),
+// printed or garbled.
+func (p *parser) struckRow(line, ns string) bool {
+	if !p.struck[ns] || len(p.cur.text) == 0 || p.struck[noSpace(p.cur.text[0])] {
+		return false
+	}
+	return len(findDates(line)) > 0 || garbledDate.MatchString(line)
 }
 
 // looksLikeAddress reports whether line could continue an address: Hangul,
@@ -711,7 +758,9 @@ func rankKey(r string) [2]int {
 	return [2]int{a, b}
 }
 
-var receiptNo = regexp.MustCompile(`제` + sp + `(` + d + `{1,7})` + sp + `[호오]`)
+// receiptNo matches a 접수번호, 제30095호, with 제 read as 재 and 호 as
+// 오 or 초.
+var receiptNo = regexp.MustCompile(`[제재]` + sp + `(` + d + `{1,7})` + sp + `[호오초]`)
 
 // entry reads the fields of a block.
 func (b *block) entry() Entry {

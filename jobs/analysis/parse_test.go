@@ -255,6 +255,12 @@ func TestParseNoisy(t *testing.T) {
 			warns: true,
 		},
 		{
+			name: "접수번호s read with 제 as 재 and 호 as 초",
+			text: func(t *testing.T) string {
+				return replace(t, "제2345호", "재2345초", "제3456호", "제 3456 오")
+			},
+		},
+		{
 			name: "a 말소 whose 순위번호 and dates were not read",
 			text: func(t *testing.T) string {
 				return replace(t, "   4     3번가압류등기말소        2021년6월1일     2021년5월30일 해제",
@@ -509,6 +515,71 @@ func TestFindDates(t *testing.T) {
 	}
 }
 
+// TestParseReadStruckRow: a struck row whose 순위번호 and 등기목적 were
+// misread is read as a row of its own where the page image shows it struck
+// through, not as more lines of the entry above it.
+func TestParseReadStruckRow(t *testing.T) {
+	t.Parallel()
+	const first = "   3     가압류              2021년1월5일     2021년1월2일        청구금액 금50,000,000원"
+	garbled := "군     TALE:              2O21M1H5%     2021년1월2일        청구금액 금50,000,000원"
+	rest := []string{
+		"제3456호        서울서부지방법원의     채권자 주식회사 미래대부 110111-7654321",
+		"가압류결정(2021카단1   부산광역시 해운대구 센텀중앙로 79",
+		"23)",
+	}
+	struck := func(lines ...string) []ReadPage {
+		p := ReadPage{OCR: true, Confidence: 0.9}
+		for _, l := range lines {
+			p.Lines = append(p.Lines, ReadLine{Text: l, Confidence: 0.9, Struck: true})
+		}
+		return []ReadPage{p}
+	}
+	garbledText := strings.Replace(cleanText, first, garbled, 1)
+	seizure := cleanWant().Ownership[2]
+	seizure.Received = time.Time{}
+	tests := []struct {
+		name  string
+		text  string
+		pages []ReadPage
+		want  Entry // ownership rank 3
+	}{
+		{"the garbled row struck through", garbledText, struck(append([]string{garbled}, rest...)...), seizure},
+		// A struck entry's own lines stay in it.
+		{"a row struck through whole", cleanText, struck(append([]string{first}, rest...)...), cleanWant().Ownership[2]},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg, err := ParseRead(tt.text, tt.pages)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := withoutText(reg)
+			want := cleanWant()
+			if len(got.Ownership) != len(want.Ownership) {
+				t.Fatalf("갑구 %+v", got.Ownership)
+			}
+			if !reflect.DeepEqual(got.Ownership[1], want.Ownership[1]) {
+				t.Errorf("the owner's entry took the struck row's lines:\n got %+v\nwant %+v", got.Ownership[1], want.Ownership[1])
+			}
+			if !reflect.DeepEqual(got.Ownership[2], tt.want) {
+				t.Errorf("rank 3\n got %+v\nwant %+v", got.Ownership[2], tt.want)
+			}
+		})
+	}
+
+	// Without the image's evidence, or where the struck line carries no
+	// date, the lines stay with the entry above: its holders show it.
+	for _, pages := range [][]ReadPage{nil, struck(rest...)} {
+		reg, err := ParseRead(garbledText, pages)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(reg.Ownership[1].Holders) != 2 || !reg.Ownership[2].Inferred {
+			t.Errorf("with %d struck lines: the owner's holders %+v, rank 3 %+v", len(pages), reg.Ownership[1].Holders, reg.Ownership[2])
+		}
+	}
+}
+
 func TestEntryDates(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -556,6 +627,8 @@ func TestParseID(t *testing.T) {
 		{"123456-abcdefg", ""},
 		// The dash lost under a strike, or marks lost.
 		{"조하은 530611 +**+***", "530611-*******"},
+		{"포하은 530611 +“%“+%+", "530611-*******"}, // % for an asterisk, quotes for the rest
+		{"임은지 950707-*****%%", "950707-*******"},
 		{"조하은 530611*****\\*", "530611-*******"},
 		{"윤은지 561016-****", "561016-*******"},
 		{"530611 +**-***", "530611-*******"},

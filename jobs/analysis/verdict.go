@@ -498,14 +498,7 @@ func ApplyStrikes(reg *Registry, pages []ReadPage) {
 	if reg == nil {
 		return
 	}
-	struck := map[string]bool{}
-	for _, p := range pages {
-		for _, l := range p.Lines {
-			if l.Struck {
-				struck[noSpace(cleanLine(l.Text))] = true
-			}
-		}
-	}
+	struck := struckLines(pages)
 	if len(struck) == 0 {
 		return
 	}

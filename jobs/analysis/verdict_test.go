@@ -17,11 +17,7 @@ import (
 
 // judgeDoc judges a document read by ocr.ReadPDF as the service does.
 func judgeDoc(text string, pages []ocr.Page, uniqueNo string) (*Registry, Judgement) {
-	reg, err := Parse(text)
 	in := JudgeInput{UniqueNo: uniqueNo}
-	if err != nil {
-		in.ParseError = err.Error()
-	}
 	for _, p := range pages {
 		rp := ReadPage{OCR: p.Source == ocr.SourceOCR, Confidence: p.Confidence}
 		for _, l := range p.Lines {
@@ -31,6 +27,10 @@ func judgeDoc(text string, pages []ocr.Page, uniqueNo string) (*Registry, Judgem
 			rp.Ink = append(rp.Ink, InkBand{Top: b.Top, Bottom: b.Bottom, Struck: b.Struck})
 		}
 		in.Pages = append(in.Pages, rp)
+	}
+	reg, err := ParseRead(text, in.Pages)
+	if err != nil {
+		in.ParseError = err.Error()
 	}
 	ApplyStrikes(reg, in.Pages)
 	return reg, Judge(reg, in)
