@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,6 +61,24 @@ func FuzzParse(f *testing.F) {
 		}
 		if _, err := json.Marshal(reg); err != nil {
 			t.Error(err)
+		}
+		// The same text with every other line struck through on the page
+		// (ParseRead, what the service runs): the same invariants.
+		var page ReadPage
+		for i, l := range strings.Split(text, "\n") {
+			page.Lines = append(page.Lines, ReadLine{Text: l, Struck: i%2 == 1})
+		}
+		struck, err := ParseRead(text, []ReadPage{page})
+		if err != nil {
+			t.Fatalf("ParseRead failed where Parse did not: %v", err)
+		}
+		checkRegistry(t, struck)
+		// A strike alone cancels an entry; nothing else changes.
+		ApplyStrikes(struck, []ReadPage{page})
+		for _, e := range slices.Concat(struck.Ownership, struck.Rights) {
+			if e.Cancelled != (e.CancelledBy != "" || e.Struck) {
+				t.Errorf("%s entry %s: cancelled %v by %q, struck %v", e.Section, e.Rank, e.Cancelled, e.CancelledBy, e.Struck)
+			}
 		}
 	})
 }

@@ -141,58 +141,11 @@ func findDates(s string) []dateMatch {
 }
 
 // garbledDate matches what is left of a date whose 년 월 일 were read as
-// digits or lost: 2010418224. It bounds a 등기목적 on its line; an entry's
-// dates are read from it only as garbledDates does.
+// digits or lost: 2010418224. It bounds a 등기목적 on its line and tells a
+// struck row's first line; no date is read from it (a mark lost or a digit
+// misread moves where its month and day would be split, to another date
+// just as plausible).
 var garbledDate = regexp.MustCompile(`(?:^|[^0-9])((?:19|20)[0-9]{5,12})(?:[^0-9]|$)`)
-
-// garbledDates returns the dates in s that OCR read with each of 년, 월
-// and 일 as one digit, 2010418224 for 2010년1월22일 (년 → 4, 월 → 8,
-// 일 → 4): a run of digits that starts with a year and can be split into
-// year, mark, month, mark, day, mark in exactly one way that is a date,
-// without a leading zero. Anything else (a digit lost or added, two
-// splits that are dates) is not read.
-func garbledDates(s string) []dateMatch {
-	var out []dateMatch
-	for i := 0; i < len(s); {
-		if s[i] < '0' || s[i] > '9' {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		if t, ok := decodeGarbled(s[i:j]); ok {
-			out = append(out, dateMatch{at: i, end: j, t: t})
-		}
-		i = j
-	}
-	return out
-}
-
-func decodeGarbled(run string) (time.Time, bool) {
-	if len(run) < 9 || !strings.HasPrefix(run, "19") && !strings.HasPrefix(run, "20") {
-		return time.Time{}, false
-	}
-	rest := run[4:] // 년, the month, 월, the day, 일
-	var found time.Time
-	n := 0
-	for m := 1; m <= 2; m++ {
-		dd := len(rest) - 3 - m
-		if dd < 1 || dd > 2 {
-			continue
-		}
-		month, day := rest[1:1+m], rest[2+m:2+m+dd]
-		if month[0] == '0' || day[0] == '0' {
-			continue
-		}
-		if t, ok := parseDate(run[:4], month, day); ok {
-			found = t
-			n++
-		}
-	}
-	return found, n == 1
-}
 
 // amountPattern matches an amount after its label: 금360,000,000원, with
 // OCR's spacing, separators and digit misreadings. The 금 may be misread
@@ -204,24 +157,32 @@ var amountPattern = regexp.MustCompile(`^` + sp + `([금급긍][ \t]*)?(` + dB +
 // text starts with a letter and no 금 was read, the letter is the 금
 // misread (S424,800,000). When separators were read, the grouping must hold
 // but for a first group of four digits after a 금 (a separator lost:
-// 금1364,000,000); anything else is too ambiguous to read.
+// 금1364,000,000); with neither 금 nor a separator read, the first digit
+// may be the 금 (3387000000). Anything else is too ambiguous to read.
 func parseAmount(s string) (int64, bool) {
 	m := amountPattern.FindStringSubmatch(s)
 	if m == nil {
 		return 0, false
 	}
 	raw := strings.TrimRight(m[2], " \t,.")
+	kum := false
 	if m[1] == "" && raw != "" && (raw[0] < '0' || raw[0] > '9') {
 		raw = strings.TrimLeft(raw[1:], " \t")
+		kum = true
 	}
 	groups := strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == '.' })
+	if m[1] == "" && !kum && len(groups) == 1 {
+		// Neither 금 nor a separator read: the first digit may be the 금
+		// (3387000000 for 금387,000,000).
+		return 0, false
+	}
 	var ds string
 	for i, g := range groups {
 		g = digitsOf(g)
 		switch {
 		case i == 0 && len(groups) > 1 && len(g) > 4:
 			return 0, false
-		case i == 0 && len(groups) > 1 && len(g) == 4 && m[1] == "":
+		case i == 0 && len(groups) > 1 && len(g) == 4 && m[1] == "" && !kum:
 			// No 금 read: its first digit may be the 금 misread
 			// (3387,000,000 for 금387,000,000) as well as a separator lost.
 			return 0, false
@@ -309,11 +270,9 @@ func findID(s string) (id string, at, end int, ok bool) {
 // the one that separates 주식회사 from the rest: "주식회사 국민은행",
 // "농협은행 주식회사".
 func canonicalName(s string) string {
-	// A name starts and ends with a letter, a digit or a bracket: any other
-	// mark at its ends is a speck's (윤은지*).
-	s = strings.TrimFunc(noSpace(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("()[]", r)
-	})
+	// Only the marks a separator leaves: one glued to a name may be a
+	// syllable misread (김민* for 김민준), which the verdict must see.
+	s = strings.Trim(noSpace(s), ",.:;·-_'\"`~")
 	const corp = "주식회사"
 	// 주식회사 with one syllable misread (주삭회사, 주식회샤) at either end.
 	if rs := []rune(s); len(rs) > 4 && !strings.HasPrefix(s, corp) && !strings.HasSuffix(s, corp) {

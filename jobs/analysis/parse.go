@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -99,6 +98,9 @@ type block struct {
 	wrapDone bool     // the line after the first was looked at for a wrapped 등기목적
 
 	unreadAmount string // the label of an amount that could not be read
+	// split is set on a row started by a struck line inside another entry
+	// (ParseRead); finish merges it back when the ranks leave it no room.
+	split bool
 }
 
 func (p *parser) warn(format string, args ...any) {
@@ -140,7 +142,8 @@ func (p *parser) scan(text string) {
 		case p.region == regionEntries:
 			switch {
 			case p.cur != nil && p.struckRow(line, ns):
-				b := &block{lines: []string{line}, text: []string{line}, info: purposeInfo{kind: KindUnknown, complete: true}}
+				b := &block{lines: []string{line}, text: []string{line}, info: purposeInfo{kind: KindUnknown, complete: true},
+					split: true, wrapDone: true}
 				p.place(b)
 				p.cur = b
 				p.blocks = append(p.blocks, b)
@@ -191,7 +194,44 @@ func (p *parser) struckRow(line, ns string) bool {
 	if !p.struck[ns] || len(p.cur.text) == 0 || p.struck[noSpace(p.cur.text[0])] {
 		return false
 	}
-	return len(findDates(line)) > 0 || garbledDate.MatchString(line)
+	// The date must be in the 접수 or 등기원인 cell, before any label of
+	// 권리자 및 기타사항: a struck 존속기간 line (a 변경 부기 strikes the
+	// fields it changed) or a holder's number is not a row's start.
+	head := beforeLabel(line)
+	return len(findDates(head)) > 0 || garbledDate.MatchString(head)
+}
+
+// mergeSplits gives the lines of a split row back to the entry they were
+// read in when the ranks read around it leave no number for it (the next
+// read is at most one after the previous): a read 순위번호 is never moved
+// to make room for a guessed one.
+func mergeSplits(blocks []*block) []*block {
+	out := make([]*block, 0, len(blocks))
+	for i, b := range blocks {
+		if b.split && len(out) > 0 {
+			prev, next := 0, 0
+			for _, o := range out {
+				if o.rank > 0 && o.sub == 0 {
+					prev = o.rank
+				}
+			}
+			for _, n := range blocks[i+1:] {
+				if n.rank > 0 && n.sub == 0 {
+					next = n.rank
+					break
+				}
+			}
+			if next > 0 && next < prev+2 {
+				host := out[len(out)-1]
+				for _, l := range b.text {
+					host.add(l)
+				}
+				continue
+			}
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // looksLikeAddress reports whether line could continue an address: Hangul,
@@ -332,7 +372,7 @@ func (p *parser) unplaced(rank int) {
 
 // receiptLine is a row's second line as the 접수 column prints it: the
 // 접수번호 (제47002호) first, or after the end of a wrapped 등기목적 (말소).
-var receiptLine = regexp.MustCompile(`^(?:[가-힣]{1,8}` + sp + `)?제` + sp + d + `{1,7}` + sp + `[호오](?:\s|$)`)
+var receiptLine = regexp.MustCompile(`^(?:[가-힣]{1,8}` + sp + `)?[제재]` + sp + d + `{1,7}` + sp + `[호오초](?:\s|$)`)
 
 // receiptRow reports whether line, read after b's first line, is the
 // 접수번호 line of another row: b's own was read already. Each row holds one
@@ -625,8 +665,8 @@ func (p *parser) finish() *Registry {
 	for _, b := range p.blocks {
 		bySection[b.section] = append(bySection[b.section], b)
 	}
-	reg.Ownership = p.entries(SectionOwnership, bySection[SectionOwnership])
-	reg.Rights = p.entries(SectionRights, bySection[SectionRights])
+	reg.Ownership = p.entries(SectionOwnership, mergeSplits(bySection[SectionOwnership]))
+	reg.Rights = p.entries(SectionRights, mergeSplits(bySection[SectionRights]))
 	reg.Warnings = append([]string{}, p.warnings...)
 	reg.Coverage = p.coverage
 	if len(p.pageTotals) == 1 {
@@ -773,12 +813,12 @@ func (b *block) entry() Entry {
 	}
 	first := b.lines[0]
 	causeFrom := 0
-	ds := entryDates(first)
+	ds := findDates(first)
 	switch {
 	case len(ds) >= 2:
 		e.Received, e.CauseDate = ds[0].t, ds[1].t
 		causeFrom = ds[1].end
-	case len(ds) == 1 && !hasLetterOrDigit(first[:ds[0].at]):
+	case len(ds) == 1 && datePrefixBlank(first[:ds[0].at]):
 		e.Received = ds[0].t
 		causeFrom = ds[0].end
 	case len(ds) == 1:
@@ -803,42 +843,17 @@ func (b *block) entry() Entry {
 	return e
 }
 
-// entryDates returns the dates on an entry's first line, in order: those
-// read as printed, and, where only one was, a date read with 년 월 일 as
-// digits (garbledDates) before the first label of 권리자 및 기타사항 (in
-// the 접수 and 등기원인 cells), when the two agree as a registry's do: the
-// 접수 on the day of the 등기원인 or within maxFilingDelay after it. A
-// garbled date alone is not read: one digit misread in it moves the split.
-func entryDates(first string) []dateMatch {
-	ds := findDates(first)
-	if len(ds) != 1 {
-		return ds
+// datePrefixBlank reports whether what stands before an entry's only date
+// leaves it the 접수 date: nothing, or one or two marks glued to it (a
+// speck's: -2019년3월17일). Anything else there (a column of marks, a
+// garbled date) is the 접수 cell read wrong, and the date the 등기원인's.
+func datePrefixBlank(prefix string) bool {
+	t := strings.TrimSpace(prefix)
+	if t == "" {
+		return true
 	}
-	for _, g := range garbledDates(beforeLabel(first)) {
-		received, cause := g, ds[0]
-		if g.at > ds[0].at {
-			received, cause = ds[0], g
-		}
-		if gap := received.t.Sub(cause.t); g.end <= ds[0].at || g.at >= ds[0].end {
-			if gap >= 0 && gap <= maxFilingDelay {
-				return []dateMatch{received, cause}
-			}
-		}
-	}
-	return ds
-}
-
-// maxFilingDelay is the longest an entry's 접수 follows its 등기원인 for
-// entryDates to trust a garbled one: a transfer must be filed within 60
-// days of its contract's settlement (부동산등기 특별조치법), and
-// provisional measures are filed within days.
-const maxFilingDelay = 90 * 24 * time.Hour
-
-// hasLetterOrDigit reports whether s has a letter or a digit: what stands
-// before a date that has neither (a speck's mark: -2019년3월17일) does not
-// make it the 등기원인's.
-func hasLetterOrDigit(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+	return utf8.RuneCountInString(t) <= 2 && strings.HasSuffix(prefix, t) &&
+		!strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }
 
 func hasRole(ps []Party, role string) bool {
@@ -922,7 +937,10 @@ func fixLongLabels(line string) string {
 		}
 		for i := 0; i+len(lr) <= len(rs); i++ {
 			w := rs[i : i+len(lr)]
-			if w[len(w)-1] == lr[len(lr)-1] && string(w) != l && oneSubstitution(w, lr) {
+			if i > 0 && unicode.Is(unicode.Hangul, rs[i-1]) {
+				continue // inside a word: 임대차계약일자 is not a label
+			}
+			if w[len(w)-1] == lr[len(lr)-1] && string(w) != l && oneSubstitution(w, lr) && !slices.ContainsFunc(w, unicode.IsSpace) {
 				copy(w, lr)
 				changed = true
 			}

@@ -51,7 +51,7 @@ const (
 	ReasonAmountMissing    = "AMOUNT_MISSING"     // a 근저당권 or 전세권 with no amount read
 	ReasonHolderMissing    = "HOLDER_MISSING"     // an entry with no right holder read
 	ReasonHolderGarbled    = "HOLDER_GARBLED"     // a holder's name or number not read as a name and a number
-	ReasonDateMissing      = "DATE_MISSING"       // a key entry's 접수 date (the owner's: any date) not read
+	ReasonDateMissing      = "DATE_MISSING"       // a key entry's 접수 date not read (the owner's, unless a 소유권보존)
 	ReasonUnrecognized     = "UNRECOGNIZED_ENTRY" // a live entry whose 등기목적 was not read
 	ReasonInferredEntry    = "INFERRED_ENTRY"     // note: a struck-through row known only from its 말소
 	ReasonStrikeOnly       = "STRIKE_ONLY"        // struck through on the page, but no 말소 names it
@@ -471,13 +471,14 @@ func (j *judge) entries(reg *Registry, conf map[string]float64) {
 					break
 				}
 			}
-			// The owner's date says whether ownership changed recently
-			// (a 소유권보존 is never a transfer); another key entry's 접수
-			// date is its priority against the tenant's.
+			// The owner's 접수 date says whether ownership changed
+			// recently (a 소유권보존 is never a transfer; the 등기원인 date
+			// of a 상속 or a 판결 may be years before it); another key
+			// entry's 접수 date is its priority against the tenant's.
 			switch {
-			case e == owner && e.Kind != KindPreservation && e.Received.IsZero() && e.CauseDate.IsZero():
+			case e == owner && e.Kind != KindPreservation && e.Received.IsZero():
 				j.add(&j.partial, Reason{Code: ReasonDateMissing, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
-					"%s: neither its 접수 date nor its 등기원인 date was read: whether the property changed hands recently cannot be judged.", where)})
+					"%s: its 접수 date was not read: whether the property changed hands recently cannot be judged.", where)})
 			case e != owner && e.Received.IsZero():
 				j.add(&j.partial, Reason{Code: ReasonDateMissing, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
 					"%s: its 접수 date was not read: its priority cannot be checked.", where)})

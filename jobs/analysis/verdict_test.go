@@ -200,7 +200,7 @@ func TestJudgeReasons(t *testing.T) {
 			i := entryLine("갑구", owner.Rank)
 			ls[i] = strings.Replace(ls[i], dateOnLine.FindString(ls[i]), "----------", 1)
 			return ls
-		}), doc.pages, testUniqueNo, VerdictComplete, ""},
+		}), doc.pages, testUniqueNo, VerdictPartial, ReasonDateMissing},
 		{"the owner's dates unread", edit(func(ls []string) []string {
 			i := entryLine("갑구", owner.Rank)
 			ls[i] = dateOnLine.ReplaceAllLiteralString(ls[i], "----------")
