@@ -156,9 +156,10 @@ var amountPattern = regexp.MustCompile(`^` + sp + `([금급긍][ \t]*)?(` + dB +
 // in won. A registry amount is 금 and digits grouped in threes. When the
 // text starts with a letter and no 금 was read, the letter is the 금
 // misread (S424,800,000). When separators were read, the grouping must hold
-// but for a first group of four digits after a 금 (a separator lost:
-// 금1364,000,000); with neither 금 nor a separator read, the first digit
-// may be the 금 (3387000000). Anything else is too ambiguous to read.
+// but for a first group of four digits (a separator lost:
+// 금1364,000,000). With no 금 read (nor a letter for it), a digit may be
+// the 금 (3387,000,000, or 350,000,000 for 금50,000,000): not read.
+// Anything else is too ambiguous to read.
 func parseAmount(s string) (int64, bool) {
 	m := amountPattern.FindStringSubmatch(s)
 	if m == nil {
@@ -171,9 +172,10 @@ func parseAmount(s string) (int64, bool) {
 		kum = true
 	}
 	groups := strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == '.' })
-	if m[1] == "" && !kum && len(groups) == 1 {
-		// Neither 금 nor a separator read: the first digit may be the 금
-		// (3387000000 for 금387,000,000).
+	if m[1] == "" && !kum {
+		// No 금 read: a digit may be the 금 (3387,000,000 or 350,000,000
+		// for 금50,000,000) as well as the 금 lost. Every amount the
+		// registry prints has one.
 		return 0, false
 	}
 	var ds string
@@ -181,10 +183,6 @@ func parseAmount(s string) (int64, bool) {
 		g = digitsOf(g)
 		switch {
 		case i == 0 && len(groups) > 1 && len(g) > 4:
-			return 0, false
-		case i == 0 && len(groups) > 1 && len(g) == 4 && m[1] == "" && !kum:
-			// No 금 read: its first digit may be the 금 misread
-			// (3387,000,000 for 금387,000,000) as well as a separator lost.
 			return 0, false
 		case i > 0 && (g == "" || len(g)%3 != 0):
 			return 0, false
@@ -274,14 +272,10 @@ func canonicalName(s string) string {
 	// syllable misread (김민* for 김민준), which the verdict must see.
 	s = strings.Trim(noSpace(s), ",.:;·-_'\"`~")
 	const corp = "주식회사"
-	// 주식회사 with one syllable misread (주삭회사, 주식회샤) at either end.
-	if rs := []rune(s); len(rs) > 4 && !strings.HasPrefix(s, corp) && !strings.HasSuffix(s, corp) {
-		switch {
-		case oneSubstitution(rs[:4], []rune(corp)):
-			s = corp + string(rs[4:])
-		case oneSubstitution(rs[len(rs)-4:], []rune(corp)):
-			s = string(rs[:len(rs)-4]) + corp
-		}
+	// 주식회사 with one syllable misread (주삭회사, 주식회샤) before the
+	// name; not after it, where 대전주조회사 is a name.
+	if rs := []rune(s); len(rs) > 4 && !strings.HasPrefix(s, corp) && !strings.HasSuffix(s, corp) && oneSubstitution(rs[:4], []rune(corp)) {
+		s = corp + string(rs[4:])
 	}
 	switch {
 	case s == corp:

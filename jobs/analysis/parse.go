@@ -197,31 +197,34 @@ func (p *parser) struckRow(line, ns string) bool {
 	// The date must be in the 접수 or 등기원인 cell, before any label of
 	// 권리자 및 기타사항: a struck 존속기간 line (a 변경 부기 strikes the
 	// fields it changed) or a holder's number is not a row's start.
-	head := beforeLabel(line)
+	head := beforeLabel(fixLongLabels(line))
 	return len(findDates(head)) > 0 || garbledDate.MatchString(head)
 }
 
 // mergeSplits gives the lines of a split row back to the entry they were
-// read in when the ranks read around it leave no number for it (the next
-// read is at most one after the previous): a read 순위번호 is never moved
-// to make room for a guessed one.
+// read in when the ranks read around it leave no number for it: the next
+// rank read is the one after the previous entry's, as entries will number
+// them. A read 순위번호 is never moved to make room for a guessed one. A
+// next rank read at or below the previous one is misread (entries numbers
+// it anew) and leaves room; a 말소 that names the split row's number proves
+// the row was there.
 func mergeSplits(blocks []*block) []*block {
 	out := make([]*block, 0, len(blocks))
+	prev := 0 // the rank entries gives the last block kept
 	for i, b := range blocks {
 		if b.split && len(out) > 0 {
-			prev, next := 0, 0
-			for _, o := range out {
-				if o.rank > 0 && o.sub == 0 {
-					prev = o.rank
-				}
-			}
+			next := 0
 			for _, n := range blocks[i+1:] {
 				if n.rank > 0 && n.sub == 0 {
 					next = n.rank
 					break
 				}
 			}
-			if next > 0 && next < prev+2 {
+			named := slices.ContainsFunc(blocks[i+1:], func(n *block) bool {
+				c, _ := strconv.Atoi(n.info.cancels)
+				return n.info.kind == KindCancellation && c == prev+1
+			})
+			if next == prev+1 && !named {
 				host := out[len(out)-1]
 				for _, l := range b.text {
 					host.add(l)
@@ -230,8 +233,26 @@ func mergeSplits(blocks []*block) []*block {
 			}
 		}
 		out = append(out, b)
+		prev = nextRank(prev, b)
 	}
 	return out
+}
+
+// nextRank is the rank entries gives b after prev: its own when read and
+// after prev, else the next one (after the rank a 말소 cancels); a 부기
+// leaves it prev.
+func nextRank(prev int, b *block) int {
+	switch {
+	case b.rank > 0 && b.sub > 0:
+		return prev
+	case b.rank > prev:
+		return b.rank
+	}
+	rank := prev + 1
+	if c, _ := strconv.Atoi(b.info.cancels); c >= rank {
+		rank = c + 1
+	}
+	return rank
 }
 
 // looksLikeAddress reports whether line could continue an address: Hangul,
@@ -691,10 +712,7 @@ func (p *parser) entries(s Section, blocks []*block) []Entry {
 			// A 부기등기 (3-1) belongs to an entry already numbered.
 		case rank > prev:
 		default:
-			rank = prev + 1
-			if c, _ := strconv.Atoi(b.info.cancels); c >= rank {
-				rank = c + 1
-			}
+			rank = nextRank(prev, b)
 			if b.rank > 0 {
 				p.warn("%s rank %d read after rank %d: taken as rank %d", s, b.rank, prev, rank)
 			} else {
@@ -818,7 +836,7 @@ func (b *block) entry() Entry {
 	case len(ds) >= 2:
 		e.Received, e.CauseDate = ds[0].t, ds[1].t
 		causeFrom = ds[1].end
-	case len(ds) == 1 && datePrefixBlank(first[:ds[0].at]):
+	case len(ds) == 1 && datePrefixBlank(first[:ds[0].at]) && !startsWithCause(first[ds[0].end:]):
 		e.Received = ds[0].t
 		causeFrom = ds[0].end
 	case len(ds) == 1:
@@ -841,6 +859,14 @@ func (b *block) entry() Entry {
 		e.Kind = KindLeaseRegistration
 	}
 	return e
+}
+
+// startsWithCause reports whether s, the rest of a line after a date,
+// starts with a 등기원인 (2019년3월4일 매매): the date is then the cause's,
+// and the 접수 cell before it was not read, however blank it looks.
+func startsWithCause(s string) bool {
+	head := noSpace(beforeLabel(s))
+	return slices.ContainsFunc(causes, func(c string) bool { return strings.HasPrefix(head, c) })
 }
 
 // datePrefixBlank reports whether what stands before an entry's only date

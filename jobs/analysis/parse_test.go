@@ -475,7 +475,8 @@ func TestParseAmount(t *testing.T) {
 		{"금360,000000원", 360_000_000, true}, // a separator lost
 		{"3387,000,000원", 0, false},         // 금 read as 3, or a separator lost: ambiguous
 		{"1364,000,000", 0, false},
-		{"3387000000원", 0, false}, // neither 금 nor a separator: the 금 may be the 3
+		{"3387000000원", 0, false},  // neither 금 nor a separator: the 금 may be the 3
+		{"350,000,000원", 0, false}, // 금50,000,000 with the 금 read as 3, or 350,000,000 with it lost
 		{"S387000000원", 387_000_000, true},
 		{"금원", 0, false},
 		{"원", 0, false},
@@ -604,6 +605,18 @@ func TestParseReadStruckRow(t *testing.T) {
 		}
 	}
 
+	// The 말소's own rank misread (4 as 1): the next rank read leaves no
+	// number, but the 말소 naming 3 proves the row; and a misread rank
+	// at or below the previous one does not count.
+	misread := strings.Replace(garbledText, "   4     3번가압류등기말소", "   1     3번가압류등기말소", 1)
+	reg, err := ParseRead(misread, struck(append([]string{garbled}, rest...)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := withoutText(reg); !reflect.DeepEqual(got.Ownership[1], cleanWant().Ownership[1]) || !reflect.DeepEqual(got.Ownership[2], seizure) {
+		t.Errorf("the 말소's rank misread: 갑구 2 %+v\n갑구 3 %+v", got.Ownership[1], got.Ownership[2])
+	}
+
 	// Without the image's evidence, or where the struck line carries no
 	// date, the lines stay with the entry above: its holders show it.
 	for _, pages := range [][]ReadPage{nil, struck(rest...)} {
@@ -613,6 +626,11 @@ func TestParseReadStruckRow(t *testing.T) {
 		}
 		if len(reg.Ownership[1].Holders) != 2 || !reg.Ownership[2].Inferred {
 			t.Errorf("with %d struck lines: the owner's holders %+v, rank 3 %+v", len(pages), reg.Ownership[1].Holders, reg.Ownership[2])
+		}
+		// The owner with the 가압류's 채권자 among its holders is not a
+		// read to judge by.
+		if j := Judge(reg, JudgeInput{Pages: pages}); j.Verdict != VerdictPartial || !slices.Contains(codes(j), ReasonHolderGarbled) {
+			t.Errorf("with %d struck lines: verdict %s %q", len(pages), j.Verdict, codes(j))
 		}
 	}
 }
@@ -636,6 +654,9 @@ func TestEntryDatePlacement(t *testing.T) {
 		{"2011438224    2011년3월22일   채권최고액", time.Time{}, date(2011, 3, 22)},
 		{"201978144     2019년7월14일", time.Time{}, date(2019, 7, 14)},
 		{"2011년3월22일   2011448244", date(2011, 3, 22), time.Time{}},
+		// The 접수 cell lost whole: the date a cause follows is the cause's.
+		{"                 2019년3월4일 매매   소유자 김민준", time.Time{}, date(2019, 3, 4)},
+		{"2001년3월4일 상속", time.Time{}, date(2001, 3, 4)},
 	}
 	for _, tt := range tests {
 		b := &block{purpose: "근저당권설정", info: purposeInfo{kind: KindMortgage, complete: true}, lines: []string{tt.first}, text: []string{tt.first}}
@@ -703,7 +724,8 @@ func TestCanonicalName(t *testing.T) {
 		// 주식회사 with one syllable misread.
 		{"주삭회사대명주택", "주식회사 대명주택"},
 		{"주식회샤케이비저축은행", "주식회사 케이비저축은행"},
-		{"농협은행주식회샤", "농협은행 주식회사"},
+		{"농협은행주식회샤", "농협은행주식회샤"}, // after the name: not guessed
+		{"대전주조회사", "대전주조회사"},
 		{"주민호", "주민호"},
 		{"주식회", "주식회"},
 	}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -460,6 +461,20 @@ func (j *judge) entries(reg *Registry, conf map[string]float64) {
 			if len(e.Holders) == 0 {
 				j.add(&j.partial, Reason{Code: ReasonHolderMissing, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
 					"%s: no right holder was read.", where)})
+			}
+			// One entry's holders share one role, and the owner's is an
+			// owner's: a second role is another row's lines read into it
+			// (a struck 가압류 under the 소유권이전 above it lends it its
+			// 채권자).
+			roles := map[string]bool{}
+			foreign := false
+			for _, h := range e.Holders {
+				roles[h.Role] = true
+				foreign = foreign || e == owner && h.Role != "소유자" && h.Role != "공유자" && h.Role != "수탁자"
+			}
+			if len(roles) > 1 || foreign {
+				j.add(&j.partial, Reason{Code: ReasonHolderGarbled, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+					"%s: holders were read with the roles %q: lines of another row may have been read into it.", where, slices.Sorted(maps.Keys(roles)))})
 			}
 			for _, h := range e.Holders {
 				// An owner is always printed with a resident or
