@@ -171,13 +171,13 @@ func parseAmount(s string) (int64, bool) {
 		raw = strings.TrimLeft(raw[1:], " \t")
 		kum = true
 	}
-	groups := strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == '.' })
 	if m[1] == "" && !kum {
 		// No 금 read: a digit may be the 금 (3387,000,000 or 350,000,000
 		// for 금50,000,000) as well as the 금 lost. Every amount the
 		// registry prints has one.
 		return 0, false
 	}
+	groups := strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == '.' })
 	var ds string
 	for i, g := range groups {
 		g = digitsOf(g)

@@ -30,11 +30,13 @@ func Parse(text string) (*Registry, error) {
 
 // ParseRead is Parse with what the page images of the read showed: a line
 // that a strike-through runs through, inside an entry whose first line
-// none does, starts a row of its own when it carries a date (a struck row
-// whose 순위번호 and 등기목적 were misread), instead of being read as more
-// of that entry (whose holders it would join). Its rank is guessed (the
-// next one); a 말소 naming that rank gives it its purpose. Pages without
-// strike evidence change nothing.
+// none does, starts a row of its own when it carries a date in the 접수 or
+// 등기원인 cell (a struck row whose 순위번호 and 등기목적 were misread),
+// instead of being read as more of that entry (whose holders it would
+// join). Its rank is guessed (the next one); a 말소 naming that rank gives
+// it its purpose; where the ranks read around it leave no number, its
+// lines go back to the entry (mergeSplits). Pages without strike evidence
+// change nothing.
 func ParseRead(text string, pages []ReadPage) (*Registry, error) {
 	if len(text) > MaxInput {
 		return nil, fmt.Errorf("analysis: the text is %d bytes; at most %d are read", len(text), MaxInput)
@@ -951,8 +953,8 @@ func oneSubstitution(a, b []rune) bool {
 // fixLongLabels restores the holder labels of four syllables or more read
 // with one syllable misread in their middle: 가등가권자 → 가등기권자. Their
 // first and last syllables must stand, so that 근저당권설정 and
-// 근저당권이전 stay what they are; shorter labels (채권자) are too like
-// other words to guess.
+// 근저당권이전 stay what they are, the label must start a word and hold no
+// space; shorter labels (채권자) are too like other words to guess.
 func fixLongLabels(line string) string {
 	rs := []rune(line)
 	changed := false
