@@ -9,7 +9,7 @@ import (
 )
 
 // Tesseract's Korean model has no glyph for ㎡ and reads it as 0, m, mi,
-// ni or ㅁ (or drops it); it reads 층 after a floor number as a digit or
+// ni, ㅁ or ㅁ0 (or drops it); it reads 층 after a floor number as a digit or
 // a letter about half the time; and the letter-spaced end marker
 // "-- 이 하 여 백 --" loses its dashes. These are the registry form's own
 // words in their fixed places, so the text Tesseract returns is put back
@@ -36,7 +36,7 @@ import (
 // A page read from its text layer is exact and never corrected.
 
 // area is a number with two decimals and what Tesseract read ㎡ as.
-var area = regexp.MustCompile(`(\d[\d,]*\.\d\d)(㎡|\s?(?:mi|ni|m2|m|rn|n|ㅠ|ㅁ|0ㅁ|0[0-9]?|[17]))?(\s|$)`)
+var area = regexp.MustCompile(`(\d[\d,]*\.\d\d)(㎡|\s?(?:mi|ni|m2|m|rn|n|ㅠ|ㅁ0|ㅁ|0ㅁ|0[0-9]?|[17]))?(\s|$)`)
 
 // floorArea is a floor number and its area, once the areas are corrected.
 // Its mark is 층 or what 층 is misread as (never another syllable: 502호

@@ -34,7 +34,6 @@ func preprocessFile(path string) (prepared, error) {
 	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, p.page); err != nil {
 		return prepared{}, err
 	}
-	p.page = nil
 	return p, os.WriteFile(path, buf.Bytes(), 0o600)
 }
 

@@ -33,7 +33,9 @@ const (
 // ReadPDF returns the text of every page of pdf: from the page's text layer
 // when it has one (exact, confidence 1), else by rasterising the page at 300
 // dpi and reading it with Tesseract in languages (kor+eng when empty,
-// --psm 6, one thread: OMP_THREAD_LIMIT=1). Pages
+// --psm 6, one thread: OMP_THREAD_LIMIT=1); read in Korean and another
+// language, the lines read with Latin words are read again in Korean alone
+// (rereadLatin). Pages
 // are read concurrently, one program per CPU. A document that is not a PDF,
 // is password-protected or has no recognisable text fails with a *JobError
 // matching ErrUnreadable.
@@ -47,6 +49,10 @@ type ReadOptions struct {
 	// for measuring what preprocessing changes. Tesseract's text is still
 	// corrected to the form's words (correctForm).
 	Raw bool
+	// OneReading skips reading the lines read with Latin words again in
+	// Korean alone (rereadLatin): for measuring what it changes. Raw
+	// implies it.
+	OneReading bool
 }
 
 // ReadPDFWith is ReadPDF with options.
@@ -61,6 +67,7 @@ func ReadPDFWith(ctx context.Context, pdf []byte, languages []string, opts ReadO
 	}
 	r := newReader(t, runtime.NumCPU(), nil)
 	r.raw = opts.Raw
+	r.oneReading = opts.Raw || opts.OneReading
 	return r.read(ctx, pdf, spec, 0)
 }
 
@@ -92,6 +99,8 @@ type reader struct {
 	log   *slog.Logger
 	env   []string // tesseract's environment
 	raw   bool     // skip Preprocess
+	// oneReading skips rereadLatin.
+	oneReading bool
 }
 
 func newReader(t tools, workers int, log *slog.Logger) *reader {
@@ -262,6 +271,11 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	if err != nil {
 		return Page{}, pageError(outer, n, err, CodeInternal)
 	}
+	if !r.oneReading && rereadable(languages) {
+		if txt, tsv, err = r.rereadLatin(ctx, prep.page, root, txt, tsv); err != nil {
+			return Page{}, pageError(outer, n, err, CodeInternal)
+		}
+	}
 	p := tesseractPage([]byte(correctForm(string(txt))), tsv)
 	p.Page = n
 	markStruck(&p, lineBoxes(tsv), prep.strikes)
@@ -395,42 +409,17 @@ func lineBoxes(tsv []byte) []image.Rectangle {
 // parseTSV groups the words (level 5 rows) of Tesseract's TSV output into
 // lines by block, paragraph and line number, skipping empty words.
 func parseTSV(tsv []byte) []tsvLine {
-	type key struct{ block, par, line string }
-	var (
-		lines []tsvLine
-		cur   key
-		words []string
-		sum   float64
-		box   image.Rectangle
-	)
-	flush := func() {
-		if len(words) > 0 {
-			lines = append(lines, tsvLine{text: strings.Join(words, " "), words: len(words), sum: sum, box: box})
+	var lines []tsvLine
+	for _, ws := range tsvLineWords(tsvWords(tsv)) {
+		l := tsvLine{words: len(ws), box: wordsBox(ws)}
+		texts := make([]string, len(ws))
+		for i, w := range ws {
+			texts[i] = w.text
+			l.sum += w.conf
 		}
-		words, sum, box = words[:0], 0, image.Rectangle{}
+		l.text = strings.Join(texts, " ")
+		lines = append(lines, l)
 	}
-	for i, row := range bytes.Split(tsv, []byte("\n")) {
-		f := strings.Split(strings.TrimRight(string(row), "\r"), "\t")
-		if i == 0 || len(f) < 12 || f[0] != "5" {
-			continue // the header, a short row or not a word
-		}
-		text := strings.TrimSpace(f[11])
-		conf, err := strconv.ParseFloat(f[10], 64)
-		if text == "" || err != nil || conf < 0 {
-			continue
-		}
-		if k := (key{f[2], f[3], f[4]}); k != cur {
-			flush()
-			cur = k
-		}
-		words = append(words, text)
-		sum += conf
-		var l, t, w, h int
-		if _, err := fmt.Sscan(f[6]+" "+f[7]+" "+f[8]+" "+f[9], &l, &t, &w, &h); err == nil {
-			box = box.Union(image.Rect(l, t, l+w, t+h))
-		}
-	}
-	flush()
 	return lines
 }
 
