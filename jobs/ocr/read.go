@@ -34,8 +34,8 @@ const (
 // when it has one (exact, confidence 1), else by rasterising the page at 300
 // dpi and reading it with Tesseract in languages (kor+eng when empty,
 // --psm 6, one thread: OMP_THREAD_LIMIT=1); read in Korean and another
-// language, the lines read with Latin words are read again in Korean alone
-// (rereadLatin). Pages
+// language, the lines read with Latin words or a date read as digits are
+// read again in Korean alone (rereadSuspects). Pages
 // are read concurrently, one program per CPU. A document that is not a PDF,
 // is password-protected or has no recognisable text fails with a *JobError
 // matching ErrUnreadable.
@@ -49,8 +49,8 @@ type ReadOptions struct {
 	// for measuring what preprocessing changes. Tesseract's text is still
 	// corrected to the form's words (correctForm).
 	Raw bool
-	// OneReading skips reading the lines read with Latin words again in
-	// Korean alone (rereadLatin): for measuring what it changes. Raw
+	// OneReading skips reading the lines read with suspect words again in
+	// Korean alone (rereadSuspects): for measuring what it changes. Raw
 	// implies it.
 	OneReading bool
 }
@@ -99,7 +99,7 @@ type reader struct {
 	log   *slog.Logger
 	env   []string // tesseract's environment
 	raw   bool     // skip Preprocess
-	// oneReading skips rereadLatin.
+	// oneReading skips rereadSuspects.
 	oneReading bool
 }
 
@@ -272,7 +272,7 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 		return Page{}, pageError(outer, n, err, CodeInternal)
 	}
 	if !r.oneReading && rereadable(languages) {
-		if txt, tsv, err = r.rereadLatin(ctx, prep.page, root, txt, tsv); err != nil {
+		if txt, tsv, err = r.rereadSuspects(ctx, prep.page, root, txt, tsv); err != nil {
 			return Page{}, pageError(outer, n, err, CodeInternal)
 		}
 	}
