@@ -100,7 +100,11 @@
 // with Preprocess (light levelled, specks removed, skew turned back,
 // strike-through lines taken out and recorded as Line.Struck, the bands of
 // text found as Page.Ink) and reads it with Tesseract (-l kor+eng --psm 6,
-// one thread per process). Workers bounds the pages read
+// one thread per process). The lines read with a suspect word (Latin, which
+// kor+eng makes of many a specked Hangul word, or a date read as digits
+// only) are read again in Korean alone, on a copy of the page with every
+// other line whitened, and keep the reading Tesseract is surer of over
+// those words (reread.go). Workers bounds the pages read
 // at once over all jobs and /v1/parse requests: one Tesseract per core. An
 // image page costs about 2–6 s on one core, a text page about 20 ms.
 // CheckTools names the Debian packages it needs: poppler-utils,
