@@ -272,8 +272,12 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 		return Page{}, pageError(outer, n, err, CodeInternal)
 	}
 	if !r.oneReading && rereadable(languages) {
+		// A failed second reading leaves the first, which is whole.
 		if txt, tsv, err = r.rereadSuspects(ctx, prep.page, root, txt, tsv); err != nil {
-			return Page{}, pageError(outer, n, err, CodeInternal)
+			if ctx.Err() != nil {
+				return Page{}, pageError(outer, n, err, CodeInternal)
+			}
+			r.log.WarnContext(ctx, "ocr: reading suspect lines again failed; the page keeps its first reading", "page", n, "error", err)
 		}
 	}
 	p := tesseractPage([]byte(correctForm(string(txt))), tsv)

@@ -3,6 +3,8 @@ package ocr
 import (
 	"context"
 	"image"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -49,27 +51,100 @@ func word(text string, conf float64, x0, x1 int) tsvWord {
 	return tsvWord{text: text, conf: conf, box: image.Rect(x0, 100, x1, 130)}
 }
 
-func TestSurerOverSuspects(t *testing.T) {
+// oneLine is a reading of one line: its txt and its words, numbered as TSV
+// rows from row.
+func oneLine(txt string, row int, words ...tsvWord) reading {
+	for i := range words {
+		words[i].row = row + i
+	}
+	return reading{txt: []string{txt}, at: []int{0}, words: [][]tsvWord{words}}
+}
+
+func TestSpliceLine(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name          string
-		first, second []tsvWord
-		want          bool
+		first, second reading
+		want          string // "" when nothing changes
 	}{
-		{"Hangul read as Latin, Korean surer", []tsvWord{word("DEUS", 71, 0, 100), word("1146-2010-012345", 90, 150, 400)},
-			[]tsvWord{word("고", 93, 0, 25), word("유", 93, 25, 50), word("번호", 81, 50, 100), word("1146-2010-012345", 60, 150, 400)}, true},
-		// Only the words over the Latin count: the number's confidence
-		// (60 against 90) does not hold the line back, nor would it push it.
-		{"Latin printed, Korean less sure", []tsvWord{word("DMC", 91, 0, 80), word("SK", 93, 90, 130), word("아파트", 95, 150, 250)},
-			[]tsvWord{word("마", 40, 0, 40), word("머", 35, 40, 80), word("조", 50, 90, 130), word("아파트", 96, 150, 250)}, false},
-		{"even", []tsvWord{word("AS", 80, 0, 50)}, []tsvWord{word("서", 80, 0, 50)}, false},
-		{"only an area read as Latin", []tsvWord{word("520.97m", 40, 0, 100)}, []tsvWord{word("520.970", 90, 0, 100)}, false},
-		{"nothing read over the Latin", []tsvWord{word("DEUS", 10, 0, 100)}, []tsvWord{word("번호", 90, 200, 300)}, false},
-		{"no Latin", []tsvWord{word("고유번호", 10, 0, 100)}, []tsvWord{word("고유번호", 90, 0, 100)}, false},
-		{"touching is not overlapping", []tsvWord{word("DEUS", 10, 0, 100)}, []tsvWord{word("번호", 90, 100, 200)}, false},
+		{"Hangul read as Latin; the number keeps its first reading",
+			oneLine("DEUS      1146-2010-012345", 1, word("DEUS", 71, 0, 100), word("1146-2010-012345", 90, 150, 400)),
+			oneLine("고유번호 1146-2010-012346", 1, word("고", 93, 0, 25), word("유", 93, 25, 50), word("번호", 81, 50, 100), word("1146-2010-012346", 95, 150, 400)),
+			"고유번호      1146-2010-012345"},
+		{"a date read as digits",
+			oneLine("  1   2011428224  서울특별시", 1, word("1", 90, 0, 20), word("2011428224", 60, 100, 300), word("서울특별시", 90, 350, 500)),
+			oneLine("1 2011년2월22일 서을특별시", 1, word("1", 95, 0, 20), word("2011년2월22일", 88, 100, 300), word("서을특별시", 95, 350, 500)),
+			"  1   2011년2월22일  서울특별시"},
+		{"weak words next to the Latin go with it; sure ones stay",
+			oneLine("근저당권자 NHS 놀협 125812-6553598", 1, word("근저당권자", 95, 0, 200), word("NHS", 40, 210, 260), word("놀협", 50, 270, 330), word("125812-6553598", 93, 350, 900)),
+			oneLine("근저당권자 농협은행 125812-6553698", 1, word("근저당권자", 95, 0, 200), word("농협은행", 88, 210, 330), word("125812-6553698", 97, 350, 900)),
+			"근저당권자 농협은행 125812-6553598"},
+		{"two runs, replaced right to left",
+			oneLine("DEUS 1146 BAS", 1, word("DEUS", 30, 0, 100), word("1146", 90, 150, 250), word("BAS", 20, 300, 400)),
+			oneLine("고유번호 1146 표시번호", 1, word("고유번호", 90, 0, 100), word("1146", 90, 150, 250), word("표시번호", 90, 300, 400)),
+			"고유번호 1146 표시번호"},
+		{"Latin printed, Korean less sure",
+			oneLine("DMC SK 아파트", 1, word("DMC", 91, 0, 80), word("SK", 93, 90, 130), word("아파트", 95, 150, 250)),
+			oneLine("마머 조 아파트", 1, word("마", 40, 0, 40), word("머", 35, 40, 80), word("조", 50, 90, 130), word("아파트", 96, 150, 250)),
+			""},
+		{"a neighbour's ink read as a number in place of a word",
+			oneLine("VIEW 1층", 1, word("VIEW", 60, 0, 100), word("1층", 90, 150, 200)),
+			oneLine("40000 1층", 1, word("40000", 90, 0, 100), word("1층", 90, 150, 200)),
+			""},
+		{"even", oneLine("AS", 1, word("AS", 80, 0, 50)), oneLine("서", 1, word("서", 80, 0, 50)), ""},
+		{"only an area read as Latin",
+			oneLine("5층 520.97m", 1, word("5층", 90, 0, 50), word("520.97m", 40, 60, 200)),
+			oneLine("5층 520.970", 1, word("5층", 90, 0, 50), word("520.970", 90, 60, 200)), ""},
+		{"a word of the second reading straddles the run's end",
+			oneLine("DEUS 1146", 1, word("DEUS", 10, 0, 100), word("1146", 90, 150, 300)),
+			oneLine("고유번호1146", 1, word("고유번호1146", 95, 0, 300)), ""},
+		{"nothing read over the run",
+			oneLine("DEUS 1146", 1, word("DEUS", 10, 0, 100), word("1146", 90, 150, 300)),
+			oneLine("1146", 1, word("1146", 95, 150, 300)), ""},
+		// The second reading cut the line in two: the part matched keeps
+		// what it covers; the number's end, read on the other part, is
+		// still the first reading's.
+		{"the second reading split the line",
+			oneLine("DEUS 1146-2010-012345", 1, word("DEUS", 40, 0, 100), word("1146-2010-012345", 92, 150, 700)),
+			oneLine("고유번호 1146-2010", 1, word("고", 90, 0, 33), word("유", 90, 33, 66), word("번호", 90, 66, 100), word("1146-2010", 85, 150, 480)),
+			"고유번호 1146-2010-012345"},
+		// The second reading joined the line and the one under it: the
+		// lower line's words are not over the run's rows.
+		{"the second reading joined two lines",
+			oneLine("근저당권자 NHS 125812-6553598", 1, word("근저당권자", 95, 0, 200), word("NHS", 40, 210, 330), word("125812-6553598", 93, 350, 900)),
+			oneLine("근저당권자 (상무지점) 농협은행 125812-6553598", 1, word("근저당권자", 95, 0, 200),
+				tsvWord{text: "(상무지점)", conf: 90, box: image.Rect(200, 134, 320, 160)}, word("농협은행", 88, 210, 330), word("125812-6553598", 93, 350, 900)),
+			"근저당권자 농협은행 125812-6553598"},
+		{"the txt does not hold the TSV's words",
+			oneLine("DEUS 1146", 1, word("DEUS", 10, 0, 100), word("1147", 90, 150, 300)),
+			oneLine("고유번호 1146", 1, word("고유번호", 95, 0, 100), word("1146", 90, 150, 300)), ""},
 	} {
-		if got := surerOverSuspects(tc.second, tc.first); got != tc.want {
-			t.Errorf("%s: surerOverSuspects = %v, want %v", tc.name, got, tc.want)
+		sp, ok := spliceLine(tc.first, tc.second, 0, 0)
+		switch {
+		case tc.want == "" && ok:
+			t.Errorf("%s: changed to %q", tc.name, sp.text)
+		case tc.want != "" && !ok:
+			t.Errorf("%s: unchanged, want %q", tc.name, tc.want)
+		case ok && sp.text != tc.want:
+			t.Errorf("%s: %q, want %q", tc.name, sp.text, tc.want)
+		}
+	}
+}
+
+func TestOnlyLines(t *testing.T) {
+	t.Parallel()
+	img := image.NewGray(image.Rect(0, 0, 50, 40))
+	for i := range img.Pix {
+		img.Pix[i] = uint8(i % 200)
+	}
+	boxes := []image.Rectangle{image.Rect(5, 5, 20, 10), image.Rect(40, 30, 60, 45)} // the second runs off the page
+	out := onlyLines(img, boxes)
+	for y := range 40 {
+		for x := range 50 {
+			in := image.Pt(x, y).In(boxes[0]) || image.Pt(x, y).In(boxes[1])
+			if got, want := out.GrayAt(x, y).Y, img.GrayAt(x, y).Y; in && got != want || !in && got != 0xff {
+				t.Fatalf("(%d, %d) = %d, in a line %v (page %d)", x, y, got, in, want)
+			}
 		}
 	}
 }
@@ -127,8 +202,8 @@ func TestSpliceReading(t *testing.T) {
 	stsv := head +
 		"5\t1\t1\t1\t1\t1\t12\t49\t40\t31\t93\t고유\n" +
 		"5\t1\t1\t1\t1\t2\t52\t49\t60\t31\t91\t번호\n" +
-		"5\t1\t1\t1\t1\t3\t300\t50\t400\t30\t80\t1146-2010-012345\n"
-	stxt := "\n고유번호 1146-2010-012345  \n\f"
+		"5\t1\t1\t1\t1\t3\t300\t50\t400\t30\t99\t1146-2010-012346\n"
+	stxt := "\n고유번호 1146-2010-012346  \n\f"
 	first, ok := newReading([]byte(txt), []byte(tsv))
 	if !ok {
 		t.Fatalf("the first reading's txt and TSV disagree: %+v", first)
@@ -137,14 +212,22 @@ func TestSpliceReading(t *testing.T) {
 	if !ok {
 		t.Fatalf("the second reading's txt and TSV disagree: %+v", second)
 	}
-	gotTxt, gotTSV := spliceReading(first, second, map[int]int{1: 0}, []byte(tsv))
-	if want := "【갑 구】\n\n    고유번호 1146-2010-012345\n이하여백\n\f"; string(gotTxt) != want {
+	if m := matchLines(first.words, second.words); len(m) != 1 || m[1] != 0 {
+		t.Fatalf("matchLines = %v, want the second reading's line on the first's line 1", m)
+	}
+	sp, ok := spliceLine(first, second, 1, 0)
+	if !ok {
+		t.Fatal("spliceLine changed nothing")
+	}
+	gotTxt, gotTSV := spliceReading(first, map[int]lineSplice{1: sp}, []byte(tsv))
+	if want := "【갑 구】\n\n    고유번호      1146-2010-012345\n이하여백\n\f"; string(gotTxt) != want {
 		t.Errorf("txt = %q, want %q", gotTxt, want)
 	}
-	// The page reads as if the second reading had been the first: the
-	// same lines, the replaced one with its words, boxes and confidences.
+	// The page reads as if the second reading's words had been the
+	// first's where they replaced them: the same lines, their boxes and
+	// confidences.
 	p := tesseractPage(gotTxt, gotTSV)
-	want := []Line{{Text: "【갑 구】", Confidence: 0.9}, {Text: "고유번호 1146-2010-012345", Confidence: 0.88}, {Text: "이하여백", Confidence: 0.5}}
+	want := []Line{{Text: "【갑 구】", Confidence: 0.9}, {Text: "고유번호      1146-2010-012345", Confidence: 0.907}, {Text: "이하여백", Confidence: 0.5}}
 	if !slices.Equal(p.Lines, want) {
 		t.Errorf("lines = %+v, want %+v", p.Lines, want)
 	}
@@ -152,14 +235,14 @@ func TestSpliceReading(t *testing.T) {
 	if wantBoxes := []image.Rectangle{image.Rect(10, 10, 180, 40), image.Rect(12, 49, 700, 80), image.Rect(10, 90, 210, 120)}; !slices.Equal(boxes, wantBoxes) {
 		t.Errorf("boxes = %v, want %v", boxes, wantBoxes)
 	}
-	// Rows that are not words of the replaced line stay as they were.
+	// Rows but the replaced word's stay as they were, the number's too.
 	for _, row := range strings.Split(tsv, "\n") {
-		if !strings.Contains(row, "DEUS") && !strings.Contains(row, "\t71\t") && !strings.Contains(row, "\t88\t") && !strings.Contains(string(gotTSV), row) {
+		if !strings.Contains(row, "DEUS") && !strings.Contains(string(gotTSV), row) {
 			t.Errorf("row %q lost", row)
 		}
 	}
-	if strings.Contains(string(gotTSV), "DEUS") {
-		t.Errorf("the first reading's word is still in the TSV:\n%s", gotTSV)
+	if strings.Contains(string(gotTSV), "DEUS") || strings.Contains(string(gotTSV), "012346") {
+		t.Errorf("the TSV holds a word it should not:\n%s", gotTSV)
 	}
 }
 
@@ -263,4 +346,44 @@ func linesWith(text string, subs ...string) []string {
 		}
 	}
 	return out
+}
+
+// TestRereadFailureKeepsFirstReading: a second Tesseract run that fails
+// leaves the page as first read, and the document is read.
+func TestRereadFailureKeepsFirstReading(t *testing.T) {
+	if testing.Short() {
+		t.Skip("OCR of image pages takes seconds a page")
+	}
+	t.Parallel()
+	tl, err := installedTools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	fake, called := filepath.Join(dir, "tesseract"), filepath.Join(dir, "called")
+	script := "#!/bin/sh\ncase \"$1\" in *-again.png) touch " + called + "; echo 'Error: simulated' >&2; exit 1;; esac\nexec " + tl.tesseract + " \"$@\"\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tl.tesseract = fake
+	pdf, err := degrade.PDF([]*image.Gray{degrade.Specks(cleanPage(t), 0.017, 1)}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, one := range []bool{true, false} {
+		r := newReader(tl, 1, testLogger(t))
+		r.oneReading = one
+		pages, err := r.read(context.Background(), pdf, "kor+eng", 0)
+		if err != nil {
+			t.Fatalf("one reading %v: %v", one, err)
+		}
+		texts = append(texts, FullText(pages))
+	}
+	if _, err := os.Stat(called); err != nil {
+		t.Fatal("the second run was never tried")
+	}
+	if texts[0] != texts[1] {
+		t.Errorf("a failed second run changed the page:\n%s\n---\n%s", texts[0], texts[1])
+	}
 }
