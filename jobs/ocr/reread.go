@@ -45,19 +45,19 @@ import (
 // Replacing whole lines read a little better on the degraded corpus (CER
 // 5.2 % against 5.5 %) but changed words the first reading had right into
 // plausible wrong ones (an address's 1403호 into 3403호, a 대지권비율's
-// 15.553 into 16.553), which the word runs do not. Measured with
-// BenchmarkDegradedOCR (README, "OCR").
+// 15.553 into 16.553). The runs leave a number alone unless it is a
+// suspect word itself. Measured with BenchmarkDegradedOCR (README, "OCR").
 
 // rereadLanguage is the language a line with a suspect word is read again
 // in, when the page was read in it and in others.
 const rereadLanguage = "kor"
 
-// weakConfidence is the confidence (0–100) below which a word next to a
-// suspect one is taken as part of the same damage and replaced with it:
-// the specks that made a word Latin garble its neighbours too. Measured on
-// the degraded corpus, fields right: 911 of 972 with suspect words alone,
-// 920 with their weak neighbours (919 replacing whole lines, which changed
-// right words too).
+// weakConfidence is the confidence (0–100) below which a word with no
+// digit next to a suspect one is taken as part of the same damage and
+// replaced with it: the specks that made a word Latin garble its
+// neighbours too. A number is never taken so: letting weak numbers into
+// the runs read more fields right on the degraded corpus (920 of 972
+// against 911) but changed right ones (1403호 into 3403호).
 const weakConfidence = 70
 
 // rereadPad is how much of its height a line's crop is widened by above
@@ -319,21 +319,24 @@ func wordSpans(line string, words []tsvWord) (spans [][2]int, ok bool) {
 
 // spliceLine returns what the second reading of line j changes in the
 // first reading's line k: each run of the first's suspect words, with the
-// words next to them read below weakConfidence, is replaced by the second
-// reading's words over it, written as the second reading's txt writes
-// them, when
+// weak words next to them (read below weakConfidence, with no digit: a
+// number is never replaced but as a suspect word), is replaced by the
+// second reading's words over it, written as the second reading's txt
+// writes them, when
 //
 //   - those words are next to each other in the second reading and lie
-//     over the run: their middles within its span, in the line's rows, and
-//     no other word of the second reading straddles the run's ends (where
-//     the readings cut the line differently, neither is taken for the
-//     other's);
+//     over the run: in the line's rows, within the run's span (give or take
+//     a quarter of the line's height), and no other word of the second
+//     reading straddles the run's ends (where the readings cut the line
+//     differently, neither is taken for the other's);
+//   - every weak word of the run has one of them over it (a word the
+//     second reading did not read is not dropped);
 //   - their mean confidence is higher than the run's;
 //   - they add no digit to a run that had none (a neighbour's ink read as
 //     a number in place of a word).
 //
-// Every other word keeps its first reading. ok is false when nothing
-// changes or the txt and the TSV of either line do not match.
+// Every other word keeps its first reading. ok is false when no run is
+// replaced or the txt and the TSV of either line do not match.
 func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 	fw, sw := first.words[k], second.words[j]
 	fline, sline := first.txt[first.at[k]], second.txt[second.at[j]]
@@ -343,21 +346,23 @@ func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 		return lineSplice{}, false
 	}
 	rows := wordsBox(fw)
+	weak := func(w tsvWord) bool {
+		return w.conf < weakConfidence && !strings.ContainsAny(w.text, "0123456789")
+	}
 	sp := lineSplice{text: fline, rows: map[int][]tsvWord{}}
 	// Runs right to left, so that a replacement leaves the spans before it
-	// where they were.
-	// Runs right to left, so that a replacement leaves the spans before it
-	// where they were; done is where the run before (to the right) began.
-	for end, done := len(fw), len(fw); end > 0; {
+	// where they were. A run stops at a word that is neither suspect nor
+	// weak, so that runs never meet.
+	for end := len(fw); end > 0; {
 		if !suspectWord(fw[end-1]) {
 			end--
 			continue
 		}
 		start := end - 1
-		for start > 0 && (suspectWord(fw[start-1]) || fw[start-1].conf < weakConfidence) {
+		for start > 0 && (suspectWord(fw[start-1]) || weak(fw[start-1])) {
 			start--
 		}
-		for end < done && fw[end].conf < weakConfidence {
+		for end < len(fw) && weak(fw[end]) && !suspectWord(fw[end]) {
 			end++
 		}
 		run := fw[start:end]
@@ -368,7 +373,7 @@ func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 			}
 			sp.rows[run[0].row] = sw[a:b]
 		}
-		end, done = start, start
+		end = start
 	}
 	return sp, len(sp.rows) > 0
 }
@@ -377,13 +382,14 @@ func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 // of the first reading's words on a line in rows (see spliceLine).
 func over(second, run []tsvWord, rows image.Rectangle) (a, b int, ok bool) {
 	span := wordsBox(run)
+	margin := rows.Dy() / 4
 	a, b = -1, -1
 	for i, w := range second {
 		midY := (w.box.Min.Y + w.box.Max.Y) / 2
 		if midY < rows.Min.Y || midY >= rows.Max.Y || w.box.Max.X <= span.Min.X || w.box.Min.X >= span.Max.X {
 			continue
 		}
-		if midX := (w.box.Min.X + w.box.Max.X) / 2; midX < span.Min.X || midX >= span.Max.X {
+		if w.box.Min.X < span.Min.X-margin || w.box.Max.X > span.Max.X+margin {
 			return 0, 0, false // straddles an end of the run
 		}
 		if a < 0 {
@@ -393,11 +399,21 @@ func over(second, run []tsvWord, rows image.Rectangle) (a, b int, ok bool) {
 		}
 		b = i + 1
 	}
-	return a, b, a >= 0
+	if a < 0 {
+		return 0, 0, false
+	}
+	for _, w := range run {
+		if !suspectWord(w) && !slices.ContainsFunc(second[a:b], func(s tsvWord) bool {
+			return min(s.box.Max.X, w.box.Max.X) > max(s.box.Min.X, w.box.Min.X)
+		}) {
+			return 0, 0, false // a weak word the second reading did not read
+		}
+	}
+	return a, b, true
 }
 
-// surer reports whether the second reading's words over a run of suspect
-// words are surer than the run and add no digit to it.
+// surer reports whether the second reading's words over a run are surer
+// than the run and add no digit to it.
 func surer(second, run []tsvWord) bool {
 	mean := func(ws []tsvWord) float64 {
 		var s float64

@@ -115,6 +115,35 @@ func TestSpliceLine(t *testing.T) {
 			oneLine("근저당권자 (상무지점) 농협은행 125812-6553598", 1, word("근저당권자", 95, 0, 200),
 				tsvWord{text: "(상무지점)", conf: 90, box: image.Rect(200, 134, 320, 160)}, word("농협은행", 88, 210, 330), word("125812-6553598", 93, 350, 900)),
 			"근저당권자 농협은행 125812-6553598"},
+		// A number is never part of a run unless it is suspect itself,
+		// however weak: the commit's 1403호 → 3403호, and a weak line is
+		// not replaced whole.
+		{"a weak number next to Latin",
+			oneLine("106동 1403호 AMA,", 1, word("106동", 92, 0, 80), word("1403호", 62, 100, 200), word("AMA,", 30, 220, 300)),
+			oneLine("106동 3403호 전세권", 1, word("106동", 90, 0, 80), word("3403호", 85, 100, 200), word("전세권", 88, 220, 300)),
+			"106동 1403호 전세권"},
+		{"a weak line of numbers",
+			oneLine("15.553 520.97m DEUS", 1, word("15.553", 65, 0, 80), word("520.97m", 66, 100, 200), word("DEUS", 30, 220, 300)),
+			oneLine("16.553 520.970 고유번호", 1, word("16.553", 80, 0, 80), word("520.970", 80, 100, 200), word("고유번호", 90, 220, 300)),
+			"15.553 520.97m 고유번호"},
+		{"a weak word on the left goes with the run",
+			oneLine("놀협 NHS 1146", 1, word("놀협", 50, 0, 60), word("NHS", 40, 70, 130), word("1146", 95, 150, 300)),
+			oneLine("농협은행 1146", 1, word("농협은행", 90, 0, 130), word("1146", 95, 150, 300)), "농협은행 1146"},
+		{"a weak word the second reading did not read",
+			oneLine("갑구 소유자 AMA, 1146", 1, word("갑구", 95, 0, 60), word("소유자", 64, 80, 160), word("AMA,", 30, 180, 260), word("1146", 95, 300, 380)),
+			oneLine("갑구 전세권 1146", 1, word("갑구", 95, 0, 60), word("전세권", 90, 180, 260), word("1146", 95, 300, 380)), ""},
+		{"a word of the second reading reaching over a kept word",
+			oneLine("DEUS 부동산", 1, word("DEUS", 30, 0, 100), word("부동산", 95, 110, 200)),
+			oneLine("고유번호부 동산", 1, word("고유번호부", 90, 0, 140), word("동산", 60, 145, 200)), ""},
+		{"a word of the second reading across the run's end, no digits",
+			oneLine("DEUS 부동산", 1, word("DEUS", 10, 0, 100), word("부동산", 90, 150, 300)),
+			oneLine("고유번호부동산", 1, word("고유번호부동산", 95, 0, 300)), ""},
+		{"words over the run not next to each other",
+			oneLine("DEUS 1146", 1, word("DEUS", 10, 0, 100), word("1146", 90, 150, 300)),
+			oneLine("고유 (상무) 번호 1146", 1, word("고유", 90, 0, 50), tsvWord{text: "(상무)", conf: 90, box: image.Rect(20, 140, 80, 170)}, word("번호", 90, 50, 100), word("1146", 90, 150, 300)), ""},
+		{"the txt holds more than the TSV's words",
+			oneLine("DEUS 1146 7", 1, word("DEUS", 10, 0, 100), word("1146", 90, 150, 300)),
+			oneLine("고유번호 1146", 1, word("고유번호", 95, 0, 100), word("1146", 90, 150, 300)), ""},
 		{"the txt does not hold the TSV's words",
 			oneLine("DEUS 1146", 1, word("DEUS", 10, 0, 100), word("1147", 90, 150, 300)),
 			oneLine("고유번호 1146", 1, word("고유번호", 95, 0, 100), word("1146", 90, 150, 300)), ""},
@@ -128,6 +157,24 @@ func TestSpliceLine(t *testing.T) {
 		case ok && sp.text != tc.want:
 			t.Errorf("%s: %q, want %q", tc.name, sp.text, tc.want)
 		}
+	}
+}
+
+// TestSpliceLineRows: every TSV row of a replaced run goes; the second
+// reading's words take the first one's place.
+func TestSpliceLineRows(t *testing.T) {
+	t.Parallel()
+	first := oneLine("DEUS BAS 1146", 1, word("DEUS", 30, 0, 100), word("BAS", 30, 110, 200), word("1146", 95, 250, 300))
+	second := oneLine("고유번호 1146", 1, word("고유번호", 90, 0, 200), word("1146", 95, 250, 300))
+	sp, ok := spliceLine(first, second, 0, 0)
+	if !ok || sp.text != "고유번호 1146" {
+		t.Fatalf("spliceLine = %q, %v", sp.text, ok)
+	}
+	if len(sp.rows) != 2 || len(sp.rows[1]) != 1 || sp.rows[1][0].text != "고유번호" {
+		t.Errorf("rows = %v, want row 1 → 고유번호, row 2 → nothing", sp.rows)
+	}
+	if ws, in := sp.rows[2]; !in || ws != nil {
+		t.Errorf("the run's second row stays: %v", sp.rows)
 	}
 }
 
