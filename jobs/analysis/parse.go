@@ -707,9 +707,15 @@ func (p *parser) finish() *Registry {
 func (p *parser) entries(s Section, blocks []*block) []Entry {
 	out := make([]Entry, 0, len(blocks))
 	prev := 0
-	for _, b := range blocks {
+	for i, b := range blocks {
 		rank := b.rank
 		switch {
+		case i == 0 && b.sub == 0 && len(blocks) > 1 && blocks[1].sub == 0 && blocks[1].rank >= 2 && rank >= blocks[1].rank:
+			// The section's first 순위번호 misread (1 as 4) before a 2: the
+			// first entry is the one before the second.
+			rank = blocks[1].rank - 1
+			p.warn("%s rank %d read before rank %d: taken as rank %d", s, b.rank, blocks[1].rank, rank)
+			p.coverage.GuessedRanks = append(p.coverage.GuessedRanks, string(s)+"/"+strconv.Itoa(rank))
 		case rank > 0 && b.sub > 0:
 			// A 부기등기 (3-1) belongs to an entry already numbered.
 		case rank > prev:

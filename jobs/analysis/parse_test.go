@@ -278,6 +278,13 @@ func TestParseNoisy(t *testing.T) {
 			warns: true, // the rank is guessed
 		},
 		{
+			name: "a section's first 순위번호 misread as a later one (1 as 4, before 2)",
+			text: func(t *testing.T) string {
+				return replace(t, "   1     소유권보존            2010년3월24일", "   4     소유권보존            2010년3월24일")
+			},
+			warns: true, // the rank is guessed
+		},
+		{
 			name: "a speck before a 순위번호, and one after a 말소's purpose",
 			text: func(t *testing.T) string {
 				return replace(t, "   2     소유권이전            2019년5월2일", "“2     소유권이전            2019년5월2일",
