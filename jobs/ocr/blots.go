@@ -16,30 +16,23 @@ func strokeWidth(bin *image.Gray) int {
 			count[run]++
 		}
 	}
-	for y := range h {
-		run := 0
-		for x := range w {
-			if bin.Pix[y*bin.Stride+x] == 0 {
-				run++
-			} else {
-				add(run)
-				run = 0
+	// Across each row, then down each column.
+	scan := func(lines, along int, ink func(line, at int) bool) {
+		for l := range lines {
+			run := 0
+			for i := range along {
+				if ink(l, i) {
+					run++
+				} else {
+					add(run)
+					run = 0
+				}
 			}
+			add(run)
 		}
-		add(run)
 	}
-	for x := range w {
-		run := 0
-		for y := range h {
-			if bin.Pix[y*bin.Stride+x] == 0 {
-				run++
-			} else {
-				add(run)
-				run = 0
-			}
-		}
-		add(run)
-	}
+	scan(h, w, func(y, x int) bool { return bin.Pix[y*bin.Stride+x] == 0 })
+	scan(w, h, func(x, y int) bool { return bin.Pix[y*bin.Stride+x] == 0 })
 	mode := 1
 	for n := 2; n <= maxStroke; n++ {
 		if count[n] > count[mode] {
