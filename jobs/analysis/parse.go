@@ -710,9 +710,11 @@ func (p *parser) entries(s Section, blocks []*block) []Entry {
 	for i, b := range blocks {
 		rank := b.rank
 		switch {
-		case i == 0 && b.sub == 0 && len(blocks) > 1 && blocks[1].sub == 0 && blocks[1].rank >= 2 && rank >= blocks[1].rank:
+		case i == 0 && b.sub == 0 && b.info.kind != KindCancellation && len(blocks) > 1 && blocks[1].sub == 0 && blocks[1].rank >= 2 && rank >= blocks[1].rank:
 			// The section's first 순위번호 misread (1 as 4) before a 2: the
-			// first entry is the one before the second.
+			// first entry is the one before the second (a 말소 never is a
+			// section's first). The verdict says the rank was guessed: an
+			// entry before it may have been lost whole.
 			rank = blocks[1].rank - 1
 			p.warn("%s rank %d read before rank %d: taken as rank %d", s, b.rank, blocks[1].rank, rank)
 			p.coverage.GuessedRanks = append(p.coverage.GuessedRanks, string(s)+"/"+strconv.Itoa(rank))

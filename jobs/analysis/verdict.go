@@ -299,11 +299,16 @@ func (j *judge) structure(reg *Registry, pagesRead int) {
 			if !guessed[string(s.name)+"/"+e.Rank] {
 				continue
 			}
-			// A rank between two read ranks is certain; the last one is
-			// not: an entry before it may have been lost.
-			if i == len(s.entries)-1 {
+			// A rank between two read ranks is certain; the first and the
+			// last are not: an entry before them may have been lost, and
+			// a 말소 read after them may cancel the wrong one.
+			switch {
+			case i == len(s.entries)-1:
 				j.add(&j.partial, Reason{Code: ReasonRankGuessed, Section: s.name, Rank: e.Rank, Message: fmt.Sprintf(
 					"%s: the last entry's 순위번호 was not read and was taken as %s; an entry before it may be missing.", s.label, e.Rank)})
+			case i == 0:
+				j.add(&j.partial, Reason{Code: ReasonRankGuessed, Section: s.name, Rank: e.Rank, Message: fmt.Sprintf(
+					"%s: the first entry's 순위번호 was not read as it stands and was taken as %s; an entry before it may be missing.", s.label, e.Rank)})
 			}
 		}
 	}

@@ -727,3 +727,93 @@ func loseEntry(pages []ocr.Page, first string, firsts map[string]bool) ([]ocr.Pa
 	}
 	return out, lost
 }
+
+// TestGuessedFirstRank: a section's first 순위번호 read as a later one is
+// taken as the one before the second row's, and the verdict is never
+// COMPLETE on that guess: the row before may have been lost whole, and a
+// 말소 read after it may then cancel the wrong entry. The cases are an
+// outside reviewer's: the first three were COMPLETE with a wrong value
+// when the guess was taken as certain (a 말소 first was taken as rank 1 and
+// cancelled itself). A COMPLETE must have the live 근저당권s' total right
+// and no 가압류 flagged.
+func TestGuessedFirstRank(t *testing.T) {
+	t.Parallel()
+	rightsHead := "【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )\n" +
+		" 순위번호        등기목적              접수             등기원인             권리자 및 기타사항\n"
+	withRights := func(t *testing.T, rights string) string {
+		i := strings.Index(cleanText, rightsHead)
+		j := strings.Index(cleanText, "\n                                            -- 이 하 여 백 --")
+		if i < 0 || j < 0 {
+			t.Fatal("cleanText changed")
+		}
+		return cleanText[:i] + rightsHead + rights + cleanText[j:]
+	}
+	mortgage := func(rank, amount string) string {
+		return "   " + rank + "     근저당권설정           2019년5월2일     2019년5월2일        채권최고액 금" + amount + "원\n" +
+			"                          제2346호        설정계약             채무자 김민준\n" +
+			"                                                          근저당권자 주식회사 국민은행 110111-2365321\n"
+	}
+	cancellation := func(rank, target string) string {
+		return "   " + rank + "     " + target + "번근저당권설정등기말소      2020년7월1일     2020년6월30일 해지\n" +
+			"                          제3001호\n"
+	}
+	tests := []struct {
+		name      string
+		text      func(t *testing.T) string
+		mortgages int64 // the live 근저당권s' total
+	}{
+		{
+			// 을구 1 (struck) lost whole; 2 live; 3, its 말소, read as 2.
+			name: "the first row lost, a 말소 read one low: the live 근저당권 would be cancelled",
+			text: func(t *testing.T) string {
+				return withRights(t, mortgage("2", "360,000,000")+cancellation("2", "1"))
+			},
+			mortgages: 360_000_000,
+		},
+		{
+			// 을구 1 lost; 2 its 말소; 3 (struck) read as 2; 4 its 말소; 5 live.
+			name: "a 말소 first: never taken as rank 1",
+			text: func(t *testing.T) string {
+				return withRights(t, cancellation("2", "1")+mortgage("2", "500,000,000")+cancellation("4", "3")+mortgage("5", "360,000,000"))
+			},
+			mortgages: 360_000_000,
+		},
+		{
+			// 갑구 1 소유권보존 lost; 3 가압류 read as 2.
+			name: "the first row lost, a cancelled 가압류 read one low",
+			text: func(t *testing.T) string {
+				text := replace(t, "   1     소유권보존            2010년3월24일                      소유자 주식회사 한솔종합건설\n"+
+					"                          제1234호                          110111-1234567\n"+
+					"                                                          서울특별시 강남구 테헤란로 152\n", "")
+				return strings.Replace(text, "   3     가압류   ", "   2     가압류   ", 1)
+			},
+			mortgages: 360_000_000,
+		},
+		{
+			name: "the first 순위번호 read as 4 before 2",
+			text: func(t *testing.T) string {
+				return replace(t, "   1     소유권보존            2010년3월24일", "   4     소유권보존            2010년3월24일")
+			},
+			mortgages: 360_000_000,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			reg, err := Parse(tt.text(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			j := Judge(reg, JudgeInput{})
+			sig := Analyze(reg, Options{Now: viewedAt})
+			if j.Verdict == VerdictComplete && (sig.Mortgages.Total != tt.mortgages || len(sig.Flags) > 0) {
+				t.Errorf("COMPLETE with 근저당권s totalling %d (want %d) and flags %+v; guessed ranks %v", sig.Mortgages.Total, tt.mortgages, sig.Flags, reg.Coverage.GuessedRanks)
+			}
+			for _, sec := range [][]Entry{reg.Ownership, reg.Rights} {
+				if len(sec) > 0 && slices.Contains(reg.Coverage.GuessedRanks, string(sec[0].Section)+"/"+sec[0].Rank) && j.Verdict == VerdictComplete {
+					t.Errorf("COMPLETE on a guessed first rank, %s/%s", sec[0].Section, sec[0].Rank)
+				}
+			}
+		})
+	}
+}
