@@ -8,10 +8,11 @@ import (
 )
 
 // strokePage is a page of strokes four pixels wide, as a 200 dpi rendering
-// read at 300 dpi has them: rows of upright stems and bars. The stems run
-// from y 40 to 99 at x 40, 70, …; the bars from x 40 to 99 at y 140, 170, ….
+// read at 300 dpi has them: rows of upright stems and bars, and two V's.
+// The stems run from y 40 to 99 at x 40, 70, …; the bars from x 40 to 99
+// at y 140, 170, ….
 func strokePage() *image.Gray {
-	g := image.NewGray(image.Rect(0, 0, 1200, 400))
+	g := image.NewGray(image.Rect(0, 0, 1300, 400))
 	for i := range g.Pix {
 		g.Pix[i] = 255
 	}
@@ -28,6 +29,19 @@ func strokePage() *image.Gray {
 	for y := 140; y < 380; y += 30 {
 		fill(40, y, 100, y+4)
 		fill(140, y, 1160, y+4)
+	}
+	// Two V's, their arms four pixels wide meeting at (1200, 99) and
+	// (1260, 99), filled between them near the apex as a blurred copy
+	// fills them: the apex is as thick as a speck.
+	for _, apex := range []int{1200, 1260} {
+		for y := 40; y < 100; y++ {
+			d := (100 - y) / 3
+			fill(apex-d-2, y, apex-d+2, y+1)
+			fill(apex+d-2, y, apex+d+2, y+1)
+			if y >= 82 {
+				fill(apex-d-2, y, apex+d+2, y+1)
+			}
+		}
 	}
 	return g
 }

@@ -62,9 +62,10 @@ func preprocessFile(path string) (prepared, error) {
 //     strokes that cross or meet them kept (eraseStrikes);
 //  7. the table's vertical rules are taken out (eraseRules), and specks
 //     that were stuck to them go in a second despeckling (on a page found
-//     specked, however few they are); on such a page the specks stuck to
-//     characters go too: blots thicker than the page's strokes, the
-//     strokes running through them kept (eraseBlots);
+//     specked, however few they are); on a page covered in specks (a
+//     1/blotSpecks of its pixels or more), the specks stuck to characters
+//     go too: blots thicker than the page's strokes, the strokes running
+//     through them kept (eraseBlots);
 //  8. beside each horizontal rule, all that is not the rule goes
 //     (eraseRuleSpecks): specks stuck to it and the vertical rules' stubs
 //     (a line thick along most of it is text struck through, not a rule);
@@ -120,7 +121,11 @@ func prepare(img *image.Gray) prepared {
 	// few they are.
 	if len(specks) > 0 {
 		despeckleGrey(g, bin, 1)
-		eraseBlots(g, bin)
+		// The specks stuck to characters go only on a page covered in
+		// them: a few in a margin say nothing of the text.
+		if len(specks)*blotSpecks >= len(g.Pix) {
+			eraseBlots(g, bin)
+		}
 	} else {
 		despeckleGrey(g, bin, minSpecks)
 	}

@@ -325,10 +325,11 @@ func wordSpans(line string, words []tsvWord) (spans [][2]int, ok bool) {
 // writes them, when
 //
 //   - those words are next to each other in the second reading and lie
-//     over the run: in the line's rows, within the run's span (give or take
-//     a quarter of the line's height), and no other word of the second
-//     reading straddles the run's ends (where the readings cut the line
-//     differently, neither is taken for the other's);
+//     over the run: in the line's rows, within the run's span (give or
+//     take half the line's height, but never over a word kept on either
+//     side), and no other word of the second reading straddles those
+//     limits (where the readings cut the line differently, neither is
+//     taken for the other's);
 //   - every weak word of the run has one of them over it (a word the
 //     second reading did not read is not dropped);
 //   - their mean confidence is higher than the run's;
@@ -366,7 +367,18 @@ func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 			end++
 		}
 		run := fw[start:end]
-		if a, b, ok := over(sw, run, rows); ok && surer(sw[a:b], run) {
+		// How far the words over the run may reach: half the line's height
+		// beyond it, and never over a kept word (a pixel or two of their
+		// boxes may touch).
+		span := wordsBox(run)
+		lo, hi := span.Min.X-rows.Dy()/2, span.Max.X+rows.Dy()/2
+		if start > 0 {
+			lo = max(lo, fw[start-1].box.Max.X-2)
+		}
+		if end < len(fw) {
+			hi = min(hi, fw[end].box.Min.X+2)
+		}
+		if a, b, ok := over(sw, run, rows, lo, hi); ok && surer(sw[a:b], run) {
 			sp.text = sp.text[:fspans[start][0]] + sline[sspans[a][0]:sspans[b-1][1]] + sp.text[fspans[end-1][1]:]
 			for _, w := range run {
 				sp.rows[w.row] = nil
@@ -379,17 +391,17 @@ func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 }
 
 // over returns the second reading's words [a, b) that lie over run, a run
-// of the first reading's words on a line in rows (see spliceLine).
-func over(second, run []tsvWord, rows image.Rectangle) (a, b int, ok bool) {
+// of the first reading's words on a line in rows, each within lo and hi
+// across (see spliceLine).
+func over(second, run []tsvWord, rows image.Rectangle, lo, hi int) (a, b int, ok bool) {
 	span := wordsBox(run)
-	margin := rows.Dy() / 4
 	a, b = -1, -1
 	for i, w := range second {
 		midY := (w.box.Min.Y + w.box.Max.Y) / 2
 		if midY < rows.Min.Y || midY >= rows.Max.Y || w.box.Max.X <= span.Min.X || w.box.Min.X >= span.Max.X {
 			continue
 		}
-		if w.box.Min.X < span.Min.X-margin || w.box.Max.X > span.Max.X+margin {
+		if w.box.Min.X < lo || w.box.Max.X > hi {
 			return 0, 0, false // straddles an end of the run
 		}
 		if a < 0 {
