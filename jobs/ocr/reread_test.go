@@ -135,6 +135,18 @@ func TestSpliceLine(t *testing.T) {
 		{"a word of the second reading reaching over a kept word",
 			oneLine("DEUS 부동산", 1, word("DEUS", 30, 0, 100), word("부동산", 95, 110, 200)),
 			oneLine("고유번호부 동산", 1, word("고유번호부", 90, 0, 140), word("동산", 60, 145, 200)), ""},
+		// The Korean syllables are wider than the Latin letters Tesseract
+		// made of them: they may reach past the run (here 10 pixels, a
+		// third of the line's height) as long as they stay off the next
+		// word.
+		{"the Korean reading wider than the Latin, short of the next word",
+			oneLine("주식회사 SAH 120588-4162859", 1, word("주식회사", 95, 0, 80), word("SAH", 39, 90, 150), word("120588-4162859", 93, 170, 400)),
+			oneLine("주식회사 동방개발 120588-4162859", 1, word("주식회사", 95, 0, 80), word("동", 90, 92, 110), word("방", 90, 110, 128), word("개", 90, 128, 146), word("발", 88, 146, 160), word("120588-4162859", 93, 170, 400)),
+			"주식회사 동방개발 120588-4162859"},
+		{"the Korean reading wider than the Latin, into the next word",
+			oneLine("주식회사 SAH 120588-4162859", 1, word("주식회사", 95, 0, 80), word("SAH", 39, 90, 150), word("120588-4162859", 93, 155, 400)),
+			oneLine("주식회사 동방개발 120588-4162859", 1, word("주식회사", 95, 0, 80), word("동", 90, 92, 110), word("방", 90, 110, 128), word("개", 90, 128, 146), word("발", 88, 146, 162), word("120588-4162859", 93, 163, 400)),
+			""},
 		{"a word of the second reading across the run's end, no digits",
 			oneLine("DEUS 부동산", 1, word("DEUS", 10, 0, 100), word("부동산", 90, 150, 300)),
 			oneLine("고유번호부동산", 1, word("고유번호부동산", 95, 0, 300)), ""},
