@@ -159,18 +159,12 @@ func eraseBlots(g, bin *image.Gray) int {
 			pix = append(pix, p)
 			px, py := p%w, p/w
 			x0, x1, y0, y1 = min(x0, px), max(x1, px), min(y0, py), max(y1, py)
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					x, y := px+dx, py+dy
-					if x < 0 || y < 0 || x >= w || y >= h {
-						continue
-					}
-					if q := y*w + x; core[q] && !seen[q] {
-						seen[q] = true
-						stack = append(stack, q)
-					}
+			around(p, w, h, func(q int) {
+				if core[q] && !seen[q] {
+					seen[q] = true
+					stack = append(stack, q)
 				}
-			}
+			})
 		}
 		if x1-x0+1 > 2*depth+1 || y1-y0+1 > 2*depth+1 {
 			continue
@@ -265,24 +259,16 @@ func joins(blot, ink []bool, w, h int) []bool {
 			p := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			part = append(part, p)
-			px, py := p%w, p/w
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					x, y := px+dx, py+dy
-					if x < 0 || y < 0 || x >= w || y >= h {
-						continue
-					}
-					q := y*w + x
-					switch {
-					case blot[q] && !seen[q]:
-						seen[q] = true
-						stack = append(stack, q)
-					case !blot[q] && ink[q] && !exitSeen[q]:
-						exitSeen[q] = true
-						ring = append(ring, q)
-					}
+			around(p, w, h, func(q int) {
+				switch {
+				case blot[q] && !seen[q]:
+					seen[q] = true
+					stack = append(stack, q)
+				case !blot[q] && ink[q] && !exitSeen[q]:
+					exitSeen[q] = true
+					ring = append(ring, q)
 				}
-			}
+			})
 		}
 		var cx, cy float64
 		for _, p := range part {
@@ -310,15 +296,12 @@ func joins(blot, ink []bool, w, h int) []bool {
 				sx += float64(p%w) - cx
 				sy += float64(p/w) - cy
 				n++
-				px, py := p%w, p/w
-				for dy := -1; dy <= 1; dy++ {
-					for dx := -1; dx <= 1; dx++ {
-						if r := (py+dy)*w + px + dx; inRing[r] {
-							delete(inRing, r)
-							stack = append(stack, r)
-						}
+				around(p, w, h, func(r int) {
+					if inRing[r] {
+						delete(inRing, r)
+						stack = append(stack, r)
 					}
-				}
+				})
 			}
 			dirs = append(dirs, [2]float64{sx / float64(n), sy / float64(n)})
 		}
@@ -345,4 +328,17 @@ func joins(blot, ink []bool, w, h int) []bool {
 		}
 	}
 	return kept
+}
+
+// around calls visit with each of pixel p's eight neighbours in a w×h
+// image.
+func around(p, w, h int, visit func(q int)) {
+	px, py := p%w, p/w
+	for y := max(py-1, 0); y <= min(py+1, h-1); y++ {
+		for x := max(px-1, 0); x <= min(px+1, w-1); x++ {
+			if q := y*w + x; q != p {
+				visit(q)
+			}
+		}
+	}
 }
