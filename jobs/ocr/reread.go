@@ -326,10 +326,10 @@ func wordSpans(line string, words []tsvWord) (spans [][2]int, ok bool) {
 //
 //   - those words are next to each other in the second reading and lie
 //     over the run: in the line's rows, within the run's span (give or
-//     take half the line's height, but never over a word kept on either
-//     side), and no other word of the second reading straddles those
-//     limits (where the readings cut the line differently, neither is
-//     taken for the other's);
+//     take half the run's height, but never over a word kept on either
+//     side: reach), and no other word of the second reading straddles
+//     those limits (where the readings cut the line differently, neither
+//     is taken for the other's);
 //   - every weak word of the run has one of them over it (a word the
 //     second reading did not read is not dropped);
 //   - their mean confidence is higher than the run's;
@@ -367,17 +367,7 @@ func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 			end++
 		}
 		run := fw[start:end]
-		// How far the words over the run may reach: half the line's height
-		// beyond it, and never over a kept word (a pixel or two of their
-		// boxes may touch).
-		span := wordsBox(run)
-		lo, hi := span.Min.X-rows.Dy()/2, span.Max.X+rows.Dy()/2
-		if start > 0 {
-			lo = max(lo, fw[start-1].box.Max.X-2)
-		}
-		if end < len(fw) {
-			hi = min(hi, fw[end].box.Min.X+2)
-		}
+		lo, hi := reach(fw, start, end)
 		if a, b, ok := over(sw, run, rows, lo, hi); ok && surer(sw[a:b], run) {
 			sp.text = sp.text[:fspans[start][0]] + sline[sspans[a][0]:sspans[b-1][1]] + sp.text[fspans[end-1][1]:]
 			for _, w := range run {
@@ -388,6 +378,28 @@ func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 		end = start
 	}
 	return sp, len(sp.rows) > 0
+}
+
+// reach returns how far across the words over the run fw[start:end] may
+// lie: half the run's own height beyond it (not the line's, which a word
+// of the row below can double), and never over a kept word of the line
+// level with the run, wherever it is in the TSV's order (a pixel or two of
+// their boxes may touch).
+func reach(fw []tsvWord, start, end int) (lo, hi int) {
+	span := wordsBox(fw[start:end])
+	lo, hi = span.Min.X-span.Dy()/2, span.Max.X+span.Dy()/2
+	mid := (span.Min.X + span.Max.X) / 2
+	for i, w := range fw {
+		if i >= start && i < end || w.box.Max.Y <= span.Min.Y || w.box.Min.Y >= span.Max.Y {
+			continue
+		}
+		if (w.box.Min.X+w.box.Max.X)/2 < mid {
+			lo = max(lo, w.box.Max.X-2)
+		} else {
+			hi = min(hi, w.box.Min.X+2)
+		}
+	}
+	return lo, hi
 }
 
 // over returns the second reading's words [a, b) that lie over run, a run

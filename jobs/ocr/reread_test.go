@@ -51,6 +51,12 @@ func word(text string, conf float64, x0, x1 int) tsvWord {
 	return tsvWord{text: text, conf: conf, box: image.Rect(x0, 100, x1, 130)}
 }
 
+// lower is word, a row lower (as Tesseract puts a word of the next row in
+// a line).
+func lower(text string, conf float64, x0, x1 int) tsvWord {
+	return tsvWord{text: text, conf: conf, box: image.Rect(x0, 134, x1, 160)}
+}
+
 // oneLine is a reading of one line: its txt and its words, numbered as TSV
 // rows from row.
 func oneLine(txt string, row int, words ...tsvWord) reading {
@@ -146,6 +152,17 @@ func TestSpliceLine(t *testing.T) {
 		{"the Korean reading wider than the Latin, into the next word",
 			oneLine("주식회사 SAH 120588-4162859", 1, word("주식회사", 95, 0, 80), word("SAH", 39, 90, 150), word("120588-4162859", 93, 155, 400)),
 			oneLine("주식회사 동방개발 120588-4162859", 1, word("주식회사", 95, 0, 80), word("동", 90, 92, 110), word("방", 90, 110, 128), word("개", 90, 128, 146), word("발", 88, 146, 162), word("120588-4162859", 93, 163, 400)),
+			""},
+		// An outside review's: the limits must not come from the TSV's
+		// order of words, nor from a line made tall by a word of the row
+		// below (lower).
+		{"a lower row's word between a kept word and the run",
+			oneLine("제1502호 (상무) AMS", 1, word("제1502호", 92, 100, 200), lower("(상무)", 90, 110, 150), word("AMS", 40, 205, 260)),
+			oneLine("제1502 호소유자", 1, word("제1502", 90, 100, 176), word("호소유자", 90, 178, 262)),
+			""},
+		{"a tall line's last run reaching over unread ink",
+			oneLine("제30095호 2011428224", 1, lower("제30095호", 92, 100, 200), word("2011428224", 50, 250, 400)),
+			oneLine("2011년4월22일4", 1, word("2011년4월22일4", 80, 250, 428)),
 			""},
 		{"a word of the second reading across the run's end, no digits",
 			oneLine("DEUS 부동산", 1, word("DEUS", 10, 0, 100), word("부동산", 90, 150, 300)),
