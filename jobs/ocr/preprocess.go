@@ -41,7 +41,8 @@ func preprocessFile(path string) (prepared, error) {
 // phone's copy needs and a clean rendering does not mind:
 //
 //  1. resolution: a page narrower than minPageWidth pixels (a low-resolution
-//     scan or photo) is enlarged to it, so that text is tall enough;
+//     scan or photo) is enlarged to it, so that text is tall enough (to
+//     no more than maxPreparedPixels);
 //  2. light: the paper's brightness is estimated block by block (the
 //     brightest pixels of each) and divided out, so that uneven light and
 //     grey paper become white;
@@ -102,7 +103,7 @@ type prepared struct {
 func prepare(img *image.Gray) prepared {
 	g := img
 	if w := g.Rect.Dx(); w > 0 && w < minPageWidth {
-		g = resize(g, float64(minPageWidth)/float64(w))
+		g = resize(g, enlargement(w, g.Rect.Dy()))
 	}
 	g = levelLight(g)
 	bin := binarise(g, otsu(g))
@@ -169,6 +170,22 @@ func despeckleGrey(g, bin *image.Gray, least int) ([]int, int) {
 // at 200 dpi. A registry's 9-point text is then about 25 pixels tall, what
 // Tesseract reads best; narrower copies are enlarged.
 const minPageWidth = 1650
+
+// maxPreparedPixels bounds the page Preprocess enlarges a narrow one to: an
+// A4 page at 600 dpi. A sliver of a page (an uploaded image 2 pixels wide
+// and 4,000 tall) enlarged to minPageWidth would be billions of pixels.
+const maxPreparedPixels = 35_000_000
+
+// enlargement is the factor a page w pixels wide and h tall is enlarged
+// by: to minPageWidth, but to no more than maxPreparedPixels, and never
+// below 1.
+func enlargement(w, h int) float64 {
+	f := float64(minPageWidth) / float64(w)
+	if most := math.Sqrt(maxPreparedPixels / (float64(w) * float64(h))); f > most {
+		f = most
+	}
+	return max(f, 1)
+}
 
 // maxSkewDegrees bounds the skew Preprocess looks for: a sheet fed askew or
 // a photo taken slightly turned.

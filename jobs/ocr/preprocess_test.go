@@ -359,3 +359,32 @@ func besideStrikes(strikes []image.Rectangle, h, skip int, fn func(x, y int)) {
 		}
 	}
 }
+
+// TestEnlargement: a narrow page is enlarged to minPageWidth, a sliver of
+// one (an uploaded image two pixels wide) to no more than
+// maxPreparedPixels, which Preprocess then reads in a moment.
+func TestEnlargement(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		w, h int
+		want float64
+	}{
+		{1650, 2339, 1},
+		{3300, 4678, 1},
+		{825, 1169, 2},
+		{2, 4000, 66.14},
+		{1, 1, 1650},
+		{1, 40_000_000, 1},
+	} {
+		if got := enlargement(tt.w, tt.h); math.Abs(got-tt.want) > 0.01 {
+			t.Errorf("enlargement(%d, %d) = %.2f, want %.2f", tt.w, tt.h, got, tt.want)
+		}
+	}
+	sliver := image.NewGray(image.Rect(0, 0, 2, 4000))
+	for i := range sliver.Pix {
+		sliver.Pix[i] = uint8(i * 7)
+	}
+	if got := Preprocess(sliver).Rect; got.Dx()*got.Dy() > maxPreparedPixels {
+		t.Errorf("a 2 × 4000 page came out %v", got)
+	}
+}
