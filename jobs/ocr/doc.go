@@ -96,11 +96,12 @@
 // # Built-in engine
 //
 // Server reads each page from its text layer (pdftotext -layout, exact) and
-// rasterises a page without one (pdftoppm -r 300 -gray), prepares the image
-// with Preprocess (light levelled, specks removed, on a page covered in
-// them those stuck to characters too, skew turned back, strike-through
-// lines taken out and recorded as Line.Struck, the bands of text found as
-// Page.Ink) and reads it with Tesseract (-l kor+eng --psm 6,
+// rasterises a page without one (pdftoppm -r 300 -gray; less for a page
+// that would be over 35 megapixels), prepares the image with Preprocess
+// (light levelled, specks removed, on a page covered in them those stuck
+// to characters too, skew turned back, strike-through lines taken out and
+// recorded as Line.Struck, the bands of text found as Page.Ink) and reads
+// it with Tesseract (-l kor+eng --psm 6,
 // one thread per process). The lines read with a suspect word (Latin, which
 // kor+eng makes of many a specked Hangul word, or a date read as digits
 // only) are read again in Korean alone, on a copy of the page with every

@@ -8,6 +8,7 @@ import (
 	"image"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -142,6 +143,44 @@ func (r *reader) pageCount(ctx context.Context, path string) (int, error) {
 
 var pagesLine = regexp.MustCompile(`(?m)^Pages:\s+(\d+)\s*$`)
 
+// maxRasterPixels bounds a rasterised page: an A4 page at 600 dpi. A page
+// is rendered at rasterDPI unless it is so large (a PDF may declare a page
+// 200 inches square) that it would be more.
+const maxRasterPixels = 35_000_000
+
+// pageSize reads page n's size in points with pdfinfo; ok is false when
+// pdfinfo does not say.
+func (r *reader) pageSize(ctx context.Context, path string, n int) (w, h float64, ok bool) {
+	num := strconv.Itoa(n)
+	out, err := run(ctx, nil, 1<<20, r.tools.pdfinfo, "-f", num, "-l", num, path)
+	if err != nil {
+		return 0, 0, false
+	}
+	m := pageSizeLine.FindSubmatch(out)
+	if m == nil {
+		return 0, 0, false
+	}
+	w, err1 := strconv.ParseFloat(string(m[1]), 64)
+	h, err2 := strconv.ParseFloat(string(m[2]), 64)
+	if err1 != nil || err2 != nil || w <= 0 || h <= 0 {
+		return 0, 0, false
+	}
+	return w, h, true
+}
+
+var pageSizeLine = regexp.MustCompile(`(?m)^Page\s+\d+\s+size:\s+([0-9.]+)\s+x\s+([0-9.]+)\s+pts`)
+
+// rasterDPIFor is the resolution a page w × h points is rendered at:
+// rasterDPI, or less for a page that would be over maxRasterPixels (at
+// least 1).
+func rasterDPIFor(w, h float64) string {
+	dpi, _ := strconv.Atoi(rasterDPI)
+	if most := int(72 * math.Sqrt(maxRasterPixels/(w*h))); most < dpi {
+		dpi = max(most, 1)
+	}
+	return strconv.Itoa(dpi)
+}
+
 // read reads every page of pdf. maxPages > 0 fails a longer document with
 // TOO_MANY_PAGES before any page is read. Errors are *JobError but for a
 // cancelled ctx (ctx.Err()).
@@ -244,7 +283,11 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	}
 
 	root := filepath.Join(dir, "page-"+num)
-	if _, err := run(ctx, nil, 1<<20, r.tools.pdftoppm, "-r", rasterDPI, "-f", num, "-l", num, "-gray", "-png", "-singlefile", path, root); err != nil {
+	dpi := rasterDPI
+	if w, h, ok := r.pageSize(ctx, path, n); ok {
+		dpi = rasterDPIFor(w, h)
+	}
+	if _, err := run(ctx, nil, 1<<20, r.tools.pdftoppm, "-r", dpi, "-f", num, "-l", num, "-gray", "-png", "-singlefile", path, root); err != nil {
 		return Page{}, pageError(outer, n, err, CodeUnreadable)
 	}
 	png := root + ".png"

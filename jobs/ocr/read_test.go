@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -160,6 +161,15 @@ func TestReadPDFUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A blank page 200 inches by 97: at 300 dpi, 1.75 billion pixels
+	// (pdftoppm alone took a minute and 3.4 GB); read at 42 dpi instead.
+	huge := fpdf.NewCustom(&fpdf.InitType{UnitStr: "pt", Size: fpdf.SizeType{Wd: 14400, Ht: 7000}})
+	huge.AddPage()
+	var hugePDF bytes.Buffer
+	if err := huge.Output(&hugePDF); err != nil {
+		t.Fatal(err)
+	}
+
 	text := document(t, nestOnePage, false).pdf
 	for _, tc := range []struct {
 		name string
@@ -171,6 +181,7 @@ func TestReadPDFUnreadable(t *testing.T) {
 		{"truncated", text[:len(text)/3], "not a readable PDF"},
 		{"password-protected", lockedPDF.Bytes(), "password"},
 		{"blank page", blankPDF.Bytes(), "no text recognisable"},
+		{"a blank page 200 inches wide", hugePDF.Bytes(), "no text recognisable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -182,6 +193,51 @@ func TestReadPDFUnreadable(t *testing.T) {
 				t.Errorf("err = %v, want it to say %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestRasterDPI: a page is rendered at 300 dpi unless it would be over
+// maxRasterPixels; its size comes from pdfinfo.
+func TestRasterDPI(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		w, h float64
+		want string
+	}{
+		{595.28, 841.89, "300"}, // A4
+		{1190.55, 1683.78, "300"},
+		{2380, 3368, "150"}, // A4 × 4
+		{14400, 7000, "42"},
+		{14400, 14400, "29"},
+		{1e9, 1e9, "1"},
+	} {
+		if got := rasterDPIFor(tt.w, tt.h); got != tt.want {
+			t.Errorf("rasterDPIFor(%v, %v) = %s, want %s", tt.w, tt.h, got, tt.want)
+		}
+	}
+	tl, err := findTools(exec.LookPath)
+	if err != nil {
+		t.Skip(err)
+	}
+	doc := fpdf.NewCustom(&fpdf.InitType{UnitStr: "pt", Size: fpdf.SizeType{Wd: 595.28, Ht: 841.89}})
+	doc.AddPage()
+	doc.AddPageFormat("L", fpdf.SizeType{Wd: 14400, Ht: 7000})
+	var buf bytes.Buffer
+	if err := doc.Output(&buf); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "doc.pdf")
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := newReader(tl, 1, nil)
+	for n, want := range map[int][2]float64{1: {595.28, 841.89}, 2: {14400, 7000}} {
+		// fpdf turns a landscape page's sides as it likes: compared
+		// shorter with shorter.
+		w, h, ok := r.pageSize(context.Background(), path, n)
+		if !ok || math.Abs(min(w, h)-min(want[0], want[1])) > 1 || math.Abs(max(w, h)-max(want[0], want[1])) > 1 {
+			t.Errorf("page %d: pageSize = %v × %v, %v; want %v", n, w, h, ok, want)
+		}
 	}
 }
 
