@@ -270,18 +270,13 @@ func joins(blot, ink []bool, w, h int) []bool {
 				}
 			})
 		}
-		var cx, cy float64
-		for _, p := range part {
-			cx += float64(p % w)
-			cy += float64(p / w)
-		}
-		cx, cy = cx/float64(len(part)), cy/float64(len(part))
-		// The exits: the ring's pixels grouped where they touch.
+		// The exits: the ring's pixels grouped where they touch, each at
+		// its centre.
 		inRing := make(map[int]bool, len(ring))
 		for _, q := range ring {
 			inRing[q] = true
 		}
-		var dirs [][2]float64
+		var exits [][2]float64
 		for _, q := range ring {
 			if !inRing[q] {
 				continue
@@ -293,8 +288,8 @@ func joins(blot, ink []bool, w, h int) []bool {
 			for len(stack) > 0 {
 				p := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
-				sx += float64(p%w) - cx
-				sy += float64(p/w) - cy
+				sx += float64(p % w)
+				sy += float64(p / w)
 				n++
 				around(p, w, h, func(r int) {
 					if inRing[r] {
@@ -303,17 +298,17 @@ func joins(blot, ink []bool, w, h int) []bool {
 					}
 				})
 			}
-			dirs = append(dirs, [2]float64{sx / float64(n), sy / float64(n)})
+			exits = append(exits, [2]float64{sx / float64(n), sy / float64(n)})
 		}
 		for _, q := range ring {
 			exitSeen[q] = false
 		}
-		join := len(dirs) > 2
-		if len(dirs) == 2 {
+		join := len(exits) > 2
+		if len(exits) == 2 {
 			// A stroke passing by or through: ink all the way from one exit
 			// to the other. Between the arms of a V, paper.
-			ax, ay := dirs[0][0]+cx, dirs[0][1]+cy
-			bx, by := dirs[1][0]+cx, dirs[1][1]+cy
+			ax, ay := exits[0][0], exits[0][1]
+			bx, by := exits[1][0], exits[1][1]
 			steps := int(math.Hypot(bx-ax, by-ay)) + 1
 			for k := 0; k <= steps && !join; k++ {
 				f := float64(k) / float64(steps)
