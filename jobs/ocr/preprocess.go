@@ -42,7 +42,7 @@ func preprocessFile(path string) (prepared, error) {
 //
 //  1. resolution: a page narrower than minPageWidth pixels (a low-resolution
 //     scan or photo) is enlarged to it, so that text is tall enough (to
-//     no more than maxPreparedPixels);
+//     no more than maxPagePixels);
 //  2. light: the paper's brightness is estimated block by block (the
 //     brightest pixels of each) and divided out, so that uneven light and
 //     grey paper become white;
@@ -171,17 +171,19 @@ func despeckleGrey(g, bin *image.Gray, least int) ([]int, int) {
 // Tesseract reads best; narrower copies are enlarged.
 const minPageWidth = 1650
 
-// maxPreparedPixels bounds the page Preprocess enlarges a narrow one to: an
-// A4 page at 600 dpi. A sliver of a page (an uploaded image 2 pixels wide
-// and 4,000 tall) enlarged to minPageWidth would be billions of pixels.
-const maxPreparedPixels = 35_000_000
+// maxPagePixels bounds a page image, an A4 page at 600 dpi: the page
+// rasterised (a PDF may declare a page 200 inches square, rendered at
+// rasterDPI unless that would be more) and the page Preprocess enlarges a
+// narrow one to (a sliver, an uploaded image 2 pixels wide and 4,000 tall,
+// enlarged to minPageWidth would be billions of pixels).
+const maxPagePixels = 35_000_000
 
 // enlargement is the factor a page w pixels wide and h tall is enlarged
-// by: to minPageWidth, but to no more than maxPreparedPixels, and never
+// by: to minPageWidth, but to no more than maxPagePixels, and never
 // below 1.
 func enlargement(w, h int) float64 {
 	f := float64(minPageWidth) / float64(w)
-	if most := math.Sqrt(maxPreparedPixels / (float64(w) * float64(h))); f > most {
+	if most := math.Sqrt(maxPagePixels / (float64(w) * float64(h))); f > most {
 		f = most
 	}
 	return max(f, 1)

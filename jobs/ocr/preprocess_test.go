@@ -362,7 +362,7 @@ func besideStrikes(strikes []image.Rectangle, h, skip int, fn func(x, y int)) {
 
 // TestEnlargement: a narrow page is enlarged to minPageWidth, a sliver of
 // one (an uploaded image two pixels wide) to no more than
-// maxPreparedPixels, which Preprocess then reads in a moment.
+// maxPagePixels, which Preprocess then reads in a moment.
 func TestEnlargement(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -384,7 +384,7 @@ func TestEnlargement(t *testing.T) {
 	for i := range sliver.Pix {
 		sliver.Pix[i] = uint8(i * 7)
 	}
-	if got := Preprocess(sliver).Rect; got.Dx()*got.Dy() > maxPreparedPixels {
+	if got := Preprocess(sliver).Rect; got.Dx()*got.Dy() > maxPagePixels {
 		t.Errorf("a 2 × 4000 page came out %v", got)
 	}
 }

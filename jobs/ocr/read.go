@@ -143,11 +143,6 @@ func (r *reader) pageCount(ctx context.Context, path string) (int, error) {
 
 var pagesLine = regexp.MustCompile(`(?m)^Pages:\s+(\d+)\s*$`)
 
-// maxRasterPixels bounds a rasterised page: an A4 page at 600 dpi. A page
-// is rendered at rasterDPI unless it is so large (a PDF may declare a page
-// 200 inches square) that it would be more.
-const maxRasterPixels = 35_000_000
-
 // pageSize reads page n's size in points with pdfinfo; ok is false when
 // pdfinfo does not say.
 func (r *reader) pageSize(ctx context.Context, path string, n int) (w, h float64, ok bool) {
@@ -171,11 +166,11 @@ func (r *reader) pageSize(ctx context.Context, path string, n int) (w, h float64
 var pageSizeLine = regexp.MustCompile(`(?m)^Page\s+\d+\s+size:\s+([0-9.]+)\s+x\s+([0-9.]+)\s+pts`)
 
 // rasterDPIFor is the resolution a page w × h points is rendered at:
-// rasterDPI, or less for a page that would be over maxRasterPixels (at
+// rasterDPI, or less for a page that would be over maxPagePixels (at
 // least 1).
 func rasterDPIFor(w, h float64) string {
 	dpi, _ := strconv.Atoi(rasterDPI)
-	if most := int(72 * math.Sqrt(maxRasterPixels/(w*h))); most < dpi {
+	if most := int(72 * math.Sqrt(maxPagePixels/(w*h))); most < dpi {
 		dpi = max(most, 1)
 	}
 	return strconv.Itoa(dpi)

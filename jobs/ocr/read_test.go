@@ -197,7 +197,7 @@ func TestReadPDFUnreadable(t *testing.T) {
 }
 
 // TestRasterDPI: a page is rendered at 300 dpi unless it would be over
-// maxRasterPixels; its size comes from pdfinfo.
+// maxPagePixels; its size comes from pdfinfo.
 func TestRasterDPI(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
