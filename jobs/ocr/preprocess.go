@@ -784,7 +784,7 @@ func rotate(g *image.Gray, deg float64) *image.Gray {
 func eraseRules(g, bin *image.Gray, charH int) {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
 	minRun := max(minRuleChars*charH, 60)
-	thick := max(maxStrikeThickness, charH/5)
+	thick := max(maxLineThickness, charH/5)
 	ink := func(x, y int) bool {
 		return x >= 0 && y >= 0 && x < w && y < h && bin.Pix[y*bin.Stride+x] == 0
 	}

@@ -16,7 +16,7 @@ import (
 //go:norace
 func eraseRuleSpecks(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
-	thick := max(maxStrikeThickness, charH/5)
+	thick := max(maxLineThickness, charH/5)
 	ink := func(x, y int) bool {
 		return x >= 0 && y >= 0 && x < w && y < h && bin.Pix[y*bin.Stride+x] == 0
 	}

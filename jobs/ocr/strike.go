@@ -50,27 +50,25 @@ func findStrikes(bin *image.Gray, charH int) []image.Rectangle {
 				return
 			}
 			// Only the top row of a line: its thickness is measured down.
-			// Both at columns spread along it: glyphs' strokes cross a
-			// line here and there (on a blurred copy, at most of them), its
-			// own edges run along it. The top row has ink above it at
-			// fewer than three quarters of them; its thickness is the
-			// median of theirs (the lower quartile where glyphs' strokes
-			// make the median too thick).
+			// The row above it has no run of ink of a line's length along
+			// nine tenths of it (a run shorter than a line's, there, is a
+			// blurred line's rounded top). Its thickness is measured at
+			// columns spread along it, where glyphs' strokes cross it here
+			// and there (on a blurred copy, at most of them): the median,
+			// or the lower quartile where the strokes make the median too
+			// thick. Ink just above and just below the line, past that
+			// thickness, must be at a fifth of its columns at least.
+			if a, b := runOver(bin, y-1, x0, x); b-a >= minLen && 10*(min(b, x)-max(a, x0)) >= 9*(x-x0) {
+				return
+			}
 			var extent [strikeSamples]int
-			above := 0
 			for i := range strikeSamples {
 				c := x0 + (2*i+1)*(x-x0)/(2*strikeSamples)
-				if ink(c, y-1) {
-					above++
-				}
 				e := 1
 				for e <= maxStrikeThickness && ink(c, y+e) {
 					e++
 				}
 				extent[i] = e
-			}
-			if 4*above >= 3*strikeSamples {
-				return
 			}
 			slices.Sort(extent[:])
 			thick := extent[strikeSamples/2]
@@ -87,12 +85,42 @@ func findStrikes(bin *image.Gray, charH int) []image.Rectangle {
 					cross++
 				}
 			}
+			// What is erased is the lower quartile's thickness: the line
+			// itself, not the glyphs' strokes along it (a blurred line's
+			// fringe is eraseStrikes' to find).
+			bottom = y + extent[strikeSamples/4] - 1
 			if cross*5 >= x-x0 {
 				segs = append(segs, image.Rect(x0, y, x, bottom+1))
 			}
 		})
 	}
 	return segs
+}
+
+// runOver returns the run of ink in row y of a binary page (whole, from
+// a to b exclusive) that overlaps columns x0 to x1 most; a == b when none
+// does.
+//
+//go:norace
+func runOver(bin *image.Gray, y, x0, x1 int) (a, b int) {
+	if y < 0 {
+		return 0, 0
+	}
+	row := bin.Pix[y*bin.Stride : y*bin.Stride+bin.Rect.Dx()]
+	from, to := x0, x1
+	for from > 0 && row[from-1] == 0 {
+		from--
+	}
+	for to < len(row) && row[to] == 0 {
+		to++
+	}
+	inkRuns(row[from:to], func(ra, rb int) {
+		ra, rb = ra+from, rb+from
+		if min(rb, x1)-max(ra, x0) > min(b, x1)-max(a, x0) {
+			a, b = ra, rb
+		}
+	})
+	return a, b
 }
 
 // inkRuns calls fn with each run of ink (0) in a row of a binary page,
@@ -117,9 +145,15 @@ func inkRuns(row []uint8, fn func(x0, x1 int)) {
 // at.
 const strikeSamples = 16
 
+// maxLineThickness is the thickest a rule is taken to be, in pixels at
+// 300 dpi: a printed hairline is 1–3.
+const maxLineThickness = 6
+
 // maxStrikeThickness is the thickest line, in pixels at 300 dpi, taken for
-// a strike: a printed hairline is 1–3.
-const maxStrikeThickness = 6
+// a strike: a printed hairline, 1–3, and 7 when blurred (σ 1.2 at 200
+// dpi, as the corpus's blurred copy: measured at its top row, where glyphs
+// touch it).
+const maxStrikeThickness = 8
 
 // eraseStrikes whitens the strikes in g, but where a glyph's stroke crosses
 // them (ink just above and just below) or meets them over less than about
@@ -128,19 +162,49 @@ const maxStrikeThickness = 6
 // Where the ink beside the line runs on for longer, it is the line's own
 // edge, and goes.
 //
+// On a blurred copy the line has a fringe: a pixel or two of ink along
+// both its edges that its measured thickness left out, and a tail beyond
+// its ends. Ink beside the line counts only past the fringe (as deep as
+// the ink along a quarter of the line's columns, the shallowest), the
+// fringe goes with the line, and so does the tail: up to two columns
+// more than the fringe is deep past each end, while there is no ink just
+// outside the line and its fringes.
+//
 //go:norace
 func eraseStrikes(g, bin *image.Gray, strikes []image.Rectangle, charH int) {
-	h := bin.Rect.Dy()
+	w, h := bin.Rect.Dx(), bin.Rect.Dy()
 	ink := func(x, y int) bool { return y >= 0 && y < h && bin.Pix[y*bin.Stride+x] == 0 }
+	// depth is how many rows of ink there are from y on, going in
+	// direction dir, up to charH.
+	depth := func(x, y, dir int) int {
+		d := 0
+		for d < charH && ink(x, y+dir*d) {
+			d++
+		}
+		return d
+	}
+	whiten := func(x, y0, y1 int) {
+		for y := max(y0, 0); y <= min(y1, h-1); y++ {
+			g.Pix[y*g.Stride+x] = 255
+		}
+	}
 	for _, r := range strikes {
-		// both: ink above and below column x; side: above or below.
 		n := r.Dx()
+		up := make([]int, n)
+		down := make([]int, n)
+		for x := r.Min.X; x < r.Max.X; x++ {
+			up[x-r.Min.X] = depth(x, r.Min.Y-1, -1)
+			down[x-r.Min.X] = depth(x, r.Max.Y, 1)
+		}
+		fu, fd := fringe(up), fringe(down)
+		top, bottom := r.Min.Y-1-fu, r.Max.Y+fd
+		// both: ink above and below column x, past the fringe; side:
+		// above or below.
 		both := make([]bool, n)
 		side := make([]bool, n)
-		for x := r.Min.X; x < r.Max.X; x++ {
-			up, down := ink(x, r.Min.Y-1), ink(x, r.Max.Y)
-			both[x-r.Min.X] = up && down
-			side[x-r.Min.X] = up || down
+		for i := range n {
+			both[i] = up[i] > fu && down[i] > fd
+			side[i] = up[i] > fu || down[i] > fd
 		}
 		keep := make([]bool, n)
 		for i := 0; i < n; {
@@ -159,14 +223,34 @@ func eraseStrikes(g, bin *image.Gray, strikes []image.Rectangle, charH int) {
 			i = j
 		}
 		for x := r.Min.X; x < r.Max.X; x++ {
-			if keep[x-r.Min.X] {
-				continue
-			}
-			for y := max(r.Min.Y-1, 0); y < min(r.Max.Y+1, h); y++ {
-				g.Pix[y*g.Stride+x] = 255
+			if !keep[x-r.Min.X] {
+				whiten(x, top, bottom)
 			}
 		}
+		if fu+fd == 0 {
+			continue
+		}
+		// The tail: a few columns past each end, where there is no ink
+		// just outside the line and its fringes.
+		tail := max(fu, fd) + 2
+		free := func(x int) bool { return !ink(x, top-1) && !ink(x, bottom+1) }
+		for x := r.Min.X - 1; x >= max(r.Min.X-tail, 0) && free(x); x-- {
+			whiten(x, top, bottom)
+		}
+		for x := r.Max.X; x < min(r.Max.X+tail, w) && free(x); x++ {
+			whiten(x, top, bottom)
+		}
 	}
+}
+
+// fringe is how deep the ink runs on beside a strike along a quarter of
+// its columns, the shallowest: 0 on a sharp copy, where glyphs' strokes
+// touch the line at fewer columns than that; the line's blurred edge on a
+// soft one. It is at most 3 pixels.
+func fringe(depths []int) int {
+	s := slices.Clone(depths)
+	slices.Sort(s)
+	return min(s[len(s)/4], 3)
 }
 
 // markStruck sets Struck on each line a strike runs through: within its
