@@ -309,6 +309,16 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	if err != nil {
 		return Page{}, pageError(outer, n, err, CodeInternal)
 	}
+	if !r.oneReading && prep.page != nil {
+		// As with the suspect lines, a failed reading of the unread bands
+		// leaves the page as first read.
+		if txt, tsv, err = r.readUnread(ctx, prep.page, prep.ink, root, languages, txt, tsv); err != nil {
+			if ctx.Err() != nil {
+				return Page{}, pageError(outer, n, err, CodeInternal)
+			}
+			r.log.WarnContext(ctx, "ocr: reading unread bands failed; the page keeps its first reading", "page", n, "error", err)
+		}
+	}
 	if !r.oneReading && rereadable(languages) {
 		// A failed second reading leaves the first, which is whole.
 		if txt, tsv, err = r.rereadSuspects(ctx, prep.page, root, txt, tsv); err != nil {

@@ -1,0 +1,193 @@
+package ocr
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Lines Tesseract left out. Now and then Tesseract (--psm 6) returns
+// nothing for a whole line of a page it read otherwise: on the noisy scan
+// of the corpus, nest-0016's 소유권이전 line, nine fields of its entry. The
+// page's ink bands (inkBands) show where text is printed. A band whose
+// rows no line read covers, for half a line's height or more, is read
+// again on its own: the page whitened but for such bands, and within them
+// the boxes of the lines already read, by one more Tesseract run in the
+// page's languages. Each line read there that lies in such a band and
+// over no line of the first reading is put into the first reading, in
+// the txt after the line above it, in the TSV after that line's words.
+
+// unreadBands returns the bands of ink in which a run of rows at least
+// half of lineH tall lies under no line's box.
+func unreadBands(bands []Band, boxes []image.Rectangle, lineH int) []Band {
+	var out []Band
+	for _, b := range bands {
+		covered := make([]bool, b.Bottom-b.Top)
+		for _, box := range boxes {
+			for y := max(box.Min.Y, b.Top); y < min(box.Max.Y, b.Bottom); y++ {
+				covered[y-b.Top] = true
+			}
+		}
+		run, longest := 0, 0
+		for _, c := range covered {
+			if c {
+				run = 0
+				continue
+			}
+			run++
+			longest = max(longest, run)
+		}
+		if 2*longest >= lineH {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// readUnread reads again the bands of img that hold text no line of the
+// reading (txt and tsv) covers, and returns the reading with the lines
+// read there put in (see the top of this file). It returns the reading
+// unchanged when its txt and TSV disagree on the lines, when no band is
+// unread, and when the second reading's txt and TSV disagree; with an
+// error (and the reading unchanged) when the second run fails.
+func (r *reader) readUnread(ctx context.Context, img *image.Gray, bands []Band, root, languages string, txt, tsv []byte) ([]byte, []byte, error) {
+	first, ok := newReading(txt, tsv)
+	if !ok || img == nil || len(first.words) == 0 {
+		return txt, tsv, nil
+	}
+	boxes := make([]image.Rectangle, len(first.words))
+	heights := make([]int, len(first.words))
+	for k, ws := range first.words {
+		boxes[k] = wordsBox(ws)
+		heights[k] = boxes[k].Dy()
+	}
+	slices.Sort(heights)
+	lineH := heights[len(heights)/2]
+	unread := unreadBands(bands, boxes, lineH)
+	if len(unread) == 0 {
+		return txt, tsv, nil
+	}
+	// The unread bands, a quarter of a line wider each way (a band is
+	// the rows with a quarter of a character's ink and more), the lines
+	// already read within them whitened.
+	pad := max(lineH/4, 2)
+	var keep []image.Rectangle
+	for _, b := range unread {
+		keep = append(keep, image.Rect(img.Rect.Min.X, b.Top-pad, img.Rect.Max.X, b.Bottom+pad))
+	}
+	page := onlyLines(img, keep)
+	for _, box := range boxes {
+		box = box.Inset(-2).Intersect(page.Rect)
+		for y := box.Min.Y; y < box.Max.Y; y++ {
+			row := page.Pix[page.PixOffset(box.Min.X, y):page.PixOffset(box.Max.X, y)]
+			for i := range row {
+				row[i] = 0xff
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, page); err != nil {
+		return txt, tsv, err
+	}
+	in, out := root+"-unread.png", root+"-unread"
+	if err := os.WriteFile(in, buf.Bytes(), 0o600); err != nil {
+		return txt, tsv, err
+	}
+	defer os.Remove(in)
+	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, in, out, "-l", languages, "--psm", tesseractPSM, "txt", "tsv"); err != nil {
+		return txt, tsv, err
+	}
+	defer os.Remove(out + ".txt")
+	defer os.Remove(out + ".tsv")
+	txt2, err := readFile(out+".txt", maxTextOutput)
+	if err != nil {
+		return txt, tsv, err
+	}
+	tsv2, err := readFile(out+".tsv", maxTextOutput)
+	if err != nil {
+		return txt, tsv, err
+	}
+	second, ok := newReading(txt2, tsv2)
+	if !ok {
+		return txt, tsv, nil
+	}
+	// after[k]: the second reading's lines to put after the first's line k.
+	after := map[int][]int{}
+	for j, ws := range second.words {
+		box := wordsBox(ws)
+		mid := (box.Min.Y + box.Max.Y) / 2
+		if !slices.ContainsFunc(unread, func(b Band) bool { return mid >= b.Top && mid < b.Bottom }) {
+			continue
+		}
+		if slices.ContainsFunc(boxes, func(b image.Rectangle) bool {
+			in := b.Intersect(box)
+			return 4*in.Dx()*in.Dy() > box.Dx()*box.Dy()
+		}) {
+			continue
+		}
+		k := -1
+		for i, b := range boxes {
+			if (b.Min.Y+b.Max.Y)/2 < mid && (k < 0 || b.Min.Y+b.Max.Y > boxes[k].Min.Y+boxes[k].Max.Y) {
+				k = i
+			}
+		}
+		if k >= 0 {
+			after[k] = append(after[k], j)
+		}
+	}
+	if len(after) == 0 {
+		return txt, tsv, nil
+	}
+	txt, tsv = insertLines(first, second, after, tsv)
+	return txt, tsv, nil
+}
+
+// insertLines puts the second reading's lines after[k] into the first
+// reading after its line k: in the txt after k's line, in the TSV after
+// k's last word, as a line of its own (block 1000 + its index in the
+// second reading).
+func insertLines(first, second reading, after map[int][]int, tsv []byte) ([]byte, []byte) {
+	var lines []string
+	next := 0                    // the next txt line of first to copy
+	rowsAfter := map[int][]int{} // TSV row of the first reading → second's lines after it
+	for k, js := range after {
+		ws := first.words[k]
+		rowsAfter[ws[len(ws)-1].row] = js
+	}
+	ks := make([]int, 0, len(after))
+	for k := range after {
+		ks = append(ks, k)
+	}
+	slices.SortFunc(ks, func(a, b int) int { return first.at[a] - first.at[b] })
+	for _, k := range ks {
+		lines = append(lines, first.txt[next:first.at[k]+1]...)
+		next = first.at[k] + 1
+		for _, j := range after[k] {
+			lines = append(lines, second.txt[second.at[j]])
+		}
+	}
+	lines = append(lines, first.txt[next:]...)
+	rows := bytes.Split(tsv, []byte("\n"))
+	var b bytes.Buffer
+	for i, row := range rows {
+		b.Write(row)
+		if i < len(rows)-1 {
+			b.WriteByte('\n')
+		}
+		for _, j := range rowsAfter[i] {
+			if i == len(rows)-1 {
+				b.WriteByte('\n')
+			}
+			for _, w := range second.words[j] {
+				fmt.Fprintf(&b, "5\t1\t%d\t1\t1\t0\t%d\t%d\t%d\t%d\t%g\t%s\n", 1000+j,
+					w.box.Min.X, w.box.Min.Y, w.box.Dx(), w.box.Dy(), w.conf, w.text)
+			}
+		}
+	}
+	return []byte(strings.Join(lines, "\n")), b.Bytes()
+}

@@ -1,0 +1,179 @@
+package ocr
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestUnreadBands(t *testing.T) {
+	t.Parallel()
+	boxes := []image.Rectangle{
+		image.Rect(100, 100, 900, 130), // a line read
+		image.Rect(100, 200, 300, 215), // half a line read, in one column
+	}
+	for _, tt := range []struct {
+		name   string
+		band   Band
+		unread bool
+	}{
+		{"under a line read", Band{Top: 102, Bottom: 128}, false},
+		{"a band as tall as the line, three rows beyond it", Band{Top: 100, Bottom: 133}, false},
+		{"a line read and half a line below it", Band{Top: 100, Bottom: 145}, true},
+		{"no line over it", Band{Top: 150, Bottom: 180}, true},
+		{"less than half a line tall", Band{Top: 150, Bottom: 164}, false},
+		{"a line whose top rows a word of another column covers", Band{Top: 200, Bottom: 230}, true},
+		{"a band no taller than the word over its top", Band{Top: 200, Bottom: 220}, false},
+		{"a struck band counts like any", Band{Top: 150, Bottom: 180, Struck: true}, true},
+	} {
+		got := unreadBands([]Band{tt.band}, boxes, 30)
+		if (len(got) == 1) != tt.unread {
+			t.Errorf("%s: unreadBands(%+v) = %+v, unread want %v", tt.name, tt.band, got, tt.unread)
+		}
+	}
+}
+
+// TestInsertLines: the second reading's lines go into the first after the
+// line above them, in the txt and in the TSV, and the page reads them as
+// lines of their own, with their boxes and confidences; nothing else
+// changes.
+func TestInsertLines(t *testing.T) {
+	t.Parallel()
+	const head = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
+	tsv := head +
+		"5\t1\t1\t1\t1\t1\t10\t10\t100\t30\t90\t【갑\n" +
+		"5\t1\t1\t1\t1\t2\t120\t10\t60\t30\t90\t구】\n" +
+		"5\t1\t1\t1\t2\t1\t10\t130\t100\t30\t80\t제30095호\n" +
+		"5\t1\t1\t2\t1\t1\t10\t250\t200\t30\t50\t이하여백"
+	txt := "【갑 구】\n제30095호\n\n이하여백\n\f"
+	stsv := head +
+		"5\t1\t1\t1\t1\t1\t10\t90\t20\t30\t93\t2\n" +
+		"5\t1\t1\t1\t1\t2\t100\t90\t200\t30\t91\t소유권이전\n" +
+		"5\t1\t1\t1\t2\t1\t10\t190\t300\t30\t60\t거래가액\n"
+	stxt := "2      소유권이전\n거래가액\n\f"
+	first, ok := newReading([]byte(txt), []byte(tsv))
+	if !ok {
+		t.Fatalf("the first reading's txt and TSV disagree: %+v", first)
+	}
+	second, ok := newReading([]byte(stxt), []byte(stsv))
+	if !ok {
+		t.Fatalf("the second reading's txt and TSV disagree: %+v", second)
+	}
+	gotTxt, gotTSV := insertLines(first, second, map[int][]int{0: {0}, 1: {1}}, []byte(tsv))
+	if want := "【갑 구】\n2      소유권이전\n제30095호\n거래가액\n\n이하여백\n\f"; string(gotTxt) != want {
+		t.Errorf("txt = %q, want %q", gotTxt, want)
+	}
+	p := tesseractPage(gotTxt, gotTSV)
+	want := []Line{{Text: "【갑 구】", Confidence: 0.9}, {Text: "2      소유권이전", Confidence: 0.92}, {Text: "제30095호", Confidence: 0.8},
+		{Text: "거래가액", Confidence: 0.6}, {Text: "이하여백", Confidence: 0.5}}
+	if !slices.Equal(p.Lines, want) {
+		t.Errorf("lines = %+v, want %+v", p.Lines, want)
+	}
+	boxes := lineBoxes(gotTSV)
+	wantBoxes := []image.Rectangle{image.Rect(10, 10, 180, 40), image.Rect(10, 90, 300, 120), image.Rect(10, 130, 110, 160),
+		image.Rect(10, 190, 310, 220), image.Rect(10, 250, 210, 280)}
+	if !slices.Equal(boxes, wantBoxes) {
+		t.Errorf("boxes = %v, want %v", boxes, wantBoxes)
+	}
+	for _, row := range strings.Split(tsv, "\n") {
+		if !strings.Contains(string(gotTSV), row) {
+			t.Errorf("row %q lost", row)
+		}
+	}
+}
+
+// TestReadUnread reads a registry page with Tesseract, takes one line out
+// of the reading as Tesseract now and then leaves one out, and reads the
+// page's unread bands: the line comes back where it was, read as it was.
+// The whole reading has no unread band, and comes back as it was.
+func TestReadUnread(t *testing.T) {
+	if testing.Short() {
+		t.Skip("OCR of image pages takes seconds a page")
+	}
+	t.Parallel()
+	ctx := context.Background()
+	tl, err := installedTools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newReader(tl, 1, testLogger(t))
+	prep := prepare(resize(cleanPage(t), 1.5))
+	dir := t.TempDir()
+	root := filepath.Join(dir, "page")
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, prep.page); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(root+".png", buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(ctx, r.env, 1<<20, tl.tesseract, root+".png", root, "-l", "kor+eng", "--psm", tesseractPSM, "txt", "tsv"); err != nil {
+		t.Fatal(err)
+	}
+	txt, err := os.ReadFile(root + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tsv, err := os.ReadFile(root + ".tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, ok := newReading(txt, tsv)
+	if !ok {
+		t.Fatal("the reading's txt and TSV disagree")
+	}
+	gotTxt, gotTSV, err := r.readUnread(ctx, prep.page, prep.ink, root, "kor+eng", txt, tsv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(gotTxt, txt) || !bytes.Equal(gotTSV, tsv) {
+		t.Errorf("a reading with no line left out changed:\n%s", gotTxt)
+	}
+
+	// The 갑구's first entry's first line.
+	k := slices.IndexFunc(first.at, func(at int) bool { return strings.Contains(first.txt[at], "소유권보존") })
+	if k <= 0 || k == len(first.words)-1 {
+		t.Fatalf("no line of 소유권보존 in the reading:\n%s", txt)
+	}
+	line := first.txt[first.at[k]]
+	rows := map[int]bool{}
+	for _, w := range first.words[k] {
+		rows[w.row] = true
+	}
+	lessTxt := slices.Delete(slices.Clone(first.txt), first.at[k], first.at[k]+1)
+	var lessTSV []string
+	for i, row := range strings.Split(string(tsv), "\n") {
+		if !rows[i] {
+			lessTSV = append(lessTSV, row)
+		}
+	}
+	gotTxt, gotTSV, err = r.readUnread(ctx, prep.page, prep.ink, root, "kor+eng", []byte(strings.Join(lessTxt, "\n")), []byte(strings.Join(lessTSV, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := newReading(gotTxt, gotTSV)
+	if !ok {
+		t.Fatalf("the txt and TSV disagree once the line is back:\n%s\n%s", gotTxt, gotTSV)
+	}
+	if len(got.words) != len(first.words) {
+		t.Fatalf("%d lines read, want %d:\n%s", len(got.words), len(first.words), gotTxt)
+	}
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	if back := got.txt[got.at[k]]; squeeze(back) != squeeze(line) {
+		t.Errorf("line %d read again as %q, was %q", k, back, line)
+	}
+	if box, was := wordsBox(got.words[k]), wordsBox(first.words[k]); !box.Eq(was) {
+		t.Errorf("line %d's box is %v, was %v", k, box, was)
+	}
+	for i := range first.words {
+		if i != k && got.txt[got.at[i]] != first.txt[first.at[i]] {
+			t.Errorf("line %d is %q, was %q", i, got.txt[got.at[i]], first.txt[first.at[i]])
+		}
+	}
+}
