@@ -106,7 +106,9 @@
 // kor+eng makes of many a specked Hangul word, or a date read as digits
 // only) are read again in Korean alone, on a copy of the page with every
 // other line whitened, and keep the reading Tesseract is surer of over
-// those words (reread.go). Workers bounds the pages read
+// those words (reread.go). Bands of ink no line read covers (a line
+// Tesseract left out) are read again on their own, and the lines found
+// there put in (unread.go). Workers bounds the pages read
 // at once over all jobs and /v1/parse requests: one Tesseract per core. An
 // image page costs about 2–6 s on one core, a text page about 20 ms.
 // CheckTools names the Debian packages it needs: poppler-utils,

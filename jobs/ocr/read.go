@@ -51,8 +51,8 @@ type ReadOptions struct {
 	// corrected to the form's words (correctForm).
 	Raw bool
 	// OneReading skips reading the lines read with suspect words again in
-	// Korean alone (rereadSuspects): for measuring what it changes. Raw
-	// implies it.
+	// Korean alone (rereadSuspects) and the bands of ink no line covers
+	// (readUnread): for measuring what they change. Raw implies it.
 	OneReading bool
 }
 
@@ -100,7 +100,7 @@ type reader struct {
 	log   *slog.Logger
 	env   []string // tesseract's environment
 	raw   bool     // skip Preprocess
-	// oneReading skips rereadSuspects.
+	// oneReading skips readUnread and rereadSuspects.
 	oneReading bool
 }
 
