@@ -198,31 +198,9 @@ func (r *reader) rereadSuspects(ctx context.Context, img *image.Gray, root strin
 	if len(again) == 0 {
 		return txt, tsv, nil
 	}
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, onlyLines(img, again)); err != nil {
+	second, ok, err := r.readImage(ctx, onlyLines(img, again), root+"-again", rereadLanguage)
+	if err != nil || !ok {
 		return txt, tsv, err
-	}
-	in, out := root+"-again.png", root+"-again"
-	if err := os.WriteFile(in, buf.Bytes(), 0o600); err != nil {
-		return txt, tsv, err
-	}
-	defer os.Remove(in)
-	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, in, out, "-l", rereadLanguage, "--psm", tesseractPSM, "txt", "tsv"); err != nil {
-		return txt, tsv, err
-	}
-	defer os.Remove(out + ".txt")
-	defer os.Remove(out + ".tsv")
-	txt2, err := readFile(out+".txt", maxTextOutput)
-	if err != nil {
-		return txt, tsv, err
-	}
-	tsv2, err := readFile(out+".tsv", maxTextOutput)
-	if err != nil {
-		return txt, tsv, err
-	}
-	second, ok := newReading(txt2, tsv2)
-	if !ok {
-		return txt, tsv, nil
 	}
 	splices := map[int]lineSplice{} // first reading's line → what changes in it
 	for k, j := range matchLines(first.words, second.words) {
@@ -235,6 +213,36 @@ func (r *reader) rereadSuspects(ctx context.Context, img *image.Gray, root strin
 	}
 	txt, tsv = spliceReading(first, splices, tsv)
 	return txt, tsv, nil
+}
+
+// readImage reads img with Tesseract in languages (txt and TSV, written
+// beside root and removed after): a second reading of part of a page. ok
+// is false when its txt and TSV disagree on the lines.
+func (r *reader) readImage(ctx context.Context, img *image.Gray, root, languages string) (reading, bool, error) {
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
+		return reading{}, false, err
+	}
+	in := root + ".png"
+	if err := os.WriteFile(in, buf.Bytes(), 0o600); err != nil {
+		return reading{}, false, err
+	}
+	defer os.Remove(in)
+	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, in, root, "-l", languages, "--psm", tesseractPSM, "txt", "tsv"); err != nil {
+		return reading{}, false, err
+	}
+	defer os.Remove(root + ".txt")
+	defer os.Remove(root + ".tsv")
+	txt, err := readFile(root+".txt", maxTextOutput)
+	if err != nil {
+		return reading{}, false, err
+	}
+	tsv, err := readFile(root+".tsv", maxTextOutput)
+	if err != nil {
+		return reading{}, false, err
+	}
+	second, ok := newReading(txt, tsv)
+	return second, ok, nil
 }
 
 // onlyLines returns a copy of img white but for the rectangles boxes.

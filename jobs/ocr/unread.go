@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"image/png"
-	"os"
 	"slices"
 	"strings"
 )
@@ -90,31 +88,9 @@ func (r *reader) readUnread(ctx context.Context, img *image.Gray, bands []Band, 
 			}
 		}
 	}
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, page); err != nil {
+	second, ok, err := r.readImage(ctx, page, root+"-unread", languages)
+	if err != nil || !ok {
 		return txt, tsv, err
-	}
-	in, out := root+"-unread.png", root+"-unread"
-	if err := os.WriteFile(in, buf.Bytes(), 0o600); err != nil {
-		return txt, tsv, err
-	}
-	defer os.Remove(in)
-	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, in, out, "-l", languages, "--psm", tesseractPSM, "txt", "tsv"); err != nil {
-		return txt, tsv, err
-	}
-	defer os.Remove(out + ".txt")
-	defer os.Remove(out + ".tsv")
-	txt2, err := readFile(out+".txt", maxTextOutput)
-	if err != nil {
-		return txt, tsv, err
-	}
-	tsv2, err := readFile(out+".tsv", maxTextOutput)
-	if err != nil {
-		return txt, tsv, err
-	}
-	second, ok := newReading(txt2, tsv2)
-	if !ok {
-		return txt, tsv, nil
 	}
 	// after[k]: the second reading's lines to put after the first's line k.
 	after := map[int][]int{}
