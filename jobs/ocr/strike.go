@@ -89,12 +89,44 @@ func findStrikes(bin *image.Gray, charH int) []image.Rectangle {
 			// itself, not the glyphs' strokes along it (a blurred line's
 			// fringe is eraseStrikes' to find).
 			bottom = y + extent[strikeSamples/4] - 1
-			if cross*5 >= x-x0 {
+			if cross*5 >= x-x0 && !runsOn(bin, x0, x, y, bottom, charH) {
 				segs = append(segs, image.Rect(x0, y, x, bottom+1))
 			}
 		})
 	}
 	return segs
+}
+
+// runsOn reports whether a run of ink from x0 to x1 (exclusive), rows y0
+// to y1, runs on past either end in a row just above or below it, for
+// more than a character: a slanted rule (a photo's), cut into steps one
+// row apart, each short enough to be taken for a strike. A strike ends
+// where the text of its cell does.
+//
+//go:norace
+func runsOn(bin *image.Gray, x0, x1, y0, y1, charH int) bool {
+	for _, y := range []int{y0 - 1, y1 + 1} {
+		if y < 0 || y >= bin.Rect.Dy() {
+			continue
+		}
+		row := bin.Pix[y*bin.Stride : y*bin.Stride+bin.Rect.Dx()]
+		for _, x := range []int{x0, x1 - 1} {
+			if row[x] != 0 {
+				continue
+			}
+			a, b := x, x
+			for a > 0 && row[a-1] == 0 {
+				a--
+			}
+			for b < len(row) && row[b] == 0 {
+				b++
+			}
+			if x0-a > charH || b-x1 > charH {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // runOver returns the run of ink in row y of a binary page (whole, from
