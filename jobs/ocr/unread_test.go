@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dungji/dungji/jobs/ocr/degrade"
 )
 
 func TestUnreadBands(t *testing.T) {
@@ -153,7 +155,8 @@ func TestReadUnread(t *testing.T) {
 			lessTSV = append(lessTSV, row)
 		}
 	}
-	gotTxt, gotTSV, err = r.readUnread(ctx, prep.page, prep.ink, root, "kor+eng", []byte(strings.Join(lessTxt, "\n")), []byte(strings.Join(lessTSV, "\n")))
+	less, lessTSVBytes := []byte(strings.Join(lessTxt, "\n")), []byte(strings.Join(lessTSV, "\n"))
+	gotTxt, gotTSV, err = r.readUnread(ctx, prep.page, prep.ink, root, "kor+eng", less, lessTSVBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,5 +178,24 @@ func TestReadUnread(t *testing.T) {
 		if i != k && got.txt[got.at[i]] != first.txt[first.at[i]] {
 			t.Errorf("line %d is %q, was %q", i, got.txt[got.at[i]], first.txt[first.at[i]])
 		}
+	}
+
+	// The same band made junk (blurred and covered in specks, as an
+	// outside review did): what Tesseract reads there is below
+	// minRecoveredConfidence (measured 26–52), and nothing is put in; the
+	// band stays unread, for the verdict to say so.
+	junk := image.NewGray(prep.page.Rect)
+	copy(junk.Pix, prep.page.Pix)
+	spoilt := degrade.Specks(degrade.Blur(prep.page, 2.2), 0.06, 3)
+	box := wordsBox(first.words[k])
+	for y := box.Min.Y - 4; y < box.Max.Y+4; y++ {
+		copy(junk.Pix[y*junk.Stride:(y+1)*junk.Stride], spoilt.Pix[y*spoilt.Stride:(y+1)*spoilt.Stride])
+	}
+	gotTxt, gotTSV, err = r.readUnread(ctx, junk, prep.ink, root, "kor+eng", less, lessTSVBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(gotTxt, less) || !bytes.Equal(gotTSV, lessTSVBytes) {
+		t.Errorf("lines were put in from a band of junk:\n%s", gotTxt)
 	}
 }
