@@ -175,10 +175,10 @@ func insertLines(first, second reading, after map[int][]int, tsv []byte) ([]byte
 		if i < len(rows)-1 {
 			b.WriteByte('\n')
 		}
+		if js := rowsAfter[i]; len(js) > 0 && i == len(rows)-1 {
+			b.WriteByte('\n') // the TSV ended without one
+		}
 		for _, j := range rowsAfter[i] {
-			if i == len(rows)-1 {
-				b.WriteByte('\n')
-			}
 			for _, w := range second.words[j] {
 				fmt.Fprintf(&b, "5\t1\t%d\t1\t1\t0\t%d\t%d\t%d\t%d\t%g\t%s\n", 1000+j,
 					w.box.Min.X, w.box.Min.Y, w.box.Dx(), w.box.Dy(), w.conf, w.text)

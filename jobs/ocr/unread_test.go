@@ -88,6 +88,19 @@ func TestInsertLines(t *testing.T) {
 			t.Errorf("row %q lost", row)
 		}
 	}
+
+	// Two lines after the page's last, whose TSV row ends it without a
+	// newline: each a line of its own, no blank row between.
+	gotTxt, gotTSV = insertLines(first, second, map[int][]int{2: {0, 1}}, []byte(tsv))
+	if want := "【갑 구】\n제30095호\n\n이하여백\n2      소유권이전\n거래가액\n\f"; string(gotTxt) != want {
+		t.Errorf("txt = %q, want %q", gotTxt, want)
+	}
+	if again, ok := newReading(gotTxt, gotTSV); !ok || len(again.words) != 5 {
+		t.Errorf("the txt and TSV disagree, or not five lines: %+v", again)
+	}
+	if strings.Contains(string(gotTSV), "\n\n") {
+		t.Errorf("a blank row in the TSV:\n%s", gotTSV)
+	}
 }
 
 // TestReadUnread reads a registry page with Tesseract, takes one line out
