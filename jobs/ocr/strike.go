@@ -21,7 +21,12 @@ import (
 // above and just below them along at least a fifth of their length (a
 // quarter missed a short line through "7898)"). A table's rule has paper
 // on at least one side (the cell's padding); a line through text has
-// strokes on both.
+// strokes on both. A photo's slanted rule comes in steps a row apart, each
+// as short as a strike and with its neighbours above and below it: a run
+// that goes on past its end in the row just above or below is such a
+// step (runsOn). The rectangle returned is the line's own thickness (the
+// lower quartile of the thicknesses measured along it), which a blurred
+// line's fringe exceeds: eraseStrikes finds that.
 //
 //go:norace
 func findStrikes(bin *image.Gray, charH int) []image.Rectangle {
