@@ -330,6 +330,7 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	}
 	p := tesseractPage([]byte(correctForm(string(txt))), tsv)
 	p.Page = n
+	markRecovered(&p, tsv)
 	markStruck(&p, lineBoxes(tsv), prep.strikes)
 	if placeLines(&p, parseTSV(tsv)) {
 		p.Ink = prep.ink

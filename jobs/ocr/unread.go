@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -27,6 +28,36 @@ import (
 // letters: measured 26–52 against 92 for the same band read clean); left
 // out, its band stays unread, and the verdict says so (UNREAD_TEXT).
 const minRecoveredConfidence = 70
+
+// recoveredBlock is the TSV block number from which insertLines numbers
+// the lines it puts in (Tesseract's own, at --psm 6, are block 1).
+const recoveredBlock = 1000
+
+// recoveredConfidence is the most confidence (0–1) a line read back from
+// an unread band reports, below the verdict's least confidence for a key
+// entry's line (analysis.KeyFieldConfidence, 0.70): that the page's own
+// reading found no line there is doubt enough. A line read back is often
+// right, but not always: an outside review had a 소유자 박예준 read back
+// as 박예주 at 85 %, with nothing else on the page left to say the row had
+// been lost. A key entry that rests on such a line is PARTIAL
+// (LOW_CONFIDENCE), never COMPLETE.
+const recoveredConfidence = 0.5
+
+// markRecovered lowers the confidence of p's lines that readUnread put in
+// to recoveredConfidence. p's lines pair with the TSV's as tesseractPage
+// pairs them; when they do not, every line already has the page's
+// confidence, and nothing is changed.
+func markRecovered(p *Page, tsv []byte) {
+	lines := tsvLineWords(tsvWords(tsv))
+	if len(lines) != len(p.Lines) {
+		return
+	}
+	for i, ws := range lines {
+		if b, err := strconv.Atoi(ws[0].key[0]); err == nil && b >= recoveredBlock {
+			p.Lines[i].Confidence = min(p.Lines[i].Confidence, recoveredConfidence)
+		}
+	}
+}
 
 // meanConfidence is the mean confidence of words.
 func meanConfidence(words []tsvWord) float64 {
@@ -145,8 +176,8 @@ func (r *reader) readUnread(ctx context.Context, img *image.Gray, bands []Band, 
 
 // insertLines puts the second reading's lines after[k] into the first
 // reading after its line k: in the txt after k's line, in the TSV after
-// k's last word, as a line of its own (block 1000 + its index in the
-// second reading).
+// k's last word, as a line of its own (block recoveredBlock + its index in
+// the second reading).
 func insertLines(first, second reading, after map[int][]int, tsv []byte) ([]byte, []byte) {
 	var lines []string
 	next := 0                    // the next txt line of first to copy
@@ -180,7 +211,7 @@ func insertLines(first, second reading, after map[int][]int, tsv []byte) ([]byte
 		}
 		for _, j := range rowsAfter[i] {
 			for _, w := range second.words[j] {
-				fmt.Fprintf(&b, "5\t1\t%d\t1\t1\t0\t%d\t%d\t%d\t%d\t%g\t%s\n", 1000+j,
+				fmt.Fprintf(&b, "5\t1\t%d\t1\t1\t0\t%d\t%d\t%d\t%d\t%g\t%s\n", recoveredBlock+j,
 					w.box.Min.X, w.box.Min.Y, w.box.Dx(), w.box.Dy(), w.conf, w.text)
 			}
 		}

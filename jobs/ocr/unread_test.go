@@ -77,6 +77,14 @@ func TestInsertLines(t *testing.T) {
 	if !slices.Equal(p.Lines, want) {
 		t.Errorf("lines = %+v, want %+v", p.Lines, want)
 	}
+	// The lines put in report at most recoveredConfidence: a key entry
+	// resting on one is not COMPLETE.
+	markRecovered(&p, gotTSV)
+	for i, c := range []float64{0.9, recoveredConfidence, 0.8, recoveredConfidence, 0.5} {
+		if p.Lines[i].Confidence != c {
+			t.Errorf("line %d %q: confidence %v once marked, want %v", i, p.Lines[i].Text, p.Lines[i].Confidence, c)
+		}
+	}
 	boxes := lineBoxes(gotTSV)
 	wantBoxes := []image.Rectangle{image.Rect(10, 10, 180, 40), image.Rect(10, 90, 300, 120), image.Rect(10, 130, 110, 160),
 		image.Rect(10, 190, 310, 220), image.Rect(10, 250, 210, 280)}
