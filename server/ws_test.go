@@ -28,7 +28,11 @@ type wsClient struct {
 // when empty). It does not wait for the ack.
 func dialWS(t testing.TB, a *testApp, token, subprotocol string) *wsClient {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	// The connection's whole life, not one message's: 10,000 subscribe
+	// cycles on one connection (TestSubscribeUnsubscribeReleasesEverything)
+	// took 63 s under -race on a 2-core machine busy with OCR, and failed
+	// at 60.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(a.base, "http")+"/graphql", &websocket.DialOptions{
 		Subprotocols: []string{subprotocol},
