@@ -119,14 +119,7 @@ func runsOn(bin *image.Gray, x0, x1, y0, y1, charH int) bool {
 			if row[x] != 0 {
 				continue
 			}
-			a, b := x, x
-			for a > 0 && row[a-1] == 0 {
-				a--
-			}
-			for b < len(row) && row[b] == 0 {
-				b++
-			}
-			if x0-a > charH || b-x1 > charH {
+			if a, b := runAt(row, x); x0-a > charH || b-x1 > charH {
 				return true
 			}
 		}
@@ -144,19 +137,31 @@ func runOver(bin *image.Gray, y, x0, x1 int) (a, b int) {
 		return 0, 0
 	}
 	row := bin.Pix[y*bin.Stride : y*bin.Stride+bin.Rect.Dx()]
-	from, to := x0, x1
-	for from > 0 && row[from-1] == 0 {
-		from--
-	}
-	for to < len(row) && row[to] == 0 {
-		to++
-	}
+	from, _ := runAt(row, x0)
+	_, to := runAt(row, x1-1)
+	from, to = min(from, x0), max(to, x1)
 	inkRuns(row[from:to], func(ra, rb int) {
 		ra, rb = ra+from, rb+from
 		if min(rb, x1)-max(ra, x0) > min(b, x1)-max(a, x0) {
 			a, b = ra, rb
 		}
 	})
+	return a, b
+}
+
+// runAt returns the run of ink (0) in a row of a binary page that holds
+// column x, from a to b exclusive; a == b == x where x is paper.
+func runAt(row []uint8, x int) (a, b int) {
+	if row[x] != 0 {
+		return x, x
+	}
+	a, b = x, x
+	for a > 0 && row[a-1] == 0 {
+		a--
+	}
+	for b < len(row) && row[b] == 0 {
+		b++
+	}
 	return a, b
 }
 
