@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +58,7 @@ func TestIssuanceOverGraphQL(t *testing.T) {
 	if strings.Join(path, ">") != "PENDING>PROCESSING>SUCCESS" {
 		t.Fatalf("events %v", path)
 	}
-	resp, err := http.Get(dig(task, "file", "url").(string))
+	resp, err := testClient.Get(dig(task, "file", "url").(string))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,12 +47,17 @@ func metricValue(body, name string, labels ...string) float64 {
 	return sum
 }
 
+// testClient has a transport of its own: httptest.Server.Close closes
+// http.DefaultTransport's idle connections, which breaks a request that a
+// parallel test is starting on one of them ("CloseIdleConnections called").
+var testClient = &http.Client{Transport: &http.Transport{}}
+
 func TestMetricsMoveDuringAnIssuance(t *testing.T) {
 	t.Parallel()
 	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "0s"})
 	tok := a.token(t, "alice", false)
 	scrape := func() string {
-		resp, err := http.Get(a.base + "/metrics")
+		resp, err := testClient.Get(a.base + "/metrics")
 		if err != nil {
 			t.Fatal(err)
 		}

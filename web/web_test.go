@@ -9,6 +9,11 @@ import (
 	"testing"
 )
 
+// testClient has a transport of its own: httptest.Server.Close closes
+// http.DefaultTransport's idle connections, which breaks a request that a
+// parallel test is starting on one of them ("CloseIdleConnections called").
+var testClient = &http.Client{Transport: &http.Transport{}}
+
 // TestHandlerServesConsole checks that the embedded console is complete: the
 // page and every local asset it names are served, and the bundle is the
 // generated one (a clean clone builds with no Node: app.js is committed).
@@ -19,7 +24,7 @@ func TestHandlerServesConsole(t *testing.T) {
 
 	get := func(path string) (int, string, string) {
 		t.Helper()
-		resp, err := http.Get(srv.URL + path)
+		resp, err := testClient.Get(srv.URL + path)
 		if err != nil {
 			t.Fatal(err)
 		}

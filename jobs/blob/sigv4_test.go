@@ -128,7 +128,7 @@ func TestSignaturesRefused(t *testing.T) {
 			}
 			for _, tc := range cases {
 				t.Run(tc.name, func(t *testing.T) {
-					resp, err := http.DefaultClient.Do(tc.req)
+					resp, err := testClient.Do(tc.req)
 					if err != nil {
 						t.Fatal(err)
 					}

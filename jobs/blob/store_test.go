@@ -426,13 +426,18 @@ func TestPresignGetRejectsBadTTL(t *testing.T) {
 	}
 }
 
+// testClient has a transport of its own: httptest.Server.Close closes
+// http.DefaultTransport's idle connections, which breaks a request that a
+// parallel test is starting on one of them ("CloseIdleConnections called").
+var testClient = &http.Client{Transport: &http.Transport{}}
+
 func httpGet(t *testing.T, url string) (int, []byte) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := testClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

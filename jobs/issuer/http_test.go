@@ -113,9 +113,14 @@ type rawResponse struct {
 	body        errorJSON
 }
 
+// testClient has a transport of its own: httptest.Server.Close closes
+// http.DefaultTransport's idle connections, which breaks a request that a
+// parallel test is starting on one of them ("CloseIdleConnections called").
+var testClient = &http.Client{Transport: &http.Transport{}}
+
 func post(t *testing.T, url, body string) rawResponse {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	resp, err := testClient.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +164,7 @@ func TestHandlerRejectsBadInput(t *testing.T) {
 	}
 	t.Run("wrong method", func(t *testing.T) {
 		t.Parallel()
-		resp, err := http.Get(srv.URL + issuancesPath)
+		resp, err := testClient.Get(srv.URL + issuancesPath)
 		if err != nil {
 			t.Fatal(err)
 		}

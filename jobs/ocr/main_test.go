@@ -236,6 +236,11 @@ func postJSON(t *testing.T, url string, v, out any) int {
 	return do(t, http.MethodPost, url, "application/json", body, out)
 }
 
+// testClient has a transport of its own: httptest.Server.Close closes
+// http.DefaultTransport's idle connections, which breaks a request that a
+// parallel test is starting on one of them ("CloseIdleConnections called").
+var testClient = &http.Client{Transport: &http.Transport{}}
+
 func do(t *testing.T, method, url, contentType string, body []byte, out any) int {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
@@ -247,7 +252,7 @@ func do(t *testing.T, method, url, contentType string, body []byte, out any) int
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := testClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

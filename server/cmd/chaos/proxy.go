@@ -76,7 +76,9 @@ type callbackProxy struct {
 
 func newCallbackProxy(ctx context.Context, target string, drop, dup float64, seed uint64) *callbackProxy {
 	return &callbackProxy{target: target, dropRate: drop, dupRate: dup, ctx: ctx, maxDelay: 5 * time.Second,
-		client: &http.Client{Timeout: 30 * time.Second},
+		// Its own transport, so that no one closing http.DefaultTransport's
+		// idle connections breaks a delivery.
+		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 32}},
 		rng:    rand.New(rand.NewPCG(seed, 0xcafe)), statuses: map[int]int{}}
 }
 

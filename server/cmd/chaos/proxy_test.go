@@ -53,12 +53,15 @@ func TestCallbackProxyMisdelivers(t *testing.T) {
 			proxy := httptest.NewServer(p)
 			defer proxy.Close()
 
+			// A transport of its own: another subtest's httptest.Server.Close
+			// closes http.DefaultTransport's idle connections under it.
+			client := &http.Client{Transport: &http.Transport{}}
 			const n = 400
 			for i := range n {
 				req, _ := http.NewRequest(http.MethodPost, proxy.URL, strings.NewReader(fmt.Sprintf(`{"job_id":"j%d"}`, i)))
 				req.Header.Set("X-Internal-API-Key", "k")
 				req.Header.Set("webhook-id", fmt.Sprint(i))
-				resp, err := http.DefaultClient.Do(req)
+				resp, err := client.Do(req)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -118,12 +121,13 @@ func TestEngineProxyOutage(t *testing.T) {
 	}
 	srv := httptest.NewServer(p)
 	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{}}
 	for _, tc := range []struct {
 		down bool
 		want int
 	}{{false, 200}, {true, 503}, {true, 503}, {false, 200}} {
 		p.unavailable.Store(tc.down)
-		resp, err := http.Post(srv.URL+"/v1/jobs", "application/json", strings.NewReader(`{}`))
+		resp, err := client.Post(srv.URL+"/v1/jobs", "application/json", strings.NewReader(`{}`))
 		if err != nil {
 			t.Fatal(err)
 		}
