@@ -1,40 +1,20 @@
 package ocr
 
 import (
-	"bytes"
 	"fmt"
 	"image"
-	"image/png"
 	"math"
-	"os"
 )
 
-// preprocessFile runs Preprocess on the PNG at path, in place, and returns
-// the strike-through lines it took out.
+// preprocessFile runs Preprocess on the PGM at path, in place, and returns
+// what it found.
 func preprocessFile(path string) (prepared, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return prepared{}, err
-	}
-	img, err := png.Decode(bytes.NewReader(b))
+	g, err := readPGM(path)
 	if err != nil {
 		return prepared{}, fmt.Errorf("preprocess: %w", err)
 	}
-	g, ok := img.(*image.Gray)
-	if !ok {
-		g = image.NewGray(img.Bounds())
-		for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
-			for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-				g.Set(x, y, img.At(x, y))
-			}
-		}
-	}
 	p := prepare(g)
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, p.page); err != nil {
-		return prepared{}, err
-	}
-	return p, os.WriteFile(path, buf.Bytes(), 0o600)
+	return p, writePGM(path, p.page)
 }
 
 // Preprocess prepares a page image for Tesseract, as a scanner's or a

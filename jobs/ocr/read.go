@@ -282,21 +282,28 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	if w, h, ok := r.pageSize(ctx, path, n); ok {
 		dpi = rasterDPIFor(w, h)
 	}
-	if _, err := run(ctx, nil, 1<<20, r.tools.pdftoppm, "-r", dpi, "-f", num, "-l", num, "-gray", "-png", "-singlefile", path, root); err != nil {
+	if _, err := run(ctx, nil, 1<<20, r.tools.pdftoppm, "-r", dpi, "-f", num, "-l", num, "-gray", "-singlefile", path, root); err != nil {
 		return Page{}, pageError(outer, n, err, CodeUnreadable)
 	}
-	png := root + ".png"
-	defer os.Remove(png)
+	img := root + ".pgm" // pgm.go says why not PNG
+	defer os.Remove(img)
 	var prep prepared
 	if !r.raw {
-		if prep, err = preprocessFile(png); err != nil {
+		if prep, err = preprocessFile(img); err != nil {
 			return Page{}, pageError(outer, n, err, CodeInternal)
 		}
 	}
 	// One recognition, two renderers: txt keeps Tesseract's word spacing
 	// (TSV splits Hangul into one "word" per syllable), TSV has the
 	// confidences.
-	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, png, root, "-l", languages, "--psm", tesseractPSM, "txt", "tsv"); err != nil {
+	args := []string{img, root, "-l", languages, "--psm", tesseractPSM}
+	if r.raw {
+		// The PGM carries no resolution (the PNG pdftoppm wrote did); a
+		// prepared page never had one (image/png writes none), and
+		// Tesseract estimates it from the text.
+		args = append(args, "--dpi", dpi)
+	}
+	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, append(args, "txt", "tsv")...); err != nil {
 		return Page{}, pageError(outer, n, err, CodeInternal)
 	}
 	defer os.Remove(root + ".txt")

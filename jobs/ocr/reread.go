@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"regexp"
 	"slices"
@@ -219,12 +218,8 @@ func (r *reader) rereadSuspects(ctx context.Context, img *image.Gray, root strin
 // beside root and removed after): a second reading of part of a page. ok
 // is false when its txt and TSV disagree on the lines.
 func (r *reader) readImage(ctx context.Context, img *image.Gray, root, languages string) (reading, bool, error) {
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
-		return reading{}, false, err
-	}
-	in := root + ".png"
-	if err := os.WriteFile(in, buf.Bytes(), 0o600); err != nil {
+	in := root + ".pgm"
+	if err := writePGM(in, img); err != nil {
 		return reading{}, false, err
 	}
 	defer os.Remove(in)

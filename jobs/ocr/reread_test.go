@@ -439,7 +439,7 @@ func TestRereadFailureKeepsFirstReading(t *testing.T) {
 	}
 	dir := t.TempDir()
 	fake, called := filepath.Join(dir, "tesseract"), filepath.Join(dir, "called")
-	script := "#!/bin/sh\ncase \"$1\" in *-again.png|*-unread.png) touch " + called + "; echo 'Error: simulated' >&2; exit 1;; esac\nexec " + tl.tesseract + " \"$@\"\n"
+	script := "#!/bin/sh\ncase \"$1\" in *-again.pgm|*-unread.pgm) touch " + called + "; echo 'Error: simulated' >&2; exit 1;; esac\nexec " + tl.tesseract + " \"$@\"\n"
 	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
