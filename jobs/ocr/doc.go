@@ -96,8 +96,8 @@
 // # Built-in engine
 //
 // Server reads each page from its text layer (pdftotext -layout, exact) and
-// rasterises a page without one (pdftoppm -r 300 -gray; less for a page
-// that would be over 35 megapixels), prepares the image with Preprocess
+// rasterises a page without one (pdftoppm -r 300 -gray, a PGM; less for a
+// page that would be over 35 megapixels), prepares the image with Preprocess
 // (light levelled, specks removed, on a page covered in them those stuck
 // to characters too, skew turned back, strike-through lines taken out and
 // recorded as Line.Struck, the bands of text found as Page.Ink) and reads
