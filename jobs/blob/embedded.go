@@ -82,7 +82,7 @@ func StartEmbedded(ctx context.Context, dir, addr string) (*Embedded, error) {
 		return nil, fmt.Errorf("blob: embedded: %w", err)
 	}
 
-	faker := gofakes3.New(s3bolt.New(db))
+	faker := gofakes3.New(&lockedBolt{Backend: s3bolt.New(db)})
 	e := &Embedded{
 		AccessKey: EmbeddedAccessKey,
 		SecretKey: EmbeddedSecretKey,
