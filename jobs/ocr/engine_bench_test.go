@@ -186,10 +186,10 @@ func benchmarkCLISet(b *testing.B, docs map[string][]byte, set engineBenchSet, w
 			}
 			return err
 		}
-		if err := exec.Command(t.pdftoppm, "-r", rasterDPI, "-f", num, "-l", num, "-gray", "-png", "-singlefile", p.path, out).Run(); err != nil {
+		if err := exec.Command(t.pdftoppm, "-r", rasterDPI, "-f", num, "-l", num, "-cropbox", "-gray", "-singlefile", p.path, out).Run(); err != nil {
 			return err
 		}
-		cmd := exec.Command(t.tesseract, out+".png", out, "-l", "kor+eng", "--psm", tesseractPSM, "txt", "tsv")
+		cmd := exec.Command(t.tesseract, out+".pgm", out, "-l", "kor+eng", "--psm", tesseractPSM, "txt", "tsv")
 		cmd.Env = env
 		return cmd.Run()
 	}

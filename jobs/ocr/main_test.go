@@ -239,7 +239,7 @@ func postJSON(t *testing.T, url string, v, out any) int {
 // testClient has a transport of its own: httptest.Server.Close closes
 // http.DefaultTransport's idle connections, which breaks a request that a
 // parallel test is starting on one of them ("CloseIdleConnections called").
-var testClient = &http.Client{Transport: &http.Transport{}}
+var testClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 
 func do(t *testing.T, method, url, contentType string, body []byte, out any) int {
 	t.Helper()

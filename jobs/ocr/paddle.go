@@ -78,7 +78,8 @@ func NewPaddleEngine(opts PaddleOptions) (*PaddleEngine, error) {
 		return nil, fmt.Errorf("ocr: Paddle base URL %q is not an absolute http or https URL", opts.BaseURL)
 	}
 	if opts.HTTPClient == nil {
-		opts.HTTPClient = &http.Client{}
+		// A transport of its own, as Server's.
+		opts.HTTPClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
 	if opts.MaxPages <= 0 {
 		opts.MaxPages = DefaultPaddleMaxPages

@@ -16,24 +16,91 @@ import (
 // processing itself (a 300 dpi A4 page is 8.7 million pixels). A PGM is the
 // pixels after a one-line header, read and written in one copy.
 
-// maxPGMPixels bounds what readPGM accepts: a page rendered at the
-// lowest resolution rasterDPIFor gives is below it.
+// maxPGMPixels bounds what readPGM accepts: more than a page rendered
+// within maxPagePixels, and what the reader renders when pdfinfo gives no
+// size (rasterDPI) for an A0 sheet.
 const maxPGMPixels = 64 << 20
 
-// readPGM reads the binary PGM at path.
+// errPageTooLarge is a page image over maxPGMPixels: refused as unreadable
+// before its pixels are read.
+var errPageTooLarge = errors.New("page image too large")
+
+// pgmHeaderMax is the most a header may take: three numbers of at most 9
+// digits and a comment or two.
+const pgmHeaderMax = 512
+
+// readPGM reads the binary PGM at path, checking its header against the
+// file's size before it reads a pixel.
 func readPGM(path string) (*image.Gray, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return decodePGM(b)
+	defer f.Close()
+	w, h, off, err := statPGM(f)
+	if err != nil {
+		return nil, err
+	}
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	if _, err := f.ReadAt(img.Pix, int64(off)); err != nil {
+		return nil, fmt.Errorf("pgm: %w", err)
+	}
+	return img, nil
+}
+
+// checkPGM checks the header of the binary PGM at path against its size.
+func checkPGM(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, _, _, err = statPGM(f)
+	return err
+}
+
+// statPGM reads the header of the binary PGM in f and returns its size
+// and where its pixels start; the file must hold exactly its pixels.
+func statPGM(f *os.File) (w, h, off int, err error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	head := make([]byte, min(fi.Size(), pgmHeaderMax))
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return 0, 0, 0, fmt.Errorf("pgm: %w", err)
+	}
+	w, h, off, err = parsePGMHeader(head)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if int64(off)+int64(w)*int64(h) != fi.Size() {
+		return 0, 0, 0, fmt.Errorf("pgm: %d bytes of pixels for %d×%d", fi.Size()-int64(off), w, h)
+	}
+	return w, h, off, nil
 }
 
 // decodePGM decodes a binary PGM (P5) with a maxval of 255. Comments in the
 // header are skipped; anything else that is not such an image is an error.
 func decodePGM(b []byte) (*image.Gray, error) {
+	w, h, off, err := parsePGMHeader(b[:min(len(b), pgmHeaderMax)])
+	if err != nil {
+		return nil, err
+	}
+	if len(b)-off != w*h {
+		return nil, fmt.Errorf("pgm: %d bytes of pixels for %d×%d", len(b)-off, w, h)
+	}
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	copy(img.Pix, b[off:])
+	return img, nil
+}
+
+// parsePGMHeader parses the header at the start of b: the image's width
+// and height and the offset of its first pixel. An image over
+// maxPGMPixels is errPageTooLarge.
+func parsePGMHeader(b []byte) (w, h, off int, err error) {
 	if !bytes.HasPrefix(b, []byte("P5")) {
-		return nil, errors.New("pgm: not a binary PGM (P5)")
+		return 0, 0, 0, errors.New("pgm: not a binary PGM (P5)")
 	}
 	rest := b[2:]
 	var fields [3]int
@@ -45,7 +112,7 @@ func decodePGM(b []byte) (*image.Gray, error) {
 			} else if c == '#' {
 				end := bytes.IndexByte(rest, '\n')
 				if end < 0 {
-					return nil, errors.New("pgm: header ends in a comment")
+					return 0, 0, 0, errors.New("pgm: header ends in a comment")
 				}
 				rest = rest[end+1:]
 			} else {
@@ -58,29 +125,24 @@ func decodePGM(b []byte) (*image.Gray, error) {
 		}
 		v, err := strconv.Atoi(string(rest[:n]))
 		if n == 0 || n > 9 || err != nil || v <= 0 {
-			return nil, fmt.Errorf("pgm: bad header field %d", i+1)
+			return 0, 0, 0, fmt.Errorf("pgm: bad header field %d", i+1)
 		}
 		fields[i] = v
 		rest = rest[n:]
 	}
 	w, h, maxval := fields[0], fields[1], fields[2]
 	if maxval != 255 {
-		return nil, fmt.Errorf("pgm: maxval %d, want 255", maxval)
+		return 0, 0, 0, fmt.Errorf("pgm: maxval %d, want 255", maxval)
 	}
-	if w > maxPGMPixels || h > maxPGMPixels || w*h > maxPGMPixels {
-		return nil, fmt.Errorf("pgm: %d×%d pixels is over the %d allowed", w, h, maxPGMPixels)
+	// Each is below 10⁹: the product is checked without overflowing on 32 bits.
+	if w > maxPGMPixels || h > maxPGMPixels || w > maxPGMPixels/h {
+		return 0, 0, 0, fmt.Errorf("%w: %d×%d pixels, over the %d allowed", errPageTooLarge, w, h, maxPGMPixels)
 	}
 	// One whitespace character separates the header from the pixels.
 	if len(rest) == 0 || !(rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r') {
-		return nil, errors.New("pgm: no whitespace after the header")
+		return 0, 0, 0, errors.New("pgm: no whitespace after the header")
 	}
-	rest = rest[1:]
-	if len(rest) != w*h {
-		return nil, fmt.Errorf("pgm: %d bytes of pixels for %d×%d", len(rest), w, h)
-	}
-	img := image.NewGray(image.Rect(0, 0, w, h))
-	copy(img.Pix, rest)
-	return img, nil
+	return w, h, len(b) - len(rest) + 1, nil
 }
 
 // encodePGM encodes img as a binary PGM.

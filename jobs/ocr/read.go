@@ -163,7 +163,8 @@ func (r *reader) pageSize(ctx context.Context, path string, n int) (w, h float64
 	return w, h, true
 }
 
-var pageSizeLine = regexp.MustCompile(`(?m)^Page\s+\d+\s+size:\s+([0-9.]+)\s+x\s+([0-9.]+)\s+pts`)
+// pdfinfo prints the sizes with %g: a page 2,000,000 pt wide is "2e+06".
+var pageSizeLine = regexp.MustCompile(`(?m)^Page\s+\d+\s+size:\s+([0-9.eE+-]+)\s+x\s+([0-9.eE+-]+)\s+pts`)
 
 // rasterDPIFor is the resolution a page w × h points is rendered at:
 // rasterDPI, or less for a page that would be over maxPagePixels (at
@@ -281,26 +282,37 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	dpi := rasterDPI
 	if w, h, ok := r.pageSize(ctx, path, n); ok {
 		dpi = rasterDPIFor(w, h)
+		if d, _ := strconv.Atoi(dpi); w*h*float64(d*d)/(72*72) > maxPGMPixels {
+			return Page{}, pageError(outer, n, fmt.Errorf("%w: %.0f × %.0f pt, over %d pixels even at 1 dpi", errPageTooLarge, w, h, maxPGMPixels), CodeUnreadable)
+		}
 	}
-	if _, err := run(ctx, nil, 1<<20, r.tools.pdftoppm, "-r", dpi, "-f", num, "-l", num, "-gray", "-singlefile", path, root); err != nil {
+	// pdfinfo's size is the crop box's, which is also what a viewer shows.
+	if _, err := run(ctx, nil, 1<<20, r.tools.pdftoppm, "-r", dpi, "-f", num, "-l", num, "-cropbox", "-gray", "-singlefile", path, root); err != nil {
 		return Page{}, pageError(outer, n, err, CodeUnreadable)
 	}
 	img := root + ".pgm" // pgm.go says why not PNG
 	defer os.Remove(img)
 	var prep prepared
-	if !r.raw {
-		if prep, err = preprocessFile(img); err != nil {
-			return Page{}, pageError(outer, n, err, CodeInternal)
-		}
+	if r.raw {
+		err = checkPGM(img)
+	} else {
+		prep, err = preprocessFile(img)
+	}
+	if errors.Is(err, errPageTooLarge) {
+		return Page{}, pageError(outer, n, err, CodeUnreadable)
+	}
+	if err != nil {
+		return Page{}, pageError(outer, n, err, CodeInternal)
 	}
 	// One recognition, two renderers: txt keeps Tesseract's word spacing
 	// (TSV splits Hangul into one "word" per syllable), TSV has the
 	// confidences.
 	args := []string{img, root, "-l", languages, "--psm", tesseractPSM}
 	if r.raw {
-		// The PGM carries no resolution (the PNG pdftoppm wrote did); a
-		// prepared page never had one (image/png writes none), and
-		// Tesseract estimates it from the text.
+		// The PGM carries no resolution, where the PNG pdftoppm wrote
+		// before did (a prepared page never had one: image/png writes
+		// none). At --psm 6 Tesseract reads the page the same either way;
+		// passing it keeps raw reads as they were.
 		args = append(args, "--dpi", dpi)
 	}
 	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, append(args, "txt", "tsv")...); err != nil {

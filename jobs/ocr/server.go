@@ -66,7 +66,9 @@ func (o *ServerOptions) setDefaults() {
 		o.MaxPages = DefaultMaxPages
 	}
 	if o.HTTPClient == nil {
-		o.HTTPClient = &http.Client{}
+		// A transport of its own: closing http.DefaultTransport's idle
+		// connections elsewhere in the process cannot break a fetch.
+		o.HTTPClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
 	if o.MaxDocumentBytes <= 0 {
 		o.MaxDocumentBytes = DefaultMaxDocumentBytes

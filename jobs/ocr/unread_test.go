@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"image"
-	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
@@ -129,14 +128,10 @@ func TestReadUnread(t *testing.T) {
 	prep := prepare(resize(cleanPage(t), 1.5))
 	dir := t.TempDir()
 	root := filepath.Join(dir, "page")
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, prep.page); err != nil {
+	if err := writePGM(root+".pgm", prep.page); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(root+".png", buf.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := run(ctx, r.env, 1<<20, tl.tesseract, root+".png", root, "-l", "kor+eng", "--psm", tesseractPSM, "txt", "tsv"); err != nil {
+	if _, err := run(ctx, r.env, 1<<20, tl.tesseract, root+".pgm", root, "-l", "kor+eng", "--psm", tesseractPSM, "txt", "tsv"); err != nil {
 		t.Fatal(err)
 	}
 	txt, err := os.ReadFile(root + ".txt")
