@@ -961,6 +961,7 @@ func mpDialWS(t *testing.T, base, token string) *mpWS {
 	t.Cleanup(cancel)
 	conn, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/graphql", &websocket.DialOptions{
 		Subprotocols: []string{"graphql-transport-ws"},
+		HTTPClient:   testClient,
 	})
 	if err != nil {
 		t.Fatalf("dial: %v", err)

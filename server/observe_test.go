@@ -50,7 +50,7 @@ func metricValue(body, name string, labels ...string) float64 {
 // testClient has a transport of its own: httptest.Server.Close closes
 // http.DefaultTransport's idle connections, which breaks a request that a
 // parallel test is starting on one of them ("CloseIdleConnections called").
-var testClient = &http.Client{Transport: &http.Transport{}}
+var testClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 
 func TestMetricsMoveDuringAnIssuance(t *testing.T) {
 	t.Parallel()

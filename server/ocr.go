@@ -23,7 +23,7 @@ import (
 // contract), OCR_PADDLE_URL (a PaddleOCR serving deployment behind our async
 // adapter) or the built-in engine, mounted on this server.
 func (a *App) setupOCR() error {
-	hc := &http.Client{Timeout: 2 * time.Minute, Transport: a.tracedTransport(auth.KeyTransport{Key: a.cfg.OCRCallbackKey, Base: http.DefaultTransport})}
+	hc := &http.Client{Timeout: 2 * time.Minute, Transport: a.tracedTransport(auth.KeyTransport{Key: a.cfg.OCRCallbackKey, Base: http.DefaultTransport.(*http.Transport).Clone()})}
 	switch {
 	case a.cfg.OCRURL != "":
 		a.ocrEngine = ocr.NewHTTPEngine(a.cfg.OCRURL, hc)

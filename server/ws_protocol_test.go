@@ -35,7 +35,7 @@ func dialRaw(t testing.TB, a *testApp, subprotocols ...string) *rawWS {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(a.base, "http")+"/graphql", &websocket.DialOptions{Subprotocols: subprotocols})
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(a.base, "http")+"/graphql", &websocket.DialOptions{Subprotocols: subprotocols, HTTPClient: testClient})
 	if err != nil {
 		t.Fatalf("dial: %v", err)
 	}
@@ -406,6 +406,7 @@ func TestWebSocketProtocolMessages(t *testing.T) {
 		conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(a.base, "http")+"/graphql", &websocket.DialOptions{
 			Subprotocols: []string{live.SubprotocolTransportWS},
 			HTTPHeader:   http.Header{"Authorization": {"Bearer " + tok}},
+			HTTPClient:   testClient,
 		})
 		if err != nil {
 			t.Fatal(err)

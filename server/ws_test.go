@@ -36,6 +36,7 @@ func dialWS(t testing.TB, a *testApp, token, subprotocol string) *wsClient {
 	t.Cleanup(cancel)
 	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(a.base, "http")+"/graphql", &websocket.DialOptions{
 		Subprotocols: []string{subprotocol},
+		HTTPClient:   testClient,
 	})
 	if err != nil {
 		t.Fatalf("dial: %v", err)

@@ -12,7 +12,7 @@ import (
 // testClient has a transport of its own: httptest.Server.Close closes
 // http.DefaultTransport's idle connections, which breaks a request that a
 // parallel test is starting on one of them ("CloseIdleConnections called").
-var testClient = &http.Client{Transport: &http.Transport{}}
+var testClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 
 // TestHandlerServesConsole checks that the embedded console is complete: the
 // page and every local asset it names are served, and the bundle is the

@@ -429,7 +429,7 @@ func TestPresignGetRejectsBadTTL(t *testing.T) {
 // testClient has a transport of its own: httptest.Server.Close closes
 // http.DefaultTransport's idle connections, which breaks a request that a
 // parallel test is starting on one of them ("CloseIdleConnections called").
-var testClient = &http.Client{Transport: &http.Transport{}}
+var testClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 
 func httpGet(t *testing.T, url string) (int, []byte) {
 	t.Helper()

@@ -57,7 +57,9 @@ type HTTPIssuer struct {
 // A nil client means one with DefaultHTTPTimeout.
 func NewHTTPIssuer(baseURL string, client *http.Client) Issuer {
 	if client == nil {
-		client = &http.Client{Timeout: DefaultHTTPTimeout}
+		// A transport of its own: closing http.DefaultTransport's idle
+		// connections elsewhere in the process cannot break an issuance.
+		client = &http.Client{Timeout: DefaultHTTPTimeout, Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
 	return &HTTPIssuer{url: strings.TrimRight(baseURL, "/") + issuancesPath, client: client, maxBody: maxPDFSize}
 }

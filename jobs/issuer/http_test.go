@@ -116,7 +116,7 @@ type rawResponse struct {
 // testClient has a transport of its own: httptest.Server.Close closes
 // http.DefaultTransport's idle connections, which breaks a request that a
 // parallel test is starting on one of them ("CloseIdleConnections called").
-var testClient = &http.Client{Transport: &http.Transport{}}
+var testClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 
 func post(t *testing.T, url, body string) rawResponse {
 	t.Helper()

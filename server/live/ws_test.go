@@ -53,7 +53,7 @@ func TestWebSocketPanicEndsOnlyItsConnection(t *testing.T) {
 	dial := func(token string) (*websocket.Conn, context.Context) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		t.Cleanup(cancel)
-		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http"), &websocket.DialOptions{Subprotocols: []string{SubprotocolTransportWS}})
+		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http"), &websocket.DialOptions{Subprotocols: []string{SubprotocolTransportWS}, HTTPClient: testClient})
 		if err != nil {
 			t.Fatal(err)
 		}

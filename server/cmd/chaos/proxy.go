@@ -78,8 +78,15 @@ func newCallbackProxy(ctx context.Context, target string, drop, dup float64, see
 	return &callbackProxy{target: target, dropRate: drop, dupRate: dup, ctx: ctx, maxDelay: 5 * time.Second,
 		// Its own transport, so that no one closing http.DefaultTransport's
 		// idle connections breaks a delivery.
-		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 32}},
+		client: &http.Client{Timeout: 30 * time.Second, Transport: proxyTransport()},
 		rng:    rand.New(rand.NewPCG(seed, 0xcafe)), statuses: map[int]int{}}
+}
+
+// proxyTransport is http.DefaultTransport's settings, in a transport of its own.
+func proxyTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 32
+	return t
 }
 
 // forwardedHeaders are what the API reads of a callback.

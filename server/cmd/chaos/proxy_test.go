@@ -55,7 +55,7 @@ func TestCallbackProxyMisdelivers(t *testing.T) {
 
 			// A transport of its own: another subtest's httptest.Server.Close
 			// closes http.DefaultTransport's idle connections under it.
-			client := &http.Client{Transport: &http.Transport{}}
+			client := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 			const n = 400
 			for i := range n {
 				req, _ := http.NewRequest(http.MethodPost, proxy.URL, strings.NewReader(fmt.Sprintf(`{"job_id":"j%d"}`, i)))
@@ -121,7 +121,7 @@ func TestEngineProxyOutage(t *testing.T) {
 	}
 	srv := httptest.NewServer(p)
 	defer srv.Close()
-	client := &http.Client{Transport: &http.Transport{}}
+	client := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	for _, tc := range []struct {
 		down bool
 		want int
