@@ -503,6 +503,14 @@ func (t *SSE) operation(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 			res.mu.Unlock()
 		}
 		if t.pump(opCtx, exec, oc, id, out) && opCtx.Err() == nil {
+			// The id is free before "complete" is sent: a client may use it
+			// again as soon as it reads that (TestSSESingleConnection saw a
+			// 409 when the deferred delete came after).
+			res.mu.Lock()
+			if res.ops[id] == op {
+				delete(res.ops, id)
+			}
+			res.mu.Unlock()
 			out.complete(id)
 		}
 	}()
