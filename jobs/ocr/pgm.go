@@ -17,8 +17,8 @@ import (
 // pixels after a one-line header, read and written in one copy.
 
 // maxPGMPixels bounds what readPGM accepts: more than a page rendered
-// within maxPagePixels, and what the reader renders when pdfinfo gives no
-// size (rasterDPI) for an A0 sheet.
+// within maxPagePixels, and, when pdfinfo gives no size and the page is
+// rendered at rasterDPI, an A2 sheet (35 million pixels) but not an A1 (70).
 const maxPGMPixels = 64 << 20
 
 // errPageTooLarge is a page image over maxPGMPixels: refused as unreadable
