@@ -80,21 +80,6 @@ func statPGM(f *os.File) (w, h, off int, err error) {
 	return w, h, off, nil
 }
 
-// decodePGM decodes a binary PGM (P5) with a maxval of 255. Comments in the
-// header are skipped; anything else that is not such an image is an error.
-func decodePGM(b []byte) (*image.Gray, error) {
-	w, h, off, err := parsePGMHeader(b[:min(len(b), pgmHeaderMax)])
-	if err != nil {
-		return nil, err
-	}
-	if len(b)-off != w*h {
-		return nil, fmt.Errorf("pgm: %d bytes of pixels for %d×%d", len(b)-off, w, h)
-	}
-	img := image.NewGray(image.Rect(0, 0, w, h))
-	copy(img.Pix, b[off:])
-	return img, nil
-}
-
 // parsePGMHeader parses the header at the start of b: the image's width
 // and height and the offset of its first pixel. An image over
 // maxPGMPixels is errPageTooLarge.

@@ -12,6 +12,16 @@ import (
 	"github.com/dungji/dungji/jobs/ocr/degrade"
 )
 
+// pgmFile writes b to a file and reads it with readPGM, as readPage does.
+func pgmFile(t *testing.T, b []byte) (*image.Gray, error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "page.pgm")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return readPGM(path)
+}
+
 // A page written as PGM reads back the same, a sub-image included.
 func TestPGMRoundTrip(t *testing.T) {
 	t.Parallel()
@@ -26,7 +36,7 @@ func TestPGMRoundTrip(t *testing.T) {
 		{"whole", img},
 		{"sub-image", img.SubImage(image.Rect(2, 1, 6, 4)).(*image.Gray)},
 	} {
-		got, err := decodePGM(encodePGM(tc.img))
+		got, err := pgmFile(t, encodePGM(tc.img))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -94,7 +104,7 @@ func TestPGMFromPdftoppm(t *testing.T) {
 }
 
 // Anything but an 8-bit binary PGM of a sane size is refused, not guessed at.
-func TestDecodePGMRefuses(t *testing.T) {
+func TestReadPGMRefuses(t *testing.T) {
 	t.Parallel()
 	pix := func(n int) string { return strings.Repeat("\x80", n) }
 	for _, tc := range []struct {
@@ -117,14 +127,14 @@ func TestDecodePGMRefuses(t *testing.T) {
 		{"NUL in the header", "P5\n2\x002\n255\n" + pix(4), "bad header field 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := decodePGM([]byte(tc.in))
+			_, err := pgmFile(t, []byte(tc.in))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want it to say %q", err, tc.want)
 			}
 		})
 	}
 	// A comment in the header is allowed.
-	got, err := decodePGM([]byte("P5\n# made by hand\n2 1 # two pixels\n255\n\x00\xff"))
+	got, err := pgmFile(t, []byte("P5\n# made by hand\n2 1 # two pixels\n255\n\x00\xff"))
 	if err != nil || !bytes.Equal(got.Pix, []byte{0, 255}) {
 		t.Errorf("with comments: %v, %v", got, err)
 	}
