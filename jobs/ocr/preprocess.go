@@ -55,8 +55,10 @@ func preprocessFile(path string) (prepared, error) {
 //
 // Near text, step 4 keeps only the small blobs shaped or placed like the
 // form's punctuation: long one way, at the foot of the line, or one of two
-// dots one above the other; and the small parts of syllables with a hollow
-// (the ㅇ of 원 or 일, split off the rest), which a speck never has.
+// dots one above the other; and the small parts of syllables: those with
+// a hollow (the ㅇ of 원 or 일, split off the rest), which a speck never
+// has, and those drawn as a thin stroke (the ㄱ of 광, the ㅂ of 방), which
+// a speck is not: a speck is as thick as it is long.
 //
 // The result is grey, the paper white; Tesseract binarises it. It is a
 // pure function of img.
@@ -613,10 +615,16 @@ func despeckle(bin *image.Gray, least int) ([]int, int) {
 			}
 		}
 	}
+	// Near text, the small parts of syllables stay: those with a hollow
+	// (the ㅇ of 원 or 일, split off the rest) and those drawn as a stroke
+	// (the ㄱ of 광, the ㅂ of 방), no thicker than the page's strokes and
+	// at least three times as long: a speck is a blot, as long as it is
+	// thick, and specks run together are thicker than a stroke or short.
+	sw := strokeWidth(bin)
 	drop := make([]bool, len(comps)+1)
 	n := 0
 	for i, c := range comps {
-		if small(c) && !keep[i] && !(near(c) && hollow(labels, w, c, int32(i+1))) {
+		if small(c) && !keep[i] && !(near(c) && (hollow(labels, w, c, int32(i+1)) || stroke(labels, w, c, int32(i+1), sw))) {
 			drop[i+1] = true
 			n++
 		}
@@ -655,6 +663,42 @@ func hollow(labels []int32, w int, c component, id int32) bool {
 		}
 	}
 	return left && right
+}
+
+// stroke reports whether the blob c (label id in labels, rows w wide) is
+// a stroke of a glyph: gone after the erosions (each taking a pixel from
+// every edge, 8-connected) that take a stroke sw pixels wide, and with at
+// least 3·sw² pixels, a stroke three times as long as it is wide.
+//
+//go:norace
+func stroke(labels []int32, w int, c component, id int32, sw int) bool {
+	if c.area < 3*sw*sw {
+		return false
+	}
+	// The blob in a frame of paper a pixel wide, eroded in place.
+	bw, bh := c.x1-c.x0+3, c.y1-c.y0+3
+	cur := make([]bool, bw*bh)
+	for y := c.y0; y <= c.y1; y++ {
+		for x := c.x0; x <= c.x1; x++ {
+			cur[(y-c.y0+1)*bw+x-c.x0+1] = labels[y*w+x] == id
+		}
+	}
+	next := make([]bool, len(cur))
+	for range (sw + 1) / 2 {
+		left := false
+		for y := 1; y < bh-1; y++ {
+			for x := 1; x < bw-1; x++ {
+				i := y*bw + x
+				next[i] = cur[i-bw-1] && cur[i-bw] && cur[i-bw+1] && cur[i-1] && cur[i] && cur[i+1] && cur[i+bw-1] && cur[i+bw] && cur[i+bw+1]
+				left = left || next[i]
+			}
+		}
+		if !left {
+			return true
+		}
+		cur, next = next, cur
+	}
+	return false
 }
 
 // quantile returns the q-quantile of v, values in [0, 120].

@@ -346,43 +346,58 @@ func TestPreprocessBlankAndNoise(t *testing.T) {
 	}
 }
 
-// TestDespeckleKeepsHollowParts: on a specked page, the small parts of
-// syllables with a hollow (the ㅇ of 원, 일, 월, split off its syllable) are
-// text, not specks. They went with the specks once, and 원 read as 권.
-func TestDespeckleKeepsHollowParts(t *testing.T) {
+// TestDespeckleKeepsSmallParts: on a specked page, the small parts of
+// syllables are text, not specks: those with a hollow (the ㅇ of 원, 일, 월,
+// split off its syllable; they went with the specks once, and 원 read as
+// 권) and those drawn as a thin stroke (the ㄱ of 광 or 과, the ㅂ of 방:
+// 동방개발 read as 몸방개발 and 광역시 as 상역시 once they went).
+func TestDespeckleKeepsSmallParts(t *testing.T) {
 	t.Parallel()
 	page := cleanPage(t)
 	bin := inkOf(levelLight(page))
 	comps, labels := components(bin)
-	var rings []component
-	for i, c := range comps {
-		// Small: at most half of a 20-pixel character.
-		if cw, ch := c.x1-c.x0+1, c.y1-c.y0+1; cw >= 5 && ch >= 5 && cw <= 10 && ch <= 10 && hollow(labels, bin.Rect.Dx(), c, int32(i+1)) {
-			rings = append(rings, c)
-		}
-	}
-	if len(rings) < 20 {
-		t.Fatalf("the page has %d small hollow blobs: not the page this test was written for", len(rings))
-	}
-	out := inkOf(Preprocess(degrade.Specks(page, 0.017, 1)))
-	lost := 0
-	for _, c := range rings {
-		left := 0
-		for y := c.y0; y <= c.y1; y++ {
-			for x := c.x0; x <= c.x1; x++ {
-				if bin.Pix[y*bin.Stride+x] == 0 && out.Pix[y*out.Stride+x] == 0 {
-					left++
-				}
+	sw := strokeWidth(bin)
+	for _, kind := range []struct {
+		name string
+		is   func(c component, id int32) bool
+	}{
+		{"hollow", func(c component, id int32) bool { return hollow(labels, bin.Rect.Dx(), c, id) }},
+		{"stroke", func(c component, id int32) bool {
+			return !hollow(labels, bin.Rect.Dx(), c, id) && stroke(labels, bin.Rect.Dx(), c, id, sw)
+		}},
+	} {
+		var parts []component
+		for i, c := range comps {
+			// Small: at most half of a 20-pixel character.
+			if cw, ch := c.x1-c.x0+1, c.y1-c.y0+1; max(cw, ch) >= 5 && cw <= 10 && ch <= 10 && kind.is(c, int32(i+1)) {
+				parts = append(parts, c)
 			}
 		}
-		if 2*left < c.area {
-			lost++
+		if len(parts) < 20 {
+			t.Fatalf("the page has %d small %s blobs: not the page this test was written for", len(parts), kind.name)
 		}
-	}
-	t.Logf("%d small hollow parts of syllables, %d lost on the specked copy", len(rings), lost)
-	// A speck may land on one and make it solid: a few go.
-	if lost > len(rings)/10 {
-		t.Errorf("%d of %d small hollow parts of syllables were lost on the specked copy", lost, len(rings))
+		for _, seed := range []uint64{1, 2, 3} {
+			out := inkOf(Preprocess(degrade.Specks(page, 0.017, seed)))
+			lost := 0
+			for _, c := range parts {
+				left := 0
+				for y := c.y0; y <= c.y1; y++ {
+					for x := c.x0; x <= c.x1; x++ {
+						if bin.Pix[y*bin.Stride+x] == 0 && out.Pix[y*out.Stride+x] == 0 {
+							left++
+						}
+					}
+				}
+				if 2*left < c.area {
+					lost++
+				}
+			}
+			t.Logf("%d small %s parts of syllables, %d lost on specked copy %d", len(parts), kind.name, lost, seed)
+			// A speck may land on one and make it solid: a few go.
+			if lost > len(parts)/20 {
+				t.Errorf("%d of %d small %s parts of syllables were lost on specked copy %d", lost, len(parts), kind.name, seed)
+			}
+		}
 	}
 }
 
