@@ -29,9 +29,9 @@ import (
 //   - the header's 고유번호, the word before a number shaped NNNN-NNNN-NNNNNN
 //     at the end of a line;
 //   - specks read as marks the form never prints (quotes, tildes, degree
-//     signs, ideographic stops; a period, comma or semicolon standing
-//     alone) go from the ends of words and from between them
-//     (dropStrayMarks).
+//     signs, ideographic stops, underscores, middle dots, bars; a period,
+//     comma or semicolon standing alone) go from the ends of words and from
+//     between them (dropStrayMarks).
 //
 // A page read from its text layer is exact and never corrected.
 
@@ -109,6 +109,7 @@ func correctForm(text string) string {
 	lines := strings.Split(text, "\n")
 	prevFloor := 0
 	for i, line := range lines {
+		raw := line
 		line = dropStrayMarks(line)
 		line = correctAreas(line)
 		line, prevFloor = correctFloors(line, prevFloor)
@@ -120,8 +121,10 @@ func correctForm(text string) string {
 			line = indent + "-- 이 하 여 백 --"
 		}
 		// The misread heading still shows a bracket (【, 】 or one read
-		// as a parenthesis); a line of text before a subtitle would not.
-		if m := headingTitle.FindStringSubmatch(line); m != nil && strings.ContainsAny(m[2], "【】()[]{}|") {
+		// as a parenthesis or a bar, which dropStrayMarks takes for a
+		// speck: the line as read is looked at); a line of text before a
+		// subtitle would not.
+		if m := headingTitle.FindStringSubmatch(raw); m != nil && strings.ContainsAny(m[2], "【】()[]{}|") {
 			if sub := subtitle(m[3]); sub != "" {
 				line = m[1] + sectionHeadings[sub] + " ( " + sub + " )"
 			}
@@ -138,9 +141,12 @@ func correctForm(text string) string {
 
 // strayMarks are the marks Tesseract reads a speck as and the form never
 // prints: quotes, backticks, tildes, degree signs, ideographic commas and
-// stops (not « or », which are a masked number's asterisks misread). A token of them alone, or of a lone period, comma or semicolon,
-// and these marks at the start or end of a token are specks.
-const strayMarks = "‘’“”'\"`~^°。、・¦"
+// stops, underscores (a speck at a word's foot), middle dots (one at its
+// waist) and bars (a table rule's remains); not « or », which are a masked
+// number's asterisks misread. A token of them alone,
+// or of a lone period, comma or semicolon, and these marks at the start or
+// end of a token are specks.
+const strayMarks = "‘’“”'\"`~^°。、・¦|_ㆍ·•"
 
 // dropStrayMarks removes the specks read as marks from a line: tokens that
 // are nothing but stray marks (or a lone . , ;), and stray marks leading or
