@@ -183,8 +183,12 @@ func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCR
 			out = found[0]
 			return nil
 		}
+		// The previous complete read compared with: not one that could not
+		// be verified against its own predecessor (a copy lacking entries
+		// read before, watch.Missing).
 		var prevCmp []*db.RegistryComparison
-		if err := tx.NewSelect().Model(&prevCmp).Where("nest_id = ? AND verdict = ?", nest.ID, analysis.VerdictComplete).
+		if err := tx.NewSelect().Model(&prevCmp).
+			Where("nest_id = ? AND verdict = ? AND outcome <> ?", nest.ID, analysis.VerdictComplete, watch.OutcomeCouldNotVerify).
 			OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
 			return internal("load previous comparison", err)
 		}

@@ -16,6 +16,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/watch"
@@ -413,6 +414,64 @@ func TestWatchCheckWhoseIssuanceFails(t *testing.T) {
 	again, err := b.svc.CompareFailedIssuance(context.Background(), *check.IssuanceTaskID)
 	if err != nil || again.ID != cs[0].ID {
 		t.Fatalf("repeat: %v %v", again, err)
+	}
+}
+
+// TestWatchCopyLackingEntries: a complete read that lacks an entry the
+// previous complete read had (an uploaded copy with a section cut off, an
+// older printout, another property's registry) is not "no change": it
+// could not be verified, with the entries named; and the next read is
+// compared with the last read that could be, not with that copy.
+func TestWatchCopyLackingEntries(t *testing.T) {
+	t.Parallel()
+	start := time.Now().UTC().AddDate(0, 0, -30)
+	clock := &testClock{now: time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC)}
+	b, _ := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
+	ctx := WithActor(context.Background(), Actor{UserID: "alice"})
+	nest := b.nest(t, "alice")
+	res, err := b.svc.RequestIssuance(ctx, nest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := b.comparisonOf(t, res.Task.ID)
+	if first.Outcome != "BASELINE" || first.OCRTaskID == nil {
+		t.Fatalf("first read: %s", first.Outcome)
+	}
+	pt := new(db.OCRTask)
+	if err := b.db.Bun.NewSelect().Model(pt).Where("id = ?", *first.OCRTaskID).Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	read, err := b.svc.readOf(ctx, pt)
+	if err != nil || read.Registry == nil || len(read.Registry.Ownership) == 0 {
+		t.Fatalf("first read: %+v %v", read, err)
+	}
+	lacking := *read.Registry
+	lacking.Ownership = lacking.Ownership[:len(lacking.Ownership)-1]
+	gone := read.Registry.Ownership[len(read.Registry.Ownership)-1]
+	cmp, err := b.svc.recordComparison(ctx, nest.ID, &db.OCRTask{ID: newID(), FileID: newID()}, nil,
+		watch.Read{Registry: &lacking, Verdict: analysis.VerdictComplete})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Outcome != "COULD_NOT_VERIFY" {
+		t.Fatalf("a copy lacking 갑구 rank %s: %s", gone.Rank, cmp.Outcome)
+	}
+	page, err := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID}, nil, nil)
+	if err != nil || len(page.Items) != 1 {
+		t.Fatalf("alerts %+v %v", page, err)
+	}
+	a := page.Items[0]
+	if a.Kind != "COULD_NOT_VERIFY" || !strings.Contains(string(a.Reasons), watch.ReasonEntriesMissing) ||
+		!strings.Contains(a.Message, "갑구 rank "+gone.Rank) {
+		t.Fatalf("alert %s %s %s", a.Kind, a.Reasons, a.Message)
+	}
+	clock.Advance(time.Hour)
+	res, err = b.svc.RequestIssuance(ctx, nest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next := b.comparisonOf(t, res.Task.ID); next.Outcome != "UNCHANGED" || deref(next.PreviousOCRTaskID) != *first.OCRTaskID {
+		t.Fatalf("the next read: %s against %v, want UNCHANGED against the first", next.Outcome, deref(next.PreviousOCRTaskID))
 	}
 }
 

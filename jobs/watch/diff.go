@@ -118,6 +118,9 @@ func Compare(prev *analysis.Registry, cur Read) (Outcome, []Change) {
 	if prev == nil {
 		return OutcomeBaseline, nil
 	}
+	if missing := Missing(prev, cur.Registry); len(missing) > 0 {
+		return OutcomeCouldNotVerify, []Change{entriesMissing(missing)}
+	}
 	ch := Diff(prev, cur.Registry)
 	if len(ch) == 0 {
 		return OutcomeUnchanged, nil
@@ -158,6 +161,40 @@ func couldNotVerify(cur Read) Change {
 	msg := fmt.Sprintf("The registry could not be verified (%s): ", verdict) + strings.Join(why, "; ") +
 		". A change may have been missed; re-issue the registry before relying on it."
 	return Change{Kind: AlertCouldNotVerify, Severity: SeverityWarning, Message: msg, Key: "COULD_NOT_VERIFY", Reasons: reasons}
+}
+
+// ReasonEntriesMissing is the reason of a COULD_NOT_VERIFY alert on a
+// complete read that lacks entries the previous complete read had.
+const ReasonEntriesMissing = "ENTRIES_MISSING"
+
+// Missing returns the entries of prev that cur does not have (matched by
+// section and 순위번호). A registry never removes an entry, a cancelled one
+// stays, struck through: a later copy of the same registry has every entry
+// an earlier one had. One that does not is an older copy, another
+// property's, or a read that lost part of it; to compare it with prev
+// would report "no change" where entries went unseen.
+func Missing(prev, cur *analysis.Registry) []analysis.Entry {
+	now := index(cur)
+	var out []analysis.Entry
+	for _, e := range entries(prev) {
+		if _, ok := now[string(e.Section)+"/"+e.Rank]; !ok {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func entriesMissing(missing []analysis.Entry) Change {
+	names := make([]string, 0, len(missing))
+	for _, e := range missing {
+		names = append(names, fmt.Sprintf("%s rank %s (%s)", sectionName(e.Section), e.Rank, label(e)))
+	}
+	why := "this copy lacks entries the previous complete read had: " + strings.Join(names, ", ") +
+		". A registry never removes an entry (a cancelled one stays, struck through), so this copy is older than the one read before, another property's, or only part of it was read"
+	return Change{Kind: AlertCouldNotVerify, Severity: SeverityWarning, Key: "COULD_NOT_VERIFY",
+		Message: "The registry could not be verified: " + why +
+			". A change may have been missed; re-issue the registry before relying on it.",
+		Reasons: []analysis.Reason{{Code: ReasonEntriesMissing, Message: why}}}
 }
 
 // Diff lists the changes from prev to cur, both complete reads. Entries are

@@ -75,6 +75,18 @@ func TestCompare(t *testing.T) {
 		{"critical first", reg(owner1, mort2), complete(reg(owner1, cancelled(mort2, "2"), entry(rights, "2", analysis.KindCancellation, 0),
 			entry(own, "2", analysis.KindSeizure, 0))),
 			OutcomeChanged, []string{"NEW_ENTRY/CRITICAL/NEW_ENTRY/ownership/2", "CANCELLED/INFO/CANCELLED/rights/1"}},
+		// A registry never removes an entry: a complete read without one
+		// the previous read had is an older copy, another property's, or
+		// a read that lost part of it (an uploaded copy with 을구 cut off
+		// was taken for "no change" once).
+		{"an entry of the previous read missing", reg(owner1, mort2), complete(reg(owner1)),
+			OutcomeCouldNotVerify, []string{"COULD_NOT_VERIFY/WARNING/COULD_NOT_VERIFY"}},
+		{"another property's registry", reg(owner1, mort2),
+			complete(reg(entry(own, "3", analysis.KindTransfer, 0), entry(own, "8", analysis.KindPreservation, 0))),
+			OutcomeCouldNotVerify, []string{"COULD_NOT_VERIFY/WARNING/COULD_NOT_VERIFY"}},
+		{"a cancelled entry stays: not missing", reg(owner1, mort2),
+			complete(reg(owner1, cancelled(mort2, "2"), entry(rights, "2", analysis.KindCancellation, 0))),
+			OutcomeChanged, []string{"CANCELLED/INFO/CANCELLED/rights/1"}},
 		{"partial read never says no change", reg(owner1, mort2),
 			Read{Registry: reg(owner1, mort2), Verdict: analysis.VerdictPartial, Reasons: []analysis.Reason{{Code: "MISSING_END", Message: "no end marker"}}},
 			OutcomeCouldNotVerify, []string{"COULD_NOT_VERIFY/WARNING/COULD_NOT_VERIFY"}},
