@@ -29,6 +29,12 @@ const (
 	MaxUploadPixels = 50_000_000
 	// MaxUploadPages bounds the pages of an uploaded PDF.
 	MaxUploadPages = 100
+	// MinUploadSide and MaxUploadAspect bound an image's shape: a page's
+	// text needs a few hundred pixels each way, and a page (or a few
+	// stitched into one tall screenshot) is not ten times as long as it
+	// is wide.
+	MinUploadSide   = 200
+	MaxUploadAspect = 10
 )
 
 // uploadDPI is the resolution an uploaded image is placed at in its PDF:
@@ -47,9 +53,9 @@ type UploadResult struct {
 // document. An image is stored as a one-page PDF holding it unchanged (a
 // JPEG's bytes as they are, a PNG losslessly). A file that is too large,
 // empty, of another type, a PDF that needs a password, is damaged or has no
-// pages, or an image that is damaged or too large once decoded is refused
-// with BAD_USER_INPUT (field "file"), and nothing is stored: no row, no
-// object.
+// pages, or an image that is damaged, too large once decoded or of no
+// page's shape is refused with BAD_USER_INPUT (field "file"), and nothing
+// is stored: no row, no object.
 func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Reader) (*UploadResult, error) {
 	actor, err := RequireActor(ctx)
 	if err != nil {
@@ -143,6 +149,13 @@ func imagePDF(data []byte) ([]byte, error) {
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > MaxUploadPixels {
 		return nil, InvalidInput("file", "the image is %d × %d pixels; at most %d megapixels are read", cfg.Width, cfg.Height, MaxUploadPixels/1_000_000)
+	}
+	// A page, not a sliver: 1 × 40,000,000 pixels is within the pixel
+	// bound, but no page (and no PDF page: 200 inches at most) is that
+	// shape, and reading it took minutes and gigabytes before failing.
+	if short, long := min(cfg.Width, cfg.Height), max(cfg.Width, cfg.Height); short < MinUploadSide || long > MaxUploadAspect*short {
+		return nil, InvalidInput("file", "the image is %d × %d pixels: a photo or scan of one page is at least %d pixels each way and at most %d times as long as it is wide",
+			cfg.Width, cfg.Height, MinUploadSide, MaxUploadAspect)
 	}
 	// Decode it all: a truncated or damaged image fails here, not in OCR.
 	img, _, err := image.Decode(bytes.NewReader(data))

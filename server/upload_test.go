@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -9,7 +10,9 @@ import (
 	"hash/crc32"
 	"image"
 	"image/png"
+	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -73,6 +76,36 @@ func gqlUpload(t *testing.T, a *testApp, tok, nest string, content []byte) gqlRe
 	return out
 }
 
+// rawPost writes a POST over a socket of its own, declaring length bytes
+// of body whatever it sends, then, when hangUp, half-closes the connection
+// (a client whose connection dropped), and returns the status answered
+// (0: none).
+func rawPost(t *testing.T, a *testApp, path, tok, contentType string, body []byte, length int, hangUp bool) int {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(a.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: dungji\r\nAuthorization: Bearer %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n",
+		path, tok, contentType, length)
+	conn.Write(body)
+	if hangUp {
+		conn.(*net.TCPConn).CloseWrite()
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return 0
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode >= 500 {
+		t.Logf("%s: %d %s", path, resp.StatusCode, b)
+	}
+	return resp.StatusCode
+}
+
 // nestLeftovers counts the nest's files rows, OCR tasks and stored objects.
 func nestLeftovers(t *testing.T, a *testApp, nest string) string {
 	t.Helper()
@@ -111,6 +144,13 @@ func TestUploadRegistryRefusals(t *testing.T) {
 		"trailer<</Root 1 0 R/Encrypt 3 0 R/ID[<00112233445566778899aabbccddeeff><00112233445566778899aabbccddeeff>]>>\n%%EOF\n")
 	zeroPages := []byte("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n" +
 		"xref\n0 3\n0000000000 65535 f \n0000000009 00000 n \n0000000052 00000 n \ntrailer<</Size 3/Root 1 0 R>>\nstartxref\n101\n%%EOF\n")
+	// A sliver of 1 × 40,000,000 pixels, within the pixel bound: reading it
+	// took minutes and gigabytes before it failed as an internal error.
+	var sliver bytes.Buffer
+	png.Encode(&sliver, image.NewGray(image.Rect(0, 0, 1, 1)))
+	sl := sliver.Bytes()
+	copy(sl[16:24], []byte{0, 0, 0, 1, 0x02, 0x62, 0x5a, 0x00}) // 1 × 40,000,000
+	binary.BigEndian.PutUint32(sl[29:33], crc32.ChecksumIEEE(sl[12:29]))
 	truncatedPNG := func() []byte {
 		var buf bytes.Buffer
 		img := image.NewGray(image.Rect(0, 0, 200, 200))
@@ -131,10 +171,11 @@ func TestUploadRegistryRefusals(t *testing.T) {
 		{"a GIF", []byte("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), "not a PDF, PNG or JPEG"},
 		{"too large", append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("0"), 20<<20)...), "larger than 20 MiB"},
 		{"a decompression bomb", b, "megapixels"},
+		{"a sliver", sl, "at least 200 pixels each way"},
 		{"a damaged image", truncatedPNG, "image cannot be read"},
-		{"a damaged PDF", []byte("%PDF-1.4\nthis is not really a PDF\n"), "PDF cannot be read"},
+		{"a damaged PDF", []byte("%PDF-1.4\nthis is not really a PDF\n"), "PDF cannot be read: not a readable PDF: it is damaged or truncated"},
 		{"an encrypted PDF", encrypted, "PDF cannot be read"},
-		{"a PDF with no pages", zeroPages, "PDF cannot be read"},
+		{"a PDF with no pages", zeroPages, "PDF cannot be read: the PDF has no pages"},
 	}
 	for _, tt := range tests {
 		t.Run("REST "+tt.name, func(t *testing.T) {
@@ -153,6 +194,63 @@ func TestUploadRegistryRefusals(t *testing.T) {
 	}
 	if got := nestLeftovers(t, a, nest); got != "0 files, 0 OCR tasks, 0 objects" {
 		t.Errorf("after the refusals: %s", got)
+	}
+	// A JSON request can send no file: a string, a number or an object in
+	// the Upload's place is bad input (it was INTERNAL once).
+	for _, v := range []any{"abc", 123, map[string]any{}, []any{}, true} {
+		r := a.gql(t, tok, `mutation($nest: ID!, $file: Upload!) { uploadRegistry(nestId: $nest, file: $file) { file { id } } }`,
+			map[string]any{"nest": nest, "file": v})
+		if r.code() != "BAD_USER_INPUT" || r.Errors[0].Extensions["field"] != "file" || !strings.Contains(r.Errors[0].Message, "multipart") {
+			t.Errorf("file %v in a JSON request: %+v", v, r.Errors)
+		}
+	}
+	// Two "file" fields: refused, whichever is good.
+	var two bytes.Buffer
+	mw := multipart.NewWriter(&two)
+	for range 2 {
+		fw, _ := mw.CreateFormFile("file", "registry.pdf")
+		fw.Write([]byte("%PDF-1.4\n"))
+	}
+	mw.Close()
+	req2, _ := http.NewRequest(http.MethodPost, a.base+"/nests/"+nest+"/analysis/registry/upload", &two)
+	req2.Header.Set("Content-Type", mw.FormDataContentType())
+	req2.Header.Set("Authorization", "Bearer "+tok)
+	if resp, b := a.do(t, req2); resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "two") {
+		t.Errorf("two file fields: %d %s", resp.StatusCode, b)
+	}
+	// A post cut off after its file: the connection closes before the
+	// declared length or the closing boundary arrives. Nothing is stored
+	// (the client never learns of an upload and sends it again).
+	good := func() []byte {
+		img := image.NewGray(image.Rect(0, 0, 400, 300))
+		for i := range img.Pix {
+			img.Pix[i] = 255
+		}
+		var buf bytes.Buffer
+		png.Encode(&buf, img)
+		return buf.Bytes()
+	}()
+	ctGood, bodyGood := uploadForm(t, "file", "registry.png", good, nil)
+	full := bodyGood.Bytes()
+	for _, cut := range []struct {
+		name   string
+		body   []byte
+		length int
+	}{
+		{"declared longer than sent", full, len(full) + 1000},
+		{"no closing boundary", full[:len(full)-len("--\r\n")-70], len(full) - len("--\r\n") - 70},
+	} {
+		status := rawPost(t, a, "/nests/"+nest+"/analysis/registry/upload", tok, ctGood, cut.body, cut.length, true)
+		if status != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", cut.name, status)
+		}
+	}
+	// The same post whole is stored (on a nest of its own; the connection
+	// stays open, as a client's does until it has its answer: Go's server
+	// cancels the request of a client that hangs up).
+	other := createNest(t, a, tok, "온전한 업로드")
+	if status := rawPost(t, a, "/nests/"+other+"/analysis/registry/upload", tok, ctGood, full, len(full), false); status != http.StatusAccepted {
+		t.Errorf("the whole post: status %d, want 202", status)
 	}
 	// Not the caller's nest: FORBIDDEN, nothing stored either.
 	if status, body := restUpload(t, a, a.token(t, "bob", false), nest, []byte("%PDF-1.4")); status != http.StatusForbidden {

@@ -177,3 +177,19 @@ func UnmarshalBoolean(v any) (bool, error) {
 	}
 	return b, nil
 }
+
+// MarshalUpload writes an Upload as gqlgen does (an Upload is an input
+// only: no field of the schema returns one).
+func MarshalUpload(u graphql.Upload) graphql.Marshaler { return graphql.MarshalUpload(u) }
+
+// UnmarshalUpload accepts a file of a multipart request (the GraphQL
+// multipart request spec) only: a string, a number or an object sent in
+// its place, as a JSON request can only send, is bad input, not an
+// internal error.
+func UnmarshalUpload(v any) (graphql.Upload, error) {
+	u, ok := v.(graphql.Upload)
+	if !ok {
+		return graphql.Upload{}, refuse("Upload cannot represent %s: send the file in a multipart request (the GraphQL multipart request spec), mapped to this variable", describe(v))
+	}
+	return u, nil
+}

@@ -49,6 +49,9 @@ func TestCoercion(t *testing.T) {
 		{"Boolean from a string", boolean, "true", result{nil, false}},
 		{"Boolean from 1", boolean, json.Number("1"), result{nil, false}},
 		{"Boolean from an explicit null", boolean, nil, result{false, true}},
+		{"Upload from a string", upload, "abc", result{nil, false}},
+		{"Upload from a number", upload, json.Number("1"), result{nil, false}},
+		{"Upload from an object", upload, map[string]any{}, result{nil, false}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,3 +76,4 @@ func integer32(v any) (any, error) { return UnmarshalInt(v) }
 func integer64(v any) (any, error) { return UnmarshalInt64(v) }
 func float(v any) (any, error)     { return UnmarshalFloat(v) }
 func boolean(v any) (any, error)   { return UnmarshalBoolean(v) }
+func upload(v any) (any, error)    { return UnmarshalUpload(v) }

@@ -126,7 +126,12 @@ func (r *reader) pageCount(ctx context.Context, path string) (int, error) {
 			return 0, jobErrorf(CodeUnreadable, "the PDF is password-protected")
 		}
 		if errors.As(err, &ee) && ee.exitCode() >= 0 {
-			return 0, jobErrorf(CodeUnreadable, "not a readable PDF: %s", ee.stderr)
+			// pdfinfo's own words name temporary paths and internals: a
+			// reader is told what it can act on.
+			if strings.Contains(ee.stderr, "last page (0)") {
+				return 0, jobErrorf(CodeUnreadable, "the PDF has no pages")
+			}
+			return 0, jobErrorf(CodeUnreadable, "not a readable PDF: it is damaged or truncated")
 		}
 		return 0, err
 	}

@@ -1,10 +1,12 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -82,6 +84,10 @@ func (a *API) restRoutes(mux *http.ServeMux) {
 
 // restUploadRegistry takes a registry copy as the "file" field of a
 // multipart/form-data post and answers 202 with its file and OCR task.
+// The whole body is read before anything is stored: a post cut off after
+// its file (the connection dropped before the closing boundary or the
+// declared length) stores nothing, as the client never learns of it and
+// sends it again. A form with two "file" fields is refused.
 func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBody)
 	mr, err := r.MultipartReader()
@@ -89,26 +95,77 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 		a.restFail(w, r, jobs.InvalidInput("file", "send the file as the \"file\" field of a multipart/form-data post"))
 		return
 	}
+	var file []byte
+	found := false
 	for {
 		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
 		if err != nil {
-			msg := "the form has no \"file\" field"
-			if !errors.Is(err, io.EOF) {
-				msg = "the form could not be read: " + err.Error()
-			}
-			a.restFail(w, r, jobs.InvalidInput("file", "%s", msg))
+			a.uploadReadFail(w, r, err)
 			return
 		}
 		if part.FormName() != "file" {
+			if _, err := io.Copy(io.Discard, part); err != nil {
+				a.uploadReadFail(w, r, err)
+				return
+			}
 			continue
 		}
-		res, err := a.Service.UploadRegistry(r.Context(), r.PathValue("nestId"), part)
-		if err != nil {
-			a.restFail(w, r, err)
+		if found {
+			a.restFail(w, r, jobs.InvalidInput("file", "the form has two \"file\" fields: send one file"))
 			return
 		}
-		writeJSON(w, http.StatusAccepted, restUploadResponse{FileID: res.File.ID, OCRTaskID: res.OCRTask.ID, Status: string(res.OCRTask.Status)})
+		found = true
+		// One byte over the limit tells UploadRegistry the file is too large.
+		file, err = io.ReadAll(io.LimitReader(part, jobs.MaxUploadBytes+1))
+		if err != nil {
+			a.uploadReadFail(w, r, err)
+			return
+		}
+		if len(file) > jobs.MaxUploadBytes {
+			break // refused below, without reading the rest
+		}
+	}
+	if !found {
+		a.restFail(w, r, jobs.InvalidInput("file", "the form has no \"file\" field"))
 		return
+	}
+	if len(file) <= jobs.MaxUploadBytes {
+		// Past the closing boundary, to the body's end: a body cut off
+		// there is a post the client did not finish.
+		if _, err := io.Copy(io.Discard, r.Body); err != nil {
+			a.uploadReadFail(w, r, err)
+			return
+		}
+	}
+	res, err := a.Service.UploadRegistry(r.Context(), r.PathValue("nestId"), bytes.NewReader(file))
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, restUploadResponse{FileID: res.File.ID, OCRTaskID: res.OCRTask.ID, Status: string(res.OCRTask.Status)})
+}
+
+// uploadReadFail answers a post whose body could not be read whole: too
+// large, too slow (408, as GraphQL answers, and the connection is
+// closed), or cut off or malformed; never with the network error's text
+// (it holds addresses).
+func (a *API) uploadReadFail(w http.ResponseWriter, r *http.Request, err error) {
+	var tooLarge *http.MaxBytesError
+	var ne net.Error
+	switch {
+	case errors.As(err, &tooLarge):
+		a.restFail(w, r, jobs.InvalidInput("file", "the file is larger than %d MiB", jobs.MaxUploadBytes>>20))
+	case errors.Is(err, errSlowBody), errors.As(err, &ne) && ne.Timeout():
+		w.Header().Set("Connection", "close")
+		writeJSON(w, http.StatusRequestTimeout, restError{ErrorCode: string(jobs.CodeBadRequest),
+			Message: "the upload arrived too slowly: the whole post must arrive within REQUEST_BODY_TIMEOUT; nothing was stored"})
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		a.restFail(w, r, jobs.InvalidInput("file", "the post was cut off before its end: nothing was stored; send it again"))
+	default:
+		a.restFail(w, r, jobs.InvalidInput("file", "the form could not be read as multipart/form-data: nothing was stored"))
 	}
 }
 
