@@ -12,7 +12,7 @@ import (
 )
 
 // RateLimit is a token bucket per user for requests that create work
-// (requestIssuance and requestOcr): Every is the refill interval of one
+// (requestIssuance, requestOcr and uploads): Every is the refill interval of one
 // token, Burst the bucket's size. A zero RateLimit allows everything.
 type RateLimit struct {
 	Every time.Duration

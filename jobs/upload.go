@@ -65,6 +65,18 @@ func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Rea
 	if err != nil {
 		return nil, err
 	}
+	// An upload starts OCR work as requestOcr does and is rate limited
+	// the same: an empty bucket refuses it before the file is inspected
+	// or stored (a look that gives its token back), and the token is
+	// taken in the transaction that creates the OCR task.
+	if err := s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.rateLimited(ctx, tx, actor); err != nil {
+			return err
+		}
+		return errLooked
+	}); !errors.Is(err, errLooked) {
+		return nil, err
+	}
 	data, err := io.ReadAll(io.LimitReader(body, MaxUploadBytes+1))
 	if err != nil {
 		return nil, InvalidInput("file", "the upload could not be read: %v", err)
@@ -89,6 +101,9 @@ func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Rea
 	res := &UploadResult{}
 	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		now := s.clock()
+		if err := s.rateLimited(ctx, tx, actor); err != nil {
+			return err
+		}
 		f := &db.File{ID: fileID, NestID: nest.ID, Bucket: s.store.Bucket(), Key: obj.Key, Size: obj.Size,
 			SHA256: obj.SHA256, ContentType: obj.ContentType, CreatedAt: now}
 		if _, err := tx.NewInsert().Model(f).Exec(ctx); err != nil {
@@ -112,6 +127,10 @@ func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Rea
 	}
 	return res, nil
 }
+
+// errLooked rolls back the transaction that only looked at the caller's
+// rate limit bucket.
+var errLooked = errors.New("rate limit looked at")
 
 // uploadedPDF checks an upload and returns it as a PDF with its page count.
 func uploadedPDF(ctx context.Context, data []byte) ([]byte, int, error) {

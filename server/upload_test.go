@@ -347,3 +347,44 @@ func TestUploadRegistryAnalysed(t *testing.T) {
 	}
 	t.Logf("photo of page 1 of %d: %v", reg.Pages, an)
 }
+
+// TestUploadRateLimited: an upload starts OCR work and takes a token of
+// the caller's bucket, as requestOcr does (44 uploads in ten seconds were
+// all accepted once); beyond it, RATE_LIMITED with a retry hint by REST
+// and GraphQL, and nothing stored.
+func TestUploadRateLimited(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "0s", "RATE_LIMIT": "2/h,burst=2"})
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "여러 번 올린 등기부")
+	img := image.NewGray(image.Rect(0, 0, 400, 300))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	var page bytes.Buffer
+	png.Encode(&page, img)
+	for i := range 2 {
+		if status, body := restUpload(t, a, tok, nest, page.Bytes()); status != http.StatusAccepted {
+			t.Fatalf("upload %d: %d %v", i+1, status, body)
+		}
+	}
+	ct, body := uploadForm(t, "file", "registry.png", page.Bytes(), nil)
+	req, _ := http.NewRequest(http.MethodPost, a.base+"/nests/"+nest+"/analysis/registry/upload", body)
+	req.Header.Set("Content-Type", ct)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, b := a.do(t, req)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(b), "RATE_LIMITED") {
+		t.Errorf("third upload by REST: %d %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), b)
+	}
+	if r := gqlUpload(t, a, tok, nest, page.Bytes()); r.code() != "RATE_LIMITED" || r.Errors[0].Extensions["retryAfter"] == nil {
+		t.Errorf("third upload by GraphQL: %+v", r.Errors)
+	}
+	if got := nestLeftovers(t, a, nest); got != "2 files, 2 OCR tasks, 2 objects" {
+		t.Errorf("after the refusals: %s", got)
+	}
+	// Another user's bucket is their own.
+	bob := a.token(t, "bob", false)
+	if status, body := restUpload(t, a, bob, createNest(t, a, bob, "밥의 집"), page.Bytes()); status != http.StatusAccepted {
+		t.Errorf("bob: %d %v", status, body)
+	}
+}
