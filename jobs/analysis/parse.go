@@ -18,7 +18,7 @@ const MaxInput = 2 << 20
 
 // ErrNoEntries is returned by Parse for a text in which no 갑구 or 을구 entry
 // was found: not a registry document, or one OCR could not read.
-var ErrNoEntries = errors.New("analysis: no registry entries in the text")
+var ErrNoEntries = errors.New("the text holds no 갑구 or 을구 entry") // shown to users as it is: no package prefix
 
 // Parse reads a registry document from its text: the pages' texts joined by
 // form feeds (ocr.FullText), from a text layer or from OCR. It returns

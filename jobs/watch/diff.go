@@ -158,7 +158,8 @@ func couldNotVerify(cur Read) Change {
 	if verdict == "" {
 		verdict = "no read"
 	}
-	msg := fmt.Sprintf("The registry could not be verified (%s): ", verdict) + strings.Join(why, "; ") +
+	// The reasons are sentences of their own: no second period.
+	msg := fmt.Sprintf("The registry could not be verified (%s): ", verdict) + strings.TrimRight(strings.Join(why, "; "), ".") +
 		". A change may have been missed; re-issue the registry before relying on it."
 	return Change{Kind: AlertCouldNotVerify, Severity: SeverityWarning, Message: msg, Key: "COULD_NOT_VERIFY", Reasons: reasons}
 }

@@ -122,6 +122,11 @@ func TestCouldNotVerifyCarriesReasons(t *testing.T) {
 	if len(ch) != 1 || len(ch[0].Reasons) != 1 || ch[0].Reasons[0].Code != "RANK_GAP" || !strings.Contains(ch[0].Message, "rank 3 missing") {
 		t.Fatalf("got %+v", ch)
 	}
+	// A reason that ends its sentence gets no second period.
+	_, ch = Compare(nil, Read{Verdict: analysis.VerdictUnreadable, Reasons: []analysis.Reason{{Code: "NO_ENTRIES", Message: "No entry could be read."}}})
+	if len(ch) != 1 || strings.Contains(ch[0].Message, "..") {
+		t.Fatalf("got %q", ch[0].Message)
+	}
 }
 
 func TestPlan(t *testing.T) {

@@ -157,7 +157,14 @@ export function nestView(nestId: string, live: Live): PageView {
       merge(data.uploadRegistry.ocrTask);
       uploadNote.textContent = t('nest.uploaded', { name: file.name });
     } catch (e) {
-      uploadNote.textContent = e instanceof ApiError ? e.userMessage() : String(e);
+      // A refused file: the server says which rule it broke (too large,
+      // password-protected, …), in words written for the tenant.
+      uploadNote.textContent =
+        e instanceof ApiError && e.code === 'BAD_USER_INPUT'
+          ? t('nest.uploadRefused', { name: file.name, message: e.message })
+          : e instanceof ApiError
+            ? e.userMessage()
+            : String(e);
     } finally {
       uploadInput.disabled = false;
       uploadInput.value = '';

@@ -215,7 +215,7 @@ export function watchView(nestId: string, live: Live): WatchView {
       history,
       d.nest.registryChecks.length
         ? d.nest.registryChecks.map((c) =>
-            h('li', { 'data-outcome': c.outcome }, `${formatTime(c.createdAt)} · ${tr(`watch.outcome.${c.outcome}`, c.outcome)} · ${c.verdict}`,
+            h('li', { 'data-outcome': c.outcome }, `${formatTime(c.createdAt)} · ${tr(`watch.outcome.${c.outcome}`, c.outcome)} · ${c.verdict === 'NONE' ? t('watch.noRead') : tr(`analysis.verdict.${c.verdict}`, c.verdict)}`,
               c.alerts.length ? ` · ${c.alerts.length} ${t('watch.alertCount')}` : ''),
           )
         : h('li', { class: 'muted' }, t('watch.noHistory')),

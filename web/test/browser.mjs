@@ -187,6 +187,16 @@ try {
   check(digits.includes(uniqueNo.replace(/-/g, '')), `the OCR text lacks the 고유번호 ${uniqueNo}`);
   step('OCR text shown', { pages: await ocr.locator('.page-text').count() });
 
+  // A refused upload says why, in the server's words (it once read only
+  // "The input is not valid."), and adds no task.
+  const ocrCards = await card.locator('.task-ocr').count();
+  await page.locator('#upload-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a registry') });
+  await page.locator('#upload-note', { hasText: 'was not accepted' }).waitFor();
+  const refused = await page.locator('#upload-note').innerText();
+  check(refused.includes('notes.txt') && refused.includes('not a PDF, PNG or JPEG'), `the refused upload reads "${refused}"`);
+  check((await card.locator('.task-ocr').count()) === ocrCards, 'a refused upload added a task');
+  step('refused upload explained', { note: refused });
+
   // The registry analysis: the page asked for it on load, when there was
   // none; it must appear by itself once OCR succeeded, and say what the API
   // says.
