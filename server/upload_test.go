@@ -388,3 +388,61 @@ func TestUploadRateLimited(t *testing.T) {
 		t.Errorf("bob: %d %v", status, body)
 	}
 }
+
+// TestUploadMultipartSpec: a multipart GraphQL request that does not follow
+// the GraphQL multipart request spec is 400 BAD_REQUEST saying what is
+// wrong (gqlgen answered these without a code, "invalid empty operations
+// paths list for key 0" for a file sent twice, "cannot use struct as ID"
+// for a file mapped onto the nest's ID), and stores nothing.
+func TestUploadMultipartSpec(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "0s"})
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "규칙을 어긴 업로드")
+	ops := `{"query":"mutation($nest: ID!, $file: Upload!) { uploadRegistry(nestId: $nest, file: $file) { file { id } } }","variables":{"nest":"` + nest + `","file":null}}`
+	file := []byte("%PDF-1.4\n")
+	type part struct{ name, content string }
+	op, good := part{"operations", ops}, part{"map", `{"0":["variables.file"]}`}
+	f0 := part{"0", string(file)}
+	for _, tt := range []struct {
+		name  string
+		parts []part
+		want  string
+	}{
+		{"a file mapped onto the nest's ID", []part{op, {"map", `{"0":["variables.nest"]}`}, f0}, "must be null in operations"},
+		{"a file sent twice", []part{op, good, f0, f0}, "sent twice"},
+		{"a deep path", []part{op, {"map", `{"0":["variables.file.a.b"]}`}, f0}, "is not variables.<name>"},
+		{"a path outside variables", []part{op, {"map", `{"0":["query"]}`}, f0}, "is not variables.<name>"},
+		{"a map that is not JSON", []part{op, {"map", `{0: variables.file`}, f0}, "map must be a JSON object"},
+		{"map before operations", []part{good, op, f0}, `the first field must be \"operations\"`},
+		{"a mapped file not sent", []part{op, {"map", `{"0":["variables.file"],"1":["variables.file"]}`}, f0}, "which is not sent"},
+		{"a file not in map", []part{op, good, f0, {"1", "x"}}, "is not in map"},
+		{"an empty path list", []part{op, {"map", `{"0":[]}`}, f0}, "has no path"},
+		{"operations that are not a request", []part{{"operations", `[1,2]`}, good, f0}, "operations:"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			mw := multipart.NewWriter(&buf)
+			for _, p := range tt.parts {
+				var fw io.Writer
+				if p.name == "operations" || p.name == "map" {
+					fw, _ = mw.CreateFormField(p.name)
+				} else {
+					fw, _ = mw.CreateFormFile(p.name, "registry.pdf")
+				}
+				io.WriteString(fw, p.content)
+			}
+			mw.Close()
+			req, _ := http.NewRequest(http.MethodPost, a.base+"/graphql", &buf)
+			req.Header.Set("Content-Type", mw.FormDataContentType())
+			req.Header.Set("Authorization", "Bearer "+tok)
+			resp, b := a.do(t, req)
+			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), `"code":"BAD_REQUEST"`) || !strings.Contains(string(b), tt.want) {
+				t.Errorf("%d %s, want 400 BAD_REQUEST saying %q", resp.StatusCode, b, tt.want)
+			}
+		})
+	}
+	if got := nestLeftovers(t, a, nest); got != "0 files, 0 OCR tasks, 0 objects" {
+		t.Errorf("after the refusals: %s", got)
+	}
+}

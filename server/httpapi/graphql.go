@@ -121,7 +121,7 @@ func limitGraphQLBody(h http.Handler) http.Handler {
 func limitBody(n int64, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > n {
-			writeGraphQLError(w, http.StatusRequestEntityTooLarge, "request body is larger than "+strconv.FormatInt(n, 10)+" bytes", jobs.CodeBadRequest)
+			writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLargeMessage(n), jobs.CodeBadRequest)
 			return
 		}
 		if !readGraphQLBody(w, r, n) {

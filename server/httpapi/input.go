@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"regexp"
@@ -154,7 +155,7 @@ func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
 	var ne net.Error
 	switch {
 	case errors.As(err, &tooLarge):
-		writeGraphQLError(w, http.StatusRequestEntityTooLarge, "request body is larger than "+strconv.FormatInt(n, 10)+" bytes", jobs.CodeBadRequest)
+		writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLargeMessage(n), jobs.CodeBadRequest)
 		return false
 	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, errSlowBody):
 		w.Header().Set("Connection", "close")
@@ -164,15 +165,139 @@ func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
 		writeGraphQLError(w, http.StatusBadRequest, "the request body could not be read", jobs.CodeBadRequest)
 		return false
 	}
-	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
+	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt == "application/json" {
 		if problem := graphQLRequestProblem(body); problem != "" {
 			writeGraphQLError(w, http.StatusBadRequest, "the request body is not a GraphQL request: "+problem, jobs.CodeBadRequest)
+			return false
+		}
+	}
+	if mt == "multipart/form-data" {
+		if problem := multipartRequestProblem(body, params["boundary"]); problem != "" {
+			writeGraphQLError(w, http.StatusBadRequest, "the multipart request does not follow the GraphQL multipart request spec: "+problem, jobs.CodeBadRequest)
 			return false
 		}
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	return true
+}
+
+// tooLargeMessage says a body is over n bytes; for an upload, in the file's
+// limit, as REST says it.
+func tooLargeMessage(n int64) string {
+	if n == maxUploadBody {
+		return fmt.Sprintf("the request is larger than a file of %d MiB and its form: the file is too large", jobs.MaxUploadBytes>>20)
+	}
+	return "request body is larger than " + strconv.FormatInt(n, 10) + " bytes"
+}
+
+// multipartRequestProblem says what is wrong with a multipart GraphQL
+// request (the GraphQL multipart request spec, as gqlgen reads it), in
+// words that quote none of the client's values; "" when nothing is. gqlgen
+// answers these without an error code, in words of its own ("invalid
+// empty operations paths list for key 0", "cannot use struct as ID"):
+// the fields come in order (operations, map, then the files), operations
+// is a request object, map an object of file keys each to a non-empty
+// list of paths variables.<name> (or variables.<name>.<index> into a
+// list) that hold null in operations, every key a file field of its own,
+// once.
+func multipartRequestProblem(body []byte, boundary string) string {
+	if boundary == "" {
+		return "no boundary in Content-Type"
+	}
+	mr := multipart.NewReader(bytes.NewReader(body), boundary)
+	next := func() (string, []byte, string) {
+		part, err := mr.NextPart()
+		if err != nil {
+			return "", nil, "the form ends early or is malformed"
+		}
+		b, err := io.ReadAll(part)
+		if err != nil {
+			return "", nil, "the form is malformed"
+		}
+		return part.FormName(), b, ""
+	}
+	name, ops, problem := next()
+	switch {
+	case problem != "":
+		return problem
+	case name != "operations":
+		return "the first field must be \"operations\""
+	}
+	if p := graphQLRequestProblem(ops); p != "" {
+		return "operations: " + p
+	}
+	var req struct {
+		Variables map[string]any `json:"variables"`
+	}
+	_ = json.Unmarshal(ops, &req)
+	name, mapped, problem := next()
+	switch {
+	case problem != "":
+		return problem
+	case name != "map":
+		return "the second field must be \"map\""
+	}
+	var files map[string][]string
+	if err := json.Unmarshal(mapped, &files); err != nil {
+		return "map must be a JSON object of file field names, each to a list of paths"
+	}
+	for key, paths := range files {
+		if len(paths) == 0 {
+			return fmt.Sprintf("map: file field %s has no path", strconv.Quote(short(key)))
+		}
+		for _, path := range paths {
+			parts := strings.Split(path, ".")
+			if len(parts) < 2 || len(parts) > 3 || parts[0] != "variables" {
+				return fmt.Sprintf("map: %s is not variables.<name> or variables.<name>.<index>", strconv.Quote(short(path)))
+			}
+			v, ok := req.Variables[parts[1]]
+			if len(parts) == 3 {
+				list, isList := v.([]any)
+				i, err := strconv.Atoi(parts[2])
+				if !isList || err != nil || i < 0 || i >= len(list) {
+					return fmt.Sprintf("map: %s is not an index of a list variable in operations", strconv.Quote(short(path)))
+				}
+				v, ok = list[i], true
+			}
+			if !ok || v != nil {
+				return fmt.Sprintf("map: %s must be null in operations: a file goes where the operation holds null", strconv.Quote(short(path)))
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return "the form ends early or is malformed"
+		}
+		key := part.FormName()
+		if _, ok := files[key]; !ok {
+			return fmt.Sprintf("field %s is not in map", strconv.Quote(short(key)))
+		}
+		if seen[key] {
+			return fmt.Sprintf("file field %s is sent twice", strconv.Quote(short(key)))
+		}
+		seen[key] = true
+	}
+	for key := range files {
+		if !seen[key] {
+			return fmt.Sprintf("map names file field %s, which is not sent", strconv.Quote(short(key)))
+		}
+	}
+	return ""
+}
+
+// short cuts a name the client sent to 40 bytes for an error message.
+func short(s string) string {
+	if len(s) > 40 {
+		return strings.ToValidUTF8(s[:40], "") + "…"
+	}
+	return s
 }
 
 // graphQLRequestProblem says what is wrong with a JSON GraphQL request body,
