@@ -68,6 +68,8 @@ const en = {
 
   'task.issuance': 'Registry document',
   'task.ocr': 'OCR (reading the text)',
+  'task.upload': 'A copy you uploaded',
+  'task.openUpload': 'Open the file as stored (PDF)',
   'task.id': 'task {id}',
   'task.attempt': 'attempt {n}/{max}',
   'task.attemptFailed': 'attempt {n}/{max} failed',
@@ -312,6 +314,8 @@ const ko: Record<Key, string> = {
 
   'task.issuance': '등기사항전부증명서',
   'task.ocr': 'OCR (글자 판독)',
+  'task.upload': '올린 사본',
+  'task.openUpload': '저장된 파일 열기 (PDF)',
   'task.id': '작업 {id}',
   'task.attempt': '시도 {n}/{max}',
   'task.attemptFailed': '시도 {n}/{max} 실패',

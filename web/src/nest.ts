@@ -38,6 +38,7 @@ const ISSUANCE_TASK = `query IssuanceTask($id: ID!) { issuanceTask(id: $id) { ..
 const OCR_TASK = `query OcrTask($id: ID!) { ocrTask(id: $id) { ...OcrFields } } ${OCR_FIELDS}`;
 const OCR_PAGES = `query OcrPages($id: ID!) { ocrTask(id: $id) { id pages { page text confidence } } }`;
 const FILE_URL = `query FileURL($id: ID!) { issuanceTask(id: $id) { id file { id url } } }`;
+const UPLOAD_URL = `query UploadURL($id: ID!) { ocrTask(id: $id) { id file { id url } } }`;
 const SUBSCRIPTION = `subscription NestTasksUpdated($nestId: ID!) {
   nestTasksUpdated(nestId: $nestId) { ...IssuanceFields ...OcrFields }
 } ${ISSUANCE_FIELDS} ${OCR_FIELDS}`;
@@ -406,8 +407,37 @@ export function nestView(nestId: string, live: Live): PageView {
     );
   }
 
+  /**
+   * ocrCard shows an OCR task of no known issuance: a copy the tenant
+   * uploaded (no issuance at all), labelled so and with a link to the
+   * file as stored, beside the issued documents.
+   */
   function ocrCard(task: OcrTask, pages: OcrPage[] | undefined): HTMLElement {
-    return h('article', { class: 'task' }, ocrSection(task, pages, true));
+    const uploaded = !task.issuanceTask;
+    return h(
+      'article',
+      { class: uploaded ? 'task task-upload' : 'task' },
+      uploaded
+        ? h(
+            'p',
+            { class: 'upload-label' },
+            t('task.upload'),
+            ' · ',
+            h('a', { href: '#', class: 'upload-link', onclick: (ev: Event) => void openUpload(ev, task) }, t('task.openUpload')),
+          )
+        : null,
+      ocrSection(task, pages, true),
+    );
+  }
+
+  async function openUpload(ev: Event, task: OcrTask): Promise<void> {
+    ev.preventDefault();
+    try {
+      const data = await gql<{ ocrTask: { file: { url: string } } }>(UPLOAD_URL, { id: task.id });
+      location.assign(data.ocrTask.file.url);
+    } catch (e) {
+      uploadNote.textContent = e instanceof ApiError ? e.userMessage() : String(e);
+    }
   }
 
   // The countdowns are text that tick() rewrites every second.

@@ -197,6 +197,27 @@ try {
   check((await card.locator('.task-ocr').count()) === ocrCards, 'a refused upload added a task');
   step('refused upload explained', { note: refused });
 
+  // A copy the tenant has (here the issued PDF itself) is read like an
+  // issued one and shown beside it, labelled, with its stored file.
+  await page.locator('#upload-file').setInputFiles({ name: 'copy.pdf', mimeType: 'application/pdf', buffer: await pdfResp.body() });
+  const upload = page.locator('.task-upload');
+  await upload.locator('.status', { hasText: 'SUCCESS' }).first().waitFor();
+  check((await upload.locator('.upload-label').innerText()).includes('A copy you uploaded'), 'the uploaded copy is not labelled');
+  // The link goes to the stored file: the navigation is caught (the page
+  // must not unload: later steps check it never reloaded) and the file
+  // fetched on its own.
+  let storedURL = '';
+  await page.route(/\/uploads\//, (route) => {
+    storedURL = route.request().url();
+    return route.fulfill({ status: 204 }); // no content: the browser stays on the page
+  });
+  await upload.locator('.upload-link').click();
+  for (let i = 0; i < 100 && !storedURL; i++) await new Promise((r) => setTimeout(r, 100));
+  await page.unroute(/\/uploads\//);
+  const storedFile = await page.request.get(storedURL);
+  check(storedFile.ok() && (await storedFile.body()).subarray(0, 5).toString() === '%PDF-', `the uploaded file's link answers ${storedFile.status()}`);
+  step('uploaded copy shown and opened');
+
   // The registry analysis: the page asked for it on load, when there was
   // none; it must appear by itself once OCR succeeded, and say what the API
   // says.
