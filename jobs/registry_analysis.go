@@ -77,7 +77,7 @@ func judgeInput(pages []ocr.Page, uniqueNo, parseError string) analysis.JudgeInp
 func readPages(pages []ocr.Page) []analysis.ReadPage {
 	out := make([]analysis.ReadPage, len(pages))
 	for i, p := range pages {
-		rp := analysis.ReadPage{OCR: p.Source != ocr.SourceTextLayer && p.Confidence < 1, Confidence: p.Confidence,
+		rp := analysis.ReadPage{OCR: p.Source != ocr.SourceTextLayer && p.Confidence < 1, Confidence: p.Confidence, Specked: p.Specked,
 			Lines: make([]analysis.ReadLine, len(p.Lines))}
 		for k, l := range p.Lines {
 			rp.Lines[k] = analysis.ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck, Top: l.Top, Bottom: l.Bottom}

@@ -36,6 +36,7 @@ const (
 	ReasonNoEntries        = "NO_ENTRIES"         // no 갑구 or 을구 entry was read
 	ReasonNoOwner          = "NO_OWNER"           // no 소유권 entry, so no owner
 	ReasonLowPageQuality   = "LOW_PAGE_QUALITY"   // the OCR's confidence over a page is low
+	ReasonSpeckedCopy      = "SPECKED_COPY"       // a page image covered in specks: characters may be misread
 	ReasonUniqueNoMismatch = "UNIQUE_NO_MISMATCH" // 고유번호 is another property's
 	ReasonUniqueNoMisread  = "UNIQUE_NO_MISREAD"  // 고유번호 differs in a digit or two: likely misread
 	ReasonUniqueNoMissing  = "UNIQUE_NO_MISSING"  // 고유번호 not read: the document cannot be matched to the nest
@@ -100,6 +101,9 @@ type ReadPage struct {
 	// Ink are the bands of the page image where text is printed, in the
 	// pixel rows of the lines' Top and Bottom; nil when unknown.
 	Ink []InkBand
+	// Specked is set on a page image covered in specks: its characters
+	// may be misread however confident the reading.
+	Specked bool
 }
 
 // ReadLine is a line as read, with its confidence in [0, 1].
@@ -192,6 +196,15 @@ func (j *judge) run(reg *Registry, in JudgeInput) {
 		if p.OCR && p.Confidence < UnreadablePageConfidence {
 			j.add(&j.unreadable, Reason{Code: ReasonLowPageQuality, Message: fmt.Sprintf(
 				"Page %d was read with a confidence of %.0f%% (below %.0f%%): its text cannot be trusted.", i+1, 100*p.Confidence, 100*UnreadablePageConfidence)})
+		}
+	}
+	for i, p := range in.Pages {
+		// Confidence does not cover it: on the specked copies of the
+		// degraded corpus a 소유자's name was read one syllable wrong
+		// (대명주택 as 대명주태) at a confidence no threshold refuses.
+		if p.OCR && p.Specked {
+			j.add(&j.partial, Reason{Code: ReasonSpeckedCopy, Message: fmt.Sprintf(
+				"Page %d is covered in specks (dust, toner or scanner noise): names and numbers on it may be misread even where they were read with confidence. Upload a cleaner copy (the registry office's PDF) or re-issue the document.", i+1)})
 		}
 	}
 	if !hasOwner(reg) {

@@ -19,7 +19,7 @@ import (
 func judgeDoc(text string, pages []ocr.Page, uniqueNo string) (*Registry, Judgement) {
 	in := JudgeInput{UniqueNo: uniqueNo}
 	for _, p := range pages {
-		rp := ReadPage{OCR: p.Source == ocr.SourceOCR, Confidence: p.Confidence}
+		rp := ReadPage{OCR: p.Source == ocr.SourceOCR, Confidence: p.Confidence, Specked: p.Specked}
 		for _, l := range p.Lines {
 			rp.Lines = append(rp.Lines, ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck, Top: l.Top, Bottom: l.Bottom})
 		}
@@ -726,6 +726,31 @@ func loseEntry(pages []ocr.Page, first string, firsts map[string]bool) ([]ocr.Pa
 		out[pi] = p
 	}
 	return out, lost
+}
+
+// TestSpeckedCopy: a page image covered in specks makes the read PARTIAL
+// (SPECKED_COPY) however sure the engine was of its lines: on the specked
+// copies of the corpus a 소유자's name was read a syllable wrong at a
+// confidence no threshold refuses. A text layer is never specked.
+func TestSpeckedCopy(t *testing.T) {
+	t.Parallel()
+	reg, err := Parse(cleanText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sure := func(ocr, specked bool) JudgeInput {
+		return JudgeInput{Pages: []ReadPage{{OCR: ocr, Confidence: 0.95, Specked: specked}}}
+	}
+	if j := Judge(reg, sure(true, false)); j.Verdict != VerdictComplete {
+		t.Fatalf("a clean image page: %s %v", j.Verdict, codes(j))
+	}
+	j := Judge(reg, sure(true, true))
+	if j.Verdict != VerdictPartial || !slices.Contains(codes(j), ReasonSpeckedCopy) {
+		t.Fatalf("a specked image page: %s %v", j.Verdict, codes(j))
+	}
+	if j := Judge(reg, sure(false, true)); j.Verdict != VerdictComplete {
+		t.Fatalf("a text layer: %s %v", j.Verdict, codes(j))
+	}
 }
 
 // TestGuessedFirstRank: a section's first 순위번호 read as a later one is

@@ -40,8 +40,10 @@
 // and ink lists the bands of rows where the image holds text (struck: a
 // strike runs through it): a band no line covers is text the engine did
 // not read. All three are omitted when unknown (a text layer, an engine
-// that does not look). Jobs are kept in memory for an hour after they finish and are
-// lost when the engine restarts: an unknown job answers 404 NOT_FOUND, and the
+// that does not look). specked (omitted when false) marks an image page
+// covered in specks: its characters may be misread however confident.
+// Jobs are kept in memory for an hour after they finish and are lost when
+// the engine restarts: an unknown job answers 404 NOT_FOUND, and the
 // caller treats it as gone (submits again).
 //
 //	POST /v1/parse   Content-Type: application/pdf, the PDF as the body

@@ -79,6 +79,47 @@ func subtitle(s string) string {
 	return best
 }
 
+// formLines are the lines the registry form prints as they are: the
+// tables' column headers (those of 집합건물, 토지 and 건물 registries),
+// the sub-tables' titles and an empty section's 기록사항 없음.
+var formLines = []string{
+	"표시번호  접 수  소재지번, 건물명칭 및 번호  건 물 내 역  등기원인 및 기타사항",
+	"표시번호  소 재 지 번  지 목  면 적  등기원인 및 기타사항",
+	"표시번호  접 수  건 물 번 호  건 물 내 역  등기원인 및 기타사항",
+	"표시번호  대지권종류  대지권비율  등기원인 및 기타사항",
+	"순위번호  등 기 목 적  접 수  등 기 원 인  권리자 및 기타사항",
+	"표시번호  접 수  소 재 지 번  지 목  면 적  등기원인 및 기타사항",
+	"표시번호  접 수  소재지번 및 건물번호  건 물 내 역  등기원인 및 기타사항",
+	"( 대지권의 목적인 토지의 표시 )",
+	"( 대지권의 표시 )",
+	"기록사항 없음",
+}
+
+// formLine returns the line of formLines s was read from: the nearest
+// within a quarter of its characters' edits (spaces aside, at least one),
+// when no other is as near; or "".
+func formLine(s string) string {
+	got := []rune(strings.ReplaceAll(s, " ", ""))
+	best, bestD, tie := "", 0, false
+	for _, f := range formLines {
+		want := []rune(strings.ReplaceAll(f, " ", ""))
+		d := editDistance(got, want)
+		if d > max(1, len(want)/4) {
+			continue
+		}
+		switch {
+		case best == "" || d < bestD:
+			best, bestD, tie = f, d, false
+		case d == bestD:
+			tie = true
+		}
+	}
+	if tie {
+		return ""
+	}
+	return best
+}
+
 // subtitles are sectionHeadings' keys, in order.
 var subtitles = []string{"1동의 건물의 표시", "전유부분의 건물의 표시", "소유권에 관한 사항", "소유권 이외의 권리에 관한 사항"}
 
@@ -111,6 +152,10 @@ func correctForm(text string) string {
 	for i, line := range lines {
 		raw := line
 		line = dropStrayMarks(line)
+		if f := formLine(line); f != "" {
+			lines[i] = line[:len(line)-len(strings.TrimLeft(line, " "))] + f
+			continue
+		}
 		line = correctAreas(line)
 		line, prevFloor = correctFloors(line, prevFloor)
 		line = roofFloors.ReplaceAllStringFunc(line, func(m string) string {

@@ -79,6 +79,7 @@ type prepared struct {
 	page    *image.Gray
 	strikes []image.Rectangle // the strike-through lines taken out
 	ink     []Band            // the bands of text (inkBands)
+	specked bool              // covered in specks: 1/blotSpecks of its pixels or more
 }
 
 // prepare is preprocess, also returning the page's bands of text.
@@ -100,13 +101,15 @@ func prepare(img *image.Gray) prepared {
 	strikes := findStrikes(bin, charH)
 	eraseStrikes(g, bin, strikes, charH)
 	eraseRules(g, bin, charH)
+	specked := false
 	// On a page found specked, the specks freed from the rules go however
 	// few they are.
 	if len(specks) > 0 {
 		despeckleGrey(g, bin, 1)
 		// The specks stuck to characters go only on a page covered in
 		// them: a few in a margin say nothing of the text.
-		if len(specks)*blotSpecks >= len(g.Pix) {
+		specked = len(specks)*blotSpecks >= len(g.Pix)
+		if specked {
 			eraseBlots(g, bin)
 		}
 	} else {
@@ -118,7 +121,7 @@ func prepare(img *image.Gray) prepared {
 	// 갑구 and 을구, where the bands are used.
 	ink := inkBands(bin, charH, strikes)
 	shrinkTallRows(g, bin, charH)
-	return prepared{page: g, strikes: strikes, ink: ink}
+	return prepared{page: g, strikes: strikes, ink: ink, specked: specked}
 }
 
 // despeckleGrey runs despeckle (at least least specks) on bin and whitens, in g, the specks it

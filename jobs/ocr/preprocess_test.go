@@ -346,6 +346,27 @@ func TestPreprocessBlankAndNoise(t *testing.T) {
 	}
 }
 
+// TestPreparedSpecked: a page covered in specks is marked (Page.Specked,
+// which keeps its read from COMPLETE); the clean page and one with a
+// little dust are not.
+func TestPreparedSpecked(t *testing.T) {
+	t.Parallel()
+	page := cleanPage(t)
+	for _, tt := range []struct {
+		name string
+		img  *image.Gray
+		want bool
+	}{
+		{"clean", page, false},
+		{"dust on 0.1% of it", degrade.Specks(page, 0.001, 1), false},
+		{"specks on 1.7% of it", degrade.Specks(page, 0.017, 1), true},
+	} {
+		if got := prepare(tt.img).specked; got != tt.want {
+			t.Errorf("%s: specked %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 // TestDespeckleKeepsSmallParts: on a specked page, the small parts of
 // syllables are text, not specks: those with a hollow (the ㅇ of 원, 일, 월,
 // split off its syllable; they went with the specks once, and 원 read as

@@ -356,6 +356,7 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	p.Page = n
 	markRecovered(&p, tsv)
 	markStruck(&p, lineBoxes(tsv), prep.strikes)
+	p.Specked = prep.specked
 	if placeLines(&p, parseTSV(tsv)) {
 		p.Ink = prep.ink
 	}
