@@ -3,7 +3,6 @@ package httpapi
 import (
 	"crypto/rand"
 	"encoding/base64"
-	"github.com/dungji/dungji/jobs/ocr"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/server/config"
 )
 
@@ -105,7 +105,8 @@ func TestGraphQLBodyLimits(t *testing.T) {
 		{"an array", "application/json", `[1,2]`, 400, "not a GraphQL request"},
 		{"not JSON", "application/json", `{"query":`, 400, "not a GraphQL request"},
 		{"query not a string", "application/json", `{"query":42}`, 400, "not a GraphQL request"},
-		{"an upload may be larger", "multipart/form-data; boundary=x", strings.Repeat("a", MaxGraphQLBody+1), 204, ""},
+		{"an upload may be larger", "multipart/form-data; boundary=x", multipartUpload("x", strings.Repeat("a", MaxGraphQLBody+1)), 204, ""},
+		{"a form that is no upload request", "multipart/form-data; boundary=x", strings.Repeat("a", MaxGraphQLBody+1), 400, "multipart request spec"},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(tc.body))
 		req.Header.Set("Content-Type", tc.contentType)
@@ -117,6 +118,17 @@ func TestGraphQLBodyLimits(t *testing.T) {
 			t.Errorf("%s: no BAD_REQUEST code: %.200s", tc.name, rec.Body)
 		}
 	}
+}
+
+// multipartUpload is a GraphQL multipart request with boundary b that
+// uploads file as the variable "file".
+func multipartUpload(b, file string) string {
+	part := func(name, extra, body string) string {
+		return "--" + b + "\r\nContent-Disposition: form-data; name=\"" + name + "\"" + extra + "\r\n\r\n" + body + "\r\n"
+	}
+	return part("operations", "", `{"query":"mutation($file: Upload!) { x(file: $file) }","variables":{"file":null}}`) +
+		part("map", "", `{"0":["variables.file"]}`) +
+		part("0", `; filename="copy.pdf"`, file) + "--" + b + "--\r\n"
 }
 
 // TestWSLimits: a user's connections are counted up to the limit; a slot
