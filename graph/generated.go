@@ -244,6 +244,7 @@ type ComplexityRoot struct {
 
 	Registry struct {
 		Ownership func(childComplexity int) int
+		PrintedAt func(childComplexity int) int
 		Rights    func(childComplexity int) int
 		Title     func(childComplexity int) int
 		Warnings  func(childComplexity int) int
@@ -1525,6 +1526,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Registry.Ownership(childComplexity), true
+	case "Registry.printedAt":
+		if e.ComplexityRoot.Registry.PrintedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Registry.PrintedAt(childComplexity), true
 	case "Registry.rights":
 		if e.ComplexityRoot.Registry.Rights == nil {
 			break
@@ -2783,6 +2790,8 @@ func (ec *executionContext) childFields_Registry(ctx context.Context, field grap
 		return ec.fieldContext_Registry_rights(ctx, field)
 	case "warnings":
 		return ec.fieldContext_Registry_warnings(ctx, field)
+	case "printedAt":
+		return ec.fieldContext_Registry_printedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Registry", field.Name)
 }
@@ -7808,6 +7817,29 @@ func (ec *executionContext) _Registry_warnings(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_Registry_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Registry", field, false, false, "String")
+}
+
+func (ec *executionContext) _Registry_printedAt(ctx context.Context, field graphql.CollectedField, obj *analysis.Registry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Registry_printedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PrintedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Registry_printedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Registry", field, false, false, "Time")
 }
 
 func (ec *executionContext) _RegistryAnalysis_ocrTask(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
@@ -13552,6 +13584,11 @@ func (ec *executionContext) _Registry(ctx context.Context, sel ast.SelectionSet,
 		case "warnings":
 			out.Values[i] = ec._Registry_warnings(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "printedAt":
+			out.Values[i] = ec._Registry_printedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:

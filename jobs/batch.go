@@ -95,13 +95,14 @@ func (s *Service) OCRTasksOfIssuancesUnchecked(ctx context.Context, ids []string
 	return out, nil
 }
 
-// LatestSuccessfulOCRUnchecked loads each nest's newest successful OCR task (nil
-// when it has none), as NestRegistryAnalysis reads it.
+// LatestSuccessfulOCRUnchecked loads each nest's successful OCR task of its
+// newest copy (newestCopyFirst; nil when it has none), as
+// NestRegistryAnalysis reads it.
 func (s *Service) LatestSuccessfulOCRUnchecked(ctx context.Context, nestIDs []string) ([]*db.OCRTask, []error) {
 	var rows []*db.OCRTask
 	if err := s.db.Bun.NewSelect().Model(&rows).DistinctOn("nest_id").
 		Where("nest_id IN (?) AND status = ?", bun.In(validIDs(nestIDs)), db.StatusSuccess).
-		OrderExpr("nest_id, finished_at DESC").Scan(ctx); err != nil {
+		OrderExpr("nest_id, " + newestCopyFirst).Scan(ctx); err != nil {
 		return nil, []error{internal("load nest OCR results", err)}
 	}
 	byNest := index(rows, func(t *db.OCRTask) string { return t.NestID })

@@ -90,8 +90,19 @@ func readPages(pages []ocr.Page) []analysis.ReadPage {
 	return out
 }
 
-// NestRegistryAnalysis returns the analysis of the nest's newest successful
-// OCR result (nil before there is one). Deposit and price, when both are
+// newestCopyFirst orders a nest's successful OCR tasks by how recent the
+// copy each read is: an issued copy by when it was issued (read), an
+// uploaded one by when it was printed as its footers say (열람일시, never
+// later than its read: a date to come is a misreading), one whose footer
+// was not read after all that were; then the newest read. So a copy from
+// last season uploaded today does not take the place of this morning's
+// issued copy as the nest's analysis, while a copy printed today does.
+const newestCopyFirst = `CASE WHEN issuance_task_id IS NOT NULL THEN finished_at
+	WHEN result->'analysis'->'registry'->>'printed_at' IS NULL THEN NULL
+	ELSE least((result->'analysis'->'registry'->>'printed_at')::timestamptz, finished_at) END DESC NULLS LAST, finished_at DESC`
+
+// NestRegistryAnalysis returns the analysis of the nest's newest copy
+// (newestCopyFirst; nil before there is one). Deposit and price, when both are
 // given, add the (mortgages + deposit) / price ratio.
 func (s *Service) NestRegistryAnalysis(ctx context.Context, nestID string, deposit, price int64) (*RegistryAnalysis, error) {
 	actor, err := RequireActor(ctx)
@@ -103,7 +114,7 @@ func (s *Service) NestRegistryAnalysis(ctx context.Context, nestID string, depos
 	}
 	var ts []*db.OCRTask
 	if err := s.db.Bun.NewSelect().Model(&ts).Where("nest_id = ? AND status = ?", nestID, db.StatusSuccess).
-		OrderExpr("finished_at DESC").Limit(1).Scan(ctx); err != nil {
+		OrderExpr(newestCopyFirst).Limit(1).Scan(ctx); err != nil {
 		return nil, internal("load nest OCR result", err)
 	}
 	if len(ts) == 0 {
@@ -154,7 +165,9 @@ func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, uniqueNo
 	if r.Analysis.Error != "" {
 		out.Error = &r.Analysis.Error
 	}
-	out.Judgement = analysis.Judge(r.Analysis.Registry, judgeInput(r.Pages, uniqueNo, r.Analysis.Error))
+	in := judgeInput(r.Pages, uniqueNo, r.Analysis.Error)
+	in.Uploaded, in.Now = t.IssuanceTaskID == nil, s.clock()
+	out.Judgement = analysis.Judge(r.Analysis.Registry, in)
 	out.Findings = analysis.Analyze(r.Analysis.Registry, analysis.Options{Now: s.clock(), Deposit: deposit, Price: price})
 	if out.Judgement.Verdict == analysis.VerdictComplete {
 		out.Signals = &out.Findings

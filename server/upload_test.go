@@ -310,6 +310,36 @@ func TestUploadRegistryAnalysed(t *testing.T) {
 	if err != nil || len(keys) != 1 {
 		t.Errorf("objects under the nest's uploads: %v %v", keys, err)
 	}
+	fresh := task
+
+	// A copy printed 40 days ago, uploaded after it: PARTIAL (OLD_COPY),
+	// and the nest's analysis stays the fresh copy's.
+	oldDoc, err := sim.Render(reg, time.Now().AddDate(0, 0, -40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, body = restUpload(t, a, tok, nest, oldDoc.PDF)
+	if status != http.StatusAccepted {
+		t.Fatalf("REST upload of the old copy: %d %v", status, body)
+	}
+	task = body["ocr_task_id"].(string)
+	qAge := `query($id: ID!, $nest: ID!) { ocrTask(id: $id) { status analysis { verdict reasons { code message } registry { printedAt } } }
+		nest(id: $nest) { registryAnalysis { ocrTask { id } verdict registry { printedAt } } } }`
+	var aged map[string]any
+	testkit.Eventually(t, 60*time.Second, "the old copy's OCR finishes", func() bool {
+		aged = a.gql(t, tok, qAge, map[string]any{"id": task, "nest": nest}).Data
+		s := dig(aged, "ocrTask", "status")
+		return s == "SUCCESS" || s == "FAILED"
+	})
+	an = dig(aged, "ocrTask", "analysis")
+	printed, _ := time.Parse(time.RFC3339, fmt.Sprint(dig(an, "registry", "printedAt")))
+	if dig(an, "verdict") != "PARTIAL" || !strings.Contains(fmt.Sprint(dig(an, "reasons")), "OLD_COPY") ||
+		printed.Sub(time.Now().AddDate(0, 0, -40)).Abs() > time.Minute {
+		t.Errorf("a copy printed 40 days ago: %v", an)
+	}
+	if dig(aged, "nest", "registryAnalysis", "ocrTask", "id") != fresh || dig(aged, "nest", "registryAnalysis", "verdict") != "COMPLETE" {
+		t.Errorf("the old copy took the fresh copy's place as the nest's analysis: %v", dig(aged, "nest"))
+	}
 
 	// A photo of the first page, over GraphQL: a 1-page copy of a longer
 	// document, so at best PARTIAL, never COMPLETE.

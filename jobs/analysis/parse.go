@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -86,6 +87,8 @@ type parser struct {
 	// struck holds the lines the page images show struck through, as
 	// struckLines keys them.
 	struck map[string]bool
+	// printed are the print times the footers show (열람일시).
+	printed []time.Time
 }
 
 // block is an entry as it is read, line by line.
@@ -279,6 +282,9 @@ func looksLikeAddress(line string) bool {
 func (p *parser) skip(line, ns string) bool {
 	switch {
 	case strings.Contains(ns, "열람일시") || strings.Contains(ns, "관할등기소") || pageNumber.MatchString(ns):
+		if t, ok := printedAt(ns); ok {
+			p.printed = append(p.printed, t)
+		}
 		if m := pageOfTotal.FindStringSubmatch(ns); m != nil {
 			if n, ok := number(m[2]); ok && n > 0 {
 				if p.pageTotals == nil {
@@ -377,6 +383,39 @@ var (
 	rankGlued  = regexp.MustCompile(`^(` + d + `{1,3})([가-힣].*)$`)
 	longDigits = regexp.MustCompile(`[0-9]{4,}`)
 )
+
+// kst is the zone the registry office prints times in.
+var kst = time.FixedZone("KST", 9*60*60)
+
+// printedTime is the time of day after a footer's 열람일시 date:
+// 14시05분07초.
+var printedTime = regexp.MustCompile(`^` + sp + `(` + d + `{1,2})` + sp + `[시사]` + sp + `(` + d + `{1,2})` + sp + `[분븐]` + sp + `(` + d + `{1,2})` + sp + `[초조]`)
+
+// printedAt reads a footer's 열람일시 (열람일시 : 2026년12월01일 14시05분07초)
+// as a time in Korea; a time of day that does not read leaves the day's
+// start. It is false when the line holds no plausible date.
+func printedAt(ns string) (time.Time, bool) {
+	i := strings.Index(ns, "열람일시")
+	if i < 0 {
+		return time.Time{}, false
+	}
+	rest := ns[i:]
+	ds := findDates(rest)
+	if len(ds) == 0 {
+		return time.Time{}, false
+	}
+	day := ds[0].t
+	t := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, kst)
+	if m := printedTime.FindStringSubmatch(rest[ds[0].end:]); m != nil {
+		h, _ := number(m[1])
+		mi, _ := number(m[2])
+		sec, _ := number(m[3])
+		if h < 24 && mi < 60 && sec < 60 {
+			t = t.Add(time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(sec)*time.Second)
+		}
+	}
+	return t, true
+}
 
 // pageOfTotal is a footer's page number: 1/2 at the end of the line.
 var pageOfTotal = regexp.MustCompile(`(` + d + `{1,3})/(` + d + `{1,3})$`)
@@ -692,6 +731,11 @@ func (p *parser) finish() *Registry {
 	reg.Rights = p.entries(SectionRights, mergeSplits(bySection[SectionRights]))
 	reg.Warnings = append([]string{}, p.warnings...)
 	reg.Coverage = p.coverage
+	for _, t := range p.printed {
+		if t = t.UTC(); reg.PrintedAt == nil || t.Before(*reg.PrintedAt) {
+			reg.PrintedAt = &t
+		}
+	}
 	if len(p.pageTotals) == 1 {
 		for n := range p.pageTotals {
 			reg.Coverage.PagesPrinted = n

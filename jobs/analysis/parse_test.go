@@ -86,6 +86,7 @@ func cleanWant() *Registry {
 		Warnings: []string{},
 		Coverage: Coverage{TitleHeading: true, OwnershipHeading: true, RightsHeading: true, EndMarker: true, GuessedRanks: []string{},
 			PagesPrinted: 1, PagesRead: 1},
+		PrintedAt: func() *time.Time { t := time.Date(2026, 3, 4, 10, 20, 30, 0, time.UTC); return &t }(),
 	}
 }
 
@@ -883,6 +884,47 @@ func TestParseTesseractOutput(t *testing.T) {
 	}
 	if reg.Title.UniqueNo != "1146-2010-012345" || reg.Title.UnitNumber != "제15층 제1502호" || reg.Title.AreaM2 != 78.63 {
 		t.Errorf("title %+v", reg.Title)
+	}
+	// The second page's footer reads 2026403 H04Y: the first page's date.
+	if want := time.Date(2026, 3, 4, 19, 20, 30, 0, kst); reg.PrintedAt == nil || !reg.PrintedAt.Equal(want) {
+		t.Errorf("printed at %v, want %v", reg.PrintedAt, want)
+	}
+}
+
+// TestPrintedAt: a footer's 열람일시 as the office prints it and as OCR
+// misreads it; the earliest of the pages' when they differ.
+func TestPrintedAt(t *testing.T) {
+	t.Parallel()
+	at := func(y, mo, d, h, mi, s int) *time.Time {
+		t := time.Date(y, time.Month(mo), d, h, mi, s, 0, kst)
+		return &t
+	}
+	for _, tc := range []struct {
+		name    string
+		footers []string
+		want    *time.Time
+	}{
+		{"as printed", []string{"열람일시 : 2026년12월01일 14시05분07초   관할등기소 서울중앙지방법원 등기국   1/2"}, at(2026, 12, 1, 14, 5, 7)},
+		{"spaced by OCR", []string{"열 람 일 시 : 2026 년 12 월 0l 일 14 시 05 분 07 초   1/1"}, at(2026, 12, 1, 14, 5, 7)},
+		{"time of day misread", []string{"열람일시 : 2026년12월01일 I4A05Y07초  1/1"}, at(2026, 12, 1, 0, 0, 0)},
+		{"an hour that is none", []string{"열람일시 : 2026년12월01일 74시05분07초  1/1"}, at(2026, 12, 1, 0, 0, 0)},
+		{"date misread", []string{"열람일시 : 2026403 H04Y 19시20분30초  1/1"}, nil},
+		{"no 열람일시", []string{"관할등기소 서울중앙지방법원 등기국  1/1"}, nil},
+		{"pages differ: the earliest", []string{"열람일시 : 2026년12월01일 14시05분07초  1/2", "열람일시 : 2020년12월01일 14시05분07초  2/2"}, at(2020, 12, 1, 14, 5, 7)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := cleanText[:strings.LastIndex(cleanText, "\n")]
+			for _, f := range tc.footers {
+				text += "\n" + f + "\n\f"
+			}
+			reg, err := Parse(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (reg.PrintedAt == nil) != (tc.want == nil) || reg.PrintedAt != nil && !reg.PrintedAt.Equal(*tc.want) {
+				t.Errorf("printed at %v, want %v", reg.PrintedAt, tc.want)
+			}
+		})
 	}
 }
 

@@ -5,7 +5,7 @@ import "time"
 // ParserVersion identifies the rules Parse and Analyze apply. It increases
 // whenever their output for some input changes, so that stored analyses made
 // by an older parser can be found and recomputed.
-const ParserVersion = 8
+const ParserVersion = 9
 
 // Registry is what Parse read from a 등기사항전부증명서.
 type Registry struct {
@@ -23,6 +23,10 @@ type Registry struct {
 	// headings and the end marker, and the 순위번호 it had to infer. Judge
 	// reads it.
 	Coverage Coverage `json:"coverage"`
+	// PrintedAt is when the copy was printed, as its footers say
+	// (열람일시, a time in Korea), in UTC; the earliest when pages differ (a digit
+	// misread), nil when no footer's was read.
+	PrintedAt *time.Time `json:"printed_at,omitempty"`
 }
 
 // Coverage is the structure of the document as read.

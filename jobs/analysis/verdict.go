@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -58,6 +59,8 @@ const (
 	ReasonInferredEntry    = "INFERRED_ENTRY"     // note: a struck-through row known only from its 말소
 	ReasonStrikeOnly       = "STRIKE_ONLY"        // struck through on the page, but no 말소 names it
 	ReasonStrikeNotSeen    = "STRIKE_NOT_SEEN"    // note: a 말소 names it, but no strike line was seen through it
+	ReasonOldCopy          = "OLD_COPY"           // an uploaded copy printed more than MaxCopyAge ago
+	ReasonCopyUndated      = "COPY_UNDATED"       // an uploaded copy whose 열람일시 was not read
 )
 
 // KeyFieldConfidence is the lowest OCR confidence (Tesseract's word
@@ -72,6 +75,13 @@ const KeyFieldConfidence = 0.70
 // UnreadablePageConfidence is the page confidence below which a page is
 // taken as not read at all: an OCR reading of noise. Also a judgement.
 const UnreadablePageConfidence = 0.45
+
+// MaxCopyAge is the age past which an uploaded copy can no longer support
+// a judgement: a 근저당권 or 가압류 registered after it was printed is not
+// in it. An issued copy is printed when it is issued. A judgement, not a
+// measured value: a week covers a copy the agent printed for the
+// viewing, not one kept from last season.
+const MaxCopyAge = 7 * 24 * time.Hour
 
 // Reason is one thing a person should know about a read, in words.
 type Reason struct {
@@ -136,6 +146,10 @@ type JudgeInput struct {
 	Pages []ReadPage
 	// ParseError is why Parse returned no registry.
 	ParseError string
+	// Uploaded is set on a copy the tenant uploaded: it may be old, so
+	// its 열람일시 is judged against Now. An issued copy is not.
+	Uploaded bool
+	Now      time.Time
 }
 
 // Advice for each verdict.
@@ -192,6 +206,9 @@ func (j *judge) run(reg *Registry, in JudgeInput) {
 		return
 	}
 	j.uniqueNo(reg, in.UniqueNo)
+	if in.Uploaded {
+		j.copyAge(reg.PrintedAt, in.Now)
+	}
 	for i, p := range in.Pages {
 		if p.OCR && p.Confidence < UnreadablePageConfidence {
 			j.add(&j.unreadable, Reason{Code: ReasonLowPageQuality, Message: fmt.Sprintf(
@@ -218,6 +235,22 @@ func (j *judge) run(reg *Registry, in JudgeInput) {
 	j.structure(reg, pagesRead)
 	j.unreadText(in.Pages)
 	j.entries(reg, lineConfidences(in.Pages))
+}
+
+// copyAge judges when an uploaded copy was printed: one older than
+// MaxCopyAge, or whose 열람일시 was not read (or read as a time to come,
+// a misreading), may lack entries registered since.
+func (j *judge) copyAge(printed *time.Time, now time.Time) {
+	const advice = " Re-issue the document (or upload a copy printed today, its footer included) before relying on it."
+	switch {
+	case printed == nil:
+		j.add(&j.partial, Reason{Code: ReasonCopyUndated, Message: "When this copy was printed (열람일시, at the foot of each page) could not be read: a 근저당권 or 가압류 registered since then would not be in it." + advice})
+	case printed.After(now.Add(24 * time.Hour)):
+		j.add(&j.partial, Reason{Code: ReasonCopyUndated, Message: fmt.Sprintf("This copy's 열람일시 was read as %s, a day still to come: it was misread, so when the copy was printed is not known.", printed.In(kst).Format("2006-01-02")) + advice})
+	case now.Sub(*printed) > MaxCopyAge:
+		days := int(now.Sub(*printed) / (24 * time.Hour))
+		j.add(&j.partial, Reason{Code: ReasonOldCopy, Message: fmt.Sprintf("This copy was printed on %s, %d days ago: a 근저당권 or 가압류 registered since then is not in it.", printed.In(kst).Format("2006-01-02"), days) + advice})
+	}
 }
 
 // uniqueNo compares the 고유번호 read with the nest's.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
@@ -838,6 +839,46 @@ func TestGuessedFirstRank(t *testing.T) {
 				if len(sec) > 0 && slices.Contains(reg.Coverage.GuessedRanks, string(sec[0].Section)+"/"+sec[0].Rank) && j.Verdict == VerdictComplete {
 					t.Errorf("COMPLETE on a guessed first rank, %s/%s", sec[0].Section, sec[0].Rank)
 				}
+			}
+		})
+	}
+}
+
+// TestJudgeCopyAge: an uploaded copy printed more than MaxCopyAge ago, or
+// whose 열람일시 was not read (or reads as a day to come), is PARTIAL; an
+// issued copy is not judged by its age.
+func TestJudgeCopyAge(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC) // cleanText's copy was printed on 2026-03-04 19:20:30 KST
+	undated := strings.Replace(cleanText, "열람일시 : 2026년03월04일 19시20분30초", "", 1)
+	for _, tc := range []struct {
+		name     string
+		text     string
+		uploaded bool
+		now      time.Time
+		verdict  Verdict
+		code     string
+		says     string
+	}{
+		{"uploaded the day it was printed", cleanText, true, now.AddDate(0, 0, -16), VerdictComplete, "", ""},
+		{"uploaded six days after", cleanText, true, now.AddDate(0, 0, -10), VerdictComplete, "", ""},
+		{"uploaded 16 days after", cleanText, true, now, VerdictPartial, ReasonOldCopy, "printed on 2026-03-04, 16 days ago"},
+		{"uploaded, no 열람일시", undated, true, now, VerdictPartial, ReasonCopyUndated, "could not be read"},
+		{"uploaded, printed 'next year'", cleanText, true, now.AddDate(-1, 0, 0), VerdictPartial, ReasonCopyUndated, "a day still to come"},
+		{"issued long ago", cleanText, false, now.AddDate(5, 0, 0), VerdictComplete, "", ""},
+		{"issued, no 열람일시", undated, false, now, VerdictComplete, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reg, err := Parse(tc.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j := Judge(reg, JudgeInput{UniqueNo: "1101-2021-003412", Uploaded: tc.uploaded, Now: tc.now})
+			if j.Verdict != tc.verdict || !slices.Equal(codes(j), slices.DeleteFunc([]string{tc.code}, func(s string) bool { return s == "" })) {
+				t.Fatalf("verdict %s %v, want %s %q", j.Verdict, j.Reasons, tc.verdict, tc.code)
+			}
+			if tc.says != "" && !strings.Contains(j.Reasons[0].Message, tc.says) {
+				t.Errorf("says %q, want %q", j.Reasons[0].Message, tc.says)
 			}
 		})
 	}

@@ -71,6 +71,8 @@ export interface RegistryAnalysis {
     ownership: Entry[];
     rights: Entry[];
     warnings: string[];
+    /** When the copy was printed (its footers' 열람일시); null when not read. */
+    printedAt: string | null;
   } | null;
   /** What was read, whatever the verdict (signals is the same, but only on a COMPLETE read). */
   findings: Signals;
@@ -83,7 +85,7 @@ const REGISTRY_ANALYSIS = `query RegistryAnalysis($id: ID!, $deposit: Int64, $pr
       ocrTask { id } parserVersion analyzedAt verdict reasons { code message section rank note } advice error
       registry {
         title { address uniqueNo buildingName buildingNumber unitNumber areaM2 }
-        ownership { ...AnalysisEntry } rights { ...AnalysisEntry } warnings
+        ownership { ...AnalysisEntry } rights { ...AnalysisEntry } warnings printedAt
       }
       findings {
         ownership { owners { name role share } since recentTransfer entries { ...AnalysisRef } }
@@ -307,7 +309,8 @@ export function analysisView(nestId: string): AnalysisView {
       body = next;
       if (data) {
         source.hidden = false;
-        source.textContent = t('analysis.source', { id: data.ocrTask.id.slice(-8), at: formatTime(data.analyzedAt), v: data.parserVersion });
+        source.textContent = t('analysis.source', { id: data.ocrTask.id.slice(-8), at: formatTime(data.analyzedAt), v: data.parserVersion }) +
+          ' ' + (data.registry?.printedAt ? t('analysis.printed', { at: formatTime(data.registry.printedAt) }) : t('analysis.undated'));
         source.title = data.ocrTask.id;
       } else {
         source.hidden = true;

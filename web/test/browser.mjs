@@ -227,7 +227,7 @@ try {
       headers: { Authorization: `Bearer ${token}` },
       data: {
         query: `query($id: ID!, $deposit: Int64, $price: Int64) { nest(id: $id) { registryAnalysis(deposit: $deposit, price: $price) {
-          ocrTask { id } error registry { warnings }
+          ocrTask { id } error registry { warnings printedAt }
           signals { ownership { owners { name } recentTransfer } mortgages { total entries { rank } } jeonse { total }
             flags { kind entries { rank purpose } } ratio { value mortgages deposit price } } } } }`,
         variables: { id: nestId, deposit, price },
@@ -277,6 +277,12 @@ try {
     check(!(await notes.evaluate((d) => d.open)), 'the parser notes are not collapsed');
     check((await notes.locator('li').count()) === warnings, 'the parser notes do not list every warning');
   }
+  // When the copy was printed, as its footers say: the issued copy's 열람일시.
+  const sourceLine = await analysis.locator('p.source').innerText();
+  check(
+    api.registry.printedAt && Math.abs(Date.parse(api.registry.printedAt) - Date.now()) < 3_600_000 && sourceLine.includes('The copy was printed'),
+    `printed at ${api.registry.printedAt}; the console says "${sourceLine}"`,
+  );
   step('analysis shown', {
     mortgages: await mortgageTotal.innerText(),
     jeonse: jeonseTotal,
