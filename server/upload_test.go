@@ -476,3 +476,74 @@ func TestUploadMultipartSpec(t *testing.T) {
 		t.Errorf("after the refusals: %s", got)
 	}
 }
+
+// TestUploadSlowLink: an upload that takes several times
+// REQUEST_BODY_TIMEOUT and REQUEST_TIMEOUT (1 s each here) to arrive, at
+// twice MinBodyRate, is taken, by REST and GraphQL: the body's bound grows
+// with what arrives, and the work's is counted from its last byte. A
+// tenant on a weak uplink was refused with 408 once the whole post took
+// over 20 s.
+func TestUploadSlowLink(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, map[string]string{"REQUEST_BODY_TIMEOUT": "1s", "REQUEST_TIMEOUT": "1s"})
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "느린 회선")
+	// A blank page of 300 × 300 pixels with a 300 KiB comment: a valid
+	// image whose bytes take about 4.5 s at 64 KiB/s.
+	var img bytes.Buffer
+	blank := image.NewGray(image.Rect(0, 0, 300, 300))
+	for i := range blank.Pix {
+		blank.Pix[i] = 255
+	}
+	png.Encode(&img, blank)
+	comment := append([]byte("Comment\x00"), bytes.Repeat([]byte("x"), 300<<10)...)
+	chunk := binary.BigEndian.AppendUint32(nil, uint32(len(comment)))
+	chunk = append(chunk, "tEXt"...)
+	chunk = append(chunk, comment...)
+	chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(chunk[4:]))
+	photo := append(append(append([]byte{}, img.Bytes()[:33]...), chunk...), img.Bytes()[33:]...) // after IHDR
+	if _, err := png.Decode(bytes.NewReader(photo)); err != nil {
+		t.Fatal(err)
+	}
+	ops := `{"query":"mutation($nest: ID!, $file: Upload!) { uploadRegistry(nestId: $nest, file: $file) { ocrTask { id } } }","variables":{"nest":"` + nest + `","file":null}}`
+	restCT, restBody := uploadForm(t, "file", "photo.png", photo, nil)
+	gqlCT, gqlBody := uploadForm(t, "0", "photo.png", photo, [][2]string{{"operations", ops}, {"map", `{"0":["variables.file"]}`}})
+	for _, tc := range []struct {
+		name, path, contentType string
+		body                    []byte
+		accepted                string
+	}{
+		{"REST", "/nests/" + nest + "/analysis/registry/upload", restCT, restBody.Bytes(), `"ocr_task_id"`},
+		{"GraphQL", "/graphql", gqlCT, gqlBody.Bytes(), `"ocrTask":{"id"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", strings.TrimPrefix(a.base, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			conn.SetDeadline(time.Now().Add(2 * time.Minute))
+			fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: dungji\r\nAuthorization: Bearer %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n",
+				tc.path, tok, tc.contentType, len(tc.body))
+			for b := tc.body; len(b) > 0; {
+				n := min(len(b), 16<<10)
+				if _, err := conn.Write(b[:n]); err != nil {
+					t.Fatalf("the server stopped reading after %d of %d bytes: %v", len(tc.body)-len(b), len(tc.body), err)
+				}
+				b = b[n:]
+				time.Sleep(250 * time.Millisecond) // the link's pace: 64 KiB/s
+			}
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode/100 != 2 || !strings.Contains(string(body), tc.accepted) {
+				t.Fatalf("%d %s", resp.StatusCode, body)
+			}
+		})
+	}
+	if got := nestLeftovers(t, a, nest); got != "2 files, 2 OCR tasks, 2 objects" {
+		t.Errorf("after two uploads: %s", got)
+	}
+}

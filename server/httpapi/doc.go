@@ -35,10 +35,14 @@
 //     per-user connection quota shared by WebSocket, SSE and multipart
 //     streams.
 //   - httplimits.go: limits against slow or idle clients (NewServer). A
-//     body must arrive whole within REQUEST_BODY_TIMEOUT of the headers —
-//     one byte a second keeps any per-read timeout from firing, so the
-//     bound is on the whole body — and a response must be written within
-//     REQUEST_TIMEOUT plus a slack. Streams get no write deadline; their
+//     body must arrive whole within REQUEST_BODY_TIMEOUT of the headers and
+//     a second more for every MinBodyRate bytes received — one byte a
+//     second keeps any per-read timeout from firing, so the bound is on the
+//     whole body, and it grows only with what arrives, so an upload over a
+//     slow link is taken — and a response must be written within
+//     REQUEST_TIMEOUT plus a slack of the body's last byte. REQUEST_TIMEOUT
+//     bounds the work once the body is read (requestTimeout sits inside
+//     the body limits). Streams get no write deadline; their
 //     body deadline is lifted once the body is read.
 //   - rest.go: the legacy REST paths of the original system, kept for
 //     clients that poll. They call the same lifecycle methods as GraphQL and

@@ -43,6 +43,9 @@ type GraphQLOptions struct {
 	ComplexityLimit int
 	// BatchWait is the data loaders' batch window (graph.DefaultBatchWait).
 	BatchWait time.Duration
+	// RequestTimeout bounds an operation's work (REQUEST_TIMEOUT), counted
+	// once its body was read whole; 0: no bound of its own.
+	RequestTimeout time.Duration
 }
 
 // NewGraphQLHandler builds /graphql with explicit transports: WebSocket
@@ -97,7 +100,13 @@ func NewGraphQLHandler(svc *jobs.Service, o GraphQLOptions) http.Handler {
 	srv.AroundOperations(graphQLSpans(o.Tracer))
 	srv.SetErrorPresenter(withoutSuggestions(!o.Dev, graph.ErrorPresenter(log)))
 	srv.SetRecoverFunc(graph.RecoverFunc(log))
-	return limitGraphQLBody(graphQLOverHTTP(srv))
+	h := graphQLOverHTTP(srv)
+	if o.RequestTimeout > 0 {
+		// Inside the body limit: the time an upload takes to arrive is
+		// bounded by the body's own rule (MinBodyRate), not by the work's.
+		h = requestTimeout(o.RequestTimeout, h)
+	}
+	return limitGraphQLBody(h)
 }
 
 // maxUploadBody bounds a multipart request carrying an upload: the largest

@@ -32,10 +32,10 @@ func (a *API) Handler() http.Handler {
 	if !a.ServesAPI {
 		return accessLog(a.Log, a.Traced(securityHeaders(mux)))
 	}
-	gql := requestTimeout(a.Config.RequestTimeout, a.Tokens.Authenticate(a.endStreamsOnShutdown(NewGraphQLHandler(a.Service, GraphQLOptions{
+	gql := a.Tokens.Authenticate(a.endStreamsOnShutdown(NewGraphQLHandler(a.Service, GraphQLOptions{
 		Dev: a.Config.Dev(), AllowedOrigins: a.Config.AllowedOrigins, Tokens: a.Tokens, Logger: a.Log, WS: a.WS,
 		PingInterval: a.Config.StreamPing, InitTimeout: a.Config.WSInitTimeout, Stop: a.Streams, Streams: a.StreamWG,
-		Tracer: a.Tracer}))))
+		Tracer: a.Tracer, RequestTimeout: a.Config.RequestTimeout})))
 	mux.Handle("/graphql", gql)
 	a.restRoutes(mux)
 	if a.Config.Dev() {

@@ -73,12 +73,14 @@ type restError struct {
 // than by the mux so that a wrong method gets the same JSON error shape.
 func (a *API) restRoutes(mux *http.ServeMux) {
 	wrap := func(hs map[string]http.HandlerFunc) http.Handler {
-		return requestTimeout(a.Config.RequestTimeout, a.Tokens.Authenticate(methods(hs))) // no path reads a body
+		return requestTimeout(a.Config.RequestTimeout, a.Tokens.Authenticate(methods(hs))) // no path but the upload reads a body
 	}
 	mux.Handle(restIssuePath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restRequestIssuance}))
 	mux.Handle(restIssueTask, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restIssuanceTask}))
 	mux.Handle(restOCRTaskPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restOCRTask}))
-	mux.Handle(restUploadPath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restUploadRegistry}))
+	// The upload reads a body: its work is bounded once the body is read
+	// (restUploadRegistry), the body by its own rule (MinBodyRate).
+	mux.Handle(restUploadPath, a.Tokens.Authenticate(methods(map[string]http.HandlerFunc{http.MethodPost: a.restUploadRegistry})))
 	a.watchRESTRoutes(mux, wrap) // watch_rest.go
 }
 
@@ -140,7 +142,9 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	res, err := a.Service.UploadRegistry(r.Context(), r.PathValue("nestId"), bytes.NewReader(file))
+	ctx, cancel := context.WithTimeout(r.Context(), a.Config.RequestTimeout)
+	defer cancel()
+	res, err := a.Service.UploadRegistry(ctx, r.PathValue("nestId"), bytes.NewReader(file))
 	if err != nil {
 		a.restFail(w, r, err)
 		return
@@ -161,7 +165,7 @@ func (a *API) uploadReadFail(w http.ResponseWriter, r *http.Request, err error) 
 	case errors.Is(err, errSlowBody), errors.As(err, &ne) && ne.Timeout():
 		w.Header().Set("Connection", "close")
 		writeJSON(w, http.StatusRequestTimeout, restError{ErrorCode: string(jobs.CodeBadRequest),
-			Message: "the upload arrived too slowly: the whole post must arrive within REQUEST_BODY_TIMEOUT; nothing was stored"})
+			Message: "the upload arrived too slowly: a post must arrive within REQUEST_BODY_TIMEOUT and a second for every 32 KiB of it (256 kbit/s); nothing was stored"})
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		a.restFail(w, r, jobs.InvalidInput("file", "the post was cut off before its end: nothing was stored; send it again"))
 	default:
