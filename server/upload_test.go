@@ -82,14 +82,8 @@ func gqlUpload(t *testing.T, a *testApp, tok, nest string, content []byte) gqlRe
 // (0: none).
 func rawPost(t *testing.T, a *testApp, path, tok, contentType string, body []byte, length int, hangUp bool) int {
 	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(a.base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := rawHeaders(t, a, path, tok, contentType, length, 30*time.Second)
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(30 * time.Second))
-	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: dungji\r\nAuthorization: Bearer %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n",
-		path, tok, contentType, length)
 	conn.Write(body)
 	if hangUp {
 		conn.(*net.TCPConn).CloseWrite()
@@ -104,6 +98,20 @@ func rawPost(t *testing.T, a *testApp, path, tok, contentType string, body []byt
 		t.Logf("%s: %d %s", path, resp.StatusCode, b)
 	}
 	return resp.StatusCode
+}
+
+// rawHeaders opens a socket of its own and writes a POST's headers,
+// declaring length bytes of body; the connection gives up after limit.
+func rawHeaders(t *testing.T, a *testApp, path, tok, contentType string, length int, limit time.Duration) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(a.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.SetDeadline(time.Now().Add(limit))
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: dungji\r\nAuthorization: Bearer %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n",
+		path, tok, contentType, length)
+	return conn
 }
 
 // nestLeftovers counts the nest's files rows, OCR tasks and stored objects.
@@ -517,14 +525,8 @@ func TestUploadSlowLink(t *testing.T) {
 		{"GraphQL", "/graphql", gqlCT, gqlBody.Bytes(), `"ocrTask":{"id"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			conn, err := net.Dial("tcp", strings.TrimPrefix(a.base, "http://"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			conn := rawHeaders(t, a, tc.path, tok, tc.contentType, len(tc.body), 2*time.Minute)
 			defer conn.Close()
-			conn.SetDeadline(time.Now().Add(2 * time.Minute))
-			fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: dungji\r\nAuthorization: Bearer %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n",
-				tc.path, tok, tc.contentType, len(tc.body))
 			for b := tc.body; len(b) > 0; {
 				n := min(len(b), 16<<10)
 				if _, err := conn.Write(b[:n]); err != nil {
