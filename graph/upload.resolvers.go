@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+	"io"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/dungji/dungji/graph/model"
@@ -15,6 +16,19 @@ import (
 // UploadRegistry is the resolver for the uploadRegistry field.
 func (r *mutationResolver) UploadRegistry(ctx context.Context, nestID string, file graphql.Upload) (*model.UploadRegistryPayload, error) {
 	res, err := r.Service.UploadRegistry(ctx, nestID, file.File)
+	if err != nil {
+		return nil, err
+	}
+	return &model.UploadRegistryPayload{File: res.File, OcrTask: res.OCRTask}, nil
+}
+
+// UploadRegistryPages is the resolver for the uploadRegistryPages field.
+func (r *mutationResolver) UploadRegistryPages(ctx context.Context, nestID string, pages []*graphql.Upload) (*model.UploadRegistryPayload, error) {
+	readers := make([]io.Reader, len(pages))
+	for i, p := range pages {
+		readers[i] = p.File
+	}
+	res, err := r.Service.UploadRegistryPages(ctx, nestID, readers)
 	if err != nil {
 		return nil, err
 	}

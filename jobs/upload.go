@@ -35,6 +35,9 @@ const (
 	// is wide.
 	MinUploadSide   = 200
 	MaxUploadAspect = 10
+	// MaxUploadPhotos bounds the photos of one copy's pages uploaded
+	// together (UploadRegistryPages): a registry runs to a few pages.
+	MaxUploadPhotos = 30
 )
 
 // uploadDPI is the resolution an uploaded image is placed at in its PDF:
@@ -69,12 +72,7 @@ func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Rea
 	// the same: an empty bucket refuses it before the file is inspected
 	// or stored (a look that gives its token back), and the token is
 	// taken in the transaction that creates the OCR task.
-	if err := s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if err := s.rateLimited(ctx, tx, actor); err != nil {
-			return err
-		}
-		return errLooked
-	}); !errors.Is(err, errLooked) {
+	if err := s.uploadAllowed(ctx, actor); err != nil {
 		return nil, err
 	}
 	data, err := io.ReadAll(io.LimitReader(body, MaxUploadBytes+1))
@@ -91,7 +89,86 @@ func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Rea
 	if err != nil {
 		return nil, err
 	}
+	return s.storeUpload(ctx, actor, nest, pdf, pages)
+}
 
+// UploadRegistryPages is UploadRegistry for a copy photographed (or
+// scanned) page by page: the PNG or JPEG images of its pages, in order,
+// at most MaxUploadPhotos and MaxUploadBytes together, stored as one PDF
+// of as many pages, each holding its image unchanged, and read by one OCR
+// task, so that the verdict judges the document whole (a photo of one
+// page of three is PARTIAL: MISSING_PAGE). Each image is checked as
+// UploadRegistry checks one; a refusal (field "pages") names the page.
+func (s *Service) UploadRegistryPages(ctx context.Context, nestID string, pages []io.Reader) (*UploadResult, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nest, err := s.visibleNest(ctx, s.db.Bun, actor, nestID, false)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(pages) == 0:
+		return nil, InvalidInput("pages", "no page was sent: send the photos of the copy's pages, in order")
+	case len(pages) > MaxUploadPhotos:
+		return nil, InvalidInput("pages", "%d pages were sent; at most %d are read", len(pages), MaxUploadPhotos)
+	}
+	if err := s.uploadAllowed(ctx, actor); err != nil {
+		return nil, err
+	}
+	images := make([]placedImage, len(pages))
+	total := 0
+	for i, r := range pages {
+		data, err := io.ReadAll(io.LimitReader(r, int64(MaxUploadBytes-total)+1))
+		if err != nil {
+			return nil, InvalidInput("pages", "page %d could not be read: %v", i+1, err)
+		}
+		if total += len(data); total > MaxUploadBytes {
+			return nil, InvalidInput("pages", "the pages are larger than %d MiB together", MaxUploadBytes>>20)
+		}
+		if len(data) == 0 {
+			return nil, InvalidInput("pages", "page %d is empty", i+1)
+		}
+		if !isImage(data) {
+			return nil, InvalidInput("pages", "page %d is not a PNG or JPEG: a PDF is uploaded alone, as file", i+1)
+		}
+		if images[i], err = checkImage(data); err != nil {
+			var je *Error
+			if errors.As(err, &je) && je.Code == CodeBadUserInput {
+				return nil, InvalidInput("pages", "page %d: %s", i+1, je.Message)
+			}
+			return nil, err
+		}
+	}
+	pdf, err := placeImages(images)
+	if err != nil {
+		return nil, InvalidInput("pages", "the images cannot be placed in a PDF: %v", err)
+	}
+	return s.storeUpload(ctx, actor, nest, pdf, len(images))
+}
+
+// uploadAllowed refuses an upload when the caller's rate limit bucket is
+// empty: an upload starts OCR work as requestOcr does, and is refused
+// before its file is inspected or stored (a look that gives its token
+// back; storeUpload takes it in the transaction that creates the task).
+func (s *Service) uploadAllowed(ctx context.Context, actor Actor) error {
+	err := s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.rateLimited(ctx, tx, actor); err != nil {
+			return err
+		}
+		return errLooked
+	})
+	if errors.Is(err, errLooked) {
+		return nil
+	}
+	return err
+}
+
+// storeUpload stores a checked upload, as a PDF of pages pages, under the
+// nest and creates its files row and OCR task; an object no row refers to
+// is taken back.
+func (s *Service) storeUpload(ctx context.Context, actor Actor, nest *db.Nest, pdf []byte, pages int) (*UploadResult, error) {
 	fileID := newID()
 	key := fmt.Sprintf("nests/%s/uploads/%s.pdf", nest.ID, fileID)
 	obj, err := s.store.Put(ctx, key, pdf, "application/pdf")
@@ -147,39 +224,57 @@ func uploadedPDF(ctx context.Context, data []byte) ([]byte, int, error) {
 			return nil, 0, InvalidInput("file", "the PDF has %d pages; at most %d are read", n, MaxUploadPages)
 		}
 		return data, n, nil
-	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")), bytes.HasPrefix(data, []byte("\xff\xd8\xff")):
-		pdf, err := imagePDF(data)
+	case isImage(data):
+		img, err := checkImage(data)
 		if err != nil {
 			return nil, 0, err
+		}
+		pdf, err := placeImages([]placedImage{img})
+		if err != nil {
+			return nil, 0, InvalidInput("file", "the image cannot be placed in a PDF: %v", err)
 		}
 		return pdf, 1, nil
 	}
 	return nil, 0, InvalidInput("file", "the file is not a PDF, PNG or JPEG")
 }
 
-// imagePDF places a PNG or JPEG on a page of its own size at uploadDPI.
-func imagePDF(data []byte) ([]byte, error) {
+// isImage reports whether data starts as a PNG or a JPEG does.
+func isImage(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) || bytes.HasPrefix(data, []byte("\xff\xd8\xff"))
+}
+
+// placedImage is an image checked for a PDF page: its bytes as the PDF
+// writer takes them (kind PNG or JPG) and its size on the page, in mm.
+type placedImage struct {
+	data []byte
+	kind string
+	w, h float64
+}
+
+// checkImage checks a PNG or JPEG as a page's photo or scan and returns
+// it ready for a page of its own size at uploadDPI.
+func checkImage(data []byte) (placedImage, error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
-		return nil, InvalidInput("file", "the image cannot be read: %v", err)
+		return placedImage{}, InvalidInput("file", "the image cannot be read: %v", err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return nil, InvalidInput("file", "the image has no pixels")
+		return placedImage{}, InvalidInput("file", "the image has no pixels")
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > MaxUploadPixels {
-		return nil, InvalidInput("file", "the image is %d × %d pixels; at most %d megapixels are read", cfg.Width, cfg.Height, MaxUploadPixels/1_000_000)
+		return placedImage{}, InvalidInput("file", "the image is %d × %d pixels; at most %d megapixels are read", cfg.Width, cfg.Height, MaxUploadPixels/1_000_000)
 	}
 	// A page, not a sliver: 1 × 40,000,000 pixels is within the pixel
 	// bound, but no page (and no PDF page: 200 inches at most) is that
 	// shape, and reading it took minutes and gigabytes before failing.
 	if short, long := min(cfg.Width, cfg.Height), max(cfg.Width, cfg.Height); short < MinUploadSide || long > MaxUploadAspect*short {
-		return nil, InvalidInput("file", "the image is %d × %d pixels: a photo or scan of one page is at least %d pixels each way and at most %d times as long as it is wide",
+		return placedImage{}, InvalidInput("file", "the image is %d × %d pixels: a photo or scan of one page is at least %d pixels each way and at most %d times as long as it is wide",
 			cfg.Width, cfg.Height, MinUploadSide, MaxUploadAspect)
 	}
 	// Decode it all: a truncated or damaged image fails here, not in OCR.
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
-		return nil, InvalidInput("file", "the image cannot be read: %v", err)
+		return placedImage{}, InvalidInput("file", "the image cannot be read: %v", err)
 	}
 	embed, kind := data, "JPG"
 	if format == "png" {
@@ -187,36 +282,36 @@ func imagePDF(data []byte) ([]byte, error) {
 		// PNGs; the pixels stay the same.
 		var buf bytes.Buffer
 		if err := png.Encode(&buf, img); err != nil {
-			return nil, internal("re-encode the uploaded PNG", err)
+			return placedImage{}, internal("re-encode the uploaded PNG", err)
 		}
 		embed, kind = buf.Bytes(), "PNG"
 	} else if format != "jpeg" {
-		return nil, InvalidInput("file", "the file is not a PDF, PNG or JPEG")
+		return placedImage{}, InvalidInput("file", "the file is not a PDF, PNG or JPEG")
 	}
-	w, h := float64(cfg.Width)*25.4/uploadDPI, float64(cfg.Height)*25.4/uploadDPI
-	out, err := placeImage(w, h, embed, kind)
-	if err != nil && kind == "JPG" {
+	p := placedImage{data: embed, kind: kind, w: float64(cfg.Width) * 25.4 / uploadDPI, h: float64(cfg.Height) * 25.4 / uploadDPI}
+	if _, err := placeImages([]placedImage{p}); err != nil && kind == "JPG" {
 		// fpdf refuses some valid JPEGs (12-bit, some CMYK): re-encode.
 		var buf bytes.Buffer
 		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 95}); err != nil {
-			return nil, internal("re-encode the uploaded JPEG", err)
+			return placedImage{}, internal("re-encode the uploaded JPEG", err)
 		}
-		out, err = placeImage(w, h, buf.Bytes(), kind)
+		p.data = buf.Bytes()
 	}
-	if err != nil {
-		return nil, InvalidInput("file", "the image cannot be placed in a PDF: %v", err)
-	}
-	return out, nil
+	return p, nil
 }
 
-// placeImage returns a one-page PDF of w × h mm filled by the image.
-func placeImage(w, h float64, data []byte, kind string) ([]byte, error) {
-	doc := fpdf.NewCustom(&fpdf.InitType{UnitStr: "mm", Size: fpdf.SizeType{Wd: w, Ht: h}})
+// placeImages returns a PDF of one page an image, each page the image's
+// size.
+func placeImages(images []placedImage) ([]byte, error) {
+	doc := fpdf.NewCustom(&fpdf.InitType{UnitStr: "mm", Size: fpdf.SizeType{Wd: images[0].w, Ht: images[0].h}})
 	doc.SetAutoPageBreak(false, 0)
-	opts := fpdf.ImageOptions{ImageType: kind}
-	doc.RegisterImageOptionsReader("page", opts, bytes.NewReader(data))
-	doc.AddPage()
-	doc.ImageOptions("page", 0, 0, w, h, false, opts, 0, "")
+	for i, p := range images {
+		name := fmt.Sprintf("page%d", i)
+		opts := fpdf.ImageOptions{ImageType: p.kind}
+		doc.RegisterImageOptionsReader(name, opts, bytes.NewReader(p.data))
+		doc.AddPageFormat("P", fpdf.SizeType{Wd: p.w, Ht: p.h})
+		doc.ImageOptions(name, 0, 0, p.w, p.h, false, opts, 0, "")
+	}
 	var out bytes.Buffer
 	if err := doc.Output(&out); err != nil {
 		return nil, err

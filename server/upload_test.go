@@ -14,6 +14,9 @@ import (
 	"mime/multipart"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -544,6 +547,229 @@ func TestUploadSlowLink(t *testing.T) {
 				t.Fatalf("%d %s", resp.StatusCode, body)
 			}
 		})
+	}
+	if got := nestLeftovers(t, a, nest); got != "2 files, 2 OCR tasks, 2 objects" {
+		t.Errorf("after two uploads: %s", got)
+	}
+}
+
+// postPages uploads the photos of a copy's pages: by REST as "page"
+// fields, or by GraphQL's uploadRegistryPages (one file field a page,
+// each mapped to variables.pages.<i>). It returns the status, the REST
+// body or the GraphQL response.
+func postPages(t *testing.T, a *testApp, tok, nest string, pages [][]byte, overGraphQL bool) (int, map[string]any, gqlResponse) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	path := "/nests/" + nest + "/analysis/registry/upload"
+	if overGraphQL {
+		path = "/graphql"
+		nulls, m := make([]any, len(pages)), map[string][]string{}
+		for i := range pages {
+			m[fmt.Sprint(i)] = []string{fmt.Sprintf("variables.pages.%d", i)}
+		}
+		w.WriteField("operations", mustJSON(t, map[string]any{
+			"query":     `mutation($nest: ID!, $pages: [Upload!]!) { uploadRegistryPages(nestId: $nest, pages: $pages) { file { id } ocrTask { id status pageCount } } }`,
+			"variables": map[string]any{"nest": nest, "pages": nulls}}))
+		w.WriteField("map", mustJSON(t, m))
+	}
+	for i, p := range pages {
+		field := "page"
+		if overGraphQL {
+			field = fmt.Sprint(i)
+		}
+		fw, _ := w.CreateFormFile(field, fmt.Sprintf("page-%d.png", i+1))
+		fw.Write(p)
+	}
+	w.Close()
+	req, _ := http.NewRequest(http.MethodPost, a.base+path, &buf)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, b := a.do(t, req)
+	var rest map[string]any
+	var gr gqlResponse
+	if overGraphQL {
+		if err := json.Unmarshal(b, &gr); err != nil {
+			t.Fatalf("%d %s", resp.StatusCode, b)
+		}
+		gr.Status = resp.StatusCode
+	} else if err := json.Unmarshal(b, &rest); err != nil {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	return resp.StatusCode, rest, gr
+}
+
+// copyNest creates a nest of tok's named name whose registry, as the
+// simulator prints it now, runs to two pages or more (its content follows
+// from the nest, and some have one page), and returns it with that copy:
+// a PDF (with its text layer) and photos of its pages (PNG, 200 dpi, the
+// page images only).
+func copyNest(t *testing.T, a *testApp, tok, name string) (nest string, pdf []byte, photos [][]byte) {
+	t.Helper()
+	for range 20 {
+		nest = createNest(t, a, tok, name)
+		var uniqueNo, address string
+		if err := a.db.Pool.QueryRow(context.Background(), `SELECT registry_unique_no, address FROM nests WHERE id = $1`, nest).Scan(&uniqueNo, &address); err != nil {
+			t.Fatal(err)
+		}
+		reg := issuer.Content(nest, uniqueNo, address)
+		if reg.Pages < 2 {
+			continue
+		}
+		now := time.Now()
+		for _, imageOnly := range []bool{false, true} {
+			sim, err := issuer.NewSimulator(issuer.SimulatorOptions{ImageOnly: imageOnly})
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := sim.Render(reg, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !imageOnly {
+				pdf = doc.PDF
+				continue
+			}
+			images, err := degrade.PageImages(context.Background(), doc.PDF, 200)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, img := range images {
+				var b bytes.Buffer
+				png.Encode(&b, img)
+				photos = append(photos, b.Bytes())
+			}
+		}
+		return nest, pdf, photos
+	}
+	t.Fatal("20 nests, each with a registry of one page")
+	return "", nil, nil
+}
+
+// TestJavaScriptApolloUploadClient: Apollo Client with apollo-upload-client
+// (its UploadHttpLink builds the multipart request) uploads a registry PDF
+// and the photos of its pages, and gets the server's refusals as GraphQL
+// errors with BAD_USER_INPUT and the reason.
+func TestJavaScriptApolloUploadClient(t *testing.T) {
+	t.Parallel()
+	root, node := jsClientWith(t, "@apollo/client", "apollo-upload-client")
+	a := startApp(t, nil)
+	tok := a.token(t, "alice", false)
+	nest, pdf, photos := copyNest(t, a, tok, "아폴로 업로드")
+	dir := t.TempDir()
+	args := []string{"web/test/upload-apollo.mjs", a.base + "/graphql", tok, nest, filepath.Join(dir, "copy.pdf")}
+	if err := os.WriteFile(args[4], pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range photos {
+		path := filepath.Join(dir, fmt.Sprintf("page-%d.png", i+1))
+		if err := os.WriteFile(path, p, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, path)
+	}
+	stdout, stderr, code := runNode(t, root, node, 2*time.Minute, args...)
+	if code != 0 {
+		t.Fatalf("upload-apollo.mjs exited %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	got := map[string]map[string]any{}
+	for line := range strings.Lines(stdout) {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("upload-apollo.mjs printed %q: %v", line, err)
+		}
+		got[r["op"].(string)] = r
+	}
+	if n := dig(got["pdf"], "data", "uploadRegistry", "ocrTask", "pageCount"); n == nil || n.(float64) < 1 || dig(got["pdf"], "data", "uploadRegistry", "file", "size") != float64(len(pdf)) {
+		t.Errorf("the PDF: %v", got["pdf"])
+	}
+	if dig(got["pages"], "data", "uploadRegistryPages", "ocrTask", "pageCount") != float64(len(photos)) {
+		t.Errorf("the %d photos: %v", len(photos), got["pages"])
+	}
+	for op, says := range map[string]string{"refused": "not a PDF, PNG or JPEG", "refusedPage": "page 2 is not a PNG or JPEG"} {
+		if dig(got[op], "error", "code") != "BAD_USER_INPUT" || !strings.Contains(fmt.Sprint(dig(got[op], "error", "message")), says) {
+			t.Errorf("%s: %v, want BAD_USER_INPUT saying %q", op, got[op], says)
+		}
+	}
+	if left := nestLeftovers(t, a, nest); left != "2 files, 2 OCR tasks, 2 objects" {
+		t.Errorf("after two uploads and two refusals: %s", left)
+	}
+}
+
+// TestUploadRegistryPages: the photos of a three-page registry, uploaded
+// together by REST and by GraphQL, are one copy of three pages, read by
+// one OCR task and judged whole (no MISSING_PAGE, its 열람일시 read); a
+// bad page is refused naming it, and nothing is kept.
+func TestUploadRegistryPages(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "0s"})
+	tok := a.token(t, "alice", false)
+	nest, pdf, photos := copyNest(t, a, tok, "사진 여러 장")
+
+	// The refusals first, on an empty nest.
+	var sliver bytes.Buffer
+	png.Encode(&sliver, image.NewGray(image.Rect(0, 0, 150, 900)))
+	for _, tc := range []struct {
+		name  string
+		pages [][]byte
+		says  string
+	}{
+		{"a PDF among the photos", [][]byte{photos[0], pdf}, "page 2 is not a PNG or JPEG: a PDF is uploaded alone"},
+		{"an image of no page's shape", [][]byte{photos[0], photos[1], sliver.Bytes()}, "page 3: the image is 150 × 900 pixels"},
+		{"an empty page", [][]byte{photos[0], nil}, "page 2 is empty"},
+		{"31 pages", slices.Repeat([][]byte{sliver.Bytes()}, 31), "at most 30"},
+	} {
+		if status, body, _ := postPages(t, a, tok, nest, tc.pages, false); status != http.StatusBadRequest || !strings.Contains(fmt.Sprint(body["message"]), tc.says) {
+			t.Errorf("REST, %s: %d %v, want 400 saying %q", tc.name, status, body, tc.says)
+		}
+		if _, _, r := postPages(t, a, tok, nest, tc.pages, true); r.code() != "BAD_USER_INPUT" || !strings.Contains(r.Errors[0].Message, tc.says) {
+			t.Errorf("GraphQL, %s: %+v, want BAD_USER_INPUT saying %q", tc.name, r.Errors, tc.says)
+		}
+	}
+	if _, _, r := postPages(t, a, tok, nest, nil, true); r.code() != "BAD_USER_INPUT" || !strings.Contains(r.Errors[0].Message, "no page was sent") {
+		t.Errorf("GraphQL, no pages: %+v", r.Errors)
+	}
+	var both bytes.Buffer
+	mw := multipart.NewWriter(&both)
+	fw, _ := mw.CreateFormFile("file", "registry.pdf")
+	fw.Write(pdf)
+	fw, _ = mw.CreateFormFile("page", "page-1.png")
+	fw.Write(photos[0])
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, a.base+"/nests/"+nest+"/analysis/registry/upload", &both)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+tok)
+	if resp, b := a.do(t, req); resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "send one file, or the photos of the pages") {
+		t.Errorf("a file and a page: %d %s", resp.StatusCode, b)
+	}
+	if got := nestLeftovers(t, a, nest); got != "0 files, 0 OCR tasks, 0 objects" {
+		t.Fatalf("after the refusals: %s", got)
+	}
+
+	// The whole copy, by REST and by GraphQL.
+	status, body, _ := postPages(t, a, tok, nest, photos, false)
+	if status != http.StatusAccepted {
+		t.Fatalf("REST: %d %v", status, body)
+	}
+	_, _, r := postPages(t, a, tok, nest, photos, true)
+	if len(r.Errors) > 0 || dig(r.Data, "uploadRegistryPages", "ocrTask", "pageCount") != float64(len(photos)) {
+		t.Fatalf("GraphQL: %+v %v", r.Errors, r.Data)
+	}
+	q := `query($id: ID!) { ocrTask(id: $id) { status pageCount analysis { verdict reasons { code message } registry { printedAt } } } }`
+	for _, task := range []string{body["ocr_task_id"].(string), dig(r.Data, "uploadRegistryPages", "ocrTask", "id").(string)} {
+		var got map[string]any
+		testkit.Eventually(t, 3*time.Minute, "the pages' OCR finishes", func() bool {
+			got = a.gql(t, tok, q, map[string]any{"id": task}).Data
+			s := dig(got, "ocrTask", "status")
+			return s == "SUCCESS" || s == "FAILED"
+		})
+		an := dig(got, "ocrTask", "analysis")
+		reasons := fmt.Sprint(dig(an, "reasons"))
+		if dig(got, "ocrTask", "status") != "SUCCESS" || dig(got, "ocrTask", "pageCount") != float64(len(photos)) ||
+			strings.Contains(reasons, "MISSING_PAGE") || strings.Contains(reasons, "COPY_UNDATED") || dig(an, "registry", "printedAt") == nil {
+			t.Errorf("the copy's %d photos read as: %v", len(photos), got)
+		}
+		t.Logf("%d photos: %v %s", len(photos), dig(an, "verdict"), reasons)
 	}
 	if got := nestLeftovers(t, a, nest); got != "2 files, 2 OCR tasks, 2 objects" {
 		t.Errorf("after two uploads: %s", got)

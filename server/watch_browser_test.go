@@ -65,8 +65,12 @@ func TestBrowserConsoleWatch(t *testing.T) {
 		}
 		t.Logf("browser: %s", sc.Text())
 		if s.Step == "baseline read" {
-			// The registry changes after the baseline read: a 가압류.
-			sim.Register(s.UniqueNo, issuer.Registration{At: time.Now(),
+			// The registry changes after the baseline read: a 가압류. At
+			// the whole second: the simulator prints (and shows what was
+			// registered by) the second an issuance starts in, and the
+			// next issuance may start within this one (it was left out
+			// then, and the check found no change).
+			sim.Register(s.UniqueNo, issuer.Registration{At: time.Now().Truncate(time.Second),
 				Add: issuer.AttachmentEntry("주식회사 한빛캐피탈", 35_000_000, time.Now())})
 			if _, err := io.WriteString(stdin, "registered\n"); err != nil {
 				t.Errorf("tell watch.mjs: %v", err)

@@ -85,11 +85,13 @@ func (a *API) restRoutes(mux *http.ServeMux) {
 }
 
 // restUploadRegistry takes a registry copy as the "file" field of a
-// multipart/form-data post and answers 202 with its file and OCR task.
-// The whole body is read before anything is stored: a post cut off after
-// its file (the connection dropped before the closing boundary or the
-// declared length) stores nothing, as the client never learns of it and
-// sends it again. A form with two "file" fields is refused.
+// multipart/form-data post, or the photos of its pages as "page" fields
+// in order (UploadRegistryPages), and answers 202 with its file and OCR
+// task. The whole body is read before anything is stored: a post cut off
+// after its file (the connection dropped before the closing boundary or
+// the declared length) stores nothing, as the client never learns of it
+// and sends it again. A form with two "file" fields, or a file and pages,
+// is refused.
 func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBody)
 	mr, err := r.MultipartReader()
@@ -98,7 +100,8 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var file []byte
-	found := false
+	var pages [][]byte
+	found, total := false, 0
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -108,33 +111,45 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 			a.uploadReadFail(w, r, err)
 			return
 		}
-		if part.FormName() != "file" {
+		name := part.FormName()
+		switch {
+		case name != "file" && name != "page":
 			if _, err := io.Copy(io.Discard, part); err != nil {
 				a.uploadReadFail(w, r, err)
 				return
 			}
 			continue
-		}
-		if found {
+		case name == "file" && found:
 			a.restFail(w, r, jobs.InvalidInput("file", "the form has two \"file\" fields: send one file"))
 			return
+		case name == "file" && len(pages) > 0, name == "page" && found:
+			a.restFail(w, r, jobs.InvalidInput("file", "the form has a \"file\" and \"page\" fields: send one file, or the photos of the pages"))
+			return
+		case name == "page" && len(pages) == jobs.MaxUploadPhotos:
+			a.restFail(w, r, jobs.InvalidInput("pages", "more than %d pages were sent; at most %d are read", jobs.MaxUploadPhotos, jobs.MaxUploadPhotos))
+			return
 		}
-		found = true
-		// One byte over the limit tells UploadRegistry the file is too large.
-		file, err = io.ReadAll(io.LimitReader(part, jobs.MaxUploadBytes+1))
+		// One byte over the limit tells the service the file is too large.
+		b, err := io.ReadAll(io.LimitReader(part, int64(jobs.MaxUploadBytes-total)+1))
 		if err != nil {
 			a.uploadReadFail(w, r, err)
 			return
 		}
-		if len(file) > jobs.MaxUploadBytes {
+		total += len(b)
+		if name == "file" {
+			found, file = true, b
+		} else {
+			pages = append(pages, b)
+		}
+		if total > jobs.MaxUploadBytes {
 			break // refused below, without reading the rest
 		}
 	}
-	if !found {
-		a.restFail(w, r, jobs.InvalidInput("file", "the form has no \"file\" field"))
+	if !found && len(pages) == 0 {
+		a.restFail(w, r, jobs.InvalidInput("file", "the form has no \"file\" field (nor \"page\" fields)"))
 		return
 	}
-	if len(file) <= jobs.MaxUploadBytes {
+	if total <= jobs.MaxUploadBytes {
 		// Past the closing boundary, to the body's end: a body cut off
 		// there is a post the client did not finish.
 		if _, err := io.Copy(io.Discard, r.Body); err != nil {
@@ -144,7 +159,16 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), a.Config.RequestTimeout)
 	defer cancel()
-	res, err := a.Service.UploadRegistry(ctx, r.PathValue("nestId"), bytes.NewReader(file))
+	var res *jobs.UploadResult
+	if found {
+		res, err = a.Service.UploadRegistry(ctx, r.PathValue("nestId"), bytes.NewReader(file))
+	} else {
+		readers := make([]io.Reader, len(pages))
+		for i, p := range pages {
+			readers[i] = bytes.NewReader(p)
+		}
+		res, err = a.Service.UploadRegistryPages(ctx, r.PathValue("nestId"), readers)
+	}
 	if err != nil {
 		a.restFail(w, r, err)
 		return

@@ -38,19 +38,27 @@ export const GRAPHQL_PATH = '/graphql';
 const REQUEST_TIMEOUT_MS = 15_000;
 
 /**
- * gqlUpload runs one operation with a file as the variable fileVar, sent as
- * the GraphQL multipart request spec has it (operations, map, the file).
+ * gqlUpload runs one operation with files, sent as the GraphQL multipart
+ * request spec has it (operations, map, the files): one file as the
+ * variable fileVar, or a list of them as its items (fileVar.0, fileVar.1, …).
  */
-export function gqlUpload<T>(query: string, variables: Record<string, unknown>, fileVar: string, file: File): Promise<T> {
+export function gqlUpload<T>(query: string, variables: Record<string, unknown>, fileVar: string, files: File | File[]): Promise<T> {
+  const list = Array.isArray(files) ? files : [files];
   const form = new FormData();
-  form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVar]: null } }));
-  form.append('map', JSON.stringify({ 0: [`variables.${fileVar}`] }));
-  form.append('0', file, file.name);
-  return gql<T>(query, variables, token(), form, UPLOAD_TIMEOUT_MS);
+  form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVar]: Array.isArray(files) ? list.map(() => null) : null } }));
+  form.append('map', JSON.stringify(Object.fromEntries(list.map((_, i) => [i, [Array.isArray(files) ? `variables.${fileVar}.${i}` : `variables.${fileVar}`]]))));
+  list.forEach((f, i) => form.append(String(i), f, f.name));
+  return gql<T>(query, variables, token(), form, uploadTimeout(list.reduce((n, f) => n + f.size, 0)));
 }
 
-/** An upload of up to 20 MiB on a slow connection. */
-const UPLOAD_TIMEOUT_MS = 120_000;
+/**
+ * How long an upload of size bytes may take: at least 2 minutes, and as
+ * long as it takes at the slowest rate the server takes a body (32 KiB/s,
+ * a weak mobile uplink), with a minute to spare.
+ */
+export function uploadTimeout(size: number): number {
+  return Math.max(120_000, 60_000 + Math.ceil(size / (32 * 1024)) * 1000);
+}
 
 /** gql runs one operation and returns its data, or throws an ApiError. */
 export async function gql<T>(

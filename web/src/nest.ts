@@ -48,6 +48,9 @@ const REQUEST_ISSUANCE = `mutation RequestIssuance($nestId: ID!) {
 const UPLOAD_REGISTRY = `mutation UploadRegistry($nestId: ID!, $file: Upload!) {
   uploadRegistry(nestId: $nestId, file: $file) { ocrTask { ...OcrFields } }
 } ${OCR_FIELDS}`;
+const UPLOAD_REGISTRY_PAGES = `mutation UploadRegistryPages($nestId: ID!, $pages: [Upload!]!) {
+  uploadRegistryPages(nestId: $nestId, pages: $pages) { ocrTask { ...OcrFields } }
+} ${OCR_FIELDS}`;
 const REQUEST_OCR = `mutation RequestOcr($fileId: ID!) {
   requestOcr(fileId: $fileId) { reused task { ...OcrFields } }
 } ${OCR_FIELDS}`;
@@ -82,6 +85,8 @@ export function nestView(nestId: string, live: Live): PageView {
     type: 'file',
     id: 'upload-file',
     accept: '.pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg',
+    // Several photos are the pages of one copy, in the order chosen.
+    multiple: true,
     'aria-describedby': 'upload-note',
   });
   const uploadNote = h('p', { class: 'note', role: 'status', id: 'upload-note' }, t('nest.uploadHint'));
@@ -149,20 +154,27 @@ export function nestView(nestId: string, live: Live): PageView {
   }
 
   uploadInput.addEventListener('change', async () => {
-    const file = uploadInput.files?.[0];
-    if (!file) return;
+    const files = [...(uploadInput.files ?? [])];
+    if (files.length === 0) return;
+    // One file is a copy; several are the photos of its pages, in order.
+    const name = files.length === 1 ? files[0].name : t('nest.uploadPages', { n: files.length });
     uploadInput.disabled = true;
-    uploadNote.textContent = t('nest.uploading', { name: file.name });
+    uploadNote.textContent = t('nest.uploading', { name });
     try {
-      const data = await gqlUpload<{ uploadRegistry: { ocrTask: OcrTask } }>(UPLOAD_REGISTRY, { nestId }, 'file', file);
-      merge(data.uploadRegistry.ocrTask);
-      uploadNote.textContent = t('nest.uploaded', { name: file.name });
+      const task =
+        files.length === 1
+          ? (await gqlUpload<{ uploadRegistry: { ocrTask: OcrTask } }>(UPLOAD_REGISTRY, { nestId }, 'file', files[0])).uploadRegistry.ocrTask
+          : (await gqlUpload<{ uploadRegistryPages: { ocrTask: OcrTask } }>(UPLOAD_REGISTRY_PAGES, { nestId }, 'pages', files)).uploadRegistryPages.ocrTask;
+      merge(task);
+      uploadNote.textContent = t('nest.uploaded', { name });
     } catch (e) {
       // A refused file: the server says which rule it broke (too large,
       // password-protected, …), in words written for the tenant.
       uploadNote.textContent =
         e instanceof ApiError && e.code === 'BAD_USER_INPUT'
-          ? t('nest.uploadRefused', { name: file.name, message: e.message })
+          ? files.length === 1
+            ? t('nest.uploadRefused', { name, message: e.message })
+            : t('nest.uploadPagesRefused', { n: files.length, message: e.message })
           : e instanceof ApiError
             ? e.userMessage()
             : String(e);

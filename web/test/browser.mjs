@@ -218,6 +218,15 @@ try {
   check(storedFile.ok() && (await storedFile.body()).subarray(0, 5).toString() === '%PDF-', `the uploaded file's link answers ${storedFile.status()}`);
   step('uploaded copy shown and opened');
 
+  // Photos of a copy's pages, chosen together, are one copy of as many
+  // pages (uploadRegistryPages): one more upload card, not two.
+  const shots = [await page.screenshot(), await page.screenshot({ fullPage: true })];
+  await page.locator('#upload-file').setInputFiles(shots.map((buffer, i) => ({ name: `page-${i + 1}.png`, mimeType: 'image/png', buffer })));
+  await page.locator('#upload-note', { hasText: 'Uploaded the 2 photos of the pages' }).waitFor();
+  await upload.nth(1).locator('.status', { hasText: 'SUCCESS' }).first().waitFor();
+  check((await upload.count()) === 2, `${await upload.count()} upload cards after the photos, want 2`);
+  step('page photos uploaded as one copy');
+
   // The registry analysis: the page asked for it on load, when there was
   // none; it must appear by itself once OCR succeeded, and say what the API
   // says.
