@@ -59,6 +59,10 @@ type File struct {
 	ContentType string    `bun:"content_type,notnull"`
 	OCRText     *string   `bun:"ocr_text"`
 	CreatedAt   time.Time `bun:"created_at,notnull,default:current_timestamp"`
+	// UploadSHA256 is the hex digest of what a tenant uploaded (the PDF,
+	// or the photos of its pages in order; jobs.UploadRegistry); nil for
+	// an issued document.
+	UploadSHA256 *string `bun:"upload_sha256"`
 }
 
 // Lifecycle is the part of a task row every task kind shares.

@@ -363,6 +363,7 @@ type ComplexityRoot struct {
 	UploadRegistryPayload struct {
 		File    func(childComplexity int) int
 		OcrTask func(childComplexity int) int
+		Reused  func(childComplexity int) int
 	}
 
 	User struct {
@@ -2029,6 +2030,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UploadRegistryPayload.OcrTask(childComplexity), true
+	case "UploadRegistryPayload.reused":
+		if e.ComplexityRoot.UploadRegistryPayload.Reused == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UploadRegistryPayload.Reused(childComplexity), true
 
 	case "User.admin":
 		if e.ComplexityRoot.User.Admin == nil {
@@ -3019,6 +3026,8 @@ func (ec *executionContext) childFields_UploadRegistryPayload(ctx context.Contex
 		return ec.fieldContext_UploadRegistryPayload_file(ctx, field)
 	case "ocrTask":
 		return ec.fieldContext_UploadRegistryPayload_ocrTask(ctx, field)
+	case "reused":
+		return ec.fieldContext_UploadRegistryPayload_reused(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UploadRegistryPayload", field.Name)
 }
@@ -9850,6 +9859,29 @@ func (ec *executionContext) fieldContext_UploadRegistryPayload_ocrTask(_ context
 	return fc, nil
 }
 
+func (ec *executionContext) _UploadRegistryPayload_reused(ctx context.Context, field graphql.CollectedField, obj *model.UploadRegistryPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UploadRegistryPayload_reused(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reused, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UploadRegistryPayload_reused(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UploadRegistryPayload", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14428,6 +14460,11 @@ func (ec *executionContext) _UploadRegistryPayload(ctx context.Context, sel ast.
 			}
 		case "ocrTask":
 			out.Values[i] = ec._UploadRegistryPayload_ocrTask(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reused":
+			out.Values[i] = ec._UploadRegistryPayload_reused(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -19,7 +19,7 @@ func (r *mutationResolver) UploadRegistry(ctx context.Context, nestID string, fi
 	if err != nil {
 		return nil, err
 	}
-	return &model.UploadRegistryPayload{File: res.File, OcrTask: res.OCRTask}, nil
+	return &model.UploadRegistryPayload{File: res.File, OcrTask: res.OCRTask, Reused: res.Reused}, nil
 }
 
 // UploadRegistryPages is the resolver for the uploadRegistryPages field.
@@ -32,5 +32,5 @@ func (r *mutationResolver) UploadRegistryPages(ctx context.Context, nestID strin
 	if err != nil {
 		return nil, err
 	}
-	return &model.UploadRegistryPayload{File: res.File, OcrTask: res.OCRTask}, nil
+	return &model.UploadRegistryPayload{File: res.File, OcrTask: res.OCRTask, Reused: res.Reused}, nil
 }

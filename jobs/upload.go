@@ -3,6 +3,8 @@ package jobs
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"image"
@@ -48,6 +50,10 @@ const uploadDPI = 300
 type UploadResult struct {
 	File    *db.File
 	OCRTask *db.OCRTask
+	// Reused is set when the same copy was uploaded to the nest before:
+	// File is that upload's, OCRTask its latest read (a new one when that
+	// read failed), and nothing new was stored.
+	Reused bool
 }
 
 // UploadRegistry stores a registry copy the tenant already has — a PDF, or
@@ -89,7 +95,8 @@ func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Rea
 	if err != nil {
 		return nil, err
 	}
-	return s.storeUpload(ctx, actor, nest, pdf, pages)
+	sum := sha256.Sum256(data)
+	return s.storeUpload(ctx, actor, nest, pdf, pages, hex.EncodeToString(sum[:]))
 }
 
 // UploadRegistryPages is UploadRegistry for a copy photographed (or
@@ -119,6 +126,7 @@ func (s *Service) UploadRegistryPages(ctx context.Context, nestID string, pages 
 	}
 	images := make([]placedImage, len(pages))
 	total := 0
+	digest := sha256.New() // of the pages' digests, in order
 	for i, r := range pages {
 		data, err := io.ReadAll(io.LimitReader(r, int64(MaxUploadBytes-total)+1))
 		if err != nil {
@@ -130,6 +138,8 @@ func (s *Service) UploadRegistryPages(ctx context.Context, nestID string, pages 
 		if len(data) == 0 {
 			return nil, InvalidInput("pages", "page %d is empty", i+1)
 		}
+		pageSum := sha256.Sum256(data)
+		digest.Write(pageSum[:])
 		if !isImage(data) {
 			return nil, InvalidInput("pages", "page %d is not a PNG or JPEG: a PDF is uploaded alone, as file", i+1)
 		}
@@ -145,7 +155,7 @@ func (s *Service) UploadRegistryPages(ctx context.Context, nestID string, pages 
 	if err != nil {
 		return nil, InvalidInput("pages", "the images cannot be placed in a PDF: %v", err)
 	}
-	return s.storeUpload(ctx, actor, nest, pdf, len(images))
+	return s.storeUpload(ctx, actor, nest, pdf, len(images), "pages:"+hex.EncodeToString(digest.Sum(nil)))
 }
 
 // uploadAllowed refuses an upload when the caller's rate limit bucket is
@@ -167,8 +177,16 @@ func (s *Service) uploadAllowed(ctx context.Context, actor Actor) error {
 
 // storeUpload stores a checked upload, as a PDF of pages pages, under the
 // nest and creates its files row and OCR task; an object no row refers to
-// is taken back.
-func (s *Service) storeUpload(ctx context.Context, actor Actor, nest *db.Nest, pdf []byte, pages int) (*UploadResult, error) {
+// is taken back. sha is the digest of what was uploaded: the same copy
+// again (a client that never got its answer and sent it once more, a
+// double click) is its earlier upload, reused, not a second one.
+func (s *Service) storeUpload(ctx context.Context, actor Actor, nest *db.Nest, pdf []byte, pages int, sha string) (*UploadResult, error) {
+	if f, err := s.uploadedBefore(ctx, s.db.Bun, nest.ID, sha); err != nil || f != nil {
+		if err != nil {
+			return nil, err
+		}
+		return s.reuseUpload(ctx, f)
+	}
 	fileID := newID()
 	key := fmt.Sprintf("nests/%s/uploads/%s.pdf", nest.ID, fileID)
 	obj, err := s.store.Put(ctx, key, pdf, "application/pdf")
@@ -176,13 +194,26 @@ func (s *Service) storeUpload(ctx context.Context, actor Actor, nest *db.Nest, p
 		return nil, internal("store the upload", err)
 	}
 	res := &UploadResult{}
+	var twin *db.File
 	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		now := s.clock()
+		// Two of the same copy at once: one stores it, the other finds it.
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", nest.ID+"/"+sha); err != nil {
+			return internal("lock the upload's digest", err)
+		}
+		f, err := s.uploadedBefore(ctx, tx, nest.ID, sha)
+		if err != nil {
+			return err
+		}
+		if f != nil {
+			twin = f
+			return errLooked
+		}
 		if err := s.rateLimited(ctx, tx, actor); err != nil {
 			return err
 		}
-		f := &db.File{ID: fileID, NestID: nest.ID, Bucket: s.store.Bucket(), Key: obj.Key, Size: obj.Size,
-			SHA256: obj.SHA256, ContentType: obj.ContentType, CreatedAt: now}
+		f = &db.File{ID: fileID, NestID: nest.ID, Bucket: s.store.Bucket(), Key: obj.Key, Size: obj.Size,
+			SHA256: obj.SHA256, ContentType: obj.ContentType, CreatedAt: now, UploadSHA256: &sha}
 		if _, err := tx.NewInsert().Model(f).Exec(ctx); err != nil {
 			return internal("insert file", err)
 		}
@@ -200,9 +231,42 @@ func (s *Service) storeUpload(ctx context.Context, actor Actor, nest *db.Nest, p
 		if derr := s.store.Delete(context.WithoutCancel(ctx), key); derr != nil {
 			s.log.ErrorContext(ctx, "upload: remove the object of a failed upload", "key", key, "error", derr)
 		}
+		if twin != nil {
+			return s.reuseUpload(ctx, twin)
+		}
 		return nil, err
 	}
 	return res, nil
+}
+
+// uploadedBefore returns the nest's upload of digest sha, or nil.
+func (s *Service) uploadedBefore(ctx context.Context, q bun.IDB, nestID, sha string) (*db.File, error) {
+	var fs []*db.File
+	if err := q.NewSelect().Model(&fs).Where("nest_id = ? AND upload_sha256 = ?", nestID, sha).
+		OrderExpr("created_at, id").Limit(1).Scan(ctx); err != nil {
+		return nil, internal("look for the same upload", err)
+	}
+	if len(fs) == 0 {
+		return nil, nil
+	}
+	return fs[0], nil
+}
+
+// reuseUpload answers an upload of a copy the nest has: its file and its
+// latest read, or a new read (RequestOCR, rate limited) when that failed.
+func (s *Service) reuseUpload(ctx context.Context, f *db.File) (*UploadResult, error) {
+	var ts []*db.OCRTask
+	if err := s.db.Bun.NewSelect().Model(&ts).Where("file_id = ?", f.ID).OrderExpr("id DESC").Limit(1).Scan(ctx); err != nil {
+		return nil, internal("load the upload's OCR task", err)
+	}
+	if len(ts) == 1 && ts[0].Status != db.StatusFailed {
+		return &UploadResult{File: f, OCRTask: ts[0], Reused: true}, nil
+	}
+	r, err := s.RequestOCR(ctx, f.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &UploadResult{File: f, OCRTask: r.Task, Reused: true}, nil
 }
 
 // errLooked rolls back the transaction that only looked at the caller's

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -402,14 +403,20 @@ func TestUploadRateLimited(t *testing.T) {
 	for i := range img.Pix {
 		img.Pix[i] = 255
 	}
-	var page bytes.Buffer
-	png.Encode(&page, img)
+	// page n is a copy of its own: the same copy again is reused, not
+	// stored (TestUploadTwiceIsOne).
+	page := func(n int) []byte {
+		img.Pix[0] = uint8(n)
+		var b bytes.Buffer
+		png.Encode(&b, img)
+		return b.Bytes()
+	}
 	for i := range 2 {
-		if status, body := restUpload(t, a, tok, nest, page.Bytes()); status != http.StatusAccepted {
+		if status, body := restUpload(t, a, tok, nest, page(i)); status != http.StatusAccepted {
 			t.Fatalf("upload %d: %d %v", i+1, status, body)
 		}
 	}
-	ct, body := uploadForm(t, "file", "registry.png", page.Bytes(), nil)
+	ct, body := uploadForm(t, "file", "registry.png", page(2), nil)
 	req, _ := http.NewRequest(http.MethodPost, a.base+"/nests/"+nest+"/analysis/registry/upload", body)
 	req.Header.Set("Content-Type", ct)
 	req.Header.Set("Authorization", "Bearer "+tok)
@@ -417,7 +424,7 @@ func TestUploadRateLimited(t *testing.T) {
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(b), "RATE_LIMITED") {
 		t.Errorf("third upload by REST: %d %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), b)
 	}
-	if r := gqlUpload(t, a, tok, nest, page.Bytes()); r.code() != "RATE_LIMITED" || r.Errors[0].Extensions["retryAfter"] == nil {
+	if r := gqlUpload(t, a, tok, nest, page(3)); r.code() != "RATE_LIMITED" || r.Errors[0].Extensions["retryAfter"] == nil {
 		t.Errorf("third upload by GraphQL: %+v", r.Errors)
 	}
 	if got := nestLeftovers(t, a, nest); got != "2 files, 2 OCR tasks, 2 objects" {
@@ -425,7 +432,7 @@ func TestUploadRateLimited(t *testing.T) {
 	}
 	// Another user's bucket is their own.
 	bob := a.token(t, "bob", false)
-	if status, body := restUpload(t, a, bob, createNest(t, a, bob, "밥의 집"), page.Bytes()); status != http.StatusAccepted {
+	if status, body := restUpload(t, a, bob, createNest(t, a, bob, "밥의 집"), page(0)); status != http.StatusAccepted {
 		t.Errorf("bob: %d %v", status, body)
 	}
 }
@@ -506,19 +513,24 @@ func TestUploadSlowLink(t *testing.T) {
 	for i := range blank.Pix {
 		blank.Pix[i] = 255
 	}
-	png.Encode(&img, blank)
-	comment := append([]byte("Comment\x00"), bytes.Repeat([]byte("x"), 300<<10)...)
-	chunk := binary.BigEndian.AppendUint32(nil, uint32(len(comment)))
-	chunk = append(chunk, "tEXt"...)
-	chunk = append(chunk, comment...)
-	chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(chunk[4:]))
-	photo := append(append(append([]byte{}, img.Bytes()[:33]...), chunk...), img.Bytes()[33:]...) // after IHDR
-	if _, err := png.Decode(bytes.NewReader(photo)); err != nil {
-		t.Fatal(err)
+	photo := func(fill string) []byte { // two photos, not one sent twice (that is reused)
+		blank.Pix[0] = fill[0] // the comment is not kept: the pixels differ
+		img.Reset()
+		png.Encode(&img, blank)
+		comment := append([]byte("Comment\x00"), bytes.Repeat([]byte(fill), 300<<10)...)
+		chunk := binary.BigEndian.AppendUint32(nil, uint32(len(comment)))
+		chunk = append(chunk, "tEXt"...)
+		chunk = append(chunk, comment...)
+		chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(chunk[4:]))
+		p := append(append(append([]byte{}, img.Bytes()[:33]...), chunk...), img.Bytes()[33:]...) // after IHDR
+		if _, err := png.Decode(bytes.NewReader(p)); err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
 	ops := `{"query":"mutation($nest: ID!, $file: Upload!) { uploadRegistry(nestId: $nest, file: $file) { ocrTask { id } } }","variables":{"nest":"` + nest + `","file":null}}`
-	restCT, restBody := uploadForm(t, "file", "photo.png", photo, nil)
-	gqlCT, gqlBody := uploadForm(t, "0", "photo.png", photo, [][2]string{{"operations", ops}, {"map", `{"0":["variables.file"]}`}})
+	restCT, restBody := uploadForm(t, "file", "photo.png", photo("x"), nil)
+	gqlCT, gqlBody := uploadForm(t, "0", "photo.png", photo("y"), [][2]string{{"operations", ops}, {"map", `{"0":["variables.file"]}`}})
 	for _, tc := range []struct {
 		name, path, contentType string
 		body                    []byte
@@ -569,7 +581,7 @@ func postPages(t *testing.T, a *testApp, tok, nest string, pages [][]byte, overG
 			m[fmt.Sprint(i)] = []string{fmt.Sprintf("variables.pages.%d", i)}
 		}
 		w.WriteField("operations", mustJSON(t, map[string]any{
-			"query":     `mutation($nest: ID!, $pages: [Upload!]!) { uploadRegistryPages(nestId: $nest, pages: $pages) { file { id } ocrTask { id status pageCount } } }`,
+			"query":     `mutation($nest: ID!, $pages: [Upload!]!) { uploadRegistryPages(nestId: $nest, pages: $pages) { file { id } ocrTask { id status pageCount } reused } }`,
 			"variables": map[string]any{"nest": nest, "pages": nulls}}))
 		w.WriteField("map", mustJSON(t, m))
 	}
@@ -751,12 +763,19 @@ func TestUploadRegistryPages(t *testing.T) {
 	if status != http.StatusAccepted {
 		t.Fatalf("REST: %d %v", status, body)
 	}
+	if body["reused"] != false {
+		t.Errorf("REST, the first upload: %v", body)
+	}
+	// The same photos again, in the same order, over GraphQL: the same
+	// copy, so the upload and its read are reused.
 	_, _, r := postPages(t, a, tok, nest, photos, true)
-	if len(r.Errors) > 0 || dig(r.Data, "uploadRegistryPages", "ocrTask", "pageCount") != float64(len(photos)) {
-		t.Fatalf("GraphQL: %+v %v", r.Errors, r.Data)
+	if len(r.Errors) > 0 || dig(r.Data, "uploadRegistryPages", "ocrTask", "pageCount") != float64(len(photos)) ||
+		dig(r.Data, "uploadRegistryPages", "reused") != true || dig(r.Data, "uploadRegistryPages", "ocrTask", "id") != body["ocr_task_id"] ||
+		dig(r.Data, "uploadRegistryPages", "file", "id") != body["file_id"] {
+		t.Fatalf("GraphQL, the same photos again: %+v %v, want the REST upload's %v reused", r.Errors, r.Data, body)
 	}
 	q := `query($id: ID!) { ocrTask(id: $id) { status pageCount analysis { verdict reasons { code message } registry { printedAt } } } }`
-	for _, task := range []string{body["ocr_task_id"].(string), dig(r.Data, "uploadRegistryPages", "ocrTask", "id").(string)} {
+	for _, task := range []string{body["ocr_task_id"].(string)} {
 		var got map[string]any
 		testkit.Eventually(t, 3*time.Minute, "the pages' OCR finishes", func() bool {
 			got = a.gql(t, tok, q, map[string]any{"id": task}).Data
@@ -771,7 +790,68 @@ func TestUploadRegistryPages(t *testing.T) {
 		}
 		t.Logf("%d photos: %v %s", len(photos), dig(an, "verdict"), reasons)
 	}
-	if got := nestLeftovers(t, a, nest); got != "2 files, 2 OCR tasks, 2 objects" {
+	if got := nestLeftovers(t, a, nest); got != "1 files, 1 OCR tasks, 1 objects" {
 		t.Errorf("after two uploads: %s", got)
+	}
+}
+
+// TestUploadTwiceIsOne: the same copy uploaded again — a client that
+// never got its answer, a double click, a storm of the same post — is
+// the first upload, reused: one file, one object, one read, by REST (200
+// instead of 202) and GraphQL alike, and concurrent posts included.
+func TestUploadTwiceIsOne(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, nil)
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "두 번 올린 사본")
+	page := image.NewGray(image.Rect(0, 0, 400, 300))
+	for i := range page.Pix {
+		page.Pix[i] = uint8(200 + i%50)
+	}
+	var b bytes.Buffer
+	png.Encode(&b, page)
+	photo := b.Bytes()
+
+	status, first := restUpload(t, a, tok, nest, photo)
+	if status != http.StatusAccepted || first["reused"] != false {
+		t.Fatalf("the first upload: %d %v", status, first)
+	}
+	status, again := restUpload(t, a, tok, nest, photo)
+	if status != http.StatusOK || again["reused"] != true || again["file_id"] != first["file_id"] || again["ocr_task_id"] != first["ocr_task_id"] {
+		t.Errorf("the same upload again: %d %v, want 200 reusing %v", status, again, first)
+	}
+	r := gqlUpload(t, a, tok, nest, photo)
+	if len(r.Errors) > 0 || dig(r.Data, "uploadRegistry", "file", "id") != first["file_id"] || dig(r.Data, "uploadRegistry", "ocrTask", "id") != first["ocr_task_id"] {
+		t.Errorf("the same upload over GraphQL: %+v %v", r.Errors, r.Data)
+	}
+	// Another nest's upload of the same file is its own.
+	other := createNest(t, a, tok, "다른 집")
+	if status, body := restUpload(t, a, tok, other, photo); status != http.StatusAccepted || body["file_id"] == first["file_id"] {
+		t.Errorf("the same file on another nest: %d %v", status, body)
+	}
+
+	// A storm of a new copy, sent at once: one is stored, the rest reuse it.
+	page.Pix[0] = 0
+	b.Reset()
+	png.Encode(&b, page)
+	storm := b.Bytes()
+	var wg sync.WaitGroup
+	files := make([]string, 6)
+	for i := range files {
+		wg.Go(func() {
+			status, body := restUpload(t, a, tok, nest, storm)
+			if status/100 != 2 {
+				t.Errorf("storm upload %d: %d %v", i, status, body)
+				return
+			}
+			files[i], _ = body["file_id"].(string)
+		})
+	}
+	wg.Wait()
+	if len(slices.Compact(slices.Sorted(slices.Values(files)))) != 1 {
+		t.Errorf("a storm of one copy stored as files %v", files)
+	}
+	if got := nestLeftovers(t, a, nest); got != "2 files, 2 OCR tasks, 2 objects" {
+		t.Errorf("after two copies, each uploaded several times: %s", got)
 	}
 }

@@ -98,6 +98,11 @@ type UploadRegistryPayload struct {
 	File *db.File `json:"file"`
 	// The OCR task reading it; its analysis has the same verdicts as an issued document's.
 	OcrTask *db.OCRTask `json:"ocrTask"`
+	// True when the same copy (the same bytes; the same photos in the same order) was uploaded to the
+	// nest before: file is that upload and ocrTask its latest read (a new read when that one failed),
+	// and nothing new was stored. A client that sends an upload again, not knowing whether the first
+	// arrived, makes no duplicate.
+	Reused bool `json:"reused"`
 }
 
 // The caller, as identified by the bearer token.

@@ -32,6 +32,8 @@ type restUploadResponse struct {
 	FileID    string `json:"file_id"`
 	OCRTaskID string `json:"ocr_task_id"`
 	Status    string `json:"status"`
+	// Reused: the same copy was uploaded before (200 then, not 202).
+	Reused bool `json:"reused"`
 }
 
 // restIssueResponse answers POST …/issue.
@@ -173,7 +175,11 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 		a.restFail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, restUploadResponse{FileID: res.File.ID, OCRTaskID: res.OCRTask.ID, Status: string(res.OCRTask.Status)})
+	status := http.StatusAccepted
+	if res.Reused {
+		status = http.StatusOK
+	}
+	writeJSON(w, status, restUploadResponse{FileID: res.File.ID, OCRTaskID: res.OCRTask.ID, Status: string(res.OCRTask.Status), Reused: res.Reused})
 }
 
 // uploadReadFail answers a post whose body could not be read whole: too

@@ -46,10 +46,10 @@ const REQUEST_ISSUANCE = `mutation RequestIssuance($nestId: ID!) {
   requestIssuance(nestId: $nestId) { reused task { ...IssuanceFields } }
 } ${ISSUANCE_FIELDS}`;
 const UPLOAD_REGISTRY = `mutation UploadRegistry($nestId: ID!, $file: Upload!) {
-  uploadRegistry(nestId: $nestId, file: $file) { ocrTask { ...OcrFields } }
+  uploadRegistry(nestId: $nestId, file: $file) { reused ocrTask { ...OcrFields } }
 } ${OCR_FIELDS}`;
 const UPLOAD_REGISTRY_PAGES = `mutation UploadRegistryPages($nestId: ID!, $pages: [Upload!]!) {
-  uploadRegistryPages(nestId: $nestId, pages: $pages) { ocrTask { ...OcrFields } }
+  uploadRegistryPages(nestId: $nestId, pages: $pages) { reused ocrTask { ...OcrFields } }
 } ${OCR_FIELDS}`;
 const REQUEST_OCR = `mutation RequestOcr($fileId: ID!) {
   requestOcr(fileId: $fileId) { reused task { ...OcrFields } }
@@ -161,12 +161,13 @@ export function nestView(nestId: string, live: Live): PageView {
     uploadInput.disabled = true;
     uploadNote.textContent = t('nest.uploading', { name });
     try {
-      const task =
+      const res =
         files.length === 1
-          ? (await gqlUpload<{ uploadRegistry: { ocrTask: OcrTask } }>(UPLOAD_REGISTRY, { nestId }, 'file', files[0])).uploadRegistry.ocrTask
-          : (await gqlUpload<{ uploadRegistryPages: { ocrTask: OcrTask } }>(UPLOAD_REGISTRY_PAGES, { nestId }, 'pages', files)).uploadRegistryPages.ocrTask;
-      merge(task);
-      uploadNote.textContent = t('nest.uploaded', { name });
+          ? (await gqlUpload<{ uploadRegistry: { reused: boolean; ocrTask: OcrTask } }>(UPLOAD_REGISTRY, { nestId }, 'file', files[0])).uploadRegistry
+          : (await gqlUpload<{ uploadRegistryPages: { reused: boolean; ocrTask: OcrTask } }>(UPLOAD_REGISTRY_PAGES, { nestId }, 'pages', files))
+              .uploadRegistryPages;
+      merge(res.ocrTask);
+      uploadNote.textContent = t(res.reused ? 'nest.uploadReused' : 'nest.uploaded', { name });
     } catch (e) {
       // A refused file: the server says which rule it broke (too large,
       // password-protected, …), in words written for the tenant.

@@ -218,6 +218,12 @@ try {
   check(storedFile.ok() && (await storedFile.body()).subarray(0, 5).toString() === '%PDF-', `the uploaded file's link answers ${storedFile.status()}`);
   step('uploaded copy shown and opened');
 
+  // The same file again is the same upload: said so, and no new card.
+  await page.locator('#upload-file').setInputFiles({ name: 'copy.pdf', mimeType: 'application/pdf', buffer: await pdfResp.body() });
+  await page.locator('#upload-note', { hasText: 'You uploaded copy.pdf before' }).waitFor();
+  check((await upload.count()) === 1, `${await upload.count()} upload cards after the same file again, want 1`);
+  step('the same upload again reused');
+
   // Photos of a copy's pages, chosen together, are one copy of as many
   // pages (uploadRegistryPages): one more upload card, not two.
   const shots = [await page.screenshot(), await page.screenshot({ fullPage: true })];

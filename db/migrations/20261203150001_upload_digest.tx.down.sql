@@ -1,0 +1,2 @@
+DROP INDEX files_nest_upload_sha256;
+ALTER TABLE files DROP COLUMN upload_sha256;
