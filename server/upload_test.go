@@ -83,8 +83,8 @@ func gqlUpload(t *testing.T, a *testApp, tok, nest string, content []byte) gqlRe
 // rawPost writes a POST over a socket of its own, declaring length bytes
 // of body whatever it sends, then, when hangUp, half-closes the connection
 // (a client whose connection dropped), and returns the status answered
-// (0: none).
-func rawPost(t *testing.T, a *testApp, path, tok, contentType string, body []byte, length int, hangUp bool) int {
+// (0: none) and the body.
+func rawPost(t *testing.T, a *testApp, path, tok, contentType string, body []byte, length int, hangUp bool) (int, string) {
 	t.Helper()
 	conn := rawHeaders(t, a, path, tok, contentType, length, 30*time.Second)
 	defer conn.Close()
@@ -94,14 +94,14 @@ func rawPost(t *testing.T, a *testApp, path, tok, contentType string, body []byt
 	}
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
-		return 0
+		return 0, ""
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode >= 500 {
 		t.Logf("%s: %d %s", path, resp.StatusCode, b)
 	}
-	return resp.StatusCode
+	return resp.StatusCode, string(b)
 }
 
 // rawHeaders opens a socket of its own and writes a POST's headers,
@@ -252,17 +252,29 @@ func TestUploadRegistryRefusals(t *testing.T) {
 		{"declared longer than sent", full, len(full) + 1000},
 		{"no closing boundary", full[:len(full)-len("--\r\n")-70], len(full) - len("--\r\n") - 70},
 	} {
-		status := rawPost(t, a, "/nests/"+nest+"/analysis/registry/upload", tok, ctGood, cut.body, cut.length, true)
+		status, _ := rawPost(t, a, "/nests/"+nest+"/analysis/registry/upload", tok, ctGood, cut.body, cut.length, true)
 		if status != http.StatusBadRequest {
 			t.Errorf("%s: status %d, want 400", cut.name, status)
 		}
 	}
-	// The same post whole is stored (on a nest of its own; the connection
-	// stays open, as a client's does until it has its answer: Go's server
-	// cancels the request of a client that hangs up).
+	// The same post whole is stored (on a nest of its own), and answered
+	// though the client half-closes its socket once it has sent it (Go's
+	// server takes that as a client gone and cancels its request: it
+	// answered 500 then).
 	other := createNest(t, a, tok, "온전한 업로드")
-	if status := rawPost(t, a, "/nests/"+other+"/analysis/registry/upload", tok, ctGood, full, len(full), false); status != http.StatusAccepted {
-		t.Errorf("the whole post: status %d, want 202", status)
+	if status, body := rawPost(t, a, "/nests/"+other+"/analysis/registry/upload", tok, ctGood, full, len(full), true); status != http.StatusAccepted {
+		t.Errorf("the whole post, half-closed: %d %s, want 202", status, body)
+	}
+	// So is a GraphQL mutation: the nest is created and the answer says so
+	// (it was created and answered INTERNAL, and a retry made another).
+	create := mustJSON(t, map[string]any{"query": createNestMutation, "variables": map[string]any{"in": map[string]any{
+		"title": "반쯤 닫힌 소켓", "address": "서울특별시 마포구 월드컵북로 400", "registryUniqueNo": "11010000099999"}}})
+	if status, body := rawPost(t, a, "/graphql", tok, "application/json", []byte(create), len(create), true); status != http.StatusOK || !strings.Contains(body, `"createNest":{"id"`) {
+		t.Errorf("createNest, half-closed: %d %s, want 200 with the nest", status, body)
+	}
+	var created int
+	if err := a.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM nests WHERE title = '반쯤 닫힌 소켓'`).Scan(&created); err != nil || created != 1 {
+		t.Errorf("createNest, half-closed: %d nests made (%v), want 1", created, err)
 	}
 	// Not the caller's nest: FORBIDDEN, nothing stored either.
 	if status, body := restUpload(t, a, a.token(t, "bob", false), nest, []byte("%PDF-1.4")); status != http.StatusForbidden {

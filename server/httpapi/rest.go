@@ -159,7 +159,7 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), a.Config.RequestTimeout)
+	ctx, cancel := detachedTimeout(r.Context(), a.Config.RequestTimeout)
 	defer cancel()
 	var res *jobs.UploadResult
 	if found {

@@ -71,17 +71,28 @@ func cors(origins []string, h http.Handler) http.Handler {
 	})
 }
 
-// requestTimeout bounds every request but the long-lived streams.
+// requestTimeout bounds every request but the long-lived streams, by d
+// alone: the work does not end when the client's side of the connection
+// does. A client that half-closes its socket once its request is sent
+// (which Go's server takes as gone) still gets its answer, and a request
+// cut off half-way by a client that left is not half done: a nest was
+// created and then answered INTERNAL, an upload answered 500.
 func requestTimeout(d time.Duration, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if isStream(r) {
 			h.ServeHTTP(w, r)
 			return
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), d)
+		ctx, cancel := detachedTimeout(r.Context(), d)
 		defer cancel()
 		h.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// detachedTimeout is ctx with its values but not its cancellation, ending
+// after d.
+func detachedTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), d)
 }
 
 // depthLimit refuses operations nested deeper than max fields (fragments
