@@ -5545,10 +5545,10 @@ func (ec *executionContext) _Mutation_uploadRegistry(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.UploadRegistryPayload) graphql.Marshaler {
-			return ec.marshalNUploadRegistryPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUploadRegistryPayload(ctx, selections, v)
+			return ec.marshalOUploadRegistryPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUploadRegistryPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_uploadRegistry(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -5589,10 +5589,10 @@ func (ec *executionContext) _Mutation_uploadRegistryPages(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.UploadRegistryPayload) graphql.Marshaler {
-			return ec.marshalNUploadRegistryPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUploadRegistryPayload(ctx, selections, v)
+			return ec.marshalOUploadRegistryPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUploadRegistryPayload(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_uploadRegistryPages(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12997,14 +12997,14 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_uploadRegistry(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "uploadRegistryPages":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_uploadRegistryPages(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "setWatch":
@@ -16081,14 +16081,6 @@ func (ec *executionContext) marshalNUpload2ᚖgithubᚗcomᚋ99designsᚋgqlgen�
 	return res
 }
 
-func (ec *executionContext) marshalNUploadRegistryPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUploadRegistryPayload(ctx context.Context, sel ast.SelectionSet, v *model.UploadRegistryPayload) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "UploadRegistryPayload!")
-		return graphql.Null
-	}
-	return ec._UploadRegistryPayload(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUser(ctx context.Context, sel ast.SelectionSet, v *model.User) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "User!")
@@ -16698,6 +16690,13 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := graphql.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOUploadRegistryPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐUploadRegistryPayload(ctx context.Context, sel ast.SelectionSet, v *model.UploadRegistryPayload) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UploadRegistryPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

@@ -15,7 +15,7 @@ import (
 
 // UploadRegistry is the resolver for the uploadRegistry field.
 func (r *mutationResolver) UploadRegistry(ctx context.Context, nestID string, file graphql.Upload) (*model.UploadRegistryPayload, error) {
-	res, err := r.Service.UploadRegistry(ctx, nestID, file.File)
+	res, err := r.Service.UploadRegistry(ctx, nestID, fromStart(file.File))
 	if err != nil {
 		return nil, err
 	}
@@ -26,7 +26,7 @@ func (r *mutationResolver) UploadRegistry(ctx context.Context, nestID string, fi
 func (r *mutationResolver) UploadRegistryPages(ctx context.Context, nestID string, pages []*graphql.Upload) (*model.UploadRegistryPayload, error) {
 	readers := make([]io.Reader, len(pages))
 	for i, p := range pages {
-		readers[i] = p.File
+		readers[i] = fromStart(p.File)
 	}
 	res, err := r.Service.UploadRegistryPages(ctx, nestID, readers)
 	if err != nil {

@@ -867,3 +867,63 @@ func TestUploadTwiceIsOne(t *testing.T) {
 		t.Errorf("after two copies, each uploaded several times: %s", got)
 	}
 }
+
+// TestUploadAliased: several uploads in one GraphQL request succeed or
+// fail field by field: a refused one is null with its error beside the
+// stored ones (a stored copy was hidden behind data: null once), and the
+// same file variable given twice is one copy, reused (the second field
+// read it as empty once).
+func TestUploadAliased(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, nil)
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "한 요청에 두 업로드")
+	page := image.NewGray(image.Rect(0, 0, 400, 300))
+	for i := range page.Pix {
+		page.Pix[i] = 240
+	}
+	var good bytes.Buffer
+	png.Encode(&good, page)
+	send := func(query string, vars map[string]any, files map[string][]byte) gqlResponse {
+		t.Helper()
+		var buf bytes.Buffer
+		w := multipart.NewWriter(&buf)
+		m := map[string][]string{}
+		for name := range files {
+			vars[name] = nil
+			m[name] = []string{"variables." + name}
+		}
+		w.WriteField("operations", mustJSON(t, map[string]any{"query": query, "variables": vars}))
+		w.WriteField("map", mustJSON(t, m))
+		for name, content := range files {
+			fw, _ := w.CreateFormFile(name, name+".png")
+			fw.Write(content)
+		}
+		w.Close()
+		req, _ := http.NewRequest(http.MethodPost, a.base+"/graphql", &buf)
+		req.Header.Set("Content-Type", w.FormDataContentType())
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, b := a.do(t, req)
+		var out gqlResponse
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatalf("%d %s", resp.StatusCode, b)
+		}
+		return out
+	}
+	r := send(`mutation($n: ID!, $f: Upload!) { a: uploadRegistry(nestId: $n, file: $f) { file { id } reused } b: uploadRegistry(nestId: $n, file: $f) { file { id } reused } }`,
+		map[string]any{"n": nest}, map[string][]byte{"f": good.Bytes()})
+	if len(r.Errors) > 0 || dig(r.Data, "a", "reused") != false || dig(r.Data, "b", "reused") != true || dig(r.Data, "a", "file", "id") != dig(r.Data, "b", "file", "id") {
+		t.Errorf("one file given to two fields: %+v %v", r.Errors, r.Data)
+	}
+	page.Pix[0] = 0
+	var other bytes.Buffer
+	png.Encode(&other, page)
+	r = send(`mutation($n: ID!, $g: Upload!, $bad: Upload!) { a: uploadRegistry(nestId: $n, file: $g) { file { id } } b: uploadRegistry(nestId: $n, file: $bad) { file { id } } }`,
+		map[string]any{"n": nest}, map[string][]byte{"g": other.Bytes(), "bad": []byte("not a registry")})
+	if dig(r.Data, "a", "file", "id") == nil || dig(r.Data, "b") != nil || r.code() != "BAD_USER_INPUT" {
+		t.Errorf("a good and a bad file: %+v %v, want the good one stored and shown, the bad one null with its error", r.Errors, r.Data)
+	}
+	if got := nestLeftovers(t, a, nest); got != "2 files, 2 OCR tasks, 2 objects" {
+		t.Errorf("after two copies: %s", got)
+	}
+}
