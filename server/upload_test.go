@@ -502,6 +502,22 @@ func TestUploadMultipartSpec(t *testing.T) {
 			}
 		})
 	}
+	// A form whose file runs to the body's end with no closing boundary:
+	// cut off (gqlgen answered 200 "failed to read file for key 0").
+	var cut bytes.Buffer
+	mw := multipart.NewWriter(&cut)
+	fw, _ := mw.CreateFormField("operations")
+	io.WriteString(fw, ops)
+	fw, _ = mw.CreateFormField("map")
+	io.WriteString(fw, `{"0":["variables.file"]}`)
+	fw, _ = mw.CreateFormFile("0", "registry.pdf")
+	fw.Write(file)
+	req, _ := http.NewRequest(http.MethodPost, a.base+"/graphql", &cut)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+tok)
+	if resp, b := a.do(t, req); resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "ends early") {
+		t.Errorf("no closing boundary: %d %s, want 400 saying the form ends early", resp.StatusCode, b)
+	}
 	if got := nestLeftovers(t, a, nest); got != "0 files, 0 OCR tasks, 0 objects" {
 		t.Errorf("after the refusals: %s", got)
 	}

@@ -275,6 +275,12 @@ func multipartRequestProblem(body []byte, boundary string) string {
 		if err != nil {
 			return "the form ends early or is malformed"
 		}
+		// Read through: a form whose last file runs to the body's end
+		// with no closing boundary is cut off (NextPart alone took it
+		// whole, and gqlgen answered 200 "failed to read file").
+		if _, err := io.Copy(io.Discard, part); err != nil {
+			return "the form ends early or is malformed"
+		}
 		key := part.FormName()
 		if _, ok := files[key]; !ok {
 			return fmt.Sprintf("field %s is not in map", strconv.Quote(short(key)))
