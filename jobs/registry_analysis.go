@@ -93,12 +93,13 @@ func readPages(pages []ocr.Page) []analysis.ReadPage {
 // newestCopyFirst orders a nest's successful OCR tasks by how recent the
 // copy each read is: an issued copy by when it was issued (read), an
 // uploaded one by when it was printed as its footers say (열람일시, never
-// later than its read: a date to come is a misreading), one whose footer
-// was not read after all that were; then the newest read. So a copy from
+// later than its read), one whose footer was not read, or was read as a
+// day to come (a misreading), after all that were; then the newest read. So a copy from
 // last season uploaded today does not take the place of this morning's
 // issued copy as the nest's analysis, while a copy printed today does.
 const newestCopyFirst = `CASE WHEN issuance_task_id IS NOT NULL THEN finished_at
 	WHEN result->'analysis'->'registry'->>'printed_at' IS NULL THEN NULL
+	WHEN (result->'analysis'->'registry'->>'printed_at')::timestamptz > finished_at + interval '1 day' THEN NULL
 	ELSE least((result->'analysis'->'registry'->>'printed_at')::timestamptz, finished_at) END DESC NULLS LAST, finished_at DESC`
 
 // NestRegistryAnalysis returns the analysis of the nest's newest copy
@@ -160,15 +161,22 @@ func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, uniqueNo
 	if err != nil {
 		return nil, err
 	}
+	reg := r.Analysis.Registry
+	if now := s.clock(); reg != nil && reg.PrintedAt != nil && reg.PrintedAt.After(now.Add(24*time.Hour)) {
+		// A 열람일시 still to come is a misreading: not known, not shown.
+		c := *reg
+		c.PrintedAt = nil
+		reg = &c
+	}
 	out := &RegistryAnalysis{OCRTaskID: t.ID, ParserVersion: r.Analysis.ParserVersion, AnalyzedAt: r.Analysis.AnalyzedAt,
-		Registry: r.Analysis.Registry}
+		Registry: reg}
 	if r.Analysis.Error != "" {
 		out.Error = &r.Analysis.Error
 	}
 	in := judgeInput(r.Pages, uniqueNo, r.Analysis.Error)
 	in.Uploaded, in.Now = t.IssuanceTaskID == nil, s.clock()
-	out.Judgement = analysis.Judge(r.Analysis.Registry, in)
-	out.Findings = analysis.Analyze(r.Analysis.Registry, analysis.Options{Now: s.clock(), Deposit: deposit, Price: price})
+	out.Judgement = analysis.Judge(reg, in)
+	out.Findings = analysis.Analyze(reg, analysis.Options{Now: s.clock(), Deposit: deposit, Price: price})
 	if out.Judgement.Verdict == analysis.VerdictComplete {
 		out.Signals = &out.Findings
 	}

@@ -320,7 +320,7 @@ type placedImage struct {
 func checkImage(data []byte) (placedImage, error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
-		return placedImage{}, InvalidInput("file", "the image cannot be read: %v", err)
+		return placedImage{}, InvalidInput("file", "the image cannot be read: it is damaged, truncated or not a PNG or JPEG")
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
 		return placedImage{}, InvalidInput("file", "the image has no pixels")
@@ -338,7 +338,7 @@ func checkImage(data []byte) (placedImage, error) {
 	// Decode it all: a truncated or damaged image fails here, not in OCR.
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
-		return placedImage{}, InvalidInput("file", "the image cannot be read: %v", err)
+		return placedImage{}, InvalidInput("file", "the image cannot be read: it is damaged, truncated or not a PNG or JPEG")
 	}
 	embed, kind := data, "JPG"
 	if format == "png" {

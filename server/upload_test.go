@@ -364,6 +364,29 @@ func TestUploadRegistryAnalysed(t *testing.T) {
 	if dig(aged, "nest", "registryAnalysis", "ocrTask", "id") != fresh || dig(aged, "nest", "registryAnalysis", "verdict") != "COMPLETE" {
 		t.Errorf("the old copy took the fresh copy's place as the nest's analysis: %v", dig(aged, "nest"))
 	}
+	// A copy whose 열람일시 reads as a day to come (a misreading): its date
+	// is not known, so not shown, and it does not take the fresh copy's
+	// place either (it did, by the time it was read).
+	futureDoc, err := sim.Render(reg, time.Now().AddDate(1, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body = restUpload(t, a, tok, nest, futureDoc.PDF); status != http.StatusAccepted {
+		t.Fatalf("REST upload of the future copy: %d %v", status, body)
+	}
+	task = body["ocr_task_id"].(string)
+	testkit.Eventually(t, 60*time.Second, "the future copy's OCR finishes", func() bool {
+		aged = a.gql(t, tok, qAge, map[string]any{"id": task, "nest": nest}).Data
+		s := dig(aged, "ocrTask", "status")
+		return s == "SUCCESS" || s == "FAILED"
+	})
+	an = dig(aged, "ocrTask", "analysis")
+	if dig(an, "verdict") != "PARTIAL" || !strings.Contains(fmt.Sprint(dig(an, "reasons")), "COPY_UNDATED") || dig(an, "registry", "printedAt") != nil {
+		t.Errorf("a copy dated a year ahead: %v", an)
+	}
+	if dig(aged, "nest", "registryAnalysis", "ocrTask", "id") != fresh {
+		t.Errorf("the future-dated copy took the fresh copy's place as the nest's analysis: %v", dig(aged, "nest"))
+	}
 
 	// A photo of the first page, over GraphQL: a 1-page copy of a longer
 	// document, so at best PARTIAL, never COMPLETE.

@@ -160,6 +160,10 @@ var adviceOf = map[Verdict]string{
 	VerdictWrongDocument: "This document is for another property: check the nest's 고유번호, then re-issue or upload the registry of this property.",
 }
 
+// adviceOutOfDate is the advice on a copy read in full whose only fault
+// is that it may be out of date (OLD_COPY, COPY_UNDATED).
+const adviceOutOfDate = "The copy was read, but it may be out of date: a 근저당권 or 가압류 registered since it was printed is not in it. Re-issue the document, or upload a copy printed today with its footer, before relying on it."
+
 // Judge gives the verdict on reg (nil when Parse found nothing). It is a
 // pure function of its arguments.
 func Judge(reg *Registry, in JudgeInput) Judgement {
@@ -177,7 +181,14 @@ func Judge(reg *Registry, in JudgeInput) Judgement {
 	if j.reasons == nil {
 		j.reasons = []Reason{}
 	}
-	return Judgement{Verdict: v, Reasons: j.reasons, Advice: adviceOf[v]}
+	advice := adviceOf[v]
+	if v == VerdictPartial && !slices.ContainsFunc(j.reasons, func(r Reason) bool {
+		return !r.Note && r.Code != ReasonOldCopy && r.Code != ReasonCopyUndated
+	}) {
+		// Read in full, but perhaps out of date: a clearer copy would not help.
+		advice = adviceOutOfDate
+	}
+	return Judgement{Verdict: v, Reasons: j.reasons, Advice: advice}
 }
 
 type judge struct {

@@ -880,6 +880,10 @@ func TestJudgeCopyAge(t *testing.T) {
 			if tc.says != "" && !strings.Contains(j.Reasons[0].Message, tc.says) {
 				t.Errorf("says %q, want %q", j.Reasons[0].Message, tc.says)
 			}
+			// Read in full: the advice is to re-issue, not to send a clearer copy.
+			if tc.code != "" && (!strings.Contains(j.Advice, "out of date") || strings.Contains(j.Advice, "clearer")) {
+				t.Errorf("advice %q", j.Advice)
+			}
 		})
 	}
 }
