@@ -24,6 +24,7 @@ import (
 
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr/degrade"
+	"github.com/dungji/dungji/server/httpapi"
 	"github.com/dungji/dungji/server/internal/testkit"
 )
 
@@ -881,7 +882,8 @@ func TestUploadTwiceIsOne(t *testing.T) {
 		t.Errorf("the same file on another nest: %d %v", status, body)
 	}
 
-	// A storm of a new copy, sent at once: one is stored, the rest reuse it.
+	// A storm of a new copy, sent at once: one is stored, the rest reuse it
+	// (or are refused, beyond the uploads a user may have in flight).
 	page.Pix[0] = 0
 	b.Reset()
 	png.Encode(&b, page)
@@ -891,15 +893,17 @@ func TestUploadTwiceIsOne(t *testing.T) {
 	for i := range files {
 		wg.Go(func() {
 			status, body := restUpload(t, a, tok, nest, storm)
-			if status/100 != 2 {
+			switch {
+			case status == http.StatusTooManyRequests: // more than MaxUploadsPerUser at once (TestUploadsInFlight)
+			case status/100 != 2:
 				t.Errorf("storm upload %d: %d %v", i, status, body)
-				return
+			default:
+				files[i], _ = body["file_id"].(string)
 			}
-			files[i], _ = body["file_id"].(string)
 		})
 	}
 	wg.Wait()
-	if len(slices.Compact(slices.Sorted(slices.Values(files)))) != 1 {
+	if ids := slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(files))), func(id string) bool { return id == "" }); len(ids) != 1 {
 		t.Errorf("a storm of one copy stored as files %v", files)
 	}
 	if got := nestLeftovers(t, a, nest); got != "2 files, 2 OCR tasks, 2 objects" {
@@ -964,5 +968,57 @@ func TestUploadAliased(t *testing.T) {
 	}
 	if got := nestLeftovers(t, a, nest); got != "2 files, 2 OCR tasks, 2 objects" {
 		t.Errorf("after two copies: %s", got)
+	}
+}
+
+// TestUploadsInFlight: a user may have MaxUploadsPerUser uploads in flight
+// (each holds up to 21 MiB in memory: 30 at once took the process to 1.4
+// GB); one more, by REST or GraphQL, is 429 RATE_LIMITED with Retry-After
+// before its body is read, another user's is taken, and once one of the
+// first is answered a new one is taken again.
+func TestUploadsInFlight(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, nil)
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "동시에 올린 사본")
+	ct, body := uploadForm(t, "file", "registry.png", []byte("x"), nil)
+	var held []net.Conn
+	for range httpapi.MaxUploadsPerUser {
+		// Headers and the start of a body: an upload still arriving.
+		conn := rawHeaders(t, a, "/nests/"+nest+"/analysis/registry/upload", tok, ct, body.Len()+1000, time.Minute)
+		conn.Write(body.Bytes()[:20])
+		held = append(held, conn)
+	}
+	page := image.NewGray(image.Rect(0, 0, 400, 300))
+	var b bytes.Buffer
+	png.Encode(&b, page)
+	testkit.Eventually(t, 10*time.Second, "the held uploads take both of alice's slots", func() bool {
+		status, _ := restUpload(t, a, tok, nest, []byte("a probe: refused as no PDF while a slot is free")) // stores nothing
+		return status == http.StatusTooManyRequests
+	})
+	ct2, body2 := uploadForm(t, "file", "registry.png", b.Bytes(), nil)
+	req, _ := http.NewRequest(http.MethodPost, a.base+"/nests/"+nest+"/analysis/registry/upload", body2)
+	req.Header.Set("Content-Type", ct2)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	if resp, out := a.do(t, req); resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" ||
+		!strings.Contains(string(out), `"error_code":"RATE_LIMITED"`) || !strings.Contains(string(out), "uploads being received") {
+		t.Errorf("REST, a third upload in flight: %d %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), out)
+	}
+	if r := gqlUpload(t, a, tok, nest, b.Bytes()); r.code() != "RATE_LIMITED" || r.Errors[0].Extensions["retryAfter"] == nil || r.Status != http.StatusTooManyRequests {
+		t.Errorf("GraphQL, a third upload in flight: %d %+v", r.Status, r.Errors)
+	}
+	bob := a.token(t, "bob", false)
+	if status, out := restUpload(t, a, bob, createNest(t, a, bob, "밥의 집"), b.Bytes()); status != http.StatusAccepted {
+		t.Errorf("bob, while alice's are in flight: %d %v", status, out)
+	}
+	for _, c := range held {
+		c.Close()
+	}
+	testkit.Eventually(t, 10*time.Second, "alice's slots come back", func() bool {
+		status, _ := restUpload(t, a, tok, nest, b.Bytes())
+		return status == http.StatusAccepted
+	})
+	if got := nestLeftovers(t, a, nest); got != "1 files, 1 OCR tasks, 1 objects" {
+		t.Errorf("at the end: %s", got)
 	}
 }

@@ -50,4 +50,5 @@ type API struct {
 	StreamWG *sync.WaitGroup
 
 	replays replayGuard
+	uploads UploadSlots // uploads in flight, GraphQL's and REST's
 }

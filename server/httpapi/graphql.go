@@ -46,6 +46,9 @@ type GraphQLOptions struct {
 	// RequestTimeout bounds an operation's work (REQUEST_TIMEOUT), counted
 	// once its body was read whole; 0: no bound of its own.
 	RequestTimeout time.Duration
+	// Uploads counts the uploads in flight (shared with the REST upload
+	// path); nil: a count of this handler's own.
+	Uploads *UploadSlots
 }
 
 // NewGraphQLHandler builds /graphql with explicit transports: WebSocket
@@ -106,7 +109,7 @@ func NewGraphQLHandler(svc *jobs.Service, o GraphQLOptions) http.Handler {
 		// bounded by the body's own rule (MinBodyRate), not by the work's.
 		h = requestTimeout(o.RequestTimeout, h)
 	}
-	return limitGraphQLBody(h)
+	return limitGraphQLBody(cmp.Or(o.Uploads, &UploadSlots{}), h)
 }
 
 // maxUploadBody bounds a multipart request carrying an upload: the largest
@@ -114,11 +117,22 @@ func NewGraphQLHandler(svc *jobs.Service, o GraphQLOptions) http.Handler {
 const maxUploadBody = jobs.MaxUploadBytes + 1<<20
 
 // limitGraphQLBody bounds a GraphQL request: MaxGraphQLBody, or
-// maxUploadBody for a multipart/form-data upload.
-func limitGraphQLBody(h http.Handler) http.Handler {
+// maxUploadBody for a multipart/form-data upload, which takes one of the
+// uploads' slots while it is read and answered.
+func limitGraphQLBody(uploads *UploadSlots, h http.Handler) http.Handler {
 	small, large := limitBody(MaxGraphQLBody, h), limitBody(maxUploadBody, h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "multipart/form-data") {
+		if strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "multipart/form-data") && r.Method == http.MethodPost {
+			release, ok := uploads.admitUpload(w, r, func(msg string) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusTooManyRequests)
+				_, _ = w.Write([]byte(`{"errors":[{"message":` + strconv.Quote(msg) + `,"extensions":{"code":"` + string(jobs.CodeRateLimited) +
+					`","retryAfter":` + strconv.Itoa(uploadRetryAfter) + `}}]}`))
+			})
+			if !ok {
+				return
+			}
+			defer release()
 			large.ServeHTTP(w, r)
 			return
 		}

@@ -35,7 +35,7 @@ func (a *API) Handler() http.Handler {
 	gql := a.Tokens.Authenticate(a.endStreamsOnShutdown(NewGraphQLHandler(a.Service, GraphQLOptions{
 		Dev: a.Config.Dev(), AllowedOrigins: a.Config.AllowedOrigins, Tokens: a.Tokens, Logger: a.Log, WS: a.WS,
 		PingInterval: a.Config.StreamPing, InitTimeout: a.Config.WSInitTimeout, Stop: a.Streams, Streams: a.StreamWG,
-		Tracer: a.Tracer, RequestTimeout: a.Config.RequestTimeout})))
+		Tracer: a.Tracer, RequestTimeout: a.Config.RequestTimeout, Uploads: &a.uploads})))
 	mux.Handle("/graphql", gql)
 	a.restRoutes(mux)
 	if a.Config.Dev() {

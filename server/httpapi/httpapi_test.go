@@ -94,7 +94,7 @@ func TestMethods(t *testing.T) {
 // body that is no GraphQL request is refused saying why, never quoting it.
 func TestGraphQLBodyLimits(t *testing.T) {
 	t.Parallel()
-	h := limitGraphQLBody(noContent)
+	h := limitGraphQLBody(&UploadSlots{}, noContent)
 	for _, tc := range []struct {
 		name, contentType, body string
 		status                  int
@@ -246,5 +246,32 @@ func TestReplayGuard(t *testing.T) {
 	g.remember("")
 	if !g.seen("a") || g.seen("") || g.seen("b") {
 		t.Fatalf("seen a %v, empty %v, b %v; want only a", g.seen("a"), g.seen(""), g.seen("b"))
+	}
+}
+
+// TestUploadSlots: a user's uploads in flight are counted up to
+// MaxUploadsPerUser, everyone's up to MaxUploads; a slot given back (once,
+// however often release runs) admits another.
+func TestUploadSlots(t *testing.T) {
+	t.Parallel()
+	var u UploadSlots
+	r1, no1 := u.admit("alice")
+	_, no2 := u.admit("alice")
+	_, no3 := u.admit("alice")
+	if no1 != "" || no2 != "" || !strings.Contains(no3, "2 uploads being received") {
+		t.Fatalf("alice: %q %q %q; want the third refused", no1, no2, no3)
+	}
+	r1()
+	r1()
+	if _, no := u.admit("alice"); no != "" || u.total != 2 {
+		t.Fatalf("after one release run twice: %q, %d in flight", no, u.total)
+	}
+	for i := range MaxUploads - 2 {
+		if _, no := u.admit("user" + strconv.Itoa(i)); no != "" {
+			t.Fatalf("user %d: %q", i, no)
+		}
+	}
+	if _, no := u.admit("bob"); !strings.Contains(no, "the server is receiving") {
+		t.Fatalf("bob, over MaxUploads: %q", no)
 	}
 }

@@ -95,6 +95,13 @@ func (a *API) restRoutes(mux *http.ServeMux) {
 // and sends it again. A form with two "file" fields, or a file and pages,
 // is refused.
 func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
+	release, ok := a.uploads.admitUpload(w, r, func(msg string) {
+		writeJSON(w, http.StatusTooManyRequests, restError{ErrorCode: string(jobs.CodeRateLimited), Message: msg})
+	})
+	if !ok {
+		return
+	}
+	defer release()
 	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBody)
 	mr, err := r.MultipartReader()
 	if err != nil {
