@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
@@ -134,7 +135,8 @@ func (s *Service) readOf(ctx context.Context, t *db.OCRTask) (watch.Read, error)
 // COMPLETE read and records the comparison and its alerts, each alert's
 // event for live subscribers and its webhook deliveries, in one
 // transaction. It runs once per OCR task: a repeat returns the recorded
-// comparison.
+// comparison. An uploaded copy older than the copy last compared, or
+// undated, is not compared: nil, and nothing recorded.
 func (s *Service) CompareRead(ctx context.Context, ocrTaskID string) (*db.RegistryComparison, error) {
 	t := new(db.OCRTask)
 	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", ocrTaskID).Scan(ctx); err != nil {
@@ -204,6 +206,16 @@ func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCR
 				return err
 			}
 			prevReg, prevOCR, prevFile = pr.Registry, &pt.ID, &pt.FileID
+			// An uploaded copy printed before the copy last compared, or
+			// whose date is unknown, cannot show a change since: it is not
+			// compared (an old copy uploaded after an issuance raised "fell
+			// from" alerts, and the next issuance "rose to" ones).
+			if t != nil && t.IssuanceTaskID == nil {
+				c, p := copyDate(t, cur.Registry), copyDate(pt, prevReg)
+				if c == nil || p != nil && c.Before(*p) {
+					return nil
+				}
+			}
 		}
 		outcome, changes := watch.Compare(prevReg, cur)
 		now := s.clock()
@@ -255,6 +267,19 @@ func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCR
 		s.log.Info("registry alert", "nest_id", a.NestID, "alert_id", a.ID, "kind", a.Kind, "severity", a.Severity)
 	}
 	return out, nil
+}
+
+// copyDate is when the copy t read was printed: as its footers say, or
+// for an issued copy whose footer was not read, when it was read; nil for
+// an upload whose date is unknown.
+func copyDate(t *db.OCRTask, reg *analysis.Registry) *time.Time {
+	switch {
+	case reg != nil && reg.PrintedAt != nil:
+		return reg.PrintedAt
+	case t.IssuanceTaskID != nil:
+		return t.FinishedAt
+	}
+	return nil
 }
 
 func jsonOrNil(v any) json.RawMessage {

@@ -501,3 +501,51 @@ func TestWatchResetStormKeepsHistoryBounded(t *testing.T) {
 		t.Fatalf("checks by status %v, want %d cancelled and 1 scheduled", counts, keptCancelledChecks)
 	}
 }
+
+// TestWatchOlderUploadNotCompared: an uploaded copy printed before the copy
+// last compared, or undated, is not compared (an old copy uploaded after an
+// issuance raised "fell from" alerts, and the next issuance "rose to"
+// ones); one printed after it is.
+func TestWatchOlderUploadNotCompared(t *testing.T) {
+	t.Parallel()
+	start := time.Now().UTC().AddDate(0, 0, -30)
+	clock := &testClock{now: time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC)}
+	b, _ := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
+	ctx := WithActor(context.Background(), Actor{UserID: "alice"})
+	nest := b.nest(t, "alice")
+	res, err := b.svc.RequestIssuance(ctx, nest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := b.comparisonOf(t, res.Task.ID)
+	pt := new(db.OCRTask)
+	if err := b.db.Bun.NewSelect().Model(pt).Where("id = ?", *first.OCRTaskID).Scan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	read, err := b.svc.readOf(ctx, pt)
+	if err != nil || read.Registry == nil || read.Registry.PrintedAt == nil {
+		t.Fatalf("first read: %+v %v", read, err)
+	}
+	changed := func(printed *time.Time) watch.Read {
+		c := *read.Registry
+		c.Ownership = append([]analysis.Entry(nil), c.Ownership...)
+		c.Ownership[len(c.Ownership)-1].Amount += 1_000_000 // a change, were it compared
+		c.PrintedAt = printed
+		return watch.Read{Registry: &c, Verdict: analysis.VerdictComplete}
+	}
+	older, newer := read.Registry.PrintedAt.Add(-5*24*time.Hour), read.Registry.PrintedAt.Add(time.Hour)
+	for _, tc := range []struct {
+		name     string
+		printed  *time.Time
+		compared bool
+	}{
+		{"printed five days before", &older, false},
+		{"undated", nil, false},
+		{"printed an hour after", &newer, true},
+	} {
+		cmp, err := b.svc.recordComparison(ctx, nest.ID, &db.OCRTask{ID: newID(), FileID: newID()}, nil, changed(tc.printed))
+		if err != nil || (cmp != nil) != tc.compared {
+			t.Errorf("%s: comparison %+v %v, want compared %v", tc.name, cmp, err, tc.compared)
+		}
+	}
+}
