@@ -48,6 +48,8 @@ const REQUEST_ISSUANCE = `mutation RequestIssuance($nestId: ID!) {
 const UPLOAD_REGISTRY = `mutation UploadRegistry($nestId: ID!, $file: Upload!) {
   uploadRegistry(nestId: $nestId, file: $file) { reused ocrTask { ...OcrFields } }
 } ${OCR_FIELDS}`;
+/** The largest upload the server takes (jobs.MaxUploadBytes), a file or the pages' photos together. */
+const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 const UPLOAD_REGISTRY_PAGES = `mutation UploadRegistryPages($nestId: ID!, $pages: [Upload!]!) {
   uploadRegistryPages(nestId: $nestId, pages: $pages) { reused ocrTask { ...OcrFields } }
 } ${OCR_FIELDS}`;
@@ -158,6 +160,15 @@ export function nestView(nestId: string, live: Live): PageView {
     if (files.length === 0) return;
     // One file is a copy; several are the photos of its pages, in order.
     const name = files.length === 1 ? files[0].name : t('nest.uploadPages', { n: files.length });
+    if (files.reduce((n, f) => n + f.size, 0) > MAX_UPLOAD_BYTES) {
+      // Refused here, as the server would refuse it, without sending 20 MiB first.
+      uploadNote.textContent =
+        files.length === 1
+          ? t('nest.uploadRefused', { name, message: t('nest.uploadTooLarge') })
+          : t('nest.uploadPagesRefused', { n: files.length, message: t('nest.uploadTooLarge') });
+      uploadInput.value = '';
+      return;
+    }
     uploadInput.disabled = true;
     uploadNote.textContent = t('nest.uploading', { name });
     try {

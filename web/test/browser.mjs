@@ -196,6 +196,10 @@ try {
   check(refused.includes('notes.txt') && refused.includes('not a PDF, PNG or JPEG'), `the refused upload reads "${refused}"`);
   check((await card.locator('.task-ocr').count()) === ocrCards, 'a refused upload added a task');
   step('refused upload explained', { note: refused });
+  // Over 20 MiB: refused in the page, named, without sending it.
+  await page.locator('#upload-file').setInputFiles({ name: 'huge.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(21 << 20, 0x20) });
+  await page.locator('#upload-note', { hasText: 'huge.pdf was not accepted: it is larger than 20 MiB' }).waitFor();
+  check((await card.locator('.task-ocr').count()) === ocrCards, 'a file over 20 MiB added a task');
 
   // A copy the tenant has (here the issued PDF itself) is read like an
   // issued one and shown beside it, labelled, with its stored file.
