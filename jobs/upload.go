@@ -66,11 +66,7 @@ type UploadResult struct {
 // page's shape is refused with BAD_USER_INPUT (field "file"), and nothing
 // is stored: no row, no object.
 func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Reader) (*UploadResult, error) {
-	actor, err := RequireActor(ctx)
-	if err != nil {
-		return nil, err
-	}
-	nest, err := s.visibleNest(ctx, s.db.Bun, actor, nestID, false)
+	actor, nest, err := s.uploadNest(ctx, nestID)
 	if err != nil {
 		return nil, err
 	}
@@ -107,11 +103,7 @@ func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Rea
 // page of three is PARTIAL: MISSING_PAGE). Each image is checked as
 // UploadRegistry checks one; a refusal (field "pages") names the page.
 func (s *Service) UploadRegistryPages(ctx context.Context, nestID string, pages []io.Reader) (*UploadResult, error) {
-	actor, err := RequireActor(ctx)
-	if err != nil {
-		return nil, err
-	}
-	nest, err := s.visibleNest(ctx, s.db.Bun, actor, nestID, false)
+	actor, nest, err := s.uploadNest(ctx, nestID)
 	if err != nil {
 		return nil, err
 	}
@@ -156,6 +148,17 @@ func (s *Service) UploadRegistryPages(ctx context.Context, nestID string, pages 
 		return nil, InvalidInput("pages", "the images cannot be placed in a PDF: %v", err)
 	}
 	return s.storeUpload(ctx, actor, nest, pdf, len(images), "pages:"+hex.EncodeToString(digest.Sum(nil)))
+}
+
+// uploadNest is the caller and the nest an upload goes to, which they must
+// be able to see.
+func (s *Service) uploadNest(ctx context.Context, nestID string) (Actor, *db.Nest, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return Actor{}, nil, err
+	}
+	nest, err := s.visibleNest(ctx, s.db.Bun, actor, nestID, false)
+	return actor, nest, err
 }
 
 // uploadAllowed refuses an upload when the caller's rate limit bucket is

@@ -424,27 +424,7 @@ func TestWatchCheckWhoseIssuanceFails(t *testing.T) {
 // compared with the last read that could be, not with that copy.
 func TestWatchCopyLackingEntries(t *testing.T) {
 	t.Parallel()
-	start := time.Now().UTC().AddDate(0, 0, -30)
-	clock := &testClock{now: time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC)}
-	b, _ := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
-	ctx := WithActor(context.Background(), Actor{UserID: "alice"})
-	nest := b.nest(t, "alice")
-	res, err := b.svc.RequestIssuance(ctx, nest.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	first := b.comparisonOf(t, res.Task.ID)
-	if first.Outcome != "BASELINE" || first.OCRTaskID == nil {
-		t.Fatalf("first read: %s", first.Outcome)
-	}
-	pt := new(db.OCRTask)
-	if err := b.db.Bun.NewSelect().Model(pt).Where("id = ?", *first.OCRTaskID).Scan(ctx); err != nil {
-		t.Fatal(err)
-	}
-	read, err := b.svc.readOf(ctx, pt)
-	if err != nil || read.Registry == nil || len(read.Registry.Ownership) == 0 {
-		t.Fatalf("first read: %+v %v", read, err)
-	}
+	b, ctx, nest, clock, first, read := baselineRead(t)
 	lacking := *read.Registry
 	lacking.Ownership = lacking.Ownership[:len(lacking.Ownership)-1]
 	gone := read.Registry.Ownership[len(read.Registry.Ownership)-1]
@@ -466,7 +446,7 @@ func TestWatchCopyLackingEntries(t *testing.T) {
 		t.Fatalf("alert %s %s %s", a.Kind, a.Reasons, a.Message)
 	}
 	clock.Advance(time.Hour)
-	res, err = b.svc.RequestIssuance(ctx, nest.ID)
+	res, err := b.svc.RequestIssuance(ctx, nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -502,12 +482,10 @@ func TestWatchResetStormKeepsHistoryBounded(t *testing.T) {
 	}
 }
 
-// TestWatchOlderUploadNotCompared: an uploaded copy printed before the copy
-// last compared, or undated, is not compared (an old copy uploaded after an
-// issuance raised "fell from" alerts, and the next issuance "rose to"
-// ones); one printed after it is.
-func TestWatchOlderUploadNotCompared(t *testing.T) {
-	t.Parallel()
+// baselineRead issues alice's new nest's registry once, on a clock 30 days
+// back, and returns its read: the watch's BASELINE.
+func baselineRead(t *testing.T) (*testBundle, context.Context, *db.Nest, *testClock, *db.RegistryComparison, watch.Read) {
+	t.Helper()
 	start := time.Now().UTC().AddDate(0, 0, -30)
 	clock := &testClock{now: time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC)}
 	b, _ := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
@@ -518,13 +496,29 @@ func TestWatchOlderUploadNotCompared(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := b.comparisonOf(t, res.Task.ID)
+	if first.Outcome != "BASELINE" || first.OCRTaskID == nil {
+		t.Fatalf("first read: %s", first.Outcome)
+	}
 	pt := new(db.OCRTask)
 	if err := b.db.Bun.NewSelect().Model(pt).Where("id = ?", *first.OCRTaskID).Scan(ctx); err != nil {
 		t.Fatal(err)
 	}
 	read, err := b.svc.readOf(ctx, pt)
-	if err != nil || read.Registry == nil || read.Registry.PrintedAt == nil {
+	if err != nil || read.Registry == nil || len(read.Registry.Ownership) == 0 {
 		t.Fatalf("first read: %+v %v", read, err)
+	}
+	return b, ctx, nest, clock, first, read
+}
+
+// TestWatchOlderUploadNotCompared: an uploaded copy printed before the copy
+// last compared, or undated, is not compared (an old copy uploaded after an
+// issuance raised "fell from" alerts, and the next issuance "rose to"
+// ones); one printed after it is.
+func TestWatchOlderUploadNotCompared(t *testing.T) {
+	t.Parallel()
+	b, ctx, nest, _, _, read := baselineRead(t)
+	if read.Registry.PrintedAt == nil {
+		t.Fatalf("first read has no 열람일시: %+v", read.Registry)
 	}
 	changed := func(printed *time.Time) watch.Read {
 		c := *read.Registry

@@ -119,6 +119,19 @@ func rawHeaders(t *testing.T, a *testApp, path, tok, contentType string, length 
 	return conn
 }
 
+// pagePNG is a PNG page of 400 × 300 pixels of gray shade, its first
+// pixel mark: pages of other marks are other copies.
+func pagePNG(shade, mark uint8) []byte {
+	img := image.NewGray(image.Rect(0, 0, 400, 300))
+	for i := range img.Pix {
+		img.Pix[i] = shade
+	}
+	img.Pix[0] = mark
+	var b bytes.Buffer
+	png.Encode(&b, img)
+	return b.Bytes()
+}
+
 // nestLeftovers counts the nest's files rows, OCR tasks and stored objects.
 func nestLeftovers(t *testing.T, a *testApp, nest string) string {
 	t.Helper()
@@ -234,15 +247,7 @@ func TestUploadRegistryRefusals(t *testing.T) {
 	// A post cut off after its file: the connection closes before the
 	// declared length or the closing boundary arrives. Nothing is stored
 	// (the client never learns of an upload and sends it again).
-	good := func() []byte {
-		img := image.NewGray(image.Rect(0, 0, 400, 300))
-		for i := range img.Pix {
-			img.Pix[i] = 255
-		}
-		var buf bytes.Buffer
-		png.Encode(&buf, img)
-		return buf.Bytes()
-	}()
+	good := pagePNG(255, 255)
 	ctGood, bodyGood := uploadForm(t, "file", "registry.png", good, nil)
 	full := bodyGood.Bytes()
 	for _, cut := range []struct {
@@ -435,18 +440,9 @@ func TestUploadRateLimited(t *testing.T) {
 	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "0s", "RATE_LIMIT": "2/h,burst=2"})
 	tok := a.token(t, "alice", false)
 	nest := createNest(t, a, tok, "여러 번 올린 등기부")
-	img := image.NewGray(image.Rect(0, 0, 400, 300))
-	for i := range img.Pix {
-		img.Pix[i] = 255
-	}
 	// page n is a copy of its own: the same copy again is reused, not
 	// stored (TestUploadTwiceIsOne).
-	page := func(n int) []byte {
-		img.Pix[0] = uint8(n)
-		var b bytes.Buffer
-		png.Encode(&b, img)
-		return b.Bytes()
-	}
+	page := func(n int) []byte { return pagePNG(255, uint8(n)) }
 	for i := range 2 {
 		if status, body := restUpload(t, a, tok, nest, page(i)); status != http.StatusAccepted {
 			t.Fatalf("upload %d: %d %v", i+1, status, body)
@@ -856,13 +852,7 @@ func TestUploadTwiceIsOne(t *testing.T) {
 	a := startApp(t, nil)
 	tok := a.token(t, "alice", false)
 	nest := createNest(t, a, tok, "두 번 올린 사본")
-	page := image.NewGray(image.Rect(0, 0, 400, 300))
-	for i := range page.Pix {
-		page.Pix[i] = uint8(200 + i%50)
-	}
-	var b bytes.Buffer
-	png.Encode(&b, page)
-	photo := b.Bytes()
+	photo := pagePNG(230, 230)
 
 	status, first := restUpload(t, a, tok, nest, photo)
 	if status != http.StatusAccepted || first["reused"] != false {
@@ -884,10 +874,7 @@ func TestUploadTwiceIsOne(t *testing.T) {
 
 	// A storm of a new copy, sent at once: one is stored, the rest reuse it
 	// (or are refused, beyond the uploads a user may have in flight).
-	page.Pix[0] = 0
-	b.Reset()
-	png.Encode(&b, page)
-	storm := b.Bytes()
+	storm := pagePNG(230, 0)
 	var wg sync.WaitGroup
 	files := make([]string, 6)
 	for i := range files {
@@ -921,12 +908,6 @@ func TestUploadAliased(t *testing.T) {
 	a := startApp(t, nil)
 	tok := a.token(t, "alice", false)
 	nest := createNest(t, a, tok, "한 요청에 두 업로드")
-	page := image.NewGray(image.Rect(0, 0, 400, 300))
-	for i := range page.Pix {
-		page.Pix[i] = 240
-	}
-	var good bytes.Buffer
-	png.Encode(&good, page)
 	send := func(query string, vars map[string]any, files map[string][]byte) gqlResponse {
 		t.Helper()
 		var buf bytes.Buffer
@@ -954,15 +935,12 @@ func TestUploadAliased(t *testing.T) {
 		return out
 	}
 	r := send(`mutation($n: ID!, $f: Upload!) { a: uploadRegistry(nestId: $n, file: $f) { file { id } reused } b: uploadRegistry(nestId: $n, file: $f) { file { id } reused } }`,
-		map[string]any{"n": nest}, map[string][]byte{"f": good.Bytes()})
+		map[string]any{"n": nest}, map[string][]byte{"f": pagePNG(240, 240)})
 	if len(r.Errors) > 0 || dig(r.Data, "a", "reused") != false || dig(r.Data, "b", "reused") != true || dig(r.Data, "a", "file", "id") != dig(r.Data, "b", "file", "id") {
 		t.Errorf("one file given to two fields: %+v %v", r.Errors, r.Data)
 	}
-	page.Pix[0] = 0
-	var other bytes.Buffer
-	png.Encode(&other, page)
 	r = send(`mutation($n: ID!, $g: Upload!, $bad: Upload!) { a: uploadRegistry(nestId: $n, file: $g) { file { id } } b: uploadRegistry(nestId: $n, file: $bad) { file { id } } }`,
-		map[string]any{"n": nest}, map[string][]byte{"g": other.Bytes(), "bad": []byte("not a registry")})
+		map[string]any{"n": nest}, map[string][]byte{"g": pagePNG(240, 0), "bad": []byte("not a registry")})
 	if dig(r.Data, "a", "file", "id") == nil || dig(r.Data, "b") != nil || r.code() != "BAD_USER_INPUT" {
 		t.Errorf("a good and a bad file: %+v %v, want the good one stored and shown, the bad one null with its error", r.Errors, r.Data)
 	}
@@ -989,14 +967,12 @@ func TestUploadsInFlight(t *testing.T) {
 		conn.Write(body.Bytes()[:20])
 		held = append(held, conn)
 	}
-	page := image.NewGray(image.Rect(0, 0, 400, 300))
-	var b bytes.Buffer
-	png.Encode(&b, page)
+	blank := pagePNG(255, 255)
 	testkit.Eventually(t, 10*time.Second, "the held uploads take both of alice's slots", func() bool {
 		status, _ := restUpload(t, a, tok, nest, []byte("a probe: refused as no PDF while a slot is free")) // stores nothing
 		return status == http.StatusTooManyRequests
 	})
-	ct2, body2 := uploadForm(t, "file", "registry.png", b.Bytes(), nil)
+	ct2, body2 := uploadForm(t, "file", "registry.png", blank, nil)
 	req, _ := http.NewRequest(http.MethodPost, a.base+"/nests/"+nest+"/analysis/registry/upload", body2)
 	req.Header.Set("Content-Type", ct2)
 	req.Header.Set("Authorization", "Bearer "+tok)
@@ -1004,18 +980,18 @@ func TestUploadsInFlight(t *testing.T) {
 		!strings.Contains(string(out), `"error_code":"RATE_LIMITED"`) || !strings.Contains(string(out), "uploads being received") {
 		t.Errorf("REST, a third upload in flight: %d %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), out)
 	}
-	if r := gqlUpload(t, a, tok, nest, b.Bytes()); r.code() != "RATE_LIMITED" || r.Errors[0].Extensions["retryAfter"] == nil || r.Status != http.StatusTooManyRequests {
+	if r := gqlUpload(t, a, tok, nest, blank); r.code() != "RATE_LIMITED" || r.Errors[0].Extensions["retryAfter"] == nil || r.Status != http.StatusTooManyRequests {
 		t.Errorf("GraphQL, a third upload in flight: %d %+v", r.Status, r.Errors)
 	}
 	bob := a.token(t, "bob", false)
-	if status, out := restUpload(t, a, bob, createNest(t, a, bob, "밥의 집"), b.Bytes()); status != http.StatusAccepted {
+	if status, out := restUpload(t, a, bob, createNest(t, a, bob, "밥의 집"), blank); status != http.StatusAccepted {
 		t.Errorf("bob, while alice's are in flight: %d %v", status, out)
 	}
 	for _, c := range held {
 		c.Close()
 	}
 	testkit.Eventually(t, 10*time.Second, "alice's slots come back", func() bool {
-		status, _ := restUpload(t, a, tok, nest, b.Bytes())
+		status, _ := restUpload(t, a, tok, nest, blank)
 		return status == http.StatusAccepted
 	})
 	if got := nestLeftovers(t, a, nest); got != "1 files, 1 OCR tasks, 1 objects" {
