@@ -94,13 +94,16 @@ func readPages(pages []ocr.Page) []analysis.ReadPage {
 // copy each read is: an issued copy by when it was issued (read), an
 // uploaded one by when it was printed as its footers say (열람일시, never
 // later than its read), one whose footer was not read, or was read as a
-// day to come (a misreading), after all that were; then the newest read. So a copy from
+// day to come (a misreading), after all that were; of copies printed at
+// the same time, the one uploaded (or issued) last, not the one whose read
+// ended last (a PDF uploaded after photos of the same copy lost to their
+// slower read). So a copy from
 // last season uploaded today does not take the place of this morning's
 // issued copy as the nest's analysis, while a copy printed today does.
 const newestCopyFirst = `CASE WHEN issuance_task_id IS NOT NULL THEN finished_at
 	WHEN result->'analysis'->'registry'->>'printed_at' IS NULL THEN NULL
 	WHEN (result->'analysis'->'registry'->>'printed_at')::timestamptz > finished_at + interval '1 day' THEN NULL
-	ELSE least((result->'analysis'->'registry'->>'printed_at')::timestamptz, finished_at) END DESC NULLS LAST, finished_at DESC`
+	ELSE least((result->'analysis'->'registry'->>'printed_at')::timestamptz, finished_at) END DESC NULLS LAST, id DESC`
 
 // NestRegistryAnalysis returns the analysis of the nest's newest copy
 // (newestCopyFirst; nil before there is one). Deposit and price, when both are

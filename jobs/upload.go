@@ -132,8 +132,11 @@ func (s *Service) UploadRegistryPages(ctx context.Context, nestID string, pages 
 		}
 		pageSum := sha256.Sum256(data)
 		digest.Write(pageSum[:])
-		if !isImage(data) {
-			return nil, InvalidInput("pages", "page %d is not a PNG or JPEG: a PDF is uploaded alone, as file", i+1)
+		switch {
+		case bytes.HasPrefix(data, []byte("%PDF-")):
+			return nil, InvalidInput("pages", "page %d is a PDF: a PDF is uploaded alone, as file, and the pages' photos as PNG or JPEG", i+1)
+		case !isImage(data):
+			return nil, InvalidInput("pages", "page %d is not a PNG or JPEG", i+1)
 		}
 		if images[i], err = checkImage(data); err != nil {
 			var je *Error

@@ -135,8 +135,8 @@ func (s *Service) readOf(ctx context.Context, t *db.OCRTask) (watch.Read, error)
 // COMPLETE read and records the comparison and its alerts, each alert's
 // event for live subscribers and its webhook deliveries, in one
 // transaction. It runs once per OCR task: a repeat returns the recorded
-// comparison. An uploaded copy older than the copy last compared, or
-// undated, is not compared: nil, and nothing recorded.
+// comparison. An uploaded copy printed no later than the copy last
+// compared, or undated, is not compared: nil, and nothing recorded.
 func (s *Service) CompareRead(ctx context.Context, ocrTaskID string) (*db.RegistryComparison, error) {
 	t := new(db.OCRTask)
 	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", ocrTaskID).Scan(ctx); err != nil {
@@ -206,13 +206,15 @@ func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCR
 				return err
 			}
 			prevReg, prevOCR, prevFile = pr.Registry, &pt.ID, &pt.FileID
-			// An uploaded copy printed before the copy last compared, or
-			// whose date is unknown, cannot show a change since: it is not
-			// compared (an old copy uploaded after an issuance raised "fell
-			// from" alerts, and the next issuance "rose to" ones).
+			// An uploaded copy printed no later than the copy last
+			// compared, or whose date is unknown, cannot show a change
+			// since: it is not compared (an old copy uploaded after an
+			// issuance raised "fell from" alerts, and the next issuance
+			// "rose to" ones; photos of the baseline's own copy, read
+			// less well, a COULD_NOT_VERIFY warning).
 			if t != nil && t.IssuanceTaskID == nil {
 				c, p := copyDate(t, cur.Registry), copyDate(pt, prevReg)
-				if c == nil || p != nil && c.Before(*p) {
+				if c == nil || p != nil && !c.After(*p) {
 					return nil
 				}
 			}

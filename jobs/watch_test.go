@@ -425,8 +425,10 @@ func TestWatchCheckWhoseIssuanceFails(t *testing.T) {
 func TestWatchCopyLackingEntries(t *testing.T) {
 	t.Parallel()
 	b, ctx, nest, clock, first, read := baselineRead(t)
-	lacking := *read.Registry
+	lacking := *read.Registry // a copy printed later (older ones are not compared)
 	lacking.Ownership = lacking.Ownership[:len(lacking.Ownership)-1]
+	later := read.Registry.PrintedAt.Add(time.Minute)
+	lacking.PrintedAt = &later
 	gone := read.Registry.Ownership[len(read.Registry.Ownership)-1]
 	cmp, err := b.svc.recordComparison(ctx, nest.ID, &db.OCRTask{ID: newID(), FileID: newID()}, nil,
 		watch.Read{Registry: &lacking, Verdict: analysis.VerdictComplete})
@@ -534,6 +536,7 @@ func TestWatchOlderUploadNotCompared(t *testing.T) {
 		compared bool
 	}{
 		{"printed five days before", &older, false},
+		{"printed with it (photos of the same copy)", read.Registry.PrintedAt, false},
 		{"undated", nil, false},
 		{"printed an hour after", &newer, true},
 	} {

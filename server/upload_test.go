@@ -746,7 +746,7 @@ func TestJavaScriptApolloUploadClient(t *testing.T) {
 	if dig(got["pages"], "data", "uploadRegistryPages", "ocrTask", "pageCount") != float64(len(photos)) {
 		t.Errorf("the %d photos: %v", len(photos), got["pages"])
 	}
-	for op, says := range map[string]string{"refused": "not a PDF, PNG or JPEG", "refusedPage": "page 2 is not a PNG or JPEG"} {
+	for op, says := range map[string]string{"refused": "not a PDF, PNG or JPEG", "refusedPage": "page 2 is a PDF"} {
 		if dig(got[op], "error", "code") != "BAD_USER_INPUT" || !strings.Contains(fmt.Sprint(dig(got[op], "error", "message")), says) {
 			t.Errorf("%s: %v, want BAD_USER_INPUT saying %q", op, got[op], says)
 		}
@@ -774,7 +774,7 @@ func TestUploadRegistryPages(t *testing.T) {
 		pages [][]byte
 		says  string
 	}{
-		{"a PDF among the photos", [][]byte{photos[0], pdf}, "page 2 is not a PNG or JPEG: a PDF is uploaded alone"},
+		{"a PDF among the photos", [][]byte{photos[0], pdf}, "page 2 is a PDF: a PDF is uploaded alone"},
 		{"an image of no page's shape", [][]byte{photos[0], photos[1], sliver.Bytes()}, "page 3: the image is 150 × 900 pixels"},
 		{"an empty page", [][]byte{photos[0], nil}, "page 2 is empty"},
 		{"31 pages", slices.Repeat([][]byte{sliver.Bytes()}, 31), "at most 30"},

@@ -160,12 +160,13 @@ export function nestView(nestId: string, live: Live): PageView {
     if (files.length === 0) return;
     // One file is a copy; several are the photos of its pages, in order.
     const name = files.length === 1 ? files[0].name : t('nest.uploadPages', { n: files.length });
-    if (files.reduce((n, f) => n + f.size, 0) > MAX_UPLOAD_BYTES) {
-      // Refused here, as the server would refuse it, without sending 20 MiB first.
-      uploadNote.textContent =
-        files.length === 1
-          ? t('nest.uploadRefused', { name, message: t('nest.uploadTooLarge') })
-          : t('nest.uploadPagesRefused', { n: files.length, message: t('nest.uploadTooLarge') });
+    const tooLarge = files.find((f) => f.size > MAX_UPLOAD_BYTES);
+    if (tooLarge || files.reduce((n, f) => n + f.size, 0) > MAX_UPLOAD_BYTES) {
+      // Refused here, as the server would refuse it, without sending 20 MiB
+      // first: the file that is too large, or the photos together.
+      uploadNote.textContent = tooLarge
+        ? t('nest.uploadRefused', { name: tooLarge.name, message: t('nest.uploadTooLarge') })
+        : t('nest.uploadPagesRefused', { n: files.length, message: t('nest.uploadPagesTooLarge') });
       uploadInput.value = '';
       return;
     }
