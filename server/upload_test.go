@@ -822,6 +822,24 @@ func TestUploadRegistryPages(t *testing.T) {
 		dig(r.Data, "uploadRegistryPages", "file", "id") != body["file_id"] {
 		t.Fatalf("GraphQL, the same photos again: %+v %v, want the REST upload's %v reused", r.Errors, r.Data, body)
 	}
+	// One photo mapped onto the list variable itself (variables.pages, not
+	// variables.pages.0): a list of one, as GraphQL coerces a single value
+	// (it was refused, naming a Go type).
+	var one bytes.Buffer
+	w := multipart.NewWriter(&one)
+	w.WriteField("operations", mustJSON(t, map[string]any{
+		"query":     `mutation($nest: ID!, $pages: [Upload!]!) { uploadRegistryPages(nestId: $nest, pages: $pages) { ocrTask { pageCount } } }`,
+		"variables": map[string]any{"nest": nest, "pages": nil}}))
+	w.WriteField("map", `{"0":["variables.pages"]}`)
+	fw, _ = w.CreateFormFile("0", "page-1.png")
+	fw.Write(photos[0])
+	w.Close()
+	req, _ = http.NewRequest(http.MethodPost, a.base+"/graphql", &one)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+tok)
+	if resp, b := a.do(t, req); resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"pageCount":1`) {
+		t.Errorf("one photo onto variables.pages: %d %s", resp.StatusCode, b)
+	}
 	q := `query($id: ID!) { ocrTask(id: $id) { status pageCount analysis { verdict reasons { code message } registry { printedAt } } } }`
 	for _, task := range []string{body["ocr_task_id"].(string)} {
 		var got map[string]any
@@ -838,7 +856,7 @@ func TestUploadRegistryPages(t *testing.T) {
 		}
 		t.Logf("%d photos: %v %s", len(photos), dig(an, "verdict"), reasons)
 	}
-	if got := nestLeftovers(t, a, nest); got != "1 files, 1 OCR tasks, 1 objects" {
+	if got := nestLeftovers(t, a, nest); got != "2 files, 2 OCR tasks, 2 objects" {
 		t.Errorf("after two uploads: %s", got)
 	}
 }

@@ -48,10 +48,10 @@ func describe(v any) string {
 		return "null"
 	case map[string]any:
 		return "an object"
-	case []any:
+	case []any, []graphql.Upload:
 		return "a list"
 	default:
-		return fmt.Sprintf("a %T", v)
+		return "a value of another type" // never a Go type's name
 	}
 }
 
@@ -187,6 +187,12 @@ func MarshalUpload(u graphql.Upload) graphql.Marshaler { return graphql.MarshalU
 // its place, as a JSON request can only send, is bad input, not an
 // internal error.
 func UnmarshalUpload(v any) (graphql.Upload, error) {
+	if us, ok := v.([]graphql.Upload); ok && len(us) == 1 {
+		// One file mapped onto a list variable ([Upload!]): gqlgen hands
+		// the list's one item over as a list; GraphQL coerces a single
+		// value to a list of one.
+		v = us[0]
+	}
 	u, ok := v.(graphql.Upload)
 	if !ok {
 		return graphql.Upload{}, refuse("Upload cannot represent %s: send the file in a multipart request (the GraphQL multipart request spec), mapped to this variable", describe(v))
