@@ -164,8 +164,9 @@ func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, uniqueNo
 	if err != nil {
 		return nil, err
 	}
+	now := s.clock()
 	reg := r.Analysis.Registry
-	if now := s.clock(); reg != nil && reg.PrintedAt != nil && reg.PrintedAt.After(now.Add(24*time.Hour)) {
+	if reg != nil && reg.PrintedAt != nil && reg.PrintedAt.After(now.Add(24*time.Hour)) {
 		// A 열람일시 still to come is a misreading: not known, not shown.
 		c := *reg
 		c.PrintedAt = nil
@@ -177,9 +178,9 @@ func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, uniqueNo
 		out.Error = &r.Analysis.Error
 	}
 	in := judgeInput(r.Pages, uniqueNo, r.Analysis.Error)
-	in.Uploaded, in.Now = t.IssuanceTaskID == nil, s.clock()
+	in.Uploaded, in.Now = t.IssuanceTaskID == nil, now
 	out.Judgement = analysis.Judge(reg, in)
-	out.Findings = analysis.Analyze(reg, analysis.Options{Now: s.clock(), Deposit: deposit, Price: price})
+	out.Findings = analysis.Analyze(reg, analysis.Options{Now: now, Deposit: deposit, Price: price})
 	if out.Judgement.Verdict == analysis.VerdictComplete {
 		out.Signals = &out.Findings
 	}

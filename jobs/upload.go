@@ -359,7 +359,10 @@ func checkImage(data []byte) (placedImage, error) {
 		return placedImage{}, InvalidInput("file", "the file is not a PDF, PNG or JPEG")
 	}
 	p := placedImage{data: embed, kind: kind, w: float64(cfg.Width) * 25.4 / uploadDPI, h: float64(cfg.Height) * 25.4 / uploadDPI}
-	if _, err := placeImages([]placedImage{p}); err != nil && kind == "JPG" {
+	if kind != "JPG" {
+		return p, nil
+	}
+	if _, err := placeImages([]placedImage{p}); err != nil {
 		// fpdf refuses some valid JPEGs (12-bit, some CMYK): re-encode.
 		var buf bytes.Buffer
 		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 95}); err != nil {

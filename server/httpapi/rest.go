@@ -132,7 +132,7 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 			a.restFail(w, r, jobs.InvalidInput("file", "the form has two \"file\" fields: send one file"))
 			return
 		case name == "file" && len(pages) > 0, name == "page" && found:
-			a.restFail(w, r, jobs.InvalidInput("file", "the form has a \"file\" and \"page\" fields: send one file, or the photos of the pages"))
+			a.restFail(w, r, jobs.InvalidInput("file", "the form has both a \"file\" field and \"page\" fields: send one file, or the photos of the pages"))
 			return
 		case name == "page" && len(pages) == jobs.MaxUploadPhotos:
 			a.restFail(w, r, jobs.InvalidInput("pages", "more than %d pages were sent; at most %d are read", jobs.MaxUploadPhotos, jobs.MaxUploadPhotos))
@@ -202,7 +202,7 @@ func (a *API) uploadReadFail(w http.ResponseWriter, r *http.Request, err error) 
 	case errors.Is(err, errSlowBody), errors.As(err, &ne) && ne.Timeout():
 		w.Header().Set("Connection", "close")
 		writeJSON(w, http.StatusRequestTimeout, restError{ErrorCode: string(jobs.CodeBadRequest),
-			Message: "the upload arrived too slowly: a post must arrive within REQUEST_BODY_TIMEOUT and a second for every 32 KiB of it (256 kbit/s); nothing was stored"})
+			Message: fmt.Sprintf("the upload arrived too slowly: a post must arrive within REQUEST_BODY_TIMEOUT and a second for every %d KiB of it; nothing was stored", MinBodyRate>>10)})
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		a.restFail(w, r, jobs.InvalidInput("file", "the post was cut off before its end: nothing was stored; send it again"))
 	default:
