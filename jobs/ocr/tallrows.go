@@ -21,15 +21,19 @@ import (
 //go:norace
 func shrinkTallRows(g, bin *image.Gray, charH int) {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
+	// Rows are found between the page's edges, an eighth of its width in:
+	// a photo's background beside the sheet is ink on every row, which
+	// made the whole page one row. A title is centred.
+	cx0, cx1 := w/8, w-w/8
 	type band struct{ y0, y1 int } // rows, y1 exclusive
 	var bands []band
 	for y := 0; y < h; {
-		if !rowHasInk(bin, y, w) {
+		if !rowHasInk(bin, y, cx0, cx1) {
 			y++
 			continue
 		}
 		y0 := y
-		for y < h && rowHasInk(bin, y, w) {
+		for y < h && rowHasInk(bin, y, cx0, cx1) {
 			y++
 		}
 		bands = append(bands, band{y0, y})
@@ -50,7 +54,7 @@ func shrinkTallRows(g, bin *image.Gray, charH int) {
 		if 10*hh < tallRow*usual || hh > 4*usual {
 			continue
 		}
-		sub := bin.SubImage(image.Rect(0, b.y0, w, b.y1)).(*image.Gray)
+		sub := bin.SubImage(image.Rect(cx0, b.y0, cx1, b.y1)).(*image.Gray)
 		comps, _ := components(sub)
 		var tall, glyphs []int
 		x0, x1 := w, 0
@@ -61,17 +65,25 @@ func shrinkTallRows(g, bin *image.Gray, charH int) {
 				glyphs = glyphs[:0]
 				break // a rule, not a row of text
 			}
-			x0, x1 = min(x0, c.x0), max(x1, c.x1)
+			x0, x1 = min(x0, cx0+c.x0), max(x1, cx0+c.x1)
 			if 4*ch >= charH {
 				glyphs = append(glyphs, ch)
 			}
-			if 10*ch >= tallRow*charH {
+			// Tall: spanning three fifths of the row. Two rows of
+			// ordinary text touching have few such blobs (where glyphs of
+			// both touch). Measured against charH instead, a skewed,
+			// blurred or JPEG copy's fatter blobs (charH 29–31 against 26
+			// on the clean page) left the title as it was; against two
+			// thirds, the noisy scan's (a title row 73 pixels high, half
+			// its spanning syllables 43–46).
+			if 5*ch >= 3*hh {
 				tall = append(tall, ch)
 			}
 		}
 		// Many of the row's glyphs must be tall: a fifth of its blobs at
 		// least a quarter of a character high (a Hangul syllable is often
-		// two or three blobs, of which one spans it), and five at least.
+		// two or three blobs, of which one spans the row), and five at
+		// least.
 		if len(tall) < 5 || 5*len(tall) < len(glyphs) {
 			continue
 		}
@@ -103,8 +115,8 @@ const tallRow = 15
 const rim = 3
 
 //go:norace
-func rowHasInk(bin *image.Gray, y, w int) bool {
-	for _, v := range bin.Pix[y*bin.Stride : y*bin.Stride+w] {
+func rowHasInk(bin *image.Gray, y, x0, x1 int) bool {
+	for _, v := range bin.Pix[y*bin.Stride+x0 : y*bin.Stride+x1] {
 		if v == 0 {
 			return true
 		}
