@@ -103,9 +103,9 @@ func number(s string) (int, bool) {
 
 // datePattern matches a date as the registry prints it, 2019년3월4일, with
 // OCR's spacing and misreadings of the digits and of 년 월 일 (년 as 변,
-// 일 as 힐 or 밀), and a space or a speck's mark read between the year's
-// digits (201 1년, 201*1년).
-var datePattern = regexp.MustCompile(`(` + d + `(?:[ \t.,'*+]?` + d + `){3})` + sp + `[년넌녀변]` + sp + `(` + d + `{1,2})` + sp + `[월윌욀]` + sp + `(` + d + `{1,2})` + sp + `[일알얼힐밀]`)
+// 월 as 일, 일 as 힐, 밀 or 잎), and a space or a speck's mark read between
+// the year's digits (201 1년, 201*1년).
+var datePattern = regexp.MustCompile(`(` + d + `(?:[ \t.,'*+]?` + d + `){3})` + sp + `[년넌녀변]` + sp + `(` + d + `{1,2})` + sp + `[월윌욀일]` + sp + `(` + d + `{1,2})` + sp + `[일알얼힐밀잎]`)
 
 // parseDate returns the date of a datePattern match's groups, or false when
 // it is not a plausible registry date.

@@ -512,6 +512,8 @@ func TestFindDates(t *testing.T) {
 		{"2010418224", nil}, // garbled: never read as a date
 		// 년 read as 변, 일 as 힐 or 밀, the year with a space or a mark.
 		{"2023변5월30일 2019년3월17힐 2022년4월7밀", []time.Time{date(2023, 5, 30), date(2019, 3, 17), date(2022, 4, 7)}},
+		// 월 read as 일, 일 as 잎 (a noisy scan's).
+		{"2022년4일10일 2019년11월13잎", []time.Time{date(2022, 4, 10), date(2019, 11, 13)}},
 		{"201 1년3월14일 201*1년1월21일", []time.Time{date(2011, 3, 14), date(2011, 1, 21)}},
 		{"제1 2019년3월4일", []time.Time{date(2019, 3, 4)}},
 		{"2 0 1 9 년 3 월 4 일", []time.Time{date(2019, 3, 4)}}, // letter-spaced
