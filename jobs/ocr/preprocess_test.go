@@ -245,10 +245,16 @@ func TestStrikesOnCopies(t *testing.T) {
 		// them (beyond three rows) kept.
 		left, kept float64
 	}{
-		{"clean", func(g *image.Gray) *image.Gray { return g }, 0.33, 0.99},
-		{"blur σ1.2", func(g *image.Gray) *image.Gray { return degrade.Blur(g, 1.2) }, 0.41, 0.99},
-		{"150 dpi", func(g *image.Gray) *image.Gray { return degrade.Scale(g, 0.75) }, 0.41, 0.99},
-		{"JPEG q15", func(g *image.Gray) *image.Gray { return degrade.JPEG(g, 15) }, 0.41, 0.97},
+		// Measured: 22.9, 43.2, 31.2 and 29.2 % left; 31.6, 38.9, 39.2
+		// and 37.1 % when the whole line stayed wherever a stroke met it
+		// over less than 0.6 of a character and went where one met it
+		// for longer. The blurred copy keeps more of its line now (the
+		// half beside its fringe, where that ran on for long), and reads
+		// better all the same (the benchmark's CER 3.13 → 2.30 %).
+		{"clean", func(g *image.Gray) *image.Gray { return g }, 0.26, 0.99},
+		{"blur σ1.2", func(g *image.Gray) *image.Gray { return degrade.Blur(g, 1.2) }, 0.46, 0.99},
+		{"150 dpi", func(g *image.Gray) *image.Gray { return degrade.Scale(g, 0.75) }, 0.35, 0.99},
+		{"JPEG q15", func(g *image.Gray) *image.Gray { return degrade.JPEG(g, 15) }, 0.33, 0.97},
 	} {
 		// Under -race (make test), the blurred copy only, whose lines were
 		// missed: preprocessing is several times slower there.
