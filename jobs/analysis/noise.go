@@ -103,9 +103,9 @@ func number(s string) (int, bool) {
 
 // datePattern matches a date as the registry prints it, 2019년3월4일, with
 // OCR's spacing and misreadings of the digits and of 년 월 일 (년 as 변,
-// 월 as 일, 일 as 힐, 밀 or 잎), and a space or a speck's mark read between
-// the year's digits (201 1년, 201*1년).
-var datePattern = regexp.MustCompile(`(` + d + `(?:[ \t.,'*+]?` + d + `){3})` + sp + `[년넌녀변]` + sp + `(` + d + `{1,2})` + sp + `[월윌욀일]` + sp + `(` + d + `{1,2})` + sp + `[일알얼힐밀잎]`)
+// 월 as 일, 일 as 힐, 밀, 잎 or 월), and a space or a speck's mark read
+// between the year's digits (201 1년, 201*1년).
+var datePattern = regexp.MustCompile(`(` + d + `(?:[ \t.,'*+]?` + d + `){3})` + sp + `[년넌녀변]` + sp + `(` + d + `{1,2})` + sp + `[월윌욀일]` + sp + `(` + d + `{1,2})` + sp + `[일알얼힐밀잎월윌]`)
 
 // parseDate returns the date of a datePattern match's groups, or false when
 // it is not a plausible registry date.
@@ -203,9 +203,10 @@ func parseAmount(s string) (int64, bool) {
 // among them and among the digits.
 //
 // The dash may be lost (a strike through the row takes it) or the marks be
-// fewer: 750101 +**+***, 750101-****.
+// fewer: 750101 +**+***, 750101-****; the first mark after a lost dash may
+// be read as ㅠ (530611ㅠ+ㅠㅠㅠㅠㅠ, glued to the name).
 var idPattern = regexp.MustCompile(`(?:` + d + `[ \t]?){5}` + d + sp + `(?:-` + sp +
-	`(?:(?:` + d + `[ \t]?){6}` + d + `|(?:[^\s0-9가-힣][ \t]?){3,9}[^\s0-9가-힣])|[*+xX](?:[ \t]?[^\s0-9가-힣]){4,9})`)
+	`(?:(?:` + d + `[ \t]?){6}` + d + `|(?:[^\s0-9가-힣][ \t]?){3,9}[^\s0-9가-힣])|[*+xXㅠ](?:[ \t]?[^\s0-9가-힣]){4,9})`)
 
 // parseID returns the number an idPattern match stands for: masked numbers
 // come back as NNNNNN-*******. After the six digits and a dash, the marks

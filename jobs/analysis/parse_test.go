@@ -514,6 +514,8 @@ func TestFindDates(t *testing.T) {
 		{"2023변5월30일 2019년3월17힐 2022년4월7밀", []time.Time{date(2023, 5, 30), date(2019, 3, 17), date(2022, 4, 7)}},
 		// 월 read as 일, 일 as 잎 (a noisy scan's).
 		{"2022년4일10일 2019년11월13잎", []time.Time{date(2022, 4, 10), date(2019, 11, 13)}},
+		// 일 read as 월 or 윌 (a struck row's, the strike erased).
+		{"2022년4월10월 2022년4월10윌", []time.Time{date(2022, 4, 10), date(2022, 4, 10)}},
 		{"201 1년3월14일 201*1년1월21일", []time.Time{date(2011, 3, 14), date(2011, 1, 21)}},
 		{"제1 2019년3월4일", []time.Time{date(2019, 3, 4)}},
 		{"2 0 1 9 년 3 월 4 일", []time.Time{date(2019, 3, 4)}}, // letter-spaced
@@ -698,6 +700,7 @@ func TestParseID(t *testing.T) {
 		{"조하은 530611*****\\*", "530611-*******"},
 		{"윤은지 561016-****", "561016-*******"},
 		{"530611 +**-***", "530611-*******"},
+		{"조하은530611ㅠ+ㅠㅠㅠㅠㅠ", "530611-*******"}, // ㅠ first, glued to the name
 		// Not masked numbers: letters, too few marks, too few read as an
 		// asterisk.
 		{"530611 tee wwne", ""},
