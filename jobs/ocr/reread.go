@@ -410,13 +410,17 @@ func reach(fw []tsvWord, start, end int) (lo, hi int) {
 // across (see spliceLine).
 func over(second, run []tsvWord, rows image.Rectangle, lo, hi int) (a, b int, ok bool) {
 	span := wordsBox(run)
+	// A box may overshoot a limit by an eighth of the line's height: a
+	// Korean word's box, a pixel or three wider than its ink, lost 동방개발
+	// over a Latin SAH.
+	slack := rows.Dy() / 8
 	a, b = -1, -1
 	for i, w := range second {
 		midY := (w.box.Min.Y + w.box.Max.Y) / 2
 		if midY < rows.Min.Y || midY >= rows.Max.Y || w.box.Max.X <= span.Min.X || w.box.Min.X >= span.Max.X {
 			continue
 		}
-		if w.box.Min.X < lo || w.box.Max.X > hi {
+		if w.box.Min.X < lo-slack || w.box.Max.X > hi+slack {
 			return 0, 0, false // straddles an end of the run
 		}
 		if a < 0 {
