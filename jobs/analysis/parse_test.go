@@ -790,6 +790,9 @@ func TestClassifyPurpose(t *testing.T) {
 		{"2번소유권이전청구권가등기말소", KindCancellation, true, "2", KindProvisionalRegistration},
 		{"12번임의경매개시결정등기말소", KindCancellation, true, "12", KindAuction},
 		{"1번근저당권설정등기", KindCancellation, false, "1", KindUnknown},
+		// 등기 with one syllable misread.
+		{"2번가처분동기말소", KindCancellation, true, "2", KindInjunction},
+		{"2번소유권이전청구권가둥기말소", KindCancellation, true, "2", KindProvisionalRegistration},
 	}
 	for _, tt := range tests {
 		info, ok := classifyPurpose(tt.in)
@@ -800,6 +803,18 @@ func TestClassifyPurpose(t *testing.T) {
 	for _, in := range []string{"", "등기", "말소", "서울특별시", "가압류결정", "임대차계약일자", "0번가압류등기말소"} {
 		if info, ok := classifyPurpose(in); ok {
 			t.Errorf("classifyPurpose(%q) = %+v, want not recognised", in, info)
+		}
+	}
+	for in, want := range map[string]string{
+		"2번가처분동기말소":       "2번가처분등기말소",
+		"S번가압류둥기말소":       "5번가압류등기말소",
+		"2번가처분등기말소":       "2번가처분등기말소",
+		"3번근저당권설정등기말소":    "3번근저당권설정등기말소",
+		"2번소유권이전청구권가등기말소": "2번소유권이전청구권가등기말소",
+		"2번가처분몽지말소":       "2번가처분몽지말소", // two syllables off: not 등기
+	} {
+		if got := canonicalPurpose(in); got != want {
+			t.Errorf("canonicalPurpose(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

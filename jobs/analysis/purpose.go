@@ -84,6 +84,15 @@ func classifyPurpose(p string) (purposeInfo, bool) {
 				break
 			}
 		}
+		// 등기 before 말소 with one syllable misread (2번가처분동기말소).
+		if body, ok := misreadRegistration(m[2]); ok && info.target == KindUnknown {
+			for _, t := range []string{body, body + "등기"} {
+				if t, ok := classifyPurpose(t); ok && t.complete && t.kind != KindCancellation {
+					info.target, info.fuzzy = t.kind, true
+					break
+				}
+			}
+		}
 		return info, true
 	}
 	if m := cancellationPrefix.FindStringSubmatch(p); m != nil {
@@ -164,6 +173,13 @@ func shortPurpose(p string) (knownPurpose, bool) {
 // canonicalPurpose returns the vocabulary's spelling of a purpose read with
 // one rune misread, and p itself otherwise.
 func canonicalPurpose(p string) string {
+	if m := cancellationPurpose.FindStringSubmatch(p); m != nil {
+		n, ok := number(m[1])
+		if body, misread := misreadRegistration(m[2]); ok && misread {
+			return strconv.Itoa(n) + "번" + body + "등기말소"
+		}
+		return p
+	}
 	rs := []rune(p)
 	for _, k := range purposes {
 		if k.text == p {
@@ -179,6 +195,20 @@ func canonicalPurpose(p string) string {
 		return k.text
 	}
 	return p
+}
+
+// misreadRegistration returns s without its last two syllables when they
+// are 등기 with one of them misread (가처분동기: 가처분).
+func misreadRegistration(s string) (string, bool) {
+	rs := []rune(s)
+	if len(rs) < 5 {
+		return "", false
+	}
+	end := rs[len(rs)-2:]
+	if string(end) == "등기" || (end[0] != '등' && end[1] != '기') {
+		return "", false
+	}
+	return string(rs[:len(rs)-2]), true
 }
 
 // sectionOf returns the section where entries of kind k, or 말소 of them,
