@@ -103,9 +103,10 @@ func number(s string) (int, bool) {
 
 // datePattern matches a date as the registry prints it, 2019년3월4일, with
 // OCR's spacing and misreadings of the digits and of 년 월 일 (년 as 변,
-// 월 as 일, 일 as 힐, 밀, 잎 or 월), and a space or a speck's mark read
-// between the year's digits (201 1년, 201*1년).
-var datePattern = regexp.MustCompile(`(` + d + `(?:[ \t.,'*+]?` + d + `){3})` + sp + `[년넌녀변]` + sp + `(` + d + `{1,2})` + sp + `[월윌욀일]` + sp + `(` + d + `{1,2})` + sp + `[일알얼힐밀잎월윌]`)
+// 월 as 일, 일 as 힐, 밀, 잎 or 월, or as a mark: 10%), and a space or a
+// speck's mark read between the year's digits (201 1년, 201*1년). A mark
+// for 일 is never a letter or a digit, which OCR makes of digits (1O, 1l).
+var datePattern = regexp.MustCompile(`(` + d + `(?:[ \t.,'*+]?` + d + `){3})` + sp + `[년넌녀변]` + sp + `(` + d + `{1,2})` + sp + `[월윌욀일]` + sp + `(` + d + `{1,2})` + sp + `(?:[일알얼힐밀잎월윌]|[^\s\p{L}\p{N}])`)
 
 // parseDate returns the date of a datePattern match's groups, or false when
 // it is not a plausible registry date.

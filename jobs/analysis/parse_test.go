@@ -516,6 +516,8 @@ func TestFindDates(t *testing.T) {
 		{"2022년4일10일 2019년11월13잎", []time.Time{date(2022, 4, 10), date(2019, 11, 13)}},
 		// 일 read as 월 or 윌 (a struck row's, the strike erased).
 		{"2022년4월10월 2022년4월10윌", []time.Time{date(2022, 4, 10), date(2022, 4, 10)}},
+		{"2022년4월 10% 제79548호", []time.Time{date(2022, 4, 10)}}, // 일 read as a mark
+		{"2022년4월1O 2022년4월1l", nil},                            // a digit read as a letter is no 일
 		{"201 1년3월14일 201*1년1월21일", []time.Time{date(2011, 3, 14), date(2011, 1, 21)}},
 		{"제1 2019년3월4일", []time.Time{date(2019, 3, 4)}},
 		{"2 0 1 9 년 3 월 4 일", []time.Time{date(2019, 3, 4)}}, // letter-spaced
