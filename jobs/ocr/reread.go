@@ -362,21 +362,37 @@ func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 			end--
 			continue
 		}
-		start := end - 1
+		// The run: its suspect words (core) and the weak words beside
+		// them. When the run cannot be replaced, its core alone may be
+		// (a weak word beside it read wider the second time: 채권자 read
+		// AH MAL beside a weak 조, whose second reading reached past the
+		// next word).
+		core := end - 1
+		for core > 0 && suspectWord(fw[core-1]) {
+			core--
+		}
+		start := core
 		for start > 0 && (suspectWord(fw[start-1]) || weak(fw[start-1])) {
 			start--
 		}
-		for end < len(fw) && weak(fw[end]) && !suspectWord(fw[end]) {
-			end++
+		stop := end
+		for stop < len(fw) && weak(fw[stop]) && !suspectWord(fw[stop]) {
+			stop++
 		}
-		run := fw[start:end]
-		lo, hi := reach(fw, start, end)
-		if a, b, ok := over(sw, run, rows, lo, hi); ok && surer(sw[a:b], run) {
-			sp.text = sp.text[:fspans[start][0]] + sline[sspans[a][0]:sspans[b-1][1]] + sp.text[fspans[end-1][1]:]
-			for _, w := range run {
-				sp.rows[w.row] = nil
+		for _, r := range [][2]int{{start, stop}, {core, end}} {
+			run := fw[r[0]:r[1]]
+			lo, hi := reach(fw, r[0], r[1])
+			if a, b, ok := over(sw, run, rows, lo, hi); ok && surer(sw[a:b], run) {
+				sp.text = sp.text[:fspans[r[0]][0]] + sline[sspans[a][0]:sspans[b-1][1]] + sp.text[fspans[r[1]-1][1]:]
+				for _, w := range run {
+					sp.rows[w.row] = nil
+				}
+				sp.rows[run[0].row] = sw[a:b]
+				break
 			}
-			sp.rows[run[0].row] = sw[a:b]
+			if r[0] == core && r[1] == end {
+				break
+			}
 		}
 		end = start
 	}

@@ -135,9 +135,18 @@ func TestSpliceLine(t *testing.T) {
 		{"a weak word on the left goes with the run",
 			oneLine("놀협 NHS 1146", 1, word("놀협", 50, 0, 60), word("NHS", 40, 70, 130), word("1146", 95, 150, 300)),
 			oneLine("농협은행 1146", 1, word("농협은행", 90, 0, 130), word("1146", 95, 150, 300)), "농협은행 1146"},
+		// The weak word stays (the second reading did not read it); the
+		// suspect word alone is replaced.
 		{"a weak word the second reading did not read",
 			oneLine("갑구 소유자 AMA, 1146", 1, word("갑구", 95, 0, 60), word("소유자", 64, 80, 160), word("AMA,", 30, 180, 260), word("1146", 95, 300, 380)),
-			oneLine("갑구 전세권 1146", 1, word("갑구", 95, 0, 60), word("전세권", 90, 180, 260), word("1146", 95, 300, 380)), ""},
+			oneLine("갑구 전세권 1146", 1, word("갑구", 95, 0, 60), word("전세권", 90, 180, 260), word("1146", 95, 300, 380)), "갑구 소유자 전세권 1146"},
+		// The phone copy's: the run with its weak neighbour 조 cannot be
+		// replaced (the second reading's 하 reaches past the next word);
+		// the suspect words alone can.
+		{"the suspect words alone, when the run with its weak words cannot be replaced",
+			oneLine("AH MAL 조 하은", 1, word("AH", 66, 0, 30), word("MAL", 66, 32, 86), word("조", 62, 108, 139), word("하은", 92, 150, 200)),
+			oneLine("채권자 고 하은", 1, word("채권자", 84, 0, 86), word("고", 54, 108, 125), word("하", 92, 127, 184), word("은", 90, 184, 200)),
+			"채권자 조 하은"},
 		{"a word of the second reading reaching over a kept word",
 			oneLine("DEUS 부동산", 1, word("DEUS", 30, 0, 100), word("부동산", 95, 110, 200)),
 			oneLine("고유번호부 동산", 1, word("고유번호부", 90, 0, 140), word("동산", 60, 145, 200)), ""},
