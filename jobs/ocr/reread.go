@@ -400,13 +400,18 @@ func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 }
 
 // reach returns how far across the words over the run fw[start:end] may
-// lie: half the run's own height beyond it (not the line's, which a word
-// of the row below can double), and never over a kept word of the line
+// lie: half the run's own height and an eighth more beyond it (not the
+// line's, which a word of the row below can double), and never over a
+// kept word of the line
 // level with the run, wherever it is in the TSV's order (a pixel or two of
 // their boxes may touch).
 func reach(fw []tsvWord, start, end int) (lo, hi int) {
 	span := wordsBox(fw[start:end])
-	lo, hi = span.Min.X-span.Dy()/2, span.Max.X+span.Dy()/2
+	// Half the run's height, and an eighth more: a Korean word's box, a
+	// pixel or three wider than its ink, lost 동방개발 over a Latin SAH.
+	// A kept word's limit has no such slack.
+	reachOut := span.Dy()/2 + span.Dy()/8
+	lo, hi = span.Min.X-reachOut, span.Max.X+reachOut
 	mid := (span.Min.X + span.Max.X) / 2
 	for i, w := range fw {
 		if i >= start && i < end || w.box.Max.Y <= span.Min.Y || w.box.Min.Y >= span.Max.Y {
@@ -426,17 +431,13 @@ func reach(fw []tsvWord, start, end int) (lo, hi int) {
 // across (see spliceLine).
 func over(second, run []tsvWord, rows image.Rectangle, lo, hi int) (a, b int, ok bool) {
 	span := wordsBox(run)
-	// A box may overshoot a limit by an eighth of the line's height: a
-	// Korean word's box, a pixel or three wider than its ink, lost 동방개발
-	// over a Latin SAH.
-	slack := rows.Dy() / 8
 	a, b = -1, -1
 	for i, w := range second {
 		midY := (w.box.Min.Y + w.box.Max.Y) / 2
 		if midY < rows.Min.Y || midY >= rows.Max.Y || w.box.Max.X <= span.Min.X || w.box.Min.X >= span.Max.X {
 			continue
 		}
-		if w.box.Min.X < lo-slack || w.box.Max.X > hi+slack {
+		if w.box.Min.X < lo || w.box.Max.X > hi {
 			return 0, 0, false // straddles an end of the run
 		}
 		if a < 0 {

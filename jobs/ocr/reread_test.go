@@ -158,9 +158,10 @@ func TestSpliceLine(t *testing.T) {
 			oneLine("주식회사 SAH 120588-4162859", 1, word("주식회사", 95, 0, 80), word("SAH", 39, 90, 150), word("120588-4162859", 93, 170, 400)),
 			oneLine("주식회사 동방개발 120588-4162859", 1, word("주식회사", 95, 0, 80), word("동", 90, 92, 110), word("방", 90, 110, 128), word("개", 90, 128, 146), word("발", 88, 146, 160), word("120588-4162859", 93, 170, 400)),
 			"주식회사 동방개발 120588-4162859"},
-		// Its box may overshoot half the run's height by an eighth of the
-		// line's (here 3 pixels): the JPEG copy's 개발 ended 2 pixels
-		// past it, and SAH stayed.
+		// Its box may overshoot half the run's height by an eighth of it
+		// (here 3 pixels): the JPEG copy's 개발 ended 2 pixels past it,
+		// and SAH stayed. Not a kept word's limit (an outside review's
+		// case: a kept comma read twice).
 		{"the Korean reading a pixel or two past half the run's height",
 			oneLine("주식회사 SAH 120588-4162859", 1, word("주식회사", 95, 0, 80), word("SAH", 39, 90, 155), word("120588-4162859", 93, 190, 400)),
 			oneLine("주식회사 동방개발 120588-4162859", 1, word("주식회사", 95, 0, 80), word("동", 90, 92, 112), word("방", 90, 112, 132), word("개", 90, 132, 150), word("발", 88, 150, 172), word("120588-4162859", 93, 190, 400)),
@@ -168,6 +169,10 @@ func TestSpliceLine(t *testing.T) {
 		{"the Korean reading past half the run's height by more",
 			oneLine("주식회사 SAH 120588-4162859", 1, word("주식회사", 95, 0, 80), word("SAH", 39, 90, 155), word("120588-4162859", 93, 190, 400)),
 			oneLine("주식회사 동방개발 120588-4162859", 1, word("주식회사", 95, 0, 80), word("동", 90, 92, 112), word("방", 90, 112, 132), word("개", 90, 132, 150), word("발", 88, 150, 175), word("120588-4162859", 93, 190, 400)),
+			""},
+		{"the Korean reading over a kept comma",
+			oneLine("주식회사 SAH , 120588-4162859", 1, word("주식회사", 95, 0, 80), word("SAH", 39, 90, 150), word(",", 95, 152, 156), word("120588-4162859", 93, 170, 400)),
+			oneLine("주식회사 동방개발, 120588-4162859", 1, word("주식회사", 95, 0, 80), word("동방개발,", 90, 92, 156), word("120588-4162859", 93, 170, 400)),
 			""},
 		{"the Korean reading wider than the Latin, into the next word",
 			oneLine("주식회사 SAH 120588-4162859", 1, word("주식회사", 95, 0, 80), word("SAH", 39, 90, 150), word("120588-4162859", 93, 155, 400)),
