@@ -599,3 +599,98 @@ func topRows(t *testing.T, bin *image.Gray) (title, end, next int) {
 	}
 	return bands[0], end, bands[1]
 }
+
+// TestShrinkTallRowsWide: a tall row wider than the middle of the page,
+// where rows are found, is shrunk whole (an outside review's: the glyphs
+// beyond an eighth of the page in stayed tall, and those across it were
+// cut in two).
+func TestShrinkTallRowsWide(t *testing.T) {
+	t.Parallel()
+	w, h := 800, 1000
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	for i := range g.Pix {
+		g.Pix[i] = 255
+	}
+	box := func(x0, y0, x1, y1 int) {
+		for y := y0; y < y1; y++ {
+			for x := x0; x < x1; x++ {
+				g.Pix[y*g.Stride+x] = 0
+			}
+		}
+	}
+	for i := range 14 { // ordinary rows, 20 high
+		y := 200 + 50*i
+		for x := 110; x+14 < 690; x += 20 {
+			box(x, y, x+14, y+20)
+		}
+	}
+	for x := 40; x+30 <= 760; x += 40 { // the title, 36 high, across the page
+		box(x, 50, x+30, 86)
+	}
+	bin := image.NewGray(g.Rect)
+	copy(bin.Pix, g.Pix)
+	shrinkTallRows(g, bin, 20)
+	// The row shrinks both ways about its centre: no column keeps more
+	// than the usual row's height of ink, and some ink is left.
+	inked := 0
+	for x := range w {
+		n := 0
+		for y := 30; y < 110; y++ {
+			if g.Pix[y*g.Stride+x] < 128 {
+				n++
+			}
+		}
+		if n > 0 {
+			inked++
+		}
+		if n > 24 {
+			t.Errorf("column %d: %d rows of the title's ink once shrunk, want the usual row's 20 at most (36 before)", x, n)
+		}
+	}
+	if inked < 300 {
+		t.Errorf("%d columns of the title left, want about 400 of its 720", inked)
+	}
+}
+
+// TestEraseStrikesHalves: where a stroke meets a strike from one side, the
+// half of the line on that side stays, the middle row of an odd number of
+// rows with either half (an outside review's: a hairline one row thick
+// went wholly under a stroke from below and stayed under one from above).
+func TestEraseStrikesHalves(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ thick, want int }{{1, 1}, {2, 1}, {3, 2}, {4, 2}} {
+		g := image.NewGray(image.Rect(0, 0, 200, 120))
+		for i := range g.Pix {
+			g.Pix[i] = 255
+		}
+		set := func(x, y int) { g.Pix[y*g.Stride+x] = 0 }
+		for y := 50; y < 50+tt.thick; y++ {
+			for x := range 200 {
+				set(x, y)
+			}
+		}
+		for y := 50 + tt.thick; y < 80; y++ { // a stroke meeting the line from below
+			set(60, y)
+			set(61, y)
+		}
+		for y := 20; y < 50; y++ { // and one from above
+			set(120, y)
+			set(121, y)
+		}
+		bin := image.NewGray(g.Rect)
+		copy(bin.Pix, g.Pix)
+		eraseStrikes(g, bin, []image.Rectangle{image.Rect(0, 50, 200, 50+tt.thick)}, 26)
+		kept := func(x int) (n int) {
+			for y := 50; y < 50+tt.thick; y++ {
+				if g.Pix[y*g.Stride+x] == 0 {
+					n++
+				}
+			}
+			return n
+		}
+		if below, above, free := kept(60), kept(120), kept(90); below != tt.want || above != tt.want || free != 0 {
+			t.Errorf("a line %d rows thick: %d kept under the stroke from below, %d under the one from above, %d where none meets it; want %d, %d, 0",
+				tt.thick, below, above, free, tt.want, tt.want)
+		}
+	}
+}

@@ -248,16 +248,21 @@ func eraseStrikes(g, bin *image.Gray, strikes []image.Rectangle, charH int) {
 		// the stroke's; where ink lies on one side only, a stroke meets
 		// the line there (a diagonal's end, a ring's top, the bar of ㅏ
 		// or ㅓ a pixel off it), and the half of the line on that side is
-		// kept; elsewhere the line goes.
-		mid := (top + bottom) / 2
+		// kept; elsewhere the line goes. The halves are of the line's own
+		// rows (a fringe goes with the half it lies on), and of an odd
+		// number of rows each keeps the middle one: a hairline one row
+		// thick stays whole on either side.
+		t := r.Dy()
+		upperEnd := r.Min.Y + (t+1)/2 - 1 // the upper half's last row
+		lowerStart := r.Min.Y + t/2       // the lower half's first row
 		for x := r.Min.X; x < r.Max.X; x++ {
 			i := x - r.Min.X
 			switch {
 			case up[i] > fu && down[i] > fd:
 			case up[i] > fu:
-				whiten(x, mid+1, bottom)
+				whiten(x, upperEnd+1, bottom)
 			case down[i] > fd:
-				whiten(x, top, mid)
+				whiten(x, top, lowerStart-1)
 			default:
 				whiten(x, top, bottom)
 			}

@@ -23,7 +23,8 @@ func shrinkTallRows(g, bin *image.Gray, charH int) {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
 	// Rows are found between the page's edges, an eighth of its width in:
 	// a photo's background beside the sheet is ink on every row, which
-	// made the whole page one row. A title is centred.
+	// made the whole page one row. A title is centred, and a tall row is
+	// shrunk whole, however wide.
 	cx0, cx1 := w/8, w-w/8
 	type band struct{ y0, y1 int } // rows, y1 exclusive
 	var bands []band
@@ -54,18 +55,24 @@ func shrinkTallRows(g, bin *image.Gray, charH int) {
 		if 10*hh < tallRow*usual || hh > 4*usual {
 			continue
 		}
-		sub := bin.SubImage(image.Rect(cx0, b.y0, cx1, b.y1)).(*image.Gray)
+		// The row's blobs across the whole page (a row wider than the
+		// middle is shrunk whole), but for those touching its sides: a
+		// photo's background.
+		sub := bin.SubImage(image.Rect(0, b.y0, w, b.y1)).(*image.Gray)
 		comps, _ := components(sub)
 		var tall, glyphs []int
 		x0, x1 := w, 0
 		for _, c := range comps {
 			ch := c.y1 - c.y0 + 1
+			if c.x0 == 0 || c.x1 == w-1 {
+				continue
+			}
 			if c.x1-c.x0+1 > w/2 {
 				tall = tall[:0]
 				glyphs = glyphs[:0]
 				break // a rule, not a row of text
 			}
-			x0, x1 = min(x0, cx0+c.x0), max(x1, cx0+c.x1)
+			x0, x1 = min(x0, c.x0), max(x1, c.x1)
 			if 4*ch >= charH {
 				glyphs = append(glyphs, ch)
 			}
