@@ -103,10 +103,12 @@ func number(s string) (int, bool) {
 
 // datePattern matches a date as the registry prints it, 2019년3월4일, with
 // OCR's spacing and misreadings of the digits and of 년 월 일 (년 as 변,
-// 월 as 일, 일 as 힐, 밀, 잎 or 월, or as a mark: 10%), and a space or a
-// speck's mark read between the year's digits (201 1년, 201*1년). A mark
-// for 일 is never a letter or a digit, which OCR makes of digits (1O, 1l).
-var datePattern = regexp.MustCompile(`(` + d + `(?:[ \t.,'*+]?` + d + `){3})` + sp + `[년넌녀변]` + sp + `(` + d + `{1,2})` + sp + `[월윌욀일]` + sp + `(` + d + `{1,2})` + sp + `(?:[일알얼힐밀잎월윌]|[^\s\p{L}\p{N}])`)
+// 월 as 일, 일 as 힐, 밀, 잎 or 월, or as a percent sign: 10%), and a
+// space or a speck's mark read between the year's digits (201 1년,
+// 201*1년). A % read for 일 must end the date: followed by a digit or by
+// 일 itself, it is a digit of the day misread (2022년4월1%일), and
+// findDates reads no date there.
+var datePattern = regexp.MustCompile(`(` + d + `(?:[ \t.,'*+]?` + d + `){3})` + sp + `[년넌녀변]` + sp + `(` + d + `{1,2})` + sp + `[월윌욀일]` + sp + `(` + d + `{1,2})` + sp + `[일알얼힐밀잎월윌%]`)
 
 // parseDate returns the date of a datePattern match's groups, or false when
 // it is not a plausible registry date.
@@ -124,6 +126,15 @@ func parseDate(y, m, dd string) (time.Time, bool) {
 	return t, true
 }
 
+// percentDay reports whether rest, the text after a date whose 일 was
+// read as %, shows the % was a digit of the day misread: a digit or one
+// of 일's readings follows it, spaces aside.
+func percentDay(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t")
+	r, _ := utf8.DecodeRuneInString(rest)
+	return unicode.IsDigit(r) || strings.ContainsRune("일알얼힐밀잎월윌", r)
+}
+
 // dateMatch is one date found in a text.
 type dateMatch struct {
 	at, end int
@@ -134,6 +145,9 @@ type dateMatch struct {
 func findDates(s string) []dateMatch {
 	var out []dateMatch
 	for _, m := range datePattern.FindAllStringSubmatchIndex(s, -1) {
+		if s[m[1]-1] == '%' && percentDay(s[m[1]:]) {
+			continue
+		}
 		if t, ok := parseDate(s[m[2]:m[3]], s[m[4]:m[5]], s[m[6]:m[7]]); ok {
 			out = append(out, dateMatch{at: m[0], end: m[1], t: t})
 		}

@@ -516,8 +516,11 @@ func TestFindDates(t *testing.T) {
 		{"2022년4일10일 2019년11월13잎", []time.Time{date(2022, 4, 10), date(2019, 11, 13)}},
 		// 일 read as 월 or 윌 (a struck row's, the strike erased).
 		{"2022년4월10월 2022년4월10윌", []time.Time{date(2022, 4, 10), date(2022, 4, 10)}},
-		{"2022년4월 10% 제79548호", []time.Time{date(2022, 4, 10)}}, // 일 read as a mark
+		{"2022년4월 10% 제79548호", []time.Time{date(2022, 4, 10)}}, // 일 read as %
 		{"2022년4월1O 2022년4월1l", nil},                            // a digit read as a letter is no 일
+		// A digit of the day misread as a mark, 일 after it (an outside
+		// review's): never a date of the digit before it.
+		{"2022년4월1%일 2022년4월1% 3일 2022년4월1/일 2022년4월1]일", nil},
 		{"201 1년3월14일 201*1년1월21일", []time.Time{date(2011, 3, 14), date(2011, 1, 21)}},
 		{"제1 2019년3월4일", []time.Time{date(2019, 3, 4)}},
 		{"2 0 1 9 년 3 월 4 일", []time.Time{date(2019, 3, 4)}}, // letter-spaced
@@ -795,6 +798,7 @@ func TestClassifyPurpose(t *testing.T) {
 		// 등기 with one syllable misread.
 		{"2번가처분동기말소", KindCancellation, true, "2", KindInjunction},
 		{"2번소유권이전청구권가둥기말소", KindCancellation, true, "2", KindProvisionalRegistration},
+		{"3번압류동기말소", KindCancellation, true, "3", KindSeizure},
 	}
 	for _, tt := range tests {
 		info, ok := classifyPurpose(tt.in)
@@ -814,6 +818,13 @@ func TestClassifyPurpose(t *testing.T) {
 		"3번근저당권설정등기말소":    "3번근저당권설정등기말소",
 		"2번소유권이전청구권가등기말소": "2번소유권이전청구권가등기말소",
 		"2번가처분몽지말소":       "2번가처분몽지말소", // two syllables off: not 등기
+		// An outside review's: a two-syllable purpose; the purpose itself
+		// misread too; a 가등기 whose 가 was lost and 등 misread; a body
+		// that names no purpose.
+		"3번압류동기말소":       "3번압류등기말소",
+		"2번근저당권셜정동기말소":   "2번근저당권설정등기말소",
+		"2번소유권이전청구권동기말소": "2번소유권이전청구권가등기말소",
+		"2번근저당권설정기말소":    "2번근저당권설정기말소",
 	} {
 		if got := canonicalPurpose(in); got != want {
 			t.Errorf("canonicalPurpose(%q) = %q, want %q", in, got, want)

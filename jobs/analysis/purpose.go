@@ -174,9 +174,24 @@ func shortPurpose(p string) (knownPurpose, bool) {
 // one rune misread, and p itself otherwise.
 func canonicalPurpose(p string) string {
 	if m := cancellationPurpose.FindStringSubmatch(p); m != nil {
+		// A 말소 whose 등기 was misread: written out when what it names
+		// is a purpose, in that purpose's spelling.
 		n, ok := number(m[1])
-		if body, misread := misreadRegistration(m[2]); ok && misread {
-			return strconv.Itoa(n) + "번" + body + "등기말소"
+		body, misread := misreadRegistration(m[2])
+		if !ok || !misread {
+			return p
+		}
+		for _, t := range []string{body, body + "등기"} {
+			if info, ok := classifyPurpose(t); ok && info.complete && info.kind != KindCancellation {
+				named := t
+				if info.fuzzy {
+					named = canonicalPurpose(t)
+				}
+				if !strings.HasSuffix(named, "등기") {
+					named += "등기"
+				}
+				return strconv.Itoa(n) + "번" + named + "말소"
+			}
 		}
 		return p
 	}
@@ -201,7 +216,7 @@ func canonicalPurpose(p string) string {
 // are 등기 with one of them misread (가처분동기: 가처분).
 func misreadRegistration(s string) (string, bool) {
 	rs := []rune(s)
-	if len(rs) < 5 {
+	if len(rs) < 4 { // 압류 and 등기 at least
 		return "", false
 	}
 	end := rs[len(rs)-2:]
