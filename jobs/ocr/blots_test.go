@@ -12,17 +12,7 @@ import (
 // The stems run from y 40 to 99 at x 40, 70, …; the bars from x 40 to 99
 // at y 140, 170, ….
 func strokePage() *image.Gray {
-	g := image.NewGray(image.Rect(0, 0, 1300, 400))
-	for i := range g.Pix {
-		g.Pix[i] = 255
-	}
-	fill := func(x0, y0, x1, y1 int) {
-		for y := y0; y < y1; y++ {
-			for x := x0; x < x1; x++ {
-				g.Pix[y*g.Stride+x] = 0
-			}
-		}
-	}
+	g, fill := paperPage(1300, 400)
 	for x := 40; x < 1160; x += 30 {
 		fill(x, 40, x+4, 100)
 	}
@@ -131,4 +121,20 @@ func clone(g *image.Gray) *image.Gray {
 	out := image.NewGray(g.Rect)
 	copy(out.Pix, g.Pix)
 	return out
+}
+
+// paperPage returns a white page w by h and a function that inks the
+// rectangle from x0, y0 to x1, y1 (exclusive) on it.
+func paperPage(w, h int) (*image.Gray, func(x0, y0, x1, y1 int)) {
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	for i := range g.Pix {
+		g.Pix[i] = 255
+	}
+	return g, func(x0, y0, x1, y1 int) {
+		for y := y0; y < y1; y++ {
+			for x := x0; x < x1; x++ {
+				g.Pix[y*g.Stride+x] = 0
+			}
+		}
+	}
 }

@@ -607,17 +607,7 @@ func topRows(t *testing.T, bin *image.Gray) (title, end, next int) {
 func TestShrinkTallRowsWide(t *testing.T) {
 	t.Parallel()
 	w, h := 800, 1000
-	g := image.NewGray(image.Rect(0, 0, w, h))
-	for i := range g.Pix {
-		g.Pix[i] = 255
-	}
-	box := func(x0, y0, x1, y1 int) {
-		for y := y0; y < y1; y++ {
-			for x := x0; x < x1; x++ {
-				g.Pix[y*g.Stride+x] = 0
-			}
-		}
-	}
+	g, box := paperPage(w, h)
 	for i := range 14 { // ordinary rows, 20 high
 		y := 200 + 50*i
 		for x := 110; x+14 < 690; x += 20 {
@@ -659,24 +649,10 @@ func TestShrinkTallRowsWide(t *testing.T) {
 func TestEraseStrikesHalves(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ thick, want int }{{1, 1}, {2, 1}, {3, 2}, {4, 2}} {
-		g := image.NewGray(image.Rect(0, 0, 200, 120))
-		for i := range g.Pix {
-			g.Pix[i] = 255
-		}
-		set := func(x, y int) { g.Pix[y*g.Stride+x] = 0 }
-		for y := 50; y < 50+tt.thick; y++ {
-			for x := range 200 {
-				set(x, y)
-			}
-		}
-		for y := 50 + tt.thick; y < 80; y++ { // a stroke meeting the line from below
-			set(60, y)
-			set(61, y)
-		}
-		for y := 20; y < 50; y++ { // and one from above
-			set(120, y)
-			set(121, y)
-		}
+		g, fill := paperPage(200, 120)
+		fill(0, 50, 200, 50+tt.thick)
+		fill(60, 50+tt.thick, 62, 80) // a stroke meeting the line from below
+		fill(120, 20, 122, 50)        // and one from above
 		bin := image.NewGray(g.Rect)
 		copy(bin.Pix, g.Pix)
 		eraseStrikes(g, bin, []image.Rectangle{image.Rect(0, 50, 200, 50+tt.thick)}, 26)
