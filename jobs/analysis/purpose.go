@@ -77,20 +77,12 @@ func classifyPurpose(p string) (purposeInfo, bool) {
 			return purposeInfo{}, false
 		}
 		info := purposeInfo{kind: KindCancellation, complete: true, cancels: strconv.Itoa(n), target: KindUnknown}
-		// The 등기 before 말소 may belong to the purpose: …가등기말소.
-		for _, t := range []string{m[2], m[2] + "등기"} {
-			if t, ok := classifyPurpose(t); ok && t.complete && t.kind != KindCancellation {
-				info.target = t.kind
-				break
-			}
-		}
-		// 등기 before 말소 with one syllable misread (2번가처분동기말소).
-		if body, ok := misreadRegistration(m[2]); ok && info.target == KindUnknown {
-			for _, t := range []string{body, body + "등기"} {
-				if t, ok := classifyPurpose(t); ok && t.complete && t.kind != KindCancellation {
-					info.target, info.fuzzy = t.kind, true
-					break
-				}
+		if _, t, ok := namedPurpose(m[2]); ok {
+			info.target = t.kind
+		} else if body, ok := misreadRegistration(m[2]); ok {
+			// 등기 before 말소 with one syllable misread (2번가처분동기말소).
+			if _, t, ok := namedPurpose(body); ok {
+				info.target, info.fuzzy = t.kind, true
 			}
 		}
 		return info, true
@@ -181,19 +173,17 @@ func canonicalPurpose(p string) string {
 		if !ok || !misread {
 			return p
 		}
-		for _, t := range []string{body, body + "등기"} {
-			if info, ok := classifyPurpose(t); ok && info.complete && info.kind != KindCancellation {
-				named := t
-				if info.fuzzy {
-					named = canonicalPurpose(t)
-				}
-				if !strings.HasSuffix(named, "등기") {
-					named += "등기"
-				}
-				return strconv.Itoa(n) + "번" + named + "말소"
-			}
+		named, info, ok := namedPurpose(body)
+		if !ok {
+			return p
 		}
-		return p
+		if info.fuzzy {
+			named = canonicalPurpose(named)
+		}
+		if !strings.HasSuffix(named, "등기") {
+			named += "등기"
+		}
+		return strconv.Itoa(n) + "번" + named + "말소"
 	}
 	rs := []rune(p)
 	for _, k := range purposes {
@@ -210,6 +200,18 @@ func canonicalPurpose(p string) string {
 		return k.text
 	}
 	return p
+}
+
+// namedPurpose returns the purpose a 말소's 등기목적 names before its
+// (등기)말소, s: s itself or, the 등기 being the purpose's own (…가등기말소),
+// s and 등기; the first that is a whole purpose and not a 말소.
+func namedPurpose(s string) (string, purposeInfo, bool) {
+	for _, t := range []string{s, s + "등기"} {
+		if info, ok := classifyPurpose(t); ok && info.complete && info.kind != KindCancellation {
+			return t, info, true
+		}
+	}
+	return "", purposeInfo{}, false
 }
 
 // misreadRegistration returns s without its last two syllables when they
