@@ -127,12 +127,19 @@ func parseDate(y, m, dd string) (time.Time, bool) {
 }
 
 // percentDay reports whether rest, the text after a date whose 일 was
-// read as %, shows the % was a digit of the day misread: a digit or one
-// of 일's readings follows it, spaces aside.
+// read as %, shows the % was a digit of the day misread: a digit glued to
+// it, or one of 일's readings after it, or after a digit or two (1% 3일),
+// spaces aside. A date in the next column (10%   2022년4월7일) is not one.
 func percentDay(rest string) bool {
+	if r, _ := utf8.DecodeRuneInString(rest); unicode.IsDigit(r) {
+		return true
+	}
 	rest = strings.TrimLeft(rest, " \t")
+	if n := len(rest) - len(strings.TrimLeft(rest, "0123456789")); n <= 2 {
+		rest = strings.TrimLeft(rest[n:], " \t")
+	}
 	r, _ := utf8.DecodeRuneInString(rest)
-	return unicode.IsDigit(r) || strings.ContainsRune("일알얼힐밀잎월윌", r)
+	return strings.ContainsRune("일알얼힐밀잎월윌", r)
 }
 
 // dateMatch is one date found in a text.
@@ -173,8 +180,8 @@ var amountPattern = regexp.MustCompile(`^` + sp + `([금급긍][ \t]*)?(` + dB +
 // misread (S424,800,000). When separators were read, the grouping must hold
 // but for a first group of four digits (a separator lost:
 // 금1364,000,000). With no 금 read (nor a letter for it), a digit may be
-// the 금 (3387,000,000, or 350,000,000 for 금50,000,000): not read.
-// Anything else is too ambiguous to read.
+// the 금: read only where the grouping shows it (kumAsDigit). Anything
+// else is too ambiguous to read.
 func parseAmount(s string) (int64, bool) {
 	m := amountPattern.FindStringSubmatch(s)
 	if m == nil {
@@ -187,10 +194,9 @@ func parseAmount(s string) (int64, bool) {
 		kum = true
 	}
 	if m[1] == "" && !kum {
-		// No 금 read: a digit may be the 금 (3387,000,000 or 350,000,000
-		// for 금50,000,000) as well as the 금 lost. Every amount the
-		// registry prints has one.
-		return 0, false
+		// No 금 read: a digit may be the 금 (350,000,000 for 금50,000,000)
+		// as well as the 금 lost. Every amount the registry prints has one.
+		return kumAsDigit(raw)
 	}
 	groups := strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == '.' })
 	var ds string
@@ -212,22 +218,50 @@ func parseAmount(s string) (int64, bool) {
 	return n, err == nil
 }
 
+// kumAsDigit reads an amount whose 금 was read as a digit, the way
+// Tesseract reads it (2 or 3), where the grouping shows it: a first group
+// of four digits before groups of three (3387,000,000, 2188 400,000) is
+// the 금 and three digits, one misreading, where a 금 lost and a separator
+// lost would be two. A first group of three (350,000,000) is either.
+func kumAsDigit(raw string) (int64, bool) {
+	groups := strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == '.' || r == ' ' || r == '\t' })
+	if len(groups) < 3 || len(groups[0]) != 4 || !strings.ContainsRune("23", rune(groups[0][0])) {
+		return 0, false
+	}
+	ds := groups[0][1:]
+	for _, g := range groups[1:] {
+		if g = digitsOf(g); len(g) != 3 {
+			return 0, false
+		}
+		ds += g
+	}
+	ds = strings.TrimLeft(digitsOf(ds), "0")
+	if ds == "" || len(ds) > 15 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(ds, 10, 64)
+	return n, err == nil
+}
+
 // idPattern matches a 주민등록번호 as the registry prints it, masked
 // (750101-*******), or a 법인등록번호 (110111-1234567). OCR reads the
 // asterisks as all sorts of marks (×, ㅎ, +, x, k, «, R, %) and may put spaces
 // among them and among the digits.
 //
-// The dash may be lost (a strike through the row takes it) or the marks be
-// fewer: 750101 +**+***, 750101-****; the first mark after a lost dash may
-// be read as ㅠ (530611ㅠ+ㅠㅠㅠㅠㅠ, glued to the name).
-var idPattern = regexp.MustCompile(`(?:` + d + `[ \t]?){5}` + d + sp + `(?:-` + sp +
-	`(?:(?:` + d + `[ \t]?){6}` + d + `|(?:[^\s0-9가-힣][ \t]?){3,9}[^\s0-9가-힣])|[*+xXㅠ](?:[ \t]?[^\s0-9가-힣]){4,9})`)
+// The dash may be lost (a strike through the row takes it) or read as a
+// colon, or the marks be fewer: 750101 +**+***, 530611: +***+**,
+// 750101-****, 950707-** (the rest lost at the page's edge); the first
+// mark after a lost dash may be read as ㅠ (530611ㅠ+ㅠㅠㅠㅠㅠ, glued to
+// the name).
+var idPattern = regexp.MustCompile(`(?:` + d + `[ \t]?){5}` + d + sp + `(?:[-:]` + sp +
+	`(?:(?:` + d + `[ \t]?){6}` + d + `|(?:[^\s0-9가-힣][ \t]?){1,9}[^\s0-9가-힣])|[*+xXㅠ](?:[ \t]?[^\s0-9가-힣]){4,9})`)
 
 // parseID returns the number an idPattern match stands for: masked numbers
-// come back as NNNNNN-*******. After the six digits and a dash, the marks
-// are five to ten with two at least read as an asterisk, or four, all of
-// them; without the dash (a strike took it), five to ten with four read
-// as an asterisk.
+// come back as NNNNNN-*******. After the six digits and a dash (or a colon
+// for it), the marks are five to ten with two at least read as an
+// asterisk, or four, all of them marks, or two or three asterisks and
+// nothing else; without the dash (a strike took it), five to ten with four
+// read as an asterisk.
 func parseID(s string) (string, bool) {
 	// The six digits, as OCR may read them, and what follows.
 	i, n := 0, 0
@@ -244,8 +278,12 @@ func parseID(s string) (string, bool) {
 		return "", false
 	}
 	head, rest := digitsOf(s[:i]), strings.TrimLeft(s[i:], " \t")
-	dashed := strings.HasPrefix(rest, "-")
-	tail := noSpace(strings.TrimPrefix(rest, "-"))
+	dashed := strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, ":")
+	tail := rest
+	if dashed {
+		tail = rest[1:]
+	}
+	tail = noSpace(tail)
 	if ds := digitsOf(tail); dashed && len(ds) == 7 && utf8.RuneCountInString(tail) == 7 {
 		return head + "-" + ds, true
 	}
@@ -264,6 +302,8 @@ func parseID(s string) (string, bool) {
 		return head + "-*******", marks >= 2
 	case dashed && count == 4:
 		return head + "-*******", marks == 4
+	case dashed && count >= 2:
+		return head + "-*******", strings.Count(tail, "*") == count
 	case !dashed && count >= 5:
 		return head + "-*******", marks >= 4
 	}
@@ -296,14 +336,68 @@ func canonicalName(s string) string {
 	switch {
 	case s == corp:
 	case strings.HasPrefix(s, corp):
-		s = corp + " " + strings.TrimPrefix(s, corp)
+		s = corp + " " + companyWord(strings.TrimPrefix(s, corp))
 	case strings.HasSuffix(s, corp):
-		s = strings.TrimSuffix(s, corp) + " " + corp
+		s = companyWord(strings.TrimSuffix(s, corp)) + " " + corp
 	}
 	if utf8.RuneCountInString(s) > 40 {
 		s = string([]rune(s)[:40])
 	}
 	return s
+}
+
+// companyWords are words Korean company names end in, naming the trade:
+// a company's name ending in one of them with one letter (jamo) of one
+// syllable misread, but its first, is read as ending in it (대명주태 →
+// 대명주택, 케이비저축은향 → 케이비저축은행). Longer words come first.
+var companyWords = []string{
+	"엔지니어링", "보증보험", "저축은행", "종합건설", "자산신탁", "토지신탁", "산업개발", "홀딩스",
+	"캐피탈", "은행", "건설", "건영", "주택", "개발", "산업", "물산", "카드", "대부", "보험", "신탁",
+	"증권", "금융", "생명", "화재", "상사", "토건", "건축", "기업", "리츠", "투자", "자산", "부동산",
+}
+
+// companyWord returns name, a company's name without 주식회사, with its
+// last word put right where one letter of it was misread (companyWords).
+func companyWord(name string) string {
+	rs := []rune(name)
+	for _, w := range companyWords {
+		if strings.HasSuffix(name, w) {
+			return name
+		}
+	}
+	for _, w := range companyWords {
+		wr := []rune(w)
+		if len(rs) <= len(wr) {
+			continue
+		}
+		tail := rs[len(rs)-len(wr):]
+		if tail[0] != wr[0] || substitutions(tail, wr) != 1 {
+			continue
+		}
+		for i := range wr {
+			if tail[i] != wr[i] && jamoDiff(tail[i], wr[i]) == 1 {
+				return string(rs[:len(rs)-len(wr)]) + w
+			}
+		}
+	}
+	return name
+}
+
+// jamoDiff returns in how many of their three letters (initial, vowel,
+// final) two Hangul syllables differ: 3 when either is not one.
+func jamoDiff(a, b rune) int {
+	const base, last = 0xAC00, 0xD7A3
+	if a < base || a > last || b < base || b > last {
+		return 3
+	}
+	x, y := int(a-base), int(b-base)
+	n := 0
+	for _, p := range [][2]int{{x / 588, y / 588}, {x % 588 / 28, y % 588 / 28}, {x % 28, y % 28}} {
+		if p[0] != p[1] {
+			n++
+		}
+	}
+	return n
 }
 
 // editDistanceAtMost1 reports whether a and b differ by at most one rune

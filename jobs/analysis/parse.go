@@ -903,7 +903,7 @@ func (b *block) entry() Entry {
 			break
 		}
 	}
-	e.Cause = findCause(first[causeFrom:], b.lines[1:])
+	e.Cause = findCause(first[causeFrom:], b.lines[1:], expectedCause[e.Kind])
 	b.details(&e)
 
 	switch {
@@ -945,10 +945,21 @@ func hasRole(ps []Party, role string) bool {
 	return false
 }
 
+// expectedCause is the 등기원인 an entry of a kind always has: a court's
+// 가처분 or 가압류 is registered on its 결정 and on nothing else.
+var expectedCause = map[Kind]string{
+	KindInjunction:            "가처분결정",
+	KindProvisionalAttachment: "가압류결정",
+	KindLeaseRegistration:     "임차권등기명령",
+}
+
 // findCause returns the first kind of 등기원인 in the cause's cell: the rest
 // of the first line after the dates, and the next two lines, each up to the
-// first label of 권리자 및 기타사항.
-func findCause(first string, more []string) string {
+// first label of 권리자 및 기타사항. expect, when not "", is the cause the
+// entry's purpose always has: read with up to two syllables misread, any of
+// them, where no cause reads otherwise (카처분결정, 가처부렬정), or, for a
+// court's decision, however misread where its case number follows.
+func findCause(first string, more []string, expect string) string {
 	parts := []string{beforeLabel(first)}
 	for i := 0; i < len(more) && i < 2; i++ {
 		parts = append(parts, beforeLabel(receiptNo.ReplaceAllString(more[i], " ")))
@@ -979,7 +990,40 @@ func findCause(first string, more []string) string {
 			}
 		}
 	}
-	return best
+	if best != "" || expect == "" {
+		return best
+	}
+	er := []rune(expect)
+	for i := 0; i+len(er) <= len(rs); i++ {
+		if substitutions(rs[i:i+len(er)], er) <= 2 {
+			return expect
+		}
+	}
+	// However garbled, a court's 결정 is the cause where its case number
+	// stands in the cell: (2022카합1…, a provisional measure's (카).
+	if courtDecision[expect] && courtCase.MatchString(region) {
+		return expect
+	}
+	return ""
+}
+
+// courtDecision are the causes that are a court's decision on a
+// provisional measure, numbered as a 카 case.
+var courtDecision = map[string]bool{"가처분결정": true, "가압류결정": true}
+
+// courtCase is a provisional measure's case number as the cause's cell
+// prints it after the decision, spaces removed: (2022카합17898), (2019카단…).
+var courtCase = regexp.MustCompile(`\(` + d + `{4}[카가][합단기]`)
+
+// substitutions returns how many runes a and b, of one length, differ in.
+func substitutions(a, b []rune) int {
+	n := 0
+	for i := range a {
+		if a[i] != b[i] {
+			n++
+		}
+	}
+	return n
 }
 
 // minFuzzyCause is the shortest cause read with one syllable misread: of
@@ -990,16 +1034,7 @@ const minFuzzyCause = 4
 // one rune, the first rune not one of them (the kind of cause is told by
 // its start: 가압류결정, 가처분결정).
 func oneSubstitution(a, b []rune) bool {
-	if len(a) != len(b) || len(a) == 0 || a[0] != b[0] {
-		return false
-	}
-	diff := 0
-	for i := range a {
-		if a[i] != b[i] {
-			diff++
-		}
-	}
-	return diff <= 1
+	return len(a) == len(b) && len(a) > 0 && a[0] == b[0] && substitutions(a, b) <= 1
 }
 
 // fixLongLabels restores the holder labels of four syllables or more read

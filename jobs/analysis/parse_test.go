@@ -481,8 +481,16 @@ func TestParseAmount(t *testing.T) {
 		{"급1,108,000,000", 1_108_000_000, true},
 		{"금360000000원", 360_000_000, true},
 		{"금360,000000원", 360_000_000, true}, // a separator lost
-		{"3387,000,000원", 0, false},         // 금 read as 3, or a separator lost: ambiguous
-		{"1364,000,000", 0, false},
+		// 금 read as 3 or 2: a first group of four, the rest of three (a
+		// phone photo's and a noisy scan's).
+		{"3387,000,000원", 387_000_000, true},
+		{"3387 000,000%", 387_000_000, true},
+		{"2188,400,000%", 188_400_000, true},
+		{"1364,000,000", 0, false},  // not a digit 금 is read as
+		{"3387,000", 0, false},      // too short for a registry amount
+		{"3387,00,000", 0, false},   // the grouping broken
+		{"33870,000,000", 0, false}, // five
+		{"3387,000,000,000", 387_000_000_000, true},
 		{"3387000000원", 0, false},  // neither 금 nor a separator: the 금 may be the 3
 		{"350,000,000원", 0, false}, // 금50,000,000 with the 금 read as 3, or 350,000,000 with it lost
 		{"S387000000원", 387_000_000, true},
@@ -517,10 +525,12 @@ func TestFindDates(t *testing.T) {
 		// 일 read as 월 or 윌 (a struck row's, the strike erased).
 		{"2022년4월10월 2022년4월10윌", []time.Time{date(2022, 4, 10), date(2022, 4, 10)}},
 		{"2022년4월 10% 제79548호", []time.Time{date(2022, 4, 10)}}, // 일 read as %
-		{"2022년4월1O 2022년4월1l", nil},                            // a digit read as a letter is no 일
+		// …and the next column's date after it (a phone photo's).
+		{"2022년4월 10%       2022년4월7일", []time.Time{date(2022, 4, 10), date(2022, 4, 7)}},
+		{"2022년4월1O 2022년4월1l", nil}, // a digit read as a letter is no 일
 		// A digit of the day misread as a mark, 일 after it (an outside
 		// review's): never a date of the digit before it.
-		{"2022년4월1%일 2022년4월1% 3일 2022년4월1/일 2022년4월1]일", nil},
+		{"2022년4월1%일 2022년4월1% 3일 2022년4월1/일 2022년4월1]일 2022년4월1%2", nil},
 		{"201 1년3월14일 201*1년1월21일", []time.Time{date(2011, 3, 14), date(2011, 1, 21)}},
 		{"제1 2019년3월4일", []time.Time{date(2019, 3, 4)}},
 		{"2 0 1 9 년 3 월 4 일", []time.Time{date(2019, 3, 4)}}, // letter-spaced
@@ -705,13 +715,18 @@ func TestParseID(t *testing.T) {
 		{"조하은 530611*****\\*", "530611-*******"},
 		{"윤은지 561016-****", "561016-*******"},
 		{"530611 +**-***", "530611-*******"},
+		{"조하은 53061 1: +***+**", "530611-*******"}, // the dash read as a colon
+		{"임은지 950707-**", "950707-*******"},        // the rest lost at the edge
+		{"임은지 950707-***", "950707-*******"},
+		{"110111: 1234567", "110111-1234567"},
 		{"조하은530611ㅠ+ㅠㅠㅠㅠㅠ", "530611-*******"}, // ㅠ first, glued to the name
 		// Not masked numbers: letters, too few marks, too few read as an
 		// asterisk.
 		{"530611 tee wwne", ""},
 		{"123456 abcde", ""},
 		{"123456 (여의도지점)", ""},
-		{"561016-**", ""},
+		{"561016-*", ""},
+		{"561016:", ""},
 		{"530611+", ""},
 		{"561016-*+", ""},
 		{"530611 +ab.c", ""},
@@ -746,6 +761,16 @@ func TestCanonicalName(t *testing.T) {
 		{"대전주조회사", "대전주조회사"},
 		{"주민호", "주민호"},
 		{"주식회", "주식회"},
+		// A trade's word with one letter of one syllable misread.
+		{"주식회사 대명주태", "주식회사 대명주택"},
+		{"주식회사 케이비저축은향", "주식회사 케이비저축은행"},
+		{"한국자산신닥 주식회사", "한국자산신탁 주식회사"},
+		{"주식회사 대명주배", "주식회사 대명주배"}, // two letters of 택
+		{"주식회사 대한주유", "주식회사 대한주유"}, // three
+		{"주식회사 은향", "주식회사 은향"},     // the word alone is no name
+		{"주식회사 국민은행", "주식회사 국민은행"},
+		{"대명주태", "대명주태"},           // not a company's name
+		{"주식회사 대명추택", "주식회사 대명추택"}, // the first syllable stands
 	}
 	for _, tt := range tests {
 		if got := canonicalName(tt.in); got != tt.want {
@@ -963,26 +988,39 @@ func TestPrintedAt(t *testing.T) {
 
 // TestFindCauseMisread: a cause read with one syllable wrong is still
 // named, but only when no cause reads as printed and the cause is long
-// enough for one syllable not to make another word.
+// enough for one syllable not to make another word; the cause a purpose
+// always has (a 가처분's 가처분결정) is named with two syllables wrong,
+// the first among them.
 func TestFindCauseMisread(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		first string
-		more  []string
-		want  string
+		first  string
+		more   []string
+		expect string
+		want   string
 	}{
-		{"2022년4월7일", []string{"서울중앙지방법원의", "가처분결정(2022카합1"}, "가처분결정"},
-		{"2022년4월7일", []string{"서울중앙지방법원의", "가치분결정(2022카합1"}, "가처분결정"},
-		{"2022년4월7일", []string{"서울중앙지방법원의", "가압루결정(2022카단1"}, "가압류결정"},
-		{"2020년1월2일 임의경매개시걸정", nil, "임의경매개시결정"},
-		{"2020년1월2일 매매", nil, "매매"},
-		{"2020년1월2일 매애", nil, ""},                // two syllables: 매매 or 매각, no telling
-		{"2020년1월2일 나처분결정", nil, ""},             // the first syllable tells the kind
-		{"2020년1월2일 해지 가치분결정", nil, "해지"},        // an exact cause comes first
-		{"2020년1월2일", []string{"채권자 가치분결정"}, ""}, // after a label: not the cause's cell
+		{"2022년4월7일", []string{"서울중앙지방법원의", "가처분결정(2022카합1"}, "", "가처분결정"},
+		{"2022년4월7일", []string{"서울중앙지방법원의", "가치분결정(2022카합1"}, "", "가처분결정"},
+		{"2022년4월7일", []string{"서울중앙지방법원의", "가압루결정(2022카단1"}, "", "가압류결정"},
+		{"2020년1월2일 임의경매개시걸정", nil, "", "임의경매개시결정"},
+		{"2020년1월2일 매매", nil, "", "매매"},
+		{"2020년1월2일 매애", nil, "", ""},                // two syllables: 매매 or 매각, no telling
+		{"2020년1월2일 나처분결정", nil, "", ""},             // the first syllable tells the kind
+		{"2020년1월2일 해지 가치분결정", nil, "", "해지"},        // an exact cause comes first
+		{"2020년1월2일", []string{"채권자 가치분결정"}, "", ""}, // after a label: not the cause's cell
+		// A 가처분's: 카처분결정, 가처부렬정 (JPEG and specked copies').
+		{"2022년4월7일", []string{"서울중앙지방법원의", "카처분결정(2022카합+"}, "가처분결정", "가처분결정"},
+		{"2019년11월6일", []string{"서울중앙지방법원의", "가처부렬정(2019카합8"}, "가처분결정", "가처분결정"},
+		{"2019년11월6일", []string{"서울중앙지방법원의", "가차분골꼼(2019카합8"}, "가처분결정", "가처분결정"}, // three, and the case number
+		{"2019년11월6일", []string{"서울중앙지방법원의", "가차분골꼼 2019"}, "가처분결정", ""},         // three, no case number
+		{"2019년11월6일", []string{"서울중앙지방법원의", "(2019카합8"}, "", ""},                // no purpose to expect it of
+		{"2019년11월6일", []string{"서울중앙지방법원의", "(2019카합8"}, "임차권등기명령", ""},         // not a 카 case's cause
+		{"2022년4월7일", []string{"서울중앙지방법원의", "가압류결정(2022카단1"}, "가처분결정", "가압류결정"},  // an exact one comes first
+		{"2022년4월7일", []string{"서울중앙지방법원의", "카처분결정"}, "", ""},
+		{"2020년1월2일", []string{"채권자 카처분결정"}, "가처분결정", ""}, // after a label
 	} {
-		if got := findCause(tt.first, tt.more); got != tt.want {
-			t.Errorf("findCause(%q, %q) = %q, want %q", tt.first, tt.more, got, tt.want)
+		if got := findCause(tt.first, tt.more, tt.expect); got != tt.want {
+			t.Errorf("findCause(%q, %q, %q) = %q, want %q", tt.first, tt.more, tt.expect, got, tt.want)
 		}
 	}
 }

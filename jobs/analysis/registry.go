@@ -5,7 +5,7 @@ import "time"
 // ParserVersion identifies the rules Parse and Analyze apply. It increases
 // whenever their output for some input changes, so that stored analyses made
 // by an older parser can be found and recomputed.
-const ParserVersion = 10
+const ParserVersion = 11
 
 // Registry is what Parse read from a 등기사항전부증명서.
 type Registry struct {

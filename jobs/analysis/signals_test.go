@@ -180,7 +180,7 @@ func TestSignalsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"parser_version":10,` +
+	want := `{"parser_version":11,` +
 		`"ownership":{"owners":[{"role":"소유자","name":"김민준","id":"750101-*******"}],"since":"2019-05-02T00:00:00Z","recent_transfer":true,` +
 		`"entries":[{"section":"ownership","rank":"2","purpose":"소유권이전","kind":"ownership_transfer"}]},` +
 		`"mortgages":{"total":360000000,"entries":[{"section":"rights","rank":"1","purpose":"근저당권설정","kind":"mortgage"}]},` +
