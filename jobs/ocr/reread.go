@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Tesseract reading Korean and English at once takes a specked or blurred
@@ -131,14 +132,24 @@ var areaWord = regexp.MustCompile(`^\D{0,2}\d[\d,.]*\.\d\d(?:mi|ni|m2|m|rn|n)$`)
 // suspectWord reports whether a word of the first reading is one Korean
 // alone may read better: Latin, or a date read as digits only.
 func suspectWord(w tsvWord) bool {
-	return hasLatin(w.text) && !areaWord.MatchString(w.text) || garbledDate.MatchString(w.text)
+	return hasLatin(w.text) && !areaWord.MatchString(w.text) || garbledDate.MatchString(w.text) || markedNumber.MatchString(w.text) || misgrouped.MatchString(w.text)
 }
 
 // garbledDate is a date whose 년, 월 and 일 were read as digits
 // (2011년2월22일 → 2011428224): eight to twelve digits from 19 or 20 on,
 // which no number the form prints is (its numbers have dashes, commas or
 // at most six digits), a mark or two around them.
-var garbledDate = regexp.MustCompile(`^\D{0,2}(?:19|20)\d{6,10}\D{0,2}$`)
+var garbledDate = regexp.MustCompile(`^\D{0,2}(?:19|20)\d\d(?:\d{3,8}|['‘’"]\d*)\D{0,2}$`)
+
+// markedNumber is a number with a speck's mark read among its digits
+// (20*1 for 2011): the form prints none but commas, periods, dashes,
+// slashes and parentheses there.
+var markedNumber = regexp.MustCompile(`^\D{0,2}\d+[*#%^~+'‘’"]\d+\D{0,2}$`)
+
+// misgrouped is an amount whose first group of digits is longer than
+// three (금1,531,000,000 read 11531,000,000, its first comma as a 1; 금 read
+// as a 3: 3387,000,000): the form groups every amount by three.
+var misgrouped = regexp.MustCompile(`^\D{0,2}\d{4,}(?:,\d{3})+\D{0,2}$`)
 
 // rereadable reports whether a page read in languages (Tesseract's -l
 // spec) has its suspect lines read again: when it names rereadLanguage and
@@ -186,7 +197,7 @@ func (r *reader) rereadSuspects(ctx context.Context, img *image.Gray, root strin
 	var again []image.Rectangle // the lines to read again, padded
 	for _, ws := range first.words {
 		for _, w := range ws {
-			if hasLatin(w.text) || garbledDate.MatchString(w.text) {
+			if hasLatin(w.text) || garbledDate.MatchString(w.text) || markedNumber.MatchString(w.text) || misgrouped.MatchString(w.text) {
 				box := wordsBox(ws)
 				pad := int(float64(box.Dy())*rereadPad + 0.5)
 				again = append(again, image.Rect(box.Min.X-box.Dy(), box.Min.Y-pad, box.Max.X+box.Dy(), box.Max.Y+pad))
@@ -336,8 +347,9 @@ func wordSpans(line string, words []tsvWord) (spans [][2]int, ok bool) {
 //   - every weak word of the run has one of them over it (a word the
 //     second reading did not read is not dropped);
 //   - their mean confidence is higher than the run's;
-//   - they add no digit to a run that had none (a neighbour's ink read as
-//     a number in place of a word).
+//   - they add no digit to a run that had none but within the run's span
+//     and among more Korean (a neighbour's ink read as a number in place
+//     of a word: surer).
 //
 // Every other word keeps its first reading. ok is false when no run is
 // replaced or the txt and the TSV of either line do not match.
@@ -363,12 +375,14 @@ func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 			continue
 		}
 		// The run: its suspect words (core) and the weak words beside
-		// them. When the run cannot be replaced, its core alone may be
-		// (a weak word beside it read wider the second time: 채권자 read
-		// AH MAL beside a weak 조, whose second reading reached past the
-		// next word).
+		// them, and the rest of a garbled date glued to it (restOfDate).
+		// When the run cannot be replaced, its core and what follows it
+		// may be (a weak mark before a date the second reading did not
+		// read), or its core alone (a weak word beside it read wider the
+		// second time: 채권자 read AH MAL beside a weak 조, whose second
+		// reading reached past the next word).
 		core := end - 1
-		for core > 0 && suspectWord(fw[core-1]) {
+		for core > 0 && (suspectWord(fw[core-1]) || startOfDate(fw[core-1], fw[core])) {
 			core--
 		}
 		start := core
@@ -376,13 +390,17 @@ func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 			start--
 		}
 		stop := end
-		for stop < len(fw) && weak(fw[stop]) && !suspectWord(fw[stop]) {
+		for stop < len(fw) && (weak(fw[stop]) || restOfDate(fw[stop-1], fw[stop])) && !suspectWord(fw[stop]) {
 			stop++
 		}
-		for _, r := range [][2]int{{start, stop}, {core, end}} {
+		tries := [][2]int{{start, stop}, {core, stop}, {core, end}}
+		for i, r := range tries {
+			if i > 0 && r == tries[i-1] {
+				continue
+			}
 			run := fw[r[0]:r[1]]
 			lo, hi := reach(fw, r[0], r[1])
-			if a, b, ok := over(sw, run, rows, lo, hi); ok && surer(sw[a:b], run) {
+			if a, b, ok := over(sw, run, keptWords(fw, r[0], r[1]), rows, lo, hi); ok && surer(sw[a:b], run) {
 				sp.text = sp.text[:fspans[r[0]][0]] + sline[sspans[a][0]:sspans[b-1][1]] + sp.text[fspans[r[1]-1][1]:]
 				for _, w := range run {
 					sp.rows[w.row] = nil
@@ -390,13 +408,31 @@ func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 				sp.rows[run[0].row] = sw[a:b]
 				break
 			}
-			if r[0] == core && r[1] == end {
-				break
-			}
 		}
 		end = start
 	}
 	return sp, len(sp.rows) > 0
+}
+
+// yearFirst is a word that starts with a year's digits: a date's first
+// word, which Tesseract boxes over the whole date.
+var yearFirst = regexp.MustCompile(`^\D{0,2}(?:19|20)\d\d`)
+
+// startOfDate reports whether w is the start of a date whose rest, next,
+// was read as suspect: w starts with a year and its box reaches over next
+// (202244 B 7H for 2022년4월7일: Tesseract boxed the date's first word over
+// all of it).
+func startOfDate(w, next tsvWord) bool {
+	return yearFirst.MatchString(w.text) && w.box.Max.X > next.box.Min.X
+}
+
+// restOfDate reports whether w, a number, is the rest of a date prev was
+// the start of, garbled: prev is a garbledDate and w is glued to it (a
+// gap of half its height at most: 2023'45 8308 for 2023년5월30일,
+// 월 read as a space and an 8).
+func restOfDate(prev, w tsvWord) bool {
+	return garbledDate.MatchString(prev.text) && strings.Trim(w.text, "0123456789") == "" &&
+		w.box.Min.X-prev.box.Max.X <= prev.box.Dy()/2
 }
 
 // reach returns how far across the words over the run fw[start:end] may
@@ -426,15 +462,28 @@ func reach(fw []tsvWord, start, end int) (lo, hi int) {
 	return lo, hi
 }
 
+// readAgain returns the word of second that is k read again: the same
+// text, starting where k does, give or take a quarter of its height.
+func readAgain(k tsvWord, second []tsvWord) (tsvWord, bool) {
+	for _, w := range second {
+		d := k.box.Min.X - w.box.Min.X
+		if k.text == w.text && max(d, -d) <= k.box.Dy()/4 && min(w.box.Max.Y, k.box.Max.Y) > max(w.box.Min.Y, k.box.Min.Y) {
+			return w, true
+		}
+	}
+	return tsvWord{}, false
+}
+
 // over returns the second reading's words [a, b) that lie over run, a run
 // of the first reading's words on a line in rows, each within lo and hi
-// across (see spliceLine).
-func over(second, run []tsvWord, rows image.Rectangle, lo, hi int) (a, b int, ok bool) {
+// across (see spliceLine); the line's kept words read again are not
+// among them, wherever their boxes reach (keptAgain).
+func over(second, run, kept []tsvWord, rows image.Rectangle, lo, hi int) (a, b int, ok bool) {
 	span := wordsBox(run)
 	a, b = -1, -1
 	for i, w := range second {
 		midY := (w.box.Min.Y + w.box.Max.Y) / 2
-		if midY < rows.Min.Y || midY >= rows.Max.Y || w.box.Max.X <= span.Min.X || w.box.Min.X >= span.Max.X {
+		if midY < rows.Min.Y || midY >= rows.Max.Y || w.box.Max.X <= span.Min.X || w.box.Min.X >= span.Max.X || keptAgain(w, kept) {
 			continue
 		}
 		if w.box.Min.X < lo || w.box.Max.X > hi {
@@ -460,8 +509,29 @@ func over(second, run []tsvWord, rows image.Rectangle, lo, hi int) (a, b int, ok
 	return a, b, true
 }
 
+// keptWords returns the words of a line, fw, outside its run [start, end).
+func keptWords(fw []tsvWord, start, end int) []tsvWord {
+	return slices.Concat(fw[:start], fw[end:])
+}
+
+// keptAgain reports whether w, a word of the second reading, is one of the
+// kept words read again (readAgain). Its box may reach over the run all
+// the same (on a skewed page, Tesseract boxed 채권자 over the name after
+// it); it is not a word over the run.
+func keptAgain(w tsvWord, kept []tsvWord) bool {
+	return slices.ContainsFunc(kept, func(k tsvWord) bool {
+		a, ok := readAgain(k, []tsvWord{w})
+		return ok && a == w
+	})
+}
+
 // surer reports whether the second reading's words over a run are surer
-// than the run and add no digit to it.
+// than the run and add no digit to it that is not the run's: where the run
+// had none, a digit the second reading adds must lie within the run's
+// span and among more Korean than digits (FEA BPO? ASH read again as
+// 가처분결공(2022카합, a cause with its case number). A neighbour's ink
+// read as a number reaches past the run; Latin the page prints read as
+// digits (VIEW as 40000) has no Korean around it.
 func surer(second, run []tsvWord) bool {
 	mean := func(ws []tsvWord) float64 {
 		var s float64
@@ -470,10 +540,29 @@ func surer(second, run []tsvWord) bool {
 		}
 		return s / float64(len(ws))
 	}
-	digits := func(ws []tsvWord) bool {
-		return slices.ContainsFunc(ws, func(w tsvWord) bool { return strings.ContainsAny(w.text, "0123456789") })
+	if mean(second) <= mean(run) {
+		return false
 	}
-	return mean(second) > mean(run) && (digits(run) || !digits(second))
+	hasDigit := func(w tsvWord) bool { return strings.ContainsAny(w.text, "0123456789") }
+	if slices.ContainsFunc(run, hasDigit) || !slices.ContainsFunc(second, hasDigit) {
+		return true
+	}
+	span := wordsBox(run)
+	hangul, digits := 0, 0
+	for _, w := range second {
+		if hasDigit(w) && (w.box.Min.X < span.Min.X-2 || w.box.Max.X > span.Max.X+2) {
+			return false
+		}
+		for _, r := range w.text {
+			switch {
+			case unicode.Is(unicode.Hangul, r):
+				hangul++
+			case unicode.IsDigit(r):
+				digits++
+			}
+		}
+	}
+	return hangul > digits
 }
 
 // spliceReading returns the first reading's txt and TSV (tsv) with the

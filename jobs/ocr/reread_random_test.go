@@ -142,10 +142,10 @@ func mayChange(ws []tsvWord) []bool {
 		weak := func(w tsvWord) bool {
 			return suspectWord(w) || w.conf < weakConfidence && !strings.ContainsAny(w.text, "0123456789")
 		}
-		for j := i - 1; j >= 0 && weak(ws[j]); j-- {
+		for j := i - 1; j >= 0 && (weak(ws[j]) || startOfDate(ws[j], ws[j+1])); j-- {
 			out[j] = true
 		}
-		for j := i + 1; j < len(ws) && weak(ws[j]); j++ {
+		for j := i + 1; j < len(ws) && (weak(ws[j]) || restOfDate(ws[j-1], ws[j])); j++ {
 			out[j] = true
 		}
 	}
@@ -256,8 +256,8 @@ func TestSpliceRandom(t *testing.T) {
 					}
 				}
 				// digits of replaced weak non-suspect words
-				for _, fw := range first.words[k] {
-					if hasKey(sp.rows, fw.row) && !suspectWord(fw) && strings.ContainsAny(fw.text, "0123456789") {
+				for i, fw := range first.words[k] {
+					if hasKey(sp.rows, fw.row) && !suspectWord(fw) && strings.ContainsAny(fw.text, "0123456789") && !allowed[i] {
 						fail("weak word with digits replaced", fmt.Sprintf("seed %d line %d: %q (conf %g): %q → %q", seed, k, fw.text, fw.conf, first.txt[first.at[k]], line))
 					}
 				}

@@ -39,6 +39,13 @@ func TestSuspectWord(t *testing.T) {
 		"2011428224": true, "20144138142": true, "-2022444810\"": true, "201543902": true,
 		"20190325": true, "2019년3월25일": false, "123082-5515088": false,
 		"53191": false, "금387,000,000원": false, "제201912호": false, "2019": false, "1941208302": true,
+		// Seven digits (2022448 for 2022년4월8일), or a mark among a
+		// year's digits or a number's (2023'45, 20*1).
+		"2022448": true, "2023'45": true, "20*1": true, "53#91": true, "202244": false,
+		"188,400,000": false, "15.553": false, "561016*******": false, "2022카합1": false,
+		// An amount's first group longer than three (a comma read as 1, the
+		// 금 as a 3).
+		"11531,000,000": true, "3387,000,000": true, "1,531,000,000": false, "387,000,000": false,
 	} {
 		if got := suspectWord(tsvWord{text: text}); got != want {
 			t.Errorf("suspectWord(%q) = %v, want %v", text, got, want)
@@ -195,6 +202,38 @@ func TestSpliceLine(t *testing.T) {
 		{"words over the run not next to each other",
 			oneLine("DEUS 1146", 1, word("DEUS", 10, 0, 100), word("1146", 90, 150, 300)),
 			oneLine("고유 (상무) 번호 1146", 1, word("고유", 90, 0, 50), tsvWord{text: "(상무)", conf: 90, box: image.Rect(20, 140, 80, 170)}, word("번호", 90, 50, 100), word("1146", 90, 150, 300)), ""},
+		// A clean copy's: 2023년5월30일 read 2023'45 8308, a weak mark
+		// before it; the number glued to the garbled date is its rest.
+		{"the rest of a garbled date",
+			oneLine("말소 = 2023'45 8308 2023년5월28일", 1, word("말소", 82, 0, 58), word("=", 31, 92, 115), word("2023'45", 10, 128, 253), word("8308", 10, 265, 355), word("2023년5월28일", 92, 456, 680)),
+			oneLine("말소 2023년5월30일 2023년5월28일", 1, word("말소", 93, 0, 53), word("2023", 92, 125, 201), word("년", 93, 208, 232), word("5", 93, 238, 253), word("월", 93, 261, 283), word("30", 92, 289, 326), word("일", 91, 330, 355), word("2023년5월28일", 92, 456, 680)),
+			"말소 = 2023년5월30일 2023년5월28일"},
+		{"a number apart from a garbled date is not its rest",
+			oneLine("2023'45 8308", 1, word("2023'45", 10, 128, 253), word("8308", 10, 300, 386)),
+			oneLine("2023년5 9월30일", 1, word("2023", 92, 125, 201), word("년", 93, 208, 232), word("5", 93, 238, 253), word("9월30일", 92, 300, 386)),
+			"2023년5 8308"},
+		// A noisy scan's: 2022년4월7일 read 202244 B 7H, the first word
+		// boxed over the whole date.
+		{"a date's first word boxed over its suspect rest",
+			oneLine("- 202244 B 7H 사해", 1, word("-", 36, 0, 2), word("202244", 0, 3, 220), word("B", 0, 147, 161), word("7H", 4, 169, 224), word("사해", 93, 300, 360)),
+			oneLine("2022년4월7일 사해", 1, word("2022", 80, 0, 220), word("년", 92, 85, 111), word("4", 87, 110, 137), word("월", 92, 136, 163), word("7", 92, 162, 189), word("일", 79, 188, 222), word("사해", 93, 300, 360)),
+			"2022년4월7일 사해"}, // the weak mark under the date too
+		// A skewed page's: the second reading boxed 채권자 over the name
+		// after it; it is the kept word read again, not a word over the run.
+		{"a kept word read again, boxed over the run",
+			oneLine("채권자 ZStZ 530611", 1, word("채권자", 92, 0, 92), word("ZStZ", 22, 102, 195), word("530611", 86, 207, 319)),
+			oneLine("채권자 조하은 530611", 1, word("채권자", 77, 0, 303), word("조", 4, 114, 146), word("하", 93, 145, 182), word("은", 91, 181, 209), word("530611", 91, 220, 303)),
+			"채권자 조하은 530611"},
+		// A noisy scan's cause: its case number's digits lie under the
+		// Latin and among Korean.
+		{"digits among Korean within the run",
+			oneLine("FEA BPO? ASH ＊ 대견", 1, word("FEA", 30, 0, 92), word("BPO?", 22, 137, 226), word("ASH", 0, 250, 330), word("＊", 69, 362, 374), word("대견", 80, 404, 463)),
+			oneLine("가처분결공(2022카합+ ＊ 대견", 1, word("가", 88, 0, 34), word("처", 90, 42, 78), word("분", 82, 77, 109), word("결", 80, 108, 125), word("공", 0, 142, 165), word("(2022", 76, 164, 330), word("카", 91, 258, 300), word("합", 33, 299, 325), word("+", 79, 324, 340), word("＊", 69, 362, 374), word("대견", 80, 404, 463)),
+			"가처분결공(2022카합+ ＊ 대견"},
+		{"digits among less Korean",
+			oneLine("FEA BPO? ASH 대견", 1, word("FEA", 30, 0, 92), word("BPO?", 22, 137, 226), word("ASH", 0, 250, 330), word("대견", 80, 404, 463)),
+			oneLine("가 (2022 1+ 대견", 1, word("가", 88, 0, 34), word("(2022", 76, 164, 250), word("1+", 79, 258, 330), word("대견", 80, 404, 463)),
+			""},
 		{"the txt holds more than the TSV's words",
 			oneLine("DEUS 1146 7", 1, word("DEUS", 10, 0, 100), word("1146", 90, 150, 300)),
 			oneLine("고유번호 1146", 1, word("고유번호", 95, 0, 100), word("1146", 90, 150, 300)), ""},
