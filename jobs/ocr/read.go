@@ -352,6 +352,9 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 			r.log.WarnContext(ctx, "ocr: reading suspect lines again failed; the page keeps its first reading", "page", n, "error", err)
 		}
 	}
+	if !r.raw {
+		txt, tsv = regroupAmounts(prep.page, txt, tsv)
+	}
 	p := tesseractPage([]byte(correctForm(string(txt))), tsv)
 	p.Page = n
 	markRecovered(&p, tsv)
