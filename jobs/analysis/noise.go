@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -103,12 +104,12 @@ func number(s string) (int, bool) {
 
 // datePattern matches a date as the registry prints it, 2019년3월4일, with
 // OCR's spacing and misreadings of the digits and of 년 월 일 (년 as 변,
-// 월 as 일, 일 as 힐, 밀, 잎 or 월, or as a percent sign: 10%), and a
+// 월 as 일, 일 as 힐, 밀, 말, 잎 or 월, or as a percent sign: 10%), and a
 // space or a speck's mark read between the year's digits (201 1년,
 // 201*1년). A % read for 일 must end the date: followed by a digit or by
 // 일 itself, it is a digit of the day misread (2022년4월1%일), and
 // findDates reads no date there.
-var datePattern = regexp.MustCompile(`(` + d + `(?:[ \t.,'*+]?` + d + `){3})` + sp + `[년넌녀변]` + sp + `(` + d + `{1,2})` + sp + `[월윌욀일]` + sp + `(` + d + `{1,2})` + sp + `[일알얼힐밀잎월윌%]`)
+var datePattern = regexp.MustCompile(`(` + d + `(?:[ \t.,'*+]?` + d + `){3})` + sp + `[년넌녀변]` + sp + `(` + d + `{1,2})` + sp + `[월윌욀일]` + sp + `(` + d + `{1,2})` + sp + `[일알얼힐밀말잎월윌%]`)
 
 // parseDate returns the date of a datePattern match's groups, or false when
 // it is not a plausible registry date.
@@ -139,7 +140,7 @@ func percentDay(rest string) bool {
 		rest = strings.TrimLeft(rest[n:], " \t")
 	}
 	r, _ := utf8.DecodeRuneInString(rest)
-	return strings.ContainsRune("일알얼힐밀잎월윌", r)
+	return strings.ContainsRune("일알얼힐밀말잎월윌", r)
 }
 
 // dateMatch is one date found in a text.
@@ -249,11 +250,11 @@ func kumAsDigit(raw string) (int64, bool) {
 // among them and among the digits.
 //
 // The dash may be lost (a strike through the row takes it) or read as a
-// colon, or the marks be fewer: 750101 +**+***, 530611: +***+**,
+// colon or an ellipsis, or the marks be fewer: 750101 +**+***, 530611: +***+**,
 // 750101-****, 950707-** (the rest lost at the page's edge); the first
 // mark after a lost dash may be read as ㅠ (530611ㅠ+ㅠㅠㅠㅠㅠ, glued to
 // the name).
-var idPattern = regexp.MustCompile(`(?:` + d + `[ \t]?){5}` + d + sp + `(?:[-:]` + sp +
+var idPattern = regexp.MustCompile(`(?:` + d + `[ \t]?){5}` + d + sp + `(?:[-:…]` + sp +
 	`(?:(?:` + d + `[ \t]?){6}` + d + `|(?:[^\s0-9가-힣][ \t]?){1,9}[^\s0-9가-힣])|[*+xXㅠ](?:[ \t]?[^\s0-9가-힣]){4,9})`)
 
 // parseID returns the number an idPattern match stands for: masked numbers
@@ -278,11 +279,8 @@ func parseID(s string) (string, bool) {
 		return "", false
 	}
 	head, rest := digitsOf(s[:i]), strings.TrimLeft(s[i:], " \t")
-	dashed := strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, ":")
-	tail := rest
-	if dashed {
-		tail = rest[1:]
-	}
+	tail := strings.TrimLeft(rest, "-:…")
+	dashed := len(rest)-len(tail) == len("-") || len(rest)-len(tail) == len("…")
 	tail = noSpace(tail)
 	if ds := digitsOf(tail); dashed && len(ds) == 7 && utf8.RuneCountInString(tail) == 7 {
 		return head + "-" + ds, true
@@ -329,9 +327,15 @@ func canonicalName(s string) string {
 	s = strings.Trim(noSpace(s), ",.:;·-_'\"`~")
 	const corp = "주식회사"
 	// 주식회사 with one syllable misread (주삭회사, 주식회샤) before the
-	// name; not after it, where 대전주조회사 is a name.
-	if rs := []rune(s); len(rs) > 4 && !strings.HasPrefix(s, corp) && !strings.HasSuffix(s, corp) && oneSubstitution(rs[:4], []rune(corp)) {
-		s = corp + string(rs[4:])
+	// name; after it only where the name ends in a trade's word
+	// (코리아신탁주삭회사), not where 대전주조회사 is a name.
+	if rs := []rune(s); len(rs) > 4 && !strings.HasPrefix(s, corp) && !strings.HasSuffix(s, corp) {
+		switch name := string(rs[:len(rs)-4]); {
+		case oneSubstitution(rs[:4], []rune(corp)):
+			s = corp + string(rs[4:])
+		case oneSubstitution(rs[len(rs)-4:], []rune(corp)) && slices.ContainsFunc(companyWords, func(w string) bool { return strings.HasSuffix(name, w) }):
+			s = name + corp
+		}
 	}
 	switch {
 	case s == corp:

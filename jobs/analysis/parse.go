@@ -678,6 +678,19 @@ func purposeOf(head string) string {
 // is left of one.
 func startsWithDate(s string) bool {
 	s = strings.TrimLeft(s, " ")
+	// A speck's mark or two glued before it (.2021년7월1일), as
+	// datePrefixBlank allows.
+	for range 2 {
+		r, size := utf8.DecodeRuneInString(s)
+		if r == utf8.RuneError || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsSpace(r) {
+			break
+		}
+		next, _ := utf8.DecodeRuneInString(s[size:])
+		if unicode.IsLetter(next) || unicode.IsSpace(next) || next == utf8.RuneError {
+			break
+		}
+		s = s[size:]
+	}
 	s = s[:min(len(s), 64)]
 	if loc := datePattern.FindStringIndex(s); loc != nil && loc[0] == 0 {
 		return true

@@ -519,7 +519,7 @@ func TestFindDates(t *testing.T) {
 		{"2019년2월30일 2019년13월1일 1066년1월1일", nil},
 		{"2010418224", nil}, // garbled: never read as a date
 		// 년 read as 변, 일 as 힐 or 밀, the year with a space or a mark.
-		{"2023변5월30일 2019년3월17힐 2022년4월7밀", []time.Time{date(2023, 5, 30), date(2019, 3, 17), date(2022, 4, 7)}},
+		{"2023변5월30일 2019년3월17힐 2022년4월7밀 2021년7월1말", []time.Time{date(2023, 5, 30), date(2019, 3, 17), date(2022, 4, 7), date(2021, 7, 1)}},
 		// 월 read as 일, 일 as 잎 (a noisy scan's).
 		{"2022년4일10일 2019년11월13잎", []time.Time{date(2022, 4, 10), date(2019, 11, 13)}},
 		// 일 read as 월 or 윌 (a struck row's, the strike erased).
@@ -719,7 +719,8 @@ func TestParseID(t *testing.T) {
 		{"임은지 950707-**", "950707-*******"},        // the rest lost at the edge
 		{"임은지 950707-***", "950707-*******"},
 		{"110111: 1234567", "110111-1234567"},
-		{"조하은530611ㅠ+ㅠㅠㅠㅠㅠ", "530611-*******"}, // ㅠ first, glued to the name
+		{"장현우791114…*********", "791114-*******"}, // an ellipsis for the dash (a blurred copy's)
+		{"조하은530611ㅠ+ㅠㅠㅠㅠㅠ", "530611-*******"},    // ㅠ first, glued to the name
 		// Not masked numbers: letters, too few marks, too few read as an
 		// asterisk.
 		{"530611 tee wwne", ""},
@@ -757,7 +758,9 @@ func TestCanonicalName(t *testing.T) {
 		// 주식회사 with one syllable misread.
 		{"주삭회사대명주택", "주식회사 대명주택"},
 		{"주식회샤케이비저축은행", "주식회사 케이비저축은행"},
-		{"농협은행주식회샤", "농협은행주식회샤"}, // after the name: not guessed
+		{"농협은행주식회샤", "농협은행 주식회사"},   // after a name ending in a trade's word
+		{"코리아신탁주삭회사", "코리아신탁 주식회사"}, // a noisy scan's
+		{"대한상회주식회샤", "대한상회주식회샤"},    // after another name: not guessed
 		{"대전주조회사", "대전주조회사"},
 		{"주민호", "주민호"},
 		{"주식회", "주식회"},
@@ -1043,6 +1046,29 @@ func TestClassifyShortPurpose(t *testing.T) {
 		info, ok := classifyShortPurpose(tt.in)
 		if ok != tt.ok || ok && info.kind != tt.kind {
 			t.Errorf("classifyShortPurpose(%q) = %v, %v; want %v, %v", tt.in, info.kind, ok, tt.kind, tt.ok)
+		}
+	}
+}
+
+// TestStartsWithDate: a 접수 cell's date starts the rest of a line after
+// the 등기목적, spaces and a speck's mark or two glued to it aside.
+func TestStartsWithDate(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]bool{
+		"   2019년3월4일 매매": true,
+		"  .2021년7월1월  ":  true, // a noisy scan's struck row
+		"-.2021년7월1일":     true,
+		"2010418224 2019": true,
+		"2068년++월+8알":     true,
+		"...2021년7월1일":    false, // three marks are more than a speck's
+		". 2021년7월1일":     false, // the mark stands apart
+		"가2021년7월1일":      false,
+		"매매 2019년3월4일":    false,
+		"":                false,
+		".":               false,
+	} {
+		if got := startsWithDate(in); got != want {
+			t.Errorf("startsWithDate(%q) = %v, want %v", in, got, want)
 		}
 	}
 }
