@@ -132,7 +132,7 @@ var areaWord = regexp.MustCompile(`^\D{0,2}\d[\d,.]*\.\d\d(?:mi|ni|m2|m|rn|n)$`)
 // suspectWord reports whether a word of the first reading is one Korean
 // alone may read better: Latin, or a date read as digits only.
 func suspectWord(w tsvWord) bool {
-	return hasLatin(w.text) && !areaWord.MatchString(w.text) || garbledDate.MatchString(w.text) || markedNumber.MatchString(w.text) || misgrouped.MatchString(w.text)
+	return hasLatin(w.text) && !areaWord.MatchString(w.text) || garbledDate.MatchString(w.text) || markedNumber.MatchString(w.text) || misgrouped.MatchString(w.text) || longNumber.MatchString(w.text)
 }
 
 // garbledDate is a date whose 년, 월 and 일 were read as digits
@@ -150,6 +150,12 @@ var markedNumber = regexp.MustCompile(`^\D{0,2}\d+[*#%^~+'‘’"]\d+\D{0,2}$`)
 // three (금1,531,000,000 read 11531,000,000, its first comma as a 1; 금 read
 // as a 3: 3387,000,000): the form groups every amount by three.
 var misgrouped = regexp.MustCompile(`^\D{0,2}\d{4,}(?:,\d{3})+\D{0,2}$`)
+
+// longNumber is seven digits or more with nothing between them: the form
+// prints none (its IDs and 고유번호 have dashes, its amounts commas, its
+// 접수번호 a 제 and a 호 around at most six digits), so one is a number
+// whose marks were read as digits or lost (41657602 for 제65760호).
+var longNumber = regexp.MustCompile(`^\D{0,2}\d{7,}\D{0,2}$`)
 
 // rereadable reports whether a page read in languages (Tesseract's -l
 // spec) has its suspect lines read again: when it names rereadLanguage and
@@ -197,7 +203,7 @@ func (r *reader) rereadSuspects(ctx context.Context, img *image.Gray, root strin
 	var again []image.Rectangle // the lines to read again, padded
 	for _, ws := range first.words {
 		for _, w := range ws {
-			if hasLatin(w.text) || garbledDate.MatchString(w.text) || markedNumber.MatchString(w.text) || misgrouped.MatchString(w.text) {
+			if suspectWord(w) || areaWord.MatchString(w.text) {
 				box := wordsBox(ws)
 				pad := int(float64(box.Dy())*rereadPad + 0.5)
 				again = append(again, image.Rect(box.Min.X-box.Dy(), box.Min.Y-pad, box.Max.X+box.Dy(), box.Max.Y+pad))

@@ -46,6 +46,9 @@ func TestSuspectWord(t *testing.T) {
 		// An amount's first group longer than three (a comma read as 1, the
 		// 금 as a 3).
 		"11531,000,000": true, "3387,000,000": true, "1,531,000,000": false, "387,000,000": false,
+		// Seven digits or more with nothing between (제65760호 read as
+		// 41657602; an ID whose dash was read as a digit).
+		"41657602": true, "1205884162899": true, "(1234567)": true, "123456": false, "120588-4162899": false,
 	} {
 		if got := suspectWord(tsvWord{text: text}); got != want {
 			t.Errorf("suspectWord(%q) = %v, want %v", text, got, want)
