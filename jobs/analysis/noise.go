@@ -129,19 +129,27 @@ func parseDate(y, m, dd string) (time.Time, bool) {
 
 // percentDay reports whether rest, the text after a date whose 일 was
 // read as %, shows the % was a digit of the day misread: a digit glued to
-// it, or one of 일's readings after it, or after a digit or two (1% 3일),
-// spaces aside. A date in the next column (10%   2022년4월7일) is not one.
+// it, or, after spaces, one of 일's readings, or a digit or two (1% 3일,
+// 1% 3), or a number that is not a date's year. A date in the next
+// column (10%   2022년4월7일) is not one.
 func percentDay(rest string) bool {
 	if r, _ := utf8.DecodeRuneInString(rest); unicode.IsDigit(r) {
 		return true
 	}
 	rest = strings.TrimLeft(rest, " \t")
-	if n := len(rest) - len(strings.TrimLeft(rest, "0123456789")); n <= 2 {
-		rest = strings.TrimLeft(rest[n:], " \t")
+	n := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+	switch {
+	case n == 0:
+		r, _ := utf8.DecodeRuneInString(rest)
+		return strings.ContainsRune("일알얼힐밀말잎월윌", r)
+	case n <= 2:
+		return true
 	}
-	r, _ := utf8.DecodeRuneInString(rest)
-	return strings.ContainsRune("일알얼힐밀말잎월윌", r)
+	return !yearThenMark.MatchString(rest)
 }
+
+// yearThenMark is the start of a date: a year and 년 (as OCR may read it).
+var yearThenMark = regexp.MustCompile(`^[12][0-9]{3}` + sp + `[년넌녀변]`)
 
 // dateMatch is one date found in a text.
 type dateMatch struct {
@@ -155,6 +163,9 @@ func findDates(s string) []dateMatch {
 	for _, m := range datePattern.FindAllStringSubmatchIndex(s, -1) {
 		if s[m[1]-1] == '%' && percentDay(s[m[1]:]) {
 			continue
+		}
+		if strings.HasSuffix(s[:m[1]], "말") && strings.HasPrefix(s[m[1]:], "소") {
+			continue // 말소, not a 일 read as 말
 		}
 		if t, ok := parseDate(s[m[2]:m[3]], s[m[4]:m[5]], s[m[6]:m[7]]); ok {
 			out = append(out, dateMatch{at: m[0], end: m[1], t: t})
@@ -181,8 +192,8 @@ var amountPattern = regexp.MustCompile(`^` + sp + `([금급긍][ \t]*)?(` + dB +
 // misread (S424,800,000). When separators were read, the grouping must hold
 // but for a first group of four digits (a separator lost:
 // 금1364,000,000). With no 금 read (nor a letter for it), a digit may be
-// the 금: read only where the grouping shows it (kumAsDigit). Anything
-// else is too ambiguous to read.
+// the 금 (3387,000,000 or 350,000,000 for 금50,000,000), or the 금 and a
+// comma lost: not read. Anything else is too ambiguous to read.
 func parseAmount(s string) (int64, bool) {
 	m := amountPattern.FindStringSubmatch(s)
 	if m == nil {
@@ -195,9 +206,12 @@ func parseAmount(s string) (int64, bool) {
 		kum = true
 	}
 	if m[1] == "" && !kum {
-		// No 금 read: a digit may be the 금 (350,000,000 for 금50,000,000)
-		// as well as the 금 lost. Every amount the registry prints has one.
-		return kumAsDigit(raw)
+		// No 금 read: a digit may be the 금 (3387,000,000, or 350,000,000
+		// for 금50,000,000) as well as the 금 and a comma lost (2188,400,000
+		// for 금2,188,400,000). Every amount the registry prints has one;
+		// where the page's ink shows it, the OCR wrote it back
+		// (jobs/ocr/amounts.go).
+		return 0, false
 	}
 	groups := strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == '.' })
 	var ds string
@@ -212,31 +226,6 @@ func parseAmount(s string) (int64, bool) {
 		ds += g
 	}
 	ds = strings.TrimLeft(ds, "0")
-	if ds == "" || len(ds) > 15 {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(ds, 10, 64)
-	return n, err == nil
-}
-
-// kumAsDigit reads an amount whose 금 was read as a digit, the way
-// Tesseract reads it (2 or 3), where the grouping shows it: a first group
-// of four digits before groups of three (3387,000,000, 2188 400,000) is
-// the 금 and three digits, one misreading, where a 금 lost and a separator
-// lost would be two. A first group of three (350,000,000) is either.
-func kumAsDigit(raw string) (int64, bool) {
-	groups := strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == '.' || r == ' ' || r == '\t' })
-	if len(groups) < 3 || len(groups[0]) != 4 || !strings.ContainsRune("23", rune(groups[0][0])) {
-		return 0, false
-	}
-	ds := groups[0][1:]
-	for _, g := range groups[1:] {
-		if g = digitsOf(g); len(g) != 3 {
-			return 0, false
-		}
-		ds += g
-	}
-	ds = strings.TrimLeft(digitsOf(ds), "0")
 	if ds == "" || len(ds) > 15 {
 		return 0, false
 	}
@@ -279,8 +268,13 @@ func parseID(s string) (string, bool) {
 		return "", false
 	}
 	head, rest := digitsOf(s[:i]), strings.TrimLeft(s[i:], " \t")
-	tail := strings.TrimLeft(rest, "-:…")
-	dashed := len(rest)-len(tail) == len("-") || len(rest)-len(tail) == len("…")
+	tail, dashed := rest, false
+	for _, dash := range []string{"-", ":", "…"} {
+		if t, ok := strings.CutPrefix(rest, dash); ok {
+			tail, dashed = t, true
+			break
+		}
+	}
 	tail = noSpace(tail)
 	if ds := digitsOf(tail); dashed && len(ds) == 7 && utf8.RuneCountInString(tail) == 7 {
 		return head + "-" + ds, true
@@ -311,6 +305,9 @@ func parseID(s string) (string, bool) {
 // findID returns the first ID in s and where it starts and ends.
 func findID(s string) (id string, at, end int, ok bool) {
 	for _, m := range idPattern.FindAllStringIndex(s, -1) {
+		if r, _ := utf8.DecodeLastRuneInString(s[:m[0]]); unicode.IsDigit(r) {
+			continue // the end of a longer number (20220407: **)
+		}
 		if id, ok := parseID(s[m[0]:m[1]]); ok {
 			return id, m[0], m[1], true
 		}
@@ -351,12 +348,14 @@ func canonicalName(s string) string {
 }
 
 // companyWords are words Korean company names end in, naming the trade:
-// a company's name ending in one of them with one letter (jamo) of one
-// syllable misread, but its first, is read as ending in it (대명주태 →
-// 대명주택, 케이비저축은향 → 케이비저축은행). Longer words come first.
+// a company's name ending in one of them with the final consonant of one
+// syllable, not the first, lost or misread (the jamo at a syllable's foot,
+// the smallest) is read as ending in it (대명주태 → 대명주택). Any other
+// letter is not: 대우 is not 대부 misread, nor 건실 건설. Longer words
+// come first.
 var companyWords = []string{
 	"엔지니어링", "보증보험", "저축은행", "종합건설", "자산신탁", "토지신탁", "산업개발", "홀딩스",
-	"캐피탈", "은행", "건설", "건영", "주택", "개발", "산업", "물산", "카드", "대부", "보험", "신탁",
+	"캐피탈", "은행", "건설", "건영", "주택", "개발", "산업", "물산", "카드", "보험", "신탁",
 	"증권", "금융", "생명", "화재", "상사", "토건", "건축", "기업", "리츠", "투자", "자산", "부동산",
 }
 
@@ -379,12 +378,18 @@ func companyWord(name string) string {
 			continue
 		}
 		for i := range wr {
-			if tail[i] != wr[i] && jamoDiff(tail[i], wr[i]) == 1 {
+			if tail[i] != wr[i] && jamoDiff(tail[i], wr[i]) == 1 && sameSyllableTop(tail[i], wr[i]) {
 				return string(rs[:len(rs)-len(wr)]) + w
 			}
 		}
 	}
 	return name
+}
+
+// sameSyllableTop reports whether two Hangul syllables share their
+// initial consonant and vowel.
+func sameSyllableTop(a, b rune) bool {
+	return (a-0xAC00)/28 == (b-0xAC00)/28
 }
 
 // jamoDiff returns in how many of their three letters (initial, vowel,

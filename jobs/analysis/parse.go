@@ -679,10 +679,11 @@ func purposeOf(head string) string {
 func startsWithDate(s string) bool {
 	s = strings.TrimLeft(s, " ")
 	// A speck's mark or two glued before it (.2021년7월1일), as
-	// datePrefixBlank allows.
+	// datePrefixBlank allows; not a bracket or a quote, which the form
+	// prints before a number ((2021카합…).
 	for range 2 {
 		r, size := utf8.DecodeRuneInString(s)
-		if r == utf8.RuneError || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsSpace(r) {
+		if !strings.ContainsRune(speckMarks, r) {
 			break
 		}
 		next, _ := utf8.DecodeRuneInString(s[size:])
@@ -701,6 +702,9 @@ func startsWithDate(s string) bool {
 	// A year and a mangled rest: 2068년++월+8알.
 	return yearStart.MatchString(s)
 }
+
+// speckMarks are the marks OCR reads a speck as, glued before a date.
+const speckMarks = ".,-'`~_*+:;·"
 
 // maxPurposeBytes bounds the text a 등기목적 and the spaces OCR puts in it
 // take: 30 syllables and as many spaces.
@@ -984,6 +988,11 @@ func findCause(first string, more []string, expect string) string {
 			best, bestAt = c, i
 		}
 	}
+	// A cause inside the expected one misread (압류 in 가압류걸정) is the
+	// expected one.
+	if best != "" && best != expect && strings.Contains(expect, best) && nearly(region, expect) {
+		return expect
+	}
 	if best != "" {
 		return best
 	}
@@ -1006,11 +1015,8 @@ func findCause(first string, more []string, expect string) string {
 	if best != "" || expect == "" {
 		return best
 	}
-	er := []rune(expect)
-	for i := 0; i+len(er) <= len(rs); i++ {
-		if substitutions(rs[i:i+len(er)], er) <= 2 {
-			return expect
-		}
+	if nearly(region, expect) {
+		return expect
 	}
 	// However garbled, a court's 결정 is the cause where its case number
 	// stands in the cell: (2022카합1…, a provisional measure's (카).
@@ -1027,6 +1033,18 @@ var courtDecision = map[string]bool{"가처분결정": true, "가압류결정": 
 // courtCase is a provisional measure's case number as the cause's cell
 // prints it after the decision, spaces removed: (2022카합17898), (2019카단…).
 var courtCase = regexp.MustCompile(`\(` + d + `{4}[카가][합단기]`)
+
+// nearly reports whether region holds expect with two of its syllables
+// misread at most.
+func nearly(region, expect string) bool {
+	rs, er := []rune(region), []rune(expect)
+	for i := 0; i+len(er) <= len(rs); i++ {
+		if substitutions(rs[i:i+len(er)], er) <= 2 {
+			return true
+		}
+	}
+	return false
+}
 
 // substitutions returns how many runes a and b, of one length, differ in.
 func substitutions(a, b []rune) int {

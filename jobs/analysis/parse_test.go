@@ -481,16 +481,14 @@ func TestParseAmount(t *testing.T) {
 		{"급1,108,000,000", 1_108_000_000, true},
 		{"금360000000원", 360_000_000, true},
 		{"금360,000000원", 360_000_000, true}, // a separator lost
-		// 금 read as 3 or 2: a first group of four, the rest of three (a
-		// phone photo's and a noisy scan's).
-		{"3387,000,000원", 387_000_000, true},
-		{"3387 000,000%", 387_000_000, true},
-		{"2188,400,000%", 188_400_000, true},
-		{"1364,000,000", 0, false},  // not a digit 금 is read as
-		{"3387,000", 0, false},      // too short for a registry amount
-		{"3387,00,000", 0, false},   // the grouping broken
-		{"33870,000,000", 0, false}, // five
-		{"3387,000,000,000", 387_000_000_000, true},
+		// 금 read as 3, or the 금 and a comma lost (금3,387,000,000): the
+		// text cannot tell (an outside review's: 2188,400,000 for
+		// 금2,188,400,000 read as 188,400,000 understated a mortgage);
+		// the OCR writes the 금 back where the ink shows it.
+		{"3387,000,000원", 0, false},
+		{"2188,400,000%", 0, false},
+		{"2188 400 000원", 0, false},
+		{"1364,000,000", 0, false},
 		{"3387000000원", 0, false},  // neither 금 nor a separator: the 금 may be the 3
 		{"350,000,000원", 0, false}, // 금50,000,000 with the 금 read as 3, or 350,000,000 with it lost
 		{"S387000000원", 387_000_000, true},
@@ -531,6 +529,12 @@ func TestFindDates(t *testing.T) {
 		// A digit of the day misread as a mark, 일 after it (an outside
 		// review's): never a date of the digit before it.
 		{"2022년4월1%일 2022년4월1% 3일 2022년4월1/일 2022년4월1]일 2022년4월1%2", nil},
+		// …nor with 일 lost after that digit, nor before a number that is
+		// no date's year (an outside review's).
+		{"2022년4월1% 3", nil},
+		{"2022년4월1% 12345호", nil},
+		// 말소 after a date is no 일 read as 말.
+		{"2022년4월3말소", nil},
 		{"201 1년3월14일 201*1년1월21일", []time.Time{date(2011, 3, 14), date(2011, 1, 21)}},
 		{"제1 2019년3월4일", []time.Time{date(2019, 3, 4)}},
 		{"2 0 1 9 년 3 월 4 일", []time.Time{date(2019, 3, 4)}}, // letter-spaced
@@ -719,6 +723,10 @@ func TestParseID(t *testing.T) {
 		{"임은지 950707-**", "950707-*******"},        // the rest lost at the edge
 		{"임은지 950707-***", "950707-*******"},
 		{"110111: 1234567", "110111-1234567"},
+		// An outside review's: the end of a longer number is no ID, and
+		// three dashes are not one.
+		{"20220407: **", ""},
+		{"1234567-**", ""},
 		{"장현우791114…*********", "791114-*******"}, // an ellipsis for the dash (a blurred copy's)
 		{"조하은530611ㅠ+ㅠㅠㅠㅠㅠ", "530611-*******"},    // ㅠ first, glued to the name
 		// Not masked numbers: letters, too few marks, too few read as an
@@ -766,11 +774,17 @@ func TestCanonicalName(t *testing.T) {
 		{"주식회", "주식회"},
 		// A trade's word with one letter of one syllable misread.
 		{"주식회사 대명주태", "주식회사 대명주택"},
-		{"주식회사 케이비저축은향", "주식회사 케이비저축은행"},
-		{"한국자산신닥 주식회사", "한국자산신탁 주식회사"},
-		{"주식회사 대명주배", "주식회사 대명주배"}, // two letters of 택
-		{"주식회사 대한주유", "주식회사 대한주유"}, // three
-		{"주식회사 은향", "주식회사 은향"},     // the word alone is no name
+		{"주식회사 케이비저축은향", "주식회사 케이비저축은향"}, // a vowel, not the final consonant
+		// An outside review's: real names one letter from a trade's word.
+		{"미래에셋대우주식회사", "미래에셋대우 주식회사"},
+		{"주식회사 한국건실", "주식회사 한국건실"},
+		{"주식회사 한국캐피털", "주식회사 한국캐피털"},
+		{"주식회사 동대문상가", "주식회사 동대문상가"},
+		{"한국자산신타 주식회사", "한국자산신탁 주식회사"},
+		{"한국자산신닥 주식회사", "한국자산신닥 주식회사"}, // the initial consonant
+		{"주식회사 대명주배", "주식회사 대명주배"},     // two letters of 택
+		{"주식회사 대한주유", "주식회사 대한주유"},     // three
+		{"주식회사 은향", "주식회사 은향"},         // the word alone is no name
 		{"주식회사 국민은행", "주식회사 국민은행"},
 		{"대명주태", "대명주태"},           // not a company's name
 		{"주식회사 대명추택", "주식회사 대명추택"}, // the first syllable stands
@@ -1021,6 +1035,9 @@ func TestFindCauseMisread(t *testing.T) {
 		{"2022년4월7일", []string{"서울중앙지방법원의", "가압류결정(2022카단1"}, "가처분결정", "가압류결정"},  // an exact one comes first
 		{"2022년4월7일", []string{"서울중앙지방법원의", "카처분결정"}, "", ""},
 		{"2020년1월2일", []string{"채권자 카처분결정"}, "가처분결정", ""}, // after a label
+		// 압류 read inside a misread 가압류결정 (an outside review's).
+		{"2022년4월7일", []string{"서울중앙지방법원의", "가압류걸정(2022카단1"}, "가압류결정", "가압류결정"},
+		{"2022년4월7일 압류", nil, "가압류결정", "압류"},
 	} {
 		if got := findCause(tt.first, tt.more, tt.expect); got != tt.want {
 			t.Errorf("findCause(%q, %q, %q) = %q, want %q", tt.first, tt.more, tt.expect, got, tt.want)
@@ -1066,6 +1083,8 @@ func TestStartsWithDate(t *testing.T) {
 		"매매 2019년3월4일":    false,
 		"":                false,
 		".":               false,
+		"(2021카합1":        false, // a bracket is printed, no speck
+		"“2021년7월1일":      false,
 	} {
 		if got := startsWithDate(in); got != want {
 			t.Errorf("startsWithDate(%q) = %v, want %v", in, got, want)
