@@ -4,6 +4,7 @@ import (
 	"image"
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // Tesseract reads the comma after a 1 in an amount as a second 1 now and
@@ -19,8 +20,12 @@ import (
 // read, for the parser to judge.
 
 // amountDigits is an amount's digits and commas as Tesseract gives them
-// in a TSV word, with nothing else.
-var amountDigits = regexp.MustCompile(`^\d+(?:,\d+)*$`)
+// in a TSV word, and what it read the 원 after them as, if it joined it
+// (a mark or two: 2188,400,000%).
+var amountDigits = regexp.MustCompile(`^(\d+(?:,\d+)*)([^\d,\s]{0,2})$`)
+
+// group3 is a group of three digits and any after it.
+var group3 = regexp.MustCompile(`^\d{3}(?:,\d{3})*$`)
 
 // wellGrouped is an amount grouped as the form prints it.
 var wellGrouped = regexp.MustCompile(`^\d{1,3}(?:,\d{3})+$`)
@@ -41,24 +46,62 @@ func regroupAmounts(img *image.Gray, txt, tsv []byte) ([]byte, []byte) {
 		if !ok {
 			continue
 		}
-		// Right to left, so that a replacement leaves the spans before it
-		// where they were.
-		for i := len(ws) - 1; i >= 0; i-- {
-			w := ws[i]
-			if !misgrouped.MatchString(w.text) || !amountDigits.MatchString(w.text) {
+		// The amounts: a word, or a word of four digits and the groups of
+		// three Tesseract read apart from it (3607 000 000원), within a
+		// character's height of each other.
+		type amount struct {
+			from, to int // words [from, to)
+			w        tsvWord
+			suffix   string
+			soft     map[int]bool // commas in w.text standing for a space read
+		}
+		var amounts []amount
+		for i := 0; i < len(ws); i++ {
+			m := amountDigits.FindStringSubmatch(ws[i].text)
+			if m == nil {
 				continue
 			}
-			fixed, ok := regroup(img, w)
+			a := amount{from: i, to: i + 1, w: ws[i], suffix: m[2]}
+			a.w.text = m[1]
+			if len(m[1]) == 4 && m[2] == "" {
+				for n := i + 1; n < len(ws) && a.suffix == ""; n++ {
+					g := amountDigits.FindStringSubmatch(ws[n].text)
+					if g == nil || !group3.MatchString(g[1]) || ws[n].box.Min.X-ws[n-1].box.Max.X > ws[n-1].box.Dy() {
+						break
+					}
+					if a.soft == nil {
+						a.soft = map[int]bool{}
+					}
+					a.soft[len(a.w.text)] = true
+					a.w.text += "," + g[1]
+					a.w.box = a.w.box.Union(ws[n].box)
+					a.suffix, a.to = g[2], n+1
+				}
+			}
+			if misgrouped.MatchString(a.w.text) {
+				amounts = append(amounts, a)
+			}
+			i = a.to - 1
+		}
+		// Right to left, so that a replacement leaves the spans before it
+		// where they were.
+		for _, a := range slices.Backward(amounts) {
+			kum := a.from == 0 || !strings.ContainsAny(ws[a.from-1].text, "금급긍")
+			fixed, ok := regroup(img, a.w, kum, a.soft)
 			if !ok {
 				continue
 			}
+			fixed += a.suffix
 			if sp.rows == nil {
 				sp = lineSplice{text: line, rows: map[int][]tsvWord{}}
 			}
-			sp.text = sp.text[:spans[i][0]] + fixed + sp.text[spans[i][1]:]
-			nw := w
+			sp.text = sp.text[:spans[a.from][0]] + fixed + sp.text[spans[a.to-1][1]:]
+			nw := a.w
 			nw.text = fixed
-			sp.rows[w.row] = []tsvWord{nw}
+			for _, w := range ws[a.from:a.to] {
+				sp.rows[w.row] = nil
+			}
+			sp.rows[ws[a.from].row] = []tsvWord{nw}
 		}
 		if sp.rows != nil {
 			splices[k] = sp
@@ -70,12 +113,16 @@ func regroupAmounts(img *image.Gray, txt, tsv []byte) ([]byte, []byte) {
 	return spliceReading(r, splices, tsv)
 }
 
-// regroup returns w's text with the 1s its ink shows as commas made
-// commas, when that makes it well grouped. Tesseract's box for the word
-// may leave out its first digit (boxed as the 금 before it) and take in
-// part of the 원 after it: the ink is looked at from two heights before
-// the box, and matched to the reading from its right end.
-func regroup(img *image.Gray, w tsvWord) (string, bool) {
+// regroup returns w's text as its ink shows it, when that makes it well
+// grouped: the 1s standing where the ink has a comma made commas, and,
+// when kum (no 금 was read before the word), a first digit standing where
+// the ink has a glyph as wide as a syllable made the 금 (3387,000,000 read
+// for 금387,000,000; 금 is drawn in three strokes, a 3 or a 2 in one).
+// Tesseract's box for the word may leave out its first digit (boxed as
+// the 금 before it) and take in part of the 원 after it: the ink is looked
+// at from two heights before the box, and matched to the reading from its
+// right end.
+func regroup(img *image.Gray, w tsvWord, kum bool, soft map[int]bool) (string, bool) {
 	// A comma's tail may hang under Tesseract's box.
 	box := image.Rect(w.box.Min.X-2*w.box.Dy(), w.box.Min.Y, w.box.Max.X, w.box.Max.Y+w.box.Dy()/6).Intersect(img.Rect)
 	if box.Dx() < 4 || box.Dy() < 4 {
@@ -87,7 +134,8 @@ func regroup(img *image.Gray, w tsvWord) (string, bool) {
 	}
 	comps, _ := components(binarise(sub, otsu(sub)))
 	// Blobs of a few pixels are specks; the rest, side by side, one to a
-	// character (two overlapping across are one broken character).
+	// character (parts overlapping across are one character: a broken
+	// digit, the three strokes of 금).
 	var blobs []component
 	for _, c := range comps {
 		if c.area >= 6 {
@@ -108,7 +156,8 @@ func regroup(img *image.Gray, w tsvWord) (string, bool) {
 		return "", false
 	}
 	// The digits' height: the median of the blobs over half the tallest's
-	// (digits are most of them); their top and baseline.
+	// (digits are most of them); their top and baseline, the medians of
+	// the blobs shaped like a digit.
 	tallest := 0
 	for _, c := range merged {
 		tallest = max(tallest, c.y1-c.y0+1)
@@ -121,47 +170,87 @@ func regroup(img *image.Gray, w tsvWord) (string, bool) {
 	}
 	slices.Sort(hs)
 	digitH := hs[len(hs)/2]
-	top, base := box.Dy(), 0
+	digitShaped := func(c component) bool {
+		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
+		return 10*h >= 7*digitH && 10*h <= 12*digitH && 4*wd <= 3*digitH
+	}
+	var tops, bases []int
 	for _, c := range merged {
-		if h := c.y1 - c.y0 + 1; 10*h >= 8*digitH && 10*h <= 12*digitH {
-			top, base = min(top, c.y0), max(base, c.y1)
+		if digitShaped(c) {
+			tops, bases = append(tops, c.y0), append(bases, c.y1)
 		}
 	}
+	if len(bases) == 0 {
+		return "", false
+	}
+	slices.Sort(tops)
+	slices.Sort(bases)
+	top, base := tops[len(tops)/2], bases[len(bases)/2]
 	const other, digit, comma = 0, 1, 2
 	kind := func(c component) int {
 		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
 		switch {
-		case 10*h >= 7*digitH && 10*h <= 12*digitH && 4*wd <= 3*digitH:
+		case digitShaped(c):
 			return digit
-		case 2*h <= digitH && 2*(c.y0-top) >= digitH && c.y1 >= base-digitH/10 && 2*wd <= digitH:
-			return comma
+		case 2*h <= digitH && 2*(c.y0-top) >= digitH && c.y1 > base && 2*wd <= digitH:
+			return comma // short, low, hanging below the baseline
 		}
 		return other
 	}
+	// A syllable is taller than the digits and wider than one.
+	syllable := func(c component) bool {
+		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
+		return 10*h > 11*digitH && 10*wd >= 12*(digitH*3/4)
+	}
+	// Two digits a blur ran together are one blob as tall as a digit and
+	// twice as wide.
+	var widths []int
+	for _, c := range merged {
+		if digitShaped(c) {
+			widths = append(widths, c.x1-c.x0+1)
+		}
+	}
+	slices.Sort(widths)
+	digitW := widths[len(widths)/2]
+	double := func(c component) bool {
+		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
+		return 10*h >= 7*digitH && 10*h <= 11*digitH && 10*wd >= 16*digitW && 10*wd <= 26*digitW
+	}
 	// From the right: what is not a digit or a comma after the number
-	// (the 원's first stroke), then the number's characters, one blob to
-	// each, then something else or nothing.
-	for len(merged) > 0 && kind(merged[len(merged)-1]) == other {
+	// (the 원's first stroke), then the number's characters, a blob to
+	// each (or to two digits run together), then something else or
+	// nothing.
+	for len(merged) > 0 && kind(merged[len(merged)-1]) == other && !double(merged[len(merged)-1]) {
 		merged = merged[:len(merged)-1]
 	}
-	if n := len(merged) - len(w.text); n > 0 {
-		if kind(merged[n-1]) != other {
-			return "", false // the ink holds more of the number than was read
-		}
-		merged = merged[n:]
-	}
-	if len(merged) != len(w.text) {
-		return "", false
-	}
 	out := []byte(w.text)
-	for i, c := range merged {
+	prefix := ""
+	j := len(out) - 1
+	b := len(merged) - 1
+	for b >= 0 && j >= 0 {
+		c := merged[b]
 		switch k := kind(c); {
-		case out[i] == '1' && k == comma:
-			out[i] = ','
-		case k == other, (out[i] == ',') != (k == comma):
-			return "", false // the reading and the ink disagree otherwise
+		case k == comma && (out[j] == ',' || out[j] == '1'):
+			out[j] = ','
+			j--
+		case out[j] == ',' && soft[j]:
+			j-- // a space read between groups, with no comma in the ink
+			continue
+		case k == digit && out[j] != ',':
+			j--
+		case k == other && double(c) && j >= 1 && out[j] != ',' && out[j-1] != ',':
+			j -= 2
+		case k == other && j == 0 && kum && (out[0] == '2' || out[0] == '3') && syllable(c):
+			prefix, out = "금", out[1:]
+			j--
+		default:
+			return "", false // the reading and the ink disagree
 		}
+		b--
 	}
-	fixed := string(out)
-	return fixed, fixed != w.text && wellGrouped.MatchString(fixed)
+	if j >= 0 || b >= 0 && (kind(merged[b]) != other || double(merged[b])) {
+		return "", false // the ink holds less, or more, of the number than was read
+	}
+	fixed := prefix + string(out)
+	return fixed, fixed != w.text && wellGrouped.MatchString(string(out))
 }

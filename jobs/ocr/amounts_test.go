@@ -10,17 +10,20 @@ import (
 // wide 금 first, then each character of ink (a 1 narrow, other digits
 // wider, a comma short on the baseline, hanging below it), then a wide 원.
 // It returns the page and the box Tesseract gave the number when it
-// boxed the first digit with the 금 (from the second character on).
-func amountPage(ink string) (*image.Gray, image.Rectangle) {
+// boxed the first digit with the 금 (from the second character on), and
+// each character's box.
+func amountPage(ink string) (*image.Gray, image.Rectangle, []image.Rectangle) {
 	g, fill := paperPage(80+20*len(ink)+100, 200)
 	const top, base = 100, 125  // the digits' top and baseline
 	fill(20, top-2, 46, base+3) // 금
 	x := 56
 	box := image.Rect(0, top, 0, base+5)
+	var chars []image.Rectangle
 	for i, r := range ink {
 		if i == 1 {
 			box.Min.X = x
 		}
+		x0 := x
 		switch r {
 		case ',':
 			fill(x, base-3, x+4, base+5)
@@ -32,28 +35,39 @@ func amountPage(ink string) (*image.Gray, image.Rectangle) {
 			fill(x, top, x+15, base)
 			x += 15
 		}
+		chars = append(chars, image.Rect(x0, top, x, base+5))
 		x += 5
 	}
 	box.Max.X = x + 8
 	fill(x+4, top-4, x+34, base+6) // 원, its first stroke inside the box
-	return g, box
+	return g, box, chars
 }
 
 func TestRegroup(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		name, ink, read, want string // want "" when left as read
+		name, ink, read string
+		kum             bool   // no 금 read before the word
+		want            string // "" when left as read
 	}{
-		{"a comma read as 1", "1,531,000,000", "11531,000,000", "1,531,000,000"},
-		{"two commas read as 1", "1,111,000,000", "11111,000,000", "1,111,000,000"},
-		{"read right", "1,531,000,000", "1,531,000,000", ""},
-		{"a comma lost, not misread: the ink has a digit more", "11,531,000,000", "11531,000,000", ""},
-		{"a comma read as another digit", "1,531,000,000", "17531,000,000", ""},
-		{"a digit read as a comma", "11531,000,000", "1,531,000,000", ""},
-		{"no grouping would come of it", "1,5310,000", "115310,000", ""},
+		{"a comma read as 1", "1,531,000,000", "11531,000,000", false, "1,531,000,000"},
+		{"two commas read as 1", "1,111,000,000", "11111,000,000", false, "1,111,000,000"},
+		{"read right", "1,531,000,000", "1,531,000,000", false, ""},
+		{"a comma lost, not misread: the ink has a digit more", "11,531,000,000", "11531,000,000", false, ""},
+		{"a comma read as another digit", "1,531,000,000", "17531,000,000", false, ""},
+		{"a digit read as a comma", "11531,000,000", "1,531,000,000", false, ""},
+		{"no grouping would come of it", "1,5310,000", "115310,000", false, ""},
+		// The 금 read as a digit: the ink has a syllable there.
+		{"금 read as a 3", "387,000,000", "3387,000,000", true, "금387,000,000"},
+		{"금 read as a 2", "188,400,000", "2188,400,000", true, "금188,400,000"},
+		{"금 read before the word", "387,000,000", "3387,000,000", false, ""},
+		// An outside review's: 금 and a comma lost from 금2,188,400,000 —
+		// the 2 is a digit's ink, and the ink has a blob more.
+		{"금 and a comma lost", "2,188,400,000", "2188,400,000", true, ""},
+		{"a digit for a syllable read as 4", "387,000,000", "4387,000,000", true, ""},
 	} {
-		g, box := amountPage(tc.ink)
-		got, ok := regroup(g, tsvWord{text: tc.read, conf: 90, box: box})
+		g, box, _ := amountPage(tc.ink)
+		got, ok := regroup(g, tsvWord{text: tc.read, conf: 90, box: box}, tc.kum, nil)
 		switch {
 		case tc.want == "" && ok:
 			t.Errorf("%s: %q read as %q became %q", tc.name, tc.ink, tc.read, got)
@@ -67,7 +81,7 @@ func TestRegroup(t *testing.T) {
 // and lines stay as read.
 func TestRegroupAmounts(t *testing.T) {
 	t.Parallel()
-	g, box := amountPage("1,531,000,000")
+	g, box, _ := amountPage("1,531,000,000")
 	label := tsvWord{text: "거래가액", conf: 93, box: image.Rect(box.Min.X-200, box.Min.Y, box.Min.X-120, box.Max.Y)}
 	kum := tsvWord{text: "금", conf: 92, box: image.Rect(box.Min.X-40, box.Min.Y, box.Min.X-10, box.Max.Y)}
 	num := tsvWord{text: "11531,000,000", conf: 89, box: box}
@@ -85,5 +99,35 @@ func TestRegroupAmounts(t *testing.T) {
 	}
 	if got, want := strings.Join(texts, "|"), "11531,000,000|거래가액 금 1,531,000,000 원"; got != want {
 		t.Errorf("TSV lines %q, want %q", got, want)
+	}
+}
+
+// TestRegroupAmountsSplit: the 금 read as a 3 and the groups read as
+// words of their own (3607 000 000원, a specked copy's): one word, the 금
+// written back; the same words after a 금 read stay.
+func TestRegroupAmountsSplit(t *testing.T) {
+	t.Parallel()
+	g, _, chars := amountPage("607,000,000")
+	kumBox := image.Rect(20, 98, 46, 128)
+	first := tsvWord{text: "3607", conf: 80, box: kumBox.Union(chars[2])}
+	second := tsvWord{text: "000", conf: 85, box: chars[4].Union(chars[6])}
+	third := tsvWord{text: "000원", conf: 85, box: chars[8].Union(chars[10]).Union(image.Rect(chars[10].Max.X, 96, chars[10].Max.X+40, 131))}
+	for _, tc := range []struct {
+		name  string
+		words []tsvWord
+		txt   string
+		want  string
+	}{
+		{"금 read as a 3", []tsvWord{first, second, third}, "3607 000 000원", "금607,000,000원"},
+		{"금 read before", []tsvWord{{text: "금", conf: 90, box: image.Rect(0, 98, 10, 128)}, first, second, third}, "금 3607 000 000원", "금 3607 000 000원"},
+	} {
+		lines := []revLine{{words: tc.words, txt: tc.txt}}
+		gotTxt, gotTSV := regroupAmounts(g, []byte(tc.txt+"\n\f"), []byte(renderTSV(lines)))
+		if string(gotTxt) != tc.want+"\n\f" {
+			t.Errorf("%s: txt %q, want %q", tc.name, gotTxt, tc.want)
+		}
+		if got := parseTSV(gotTSV); len(got) != 1 || strings.ReplaceAll(got[0].text, " ", "") != strings.ReplaceAll(tc.want, " ", "") {
+			t.Errorf("%s: TSV %+v, want %q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -425,19 +425,20 @@ func spliceLine(first, second reading, k, j int) (lineSplice, bool) {
 var yearFirst = regexp.MustCompile(`^\D{0,2}(?:19|20)\d\d`)
 
 // startOfDate reports whether w is the start of a date whose rest, next,
-// was read as suspect: w starts with a year and its box reaches over next
-// (202244 B 7H for 2022년4월7일: Tesseract boxed the date's first word over
-// all of it).
+// was read as suspect: w, weak, starts with a year and its box reaches
+// over next (202244 B 7H for 2022년4월7일: Tesseract boxed the date's
+// first word over all of it). A sure word is never taken (a date read
+// right, an ID 201215-******* of someone born in 1920).
 func startOfDate(w, next tsvWord) bool {
-	return yearFirst.MatchString(w.text) && w.box.Max.X > next.box.Min.X
+	return w.conf < weakConfidence && !strings.Contains(w.text, "-") && yearFirst.MatchString(w.text) && w.box.Max.X > next.box.Min.X
 }
 
-// restOfDate reports whether w, a number, is the rest of a date prev was
-// the start of, garbled: prev is a garbledDate and w is glued to it (a
-// gap of half its height at most: 2023'45 8308 for 2023년5월30일,
-// 월 read as a space and an 8).
+// restOfDate reports whether w, a weak number, is the rest of a date prev
+// was the start of, garbled: prev is a garbledDate and w is glued to it (a
+// gap of half its height at most: 2023'45 8308 for 2023년5월30일, 월 read
+// as a space and an 8). A sure number is never taken.
 func restOfDate(prev, w tsvWord) bool {
-	return garbledDate.MatchString(prev.text) && strings.Trim(w.text, "0123456789") == "" &&
+	return w.conf < weakConfidence && garbledDate.MatchString(prev.text) && strings.Trim(w.text, "0123456789") == "" &&
 		w.box.Min.X-prev.box.Max.X <= prev.box.Dy()/2
 }
 

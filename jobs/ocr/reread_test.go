@@ -221,6 +221,20 @@ func TestSpliceLine(t *testing.T) {
 			oneLine("- 202244 B 7H 사해", 1, word("-", 36, 0, 2), word("202244", 0, 3, 220), word("B", 0, 147, 161), word("7H", 4, 169, 224), word("사해", 93, 300, 360)),
 			oneLine("2022년4월7일 사해", 1, word("2022", 80, 0, 220), word("년", 92, 85, 111), word("4", 87, 110, 137), word("월", 92, 136, 163), word("7", 92, 162, 189), word("일", 79, 188, 222), word("사해", 93, 300, 360)),
 			"2022년4월7일 사해"}, // the weak mark under the date too
+		// An outside review's: a sure word is never taken with a date's
+		// garbled parts.
+		{"a sure date boxed over a suspect number",
+			oneLine("2019년3월4일 41657602", 1, word("2019년3월4일", 95, 0, 220), word("41657602", 15, 217, 400)),
+			oneLine("2019년3월1일 제65760호", 1, word("2019년3월1일", 96, 0, 220), word("제65760호", 90, 230, 400)),
+			""}, // the date stays; the second's, over the run, straddles it
+		{"a sure ID beside a long number",
+			oneLine("201215-******* 1101112365321", 1, word("201215-*******", 95, 0, 220), word("1101112365321", 15, 210, 450)),
+			oneLine("201216-******* 110111-2365321", 1, word("201216-*******", 96, 0, 220), word("110111-2365321", 90, 225, 450)),
+			""},
+		{"a sure number glued to a garbled date",
+			oneLine("2022448 12345", 1, word("2022448", 20, 0, 120), word("12345", 95, 130, 220)),
+			oneLine("2022년4월8 12346", 1, word("2022년4월8", 90, 0, 120), word("12346", 96, 130, 220)),
+			"2022년4월8 12345"},
 		// A skewed page's: the second reading boxed 채권자 over the name
 		// after it; it is the kept word read again, not a word over the run.
 		{"a kept word read again, boxed over the run",
