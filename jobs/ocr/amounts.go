@@ -28,7 +28,7 @@ var amountDigits = regexp.MustCompile(`^(\d+(?:,\d+)*)([^\d,\s]{0,2})$`)
 var group3 = regexp.MustCompile(`^\d{3}(?:,\d{3})*$`)
 
 // wellGrouped is an amount grouped as the form prints it.
-var wellGrouped = regexp.MustCompile(`^\d{1,3}(?:,\d{3})+$`)
+var wellGrouped = regexp.MustCompile(`^[1-9]\d{0,2}(?:,\d{3})+$`)
 
 // regroupAmounts returns txt and tsv with the misgrouped amounts whose ink
 // shows a comma where a 1 was read put right (see above). img is the page
@@ -123,8 +123,9 @@ func regroupAmounts(img *image.Gray, txt, tsv []byte) ([]byte, []byte) {
 // at from two heights before the box, and matched to the reading from its
 // right end.
 func regroup(img *image.Gray, w tsvWord, kum bool, soft map[int]bool) (string, bool) {
-	// A comma's tail may hang under Tesseract's box.
-	box := image.Rect(w.box.Min.X-2*w.box.Dy(), w.box.Min.Y, w.box.Max.X, w.box.Max.Y+w.box.Dy()/6).Intersect(img.Rect)
+	// A comma's tail may hang under Tesseract's box, and a syllable
+	// before the digits stand above it.
+	box := image.Rect(w.box.Min.X-2*w.box.Dy(), w.box.Min.Y-w.box.Dy()/4, w.box.Max.X, w.box.Max.Y+w.box.Dy()/6).Intersect(img.Rect)
 	if box.Dx() < 4 || box.Dy() < 4 {
 		return "", false
 	}
@@ -144,13 +145,16 @@ func regroup(img *image.Gray, w tsvWord, kum bool, soft map[int]bool) (string, b
 	}
 	slices.SortFunc(blobs, func(a, b component) int { return a.x0 - b.x0 })
 	var merged []component
+	var parts []int // how many blobs each of merged was made of
 	for _, c := range blobs {
 		if n := len(merged); n > 0 && 2*(min(merged[n-1].x1, c.x1)-max(merged[n-1].x0, c.x0)+1) > min(c.x1-c.x0+1, merged[n-1].x1-merged[n-1].x0+1) {
 			m := &merged[n-1]
 			m.x0, m.y0, m.x1, m.y1, m.area = min(m.x0, c.x0), min(m.y0, c.y0), max(m.x1, c.x1), max(m.y1, c.y1), m.area+c.area
+			parts[n-1]++
 			continue
 		}
 		merged = append(merged, c)
+		parts = append(parts, 1)
 	}
 	if len(merged) == 0 {
 		return "", false
@@ -197,10 +201,14 @@ func regroup(img *image.Gray, w tsvWord, kum bool, soft map[int]bool) (string, b
 		}
 		return other
 	}
-	// A syllable is taller than the digits and wider than one.
-	syllable := func(c component) bool {
+	// A syllable is taller than the digits, about as wide as they are
+	// tall (not a digit and a syllable run together), and drawn in more
+	// than one stroke (금: ㄱ, ㅡ and ㅁ; a digit and a comma a speck
+	// bridged are one).
+	syllable := func(i int) bool {
+		c := merged[i]
 		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
-		return 10*h > 11*digitH && 10*wd >= 12*(digitH*3/4)
+		return parts[i] >= 2 && 10*h > 11*digitH && 10*wd >= 12*(digitH*3/4) && 10*wd <= 14*digitH
 	}
 	// Two digits a blur ran together are one blob as tall as a digit and
 	// twice as wide.
@@ -212,6 +220,11 @@ func regroup(img *image.Gray, w tsvWord, kum bool, soft map[int]bool) (string, b
 	}
 	slices.Sort(widths)
 	digitW := widths[len(widths)/2]
+	// A 1 is narrow; every other digit is not: a reading one character
+	// off from the ink (its first digit's ink not digit-shaped) does not
+	// match it.
+	narrow := func(c component) bool { return 10*(c.x1-c.x0+1) <= 6*digitW }
+	fits := func(ch byte, c component) bool { return (ch == '1') == narrow(c) }
 	double := func(c component) bool {
 		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
 		return 10*h >= 7*digitH && 10*h <= 11*digitH && 10*wd >= 16*digitW && 10*wd <= 26*digitW
@@ -221,7 +234,7 @@ func regroup(img *image.Gray, w tsvWord, kum bool, soft map[int]bool) (string, b
 	// each (or to two digits run together), then something else or
 	// nothing.
 	for len(merged) > 0 && kind(merged[len(merged)-1]) == other && !double(merged[len(merged)-1]) {
-		merged = merged[:len(merged)-1]
+		merged, parts = merged[:len(merged)-1], parts[:len(parts)-1]
 	}
 	out := []byte(w.text)
 	prefix := ""
@@ -236,11 +249,11 @@ func regroup(img *image.Gray, w tsvWord, kum bool, soft map[int]bool) (string, b
 		case out[j] == ',' && soft[j]:
 			j-- // a space read between groups, with no comma in the ink
 			continue
-		case k == digit && out[j] != ',':
+		case k == digit && out[j] != ',' && fits(out[j], c):
 			j--
-		case k == other && double(c) && j >= 1 && out[j] != ',' && out[j-1] != ',':
+		case k == other && double(c) && j >= 1 && out[j] != ',' && out[j-1] != ',' && out[j] != '1' && out[j-1] != '1':
 			j -= 2
-		case k == other && j == 0 && kum && (out[0] == '2' || out[0] == '3') && syllable(c):
+		case k == other && j == 0 && kum && (out[0] == '2' || out[0] == '3') && syllable(b):
 			prefix, out = "금", out[1:]
 			j--
 		default:

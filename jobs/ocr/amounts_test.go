@@ -7,15 +7,24 @@ import (
 )
 
 // amountPage draws an amount as blobs the way the form's font inks it: a
-// wide 금 first, then each character of ink (a 1 narrow, other digits
-// wider, a comma short on the baseline, hanging below it), then a wide 원.
+// 금 first, taller than the digits and drawn in three strokes, then each
+// character of ink (a 1 narrow, other digits wider, a comma short on the
+// baseline, hanging below it), then a wide 원. Two runes stand for a
+// speck's damage: B is a 2 a speck bridged to the comma after it, T a 2
+// a speck under it made taller.
 // It returns the page and the box Tesseract gave the number when it
 // boxed the first digit with the 금 (from the second character on), and
 // each character's box.
 func amountPage(ink string) (*image.Gray, image.Rectangle, []image.Rectangle) {
 	g, fill := paperPage(80+20*len(ink)+100, 200)
-	const top, base = 100, 125  // the digits' top and baseline
-	fill(20, top-2, 46, base+3) // 금
+	const top, base = 100, 125 // the digits' top and baseline
+	fill(20, top-2, 46, top+2) // 금: ㄱ,
+	fill(42, top-2, 46, top+8)
+	fill(20, top+11, 46, top+14) // ㅡ,
+	fill(22, top+17, 44, top+20) // ㅁ
+	fill(22, base, 44, base+3)
+	fill(22, top+17, 25, base+3)
+	fill(41, top+17, 44, base+3)
 	x := 56
 	box := image.Rect(0, top, 0, base+5)
 	var chars []image.Rectangle
@@ -31,6 +40,15 @@ func amountPage(ink string) (*image.Gray, image.Rectangle, []image.Rectangle) {
 		case '1':
 			fill(x, top, x+7, base)
 			x += 7
+		case 'B':
+			fill(x, top, x+15, base)
+			fill(x+15, base-3, x+20, base)
+			fill(x+20, base-3, x+24, base+5)
+			x += 24
+		case 'T':
+			fill(x, top, x+15, base)
+			fill(x+5, base, x+10, base+6)
+			x += 15
 		default:
 			fill(x, top, x+15, base)
 			x += 15
@@ -65,6 +83,15 @@ func TestRegroup(t *testing.T) {
 		// the 2 is a digit's ink, and the ink has a blob more.
 		{"금 and a comma lost", "2,188,400,000", "2188,400,000", true, ""},
 		{"a digit for a syllable read as 4", "387,000,000", "4387,000,000", true, ""},
+		// An outside review's: a speck bridged the 2 of 금2,188,400,000 to
+		// its comma, Tesseract lost the 금 and the comma: the blob is no
+		// syllable (one stroke), and the 2 stays.
+		{"a 2 bridged to its comma", "B188,400,000", "2188,400,000", true, ""},
+		// …and a 2 a speck made tall, the comma after 21 lost in the
+		// reading: one character off, the 1 meets the comma's ink and the
+		// 2 the 1's, which is narrow: left as read.
+		{"a reading one character off the ink", "T1,500,000", "21500,000", false, ""},
+		{"leading zeros", "0,000,000", "10000,000", false, ""},
 	} {
 		g, box, _ := amountPage(tc.ink)
 		got, ok := regroup(g, tsvWord{text: tc.read, conf: 90, box: box}, tc.kum, nil)
