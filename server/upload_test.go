@@ -608,6 +608,50 @@ func TestUploadSlowLink(t *testing.T) {
 			}
 		})
 	}
+	// An outside tester's: a post that stalls inside a part's headers
+	// (bufio hands textproto the half line without the deadline's error:
+	// it was 400 "could not be read as multipart") is 408 like any other
+	// stall, by REST and by GraphQL; and a post declaring more than an
+	// upload may be is refused before a byte of it is read (it waited
+	// for the body: 408 by REST, 413 after REQUEST_BODY_TIMEOUT by
+	// GraphQL).
+	for _, tc := range []struct {
+		name, path, contentType string
+		body                    []byte
+	}{
+		{"REST", "/nests/" + nest + "/analysis/registry/upload", restCT, restBody.Bytes()},
+		{"GraphQL", "/graphql", gqlCT, gqlBody.Bytes()},
+	} {
+		t.Run(tc.name+", stalled in a part's headers", func(t *testing.T) {
+			conn := rawHeaders(t, a, tc.path, tok, tc.contentType, len(tc.body), time.Minute)
+			defer conn.Close()
+			head := bytes.Index(tc.body, []byte("Content-Disposition")) + len("Content-Dispo")
+			if _, err := conn.Write(tc.body[:head]); err != nil {
+				t.Fatal(err)
+			}
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(body), "too slowly") {
+				t.Errorf("%d %s, want 408", resp.StatusCode, body)
+			}
+		})
+		t.Run(tc.name+", declared too large", func(t *testing.T) {
+			conn := rawHeaders(t, a, tc.path, tok, tc.contentType, 50<<20, time.Minute)
+			defer conn.Close()
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			want := map[string]int{"REST": http.StatusBadRequest, "GraphQL": http.StatusRequestEntityTooLarge}[tc.name]
+			if resp.StatusCode != want || !strings.Contains(string(body), "larger than") {
+				t.Errorf("%d %s, want %d saying it is too large", resp.StatusCode, body, want)
+			}
+		})
+	}
 	if got := nestLeftovers(t, a, nest); got != "2 files, 2 OCR tasks, 2 objects" {
 		t.Errorf("after two uploads: %s", got)
 	}

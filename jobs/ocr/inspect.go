@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // InspectPDF checks that pdf is a PDF poppler can open and returns its page
@@ -37,5 +38,28 @@ func InspectPDF(ctx context.Context, pdf []byte) (int, error) {
 	if n == 0 {
 		return 0, jobErrorf(CodeUnreadable, "the PDF has no pages")
 	}
+	// Pages no registry is printed on are refused here, not when they are
+	// read: smaller than an inch on a side, or too large to render even at
+	// 1 dpi (595 × 1,000,000,000 pt).
+	out, err := run(ctx, nil, 1<<20, t.pdfinfo, "-f", "1", "-l", strconv.Itoa(min(n, maxInspectedPages)), path)
+	if err == nil {
+		for i, m := range pageSizeLine.FindAllSubmatch(out, -1) {
+			w, err1 := strconv.ParseFloat(string(m[1]), 64)
+			h, err2 := strconv.ParseFloat(string(m[2]), 64)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			if w < minPagePoints || h < minPagePoints || w*h/(72*72) > maxPGMPixels {
+				return 0, jobErrorf(CodeUnreadable, "page %d is %.0f × %.0f pt: no registry page is that size (at least %d pt, an inch, on a side)", i+1, w, h, minPagePoints)
+			}
+		}
+	}
 	return n, nil
 }
+
+// minPagePoints is the least side of a page read: an inch.
+const minPagePoints = 72
+
+// maxInspectedPages bounds the pages whose size InspectPDF checks: more
+// than any upload may have.
+const maxInspectedPages = 100

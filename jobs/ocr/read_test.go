@@ -477,3 +477,36 @@ func BenchmarkReadPage(b *testing.B) {
 		})
 	}
 }
+
+// TestInspectPDFPageSizes: an upload's pages no registry is printed on
+// (under an inch, or too large to render even at 1 dpi) are refused at
+// inspection, before anything is stored (an outside tester's 1 × 1 pt and
+// 595 × 1e9 pt pages were stored, then failed OCR); A4 and a large sheet
+// pass.
+func TestInspectPDFPageSizes(t *testing.T) {
+	t.Parallel()
+	if _, err := installedTools(); err != nil {
+		t.Skip(err)
+	}
+	for _, tc := range []struct {
+		media string
+		ok    bool
+	}{
+		{"0 0 595.28 841.89", true},
+		{"0 0 2380 3368", true},
+		{"0 0 72 72", true},
+		{"0 0 1 1", false},
+		{"0 0 595 40", false},
+		{"0 0 595 1000000000", false},
+	} {
+		n, err := InspectPDF(context.Background(), boxPDF(tc.media, ""))
+		switch {
+		case tc.ok && (err != nil || n != 1):
+			t.Errorf("[%s]: %d, %v; want 1 page", tc.media, n, err)
+		case !tc.ok && !errors.Is(err, ErrUnreadable):
+			t.Errorf("[%s]: %d, %v; want UNREADABLE", tc.media, n, err)
+		case !tc.ok && !strings.Contains(err.Error(), "no registry page is that size"):
+			t.Errorf("[%s]: %v; want it to say the size", tc.media, err)
+		}
+	}
+}

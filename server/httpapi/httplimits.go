@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -50,7 +52,9 @@ func connDeadlines(bodyTimeout, requestTimeout time.Duration, h http.Handler) ht
 		if r.Body != nil && r.Body != http.NoBody {
 			start := time.Now()
 			_ = rc.SetReadDeadline(start.Add(bodyTimeout))
-			r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc, start: start, timeout: bodyTimeout, write: write}
+			b := &deadlineBody{ReadCloser: r.Body, rc: rc, start: start, timeout: bodyTimeout, write: write}
+			r = r.WithContext(context.WithValue(r.Context(), deadlineBodyKey{}, b))
+			r.Body = b
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -69,6 +73,19 @@ type deadlineBody struct {
 	timeout, write time.Duration
 	got            int64
 	once           sync.Once
+	timedOut       atomic.Bool // a read ran past the deadline
+}
+
+// deadlineBodyKey is the request context's key to its deadlineBody.
+type deadlineBodyKey struct{}
+
+// bodyTimedOut reports whether a read of r's body ran past its deadline,
+// whatever a reader above made of the error (bufio's ReadLine drops it
+// when it has part of a line: a multipart part's headers cut off by the
+// deadline read as a malformed header).
+func bodyTimedOut(r *http.Request) bool {
+	b, ok := r.Context().Value(deadlineBodyKey{}).(*deadlineBody)
+	return ok && b.timedOut.Load()
 }
 
 func (b *deadlineBody) Read(p []byte) (int, error) {
@@ -85,6 +102,7 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
+		b.timedOut.Store(true)
 		err = fmt.Errorf("%w: %w", errSlowBody, err)
 	}
 	return n, err

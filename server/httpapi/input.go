@@ -150,6 +150,12 @@ func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
 	if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
 		return true
 	}
+	if r.ContentLength > n {
+		// Declared too large: refused before a byte of it is read.
+		w.Header().Set("Connection", "close")
+		writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLargeMessage(n), jobs.CodeBadRequest)
+		return false
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, n))
 	var tooLarge *http.MaxBytesError
 	var ne net.Error
@@ -157,7 +163,7 @@ func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
 	case errors.As(err, &tooLarge):
 		writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLargeMessage(n), jobs.CodeBadRequest)
 		return false
-	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, errSlowBody):
+	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, errSlowBody), bodyTimedOut(r):
 		w.Header().Set("Connection", "close")
 		writeGraphQLError(w, http.StatusRequestTimeout, "the request body arrived too slowly", jobs.CodeBadRequest)
 		return false

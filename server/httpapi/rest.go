@@ -102,6 +102,12 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
+	if r.ContentLength > maxUploadBody {
+		// Declared too large: refused before a byte of it is read.
+		w.Header().Set("Connection", "close")
+		a.restFail(w, r, jobs.InvalidInput("file", "the file is larger than %d MiB", jobs.MaxUploadBytes>>20))
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBody)
 	mr, err := r.MultipartReader()
 	if err != nil {
@@ -199,7 +205,7 @@ func (a *API) uploadReadFail(w http.ResponseWriter, r *http.Request, err error) 
 	switch {
 	case errors.As(err, &tooLarge):
 		a.restFail(w, r, jobs.InvalidInput("file", "the file is larger than %d MiB", jobs.MaxUploadBytes>>20))
-	case errors.Is(err, errSlowBody), errors.As(err, &ne) && ne.Timeout():
+	case errors.Is(err, errSlowBody), errors.As(err, &ne) && ne.Timeout(), bodyTimedOut(r):
 		w.Header().Set("Connection", "close")
 		writeJSON(w, http.StatusRequestTimeout, restError{ErrorCode: string(jobs.CodeBadRequest),
 			Message: fmt.Sprintf("the upload arrived too slowly: a post must arrive within REQUEST_BODY_TIMEOUT and a second for every %d KiB of it; nothing was stored", MinBodyRate>>10)})
