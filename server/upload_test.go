@@ -119,26 +119,6 @@ func rawHeaders(t *testing.T, a *testApp, path, tok, contentType string, length 
 	return conn
 }
 
-// sizedPDF is a one-page PDF with no content and the given MediaBox.
-func sizedPDF(media string) []byte {
-	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [" + media + "] >>"}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	var offsets []int
-	for i, o := range objs {
-		offsets = append(offsets, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
-}
-
 // pagePNG is a PNG page of 400 × 300 pixels of gray shade, its first
 // pixel mark: pages of other marks are other copies.
 func pagePNG(shade, mark uint8) []byte {
@@ -224,8 +204,8 @@ func TestUploadRegistryRefusals(t *testing.T) {
 		{"a PDF with no pages", zeroPages, "PDF cannot be read: the PDF has no pages"},
 		// An outside tester's: pages no registry is printed on were stored,
 		// then failed OCR.
-		{"a PDF page of 1 × 1 pt", sizedPDF("0 0 1 1"), "no registry page is that size"},
-		{"a PDF page of 595 × 1e9 pt", sizedPDF("0 0 595 1000000000"), "no registry page is that size"},
+		{"a PDF page of 1 × 1 pt", degrade.EmptyPagePDF("0 0 1 1", ""), "no registry page is that size"},
+		{"a PDF page of 595 × 1e9 pt", degrade.EmptyPagePDF("0 0 595 1000000000", ""), "no registry page is that size"},
 	}
 	for _, tt := range tests {
 		t.Run("REST "+tt.name, func(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -17,6 +16,7 @@ import (
 	"github.com/go-pdf/fpdf"
 
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr/degrade"
 )
 
 // keyFacts are what a reader of a registry must find: the unique number,
@@ -179,10 +179,10 @@ func TestReadPDFUnreadable(t *testing.T) {
 	}{
 		// pdfinfo gives the crop box's size; pdftoppm rendering the media
 		// box at the resolution chosen for it made 8334 × 8334 pixels.
-		{"a 100 pt crop box on a 2000 pt page", boxPDF("0 0 2000 2000", "0 0 100 100"), "no text recognisable"},
+		{"a 100 pt crop box on a 2000 pt page", degrade.EmptyPagePDF("0 0 2000 2000", "0 0 100 100"), "no text recognisable"},
 		// pdfinfo prints "1e+06 x 1e+06 pts": too large even at 1 dpi,
 		// refused before pdftoppm renders it.
-		{"a page a million points square", boxPDF("0 0 1000000 1000000", ""), "too large"},
+		{"a page a million points square", degrade.EmptyPagePDF("0 0 1000000 1000000", ""), "too large"},
 		{"not a PDF", []byte("<html>Access Denied</html>"), "not a PDF"},
 		{"empty", nil, "not a PDF"},
 		{"truncated", text[:len(text)/3], "not a readable PDF"},
@@ -201,30 +201,6 @@ func TestReadPDFUnreadable(t *testing.T) {
 			}
 		})
 	}
-}
-
-// boxPDF is a one-page PDF with no content, the given MediaBox and, unless
-// empty, CropBox.
-func boxPDF(media, crop string) []byte {
-	page := "<< /Type /Page /Parent 2 0 R /MediaBox [" + media + "]"
-	if crop != "" {
-		page += " /CropBox [" + crop + "]"
-	}
-	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", page + " >>"}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	var offsets []int
-	for i, o := range objs {
-		offsets = append(offsets, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
 }
 
 // TestRasterDPI: a page is rendered at 300 dpi unless it would be over
@@ -499,7 +475,7 @@ func TestInspectPDFPageSizes(t *testing.T) {
 		{"0 0 595 40", false},
 		{"0 0 595 1000000000", false},
 	} {
-		n, err := InspectPDF(context.Background(), boxPDF(tc.media, ""))
+		n, err := InspectPDF(context.Background(), degrade.EmptyPagePDF(tc.media, ""))
 		switch {
 		case tc.ok && (err != nil || n != 1):
 			t.Errorf("[%s]: %d, %v; want 1 page", tc.media, n, err)

@@ -53,6 +53,31 @@ func PageImages(ctx context.Context, pdf []byte, dpi int) ([]*image.Gray, error)
 	return pages, nil
 }
 
+// EmptyPagePDF is a one-page PDF with no content, the given MediaBox
+// ("0 0 595 842") and, unless empty, CropBox: a page of any size, for
+// tests of what a reader does with pages no registry is printed on.
+func EmptyPagePDF(media, crop string) []byte {
+	page := "<< /Type /Page /Parent 2 0 R /MediaBox [" + media + "]"
+	if crop != "" {
+		page += " /CropBox [" + crop + "]"
+	}
+	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", page + " >>"}
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	var offsets []int
+	for i, o := range objs {
+		offsets = append(offsets, b.Len())
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, off := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	return b.Bytes()
+}
+
 // PDF puts each image on an A4 page of its own, with no text layer: a
 // scanned document. Images go in as PNG, or as JPEG at quality when it is
 // positive (a photo's file).
