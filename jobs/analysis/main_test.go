@@ -85,6 +85,23 @@ func readDocument(t testing.TB, nestID, address string, imageOnly bool) testDocu
 }
 
 // findNest returns a nest whose registry at testAddress satisfies ok.
+// findNthNest is findNest's nth match (1: findNest's).
+func findNthNest(t testing.TB, what string, ok func(issuer.Registry) bool, nth int) string {
+	t.Helper()
+	seen := 0
+	id, _, found := issuer.FindNest(testUniqueNo, testAddress, func(r issuer.Registry) bool {
+		if !ok(r) {
+			return false
+		}
+		seen++
+		return seen == nth
+	})
+	if !found {
+		t.Fatalf("no simulated nest is the %dth with %s", nth, what)
+	}
+	return id
+}
+
 func findNest(t testing.TB, what string, ok func(issuer.Registry) bool) string {
 	t.Helper()
 	id, _, found := issuer.FindNest(testUniqueNo, testAddress, ok)

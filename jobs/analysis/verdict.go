@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Verdict is how far a tenant can trust an analysis.
@@ -542,7 +543,7 @@ func (j *judge) entries(reg *Registry, conf map[string]float64) {
 				// An owner is always printed with a resident or
 				// registration number; a name with digits or marks in it
 				// swallowed one.
-				if !plausibleName(h.Name) || (e == owner && h.ID == "") {
+				if !plausibleHolder(h) || (e == owner && h.ID == "") {
 					j.add(&j.partial, Reason{Code: ReasonHolderGarbled, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
 						"%s: the %s was read as %q with number %q: not a name and number as printed.", where, h.Role, h.Name, h.ID)})
 					break
@@ -611,6 +612,35 @@ func plausibleName(name string) bool {
 		}
 	}
 	return true
+}
+
+// plausibleHolder reports whether h's name could be printed beside its
+// number: a plausible name, and for a person (a masked 주민등록번호) one
+// written in Hangul, a Latin original in parentheses at most
+// (존스미스(JOHN SMITH)). A person's name read as Latin letters (SSH for
+// 송동현, on a 150 dpi copy of a hold-out document, was COMPLETE) is a
+// misreading; a company's may be Latin (주식회사 KT).
+func plausibleHolder(h Party) bool {
+	if !plausibleName(h.Name) {
+		return false
+	}
+	if !strings.HasSuffix(h.ID, "-*******") {
+		return true
+	}
+	hangul, depth := false, 0
+	for _, r := range h.Name {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')':
+			depth--
+		case unicode.Is(unicode.Hangul, r):
+			hangul = true
+		case depth == 0 && r < utf8.RuneSelf && unicode.IsLetter(r):
+			return false
+		}
+	}
+	return hangul
 }
 
 // lineConfidences maps each OCR line, as the parser sees it, to its lowest

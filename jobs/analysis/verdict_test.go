@@ -211,6 +211,18 @@ func TestJudgeReasons(t *testing.T) {
 		{"a 근저당권 read with fair confidence", doc.text, lowConfidence(0.85), testUniqueNo, VerdictComplete, ""},
 		{"the cancelled 근저당권 struck through on the page", doc.text, struckPages([2]string{"을구", cancelledMortgage}), testUniqueNo, VerdictComplete, ""},
 		{"a live 근저당권 struck through that no 말소 names", doc.text, struckPages([2]string{"을구", cancelledMortgage}, [2]string{"을구", mortgage}), testUniqueNo, VerdictPartial, ReasonStrikeOnly},
+		// A hold-out's 150 dpi copy read its owner 송동현 as SSH and was
+		// COMPLETE: a person's name is written in Hangul.
+		{"the owner's name read as Latin", func() string {
+			var owner issuer.Entry
+			for _, e := range issuer.ActiveEntries(doc.reg.Ownership) {
+				owner = e
+			}
+			if !strings.HasSuffix(owner.HolderID, "-*******") {
+				t.Fatalf("the owner %q %q is no person", owner.Holder, owner.HolderID)
+			}
+			return strings.Replace(doc.text, owner.Holder+" "+owner.HolderID, "SSH "+owner.HolderID, 1)
+		}(), doc.pages, testUniqueNo, VerdictPartial, ReasonHolderGarbled},
 		{"a page of noise", doc.text, func() []ocr.Page {
 			ps := lowConfidence(0.9)
 			ps[0].Confidence = 0.3
@@ -885,5 +897,28 @@ func TestJudgeCopyAge(t *testing.T) {
 				t.Errorf("advice %q", j.Advice)
 			}
 		})
+	}
+}
+
+// TestPlausibleHolder: a person's name (a masked 주민등록번호) is Hangul, a
+// Latin original in parentheses at most; a company's may be Latin.
+func TestPlausibleHolder(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, id string
+		want     bool
+	}{
+		{"송동현", "490319-*******", true},
+		{"존스미스(JOHN SMITH)", "700101-*******", true},
+		{"SSH", "490319-*******", false},
+		{"송SH", "490319-*******", false},
+		{"()", "490319-*******", false},
+		{"주식회사 KT", "110111-1234567", true},
+		{"KB부동산신탁 주식회사", "110111-1234567", true},
+		{"김민*", "750101-*******", false},
+	} {
+		if got := plausibleHolder(Party{Name: tc.name, ID: tc.id}); got != tc.want {
+			t.Errorf("plausibleHolder(%q, %q) = %v, want %v", tc.name, tc.id, got, tc.want)
+		}
 	}
 }
