@@ -499,7 +499,10 @@ func TestUploadMultipartSpec(t *testing.T) {
 		{"a path outside variables", []part{op, {"map", `{"0":["query"]}`}, f0}, "is not variables.<name>"},
 		{"a map that is not JSON", []part{op, {"map", `{0: variables.file`}, f0}, "map must be a JSON object"},
 		{"map before operations", []part{good, op, f0}, `the first field must be \"operations\"`},
-		{"a mapped file not sent", []part{op, {"map", `{"0":["variables.file"],"1":["variables.file"]}`}, f0}, "which is not sent"},
+		{"a mapped file not sent", []part{op, good}, "which is not sent"},
+		// An outside tester's: one path given twice was accepted.
+		{"a path mapped twice", []part{op, {"map", `{"0":["variables.file","variables.file"]}`}, f0}, "is mapped twice"},
+		{"a path mapped to two files", []part{op, {"map", `{"0":["variables.file"],"1":["variables.file"]}`}, f0, {"1", "x"}}, "is mapped twice"},
 		{"a file not in map", []part{op, good, f0, {"1", "x"}}, "is not in map"},
 		{"an empty path list", []part{op, {"map", `{"0":[]}`}, f0}, "has no path"},
 		{"operations that are not a request", []part{{"operations", `[1,2]`}, good, f0}, "operations:"},

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"mime/multipart"
 	"net"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -249,11 +251,17 @@ func multipartRequestProblem(body []byte, boundary string) string {
 	if err := json.Unmarshal(mapped, &files); err != nil {
 		return "map must be a JSON object of file field names, each to a list of paths"
 	}
-	for key, paths := range files {
+	mappedTo := map[string]bool{} // the paths a file goes to, across the map
+	for _, key := range slices.Sorted(maps.Keys(files)) {
+		paths := files[key]
 		if len(paths) == 0 {
 			return fmt.Sprintf("map: file field %s has no path", strconv.Quote(short(key)))
 		}
 		for _, path := range paths {
+			if mappedTo[path] {
+				return fmt.Sprintf("map: %s is mapped twice: a path takes one file", strconv.Quote(short(path)))
+			}
+			mappedTo[path] = true
 			parts := strings.Split(path, ".")
 			if len(parts) < 2 || len(parts) > 3 || parts[0] != "variables" {
 				return fmt.Sprintf("map: %s is not variables.<name> or variables.<name>.<index>", strconv.Quote(short(path)))
