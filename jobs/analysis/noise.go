@@ -248,7 +248,7 @@ var idPattern = regexp.MustCompile(`(?:` + d + `[ \t]?){5}` + d + sp + `(?:[-:�
 
 // parseID returns the number an idPattern match stands for: masked numbers
 // come back as NNNNNN-*******. After the six digits and a dash (or a colon
-// for it), the marks are five to ten with two at least read as an
+// or an ellipsis for it), the marks are five to ten with two at least read as an
 // asterisk, or four, all of them marks, or two or three asterisks and
 // nothing else; without the dash (a strike took it), five to ten with four
 // read as an asterisk.
@@ -360,7 +360,8 @@ var companyWords = []string{
 }
 
 // companyWord returns name, a company's name without 주식회사, with its
-// last word put right where one letter of it was misread (companyWords).
+// trade's word put right where a syllable's final consonant was lost or
+// misread (companyWords).
 func companyWord(name string) string {
 	rs := []rune(name)
 	for _, w := range companyWords {
@@ -378,7 +379,7 @@ func companyWord(name string) string {
 			continue
 		}
 		for i := range wr {
-			if tail[i] != wr[i] && jamoDiff(tail[i], wr[i]) == 1 && sameSyllableTop(tail[i], wr[i]) {
+			if tail[i] != wr[i] && sameSyllableTop(tail[i], wr[i]) {
 				return string(rs[:len(rs)-len(wr)]) + w
 			}
 		}
@@ -387,26 +388,11 @@ func companyWord(name string) string {
 }
 
 // sameSyllableTop reports whether two Hangul syllables share their
-// initial consonant and vowel.
+// initial consonant and vowel (and so differ, if at all, in their final
+// consonant).
 func sameSyllableTop(a, b rune) bool {
-	return (a-0xAC00)/28 == (b-0xAC00)/28
-}
-
-// jamoDiff returns in how many of their three letters (initial, vowel,
-// final) two Hangul syllables differ: 3 when either is not one.
-func jamoDiff(a, b rune) int {
-	const base, last = 0xAC00, 0xD7A3
-	if a < base || a > last || b < base || b > last {
-		return 3
-	}
-	x, y := int(a-base), int(b-base)
-	n := 0
-	for _, p := range [][2]int{{x / 588, y / 588}, {x % 588 / 28, y % 588 / 28}, {x % 28, y % 28}} {
-		if p[0] != p[1] {
-			n++
-		}
-	}
-	return n
+	const first, last = 0xAC00, 0xD7A3
+	return a >= first && a <= last && b >= first && b <= last && (a-first)/28 == (b-first)/28
 }
 
 // editDistanceAtMost1 reports whether a and b differ by at most one rune

@@ -8,15 +8,17 @@ import (
 )
 
 // Tesseract reads the comma after a 1 in an amount as a second 1 now and
-// then, on a clean page as on a degraded one: 금1,531,000,000원 comes back
-// as 금11531,000,000원, whichever language reads it. The form groups every
-// amount by three, so such a reading is misgrouped; and the page shows
-// which it is. A comma is short and sits on the digits' baseline; a 1 is
-// as tall as the digits. regroupAmounts looks at the ink under each
-// misgrouped amount and, where its blobs are one to a character and the
-// reading differs from them only in 1s standing where the ink has a comma,
-// writes the commas back. Anything else (a blob for two characters, a
-// comma read where the ink has a digit, the 금 read as a 3) is left as
+// then, on a clean page as on a degraded one (금1,531,000,000원 comes back
+// as 금11531,000,000원, whichever language reads it), and the 금 as a 3 or
+// a 2 (3387,000,000). The form groups every amount by three, so such a
+// reading is misgrouped; and the page shows which it is. A comma is short
+// and hangs below the digits' baseline; a 1 is as tall as the digits and
+// narrow; the 금 is taller than them and drawn in several strokes.
+// regroupAmounts looks at the ink under each misgrouped amount and, where
+// its blobs match the reading character for character (or two digits a
+// blur ran together to one blob) and differ only in those ways, writes the
+// commas and the 금 back. Anything else (a blob more or less, a comma read
+// where the ink has a digit, a 1 where the ink has a wide digit) is left as
 // read, for the parser to judge.
 
 // amountDigits is an amount's digits and commas as Tesseract gives them
@@ -30,8 +32,8 @@ var group3 = regexp.MustCompile(`^\d{3}(?:,\d{3})*$`)
 // wellGrouped is an amount grouped as the form prints it.
 var wellGrouped = regexp.MustCompile(`^[1-9]\d{0,2}(?:,\d{3})+$`)
 
-// regroupAmounts returns txt and tsv with the misgrouped amounts whose ink
-// shows a comma where a 1 was read put right (see above). img is the page
+// regroupAmounts returns txt and tsv with the misgrouped amounts their ink
+// shows the commas or the 금 of put right (see above). img is the page
 // Tesseract read.
 func regroupAmounts(img *image.Gray, txt, tsv []byte) ([]byte, []byte) {
 	r, ok := newReading(txt, tsv)
@@ -178,10 +180,10 @@ func regroup(img *image.Gray, w tsvWord, kum bool, soft map[int]bool) (string, b
 		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
 		return 10*h >= 7*digitH && 10*h <= 12*digitH && 4*wd <= 3*digitH
 	}
-	var tops, bases []int
+	var tops, bases, widths []int
 	for _, c := range merged {
 		if digitShaped(c) {
-			tops, bases = append(tops, c.y0), append(bases, c.y1)
+			tops, bases, widths = append(tops, c.y0), append(bases, c.y1), append(widths, c.x1-c.x0+1)
 		}
 	}
 	if len(bases) == 0 {
@@ -189,7 +191,8 @@ func regroup(img *image.Gray, w tsvWord, kum bool, soft map[int]bool) (string, b
 	}
 	slices.Sort(tops)
 	slices.Sort(bases)
-	top, base := tops[len(tops)/2], bases[len(bases)/2]
+	slices.Sort(widths)
+	top, base, digitW := tops[len(tops)/2], bases[len(bases)/2], widths[len(widths)/2]
 	const other, digit, comma = 0, 1, 2
 	kind := func(c component) int {
 		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
@@ -210,21 +213,13 @@ func regroup(img *image.Gray, w tsvWord, kum bool, soft map[int]bool) (string, b
 		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
 		return parts[i] >= 2 && 10*h > 11*digitH && 10*wd >= 12*(digitH*3/4) && 10*wd <= 14*digitH
 	}
-	// Two digits a blur ran together are one blob as tall as a digit and
-	// twice as wide.
-	var widths []int
-	for _, c := range merged {
-		if digitShaped(c) {
-			widths = append(widths, c.x1-c.x0+1)
-		}
-	}
-	slices.Sort(widths)
-	digitW := widths[len(widths)/2]
 	// A 1 is narrow; every other digit is not: a reading one character
 	// off from the ink (its first digit's ink not digit-shaped) does not
 	// match it.
 	narrow := func(c component) bool { return 10*(c.x1-c.x0+1) <= 6*digitW }
 	fits := func(ch byte, c component) bool { return (ch == '1') == narrow(c) }
+	// Two digits a blur ran together are one blob as tall as a digit and
+	// twice as wide.
 	double := func(c component) bool {
 		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
 		return 10*h >= 7*digitH && 10*h <= 11*digitH && 10*wd >= 16*digitW && 10*wd <= 26*digitW

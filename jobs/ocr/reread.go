@@ -130,15 +130,18 @@ func hasLatin(s string) bool {
 var areaWord = regexp.MustCompile(`^\D{0,2}\d[\d,.]*\.\d\d(?:mi|ni|m2|m|rn|n)$`)
 
 // suspectWord reports whether a word of the first reading is one Korean
-// alone may read better: Latin, or a date read as digits only.
+// alone may read better: Latin (but an area's ㎡ read as Latin), a date
+// read as digits, or a number no form prints (markedNumber, misgrouped,
+// longNumber).
 func suspectWord(w tsvWord) bool {
 	return hasLatin(w.text) && !areaWord.MatchString(w.text) || garbledDate.MatchString(w.text) || markedNumber.MatchString(w.text) || misgrouped.MatchString(w.text) || longNumber.MatchString(w.text)
 }
 
 // garbledDate is a date whose 년, 월 and 일 were read as digits
-// (2011년2월22일 → 2011428224): eight to twelve digits from 19 or 20 on,
-// which no number the form prints is (its numbers have dashes, commas or
-// at most six digits), a mark or two around them.
+// (2011년2월22일 → 2011428224, 2022년4월8 → 2022448): seven to twelve
+// digits from 19 or 20 on, which no number the form prints is (its numbers
+// have dashes, commas or at most six digits), or a year with a quote read
+// after it (2023'45), a mark or two around them.
 var garbledDate = regexp.MustCompile(`^\D{0,2}(?:19|20)\d\d(?:\d{3,8}|['‘’"]\d*)\D{0,2}$`)
 
 // markedNumber is a number with a speck's mark read among its digits
@@ -469,18 +472,6 @@ func reach(fw []tsvWord, start, end int) (lo, hi int) {
 	return lo, hi
 }
 
-// readAgain returns the word of second that is k read again: the same
-// text, starting where k does, give or take a quarter of its height.
-func readAgain(k tsvWord, second []tsvWord) (tsvWord, bool) {
-	for _, w := range second {
-		d := k.box.Min.X - w.box.Min.X
-		if k.text == w.text && max(d, -d) <= k.box.Dy()/4 && min(w.box.Max.Y, k.box.Max.Y) > max(w.box.Min.Y, k.box.Min.Y) {
-			return w, true
-		}
-	}
-	return tsvWord{}, false
-}
-
 // over returns the second reading's words [a, b) that lie over run, a run
 // of the first reading's words on a line in rows, each within lo and hi
 // across (see spliceLine); the line's kept words read again are not
@@ -522,13 +513,14 @@ func keptWords(fw []tsvWord, start, end int) []tsvWord {
 }
 
 // keptAgain reports whether w, a word of the second reading, is one of the
-// kept words read again (readAgain). Its box may reach over the run all
-// the same (on a skewed page, Tesseract boxed 채권자 over the name after
-// it); it is not a word over the run.
+// kept words read again: the same text, starting where it does (give or
+// take a quarter of its height), level with it. Its box may reach over the
+// run all the same (on a skewed page, Tesseract boxed 채권자 over the name
+// after it); it is not a word over the run.
 func keptAgain(w tsvWord, kept []tsvWord) bool {
 	return slices.ContainsFunc(kept, func(k tsvWord) bool {
-		a, ok := readAgain(k, []tsvWord{w})
-		return ok && a == w
+		d := k.box.Min.X - w.box.Min.X
+		return k.text == w.text && max(d, -d) <= k.box.Dy()/4 && min(w.box.Max.Y, k.box.Max.Y) > max(w.box.Min.Y, k.box.Min.Y)
 	})
 }
 
