@@ -37,7 +37,7 @@ func BenchmarkDegradedOCR(b *testing.B) {
 	ctx := context.Background()
 	holdout := os.Getenv("DUNGJI_BENCH_HOLDOUT") != ""
 	onePage := func(ok func(issuer.Registry) bool) func(issuer.Registry) bool {
-		return func(r issuer.Registry) bool { return r.Pages == 1 && ok(r) }
+		return func(r issuer.Registry) bool { return r.Pages-r.SummaryPages == 1 && ok(r) }
 	}
 	type benchDoc struct {
 		clean   testDocument
@@ -97,6 +97,7 @@ func BenchmarkDegradedOCR(b *testing.B) {
 	}
 	var totals [2]total
 	perCopy := make([][2]total, len(degrade.Corpus))
+	var confidences []keyConfidence // the preprocessed reads' key entries
 	modes := []struct {
 		name string
 		opts ocr.ReadOptions
@@ -192,6 +193,9 @@ func BenchmarkDegradedOCR(b *testing.B) {
 					if facts {
 						c.facts++
 					}
+					if reg != nil && !mode.opts.Raw {
+						confidences = append(confidences, keyEntryConfidences(reg, read, clean.reg)...)
+					}
 					verdicts = append(verdicts, string(j.Verdict))
 					if j.Verdict == VerdictComplete {
 						c.complete++
@@ -239,6 +243,7 @@ func BenchmarkDegradedOCR(b *testing.B) {
 			b.ReportMetric(100*float64(c.right)/float64(max(c.fields, 1)), "fields%_"+name)
 		}
 	}
+	logConfidences(b, confidences)
 	for m, mode := range modes {
 		t := totals[m]
 		n := float64(max(t.reads, 1))
@@ -249,5 +254,78 @@ func BenchmarkDegradedOCR(b *testing.B) {
 		b.ReportMetric(100*t.cer/n, "cer%_"+mode.name)
 		b.ReportMetric(100*float64(t.right)/float64(max(t.fields, 1)), "fields%_"+mode.name)
 		b.ReportMetric(pps, "pages/s_"+mode.name)
+	}
+}
+
+// keyConfidence is a key entry as an OCR read it: the lowest confidence of
+// its lines, and whether its key facts (the 접수 date, the holders, the
+// amount) were read right.
+type keyConfidence struct {
+	conf  float64
+	right bool
+}
+
+// keyEntryConfidences returns the confidence and rightness of each live key
+// entry of reg (a 근저당권, a 전세권, a flagged entry, an owner's) that the
+// simulator's registry has at the same rank.
+func keyEntryConfidences(reg *Registry, pages []ocr.Page, sim issuer.Registry) []keyConfidence {
+	var rps []ReadPage
+	for _, p := range pages {
+		rp := ReadPage{OCR: p.Source == ocr.SourceOCR}
+		for _, l := range p.Lines {
+			rp.Lines = append(rp.Lines, ReadLine{Text: l.Text, Confidence: l.Confidence})
+		}
+		rps = append(rps, rp)
+	}
+	conf := lineConfidences(rps)
+	want := map[string]entryView{}
+	for _, v := range slices.Concat(wantEntries(SectionOwnership, sim.Ownership), wantEntries(SectionRights, sim.Rights)) {
+		want[string(v.Section)+"/"+v.Rank] = v
+	}
+	var out []keyConfidence
+	for _, e := range slices.Concat(reg.Ownership, reg.Rights) {
+		if !e.Live() || !keyKind(e.Kind) {
+			continue
+		}
+		w, ok := want[string(e.Section)+"/"+e.Rank]
+		c, known := entryConfidence(&e, conf)
+		if !ok || !known {
+			continue
+		}
+		g := viewOf(e)
+		right := g.Received.Equal(w.Received) && g.Amount == w.Amount && reflect.DeepEqual(g.Holders, w.Holders)
+		out = append(out, keyConfidence{c, right})
+	}
+	return out
+}
+
+// logConfidences logs, for thresholds around KeyFieldConfidence, how many
+// key entries read wrong fall below them (caught) and how many read right
+// stay at or above (kept): the distribution KeyFieldConfidence is set from.
+func logConfidences(b *testing.B, cs []keyConfidence) {
+	var right, wrong int
+	for _, c := range cs {
+		if c.right {
+			right++
+		} else {
+			wrong++
+		}
+	}
+	b.Logf("key entries' lowest line confidence: %d read right, %d read wrong", right, wrong)
+	for _, t := range []float64{0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9} {
+		caught, kept := 0, 0
+		for _, c := range cs {
+			switch {
+			case !c.right && c.conf < t:
+				caught++
+			case c.right && c.conf >= t:
+				kept++
+			}
+		}
+		b.Logf("  threshold %.2f: wrong ones below it %d of %d, right ones at or above it %d of %d", t, caught, wrong, kept, right)
+		if t == KeyFieldConfidence {
+			b.ReportMetric(100*float64(caught)/float64(max(wrong, 1)), "wrong_caught%_at_threshold")
+			b.ReportMetric(100*float64(kept)/float64(max(right, 1)), "right_kept%_at_threshold")
+		}
 	}
 }

@@ -11,6 +11,37 @@
 // 전세금 total and, given a deposit and a price, the share of the price that
 // mortgages and the deposit take. Every signal names the entries behind it.
 //
+// # The register as the office writes it
+//
+// Trust comes from what the registry's form guarantees, never from a
+// correction. Parse reads each 등기목적 by its structure:
+//
+//   - only a purpose that ends in 말소 cancels, and it names its target's
+//     순위번호 (3, or 3-1 for a 부기) and purpose: the entry of that rank is
+//     cancelled only when it is of the kind named (a 전세권설정등기말소 does
+//     not cancel a 근저당권: CANCELLATION_MISMATCH), and a main entry's 부기
+//     go with it;
+//   - a purpose that begins with a 순위번호 and does not end in 말소 names
+//     that entry without cancelling it (Entry.Refers): a 부기 (ranked N-1)
+//     changes it — 변경 its amount or terms, 이전 its holder, 근질권 puts a
+//     right on it — and a 지분 purpose (2번홍길동지분전부이전,
+//     2번홍길동지분가압류) concerns one holder's share (Entry.ShareOf);
+//   - owners are walked through the live ownership entries with their
+//     shares (CurrentOwners); only an owner's role makes an owner;
+//   - a row goes on across a page break, under the next page's column
+//     header;
+//   - the 주요 등기사항 요약 printed after the document is a summary, not
+//     entries (Registry.Summary), and Judge checks the body against it.
+//
+// Judge checks what the form guarantees: 접수 dates never go backwards
+// along 순위번호, nor come before the 소유권보존 or after the 열람일시; the
+// 고유번호 and the 소재지 are the nest's. A key fact (an amount, a holder, a
+// date, a rank, the target of a 말소) taken otherwise than it was read is
+// recorded on its entry (Entry.Corrections) and makes the read PARTIAL
+// (CORRECTED_FACT); the form's own words (headings, labels, units) are put
+// right freely. An uploaded copy's text layer is checked against its page
+// images' reading (CheckTextLayer), never trusted as exact.
+//
 // # OCR noise
 //
 // The parser reads a text layer exactly and Tesseract's reading of a scanned
@@ -24,7 +55,9 @@
 //     을구 by the entries' purposes and by 순위번호 starting again at 1;
 //   - letters read for digits inside numbers (O o → 0, l I → 1, S → 5, and
 //     B → 8 in amounts), "." read for "," in amounts, a lost thousands
-//     separator (1364,000,000), a misread or lost 금 and a lost 원;
+//     separator (1364,000,000), a 금 read as a like syllable and a lost 원:
+//     each a correction the verdict reports, but for the form's marks; a
+//     letter or digit where the 금 should be is never taken for it;
 //   - 년, 월, 일 misread as 넌, 윌, 알;
 //   - the asterisks of a masked 주민등록번호 read as other marks (×, ㅎ, x,
 //     K, +), with spaces among them and among the digits;
@@ -48,10 +81,11 @@
 // # The verdict
 //
 // Judge says how far a read can be trusted: COMPLETE (every part read with
-// confidence, the 고유번호 the nest's), PARTIAL (something missing, guessed
-// or read with low confidence), UNREADABLE (no entries, no owner, pages of
-// noise) or WRONG_DOCUMENT (another property's 고유번호), with reasons in
-// words. Signals are a judgement only on a COMPLETE read: on any other, a
+// confidence, nothing guessed, the 고유번호 and address the nest's), PARTIAL
+// (something missing, guessed, contradicted or read with low confidence),
+// UNREADABLE (no entries, no owner, pages of noise), WRONG_DOCUMENT (another
+// property's) or NOT_A_REGISTRY (read, and nothing of a registry's form),
+// with reasons in words. Signals are a judgement only on a COMPLETE read: on any other, a
 // risk not found may simply not have been read. ApplyStrikes adds the page
 // image's evidence: an entry the OCR saw struck through is cancelled even
 // when no 말소 naming it was read, and Judge says when the two disagree.

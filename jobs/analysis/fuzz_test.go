@@ -122,11 +122,11 @@ func simulatorTexts(tb testing.TB) []string {
 	}
 	var out []string
 	for _, ok := range []func(issuer.Registry) bool{
-		func(r issuer.Registry) bool { return r.Pages == 1 },
+		func(r issuer.Registry) bool { return r.Pages-r.SummaryPages == 1 },
 		func(r issuer.Registry) bool {
 			return r.Has(issuer.TypeTrust, true) && r.Has(issuer.TypeAuction, true) && r.Has(issuer.TypeLeaseRegistration, false)
 		},
-		func(r issuer.Registry) bool { return r.Pages == 4 },
+		func(r issuer.Registry) bool { return r.Pages-r.SummaryPages == 4 },
 	} {
 		_, reg, found := issuer.FindNest(testUniqueNo, testAddress, ok)
 		if !found {

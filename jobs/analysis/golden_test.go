@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // These golden tests read simulated registry documents the way the service
@@ -59,6 +61,10 @@ var holderRoles = map[issuer.EntryType]string{
 	issuer.TypeMortgage:                "근저당권자",
 	issuer.TypeJeonse:                  "전세권자",
 	issuer.TypeLeaseRegistration:       "임차권자",
+	issuer.TypeLease:                   "임차권자",
+	issuer.TypeSurfaceRight:            "지상권자",
+	issuer.TypeRightTransfer:           "근저당권자",
+	issuer.TypePledge:                  "채권자",
 }
 
 var printedDate = regexp.MustCompile(`^(\d+)년(\d+)월(\d+)일`)
@@ -92,7 +98,7 @@ func wantEntries(s Section, entries []issuer.Entry) []entryView {
 			v.Cause, _, _ = strings.Cut(fs[len(fs)-1], "(")
 		}
 		switch {
-		case e.Type == issuer.TypeCancellation:
+		case e.Type == issuer.TypeCancellation, e.Holder == "" && len(e.Shares) == 0:
 		case len(e.Shares) > 0:
 			for _, sh := range e.Shares {
 				v.Holders = append(v.Holders, Party{Role: "공유자", Name: sh.Name, ID: sh.ID, Share: sh.Fraction})
@@ -100,7 +106,7 @@ func wantEntries(s Section, entries []issuer.Entry) []entryView {
 		default:
 			v.Holders = append(v.Holders, Party{Role: holderRoles[e.Type], Name: e.Holder, ID: e.HolderID})
 		}
-		if e.Type == issuer.TypeMortgage {
+		if e.Type == issuer.TypeMortgage || e.Type == issuer.TypePledge {
 			v.Debtor = e.Debtor
 		}
 		out = append(out, v)
@@ -135,6 +141,9 @@ type keyFacts struct {
 
 func factsOf(reg issuer.Registry) keyFacts {
 	f := keyFacts{Flags: map[Kind][]string{}, Owners: []Party{}}
+	for _, o := range reg.Owners() {
+		f.Owners = append(f.Owners, Party{Role: o.Role, Name: o.Name, ID: o.ID, Share: o.Fraction})
+	}
 	for _, s := range []struct {
 		name    Section
 		entries []issuer.Entry
@@ -147,16 +156,16 @@ func factsOf(reg issuer.Registry) keyFacts {
 		}
 		for _, e := range issuer.ActiveEntries(s.entries) {
 			ref := string(s.name) + "/" + e.Rank
+			n := reg.Amount(e)
 			switch e.Type {
 			case issuer.TypePreservation, issuer.TypeTransfer, issuer.TypeTrust:
 				f.Since = e.Received
-				f.Owners = wantEntries(s.name, []issuer.Entry{e})[0].Holders
 			case issuer.TypeMortgage:
-				f.Mortgages += e.Amount
+				f.Mortgages += n
 			case issuer.TypeJeonse:
-				f.Jeonse += e.Amount
+				f.Jeonse += n
 			case issuer.TypeSeizure, issuer.TypeProvisionalAttachment, issuer.TypeInjunction, issuer.TypeAuction,
-				issuer.TypeProvisionalRegistration, issuer.TypeLeaseRegistration:
+				issuer.TypeProvisionalRegistration, issuer.TypeLeaseRegistration, issuer.TypeLease, issuer.TypeSurfaceRight:
 				f.Flags[Kind(e.Type)] = append(f.Flags[Kind(e.Type)], ref)
 			}
 			if e.Type == issuer.TypeTrust {
@@ -215,10 +224,10 @@ func goldenTextNests(t *testing.T) []string {
 				return false
 			}
 		}
-		return r.Pages == 4
+		return r.Pages-r.SummaryPages == 4
 	}))
 	for n := 1; n <= 4; n++ {
-		add(findNest(t, fmt.Sprintf("%d pages", n), func(r issuer.Registry) bool { return r.Pages == n }))
+		add(findNest(t, fmt.Sprintf("%d pages", n), func(r issuer.Registry) bool { return r.Pages-r.SummaryPages == n }))
 	}
 	for i := 1; i <= 8; i++ {
 		add(fmt.Sprintf("nest-%04d", i))
@@ -362,16 +371,16 @@ func TestParseImageOnlyGolden(t *testing.T) {
 		ok   func(issuer.Registry) bool
 	}{
 		{"two pages: co-owners, 강제경매, 가처분, 가등기, 신탁, 주택임차권, a cancelled 근저당권", func(r issuer.Registry) bool {
-			return r.Pages <= 2 && coOwned(r) && r.Has(issuer.TypeAuction, true) && r.Has(issuer.TypeInjunction, false) &&
+			return r.Pages-r.SummaryPages <= 2 && coOwned(r) && r.Has(issuer.TypeAuction, true) && r.Has(issuer.TypeInjunction, false) &&
 				r.Has(issuer.TypeTrust, true) && r.Has(issuer.TypeLeaseRegistration, true) && r.Has(issuer.TypeProvisionalRegistration, true) &&
 				r.HasCancelled(issuer.TypeMortgage)
 		}},
 		{"two pages: live 근저당권, 임의경매, 압류, 전세권", func(r issuer.Registry) bool {
-			return r.Pages <= 2 && r.Has(issuer.TypeMortgage, true) && r.Has(issuer.TypeAuction, true) &&
+			return r.Pages-r.SummaryPages <= 2 && r.Has(issuer.TypeMortgage, true) && r.Has(issuer.TypeAuction, true) &&
 				r.Has(issuer.TypeSeizure, true) && r.Has(issuer.TypeJeonse, true)
 		}},
 		{"one page: 소유권보존, 가처분, 가등기", func(r issuer.Registry) bool {
-			return r.Pages == 1 && r.Has(issuer.TypeInjunction, true) && r.Has(issuer.TypeProvisionalRegistration, true)
+			return r.Pages-r.SummaryPages == 1 && r.Has(issuer.TypeInjunction, true) && r.Has(issuer.TypeProvisionalRegistration, true)
 		}},
 	}
 	for _, d := range docs {
@@ -406,5 +415,46 @@ func TestParseImageOnlyGolden(t *testing.T) {
 				t.Logf("text:\n%s", doc.text)
 			}
 		})
+	}
+}
+
+// TestEveryIssuedDocumentComplete reads, from its text layer, the document
+// the simulator issues for many nests — ids like the service's, at several
+// addresses — and checks that each is COMPLETE for its nest: a document
+// issued by the registry office and read exactly is never doubted. (A
+// summary whose owner's name wrapped in its cell was once read as two
+// owners, and a lease drawn before the building's 보존: the tests that
+// issue for a random nest then failed now and then.)
+func TestEveryIssuedDocumentComplete(t *testing.T) {
+	t.Parallel()
+	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 120
+	if !fullCorpus {
+		n = 40
+	}
+	addresses := []string{testAddress, "서울특별시 마포구 월드컵북로 400", "경기도 성남시 분당구 판교역로 235, 108동 302호"}
+	for i := range n {
+		id := fmt.Sprintf("01a2%04x-0000-7000-8000-%012x", i, i*7919)
+		addr := addresses[i%len(addresses)]
+		reg := issuer.Content(id, testUniqueNo, addr)
+		doc, err := sim.Render(reg, viewedAt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages, err := ocr.ReadPDF(context.Background(), doc.PDF, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := JudgeInput{UniqueNo: testUniqueNo, Address: addr}
+		reg2, err := Parse(ocr.FullText(pages))
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		if j := Judge(reg2, in); j.Verdict != VerdictComplete {
+			t.Errorf("%s at %s: %s %+v", id, addr, j.Verdict, j.Reasons)
+		}
 	}
 }

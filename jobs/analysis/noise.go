@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,12 +10,12 @@ import (
 )
 
 // The patterns below read what OCR makes of digits and of the registry's
-// fixed words. d is a digit as OCR may read it; sp is the spacing OCR may
-// put inside a word or leave out, never a line break.
+// fixed words. readDigit is a digit as OCR may read it; readSpace is the
+// spacing OCR may put inside a word or leave out, never a line break.
 const (
-	d  = `[0-9OoIlS]`
-	dB = `[0-9OoIlSB]` // B for 8, where no word starts with B
-	sp = `[ \t]*`
+	readDigit    = `[0-9OoIlS]`
+	readDigitOrB = `[0-9OoIlSB]` // B for 8, where no word starts with B
+	readSpace    = `[ \t]*`
 )
 
 // cleanLine folds one line of OCR text into the forms the patterns expect:
@@ -65,7 +64,7 @@ func spaced(word string) string {
 	for i, r := range rs {
 		parts[i] = regexp.QuoteMeta(string(r))
 	}
-	return strings.Join(parts, sp)
+	return strings.Join(parts, readSpace)
 }
 
 // digitsOf maps the letters OCR reads for digits to the digits and drops
@@ -109,7 +108,7 @@ func number(s string) (int, bool) {
 // 201*1년). A % read for 일 must end the date: followed by a digit or by
 // 일 itself, it is a digit of the day misread (2022년4월1%일), and
 // findDates reads no date there.
-var datePattern = regexp.MustCompile(`(` + d + `(?:[ \t.,'*+]?` + d + `){3})` + sp + `[년넌녀변]` + sp + `(` + d + `{1,2})` + sp + `[월윌욀일]` + sp + `(` + d + `{1,2})` + sp + `[일알얼힐밀말잎월윌%]`)
+var datePattern = regexp.MustCompile(`(` + readDigit + `(?:[ \t.,'*+]?` + readDigit + `){3})` + readSpace + `[년넌녀변]` + readSpace + `(` + readDigit + `{1,2})` + readSpace + `[월윌욀일]` + readSpace + `(` + readDigit + `{1,2})` + readSpace + `[일알얼힐밀말잎월윌%]`)
 
 // parseDate returns the date of a datePattern match's groups, or false when
 // it is not a plausible registry date.
@@ -149,12 +148,15 @@ func percentDay(rest string) bool {
 }
 
 // yearThenMark is the start of a date: a year and 년 (as OCR may read it).
-var yearThenMark = regexp.MustCompile(`^[12][0-9]{3}` + sp + `[년넌녀변]`)
+var yearThenMark = regexp.MustCompile(`^[12][0-9]{3}` + readSpace + `[년넌녀변]`)
 
 // dateMatch is one date found in a text.
 type dateMatch struct {
 	at, end int
 	t       time.Time
+	// read is the date as the text has it when a letter was taken for one
+	// of its digits (2O19년…), "" otherwise.
+	read string
 }
 
 // findDates returns the plausible dates in s, in order.
@@ -168,69 +170,87 @@ func findDates(s string) []dateMatch {
 			continue // 말소, not a 일 read as 말
 		}
 		if t, ok := parseDate(s[m[2]:m[3]], s[m[4]:m[5]], s[m[6]:m[7]]); ok {
-			out = append(out, dateMatch{at: m[0], end: m[1], t: t})
+			dm := dateMatch{at: m[0], end: m[1], t: t}
+			if digitsGuessed(s[m[2]:m[3]]+s[m[4]:m[5]]+s[m[6]:m[7]]) || strings.ContainsAny(s[m[2]:m[3]], ".,'*+") {
+				dm.read = strings.TrimSpace(s[m[0]:m[1]])
+			}
+			out = append(out, dm)
 		}
 	}
 	return out
 }
 
-// garbledDate matches what is left of a date whose 년 월 일 were read as
+// garbledDateInLine matches what is left of a date whose 년 월 일 were read as
 // digits or lost: 2010418224. It bounds a 등기목적 on its line and tells a
 // struck row's first line; no date is read from it (a mark lost or a digit
 // misread moves where its month and day would be split, to another date
 // just as plausible).
-var garbledDate = regexp.MustCompile(`(?:^|[^0-9])((?:19|20)[0-9]{5,12})(?:[^0-9]|$)`)
+var garbledDateInLine = regexp.MustCompile(`(?:^|[^0-9])((?:19|20)[0-9]{5,12})(?:[^0-9]|$)`)
 
 // amountPattern matches an amount after its label: 금360,000,000원, with
 // OCR's spacing, separators and digit misreadings. The 금 may be misread
 // or lost; 원 may be lost.
-var amountPattern = regexp.MustCompile(`^` + sp + `([금급긍][ \t]*)?(` + dB + `(?:[0-9OoIlSB,. \t]*` + dB + `)?)`)
+var amountPattern = regexp.MustCompile(`^` + readSpace + `([금급긍][ \t]*)?(` + readDigitOrB + `(?:[0-9OoIlSB,. \t]*` + readDigitOrB + `)?)`)
 
 // parseAmount reads the amount at the start of s (the text after its label)
-// in won. A registry amount is 금 and digits grouped in threes. When the
-// text starts with a letter and no 금 was read, the letter is the 금
-// misread (S424,800,000). When separators were read, the grouping must hold
-// but for a first group of four digits (a separator lost:
-// 금1364,000,000). With no 금 read (nor a letter for it), a digit may be
-// the 금 (3387,000,000 or 350,000,000 for 금50,000,000), or the 금 and a
-// comma lost: not read. Anything else is too ambiguous to read.
-func parseAmount(s string) (int64, bool) {
+// in won. A registry amount is 금 and digits grouped in threes; 금 may be
+// read as a like syllable (급, 긍). guessed is set when the amount is not
+// exactly what was read: a letter read for a digit (금36O,OOO,OOO원), or a
+// first group of four digits taken for a separator lost (금1364,000,000).
+// With no 금 read, the first character may be the 금 misread (3387,000,000,
+// S60,000,000) or the 금 and a separator lost (2188,400,000 for
+// 금2,188,400,000): the amount is not read. Anything else too ambiguous to
+// read (222000,000) is not read either.
+func parseAmount(s string) (n int64, guessed, ok bool) {
 	m := amountPattern.FindStringSubmatch(s)
-	if m == nil {
-		return 0, false
+	if m == nil || m[1] == "" {
+		return 0, false, false
 	}
 	raw := strings.TrimRight(m[2], " \t,.")
-	kum := false
-	if m[1] == "" && raw != "" && (raw[0] < '0' || raw[0] > '9') {
-		raw = strings.TrimLeft(raw[1:], " \t")
-		kum = true
-	}
-	if m[1] == "" && !kum {
-		// No 금 read: a digit may be the 금 (3387,000,000, or 350,000,000
-		// for 금50,000,000) as well as the 금 and a comma lost (2188,400,000
-		// for 금2,188,400,000). Every amount the registry prints has one;
-		// where the page's ink shows it, the OCR wrote it back
-		// (jobs/ocr/amounts.go).
-		return 0, false
-	}
 	groups := strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == '.' })
 	var ds string
 	for i, g := range groups {
 		g = digitsOf(g)
 		switch {
+		case i == 0 && len(groups) > 1 && len(g) == 4:
+			guessed = true
 		case i == 0 && len(groups) > 1 && len(g) > 4:
-			return 0, false
+			return 0, false, false
 		case i > 0 && (g == "" || len(g)%3 != 0):
-			return 0, false
+			return 0, false, false
+		case i > 0 && len(g) > 3:
+			guessed = true // a separator lost: 360,000000
 		}
 		ds += g
 	}
+	guessed = guessed || digitsGuessed(raw)
 	ds = strings.TrimLeft(ds, "0")
 	if ds == "" || len(ds) > 15 {
-		return 0, false
+		return 0, false, false
 	}
 	n, err := strconv.ParseInt(ds, 10, 64)
-	return n, err == nil
+	return n, guessed, err == nil
+}
+
+// formatWon prints an amount as the registry does: 금360,000,000원.
+func formatWon(n int64) string {
+	ds := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	b.WriteString("금")
+	for i, r := range ds {
+		if i > 0 && (len(ds)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteString("원")
+	return b.String()
+}
+
+// digitsGuessed reports whether s, read as a number, has a letter that
+// digitsOf takes for a digit.
+func digitsGuessed(s string) bool {
+	return strings.ContainsAny(s, "OoIlSB")
 }
 
 // idPattern matches a 주민등록번호 as the registry prints it, masked
@@ -243,13 +263,13 @@ func parseAmount(s string) (int64, bool) {
 // 750101-****, 950707-** (the rest lost at the page's edge); the first
 // mark after a lost dash may be read as ㅠ (530611ㅠ+ㅠㅠㅠㅠㅠ, glued to
 // the name).
-var idPattern = regexp.MustCompile(`(?:` + d + `[ \t]?){5}` + d + sp + `(?:[-:…]` + sp +
-	`(?:(?:` + d + `[ \t]?){6}` + d + `|(?:[^\s0-9가-힣][ \t]?){1,9}[^\s0-9가-힣])|[*+xXㅠ](?:[ \t]?[^\s0-9가-힣]){4,9})`)
+var idPattern = regexp.MustCompile(`(?:` + readDigit + `[ \t]?){5}` + readDigit + readSpace + `(?:[-:…]` + readSpace +
+	`(?:(?:` + readDigit + `[ \t]?){6}` + readDigit + `|(?:[^\s0-9가-힣][ \t]?){1,9}[^\s0-9가-힣])|[*+xXㅠ](?:[ \t]?[^\s0-9가-힣]){4,9})`)
 
 // parseID returns the number an idPattern match stands for: masked numbers
 // come back as NNNNNN-*******. After the six digits and a dash (or a colon
 // or an ellipsis for it), the marks are five to ten with two at least read as an
-// asterisk, or four, all of them marks, or two or three asterisks and
+// asterisk, or four, three of them marks at least, or two or three asterisks and
 // nothing else; without the dash (a strike took it), five to ten with four
 // read as an asterisk.
 func parseID(s string) (string, bool) {
@@ -293,7 +313,8 @@ func parseID(s string) (string, bool) {
 	case dashed && count >= 5:
 		return head + "-*******", marks >= 2
 	case dashed && count == 4:
-		return head + "-*******", marks == 4
+		// The form's mask, a mark of it read as another sign.
+		return head + "-*******", marks >= 3
 	case dashed && count >= 2:
 		return head + "-*******", strings.Count(tail, "*") == count
 	case !dashed && count >= 5:
@@ -317,82 +338,35 @@ func findID(s string) (id string, at, end int, ok bool) {
 
 // canonicalName removes the spaces OCR adds to or drops from a name, but for
 // the one that separates 주식회사 from the rest: "주식회사 국민은행",
-// "농협은행 주식회사".
-func canonicalName(s string) string {
+// "농협은행 주식회사". corrected is set when the name is not as printed
+// but for spacing: a 주식회사 before the name read with one syllable wrong
+// (주삭회사대명주택) is put right, a guess about a holder's name however
+// likely; after the name such a word is left as read (대전주조회사 is a
+// name) but still set corrected, for the verdict to doubt it.
+func canonicalName(s string) (name string, corrected bool) {
 	// Only the marks a separator leaves: one glued to a name may be a
 	// syllable misread (김민* for 김민준), which the verdict must see.
 	s = strings.Trim(noSpace(s), ",.:;·-_'\"`~")
 	const corp = "주식회사"
-	// 주식회사 with one syllable misread (주삭회사, 주식회샤) before the
-	// name; after it only where the name ends in a trade's word
-	// (코리아신탁주삭회사), not where 대전주조회사 is a name.
 	if rs := []rune(s); len(rs) > 4 && !strings.HasPrefix(s, corp) && !strings.HasSuffix(s, corp) {
-		switch name := string(rs[:len(rs)-4]); {
+		switch {
 		case oneSubstitution(rs[:4], []rune(corp)):
-			s = corp + string(rs[4:])
-		case oneSubstitution(rs[len(rs)-4:], []rune(corp)) && slices.ContainsFunc(companyWords, func(w string) bool { return strings.HasSuffix(name, w) }):
-			s = name + corp
+			s, corrected = corp+string(rs[4:]), true
+		case oneSubstitution(rs[len(rs)-4:], []rune(corp)):
+			corrected = true
 		}
 	}
 	switch {
 	case s == corp:
 	case strings.HasPrefix(s, corp):
-		s = corp + " " + companyWord(strings.TrimPrefix(s, corp))
+		s = corp + " " + strings.TrimPrefix(s, corp)
 	case strings.HasSuffix(s, corp):
-		s = companyWord(strings.TrimSuffix(s, corp)) + " " + corp
+		s = strings.TrimSuffix(s, corp) + " " + corp
 	}
 	if utf8.RuneCountInString(s) > 40 {
 		s = string([]rune(s)[:40])
 	}
-	return s
-}
-
-// companyWords are words Korean company names end in, naming the trade:
-// a company's name ending in one of them with the final consonant of one
-// syllable, not the first, lost or misread (the jamo at a syllable's foot,
-// the smallest) is read as ending in it (대명주태 → 대명주택). Any other
-// letter is not: 대우 is not 대부 misread, nor 건실 건설. Longer words
-// come first.
-var companyWords = []string{
-	"엔지니어링", "보증보험", "저축은행", "종합건설", "자산신탁", "토지신탁", "산업개발", "홀딩스",
-	"캐피탈", "은행", "건설", "건영", "주택", "개발", "산업", "물산", "카드", "보험", "신탁",
-	"증권", "금융", "생명", "화재", "상사", "토건", "건축", "기업", "리츠", "투자", "자산", "부동산",
-}
-
-// companyWord returns name, a company's name without 주식회사, with its
-// trade's word put right where a syllable's final consonant was lost or
-// misread (companyWords).
-func companyWord(name string) string {
-	rs := []rune(name)
-	for _, w := range companyWords {
-		if strings.HasSuffix(name, w) {
-			return name
-		}
-	}
-	for _, w := range companyWords {
-		wr := []rune(w)
-		if len(rs) <= len(wr) {
-			continue
-		}
-		tail := rs[len(rs)-len(wr):]
-		if tail[0] != wr[0] || substitutions(tail, wr) != 1 {
-			continue
-		}
-		for i := range wr {
-			if tail[i] != wr[i] && sameSyllableTop(tail[i], wr[i]) {
-				return string(rs[:len(rs)-len(wr)]) + w
-			}
-		}
-	}
-	return name
-}
-
-// sameSyllableTop reports whether two Hangul syllables share their
-// initial consonant and vowel (and so differ, if at all, in their final
-// consonant).
-func sameSyllableTop(a, b rune) bool {
-	const first, last = 0xAC00, 0xD7A3
-	return a >= first && a <= last && b >= first && b <= last && (a-first)/28 == (b-first)/28
+	return s, corrected
 }
 
 // editDistanceAtMost1 reports whether a and b differ by at most one rune

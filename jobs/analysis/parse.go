@@ -21,6 +21,11 @@ const MaxInput = 2 << 20
 // was found: not a registry document, or one OCR could not read.
 var ErrNoEntries = errors.New("the text holds no 갑구 or 을구 entry") // shown to users as it is: no package prefix
 
+// ErrNotRegistry is returned by Parse for a text that has nothing of a
+// registry certificate: no 표제부, 갑구 or 을구 heading, no column header of
+// their tables, no 고유번호, no title. A lease contract, say.
+var ErrNotRegistry = errors.New("the text is not a registry certificate: it has no 표제부, 갑구, 을구 or 고유번호") // shown to users as it is
+
 // Parse reads a registry document from its text: the pages' texts joined by
 // form feeds (ocr.FullText), from a text layer or from OCR. It returns
 // ErrNoEntries when the text has no entry it recognises, and an error for a
@@ -47,6 +52,9 @@ func ParseRead(text string, pages []ReadPage) (*Registry, error) {
 	reg := p.finish()
 	reg.Coverage.PagesRead = strings.Count(text, "\f") + 1
 	if len(reg.Ownership)+len(reg.Rights) == 0 {
+		if !p.marked() && letters(text) >= minDocumentLetters {
+			return nil, ErrNotRegistry
+		}
 		return nil, ErrNoEntries
 	}
 	return reg, nil
@@ -89,6 +97,18 @@ type parser struct {
 	struck map[string]bool
 	// printed are the print times the footers show (열람일시).
 	printed []time.Time
+	// conflicts are what the document's structure contradicts in the read.
+	conflicts []Conflict
+	// pageTop is set from a page break until the page's first line that
+	// is neither a running header nor a heading.
+	pageTop bool
+	// summary is the 주요 등기사항 요약, once its title was read: every line
+	// after it is the summary's; summaryAt is its part.
+	summary   *Summary
+	summaryAt summaryPart
+	// summaryRole is the start of an owner's role its cell broke ((수),
+	// whose rest the next line begins with.
+	summaryRole string
 }
 
 // block is an entry as it is read, line by line.
@@ -106,6 +126,9 @@ type block struct {
 	// split is set on a row started by a struck line inside another entry
 	// (ParseRead); finish merges it back when the ranks leave it no room.
 	split bool
+	// rankRead is the 순위번호 as read when it was taken otherwise
+	// (boogiRank).
+	rankRead string
 }
 
 func (p *parser) warn(format string, args ...any) {
@@ -115,63 +138,113 @@ func (p *parser) warn(format string, args ...any) {
 }
 
 var (
-	pageNumber     = regexp.MustCompile(`^[0-9OoIlS]{1,3}` + sp + `/` + sp + `[0-9OoIlS]{1,3}$`)
-	collectiveMark = regexp.MustCompile(`^[\[(【]?` + sp + spaced("집합건물") + sp + `[\])】]?`)
-	uniqueNoLabel  = regexp.MustCompile(spaced("고유번호") + `[ \t:]*(` + d + `{4})` + sp + `-` + sp + `(` + d + `{4})` + sp + `-` + sp + `(` + d + `{6})`)
-	uniqueNoBare   = regexp.MustCompile(`(?:^|[^0-9])(` + d + `{4})-(` + d + `{4})-(` + d + `{6})(?:[^0-9]|$)`)
+	pageNumber     = regexp.MustCompile(`^[0-9OoIlS]{1,3}` + readSpace + `/` + readSpace + `[0-9OoIlS]{1,3}$`)
+	collectiveMark = regexp.MustCompile(`^[\[(【]?` + readSpace + spaced("집합건물") + readSpace + `[\])】]?`)
+	uniqueNoLabel  = regexp.MustCompile(spaced("고유번호") + `[ \t:]*(` + readDigit + `{4})` + readSpace + `-` + readSpace + `(` + readDigit + `{4})` + readSpace + `-` + readSpace + `(` + readDigit + `{6})`)
+	uniqueNoBare   = regexp.MustCompile(`(?:^|[^0-9])(` + readDigit + `{4})-(` + readDigit + `{4})-(` + readDigit + `{6})(?:[^0-9]|$)`)
 )
 
 func (p *parser) scan(text string) {
 	p.titleLines = map[region][]string{}
 	text = strings.ToValidUTF8(text, " ")
-	for raw := range strings.FieldsFuncSeq(text, func(r rune) bool { return r == '\n' || r == '\f' || r == '\r' || r == '\v' }) {
-		line := strings.TrimSpace(cleanLine(raw))
-		if line == "" {
-			continue
-		}
-		ns := noSpace(line)
-		if p.uniqueNo == "" {
-			if m := uniqueNoLabel.FindStringSubmatch(line); m != nil {
-				p.uniqueNo = digitsOf(m[1]) + "-" + digitsOf(m[2]) + "-" + digitsOf(m[3])
-			}
-		}
-		if p.skip(line, ns) || p.heading(ns) {
-			continue
-		}
-		if b := p.entryStart(line); b != nil {
-			p.cur = b
-			p.blocks = append(p.blocks, b)
-			continue
-		}
-		switch {
-		case p.region == regionEntries:
-			switch {
-			case p.cur != nil && p.struckRow(line, ns):
-				b := &block{lines: []string{line}, text: []string{line}, info: purposeInfo{kind: KindUnknown, complete: true},
-					split: true, wrapDone: true}
-				p.place(b)
-				p.cur = b
-				p.blocks = append(p.blocks, b)
-			case p.cur != nil:
-				if p.cur.receiptRow(line) {
-					p.unplaced(p.cur.rank)
-				}
-				p.cur.add(line)
-			case p.section != "" && !p.stray && meaningful(line):
-				// A row whose first line was not read, before any entry
-				// of the section or after a page's column header.
-				p.stray = true
-				p.unplaced(p.lastRank)
-			}
-		case p.region == regionHeader:
-			// A long address wraps onto the next lines.
-			if p.addressLine != "" && len(p.headerTail) < 2 && looksLikeAddress(line) {
-				p.headerTail = append(p.headerTail, line)
-			}
-		default:
-			p.titleLines[p.region] = append(p.titleLines[p.region], line)
+	for page := range strings.SplitSeq(text, "\f") {
+		p.pageTop = true
+		for raw := range strings.FieldsFuncSeq(page, func(r rune) bool { return r == '\n' || r == '\r' || r == '\v' }) {
+			p.line(raw)
 		}
 	}
+}
+
+// line reads one line of the text.
+func (p *parser) line(raw string) {
+	line := strings.TrimSpace(cleanLine(raw))
+	if line == "" {
+		return
+	}
+	ns := noSpace(line)
+	if p.uniqueNo == "" {
+		if m := uniqueNoLabel.FindStringSubmatch(line); m != nil {
+			p.uniqueNo = digitsOf(m[1]) + "-" + digitsOf(m[2]) + "-" + digitsOf(m[3])
+		}
+	}
+	// Nothing but the summary follows the document's end (-- 이하여백 --):
+	// a line there is the summary's even when its title was not read.
+	if p.summary == nil && (strings.Contains(ns, "주요등기사항요약") ||
+		p.coverage.EndMarker && !strings.Contains(ns, "이하여백") && !isFooter(ns) && !collectiveMark.MatchString(line) && meaningful(line)) {
+		p.summary = &Summary{Owners: []SummaryOwner{}, Ownership: []SummaryEntry{}, Rights: []SummaryEntry{}}
+		p.cur = nil
+		if strings.Contains(ns, "주요등기사항요약") {
+			return
+		}
+	}
+	if p.summary != nil {
+		if !p.footer(ns) && !collectiveMark.MatchString(line) {
+			p.summaryLine(line, ns)
+		}
+		return
+	}
+	if p.skip(line, ns) || p.heading(ns) {
+		return
+	}
+	p.pageTop = false
+	if b := p.entryStart(line); b != nil {
+		p.cur = b
+		p.blocks = append(p.blocks, b)
+		return
+	}
+	switch {
+	case p.region == regionEntries:
+		switch {
+		case p.cur != nil && p.struckRow(line, ns):
+			b := &block{lines: []string{line}, text: []string{line}, info: purposeInfo{kind: KindUnknown, complete: true},
+				split: true, wrapDone: true}
+			p.place(b)
+			p.cur = b
+			p.blocks = append(p.blocks, b)
+		case p.cur != nil:
+			if p.cur.receiptRow(line) {
+				p.unplaced(p.cur.rank)
+			}
+			p.cur.add(line)
+		case p.section != "" && !p.stray && meaningful(line):
+			// A row whose first line was not read, before any entry
+			// of the section or after a page's column header.
+			p.stray = true
+			p.unplaced(p.lastRank)
+		}
+	case p.region == regionHeader:
+		// A long address wraps onto the next lines.
+		if p.addressLine != "" && len(p.headerTail) < 2 && looksLikeAddress(line) {
+			p.headerTail = append(p.headerTail, line)
+		}
+	default:
+		p.titleLines[p.region] = append(p.titleLines[p.region], line)
+	}
+}
+
+// minDocumentLetters is how many letters a text without a registry's form
+// must hold to be taken as another kind of document rather than as nothing
+// read: a page's worth of words, not a blank page's specks.
+const minDocumentLetters = 40
+
+// letters counts the letters of s, up to minDocumentLetters.
+func letters(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			if n++; n >= minDocumentLetters {
+				break
+			}
+		}
+	}
+	return n
+}
+
+// marked reports whether the text showed anything of a registry
+// certificate's form.
+func (p *parser) marked() bool {
+	c := p.coverage
+	return c.Title || c.ColumnHeader || c.TitleHeading || c.OwnershipHeading || c.RightsHeading || p.uniqueNo != ""
 }
 
 // struckLines are the lines of pages a strike-through runs through, keyed
@@ -203,7 +276,7 @@ func (p *parser) struckRow(line, ns string) bool {
 	// 권리자 및 기타사항: a struck 존속기간 line (a 변경 부기 strikes the
 	// fields it changed) or a holder's number is not a row's start.
 	head := beforeLabel(fixLongLabels(line))
-	return len(findDates(head)) > 0 || garbledDate.MatchString(head)
+	return len(findDates(head)) > 0 || garbledDateInLine.MatchString(head)
 }
 
 // mergeSplits gives the lines of a split row back to the entry they were
@@ -226,8 +299,7 @@ func mergeSplits(blocks []*block) []*block {
 				}
 			}
 			named := slices.ContainsFunc(blocks[i+1:], func(n *block) bool {
-				c, _ := strconv.Atoi(n.info.cancels)
-				return n.info.kind == KindCancellation && c == prev+1
+				return n.info.kind == KindCancellation && n.info.cancels == strconv.Itoa(prev+1)
 			})
 			if next == prev+1 && !named {
 				host := out[len(out)-1]
@@ -254,8 +326,10 @@ func nextRank(prev int, b *block) int {
 		return b.rank
 	}
 	rank := prev + 1
-	if c, _ := strconv.Atoi(b.info.cancels); c >= rank {
-		rank = c + 1
+	if b.info.kind == KindCancellation && b.info.cancels != "" {
+		if c := rankMain(b.info.cancels); c >= rank {
+			rank = c + 1
+		}
 	}
 	return rank
 }
@@ -281,25 +355,15 @@ func looksLikeAddress(line string) bool {
 // header, and takes what it needs from it.
 func (p *parser) skip(line, ns string) bool {
 	switch {
-	case strings.Contains(ns, "열람일시") || strings.Contains(ns, "관할등기소") || pageNumber.MatchString(ns):
-		if t, ok := printedAt(ns); ok {
-			p.printed = append(p.printed, t)
-		}
-		if m := pageOfTotal.FindStringSubmatch(ns); m != nil {
-			if n, ok := number(m[2]); ok && n > 0 {
-				if p.pageTotals == nil {
-					p.pageTotals = map[int]int{}
-				}
-				p.pageTotals[n]++
-			}
-		}
+	case p.footer(ns):
 		return true
 	case collectiveMark.MatchString(line):
 		if p.addressLine == "" && p.region == regionHeader {
 			p.addressLine = line
 		}
 		return true // the running header of later pages
-	case strings.Contains(ns, "등기사항전부증명서"):
+	case strings.Contains(ns, "등기사항전부증명서") || strings.Contains(ns, "등기사항일부증명서"):
+		p.coverage.Title = true
 		return true
 	case strings.Contains(ns, "이하여백"):
 		p.coverage.EndMarker = true
@@ -319,9 +383,14 @@ func (p *parser) skip(line, ns string) bool {
 		}
 		return true
 	case strings.Contains(ns, "순위번호") || strings.Contains(ns, "권리자및기타사항") || strings.Contains(ns, "등기목적"):
+		p.coverage.ColumnHeader = true
 		// The column header of 갑구 and 을구, the first sign of them when
-		// their heading was not read.
-		p.cur = nil
+		// their heading was not read. At the top of a page it is printed
+		// again over the rest of the row the page before ended in, which
+		// goes on below it.
+		if !p.pageTop || p.region != regionEntries {
+			p.cur = nil
+		}
 		p.stray = false
 		if p.region != regionEntries {
 			p.region = regionEntries
@@ -332,6 +401,31 @@ func (p *parser) skip(line, ns string) bool {
 		return true
 	}
 	return false
+}
+
+// footer reports whether ns is a page's footer (열람일시, 관할등기소, the
+// page number), and takes the print time and the page count from it.
+func (p *parser) footer(ns string) bool {
+	if !isFooter(ns) {
+		return false
+	}
+	if t, ok := printedAt(ns); ok {
+		p.printed = append(p.printed, t)
+	}
+	if m := pageOfTotal.FindStringSubmatch(ns); m != nil {
+		if n, ok := number(m[2]); ok && n > 0 {
+			if p.pageTotals == nil {
+				p.pageTotals = map[int]int{}
+			}
+			p.pageTotals[n]++
+		}
+	}
+	return true
+}
+
+// isFooter reports whether ns is a page's footer.
+func isFooter(ns string) bool {
+	return strings.Contains(ns, "열람일시") || strings.Contains(ns, "관할등기소") || pageNumber.MatchString(ns)
 }
 
 // heading reports whether ns (a line without spaces) is a section heading,
@@ -377,10 +471,14 @@ func (p *parser) heading(ns string) bool {
 	return true
 }
 
+// rankLetters is the end of a text that is a 순위번호 read with letters for
+// its digits, before the 번 of a purpose that names it.
+var rankLetters = regexp.MustCompile(readDigit + `{1,4}$`)
+
 var (
-	rankToken = regexp.MustCompile(`^(` + d + `{1,3})(?:-(` + d + `{1,2}))?\.?$`)
+	rankToken = regexp.MustCompile(`^(` + readDigit + `{1,3})(?:-(` + readDigit + `{1,2}))?\.?$`)
 	// rankGlued is a 순위번호 read together with its 등기목적: 8소유권이전.
-	rankGlued  = regexp.MustCompile(`^(` + d + `{1,3})([가-힣].*)$`)
+	rankGlued  = regexp.MustCompile(`^(` + readDigit + `{1,3})([가-힣].*)$`)
 	longDigits = regexp.MustCompile(`[0-9]{4,}`)
 )
 
@@ -389,7 +487,7 @@ var kst = time.FixedZone("KST", 9*60*60)
 
 // printedTime is the time of day after a footer's 열람일시 date:
 // 14시05분07초.
-var printedTime = regexp.MustCompile(`^` + sp + `(` + d + `{1,2})` + sp + `[시사]` + sp + `(` + d + `{1,2})` + sp + `[분븐]` + sp + `(` + d + `{1,2})` + sp + `[초조]`)
+var printedTime = regexp.MustCompile(`^` + readSpace + `(` + readDigit + `{1,2})` + readSpace + `[시사]` + readSpace + `(` + readDigit + `{1,2})` + readSpace + `[분븐]` + readSpace + `(` + readDigit + `{1,2})` + readSpace + `[초조]`)
 
 // printedAt reads a footer's 열람일시 (열람일시 : 2026년12월01일 14시05분07초)
 // as a time in Korea; a time of day that does not read leaves the day's
@@ -418,7 +516,7 @@ func printedAt(ns string) (time.Time, bool) {
 }
 
 // pageOfTotal is a footer's page number: 1/2 at the end of the line.
-var pageOfTotal = regexp.MustCompile(`(` + d + `{1,3})/(` + d + `{1,3})$`)
+var pageOfTotal = regexp.MustCompile(`(` + readDigit + `{1,3})/(` + readDigit + `{1,3})$`)
 
 // unplaced records a row of the current section, after rank, whose first
 // line was not read.
@@ -434,7 +532,7 @@ func (p *parser) unplaced(rank int) {
 
 // receiptLine is a row's second line as the 접수 column prints it: the
 // 접수번호 (제47002호) first, or after the end of a wrapped 등기목적 (말소).
-var receiptLine = regexp.MustCompile(`^(?:[가-힣]{1,8}` + sp + `)?[제재]` + sp + d + `{1,7}` + sp + `[호오초](?:\s|$)`)
+var receiptLine = regexp.MustCompile(`^(?:[가-힣]{1,8}` + readSpace + `)?[제재]` + readSpace + readDigit + `{1,7}` + readSpace + `[호오초](?:\s|$)`)
 
 // receiptRow reports whether line, read after b's first line, is the
 // 접수번호 line of another row: b's own was read already. Each row holds one
@@ -503,7 +601,7 @@ func (p *parser) entryStart(line string) *block {
 	if loc := datePattern.FindStringIndex(head); loc != nil {
 		cut = loc[0]
 	}
-	if m := garbledDate.FindStringSubmatchIndex(head); m != nil && m[2] < cut {
+	if m := garbledDateInLine.FindStringSubmatchIndex(head); m != nil && m[2] < cut {
 		cut = m[2]
 	}
 	for from := 0; from < cut; {
@@ -553,10 +651,34 @@ func (p *parser) entryStart(line string) *block {
 		purpose = canonicalPurpose(purpose)
 	}
 	b.purpose, b.info = purpose, info
+	b.boogiRank()
 	b.lines = []string{tail}
 	b.text = []string{line}
 	p.place(b)
 	return b
+}
+
+// boogiRank takes the 순위번호 of a 부기 read without its dash (21 for
+// 2-1: the purpose 2번근저당권변경 names rank 2, and a 부기 is ranked under
+// the entry it names) as that rank and the number after it, recording the
+// guess.
+func (b *block) boogiRank() {
+	switch b.info.kind {
+	case KindAmendment, KindRightTransfer, KindPledge:
+	default:
+		return
+	}
+	refers, err := strconv.Atoi(b.info.refers)
+	if err != nil || b.rank <= 0 || b.sub > 0 || b.rank == refers {
+		return
+	}
+	read := strconv.Itoa(b.rank)
+	main := strconv.Itoa(refers)
+	sub, err := strconv.Atoi(strings.TrimPrefix(read, main))
+	if !strings.HasPrefix(read, main) || err != nil || sub < 1 || sub > 9 {
+		return
+	}
+	b.rank, b.sub, b.rankRead = refers, sub, read
 }
 
 // place puts a new block in its section: the one the last heading named,
@@ -621,7 +743,9 @@ func (b *block) add(line string) {
 		b.wrapDone = true
 		tok, after := firstToken(line)
 		cand := b.purpose + noSpace(tok)
-		if info, ok := classifyPurpose(cand); ok && info.complete && (!b.info.complete || info.kind != KindOther) && len(tok) < 40 {
+		// A purpose goes on in words; a number below it is the 접수번호.
+		if info, ok := classifyPurpose(cand); ok && info.complete && (!b.info.complete || info.kind != KindOther) && len(tok) < 40 &&
+			!strings.ContainsAny(tok, "0123456789") {
 			b.purpose, b.info = cand, info
 			line = after
 		}
@@ -657,7 +781,20 @@ func isJunk(tok string) bool {
 // a digit of its own after a whole purpose (2번가처분등기말소 8) is dropped.
 func purposeOf(head string) string {
 	trim := func(s string) string {
-		return strings.TrimFunc(noSpace(s), func(r rune) bool { return !unicode.Is(unicode.Hangul, r) && !unicode.IsDigit(r) })
+		s = noSpace(s)
+		t := strings.TrimFunc(s, func(r rune) bool { return !unicode.Is(unicode.Hangul, r) && !unicode.IsDigit(r) })
+		if strings.Contains(t, "(") && strings.HasPrefix(s[strings.Index(s, t)+len(t):], ")") {
+			t += ")" // the part a right covers: 주택임차권(2층전부)
+		}
+		// The 순위번호 a purpose names, a letter read for its digit
+		// (S번가압류등기말소), is the purpose's own: kept, for the entry
+		// to record the guess.
+		if i := strings.Index(s, t); i > 0 && strings.HasPrefix(t, "번") {
+			if m := rankLetters.FindString(s[:i]); m != "" {
+				t = m + t
+			}
+		}
+		return t
 	}
 	p := trim(head)
 	if f := strings.Fields(head); len(f) > 1 && utf8.RuneCountInString(f[len(f)-1]) <= 2 && !strings.ContainsFunc(f[len(f)-1], func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) {
@@ -696,7 +833,7 @@ func startsWithDate(s string) bool {
 	if loc := datePattern.FindStringIndex(s); loc != nil && loc[0] == 0 {
 		return true
 	}
-	if m := garbledDate.FindStringSubmatchIndex(s); m != nil && m[2] == 0 {
+	if m := garbledDateInLine.FindStringSubmatchIndex(s); m != nil && m[2] == 0 {
 		return true
 	}
 	// A year and a mangled rest: 2068년++월+8알.
@@ -710,7 +847,7 @@ const speckMarks = ".,-'`~_*+:;·"
 // take: 30 syllables and as many spaces.
 const maxPurposeBytes = 30*3 + 30
 
-var yearStart = regexp.MustCompile(`^[12]` + d + `{3}` + sp + `[년넌녀]`)
+var yearStart = regexp.MustCompile(`^[12]` + readDigit + `{3}` + readSpace + `[년넌녀]`)
 
 // looksLikePurpose reports whether p could be a 등기목적 OCR misread: a few
 // Hangul syllables, none of them a detail's label.
@@ -747,6 +884,8 @@ func (p *parser) finish() *Registry {
 	reg.Ownership = p.entries(SectionOwnership, mergeSplits(bySection[SectionOwnership]))
 	reg.Rights = p.entries(SectionRights, mergeSplits(bySection[SectionRights]))
 	reg.Warnings = append([]string{}, p.warnings...)
+	reg.Conflicts = p.conflicts
+	reg.Summary = p.summary
 	reg.Coverage = p.coverage
 	for _, t := range p.printed {
 		if t = t.UTC(); reg.PrintedAt == nil || t.Before(*reg.PrintedAt) {
@@ -813,7 +952,10 @@ func (p *parser) entries(s Section, blocks []*block) []Entry {
 }
 
 // markCancelled marks each entry a 말소 names, and stands an Inferred entry
-// in for one the text does not show.
+// in for one the text does not show. A 말소 cancels the entry of the rank
+// it names only when that entry's purpose is of the kind it names (a
+// 전세권설정등기말소 does not cancel a 근저당권); a 말소 of a main entry
+// cancels its 부기 (N-1, N-2) with it, as the office strikes them together.
 func (p *parser) markCancelled(s Section, entries []Entry) []Entry {
 	at := make(map[string]int, len(entries))
 	for i, e := range entries {
@@ -827,8 +969,10 @@ func (p *parser) markCancelled(s Section, entries []Entry) []Entry {
 		if c.Kind != KindCancellation || c.Cancels == "" {
 			continue
 		}
-		if n, _ := strconv.Atoi(c.Cancels); n >= rankMain(c.Rank) {
-			p.warn("%s rank %s cancels rank %s, which is not before it", s, c.Rank, c.Cancels)
+		if rankMain(c.Cancels) >= rankMain(c.Rank) {
+			p.conflicts = append(p.conflicts, Conflict{Code: ReasonCancellationMismatch, Section: s, Rank: c.Rank, Message: fmt.Sprintf(
+				"The 말소 at %s %s (%s) names rank %s, which is not before it: a 말소 cancels an earlier entry, so one of them was misread.",
+				sectionLabel(s), c.Rank, c.Purpose, c.Cancels)})
 			continue
 		}
 		target := cancelledPurpose(c.Purpose)
@@ -836,10 +980,34 @@ func (p *parser) markCancelled(s Section, entries []Entry) []Entry {
 		j, ok := at[c.Cancels]
 		if ok && j >= 0 && entries[j].Kind != KindCancellation {
 			t := &entries[j]
-			t.Cancelled, t.CancelledBy = true, c.Rank
-			if t.Kind == KindUnknown && info.target != KindUnknown {
+			switch {
+			case t.Kind == KindUnknown && info.target != KindUnknown:
 				p.warn("%s rank %s: purpose %q taken from the 말소 at rank %s", s, t.Rank, target, c.Rank)
 				t.Kind, t.Purpose = info.target, target
+			case info.target == KindUnknown:
+				// What the 말소 names was not read: the rank alone says
+				// which entry it cancels.
+				p.conflicts = append(p.conflicts, Conflict{Code: ReasonCancellationUnchecked, Section: s, Rank: t.Rank, Message: fmt.Sprintf(
+					"%s %s (%s) is taken as cancelled by the 말소 at %s, whose 등기목적 (%q) could not be read to confirm it names this entry.",
+					sectionLabel(s), t.Rank, t.Purpose, c.Rank, c.Purpose)})
+			case !namesKind(info.target, t.Kind):
+				p.conflicts = append(p.conflicts, Conflict{Code: ReasonCancellationMismatch, Section: s, Rank: t.Rank, Message: fmt.Sprintf(
+					"The 말소 at %s %s (%s) names a %s at rank %s, but the entry at rank %s is a %s (%s): it is not taken as cancelled; one of the two was misread, or the document is not as issued.",
+					sectionLabel(s), c.Rank, c.Purpose, target, c.Cancels, t.Rank, t.Purpose, t.Kind)})
+				continue
+			}
+			if info.rankRead != "" && (isOwnershipEntry(t) || t.Kind == KindMortgage || t.Kind == KindJeonse || flagged(t.Kind)) {
+				p.conflicts = append(p.conflicts, Conflict{Code: ReasonCorrected, Section: s, Rank: t.Rank, Message: fmt.Sprintf(
+					"%s %s (%s) is taken as cancelled by the 말소 at %s, whose 순위번호 was read as %q and taken as %s번: a guess, check it on the document.",
+					sectionLabel(s), t.Rank, t.Purpose, c.Rank, info.rankRead+"번", c.Cancels)})
+			}
+			t.Cancelled, t.CancelledBy = true, c.Rank
+			if !strings.Contains(t.Rank, "-") {
+				for k := range entries {
+					if b := &entries[k]; rankMain(b.Rank) == rankMain(t.Rank) && strings.Contains(b.Rank, "-") && !b.Cancelled && b.Kind != KindCancellation {
+						b.Cancelled, b.CancelledBy = true, c.Rank
+					}
+				}
 			}
 			continue
 		}
@@ -862,6 +1030,21 @@ func (p *parser) markCancelled(s Section, entries []Entry) []Entry {
 		return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1])
 	})
 	return entries
+}
+
+// namesKind reports whether a 말소 naming a purpose of kind named can
+// cancel an entry of kind k: the same kind, or a 소유권이전 that was a trust
+// (or the 신탁 its 소유권이전 records).
+func namesKind(named, k Kind) bool {
+	switch {
+	case named == k:
+		return true
+	case named == KindTransfer && k == KindTrust, named == KindTrust && k == KindTransfer:
+		return true
+	case named == KindOther && k == KindLeaseRegistration, named == KindLease && k == KindLeaseRegistration:
+		return true // 임차권설정 as the 말소 names a 주택임차권 (임차권등기명령)
+	}
+	return false
 }
 
 // cancelledPurpose returns the purpose a 말소 names: 근저당권설정 for
@@ -889,27 +1072,33 @@ func rankKey(r string) [2]int {
 
 // receiptNo matches a 접수번호, 제30095호, with 제 read as 재 and 호 as
 // 오 or 초.
-var receiptNo = regexp.MustCompile(`[제재]` + sp + `(` + d + `{1,7})` + sp + `[호오초]`)
+var receiptNo = regexp.MustCompile(`[제재]` + readSpace + `(` + readDigit + `{1,7})` + readSpace + `[호오초]`)
 
 // entry reads the fields of a block.
 func (b *block) entry() Entry {
 	e := Entry{
-		Purpose: b.purpose,
-		Kind:    b.info.kind,
-		Cancels: b.info.cancels,
-		Holders: []Party{},
-		Text:    strings.Join(collapse(b.text), "\n"),
+		Purpose:  b.purpose,
+		Kind:     b.info.kind,
+		Cancels:  b.info.cancels,
+		Refers:   b.info.refers,
+		ShareOf:  b.info.shareOf,
+		PartOnly: b.info.partOnly,
+		Holders:  []Party{},
+		Text:     strings.Join(collapse(b.text), "\n"),
 	}
 	first := b.lines[0]
 	causeFrom := 0
 	ds := findDates(first)
+	var received dateMatch
 	switch {
 	case len(ds) >= 2:
 		e.Received, e.CauseDate = ds[0].t, ds[1].t
 		causeFrom = ds[1].end
+		received = ds[0]
 	case len(ds) == 1 && datePrefixBlank(first[:ds[0].at]) && !startsWithCause(first[ds[0].end:]):
 		e.Received = ds[0].t
 		causeFrom = ds[0].end
+		received = ds[0]
 	case len(ds) == 1:
 		e.CauseDate = ds[0].t
 		causeFrom = ds[0].end
@@ -920,13 +1109,26 @@ func (b *block) entry() Entry {
 			break
 		}
 	}
+	if b.rankRead != "" {
+		e.Corrections = append(e.Corrections, Correction{Field: "rank", Read: b.rankRead, Taken: strconv.Itoa(b.rank) + "-" + strconv.Itoa(b.sub)})
+	}
+	if received.read != "" {
+		e.Corrections = append(e.Corrections, Correction{Field: "received", Read: received.read, Taken: received.t.Format("2006년1월2일")})
+	}
+	if b.info.rankRead != "" {
+		field, taken := "refers", b.info.refers
+		if e.Kind == KindCancellation {
+			field, taken = "cancels", b.info.cancels
+		}
+		e.Corrections = append(e.Corrections, Correction{Field: field, Read: b.info.rankRead + "번", Taken: taken + "번"})
+	}
 	e.Cause = findCause(first[causeFrom:], b.lines[1:], expectedCause[e.Kind])
 	b.details(&e)
 
 	switch {
 	case e.Kind == KindTransfer && (e.Cause == "신탁" || hasRole(e.Holders, "수탁자") || strings.Contains(noSpace(strings.Join(b.lines, "")), "신탁원부")):
 		e.Kind = KindTrust
-	case e.Kind == KindOther && strings.Contains(e.Purpose, "임차권") && e.Cause == "임차권등기명령":
+	case (e.Kind == KindLease || e.Kind == KindOther) && strings.Contains(e.Purpose, "임차권") && e.Cause == "임차권등기명령":
 		e.Kind = KindLeaseRegistration
 	}
 	return e
@@ -1032,7 +1234,7 @@ var courtDecision = map[string]bool{"가처분결정": true, "가압류결정": 
 
 // courtCase is a provisional measure's case number as the cause's cell
 // prints it after the decision, spaces removed: (2022카합17898), (2019카단…).
-var courtCase = regexp.MustCompile(`\(` + d + `{4}[카가][합단기]`)
+var courtCase = regexp.MustCompile(`\(` + readDigit + `{4}[카가][합단기]`)
 
 // nearly reports whether region holds expect with two of its syllables
 // misread at most.
@@ -1086,7 +1288,7 @@ func fixLongLabels(line string) string {
 			if i > 0 && unicode.Is(unicode.Hangul, rs[i-1]) {
 				continue // inside a word: 임대차계약일자 is not a label
 			}
-			if w[len(w)-1] == lr[len(lr)-1] && string(w) != l && oneSubstitution(w, lr) && !slices.ContainsFunc(w, unicode.IsSpace) {
+			if w[len(w)-1] == lr[len(lr)-1] && oneSubstitution(w, lr) && !slices.Contains(holderLabels, string(w)) && !slices.ContainsFunc(w, unicode.IsSpace) {
 				copy(w, lr)
 				changed = true
 			}
@@ -1111,14 +1313,22 @@ func (b *block) details(e *Entry) {
 	for i, l := range b.lines {
 		lines[i] = fixLongLabels(l)
 	}
+	joinWrappedIDs(lines)
 	coOwners := false
 	share := ""
 	for i, line := range lines {
 		if e.AmountLabel == "" {
 			if m := amountLabel.FindStringIndex(line); m != nil {
-				if n, ok := parseAmount(line[m[1]:]); ok {
+				if n, guessed, ok := parseAmount(line[m[1]:]); ok {
 					e.AmountLabel, e.Amount = noSpace(line[m[0]:m[1]]), n
 					b.unreadAmount = ""
+					if guessed {
+						read := strings.TrimSpace(line[m[1]:])
+						if loc := amountPattern.FindStringIndex(read); loc != nil {
+							read = strings.TrimSpace(read[:loc[1]])
+						}
+						e.Corrections = append(e.Corrections, Correction{Field: "amount", Read: read, Taken: formatWon(n)})
+					}
 				} else {
 					b.unreadAmount = noSpace(line[m[0]:m[1]])
 				}
@@ -1130,7 +1340,7 @@ func (b *block) details(e *Entry) {
 				if _, at, _, ok := findID(seg); ok {
 					seg = seg[:at]
 				}
-				e.Debtor = canonicalName(seg)
+				e.Debtor, _ = canonicalName(seg)
 			}
 		}
 		// An ID that wrapped onto the next line, with no label before it.
@@ -1169,17 +1379,59 @@ func (b *block) details(e *Entry) {
 			seg := untilLabel(line[end:])
 			pos = end + len(seg)
 			party := Party{Role: role}
+			raw := seg
 			if id, at, _, ok := findID(seg); ok {
-				party.Name, party.ID = canonicalName(seg[:at]), id
+				raw, party.ID = seg[:at], id
 			} else {
-				party.Name, party.ID = canonicalName(seg), nextID
+				party.ID = nextID
 			}
+			name, corrected := canonicalName(raw)
+			party.Name = name
 			if party.Name != "" && len(e.Holders) < 50 {
 				e.Holders = append(e.Holders, party)
+				if corrected {
+					e.Corrections = append(e.Corrections, Correction{Field: "holder", Read: strings.TrimSpace(raw), Taken: name})
+				}
 			}
 		}
 		if coOwners && amountLabel.MatchString(line) {
 			coOwners = false
+		}
+	}
+}
+
+// idHead is a 주민등록번호 or 법인등록번호 a line ends in before the cell's
+// edge wrapped the rest of it onto the next line: 210658- or 210658-53.
+var idHead = regexp.MustCompile(`(?:^|\s)[0-9]{6}-([0-9*]{0,6})\s*$`)
+
+// joinWrappedIDs puts back together, in the lines of an entry, a number
+// its cell's width broke in two: the rest of it, the next line's first word
+// of just the characters missing (other columns' text may stand before it
+// on the line), goes to the end of the line it began on, so that the two
+// make the seven characters after the dash that the form prints.
+func joinWrappedIDs(lines []string) {
+	for i := 0; i+1 < len(lines); i++ {
+		m := idHead.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		want := 7 - len(m[1])
+		next := lines[i+1]
+		for pos := 0; pos < len(next); {
+			for pos < len(next) && next[pos] == ' ' {
+				pos++
+			}
+			end := pos
+			for end < len(next) && next[end] != ' ' {
+				end++
+			}
+			word := next[pos:end]
+			if len(word) == want && strings.Trim(word, "0123456789*") == "" {
+				lines[i] = strings.TrimRight(lines[i], " \t") + word
+				lines[i+1] = next[:pos] + next[end:]
+				break
+			}
+			pos = end
 		}
 	}
 }
@@ -1219,7 +1471,8 @@ func coOwnersIn(seg, share string, holders []Party) (string, []Party) {
 // Hangul syllables of s, which may hold other columns' text before them.
 func personName(s string) string {
 	if strings.Contains(noSpace(s), "주식회사") {
-		return canonicalName(s)
+		name, _ := canonicalName(s)
+		return name
 	}
 	fields := strings.Fields(s)
 	name := ""
@@ -1262,8 +1515,8 @@ func collapse(lines []string) []string {
 }
 
 var (
-	buildingNo   = regexp.MustCompile(`제` + sp + `(` + d + `{1,4})` + sp + `동`)
-	unitNo       = regexp.MustCompile(`제` + sp + `(` + d + `{1,3})` + sp + `층` + sp + `제` + sp + `(` + d + `{1,5})` + sp + `호`)
+	buildingNo   = regexp.MustCompile(`제` + readSpace + `(` + readDigit + `{1,4})` + readSpace + `동`)
+	unitNo       = regexp.MustCompile(`제` + readSpace + `(` + readDigit + `{1,3})` + readSpace + `층` + readSpace + `제` + readSpace + `(` + readDigit + `{1,5})` + readSpace + `호`)
 	uniqueNoWord = regexp.MustCompile(spaced("고유번호"))
 	// area is a 전유부분 area: two decimals, then ㎡ (which OCR reads as m,
 	// ni, ㅠ1 or even 0).

@@ -5,7 +5,7 @@ import "time"
 // ParserVersion identifies the rules Parse and Analyze apply. It increases
 // whenever their output for some input changes, so that stored analyses made
 // by an older parser can be found and recomputed.
-const ParserVersion = 11
+const ParserVersion = 12
 
 // Registry is what Parse read from a 등기사항전부증명서.
 type Registry struct {
@@ -27,10 +27,59 @@ type Registry struct {
 	// (열람일시, a time in Korea), in UTC; the earliest when pages differ (a digit
 	// misread), nil when no footer's was read.
 	PrintedAt *time.Time `json:"printed_at,omitempty"`
+	// Summary is the 주요 등기사항 요약 (참고용) printed after the document,
+	// when one was read: what the office lists as live. It is a summary,
+	// not entries; Judge compares it with them.
+	Summary *Summary `json:"summary,omitempty"`
+	// Conflicts are what the document's own structure contradicts in the
+	// read: a 말소 naming a purpose its target does not have, a 부기 naming
+	// no entry. Judge reports each.
+	Conflicts []Conflict `json:"conflicts,omitempty"`
+}
+
+// Conflict is a place where the read contradicts what the registry's form
+// guarantees: one of them was misread, or the document is not as issued.
+type Conflict struct {
+	Code    string  `json:"code"` // a Reason code: CANCELLATION_MISMATCH, …
+	Section Section `json:"section"`
+	Rank    string  `json:"rank"`
+	Message string  `json:"message"`
+}
+
+// Summary is the 주요 등기사항 요약 (참고용) that certificates issued online
+// print after the document: the live 소유지분 (1. 소유지분현황), the live
+// entries of 갑구 other than ownership (2.) and those of 을구 (3.).
+type Summary struct {
+	Owners    []SummaryOwner `json:"owners"`
+	Ownership []SummaryEntry `json:"ownership"`
+	Rights    []SummaryEntry `json:"rights"`
+	// Sections counts the numbered parts (1. 2. 3.) whose heading was read:
+	// 3 when the whole summary was.
+	Sections int `json:"sections"`
+}
+
+// SummaryOwner is a row of 소유지분현황: a holder of a live share.
+type SummaryOwner struct {
+	Name  string `json:"name"`
+	Role  string `json:"role"`  // 소유자, 공유자
+	Share string `json:"share"` // 단독소유, 2분의 1
+	Rank  string `json:"rank"`  // the 순위번호 of the entry that gave it
+}
+
+// SummaryEntry is a row of the summary's 갑구 or 을구 part.
+type SummaryEntry struct {
+	Rank    string `json:"rank"`
+	Purpose string `json:"purpose"`
+	Kind    Kind   `json:"kind"`
+	Amount  int64  `json:"amount,omitzero"`
 }
 
 // Coverage is the structure of the document as read.
 type Coverage struct {
+	// Title is set when the certificate's title (등기사항전부증명서) was
+	// read, ColumnHeader when a column header of 갑구 or 을구 was.
+	Title            bool `json:"title,omitempty"`
+	ColumnHeader     bool `json:"column_header,omitempty"`
 	TitleHeading     bool `json:"title_heading"`     // a 【표제부】 heading
 	OwnershipHeading bool `json:"ownership_heading"` // 【갑구】
 	RightsHeading    bool `json:"rights_heading"`    // 【을구】
@@ -93,9 +142,16 @@ const (
 	KindMortgage                Kind = "mortgage"                 // 근저당권설정, 저당권설정
 	KindJeonse                  Kind = "jeonse"                   // 전세권설정
 	KindLeaseRegistration       Kind = "lease_registration"       // 주택임차권 by 임차권등기명령
+	KindLease                   Kind = "lease"                    // 임차권설정: a lease registered by agreement, with its 임차보증금
+	KindSurfaceRight            Kind = "surface_right"            // 지상권설정, 구분지상권설정
 	KindCancellation            Kind = "cancellation"             // N번…등기말소
-	KindOther                   Kind = "other"                    // recognised, not judged: 근저당권변경, 등기명의인표시변경, …
-	KindUnknown                 Kind = "unknown"                  // the purpose could not be read
+	// A 부기등기 (ranked N-1) changes the entry it names (Refers) and never
+	// cancels it.
+	KindAmendment     Kind = "amendment"      // N번근저당권변경, N번전세권변경: the amount or the terms
+	KindRightTransfer Kind = "right_transfer" // N번근저당권이전, N번전세권이전: the holder
+	KindPledge        Kind = "pledge"         // N번근저당권부근질권, 근질권설정: a right on the right
+	KindOther         Kind = "other"          // recognised, not judged: 등기명의인표시변경, 환매특약, …
+	KindUnknown       Kind = "unknown"        // the purpose could not be read
 )
 
 // Entry is one 갑구 or 을구 entry.
@@ -122,7 +178,18 @@ type Entry struct {
 	AmountLabel string `json:"amount_label,omitempty"`
 	Amount      int64  `json:"amount,omitzero"`
 
-	Cancels     string `json:"cancels,omitempty"`      // for a 말소: the 순위번호 it cancels
+	Cancels string `json:"cancels,omitempty"` // for a 말소: the 순위번호 it cancels
+	// Refers is the 순위번호 a purpose names without cancelling it: the 1
+	// of 1번근저당권변경 (a 부기 that changes entry 1) or of
+	// 1번홍길동지분전부이전 (a transfer of the share entry 1 gave 홍길동).
+	Refers string `json:"refers,omitempty"`
+	// ShareOf is the holder whose 지분 (share) a purpose concerns: 홍길동
+	// in 2번홍길동지분전부이전 or 3번홍길동지분가압류. Empty when the
+	// purpose concerns the whole property.
+	ShareOf string `json:"share_of,omitempty"`
+	// PartOnly is set on a transfer of part of what its holder had
+	// (소유권일부이전, 지분일부이전): the earlier owners keep the rest.
+	PartOnly    bool   `json:"part_only,omitempty"`
 	Cancelled   bool   `json:"cancelled"`              // a 말소 entry names this one
 	CancelledBy string `json:"cancelled_by,omitempty"` // the 순위번호 of that 말소
 	// Inferred is set on an entry the text did not show (a struck-through
@@ -137,8 +204,22 @@ type Entry struct {
 	// be read (채권최고액 when its digits were garbled); empty otherwise.
 	AmountUnread string `json:"amount_unread,omitempty"`
 
+	// Corrections are the key facts of the entry that were not taken as
+	// read: a letter read for a digit of an amount or a rank, a word of a
+	// name put right. The verdict counts each as a guess.
+	Corrections []Correction `json:"corrections,omitempty"`
+
 	// Text is the entry's text as read, its lines joined by newlines.
 	Text string `json:"text"`
+}
+
+// Correction is a key fact taken otherwise than it was read.
+type Correction struct {
+	// Field is what was corrected: amount, holder, debtor, received,
+	// rank or cancels.
+	Field string `json:"field"`
+	Read  string `json:"read"`  // as the text has it
+	Taken string `json:"taken"` // as the parser took it
 }
 
 // Live reports whether e is in force: neither cancelled nor a cancellation.

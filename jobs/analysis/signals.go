@@ -35,7 +35,8 @@ type Signals struct {
 	// Flags are the live entries that threaten a tenant's claim, one flag per
 	// kind present, in the order of FlagKinds.
 	Flags []Flag `json:"flags"`
-	// Ratio is (live 채권최고액 + deposit) / price, when Options gave both.
+	// Ratio is (what ranks before the tenant + deposit) / price, when
+	// Options gave both.
 	Ratio *Ratio `json:"ratio,omitempty"`
 	// Unrecognized are the live entries whose purpose could not be read:
 	// the signals above may miss what they are.
@@ -73,22 +74,30 @@ type Flag struct {
 	Entries []EntryRef `json:"entries"`
 }
 
-// Ratio is the share of a property's price that live mortgages and the
-// tenant's deposit take: above about 0.7–0.8 the deposit is at risk in an
-// auction.
+// Ratio is the share of a property's price that what ranks before the
+// tenant and the tenant's deposit take: above about 0.7–0.8 the deposit is
+// at risk in an auction. What ranks before a tenant who has not moved in
+// yet is every live right registered now: the 근저당권's 채권최고액, the
+// 전세권's 전세금, and the 임차보증금 of a lease registered (임차권설정, or a
+// 주택임차권 by 임차권등기명령).
 type Ratio struct {
-	Mortgages int64      `json:"mortgages"` // live 채권최고액
-	Deposit   int64      `json:"deposit"`
-	Price     int64      `json:"price"`
-	Value     float64    `json:"value"` // (Mortgages + Deposit) / Price, to 4 decimal places
-	Entries   []EntryRef `json:"entries"`
+	Mortgages int64 `json:"mortgages"` // live 채권최고액
+	Jeonse    int64 `json:"jeonse"`    // live 전세금
+	Leases    int64 `json:"leases"`    // the 임차보증금 of live registered leases
+	Deposit   int64 `json:"deposit"`
+	Price     int64 `json:"price"`
+	// Value is (Mortgages + Jeonse + Leases + Deposit) / Price, to 4
+	// decimal places.
+	Value   float64    `json:"value"`
+	Entries []EntryRef `json:"entries"`
 }
 
 // FlagKinds are the kinds Analyze flags, most serious first: a 경매 is under
 // way; the state or a creditor has seized or attached the property; someone
 // claims it (가처분, 가등기); it is held in trust (the owner the tenant meets
 // may not be entitled to lease it); a previous tenant's deposit was not
-// returned (임차권등기명령).
+// returned (임차권등기명령); a lease (임차권설정) or a 지상권 registered before
+// the tenant ranks before them.
 var FlagKinds = []Kind{
 	KindAuction,
 	KindSeizure,
@@ -97,6 +106,8 @@ var FlagKinds = []Kind{
 	KindProvisionalRegistration,
 	KindTrust,
 	KindLeaseRegistration,
+	KindLease,
+	KindSurfaceRight,
 }
 
 // Analyze judges reg. It is a pure function of its arguments.
@@ -113,24 +124,25 @@ func Analyze(reg *Registry, opts Options) Signals {
 		return s
 	}
 	flags := map[Kind]*Flag{}
-	var owner *Entry
+	eff := effective(reg)
 	for _, list := range [][]Entry{reg.Ownership, reg.Rights} {
 		for i := range list {
 			e := &list[i]
 			if !e.Live() {
 				continue
 			}
+			amount, refs := e.Amount, []EntryRef{e.Ref()}
+			if x, ok := eff[e]; ok {
+				amount = x.amount
+				refs = append(refs, x.refs...)
+			}
 			switch e.Kind {
-			case KindPreservation, KindTransfer, KindTrust:
-				if e.Section == SectionOwnership {
-					owner = e
-				}
 			case KindMortgage:
-				s.Mortgages.Total = addWon(s.Mortgages.Total, e.Amount)
-				s.Mortgages.Entries = append(s.Mortgages.Entries, e.Ref())
+				s.Mortgages.Total = addWon(s.Mortgages.Total, amount)
+				s.Mortgages.Entries = append(s.Mortgages.Entries, refs...)
 			case KindJeonse:
-				s.Jeonse.Total = addWon(s.Jeonse.Total, e.Amount)
-				s.Jeonse.Entries = append(s.Jeonse.Entries, e.Ref())
+				s.Jeonse.Total = addWon(s.Jeonse.Total, amount)
+				s.Jeonse.Entries = append(s.Jeonse.Entries, refs...)
 			case KindUnknown:
 				s.Unrecognized = append(s.Unrecognized, e.Ref())
 			}
@@ -140,8 +152,8 @@ func Analyze(reg *Registry, opts Options) Signals {
 					f = &Flag{Kind: e.Kind}
 					flags[e.Kind] = f
 				}
-				f.Total = addWon(f.Total, e.Amount)
-				f.Entries = append(f.Entries, e.Ref())
+				f.Total = addWon(f.Total, amount)
+				f.Entries = append(f.Entries, refs...)
 			}
 		}
 	}
@@ -151,29 +163,104 @@ func Analyze(reg *Registry, opts Options) Signals {
 		}
 	}
 
-	if owner != nil {
+	if owners := CurrentOwners(reg); len(owners.Entries) > 0 {
+		last := owners.Entries[len(owners.Entries)-1]
 		o := &s.Ownership
-		o.Owners = append(o.Owners, owner.Holders...)
-		o.Since = owner.Received
+		o.Owners = append(o.Owners, owners.Owners...)
+		o.Since = last.Received
 		if o.Since.IsZero() {
-			o.Since = owner.CauseDate
+			o.Since = last.CauseDate
 		}
-		o.Entries = append(o.Entries, owner.Ref())
-		o.RecentTransfer = owner.Kind != KindPreservation && !opts.Now.IsZero() && !o.Since.IsZero() &&
+		for _, e := range owners.Entries {
+			o.Entries = append(o.Entries, e.Ref())
+		}
+		o.RecentTransfer = last.Kind != KindPreservation && !opts.Now.IsZero() && !o.Since.IsZero() &&
 			opts.Now.Before(o.Since.AddDate(RecentTransferYears, 0, 0))
 	}
 
 	if opts.Deposit > 0 && opts.Price > 0 {
 		r := &Ratio{
 			Mortgages: s.Mortgages.Total,
+			Jeonse:    s.Jeonse.Total,
 			Deposit:   opts.Deposit,
 			Price:     opts.Price,
-			Entries:   append([]EntryRef{}, s.Mortgages.Entries...),
+			Entries:   append(append([]EntryRef{}, s.Mortgages.Entries...), s.Jeonse.Entries...),
 		}
-		r.Value = math.Round(float64(addWon(r.Mortgages, r.Deposit))/float64(r.Price)*1e4) / 1e4
+		for _, f := range s.Flags {
+			if f.Kind == KindLease || f.Kind == KindLeaseRegistration {
+				r.Leases = addWon(r.Leases, f.Total)
+				r.Entries = append(r.Entries, f.Entries...)
+			}
+		}
+		r.Value = math.Round(float64(addWon(addWon(addWon(r.Mortgages, r.Jeonse), r.Leases), r.Deposit))/float64(r.Price)*1e4) / 1e4
 		s.Ratio = r
 	}
 	return s
+}
+
+// effect is what a main entry is once its live 부기 have changed it: the
+// amount of the last 변경 that printed one, and the 부기 behind it.
+type effect struct {
+	amount  int64
+	holders []Party
+	refs    []EntryRef
+}
+
+// effective applies each live 부기 (변경, 이전) to the live entry it names,
+// in 순위번호 order: a 변경 that prints an amount replaces the amount, an
+// 이전 replaces the holders (a 일부이전 adds to them). A 근질권 changes
+// neither.
+func effective(reg *Registry) map[*Entry]effect {
+	out := map[*Entry]effect{}
+	for _, list := range [][]Entry{reg.Ownership, reg.Rights} {
+		at := map[string]*Entry{}
+		for i := range list {
+			at[list[i].Rank] = &list[i]
+		}
+		for i := range list {
+			b := &list[i]
+			if !b.Live() || b.Refers == "" || (b.Kind != KindAmendment && b.Kind != KindRightTransfer) {
+				continue
+			}
+			main := at[b.Refers]
+			if main == nil || !main.Live() {
+				continue
+			}
+			x, ok := out[main]
+			if !ok {
+				x = effect{amount: main.Amount, holders: main.Holders}
+			}
+			switch {
+			case b.Kind == KindAmendment && b.Amount > 0:
+				x.amount = b.Amount
+			case b.Kind == KindRightTransfer && len(b.Holders) > 0 && b.PartOnly:
+				x.holders = append(append([]Party{}, x.holders...), b.Holders...)
+			case b.Kind == KindRightTransfer && len(b.Holders) > 0:
+				x.holders = b.Holders
+			}
+			x.refs = append(x.refs, b.Ref())
+			out[main] = x
+		}
+	}
+	return out
+}
+
+// EffectiveAmount returns the amount of e once the live 변경 부기 of reg
+// have changed it, and e's own otherwise.
+func EffectiveAmount(reg *Registry, e *Entry) int64 {
+	if x, ok := effective(reg)[e]; ok {
+		return x.amount
+	}
+	return e.Amount
+}
+
+// EffectiveHolders returns the holders of e once the live 이전 부기 of reg
+// have passed it on, and e's own otherwise.
+func EffectiveHolders(reg *Registry, e *Entry) []Party {
+	if x, ok := effective(reg)[e]; ok {
+		return x.holders
+	}
+	return e.Holders
 }
 
 func flagged(k Kind) bool {

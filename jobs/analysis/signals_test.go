@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -180,12 +181,12 @@ func TestSignalsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"parser_version":11,` +
+	want := `{"parser_version":` + strconv.Itoa(ParserVersion) + `,` +
 		`"ownership":{"owners":[{"role":"소유자","name":"김민준","id":"750101-*******"}],"since":"2019-05-02T00:00:00Z","recent_transfer":true,` +
 		`"entries":[{"section":"ownership","rank":"2","purpose":"소유권이전","kind":"ownership_transfer"}]},` +
 		`"mortgages":{"total":360000000,"entries":[{"section":"rights","rank":"1","purpose":"근저당권설정","kind":"mortgage"}]},` +
 		`"jeonse":{"total":0,"entries":[]},"flags":[],` +
-		`"ratio":{"mortgages":360000000,"deposit":200000000,"price":800000000,"value":0.7,"entries":[{"section":"rights","rank":"1","purpose":"근저당권설정","kind":"mortgage"}]},` +
+		`"ratio":{"mortgages":360000000,"jeonse":0,"leases":0,"deposit":200000000,"price":800000000,"value":0.7,"entries":[{"section":"rights","rank":"1","purpose":"근저당권설정","kind":"mortgage"}]},` +
 		`"unrecognized":[]}`
 	if string(b) != want {
 		t.Errorf("JSON\n got %s\nwant %s", b, want)

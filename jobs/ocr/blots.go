@@ -10,6 +10,7 @@ import (
 // maxStroke (longer runs are rules and stems seen lengthwise).
 //
 //go:norace
+//go:norace
 func strokeWidth(bin *image.Gray) int {
 	const maxStroke = 12
 	var count [maxStroke + 1]int

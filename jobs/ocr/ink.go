@@ -18,6 +18,9 @@ type Band struct {
 	// Struck is set when a strike-through line runs through the band: a
 	// cancelled (말소) row, which its 말소 entry names.
 	Struck bool `json:"struck,omitempty"`
+	// Faint is set on a band of faint ink only (faintBands): text faded,
+	// smeared or partly erased, which a person may still read.
+	Faint bool `json:"faint,omitempty"`
 }
 
 // inkBands returns the bands of text on a binary page: runs of pixel rows

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Job statuses. A job is QUEUED until a worker takes it, RUNNING while it is
@@ -86,12 +87,20 @@ type SubmitRequest struct {
 	// Languages are Tesseract language codes (kor, eng; ko and en are
 	// accepted too). Empty means kor+eng. Text-layer pages ignore them.
 	Languages []string `json:"languages,omitempty"`
+	// ReadImages asks for each page read from its text layer to be read
+	// from its image as well (Page.Image): a copy's text layer need not be
+	// what its pages show. An engine that cannot leaves Image nil.
+	ReadImages bool `json:"read_images,omitempty"`
 }
 
 // ValidJobID reports whether id can name an engine job: not empty, not only
-// blanks. The client, the callback receiver and the service's lifecycle
-// refuse other ids before any lookup.
-func ValidJobID(id string) bool { return strings.TrimSpace(id) != "" }
+// blanks, at most 200 bytes of UTF-8 without control characters (a NUL
+// reached SQL once, as an INTERNAL). The client, the callback receiver and
+// the service's lifecycle refuse other ids before any lookup.
+func ValidJobID(id string) bool {
+	return strings.TrimSpace(id) != "" && len(id) <= 200 && utf8.ValidString(id) &&
+		!strings.ContainsFunc(id, func(r rune) bool { return r < ' ' || r == 0x7f })
+}
 
 // Job is the engine's job document: what GET /v1/jobs/{id} answers and what
 // the completion callback carries.
@@ -121,6 +130,9 @@ type Page struct {
 	// read. Empty when unknown (a text layer, an engine that does not
 	// look).
 	Ink []Band `json:"ink,omitempty"`
+	// Image is, for a page read from its text layer with
+	// SubmitRequest.ReadImages, the same page read from its image.
+	Image *Page `json:"image,omitempty"`
 	// Specked is set on an image page covered in specks (dust, toner,
 	// noise: at least 1/200 of its pixels): on such a copy characters are
 	// misread even where the engine is sure of them (measured: 90 % of
@@ -145,7 +157,21 @@ type Line struct {
 	// on an image page as Tesseract read it; both 0 when unknown.
 	Top    int `json:"top,omitempty"`
 	Bottom int `json:"bottom,omitempty"`
+	// Repaired says what the engine put right on the line after
+	// Tesseract's reading (RepairedReread, RepairedAmount): a guess, "" for
+	// a line as Tesseract read it.
+	Repaired string `json:"repaired,omitempty"`
 }
+
+// How a line was repaired (Line.Repaired).
+const (
+	// RepairedReread: words of the line read again in Korean alone took
+	// the place of suspect ones, and its numbers changed with them.
+	RepairedReread = "reread"
+	// RepairedAmount: an amount's commas or 금 were written back from the
+	// shapes of its ink.
+	RepairedAmount = "amount"
+)
 
 // JobError is why a job failed, and the error engines return in process. It
 // matches the sentinel of its code with errors.Is.

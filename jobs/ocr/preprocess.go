@@ -120,6 +120,7 @@ func prepare(img *image.Gray) prepared {
 	// shrinks about its own centre, moving no other row, and lies outside
 	// 갑구 and 을구, where the bands are used.
 	ink := inkBands(bin, charH, strikes)
+	ink = withFaint(ink, faintBands(g, bin, charH, ink))
 	shrinkTallRows(g, bin, charH)
 	return prepared{page: g, strikes: strikes, ink: ink, specked: specked}
 }
@@ -181,6 +182,7 @@ const maxSkewDegrees = 4.0
 // resize scales g by f, bilinearly.
 //
 //go:norace
+//go:norace
 func resize(g *image.Gray, f float64) *image.Gray {
 	b := g.Rect
 	w, h := int(float64(b.Dx())*f), int(float64(b.Dy())*f)
@@ -197,6 +199,7 @@ func resize(g *image.Gray, f float64) *image.Gray {
 
 // bilinear samples g at (x, y) relative to its origin; outside is fill.
 //
+//go:norace
 //go:norace
 func bilinear(g *image.Gray, x, y float64, fill float64) float64 {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
@@ -220,6 +223,7 @@ const whitePaper = 230
 
 // levelLight divides each pixel by the paper's brightness around it.
 //
+//go:norace
 //go:norace
 func levelLight(g *image.Gray) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
@@ -300,6 +304,7 @@ const minInkContrast = 48
 // paper.
 //
 //go:norace
+//go:norace
 func otsu(g *image.Gray) uint8 {
 	var hist [256]float64
 	w, h := g.Rect.Dx(), g.Rect.Dy()
@@ -339,6 +344,7 @@ func otsu(g *image.Gray) uint8 {
 // binarise maps pixels at or below t to ink (0), the others to paper (255).
 //
 //go:norace
+//go:norace
 func binarise(g *image.Gray, t uint8) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	out := image.NewGray(image.Rect(0, 0, w, h))
@@ -373,6 +379,7 @@ type component struct {
 // components labels the 8-connected ink blobs of a binary image: labels
 // holds each pixel's component index + 1 (0 for paper).
 //
+//go:norace
 //go:norace
 func components(bin *image.Gray) ([]component, []int32) {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
@@ -418,6 +425,7 @@ func components(bin *image.Gray) ([]component, []int32) {
 // page's own marks), and returns the offsets of their pixels in Pix and the character
 // height it measured.
 //
+//go:norace
 //go:norace
 func despeckle(bin *image.Gray, least int) ([]int, int) {
 	comps, labels := components(bin)
@@ -781,6 +789,7 @@ func skewAngle(bin *image.Gray) float64 {
 // corners it uncovers are paper.
 //
 //go:norace
+//go:norace
 func rotate(g *image.Gray, deg float64) *image.Gray {
 	a := deg * math.Pi / 180
 	sin, cos := math.Sin(a), math.Cos(a)
@@ -807,6 +816,7 @@ func rotate(g *image.Gray, deg float64) *image.Gray {
 // image goldens), the rows running together. Strikes are not rules:
 // they are horizontal, and erased on their own.
 //
+//go:norace
 //go:norace
 func eraseRules(g, bin *image.Gray, charH int) {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()

@@ -54,6 +54,9 @@ type ReadOptions struct {
 	// Korean alone (rereadSuspects) and the bands of ink no line covers
 	// (readUnread): for measuring what they change. Raw implies it.
 	OneReading bool
+	// Images reads each page that has a text layer from its image as well
+	// (Page.Image), as SubmitRequest.ReadImages asks.
+	Images bool
 }
 
 // ReadPDFWith is ReadPDF with options.
@@ -69,7 +72,7 @@ func ReadPDFWith(ctx context.Context, pdf []byte, languages []string, opts ReadO
 	r := newReader(t, runtime.NumCPU(), nil)
 	r.raw = opts.Raw
 	r.oneReading = opts.Raw || opts.OneReading
-	return r.read(ctx, pdf, spec, 0)
+	return r.readDocument(ctx, pdf, spec, 0, opts.Images)
 }
 
 var (
@@ -186,6 +189,12 @@ func rasterDPIFor(w, h float64) string {
 // TOO_MANY_PAGES before any page is read. Errors are *JobError but for a
 // cancelled ctx (ctx.Err()).
 func (r *reader) read(ctx context.Context, pdf []byte, languages string, maxPages int) ([]Page, error) {
+	return r.readDocument(ctx, pdf, languages, maxPages, false)
+}
+
+// readDocument is read; with images, a page read from its text layer is
+// also read from its image (Page.Image).
+func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string, maxPages int, images bool) ([]Page, error) {
 	if !isPDF(pdf) {
 		return nil, jobErrorf(CodeUnreadable, "not a PDF (no %%PDF- header)")
 	}
@@ -224,7 +233,7 @@ func (r *reader) read(ctx context.Context, pdf []byte, languages string, maxPage
 		}
 		wg.Go(func() {
 			defer func() { <-r.slots }()
-			pages[i], errs[i] = r.readPage(ctx, dir, path, i+1, languages)
+			pages[i], errs[i] = r.readPage(ctx, dir, path, i+1, languages, images)
 			if errs[i] != nil {
 				cancel() // the document fails: stop reading the other pages
 			}
@@ -261,7 +270,7 @@ func firstError(ctx context.Context, errs []error) error {
 
 // readPage reads page n from its text layer, or by OCR when the layer is
 // empty.
-func (r *reader) readPage(ctx context.Context, dir, path string, n int, languages string) (Page, error) {
+func (r *reader) readPage(ctx context.Context, dir, path string, n int, languages string, images bool) (Page, error) {
 	outer := ctx
 	// A page that takes this long is pathological; it must not hold a worker
 	// forever.
@@ -273,7 +282,15 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	switch {
 	case err == nil:
 		if text := strings.TrimRight(string(out), " \t\r\n\f"); strings.TrimSpace(text) != "" {
-			return textLayerPage(n, text), nil
+			p := textLayerPage(n, text)
+			if images {
+				img, err := r.readImagePage(ctx, outer, dir, path, n, languages)
+				if err != nil {
+					return Page{}, err
+				}
+				p.Image = &img
+			}
+			return p, nil
 		}
 	case errors.As(err, &ee) && ee.exitCode() == 3:
 		// Poppler's permission error: the owner forbids copying text. The
@@ -282,7 +299,14 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	default:
 		return Page{}, pageError(outer, n, err, CodeUnreadable)
 	}
+	return r.readImagePage(ctx, outer, dir, path, n, languages)
+}
 
+// readImagePage reads page n of the PDF at path from its image: rendered,
+// prepared and read by Tesseract. outer is the document's context, ctx the
+// page's.
+func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n int, languages string) (Page, error) {
+	num := strconv.Itoa(n)
 	root := filepath.Join(dir, "page-"+num)
 	dpi := rasterDPI
 	if w, h, ok := r.pageSize(ctx, path, n); ok {
@@ -298,6 +322,7 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	img := root + ".pgm" // pgm.go says why not PNG
 	defer os.Remove(img)
 	var prep prepared
+	var err error
 	if r.raw {
 		err = checkPGM(img)
 	} else {
@@ -343,20 +368,35 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 			r.log.WarnContext(ctx, "ocr: reading unread bands failed; the page keeps its first reading", "page", n, "error", err)
 		}
 	}
+	// The lines the steps below put right are marked on the page: what
+	// Tesseract did not read as it stands is the engine's guess.
+	repaired := map[int]string{}
 	if !r.oneReading && rereadable(languages) {
 		// A failed second reading leaves the first, which is whole.
+		before := txt
 		if txt, tsv, err = r.rereadSuspects(ctx, prep.page, root, txt, tsv); err != nil {
 			if ctx.Err() != nil {
 				return Page{}, pageError(outer, n, err, CodeInternal)
 			}
 			r.log.WarnContext(ctx, "ocr: reading suspect lines again failed; the page keeps its first reading", "page", n, "error", err)
 		}
+		// A second reading that changed only letters (Latin junk read as
+		// the Hangul it is) is a reading of the ink; one that changed a
+		// number is the engine choosing between two readings of it.
+		markChanged(repaired, before, txt, RepairedReread, digitsDiffer)
 	}
 	if !r.raw {
+		before := txt
 		txt, tsv = regroupAmounts(prep.page, txt, tsv)
+		markChanged(repaired, before, txt, RepairedAmount, nil)
 	}
 	p := tesseractPage([]byte(correctForm(string(txt))), tsv)
 	p.Page = n
+	for i, how := range repaired {
+		if i < len(p.Lines) {
+			p.Lines[i].Repaired = how
+		}
+	}
 	markRecovered(&p, tsv)
 	markStruck(&p, lineBoxes(tsv), prep.strikes)
 	p.Specked = prep.specked
@@ -386,6 +426,45 @@ func pageError(ctx context.Context, n int, err error, code string) error {
 		return ctx.Err()
 	}
 	return jobErrorf(code, "page %d: %v", n, err)
+}
+
+// markChanged records in repaired, by their index among the non-empty
+// lines, the lines of after that differ from before's (and, when counts is
+// not nil, whose difference counts) as how; nothing when the two have not
+// as many lines.
+func markChanged(repaired map[int]string, before, after []byte, how string, counts func(a, b string) bool) {
+	a, b := nonEmptyLines(string(before)), nonEmptyLines(string(after))
+	if len(a) != len(b) {
+		return
+	}
+	for i := range a {
+		if a[i] != b[i] && (counts == nil || counts(a[i], b[i])) {
+			repaired[i] = how
+		}
+	}
+}
+
+// digitsDiffer reports whether a and b have other digits, in order.
+func digitsDiffer(a, b string) bool {
+	digits := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return r
+			}
+			return -1
+		}, s)
+	}
+	return digits(a) != digits(b)
+}
+
+func nonEmptyLines(s string) []string {
+	var out []string
+	for line := range strings.SplitSeq(s, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 func textLayerPage(n int, text string) Page {

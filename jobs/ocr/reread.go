@@ -134,15 +134,15 @@ var areaWord = regexp.MustCompile(`^\D{0,2}\d[\d,.]*\.\d\d(?:mi|ni|m2|m|rn|n)$`)
 // read as digits, or a number no form prints (markedNumber, misgrouped,
 // longNumber).
 func suspectWord(w tsvWord) bool {
-	return hasLatin(w.text) && !areaWord.MatchString(w.text) || garbledDate.MatchString(w.text) || markedNumber.MatchString(w.text) || misgrouped.MatchString(w.text) || longNumber.MatchString(w.text)
+	return hasLatin(w.text) && !areaWord.MatchString(w.text) || garbledDateWord.MatchString(w.text) || markedNumber.MatchString(w.text) || misgrouped.MatchString(w.text) || longNumber.MatchString(w.text)
 }
 
-// garbledDate is a date whose 년, 월 and 일 were read as digits
+// garbledDateWord is a date whose 년, 월 and 일 were read as digits
 // (2011년2월22일 → 2011428224, 2022년4월8 → 2022448): seven to twelve
 // digits from 19 or 20 on, which no number the form prints is (its numbers
 // have dashes, commas or at most six digits), or a year with a quote read
 // after it (2023'45), a mark or two around them.
-var garbledDate = regexp.MustCompile(`^\D{0,2}(?:19|20)\d\d(?:\d{3,8}|['‘’"]\d*)\D{0,2}$`)
+var garbledDateWord = regexp.MustCompile(`^\D{0,2}(?:19|20)\d\d(?:\d{3,8}|['‘’"]\d*)\D{0,2}$`)
 
 // markedNumber is a number with a speck's mark read among its digits
 // (20*1 for 2011): the form prints none but commas, periods, dashes,
@@ -437,11 +437,11 @@ func startOfDate(w, next tsvWord) bool {
 }
 
 // restOfDate reports whether w, a weak number, is the rest of a date prev
-// was the start of, garbled: prev is a garbledDate and w is glued to it (a
+// was the start of, garbled: prev is a garbledDateWord and w is glued to it (a
 // gap of half its height at most: 2023'45 8308 for 2023년5월30일, 월 read
 // as a space and an 8). A sure number is never taken.
 func restOfDate(prev, w tsvWord) bool {
-	return w.conf < weakConfidence && garbledDate.MatchString(prev.text) && strings.Trim(w.text, "0123456789") == "" &&
+	return w.conf < weakConfidence && garbledDateWord.MatchString(prev.text) && strings.Trim(w.text, "0123456789") == "" &&
 		w.box.Min.X-prev.box.Max.X <= prev.box.Dy()/2
 }
 

@@ -14,6 +14,7 @@ import (
 // (columns where something sticks out of it excepted), not a strike.
 //
 //go:norace
+//go:norace
 func eraseRuleSpecks(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
 	thick := max(maxLineThickness, charH/5)

@@ -178,7 +178,7 @@ func (s *Server) process(ctx context.Context, req SubmitRequest) ([]Page, error)
 	if err != nil {
 		return nil, err
 	}
-	pages, err := s.reader.read(ctx, pdf, spec, s.opts.MaxPages)
+	pages, err := s.reader.readDocument(ctx, pdf, spec, s.opts.MaxPages, req.ReadImages)
 	if err != nil {
 		return nil, fmt.Errorf("read document: %w", err)
 	}

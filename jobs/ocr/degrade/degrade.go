@@ -76,6 +76,8 @@ func Rotate(img *image.Gray, degrees float64) *image.Gray {
 
 // warp fills each output pixel with the source pixel src(x, y) maps it to,
 // interpolated bilinearly; outside the page is white paper.
+//
+//go:norace
 func warp(img *image.Gray, src func(x, y float64) (float64, float64)) *image.Gray {
 	b := img.Rect
 	out := image.NewGray(b)
@@ -99,6 +101,8 @@ func warp(img *image.Gray, src func(x, y float64) (float64, float64)) *image.Gra
 
 // Blur is a Gaussian blur of standard deviation sigma pixels: a page out
 // of focus or a worn copy.
+//
+//go:norace
 func Blur(img *image.Gray, sigma float64) *image.Gray {
 	r := int(math.Ceil(3 * sigma))
 	k := make([]float64, 2*r+1)
@@ -168,6 +172,8 @@ func JPEG(img *image.Gray, quality int) *image.Gray {
 // bottom edge (the top narrower than the bottom by strength of the width,
 // and a slight turn), lit unevenly (darker towards one corner), on a dark
 // table showing around it.
+//
+//go:norace
 func Photo(img *image.Gray, strength float64) *image.Gray {
 	b := img.Rect
 	w, h := float64(b.Dx()), float64(b.Dy())

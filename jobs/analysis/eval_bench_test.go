@@ -1,0 +1,453 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"os"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dungji/dungji/jobs/evalgen"
+	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/degrade"
+)
+
+// BenchmarkEvalOCR measures the analysis on documents it was never fitted
+// to: certificates from jobs/evalgen, a generator that shares nothing with
+// the simulator the rules were written against, drawn from a fresh seed on
+// every run (DUNGJI_EVAL_SEED replays one; the seed is logged). It reads, as
+// the service reads them:
+//
+//   - each document's text layer (as issued: COMPLETE is expected of every
+//     one) and a clean 300 dpi image of it (COMPLETE on 90 % at least);
+//   - two documents through ordinary bad copies (blur, JPEG, a phone's
+//     photo, 150 dpi);
+//   - a short document with its rows damaged (degrade.Damages: faded,
+//     smudged, erased but for the foot of its glyphs, whited, cut out), one
+//     live key entry at a time — the first, a middle and the last of 갑구
+//     and of 을구;
+//   - a document whose 주요 등기사항 요약 leaves out a live right.
+//
+// It reports the entry fields read right, the verdicts, and the figure that
+// must be 0: COMPLETE with a key fact (an owner and share, a live
+// 근저당권's or 전세권's amount and holder as its 부기 left them, a live
+// flagged entry) wrong or missing. A wrong COMPLETE fails the benchmark.
+// About five minutes on two cores.
+func BenchmarkEvalOCR(b *testing.B) {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("DUNGJI_EVAL_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			b.Fatalf("DUNGJI_EVAL_SEED=%q: %v", s, err)
+		}
+		seed = n
+	}
+	b.Logf("evaluation seed %d (DUNGJI_EVAL_SEED=%d replays it)", seed, seed)
+	ctx := context.Background()
+	type evalDoc struct {
+		doc     *evalgen.Document
+		printed *evalgen.Printed
+	}
+	var docs []evalDoc
+	for i := range 6 {
+		opts := evalgen.Options{Summary: i%2 == 0, Busy: i >= 4}
+		d := evalgen.Generate(seed+uint64(i)*7919, "", "", opts)
+		p, err := evalgen.Print(d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, evalDoc{d, p})
+	}
+	type tally struct {
+		reads, complete, wrongComplete, factsRight, fields, right int
+	}
+	tallies := map[string]*tally{}
+	var order []string
+	var confidences []keyConfidence
+	var mu sync.Mutex
+	judge := func(what string, d *evalgen.Document, pages []ocr.Page, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		t := tallies[what]
+		if t == nil {
+			t = &tally{}
+			tallies[what] = t
+			order = append(order, what)
+		}
+		t.reads++
+		if err != nil {
+			b.Logf("%s, document %d: read failed: %v", what, d.Seed, err)
+			return
+		}
+		in := JudgeInput{UniqueNo: d.UniqueNo, Address: d.Address}
+		for _, p := range pages {
+			rp := ReadPage{OCR: p.Source == ocr.SourceOCR, Confidence: p.Confidence, Specked: p.Specked}
+			for _, l := range p.Lines {
+				rp.Lines = append(rp.Lines, ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck, Top: l.Top, Bottom: l.Bottom, Repaired: l.Repaired})
+			}
+			for _, k := range p.Ink {
+				rp.Ink = append(rp.Ink, InkBand{Top: k.Top, Bottom: k.Bottom, Struck: k.Struck, Faint: k.Faint})
+			}
+			in.Pages = append(in.Pages, rp)
+		}
+		reg, perr := ParseRead(ocr.FullText(pages), in.Pages)
+		if perr != nil {
+			in.ParseError = perr.Error()
+		}
+		ApplyStrikes(reg, in.Pages)
+		j := Judge(reg, in)
+		fields, right, misses := evalFields(reg, d)
+		t.fields += fields
+		t.right += right
+		got, want := evalFactsOf(reg), evalTruth(d)
+		exact := reflect.DeepEqual(got, want)
+		if exact {
+			t.factsRight++
+		}
+		if j.Verdict == VerdictComplete {
+			t.complete++
+			if !exact {
+				t.wrongComplete++
+				b.Errorf("%s, document %d: COMPLETE with a key fact wrong or missing:\n got %+v\nwant %+v", what, d.Seed, got, want)
+			}
+		}
+		if !exact || len(misses) > 0 {
+			b.Logf("  %s, document %d: %s; misses %q; reasons %q", what, d.Seed, j.Verdict, misses, codes(j))
+		}
+	}
+
+	read := func(pdf []byte) ([]ocr.Page, error) {
+		return ocr.ReadPDF(ctx, pdf, []string{"kor", "eng"})
+	}
+	image300 := func(e evalDoc, damage func(page int, img *image.Gray) *image.Gray) ([]byte, error) {
+		imgs, err := degrade.PageImages(ctx, e.printed.PDF, 300)
+		if err != nil {
+			return nil, err
+		}
+		for i := range imgs {
+			if damage != nil {
+				imgs[i] = damage(i+1, imgs[i])
+			}
+		}
+		return degrade.PDF(imgs, 0)
+	}
+	type job struct {
+		what string
+		doc  evalDoc
+		pdf  func() ([]byte, error)
+	}
+	var jobs []job
+	for _, e := range docs {
+		jobs = append(jobs, job{"text layer", e, func() ([]byte, error) { return e.printed.PDF, nil }})
+		jobs = append(jobs, job{"clean 300 dpi image", e, func() ([]byte, error) { return image300(e, nil) }})
+	}
+	for _, e := range docs[:2] {
+		for _, c := range degrade.Corpus {
+			switch c.Name {
+			case "blur σ1.2", "JPEG q15", "phone photo":
+			default:
+				continue
+			}
+			jobs = append(jobs, job{"bad copy: " + c.Name, e, func() ([]byte, error) {
+				return image300(e, func(p int, img *image.Gray) *image.Gray { return c.Apply(img, uint64(p)) })
+			}})
+		}
+	}
+	// Damage: the shortest documents with live key entries in both sections.
+	short := slices.Clone(docs)
+	sort.SliceStable(short, func(i, j int) bool { return short[i].printed.Pages < short[j].printed.Pages })
+	for _, e := range short[:2] {
+		for _, dmg := range degrade.Damages {
+			for _, section := range []string{evalgen.Ownership, evalgen.Rights} {
+				keys := keyRows(e.doc, section)
+				for _, at := range positions(len(keys)) {
+					row := keys[at.index]
+					boxes := e.printed.Boxes[row.Section+"/"+row.Rank]
+					label := fmt.Sprintf("%s, %s, %s entry", dmg.Name, map[string]string{evalgen.Ownership: "갑구", evalgen.Rights: "을구"}[section], at.name)
+					jobs = append(jobs, job{label, e, func() ([]byte, error) {
+						return image300(e, func(p int, img *image.Gray) *image.Gray {
+							scale := float64(img.Rect.Dy()) / e.printed.Height
+							for _, bx := range boxes {
+								if bx.Page == p {
+									img = dmg.Apply(img, int(bx.Top*scale)+2, int(bx.Bottom*scale)-1)
+								}
+							}
+							return img
+						})
+					}})
+				}
+			}
+		}
+	}
+	// A summary that leaves out a live right, on the text layer and an
+	// image.
+	dis := evalgen.Generate(seed+99991, "", "", evalgen.Options{Summary: true, SummaryDisagreement: true})
+	if p, err := evalgen.Print(dis); err == nil && evalgen.LeftOut(dis) != "" {
+		e := evalDoc{dis, p}
+		jobs = append(jobs, job{"summary disagrees: text layer", e, func() ([]byte, error) { return p.PDF, nil }})
+		jobs = append(jobs, job{"summary disagrees: image", e, func() ([]byte, error) { return image300(e, nil) }})
+	}
+
+	for b.Loop() {
+		start := time.Now()
+		sem := make(chan struct{}, 2)
+		var wg sync.WaitGroup
+		for _, j := range jobs {
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				pdf, err := j.pdf()
+				if err != nil {
+					judge(j.what, j.doc.doc, nil, err)
+					return
+				}
+				pages, err := read(pdf)
+				judge(j.what, j.doc.doc, pages, err)
+				if err == nil && j.what == "clean 300 dpi image" {
+					mu.Lock()
+					confidences = append(confidences, evalConfidences(pages, j.doc.doc)...)
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		b.Logf("%d reads in %s", len(jobs), time.Since(start).Round(time.Second))
+	}
+
+	b.Logf("%-40s | %5s | %8s | %14s | %10s | %s", "copy", "reads", "COMPLETE", "COMPLETE wrong", "facts", "fields right")
+	var all tally
+	var undamaged tally
+	for _, what := range order {
+		t := tallies[what]
+		b.Logf("%-40s | %5d | %8d | %14d | %4d of %d | %d of %d (%.1f%%)", what, t.reads, t.complete, t.wrongComplete, t.factsRight, t.reads, t.right, t.fields, 100*float64(t.right)/float64(max(t.fields, 1)))
+		all.reads += t.reads
+		all.complete += t.complete
+		all.wrongComplete += t.wrongComplete
+		if what == "text layer" || what == "clean 300 dpi image" || strings.HasPrefix(what, "bad copy") {
+			undamaged.fields += t.fields
+			undamaged.right += t.right
+		}
+	}
+	b.Logf("all: %d reads, %d COMPLETE, %d COMPLETE with a key fact wrong or missing; fields right on the undamaged copies %d of %d (%.1f%%)",
+		all.reads, all.complete, all.wrongComplete, undamaged.right, undamaged.fields, 100*float64(undamaged.right)/float64(max(undamaged.fields, 1)))
+	logConfidences(b, confidences)
+	rate := func(what string) float64 {
+		t := tallies[what]
+		if t == nil {
+			return 0
+		}
+		return 100 * float64(t.complete) / float64(max(t.reads, 1))
+	}
+	b.ReportMetric(float64(all.wrongComplete), "eval_complete_wrong")
+	b.ReportMetric(100*float64(undamaged.right)/float64(max(undamaged.fields, 1)), "eval_fields%")
+	b.ReportMetric(rate("text layer"), "eval_text_complete%")
+	b.ReportMetric(rate("clean 300 dpi image"), "eval_image_complete%")
+	damaged, damagedComplete := 0, 0
+	for what, t := range tallies {
+		for _, d := range degrade.Damages {
+			if strings.HasPrefix(what, d.Name+",") {
+				damaged += t.reads
+				damagedComplete += t.complete
+			}
+		}
+	}
+	b.ReportMetric(float64(damaged), "eval_damaged_copies")
+	b.ReportMetric(float64(damagedComplete), "eval_damaged_complete")
+}
+
+// position is an entry's place among a section's key entries.
+type position struct {
+	name  string
+	index int
+}
+
+// positions are the first, a middle and the last of n entries (fewer when
+// n is small).
+func positions(n int) []position {
+	switch {
+	case n == 0:
+		return nil
+	case n == 1:
+		return []position{{"only", 0}}
+	case n == 2:
+		return []position{{"first", 0}, {"last", 1}}
+	}
+	return []position{{"first", 0}, {"middle", n / 2}, {"last", n - 1}}
+}
+
+// keyRows are the live rows of a section a tenant acts on.
+func keyRows(d *evalgen.Document, section string) []evalgen.Row {
+	var out []evalgen.Row
+	for _, r := range d.Rows() {
+		if r.Section != section || !r.Live() {
+			continue
+		}
+		switch r.Kind {
+		case evalgen.KindCancellation, evalgen.KindPreservation:
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// evalFacts are the key facts in one comparable shape.
+type evalFacts struct {
+	Owners    []string // name|share
+	Mortgages []string // rank|amount|holder
+	Jeonse    []string
+	Flags     []string // kind|section/rank
+}
+
+func evalTruth(d *evalgen.Document) evalFacts {
+	var f evalFacts
+	for _, o := range d.Facts.Owners {
+		f.Owners = append(f.Owners, o.Name+"|"+o.Share)
+	}
+	for _, m := range d.Facts.Mortgages {
+		f.Mortgages = append(f.Mortgages, fmt.Sprintf("%s|%d|%s", m.Rank, m.Amount, noSpace(m.Holder)))
+	}
+	for _, j := range d.Facts.Jeonse {
+		f.Jeonse = append(f.Jeonse, fmt.Sprintf("%s|%d|%s", j.Rank, j.Amount, noSpace(j.Holder)))
+	}
+	for _, fl := range d.Facts.Flags {
+		f.Flags = append(f.Flags, fl.Kind+"|"+fl.Section+"/"+fl.Rank)
+	}
+	return f.sorted()
+}
+
+func evalFactsOf(reg *Registry) evalFacts {
+	var f evalFacts
+	if reg == nil {
+		return f.sorted()
+	}
+	for _, o := range CurrentOwners(reg).Owners {
+		f.Owners = append(f.Owners, o.Name+"|"+o.Share)
+	}
+	for i := range reg.Rights {
+		e := &reg.Rights[i]
+		if !e.Live() || strings.Contains(e.Rank, "-") || (e.Kind != KindMortgage && e.Kind != KindJeonse) {
+			continue
+		}
+		holder := ""
+		if hs := EffectiveHolders(reg, e); len(hs) > 0 {
+			holder = noSpace(hs[len(hs)-1].Name)
+		}
+		s := fmt.Sprintf("%s|%d|%s", e.Rank, EffectiveAmount(reg, e), holder)
+		if e.Kind == KindMortgage {
+			f.Mortgages = append(f.Mortgages, s)
+		} else {
+			f.Jeonse = append(f.Jeonse, s)
+		}
+	}
+	for _, fl := range Analyze(reg, Options{}).Flags {
+		for _, r := range fl.Entries {
+			if r.Kind == fl.Kind && !strings.Contains(r.Rank, "-") {
+				f.Flags = append(f.Flags, string(fl.Kind)+"|"+string(r.Section)+"/"+r.Rank)
+			}
+		}
+	}
+	return f.sorted()
+}
+
+func (f evalFacts) sorted() evalFacts {
+	for _, l := range []*[]string{&f.Owners, &f.Mortgages, &f.Jeonse, &f.Flags} {
+		if *l == nil {
+			*l = []string{}
+		}
+		sort.Strings(*l)
+	}
+	return f
+}
+
+// evalFields counts the fields of the document's rows that reg read right:
+// the row itself, its kind, 접수 date and number, amount, holders' names,
+// and whether it is cancelled.
+func evalFields(reg *Registry, d *evalgen.Document) (fields, right int, misses []string) {
+	got := map[string]Entry{}
+	if reg != nil {
+		for _, e := range slices.Concat(reg.Ownership, reg.Rights) {
+			got[string(e.Section)+"/"+e.Rank] = e
+		}
+	}
+	check := func(key, what string, ok bool) {
+		fields++
+		if ok {
+			right++
+		} else if len(misses) < 12 {
+			misses = append(misses, key+" "+what)
+		}
+	}
+	for _, r := range d.Rows() {
+		key := r.Section + "/" + r.Rank
+		e, ok := got[key]
+		check(key, "present", ok)
+		if !ok {
+			fields += 6
+			continue
+		}
+		check(key, "kind "+string(e.Kind), string(e.Kind) == r.Kind)
+		check(key, "received", e.Received.Equal(r.Received))
+		check(key, "receipt no", e.ReceiptNo == r.ReceiptNo)
+		check(key, fmt.Sprintf("amount %d", e.Amount), e.Amount == r.Amount)
+		var names, wantNames []string
+		for _, h := range e.Holders {
+			names = append(names, noSpace(h.Name))
+		}
+		for _, h := range r.Holders {
+			wantNames = append(wantNames, noSpace(h.Name))
+		}
+		check(key, fmt.Sprintf("holders %q", names), slices.Equal(names, wantNames) || len(wantNames) == 0 && len(names) == 0)
+		check(key, "cancelled", e.Cancelled == r.Cancelled)
+	}
+	return fields, right, misses
+}
+
+// evalConfidences pairs each key entry's lowest line confidence with
+// whether its facts were read right, for logConfidences.
+func evalConfidences(pages []ocr.Page, d *evalgen.Document) []keyConfidence {
+	var rps []ReadPage
+	for _, p := range pages {
+		rp := ReadPage{OCR: p.Source == ocr.SourceOCR}
+		for _, l := range p.Lines {
+			rp.Lines = append(rp.Lines, ReadLine{Text: l.Text, Confidence: l.Confidence})
+		}
+		rps = append(rps, rp)
+	}
+	reg, err := ParseRead(ocr.FullText(pages), rps)
+	if err != nil {
+		return nil
+	}
+	conf := lineConfidences(rps)
+	want := map[string]evalgen.Row{}
+	for _, r := range d.Rows() {
+		want[r.Section+"/"+r.Rank] = r
+	}
+	var out []keyConfidence
+	for _, e := range slices.Concat(reg.Ownership, reg.Rights) {
+		if !e.Live() || !keyKind(e.Kind) {
+			continue
+		}
+		w, ok := want[string(e.Section)+"/"+e.Rank]
+		c, known := entryConfidence(&e, conf)
+		if !ok || !known {
+			continue
+		}
+		var names, wantNames []string
+		for _, h := range e.Holders {
+			names = append(names, noSpace(h.Name))
+		}
+		for _, h := range w.Holders {
+			wantNames = append(wantNames, noSpace(h.Name))
+		}
+		out = append(out, keyConfidence{c, e.Received.Equal(w.Received) && e.Amount == w.Amount && slices.Equal(names, wantNames)})
+	}
+	return out
+}
