@@ -70,14 +70,45 @@ type RegistryComparison struct {
 	CreatedAt         time.Time `bun:"created_at,notnull"`
 }
 
-// Alert is one change (or failure to verify) found by a comparison.
+// CopyVerification is an uploaded copy checked against the registry: the
+// issuance that obtains the registry's document, and what comparing the
+// two found.
+type CopyVerification struct {
+	bun.BaseModel `bun:"table:copy_verifications"`
+
+	ID                string          `bun:"id,pk"`
+	NestID            string          `bun:"nest_id,notnull"`
+	OwnerID           string          `bun:"owner_id,notnull"`
+	FileID            string          `bun:"file_id,notnull"`
+	CopyOCRTaskID     string          `bun:"copy_ocr_task_id,notnull"`
+	IssuanceTaskID    string          `bun:"issuance_task_id,notnull"`
+	IssuanceReused    bool            `bun:"issuance_reused,notnull"`
+	OfficialOCRTaskID *string         `bun:"official_ocr_task_id"`
+	Status            string          `bun:"status,notnull"`
+	Differences       json.RawMessage `bun:"differences,type:jsonb"`
+	Message           *string         `bun:"message"`
+	CreatedAt         time.Time       `bun:"created_at,notnull"`
+	FinishedAt        *time.Time      `bun:"finished_at"`
+}
+
+// The statuses of a copy verification.
+const (
+	VerificationPending        = "PENDING"
+	VerificationMatches        = "MATCHES"
+	VerificationDiffers        = "DIFFERS"
+	VerificationCouldNotVerify = "COULD_NOT_VERIFY"
+)
+
+// Alert is one change (or failure to verify) found by a comparison, or a
+// difference a copy verification found.
 type Alert struct {
 	bun.BaseModel `bun:"table:alerts"`
 
 	ID                string          `bun:"id,pk"`
 	NestID            string          `bun:"nest_id,notnull"`
 	OwnerID           string          `bun:"owner_id,notnull"`
-	ComparisonID      string          `bun:"comparison_id,notnull"`
+	ComparisonID      *string         `bun:"comparison_id"`
+	VerificationID    *string         `bun:"verification_id"`
 	Kind              string          `bun:"kind,notnull"`
 	Severity          string          `bun:"severity,notnull"`
 	ChangeKey         string          `bun:"change_key,notnull"`

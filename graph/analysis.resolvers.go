@@ -28,7 +28,7 @@ func (r *nestResolver) RegistryAnalysis(ctx context.Context, obj *db.Nest, depos
 	if err != nil || t == nil {
 		return nil, err
 	}
-	return r.Service.OCRTaskAnalysisOf(ctx, t, func() (string, error) { return obj.RegistryUniqueNo, nil }, deref64(deposit), deref64(price))
+	return r.Service.OCRTaskAnalysisOf(ctx, t, func() (*db.Nest, error) { return obj, nil }, deref64(deposit), deref64(price))
 }
 
 // Analysis is the resolver for the analysis field.
@@ -36,12 +36,8 @@ func (r *ocrTaskResolver) Analysis(ctx context.Context, obj *db.OCRTask, deposit
 	if _, err := r.Service.OCRTaskResult(ctx, obj); err != nil {
 		return nil, err
 	}
-	return r.Service.OCRTaskAnalysisOf(ctx, obj, func() (string, error) {
-		n, err := r.loadersOf(ctx).nest.Load(ctx, obj.NestID)
-		if err != nil {
-			return "", err
-		}
-		return n.RegistryUniqueNo, nil
+	return r.Service.OCRTaskAnalysisOf(ctx, obj, func() (*db.Nest, error) {
+		return r.loadersOf(ctx).nest.Load(ctx, obj.NestID)
 	}, deref64(deposit), deref64(price))
 }
 
@@ -103,6 +99,25 @@ func (r *registryEntryResolver) Amount(ctx context.Context, obj *analysis.Entry)
 // Cancels is the resolver for the cancels field.
 func (r *registryEntryResolver) Cancels(ctx context.Context, obj *analysis.Entry) (*string, error) {
 	return optional(obj.Cancels), nil
+}
+
+// Refers is the resolver for the refers field.
+func (r *registryEntryResolver) Refers(ctx context.Context, obj *analysis.Entry) (*string, error) {
+	return optional(obj.Refers), nil
+}
+
+// ShareOf is the resolver for the shareOf field.
+func (r *registryEntryResolver) ShareOf(ctx context.Context, obj *analysis.Entry) (*string, error) {
+	return optional(obj.ShareOf), nil
+}
+
+// Corrections is the resolver for the corrections field.
+func (r *registryEntryResolver) Corrections(ctx context.Context, obj *analysis.Entry) ([]*analysis.Correction, error) {
+	out := make([]*analysis.Correction, len(obj.Corrections))
+	for i := range obj.Corrections {
+		out[i] = &obj.Corrections[i]
+	}
+	return out, nil
 }
 
 // Section is the resolver for the section field.

@@ -37,6 +37,8 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Alert() AlertResolver
+	CopyDifference() CopyDifferenceResolver
+	CopyVerification() CopyVerificationResolver
 	File() FileResolver
 	IssuanceTask() IssuanceTaskResolver
 	Mutation() MutationResolver
@@ -92,8 +94,34 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	CopyDifference struct {
+		AfterCopy func(childComplexity int) int
+		Copy      func(childComplexity int) int
+		Kind      func(childComplexity int) int
+		Message   func(childComplexity int) int
+		Purpose   func(childComplexity int) int
+		Rank      func(childComplexity int) int
+		Registry  func(childComplexity int) int
+		Section   func(childComplexity int) int
+		Serious   func(childComplexity int) int
+	}
+
+	CopyVerification struct {
+		CreatedAt       func(childComplexity int) int
+		Differences     func(childComplexity int) int
+		File            func(childComplexity int) int
+		FinishedAt      func(childComplexity int) int
+		ID              func(childComplexity int) int
+		IssuanceTask    func(childComplexity int) int
+		Message         func(childComplexity int) int
+		OfficialOcrTask func(childComplexity int) int
+		Status          func(childComplexity int) int
+	}
+
 	DebtRatio struct {
 		Deposit   func(childComplexity int) int
+		Jeonse    func(childComplexity int) int
+		Leases    func(childComplexity int) int
 		Mortgages func(childComplexity int) int
 		Price     func(childComplexity int) int
 		Value     func(childComplexity int) int
@@ -155,11 +183,13 @@ type ComplexityRoot struct {
 		SetWebhookEndpointEnabled func(childComplexity int, id string, enabled bool) int
 		UploadRegistry            func(childComplexity int, nestID string, file graphql.Upload) int
 		UploadRegistryPages       func(childComplexity int, nestID string, pages []*graphql.Upload) int
+		VerifyCopy                func(childComplexity int, fileID string) int
 	}
 
 	Nest struct {
 		Address          func(childComplexity int) int
 		Alerts           func(childComplexity int, unacknowledged *bool, first *int, after *string) int
+		CopyVerification func(childComplexity int) int
 		CreatedAt        func(childComplexity int) int
 		ID               func(childComplexity int) int
 		IssuanceTasks    func(childComplexity int, first *int, after *string) int
@@ -233,6 +263,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Alerts            func(childComplexity int, nestID *string, unacknowledged *bool, first *int, after *string) int
+		CopyVerification  func(childComplexity int, id string) int
 		IssuanceTask      func(childComplexity int, id string) int
 		Me                func(childComplexity int) int
 		Nest              func(childComplexity int, id string) int
@@ -255,13 +286,16 @@ type ComplexityRoot struct {
 		Advice        func(childComplexity int) int
 		AnalyzedAt    func(childComplexity int) int
 		Error         func(childComplexity int) int
+		File          func(childComplexity int) int
 		Findings      func(childComplexity int) int
 		OcrTask       func(childComplexity int) int
 		ParserVersion func(childComplexity int) int
 		Reasons       func(childComplexity int) int
 		Registry      func(childComplexity int) int
 		Signals       func(childComplexity int) int
+		Source        func(childComplexity int) int
 		Verdict       func(childComplexity int) int
+		Verification  func(childComplexity int) int
 	}
 
 	RegistryCheck struct {
@@ -275,6 +309,12 @@ type ComplexityRoot struct {
 		Verdict         func(childComplexity int) int
 	}
 
+	RegistryCorrection struct {
+		Field func(childComplexity int) int
+		Read  func(childComplexity int) int
+		Taken func(childComplexity int) int
+	}
+
 	RegistryEntry struct {
 		Amount      func(childComplexity int) int
 		AmountLabel func(childComplexity int) int
@@ -282,6 +322,7 @@ type ComplexityRoot struct {
 		Cancels     func(childComplexity int) int
 		Cause       func(childComplexity int) int
 		CauseDate   func(childComplexity int) int
+		Corrections func(childComplexity int) int
 		Debtor      func(childComplexity int) int
 		Holders     func(childComplexity int) int
 		Kind        func(childComplexity int) int
@@ -289,7 +330,9 @@ type ComplexityRoot struct {
 		Rank        func(childComplexity int) int
 		ReceiptNo   func(childComplexity int) int
 		Received    func(childComplexity int) int
+		Refers      func(childComplexity int) int
 		Section     func(childComplexity int) int
+		ShareOf     func(childComplexity int) int
 	}
 
 	RegistryEntryRef struct {
@@ -377,6 +420,11 @@ type ComplexityRoot struct {
 		Note    func(childComplexity int) int
 		Rank    func(childComplexity int) int
 		Section func(childComplexity int) int
+	}
+
+	VerifyCopyPayload struct {
+		Reused       func(childComplexity int) int
+		Verification func(childComplexity int) int
 	}
 
 	Watch struct {
@@ -471,6 +519,16 @@ type AlertResolver interface {
 	File(ctx context.Context, obj *db.Alert) (*db.File, error)
 	PreviousFile(ctx context.Context, obj *db.Alert) (*db.File, error)
 }
+type CopyDifferenceResolver interface {
+	Section(ctx context.Context, obj *watch.Difference) (string, error)
+}
+type CopyVerificationResolver interface {
+	File(ctx context.Context, obj *db.CopyVerification) (*db.File, error)
+	Status(ctx context.Context, obj *db.CopyVerification) (model.CopyVerificationStatus, error)
+	IssuanceTask(ctx context.Context, obj *db.CopyVerification) (*db.IssuanceTask, error)
+	OfficialOcrTask(ctx context.Context, obj *db.CopyVerification) (*db.OCRTask, error)
+	Differences(ctx context.Context, obj *db.CopyVerification) ([]*watch.Difference, error)
+}
 type FileResolver interface {
 	URL(ctx context.Context, obj *db.File) (string, error)
 }
@@ -490,6 +548,7 @@ type MutationResolver interface {
 	OcrFile(ctx context.Context, fileID string, sync *bool) (*model.OcrFilePayload, error)
 	UploadRegistry(ctx context.Context, nestID string, file graphql.Upload) (*model.UploadRegistryPayload, error)
 	UploadRegistryPages(ctx context.Context, nestID string, pages []*graphql.Upload) (*model.UploadRegistryPayload, error)
+	VerifyCopy(ctx context.Context, fileID string) (*jobs.VerifyCopyResult, error)
 	SetWatch(ctx context.Context, nestID string, input model.WatchInput) (*jobs.NestWatch, error)
 	CancelWatch(ctx context.Context, nestID string) (*jobs.NestWatch, error)
 	AcknowledgeAlert(ctx context.Context, id string) (*db.Alert, error)
@@ -505,6 +564,7 @@ type NestResolver interface {
 	RegistryAnalysis(ctx context.Context, obj *db.Nest, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error)
 	IssuanceTasks(ctx context.Context, obj *db.Nest, first *int, after *string) (*model.IssuanceTaskConnection, error)
 	LatestIssuance(ctx context.Context, obj *db.Nest) (*db.IssuanceTask, error)
+	CopyVerification(ctx context.Context, obj *db.Nest) (*db.CopyVerification, error)
 	Watch(ctx context.Context, obj *db.Nest) (*jobs.NestWatch, error)
 	RegistryChecks(ctx context.Context, obj *db.Nest) ([]*db.RegistryComparison, error)
 	Alerts(ctx context.Context, obj *db.Nest, unacknowledged *bool, first *int, after *string) (*model.AlertConnection, error)
@@ -528,6 +588,7 @@ type QueryResolver interface {
 	Nest(ctx context.Context, id string) (*db.Nest, error)
 	Nests(ctx context.Context, first *int, after *string) (*model.NestConnection, error)
 	OcrTask(ctx context.Context, id string) (*db.OCRTask, error)
+	CopyVerification(ctx context.Context, id string) (*db.CopyVerification, error)
 	Alerts(ctx context.Context, nestID *string, unacknowledged *bool, first *int, after *string) (*model.AlertConnection, error)
 	WatchBudget(ctx context.Context, month *string) (*jobs.WatchBudget, error)
 	WebhookEndpoints(ctx context.Context) ([]*db.WebhookEndpoint, error)
@@ -535,6 +596,10 @@ type QueryResolver interface {
 }
 type RegistryAnalysisResolver interface {
 	OcrTask(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.OCRTask, error)
+
+	Source(ctx context.Context, obj *jobs.RegistryAnalysis) (model.DocumentSource, error)
+	File(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.File, error)
+	Verification(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.CopyVerification, error)
 }
 type RegistryCheckResolver interface {
 	OcrTask(ctx context.Context, obj *db.RegistryComparison) (*db.OCRTask, error)
@@ -558,6 +623,9 @@ type RegistryEntryResolver interface {
 	AmountLabel(ctx context.Context, obj *analysis.Entry) (*string, error)
 	Amount(ctx context.Context, obj *analysis.Entry) (*int64, error)
 	Cancels(ctx context.Context, obj *analysis.Entry) (*string, error)
+	Refers(ctx context.Context, obj *analysis.Entry) (*string, error)
+	ShareOf(ctx context.Context, obj *analysis.Entry) (*string, error)
+	Corrections(ctx context.Context, obj *analysis.Entry) ([]*analysis.Correction, error)
 }
 type RegistryEntryRefResolver interface {
 	Section(ctx context.Context, obj *analysis.EntryRef) (string, error)
@@ -752,12 +820,134 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AlertEdge.Node(childComplexity), true
 
+	case "CopyDifference.afterCopy":
+		if e.ComplexityRoot.CopyDifference.AfterCopy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyDifference.AfterCopy(childComplexity), true
+	case "CopyDifference.copyEntry":
+		if e.ComplexityRoot.CopyDifference.Copy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyDifference.Copy(childComplexity), true
+	case "CopyDifference.kind":
+		if e.ComplexityRoot.CopyDifference.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyDifference.Kind(childComplexity), true
+	case "CopyDifference.message":
+		if e.ComplexityRoot.CopyDifference.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyDifference.Message(childComplexity), true
+	case "CopyDifference.purpose":
+		if e.ComplexityRoot.CopyDifference.Purpose == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyDifference.Purpose(childComplexity), true
+	case "CopyDifference.rank":
+		if e.ComplexityRoot.CopyDifference.Rank == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyDifference.Rank(childComplexity), true
+	case "CopyDifference.registryEntry":
+		if e.ComplexityRoot.CopyDifference.Registry == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyDifference.Registry(childComplexity), true
+	case "CopyDifference.section":
+		if e.ComplexityRoot.CopyDifference.Section == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyDifference.Section(childComplexity), true
+	case "CopyDifference.serious":
+		if e.ComplexityRoot.CopyDifference.Serious == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyDifference.Serious(childComplexity), true
+
+	case "CopyVerification.createdAt":
+		if e.ComplexityRoot.CopyVerification.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyVerification.CreatedAt(childComplexity), true
+	case "CopyVerification.differences":
+		if e.ComplexityRoot.CopyVerification.Differences == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyVerification.Differences(childComplexity), true
+	case "CopyVerification.file":
+		if e.ComplexityRoot.CopyVerification.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyVerification.File(childComplexity), true
+	case "CopyVerification.finishedAt":
+		if e.ComplexityRoot.CopyVerification.FinishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyVerification.FinishedAt(childComplexity), true
+	case "CopyVerification.id":
+		if e.ComplexityRoot.CopyVerification.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyVerification.ID(childComplexity), true
+	case "CopyVerification.issuanceTask":
+		if e.ComplexityRoot.CopyVerification.IssuanceTask == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyVerification.IssuanceTask(childComplexity), true
+	case "CopyVerification.message":
+		if e.ComplexityRoot.CopyVerification.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyVerification.Message(childComplexity), true
+	case "CopyVerification.officialOcrTask":
+		if e.ComplexityRoot.CopyVerification.OfficialOcrTask == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyVerification.OfficialOcrTask(childComplexity), true
+	case "CopyVerification.status":
+		if e.ComplexityRoot.CopyVerification.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CopyVerification.Status(childComplexity), true
+
 	case "DebtRatio.deposit":
 		if e.ComplexityRoot.DebtRatio.Deposit == nil {
 			break
 		}
 
 		return e.ComplexityRoot.DebtRatio.Deposit(childComplexity), true
+	case "DebtRatio.jeonse":
+		if e.ComplexityRoot.DebtRatio.Jeonse == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DebtRatio.Jeonse(childComplexity), true
+	case "DebtRatio.leases":
+		if e.ComplexityRoot.DebtRatio.Leases == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DebtRatio.Leases(childComplexity), true
 	case "DebtRatio.mortgages":
 		if e.ComplexityRoot.DebtRatio.Mortgages == nil {
 			break
@@ -1114,6 +1304,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UploadRegistryPages(childComplexity, args["nestId"].(string), args["pages"].([]*graphql.Upload)), true
+	case "Mutation.verifyCopy":
+		if e.ComplexityRoot.Mutation.VerifyCopy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_verifyCopy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.VerifyCopy(childComplexity, args["fileId"].(string)), true
 
 	case "Nest.address":
 		if e.ComplexityRoot.Nest.Address == nil {
@@ -1132,6 +1333,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Nest.Alerts(childComplexity, args["unacknowledged"].(*bool), args["first"].(*int), args["after"].(*string)), true
+	case "Nest.copyVerification":
+		if e.ComplexityRoot.Nest.CopyVerification == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Nest.CopyVerification(childComplexity), true
 	case "Nest.createdAt":
 		if e.ComplexityRoot.Nest.CreatedAt == nil {
 			break
@@ -1454,6 +1661,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Alerts(childComplexity, args["nestId"].(*string), args["unacknowledged"].(*bool), args["first"].(*int), args["after"].(*string)), true
+	case "Query.copyVerification":
+		if e.ComplexityRoot.Query.CopyVerification == nil {
+			break
+		}
+
+		args, err := ec.field_Query_copyVerification_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CopyVerification(childComplexity, args["id"].(string)), true
 
 	case "Query.issuanceTask":
 		if e.ComplexityRoot.Query.IssuanceTask == nil {
@@ -1583,6 +1801,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegistryAnalysis.Error(childComplexity), true
+	case "RegistryAnalysis.file":
+		if e.ComplexityRoot.RegistryAnalysis.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.File(childComplexity), true
 	case "RegistryAnalysis.findings":
 		if e.ComplexityRoot.RegistryAnalysis.Findings == nil {
 			break
@@ -1619,12 +1843,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegistryAnalysis.Signals(childComplexity), true
+	case "RegistryAnalysis.source":
+		if e.ComplexityRoot.RegistryAnalysis.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.Source(childComplexity), true
 	case "RegistryAnalysis.verdict":
 		if e.ComplexityRoot.RegistryAnalysis.Verdict == nil {
 			break
 		}
 
 		return e.ComplexityRoot.RegistryAnalysis.Verdict(childComplexity), true
+	case "RegistryAnalysis.verification":
+		if e.ComplexityRoot.RegistryAnalysis.Verification == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryAnalysis.Verification(childComplexity), true
 
 	case "RegistryCheck.alerts":
 		if e.ComplexityRoot.RegistryCheck.Alerts == nil {
@@ -1675,6 +1911,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RegistryCheck.Verdict(childComplexity), true
 
+	case "RegistryCorrection.field":
+		if e.ComplexityRoot.RegistryCorrection.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryCorrection.Field(childComplexity), true
+	case "RegistryCorrection.read":
+		if e.ComplexityRoot.RegistryCorrection.Read == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryCorrection.Read(childComplexity), true
+	case "RegistryCorrection.taken":
+		if e.ComplexityRoot.RegistryCorrection.Taken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryCorrection.Taken(childComplexity), true
+
 	case "RegistryEntry.amount":
 		if e.ComplexityRoot.RegistryEntry.Amount == nil {
 			break
@@ -1711,6 +1966,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegistryEntry.CauseDate(childComplexity), true
+	case "RegistryEntry.corrections":
+		if e.ComplexityRoot.RegistryEntry.Corrections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Corrections(childComplexity), true
 	case "RegistryEntry.debtor":
 		if e.ComplexityRoot.RegistryEntry.Debtor == nil {
 			break
@@ -1753,12 +2014,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegistryEntry.Received(childComplexity), true
+	case "RegistryEntry.refers":
+		if e.ComplexityRoot.RegistryEntry.Refers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Refers(childComplexity), true
 	case "RegistryEntry.section":
 		if e.ComplexityRoot.RegistryEntry.Section == nil {
 			break
 		}
 
 		return e.ComplexityRoot.RegistryEntry.Section(childComplexity), true
+	case "RegistryEntry.shareOf":
+		if e.ComplexityRoot.RegistryEntry.ShareOf == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.ShareOf(childComplexity), true
 
 	case "RegistryEntryRef.kind":
 		if e.ComplexityRoot.RegistryEntryRef.Kind == nil {
@@ -2080,6 +2353,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.VerdictReason.Section(childComplexity), true
+
+	case "VerifyCopyPayload.reused":
+		if e.ComplexityRoot.VerifyCopyPayload.Reused == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerifyCopyPayload.Reused(childComplexity), true
+	case "VerifyCopyPayload.verification":
+		if e.ComplexityRoot.VerifyCopyPayload.Verification == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VerifyCopyPayload.Verification(childComplexity), true
 
 	case "Watch.balanceDate":
 		if e.ComplexityRoot.Watch.BalanceDate == nil {
@@ -2475,7 +2761,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "analysis.graphqls" "issuance.graphqls" "nest.graphqls" "ocr.graphqls" "schema.graphqls" "subscription.graphqls" "upload.graphqls" "watch.graphqls"
+//go:embed "analysis.graphqls" "issuance.graphqls" "nest.graphqls" "ocr.graphqls" "schema.graphqls" "subscription.graphqls" "upload.graphqls" "verify.graphqls" "watch.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -2494,6 +2780,7 @@ var sources = []*ast.Source{
 	{Name: "schema.graphqls", Input: sourceData("schema.graphqls"), BuiltIn: false},
 	{Name: "subscription.graphqls", Input: sourceData("subscription.graphqls"), BuiltIn: false},
 	{Name: "upload.graphqls", Input: sourceData("upload.graphqls"), BuiltIn: false},
+	{Name: "verify.graphqls", Input: sourceData("verify.graphqls"), BuiltIn: false},
 	{Name: "watch.graphqls", Input: sourceData("watch.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -2558,10 +2845,62 @@ func (ec *executionContext) childFields_AlertEdge(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type AlertEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_CopyDifference(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_CopyDifference_kind(ctx, field)
+	case "section":
+		return ec.fieldContext_CopyDifference_section(ctx, field)
+	case "rank":
+		return ec.fieldContext_CopyDifference_rank(ctx, field)
+	case "purpose":
+		return ec.fieldContext_CopyDifference_purpose(ctx, field)
+	case "copyEntry":
+		return ec.fieldContext_CopyDifference_copyEntry(ctx, field)
+	case "registryEntry":
+		return ec.fieldContext_CopyDifference_registryEntry(ctx, field)
+	case "afterCopy":
+		return ec.fieldContext_CopyDifference_afterCopy(ctx, field)
+	case "serious":
+		return ec.fieldContext_CopyDifference_serious(ctx, field)
+	case "message":
+		return ec.fieldContext_CopyDifference_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CopyDifference", field.Name)
+}
+
+func (ec *executionContext) childFields_CopyVerification(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CopyVerification_id(ctx, field)
+	case "file":
+		return ec.fieldContext_CopyVerification_file(ctx, field)
+	case "status":
+		return ec.fieldContext_CopyVerification_status(ctx, field)
+	case "issuanceTask":
+		return ec.fieldContext_CopyVerification_issuanceTask(ctx, field)
+	case "officialOcrTask":
+		return ec.fieldContext_CopyVerification_officialOcrTask(ctx, field)
+	case "differences":
+		return ec.fieldContext_CopyVerification_differences(ctx, field)
+	case "message":
+		return ec.fieldContext_CopyVerification_message(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CopyVerification_createdAt(ctx, field)
+	case "finishedAt":
+		return ec.fieldContext_CopyVerification_finishedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CopyVerification", field.Name)
+}
+
 func (ec *executionContext) childFields_DebtRatio(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "mortgages":
 		return ec.fieldContext_DebtRatio_mortgages(ctx, field)
+	case "jeonse":
+		return ec.fieldContext_DebtRatio_jeonse(ctx, field)
+	case "leases":
+		return ec.fieldContext_DebtRatio_leases(ctx, field)
 	case "deposit":
 		return ec.fieldContext_DebtRatio_deposit(ctx, field)
 	case "price":
@@ -2670,6 +3009,8 @@ func (ec *executionContext) childFields_Nest(ctx context.Context, field graphql.
 		return ec.fieldContext_Nest_issuanceTasks(ctx, field)
 	case "latestIssuance":
 		return ec.fieldContext_Nest_latestIssuance(ctx, field)
+	case "copyVerification":
+		return ec.fieldContext_Nest_copyVerification(ctx, field)
 	case "watch":
 		return ec.fieldContext_Nest_watch(ctx, field)
 	case "registryChecks":
@@ -2838,6 +3179,12 @@ func (ec *executionContext) childFields_RegistryAnalysis(ctx context.Context, fi
 		return ec.fieldContext_RegistryAnalysis_signals(ctx, field)
 	case "findings":
 		return ec.fieldContext_RegistryAnalysis_findings(ctx, field)
+	case "source":
+		return ec.fieldContext_RegistryAnalysis_source(ctx, field)
+	case "file":
+		return ec.fieldContext_RegistryAnalysis_file(ctx, field)
+	case "verification":
+		return ec.fieldContext_RegistryAnalysis_verification(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RegistryAnalysis", field.Name)
 }
@@ -2862,6 +3209,18 @@ func (ec *executionContext) childFields_RegistryCheck(ctx context.Context, field
 		return ec.fieldContext_RegistryCheck_alerts(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RegistryCheck", field.Name)
+}
+
+func (ec *executionContext) childFields_RegistryCorrection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "field":
+		return ec.fieldContext_RegistryCorrection_field(ctx, field)
+	case "read":
+		return ec.fieldContext_RegistryCorrection_read(ctx, field)
+	case "taken":
+		return ec.fieldContext_RegistryCorrection_taken(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegistryCorrection", field.Name)
 }
 
 func (ec *executionContext) childFields_RegistryEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2892,6 +3251,12 @@ func (ec *executionContext) childFields_RegistryEntry(ctx context.Context, field
 		return ec.fieldContext_RegistryEntry_amount(ctx, field)
 	case "cancels":
 		return ec.fieldContext_RegistryEntry_cancels(ctx, field)
+	case "refers":
+		return ec.fieldContext_RegistryEntry_refers(ctx, field)
+	case "shareOf":
+		return ec.fieldContext_RegistryEntry_shareOf(ctx, field)
+	case "corrections":
+		return ec.fieldContext_RegistryEntry_corrections(ctx, field)
 	case "cancelled":
 		return ec.fieldContext_RegistryEntry_cancelled(ctx, field)
 	}
@@ -3056,6 +3421,16 @@ func (ec *executionContext) childFields_VerdictReason(ctx context.Context, field
 		return ec.fieldContext_VerdictReason_note(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type VerdictReason", field.Name)
+}
+
+func (ec *executionContext) childFields_VerifyCopyPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "verification":
+		return ec.fieldContext_VerifyCopyPayload_verification(ctx, field)
+	case "reused":
+		return ec.fieldContext_VerifyCopyPayload_reused(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VerifyCopyPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Watch(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3572,6 +3947,20 @@ func (ec *executionContext) field_Mutation_uploadRegistry_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_verifyCopy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "fileId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["fileId"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Nest_alerts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3717,6 +4106,20 @@ func (ec *executionContext) field_Query_alerts_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["after"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_copyVerification_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -4503,6 +4906,474 @@ func (ec *executionContext) fieldContext_AlertEdge_node(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _CopyDifference_kind(ctx context.Context, field graphql.CollectedField, obj *watch.Difference) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyDifference_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v watch.DifferenceKind) graphql.Marshaler {
+			return ec.marshalNCopyDifferenceKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatchᚐDifferenceKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CopyDifference_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CopyDifference", field, false, false, "CopyDifferenceKind")
+}
+
+func (ec *executionContext) _CopyDifference_section(ctx context.Context, field graphql.CollectedField, obj *watch.Difference) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyDifference_section(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CopyDifference().Section(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CopyDifference_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CopyDifference", field, true, true, "String")
+}
+
+func (ec *executionContext) _CopyDifference_rank(ctx context.Context, field graphql.CollectedField, obj *watch.Difference) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyDifference_rank(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rank, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CopyDifference_rank(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CopyDifference", field, false, false, "String")
+}
+
+func (ec *executionContext) _CopyDifference_purpose(ctx context.Context, field graphql.CollectedField, obj *watch.Difference) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyDifference_purpose(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Purpose, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CopyDifference_purpose(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CopyDifference", field, false, false, "String")
+}
+
+func (ec *executionContext) _CopyDifference_copyEntry(ctx context.Context, field graphql.CollectedField, obj *watch.Difference) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyDifference_copyEntry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Copy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *analysis.Entry) graphql.Marshaler {
+			return ec.marshalORegistryEntry2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntry(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CopyDifference_copyEntry(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CopyDifference",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CopyDifference_registryEntry(ctx context.Context, field graphql.CollectedField, obj *watch.Difference) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyDifference_registryEntry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Registry, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *analysis.Entry) graphql.Marshaler {
+			return ec.marshalORegistryEntry2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntry(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CopyDifference_registryEntry(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CopyDifference",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CopyDifference_afterCopy(ctx context.Context, field graphql.CollectedField, obj *watch.Difference) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyDifference_afterCopy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AfterCopy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CopyDifference_afterCopy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CopyDifference", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CopyDifference_serious(ctx context.Context, field graphql.CollectedField, obj *watch.Difference) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyDifference_serious(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Serious, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CopyDifference_serious(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CopyDifference", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CopyDifference_message(ctx context.Context, field graphql.CollectedField, obj *watch.Difference) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyDifference_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CopyDifference_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CopyDifference", field, false, false, "String")
+}
+
+func (ec *executionContext) _CopyVerification_id(ctx context.Context, field graphql.CollectedField, obj *db.CopyVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyVerification_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CopyVerification_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CopyVerification", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CopyVerification_file(ctx context.Context, field graphql.CollectedField, obj *db.CopyVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyVerification_file(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CopyVerification().File(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.File) graphql.Marshaler {
+			return ec.marshalNFile2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐFile(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CopyVerification_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CopyVerification",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_File(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CopyVerification_status(ctx context.Context, field graphql.CollectedField, obj *db.CopyVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyVerification_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CopyVerification().Status(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.CopyVerificationStatus) graphql.Marshaler {
+			return ec.marshalNCopyVerificationStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐCopyVerificationStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CopyVerification_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CopyVerification", field, true, true, "CopyVerificationStatus")
+}
+
+func (ec *executionContext) _CopyVerification_issuanceTask(ctx context.Context, field graphql.CollectedField, obj *db.CopyVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyVerification_issuanceTask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CopyVerification().IssuanceTask(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.IssuanceTask) graphql.Marshaler {
+			return ec.marshalNIssuanceTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐIssuanceTask(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CopyVerification_issuanceTask(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CopyVerification",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IssuanceTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CopyVerification_officialOcrTask(ctx context.Context, field graphql.CollectedField, obj *db.CopyVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyVerification_officialOcrTask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CopyVerification().OfficialOcrTask(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.OCRTask) graphql.Marshaler {
+			return ec.marshalOOcrTask2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐOCRTask(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CopyVerification_officialOcrTask(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CopyVerification",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OcrTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CopyVerification_differences(ctx context.Context, field graphql.CollectedField, obj *db.CopyVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyVerification_differences(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CopyVerification().Differences(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*watch.Difference) graphql.Marshaler {
+			return ec.marshalNCopyDifference2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatchᚐDifferenceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CopyVerification_differences(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CopyVerification",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CopyDifference(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CopyVerification_message(ctx context.Context, field graphql.CollectedField, obj *db.CopyVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyVerification_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CopyVerification_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CopyVerification", field, false, false, "String")
+}
+
+func (ec *executionContext) _CopyVerification_createdAt(ctx context.Context, field graphql.CollectedField, obj *db.CopyVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyVerification_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CopyVerification_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CopyVerification", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CopyVerification_finishedAt(ctx context.Context, field graphql.CollectedField, obj *db.CopyVerification) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CopyVerification_finishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FinishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CopyVerification_finishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CopyVerification", field, false, false, "Time")
+}
+
 func (ec *executionContext) _DebtRatio_mortgages(ctx context.Context, field graphql.CollectedField, obj *analysis.Ratio) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4523,6 +5394,52 @@ func (ec *executionContext) _DebtRatio_mortgages(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_DebtRatio_mortgages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DebtRatio", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _DebtRatio_jeonse(ctx context.Context, field graphql.CollectedField, obj *analysis.Ratio) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DebtRatio_jeonse(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Jeonse, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DebtRatio_jeonse(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DebtRatio", field, false, false, "Int64")
+}
+
+func (ec *executionContext) _DebtRatio_leases(ctx context.Context, field graphql.CollectedField, obj *analysis.Ratio) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DebtRatio_leases(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Leases, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt642int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DebtRatio_leases(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DebtRatio", field, false, false, "Int64")
 }
 
@@ -5619,6 +6536,50 @@ func (ec *executionContext) fieldContext_Mutation_uploadRegistryPages(ctx contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_verifyCopy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_verifyCopy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().VerifyCopy(ctx, fc.Args["fileId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *jobs.VerifyCopyResult) graphql.Marshaler {
+			return ec.marshalNVerifyCopyPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐVerifyCopyResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_verifyCopy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VerifyCopyPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_verifyCopy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_setWatch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6201,6 +7162,38 @@ func (ec *executionContext) fieldContext_Nest_latestIssuance(_ context.Context, 
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_IssuanceTask(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Nest_copyVerification(ctx context.Context, field graphql.CollectedField, obj *db.Nest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Nest_copyVerification(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Nest().CopyVerification(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.CopyVerification) graphql.Marshaler {
+			return ec.marshalOCopyVerification2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐCopyVerification(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Nest_copyVerification(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Nest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CopyVerification(ctx, field)
 		},
 	}
 	return fc, nil
@@ -7548,6 +8541,50 @@ func (ec *executionContext) fieldContext_Query_ocrTask(ctx context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_copyVerification(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_copyVerification(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CopyVerification(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.CopyVerification) graphql.Marshaler {
+			return ec.marshalOCopyVerification2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐCopyVerification(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_copyVerification(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CopyVerification(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_copyVerification_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_alerts(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8205,6 +9242,93 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_findings(_ context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _RegistryAnalysis_source(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryAnalysis().Source(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.DocumentSource) graphql.Marshaler {
+			return ec.marshalNDocumentSource2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐDocumentSource(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryAnalysis", field, true, true, "DocumentSource")
+}
+
+func (ec *executionContext) _RegistryAnalysis_file(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_file(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryAnalysis().File(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.File) graphql.Marshaler {
+			return ec.marshalNFile2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐFile(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistryAnalysis",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_File(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistryAnalysis_verification(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryAnalysis_verification(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryAnalysis().Verification(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.CopyVerification) graphql.Marshaler {
+			return ec.marshalOCopyVerification2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐCopyVerification(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryAnalysis_verification(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistryAnalysis",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CopyVerification(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _RegistryCheck_id(ctx context.Context, field graphql.CollectedField, obj *db.RegistryComparison) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8423,6 +9547,75 @@ func (ec *executionContext) fieldContext_RegistryCheck_alerts(_ context.Context,
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RegistryCorrection_field(ctx context.Context, field graphql.CollectedField, obj *analysis.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryCorrection_field(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Field, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryCorrection_field(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryCorrection", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryCorrection_read(ctx context.Context, field graphql.CollectedField, obj *analysis.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryCorrection_read(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Read, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryCorrection_read(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryCorrection", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryCorrection_taken(ctx context.Context, field graphql.CollectedField, obj *analysis.Correction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryCorrection_taken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Taken, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryCorrection_taken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryCorrection", field, false, false, "String")
 }
 
 func (ec *executionContext) _RegistryEntry_section(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
@@ -8731,6 +9924,84 @@ func (ec *executionContext) _RegistryEntry_cancels(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_RegistryEntry_cancels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistryEntry_refers(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_refers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntry().Refers(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_refers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistryEntry_shareOf(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_shareOf(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntry().ShareOf(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_shareOf(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistryEntry_corrections(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_corrections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryEntry().Corrections(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*analysis.Correction) graphql.Marshaler {
+			return ec.marshalNRegistryCorrection2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐCorrectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_corrections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistryEntry",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryCorrection(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _RegistryEntry_cancelled(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
@@ -10041,6 +11312,61 @@ func (ec *executionContext) _VerdictReason_note(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_VerdictReason_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("VerdictReason", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _VerifyCopyPayload_verification(ctx context.Context, field graphql.CollectedField, obj *jobs.VerifyCopyResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerifyCopyPayload_verification(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Verification, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *db.CopyVerification) graphql.Marshaler {
+			return ec.marshalNCopyVerification2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐCopyVerification(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerifyCopyPayload_verification(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "VerifyCopyPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CopyVerification(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _VerifyCopyPayload_reused(ctx context.Context, field graphql.CollectedField, obj *jobs.VerifyCopyResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VerifyCopyPayload_reused(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reused, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VerifyCopyPayload_reused(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VerifyCopyPayload", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Watch_contractDate(ctx context.Context, field graphql.CollectedField, obj *jobs.NestWatch) (ret graphql.Marshaler) {
@@ -12633,6 +13959,158 @@ func (ec *executionContext) _AlertEdge(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var copyDifferenceImplementors = []string{"CopyDifference"}
+
+func (ec *executionContext) _CopyDifference(ctx context.Context, sel ast.SelectionSet, obj *watch.Difference) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, copyDifferenceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CopyDifference")
+		case "kind":
+			out.Values[i] = ec._CopyDifference_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "section":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CopyDifference_section(ctx, field, obj)
+				})
+		case "rank":
+			out.Values[i] = ec._CopyDifference_rank(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "purpose":
+			out.Values[i] = ec._CopyDifference_purpose(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "copyEntry":
+			out.Values[i] = ec._CopyDifference_copyEntry(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "registryEntry":
+			out.Values[i] = ec._CopyDifference_registryEntry(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "afterCopy":
+			out.Values[i] = ec._CopyDifference_afterCopy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "serious":
+			out.Values[i] = ec._CopyDifference_serious(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "message":
+			out.Values[i] = ec._CopyDifference_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var copyVerificationImplementors = []string{"CopyVerification"}
+
+func (ec *executionContext) _CopyVerification(ctx context.Context, sel ast.SelectionSet, obj *db.CopyVerification) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, copyVerificationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CopyVerification")
+		case "id":
+			out.Values[i] = ec._CopyVerification_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "file":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CopyVerification_file(ctx, field, obj)
+				})
+		case "status":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CopyVerification_status(ctx, field, obj)
+				})
+		case "issuanceTask":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CopyVerification_issuanceTask(ctx, field, obj)
+				})
+		case "officialOcrTask":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CopyVerification_officialOcrTask(ctx, field, obj)
+				})
+		case "differences":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CopyVerification_differences(ctx, field, obj)
+				})
+		case "message":
+			out.Values[i] = ec._CopyVerification_message(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._CopyVerification_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "finishedAt":
+			out.Values[i] = ec._CopyVerification_finishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var debtRatioImplementors = []string{"DebtRatio"}
 
 func (ec *executionContext) _DebtRatio(ctx context.Context, sel ast.SelectionSet, obj *analysis.Ratio) graphql.Marshaler {
@@ -12646,6 +14124,16 @@ func (ec *executionContext) _DebtRatio(ctx context.Context, sel ast.SelectionSet
 			out.Values[i] = graphql.MarshalString("DebtRatio")
 		case "mortgages":
 			out.Values[i] = ec._DebtRatio_mortgages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "jeonse":
+			out.Values[i] = ec._DebtRatio_jeonse(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "leases":
+			out.Values[i] = ec._DebtRatio_leases(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -13007,6 +14495,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "verifyCopy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_verifyCopy(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "setWatch":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setWatch(ctx, field)
@@ -13134,6 +14629,12 @@ func (ec *executionContext) _Nest(ctx context.Context, sel ast.SelectionSet, obj
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Nest_latestIssuance(ctx, field, obj)
+				})
+		case "copyVerification":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Nest_copyVerification(ctx, field, obj)
 				})
 		case "watch":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -13618,6 +15119,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_ocrTask(ctx, field)
 				})
+		case "copyVerification":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_copyVerification(ctx, field)
+				})
 		case "alerts":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -13788,6 +15295,24 @@ func (ec *executionContext) _RegistryAnalysis(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "source":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryAnalysis_source(ctx, field, obj)
+				})
+		case "file":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryAnalysis_file(ctx, field, obj)
+				})
+		case "verification":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryAnalysis_verification(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -13861,6 +15386,49 @@ func (ec *executionContext) _RegistryCheck(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._RegistryCheck_alerts(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var registryCorrectionImplementors = []string{"RegistryCorrection"}
+
+func (ec *executionContext) _RegistryCorrection(ctx context.Context, sel ast.SelectionSet, obj *analysis.Correction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registryCorrectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegistryCorrection")
+		case "field":
+			out.Values[i] = ec._RegistryCorrection_field(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "read":
+			out.Values[i] = ec._RegistryCorrection_read(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "taken":
+			out.Values[i] = ec._RegistryCorrection_taken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -13963,6 +15531,24 @@ func (ec *executionContext) _RegistryEntry(ctx context.Context, sel ast.Selectio
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._RegistryEntry_cancels(ctx, field, obj)
+				})
+		case "refers":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntry_refers(ctx, field, obj)
+				})
+		case "shareOf":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntry_shareOf(ctx, field, obj)
+				})
+		case "corrections":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryEntry_corrections(ctx, field, obj)
 				})
 		case "cancelled":
 			out.Values[i] = ec._RegistryEntry_cancelled(ctx, field, obj)
@@ -14560,6 +16146,44 @@ func (ec *executionContext) _VerdictReason(ctx context.Context, sel ast.Selectio
 			out.Values[i] = ec._VerdictReason_note(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var verifyCopyPayloadImplementors = []string{"VerifyCopyPayload"}
+
+func (ec *executionContext) _VerifyCopyPayload(ctx context.Context, sel ast.SelectionSet, obj *jobs.VerifyCopyResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, verifyCopyPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("VerifyCopyPayload")
+		case "verification":
+			out.Values[i] = ec._VerifyCopyPayload_verification(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reused":
+			out.Values[i] = ec._VerifyCopyPayload_reused(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -15559,9 +17183,76 @@ func (ec *executionContext) marshalNCheckOutcome2githubᚗcomᚋdungjiᚋdungji�
 	return res
 }
 
+func (ec *executionContext) marshalNCopyDifference2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatchᚐDifferenceᚄ(ctx context.Context, sel ast.SelectionSet, v []*watch.Difference) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCopyDifference2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatchᚐDifference(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCopyDifference2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatchᚐDifference(ctx context.Context, sel ast.SelectionSet, v *watch.Difference) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CopyDifference!")
+		return graphql.Null
+	}
+	return ec._CopyDifference(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCopyDifferenceKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatchᚐDifferenceKind(ctx context.Context, v any) (watch.DifferenceKind, error) {
+	tmp, err := scalar.UnmarshalString(v)
+	res := watch.DifferenceKind(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCopyDifferenceKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatchᚐDifferenceKind(ctx context.Context, sel ast.SelectionSet, v watch.DifferenceKind) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "CopyDifferenceKind!")
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNCopyVerification2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐCopyVerification(ctx context.Context, sel ast.SelectionSet, v *db.CopyVerification) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CopyVerification!")
+		return graphql.Null
+	}
+	return ec._CopyVerification(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCopyVerificationStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐCopyVerificationStatus(ctx context.Context, v any) (model.CopyVerificationStatus, error) {
+	var res model.CopyVerificationStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCopyVerificationStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐCopyVerificationStatus(ctx context.Context, sel ast.SelectionSet, v model.CopyVerificationStatus) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNCreateNestInput2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐCreateNestInput(ctx context.Context, v any) (model.CreateNestInput, error) {
 	res, err := ec.unmarshalInputCreateNestInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNDocumentSource2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐDocumentSource(ctx context.Context, v any) (model.DocumentSource, error) {
+	var res model.DocumentSource
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDocumentSource2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐDocumentSource(ctx context.Context, sel ast.SelectionSet, v model.DocumentSource) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNFile2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐFile(ctx context.Context, sel ast.SelectionSet, v *db.File) graphql.Marshaler {
@@ -15812,6 +17503,30 @@ func (ec *executionContext) marshalNRegistryCheck2ᚖgithubᚗcomᚋdungjiᚋdun
 		return graphql.Null
 	}
 	return ec._RegistryCheck(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRegistryCorrection2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐCorrectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*analysis.Correction) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRegistryCorrection2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐCorrection(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRegistryCorrection2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐCorrection(ctx context.Context, sel ast.SelectionSet, v *analysis.Correction) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RegistryCorrection!")
+		return graphql.Null
+	}
+	return ec._RegistryCorrection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNRegistryEntry2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntry(ctx context.Context, sel ast.SelectionSet, v analysis.Entry) graphql.Marshaler {
@@ -16131,6 +17846,14 @@ func (ec *executionContext) marshalNVerdictReason2ᚖgithubᚗcomᚋdungjiᚋdun
 		return graphql.Null
 	}
 	return ec._VerdictReason(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNVerifyCopyPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐVerifyCopyResult(ctx context.Context, sel ast.SelectionSet, v *jobs.VerifyCopyResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "VerifyCopyPayload!")
+		return graphql.Null
+	}
+	return ec._VerifyCopyPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNWatch2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐNestWatch(ctx context.Context, sel ast.SelectionSet, v *jobs.NestWatch) graphql.Marshaler {
@@ -16495,6 +18218,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	_ = ctx
 	res := scalar.MarshalBoolean(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOCopyVerification2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐCopyVerification(ctx context.Context, sel ast.SelectionSet, v *db.CopyVerification) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CopyVerification(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalODebtRatio2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐRatio(ctx context.Context, sel ast.SelectionSet, v *analysis.Ratio) graphql.Marshaler {

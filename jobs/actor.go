@@ -29,6 +29,13 @@ func WithAuthFailure(ctx context.Context, reason string) context.Context {
 	return context.WithValue(ctx, authFailureKey{}, reason)
 }
 
+// AuthFailure returns why the credentials presented with ctx's request
+// were refused, or "" when none were presented or they were accepted.
+func AuthFailure(ctx context.Context) string {
+	reason, _ := ctx.Value(authFailureKey{}).(string)
+	return reason
+}
+
 // WithActor returns a context carrying a.
 func WithActor(ctx context.Context, a Actor) context.Context {
 	return context.WithValue(ctx, actorKey{}, a)
@@ -44,7 +51,7 @@ func ActorFrom(ctx context.Context) (Actor, bool) {
 func RequireActor(ctx context.Context) (Actor, error) {
 	a, ok := ActorFrom(ctx)
 	if !ok {
-		if reason, _ := ctx.Value(authFailureKey{}).(string); reason != "" {
+		if reason := AuthFailure(ctx); reason != "" {
 			return Actor{}, Errorf(CodeUnauthenticated, "invalid credentials: %s", reason)
 		}
 		return Actor{}, Errorf(CodeUnauthenticated, "authentication required")

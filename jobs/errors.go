@@ -133,6 +133,8 @@ func HTTPStatus(c Code) int {
 		return 429
 	case CodeUnavailable:
 		return 503
+	case CodeTimeout:
+		return 504
 	default:
 		return 500
 	}

@@ -2,9 +2,9 @@ package jobs
 
 import "testing"
 
-// TestHTTPStatus: every request error code has its status; TIMEOUT (a
-// resolver out of time) is the server's failure, 500; task failure codes
-// never reach HTTP as request errors and fall to 500 too.
+// TestHTTPStatus: every request error code has its status; TIMEOUT (work
+// stopped at REQUEST_TIMEOUT) is 504, told apart from a failure (500);
+// task failure codes never reach HTTP as request errors and fall to 500.
 func TestHTTPStatus(t *testing.T) {
 	for _, tc := range []struct {
 		code Code
@@ -20,7 +20,7 @@ func TestHTTPStatus(t *testing.T) {
 		{CodeRateLimited, 429},
 		{CodeUnavailable, 503},
 		{CodeInternal, 500},
-		{CodeTimeout, 500},
+		{CodeTimeout, 504},
 		{CodeDepthLimitExceeded, 400},
 		{CodeAutomationFailed, 500},
 		{Code("NO_SUCH_CODE"), 500},

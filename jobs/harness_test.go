@@ -50,6 +50,7 @@ type testBundle struct {
 	river *river.Client[*sql.Tx]
 	// storeEndpoint is the embedded S3 server's URL.
 	storeEndpoint string
+	storeKeys     [2]string // its access key and secret
 }
 
 type setupOpts struct {
@@ -103,7 +104,7 @@ func setupLazy(t *testing.T, opts ...setupOpts) *testBundle {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = emb.Close() })
-	b.storeEndpoint = emb.URL()
+	b.storeEndpoint, b.storeKeys = emb.URL(), [2]string{emb.AccessKey, emb.SecretKey}
 	if b.store, err = blob.New(ctx, emb.Config("dungji-test")); err != nil {
 		t.Fatal(err)
 	}

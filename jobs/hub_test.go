@@ -95,3 +95,66 @@ func TestSubscriptionSnapshotHasNoGap(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestSubscriptionNeverGoesBack: once a subscription has delivered a
+// version, an older state of the task reaching its mailbox (a slow read
+// of the row racing a newer commit, a replica behind) is never delivered,
+// and neither is a repeat; a newer one still is. Each subscriber's mailbox
+// keeps only the newest pending state, so the check against what was
+// already delivered is the stream's alone: it passed every test with it
+// removed.
+func TestSubscriptionNeverGoesBack(t *testing.T) {
+	t.Parallel()
+	b := setup(t, setupOpts{subscriptions: true})
+	hub := b.svc.Hub()
+	ctx, cancel := context.WithCancel(WithActor(context.Background(), Actor{UserID: "alice"}))
+	defer cancel()
+	res, err := b.svc.RequestIssuance(ctx, b.nest(t, "alice").ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := b.svc.SubscribeIssuanceTask(ctx, res.Task.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := <-ch
+	if first.Version != 1 {
+		t.Fatalf("snapshot v%d", first.Version)
+	}
+	hub.mu.Lock()
+	var sub *subscriber
+	for s := range hub.byTask[res.Task.ID] {
+		sub = s
+	}
+	hub.mu.Unlock()
+	if sub == nil {
+		t.Fatal("the subscription is not in the hub")
+	}
+	at := func(v int64, status db.Status) *db.IssuanceTask {
+		task := *first
+		task.Version, task.Status = v, status
+		return &task
+	}
+	receive := func() (*db.IssuanceTask, bool) {
+		select {
+		case got := <-ch:
+			return got, true
+		case <-time.After(100 * time.Millisecond):
+			return nil, false
+		}
+	}
+	sub.offer(at(3, db.StatusProcessing))
+	if got, ok := receive(); !ok || got.Version != 3 {
+		t.Fatalf("v3 offered: got %v", got)
+	}
+	for _, stale := range []*db.IssuanceTask{at(2, db.StatusProcessing), at(1, db.StatusPending), at(3, db.StatusProcessing)} {
+		sub.offer(stale)
+		if got, ok := receive(); ok {
+			t.Fatalf("after v3, v%d (%s) offered: delivered v%d", stale.Version, stale.Status, got.Version)
+		}
+	}
+	sub.offer(at(4, db.StatusSuccess))
+	if got, ok := receive(); !ok || got.Version != 4 {
+		t.Fatalf("v4 offered after the stale ones: got %v", got)
+	}
+}

@@ -86,7 +86,22 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 		if err != nil {
 			return err
 		}
+		res, err = s.requestIssuanceTx(ctx, tx, actor, nest)
+		return err
+	})
+	if err != nil {
+		return RequestIssuanceResult{}, fmt.Errorf("request issuance for nest %s: %w", nestID, err)
+	}
+	return res, nil
+}
 
+// requestIssuanceTx is requestIssuance's decision and insert, in tx, for a
+// nest the caller locked (visibleNest with lock): verifyCopy requests the
+// registry's document through it, in its own transaction.
+func (s *Service) requestIssuanceTx(ctx context.Context, tx bun.Tx, actor Actor, nest *db.Nest) (RequestIssuanceResult, error) {
+	var res RequestIssuanceResult
+	err := func() error {
+		var err error
 		active := new(activeIssuance)
 		err = s.scanPrepared(ctx, tx, active, selectLatestActiveIssuance, nest.ID)
 		switch {
@@ -134,11 +149,8 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 		}
 		res.Task, res.Reused = task, false
 		return nil
-	})
-	if err != nil {
-		return RequestIssuanceResult{}, fmt.Errorf("request issuance for nest %s: %w", nestID, err)
-	}
-	return res, nil
+	}()
+	return res, err
 }
 
 // insertIssuance inserts a PENDING task, its creation event and its River

@@ -120,7 +120,8 @@ func stopped(ctx context.Context) bool {
 // (the row goes FAILED and the job is cancelled).
 func (w *IssuanceWorker) fail(ctx context.Context, job *river.Job[IssuanceArgs], task *db.IssuanceTask, cause Cause, causeErr error) error {
 	return recordFailure[db.IssuanceTask](ctx, w.svc, w.svc.cfg.IssuancePolicy, &w.retries, attemptFailure{
-		jobID: job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
+		earlier: job.Errors,
+		jobID:   job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
 		cause: cause, code: issuanceCode(cause), err: causeErr,
 	}, func(ctx context.Context) error {
 		return w.svc.failIssuance(ctx, task.ID, cause, failureMessage(cause, causeErr))

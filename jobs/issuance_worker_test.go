@@ -84,10 +84,12 @@ func deleteOutageS3(t *testing.T, target string, n int) string {
 	return srv.URL
 }
 
-func storeAt(t *testing.T, endpoint, bucket string) *blob.Store {
+// storeAt is a store at endpoint (a proxy in front of b's embedded server,
+// or a server that misbehaves) with b's embedded server's credentials.
+func storeAt(t *testing.T, b *testBundle, endpoint, bucket string) *blob.Store {
 	t.Helper()
 	s, err := blob.New(context.Background(), blob.Config{Endpoint: endpoint, Bucket: bucket, PathStyle: true,
-		AccessKey: blob.EmbeddedAccessKey, SecretKey: blob.EmbeddedSecretKey})
+		AccessKey: b.storeKeys[0], SecretKey: b.storeKeys[1]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +225,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		{
 			name: "S3 answers 503, every attempt",
 			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				o.store = storeAt(t, misbehavingS3(t, http.StatusServiceUnavailable, "SlowDown"), "dungji-test")
+				o.store = storeAt(t, b, misbehavingS3(t, http.StatusServiceUnavailable, "SlowDown"), "dungji-test")
 			},
 			status:   db.StatusFailed,
 			code:     CodeUploadFailed,
@@ -233,7 +235,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		{
 			name: "S3 refuses access: not retried",
 			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				o.store = storeAt(t, misbehavingS3(t, http.StatusForbidden, "AccessDenied"), "dungji-test")
+				o.store = storeAt(t, b, misbehavingS3(t, http.StatusForbidden, "AccessDenied"), "dungji-test")
 			},
 			status:   db.StatusFailed,
 			code:     CodeUploadFailed,
@@ -243,7 +245,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		{
 			name: "S3 stores but the answer is lost: no object left behind",
 			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				o.store = storeAt(t, lostResponseS3(t, b.storeEndpoint), "dungji-test")
+				o.store = storeAt(t, b, lostResponseS3(t, b.storeEndpoint), "dungji-test")
 			},
 			status:   db.StatusFailed,
 			code:     CodeUploadFailed,
@@ -265,7 +267,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
 				refuseFiles(t, b)
 				// Every DELETE of the first removal attempt (the client's 3 tries) fails.
-				o.store = storeAt(t, deleteOutageS3(t, b.storeEndpoint, 3), "dungji-test")
+				o.store = storeAt(t, b, deleteOutageS3(t, b.storeEndpoint, 3), "dungji-test")
 			},
 			status:   db.StatusFailed,
 			code:     CodeSaveFailed,

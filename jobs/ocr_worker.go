@@ -127,6 +127,9 @@ func (w *OCRWorker) Work(ctx context.Context, job *river.Job[OCRArgs]) error {
 			ClientToken: task.ID, // a resubmission returns the same engine job
 			CallbackURL: w.callbackURL,
 			Languages:   []string{"kor", "eng"},
+			// An uploaded copy's text layer is checked against its pages'
+			// images; the registry office's PDF, issued by us, is not.
+			ReadImages: task.IssuanceTaskID == nil,
 		})
 		w.svc.metrics.observeCall("ocr_engine", submitStart, err)
 		if err != nil && stopped(ctx) {
@@ -155,7 +158,8 @@ func (w *OCRWorker) Work(ctx context.Context, job *river.Job[OCRArgs]) error {
 // fail records a failed submission: retried by the OCR policy or final.
 func (w *OCRWorker) fail(ctx context.Context, job *river.Job[OCRArgs], task *db.OCRTask, cause Cause, causeErr error) error {
 	return recordFailure[db.OCRTask](ctx, w.svc, w.svc.cfg.OCRPolicy, &w.retries, attemptFailure{
-		jobID: job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
+		earlier: job.Errors,
+		jobID:   job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
 		cause: cause, code: ocrCode(cause), err: causeErr,
 	}, func(ctx context.Context) error {
 		return w.svc.failOCR(ctx, task.ID, cause, ocrFailureMessage(cause, causeErr))

@@ -61,24 +61,45 @@ type RetryPolicy struct {
 	retry.Backoff
 	// NonRetryable causes end the task at their first occurrence.
 	NonRetryable []Cause
-	// MaxAttemptsByCause caps the attempts when the last failure had that
-	// cause (e.g. a bot that returns no PDF is retried only a few times).
+	// MaxAttemptsByCause caps the failures of that cause (e.g. a bot that
+	// returns no PDF is tried only a few times). Failures of other causes
+	// do not count toward it: a task whose first two attempts were lost to
+	// a network partition still has its three tries at a PDF.
 	MaxAttemptsByCause map[Cause]int
 }
 
 // Retryable reports whether a failure with cause c at attempt (1-based) is
-// tried again.
-func (p RetryPolicy) Retryable(c Cause, attempt int) bool {
+// tried again, when sameCause of the attempts failed with c (this one
+// included).
+func (p RetryPolicy) Retryable(c Cause, attempt, sameCause int) bool {
 	for _, nr := range p.NonRetryable {
 		if nr == c {
 			return false
 		}
 	}
-	limit := p.MaxAttempts
-	if n, ok := p.MaxAttemptsByCause[c]; ok && n < limit {
-		limit = n
+	if n, ok := p.MaxAttemptsByCause[c]; ok && sameCause >= n {
+		return false
 	}
-	return attempt < limit
+	return attempt < p.MaxAttempts
+}
+
+// failureText is the error a failed attempt leaves in River's job errors;
+// countCause reads the cause back from them.
+func failureText(code Code, cause Cause, err error) error {
+	return fmt.Errorf("%s (%s): %w", code, cause, err)
+}
+
+// countCause counts the earlier attempts of a job that failed with cause c
+// (by failureText's words in River's record of its errors).
+func countCause(earlier []rivertype.AttemptError, c Cause) int {
+	mark := " (" + string(c) + "): "
+	n := 0
+	for _, e := range earlier {
+		if strings.Contains(e.Error, mark) {
+			n++
+		}
+	}
+	return n
 }
 
 // Validate checks the policy's fields. A task policy must grow (coefficient
@@ -203,6 +224,8 @@ type attemptFailure struct {
 	cause                Cause
 	code                 Code // the failure code of cause for this task kind
 	err                  error
+	// earlier are the job's recorded errors of its earlier attempts.
+	earlier []rivertype.AttemptError
 }
 
 // recordFailure records a failed attempt under policy p, the same way for
@@ -217,8 +240,8 @@ func recordFailure[T any, P interface {
 }](ctx context.Context, s *Service, p RetryPolicy, retries *retryTimes, f attemptFailure, finish func(context.Context) error) error {
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	wrapped := fmt.Errorf("%s (%s): %w", f.code, f.cause, f.err)
-	if p.Retryable(f.cause, f.attempt) && f.attempt < f.maxAttempts {
+	wrapped := failureText(f.code, f.cause, f.err)
+	if p.Retryable(f.cause, f.attempt, countCause(f.earlier, f.cause)+1) && f.attempt < f.maxAttempts {
 		now := s.clock()
 		next := retryAt(p, now, f.taskID, f.attempt)
 		retries.store(f.jobID, f.attempt, next)

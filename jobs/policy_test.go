@@ -2,9 +2,12 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/issuer"
@@ -39,21 +42,44 @@ func TestRetryPolicyDelay(t *testing.T) {
 
 func TestRetryPolicyRetryable(t *testing.T) {
 	t.Parallel()
-	p := DefaultIssuancePolicy() // 5 attempts, NO_DOCUMENT capped at 3
+	p := DefaultIssuancePolicy() // 5 attempts, NO_DOCUMENT capped at 3 of its own
 	cases := []struct {
-		cause   Cause
-		attempt int
-		want    bool
+		cause              Cause
+		attempt, sameCause int
+		want               bool
 	}{
-		{CauseBotStart, 1, true}, {CauseBotStart, 4, true}, {CauseBotStart, 5, false},
-		{CauseBotTransient, 2, true}, {CauseUploadTransient, 3, true}, {CauseSave, 4, true},
-		{CauseNoDocument, 2, true}, {CauseNoDocument, 3, false},
-		{CauseBotPermanent, 1, false}, {CauseDuplicatePayment, 1, false},
-		{CauseUploadPermanent, 1, false}, {CauseUnexpected, 1, false},
+		{CauseBotStart, 1, 1, true}, {CauseBotStart, 4, 4, true}, {CauseBotStart, 5, 5, false},
+		{CauseBotTransient, 2, 1, true}, {CauseUploadTransient, 3, 1, true}, {CauseSave, 4, 1, true},
+		{CauseNoDocument, 2, 2, true}, {CauseNoDocument, 3, 3, false},
+		// Attempts lost to other causes (a partition, a killed worker) do
+		// not use up NO_DOCUMENT's tries: make chaos ended a task FAILED on
+		// its first missing PDF, at attempt 3.
+		{CauseNoDocument, 3, 1, true}, {CauseNoDocument, 4, 2, true}, {CauseNoDocument, 4, 3, false},
+		{CauseNoDocument, 5, 1, false}, // the task's own cap still holds
+		{CauseBotPermanent, 1, 1, false}, {CauseDuplicatePayment, 1, 1, false},
+		{CauseUploadPermanent, 1, 1, false}, {CauseUnexpected, 1, 1, false},
 	}
 	for _, tc := range cases {
-		if got := p.Retryable(tc.cause, tc.attempt); got != tc.want {
-			t.Errorf("Retryable(%s, %d) = %v, want %v", tc.cause, tc.attempt, got, tc.want)
+		if got := p.Retryable(tc.cause, tc.attempt, tc.sameCause); got != tc.want {
+			t.Errorf("Retryable(%s, attempt %d, %d of its cause) = %v, want %v", tc.cause, tc.attempt, tc.sameCause, got, tc.want)
+		}
+	}
+}
+
+// TestCountCause: the failures of a cause are read back from River's
+// record of a job's errors, as failureText wrote them.
+func TestCountCause(t *testing.T) {
+	t.Parallel()
+	text := func(c Cause) string {
+		return errors.Join(failureText(issuanceCode(c), c, errors.New("bot said (no_document) in its words")), nil).Error()
+	}
+	earlier := []rivertype.AttemptError{
+		{Error: text(CauseBotTransient)}, {Error: "Stuck job rescued by Rescuer"},
+		{Error: text(CauseNoDocument)}, {Error: text(CauseNoDocument)}, {Error: text(CauseUploadTransient)},
+	}
+	for c, want := range map[Cause]int{CauseNoDocument: 2, CauseBotTransient: 1, CauseUploadTransient: 1, CauseSave: 0} {
+		if got := countCause(earlier, c); got != want {
+			t.Errorf("countCause(%s) = %d, want %d", c, got, want)
 		}
 	}
 }

@@ -40,10 +40,42 @@ func (w *ReconcileWorker) Work(ctx context.Context, job *river.Job[ReconcileArgs
 	if err != nil {
 		return err
 	}
-	if n+m > 0 {
-		w.svc.log.Warn("reconciler finished stuck tasks", "issuance", n, "ocr", m)
+	c, err := w.svc.ReconcileWatchChecks(ctx, time.Minute)
+	if err != nil {
+		return err
+	}
+	if n+m+c > 0 {
+		w.svc.log.Warn("reconciler finished stuck tasks", "issuance", n, "ocr", m, "watch_checks", c)
 	}
 	return nil
+}
+
+// ReconcileWatchChecks ends every SCHEDULED watch check unchanged for at
+// least grace whose River job will never run it: cancelled (from River UI)
+// ends it CANCELLED, gone, discarded or completed without it FAILED, with
+// the reason in its note. Either way it leaves the month's budget, which
+// counts SCHEDULED and REQUESTED checks: a cancelled job's check once
+// stayed SCHEDULED for ever and kept its place. It returns how many it
+// ended.
+func (s *Service) ReconcileWatchChecks(ctx context.Context, grace time.Duration) (int, error) {
+	now := s.clock()
+	// One statement: the row is rechecked against its job's state as it is
+	// updated, so a check whose job is retried meanwhile is left alone.
+	var ended []string
+	err := s.db.Bun.NewRaw(`
+		UPDATE watch_checks AS c SET
+		  status = CASE WHEN j.state = 'cancelled' THEN ? ELSE ? END,
+		  note = 'its job is ' || COALESCE(j.state::text, 'gone') || ': the check will not run',
+		  updated_at = ?
+		FROM watch_checks AS c0
+		LEFT JOIN river_job j ON j.id = c0.job_id
+		WHERE c.id = c0.id AND c.status = ? AND c.job_id IS NOT NULL AND c.updated_at < ?
+		  AND (j.id IS NULL OR j.state IN ('completed', 'cancelled', 'discarded'))
+		RETURNING c.id`, db.CheckCancelled, db.CheckFailed, now, db.CheckScheduled, now.Add(-grace)).Scan(ctx, &ended)
+	if err != nil {
+		return 0, fmt.Errorf("end orphaned watch checks: %w", err)
+	}
+	return len(ended), nil
 }
 
 // taskStuck is the one rule that tells a stuck active task from a waiting

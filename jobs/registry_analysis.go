@@ -35,14 +35,48 @@ func analyze(pages []ocr.Page, now time.Time) *storedAnalysis {
 		return a
 	}
 	analysis.ApplyStrikes(reg, read)
+	if images := pageImages(pages); images != nil {
+		// A copy's text layer, checked against its pages' images.
+		imageRead := readPages(images)
+		image, err := analysis.ParseRead(ocr.FullText(images), imageRead)
+		if err != nil {
+			image = nil
+		} else {
+			analysis.ApplyStrikes(image, imageRead)
+		}
+		reg.Conflicts = append(reg.Conflicts, analysis.CheckTextLayer(reg, image)...)
+	}
 	a.Registry = reg
 	return a
+}
+
+// pageImages returns the images' readings of text-layer pages read with
+// ocr.SubmitRequest.ReadImages (each page itself where it had no text
+// layer), or nil when no page has one.
+func pageImages(pages []ocr.Page) []ocr.Page {
+	found := false
+	out := make([]ocr.Page, len(pages))
+	for i, p := range pages {
+		out[i] = p
+		if p.Image != nil {
+			out[i], found = *p.Image, true
+		}
+	}
+	if !found {
+		return nil
+	}
+	return out
 }
 
 // RegistryAnalysis is a nest's registry analysis: the structured document,
 // the verdict on the read and its lease-risk signals.
 type RegistryAnalysis struct {
-	OCRTaskID     string
+	OCRTaskID string
+	// FileID is the document read.
+	FileID string
+	// Source is where the document came from: SourceIssued or
+	// SourceUploaded.
+	Source        string
 	ParserVersion int
 	AnalyzedAt    time.Time
 	Registry      *analysis.Registry
@@ -69,8 +103,8 @@ func (a *RegistryAnalysis) Reasons() []analysis.Reason { return a.Judgement.Reas
 func (a *RegistryAnalysis) Advice() string { return a.Judgement.Advice }
 
 // judgeInput is what the verdict needs from the pages and the nest.
-func judgeInput(pages []ocr.Page, uniqueNo, parseError string) analysis.JudgeInput {
-	return analysis.JudgeInput{UniqueNo: uniqueNo, ParseError: parseError, Pages: readPages(pages)}
+func judgeInput(pages []ocr.Page, nest *db.Nest, parseError string) analysis.JudgeInput {
+	return analysis.JudgeInput{UniqueNo: nest.RegistryUniqueNo, Address: nest.Address, ParseError: parseError, Pages: readPages(pages)}
 }
 
 // readPages is what the analysis needs of the OCR's pages.
@@ -80,10 +114,10 @@ func readPages(pages []ocr.Page) []analysis.ReadPage {
 		rp := analysis.ReadPage{OCR: p.Source != ocr.SourceTextLayer && p.Confidence < 1, Confidence: p.Confidence, Specked: p.Specked,
 			Lines: make([]analysis.ReadLine, len(p.Lines))}
 		for k, l := range p.Lines {
-			rp.Lines[k] = analysis.ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck, Top: l.Top, Bottom: l.Bottom}
+			rp.Lines[k] = analysis.ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck, Top: l.Top, Bottom: l.Bottom, Repaired: l.Repaired}
 		}
 		for _, b := range p.Ink {
-			rp.Ink = append(rp.Ink, analysis.InkBand{Top: b.Top, Bottom: b.Bottom, Struck: b.Struck})
+			rp.Ink = append(rp.Ink, analysis.InkBand{Top: b.Top, Bottom: b.Bottom, Struck: b.Struck, Faint: b.Faint})
 		}
 		out[i] = rp
 	}
@@ -135,19 +169,20 @@ func (s *Service) OCRTaskAnalysis(ctx context.Context, t *db.OCRTask, deposit, p
 	if _, err := s.OCRTaskResult(ctx, t); err != nil {
 		return nil, err
 	}
-	return s.OCRTaskAnalysisOf(ctx, t, func() (string, error) {
-		var uniqueNo string
-		if err := s.db.Bun.NewSelect().Model((*db.Nest)(nil)).Column("registry_unique_no").Where("id = ?", t.NestID).
-			Scan(ctx, &uniqueNo); err != nil {
-			return "", internal("load the nest's 고유번호", err)
+	return s.OCRTaskAnalysisOf(ctx, t, func() (*db.Nest, error) {
+		n := new(db.Nest)
+		if err := s.db.Bun.NewSelect().Model(n).Column("registry_unique_no", "address").Where("id = ?", t.NestID).
+			Scan(ctx); err != nil {
+			return nil, internal("load the nest's 고유번호 and address", err)
 		}
-		return uniqueNo, nil
+		return n, nil
 	}, deposit, price)
 }
 
 // OCRTaskAnalysisOf is OCRTaskAnalysis for a task whose result is loaded,
-// with the nest's 고유번호 from uniqueNo (the data loaders' nest, batched).
-func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, uniqueNoOf func() (string, error), deposit, price int64) (*RegistryAnalysis, error) {
+// with the nest (its 고유번호 and address) from nestOf (the data loaders'
+// nest, batched).
+func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, nestOf func() (*db.Nest, error), deposit, price int64) (*RegistryAnalysis, error) {
 	if deposit < 0 || price < 0 {
 		return nil, InvalidInput("deposit", "deposit and price must not be negative")
 	}
@@ -160,7 +195,7 @@ func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, uniqueNo
 		// verdict needs what only the current parser records.
 		r.Analysis = analyze(r.Pages, r.Analysis.AnalyzedAt)
 	}
-	uniqueNo, err := uniqueNoOf()
+	nest, err := nestOf()
 	if err != nil {
 		return nil, err
 	}
@@ -172,20 +207,38 @@ func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, uniqueNo
 		c.PrintedAt = nil
 		reg = &c
 	}
-	out := &RegistryAnalysis{OCRTaskID: t.ID, ParserVersion: r.Analysis.ParserVersion, AnalyzedAt: r.Analysis.AnalyzedAt,
+	out := &RegistryAnalysis{OCRTaskID: t.ID, FileID: t.FileID, ParserVersion: r.Analysis.ParserVersion, AnalyzedAt: r.Analysis.AnalyzedAt,
 		Registry: reg}
 	if r.Analysis.Error != "" {
 		out.Error = &r.Analysis.Error
 	}
-	in := judgeInput(r.Pages, uniqueNo, r.Analysis.Error)
+	in := judgeInput(r.Pages, nest, r.Analysis.Error)
 	in.Uploaded, in.Now = t.IssuanceTaskID == nil, now
 	out.Judgement = analysis.Judge(reg, in)
 	out.Findings = analysis.Analyze(reg, analysis.Options{Now: now, Deposit: deposit, Price: price})
+	out.Source = SourceIssued
+	if t.IssuanceTaskID == nil {
+		out.Source = SourceUploaded
+		if out.Judgement.Verdict == analysis.VerdictComplete {
+			// A copy is not the registry: read in full, it is still only
+			// what the copy says until it is verified.
+			out.Judgement.Verdict, out.Judgement.Advice = analysis.VerdictCopyComplete, analysis.AdviceCopyComplete
+		}
+	}
 	if out.Judgement.Verdict == analysis.VerdictComplete {
 		out.Signals = &out.Findings
 	}
 	return out, nil
 }
+
+// Where a document came from.
+const (
+	// SourceIssued: the registry's document, issued for the nest by us
+	// from the registry office.
+	SourceIssued = "ISSUED"
+	// SourceUploaded: a copy the tenant uploaded: a PDF or photos of it.
+	SourceUploaded = "UPLOADED"
+)
 
 // ReanalyzeRegistries recomputes, with the current parser, the analysis of
 // every successful OCR result made by an older parser version (or of all,

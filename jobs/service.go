@@ -1,11 +1,14 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"sync"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -73,6 +76,10 @@ type Service struct {
 	// jobTimeout is the workers' JobTimeout, set by WorkerRiverOptions; the
 	// short kinds' timeouts derive from it (timeouts.go).
 	jobTimeout time.Duration
+
+	// webhookHTTP is the deliveries' client (webhookClient), built once.
+	webhookHTTP     *http.Client
+	webhookHTTPOnce sync.Once
 
 	metrics        *Metrics
 	tracerProvider trace.TracerProvider
@@ -215,10 +222,18 @@ func (s *Service) MiddlewareForRiver() []rivertype.Middleware {
 // internal wraps an unexpected error: the cause is kept for the log, the
 // client sees only "internal error".
 func internal(op string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: CodeTimeout, Message: "the request took too long: it was stopped at its time limit (REQUEST_TIMEOUT)", Err: fmt.Errorf("%s: %w", op, err)}
+	}
 	if db.IsConnError(err) {
 		return unavailable(op, err)
 	}
 	return &Error{Code: CodeInternal, Message: "internal error", Err: fmt.Errorf("%s: %w", op, err)}
+}
+
+// timedOut is the error of work stopped by its context's deadline.
+func timedOut(ctx context.Context) error {
+	return internal("the request's time ran out", cmp.Or(ctx.Err(), context.DeadlineExceeded))
 }
 
 // unavailableRetryAfter is the wait an UNAVAILABLE answer suggests: long

@@ -8,12 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
+	"image/draw"
 	"image/jpeg"
 	"image/png"
 	"io"
+	"time"
 
 	"github.com/go-pdf/fpdf"
 	"github.com/uptrace/bun"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/ocr"
@@ -40,7 +44,45 @@ const (
 	// MaxUploadPhotos bounds the photos of one copy's pages uploaded
 	// together (UploadRegistryPages): a registry runs to a few pages.
 	MaxUploadPhotos = 30
+	// MaxDecodedPageBytes bounds what one image decodes to, from its
+	// declared size and depth, before it is decoded: a 393 KiB 16-bit RGBA
+	// PNG of 7071 × 7071 pixels decoded to 762 MB. A 50-megapixel phone
+	// photo (a JPEG, 1.5 bytes a pixel) and an 8-bit RGB scan of 30
+	// megapixels are within it.
+	MaxDecodedPageBytes = 128 << 20
+	// DecodeBudgetBytes bounds what the images being decoded at once, by
+	// every upload of the process, may hold (each charged its decoded size
+	// and the copies made of it): an upload beyond it waits its turn, up to
+	// decodeWait, then is refused UNAVAILABLE with Retry-After.
+	DecodeBudgetBytes = 512 << 20
 )
+
+// decodeBudget holds DecodeBudgetBytes among the images being decoded.
+var decodeBudget = semaphore.NewWeighted(DecodeBudgetBytes)
+
+// decodeWait is how long an upload waits for room to decode its image.
+var decodeWait = 10 * time.Second
+
+// decodedBytes is what an image of cfg decodes to in Go's image package:
+// its pixels times their bytes (a JPEG's YCbCr counted at 4:2:0).
+func decodedBytes(cfg image.Config, format string) int64 {
+	px := int64(cfg.Width) * int64(cfg.Height)
+	switch m := cfg.ColorModel; {
+	case m == color.GrayModel || m == color.AlphaModel:
+		return px
+	case m == color.Gray16Model || m == color.Alpha16Model:
+		return 2 * px
+	case m == color.YCbCrModel && format == "jpeg":
+		return px * 3 / 2
+	case m == color.RGBAModel || m == color.NRGBAModel || m == color.CMYKModel || m == color.YCbCrModel || m == color.NYCbCrAModel:
+		return 4 * px
+	default:
+		if _, ok := m.(color.Palette); ok {
+			return px
+		}
+		return 8 * px // RGBA64, NRGBA64, or a model not named: the most a pixel takes
+	}
+}
 
 // uploadDPI is the resolution an uploaded image is placed at in its PDF:
 // the OCR engine rasterises at 300 dpi, so every pixel is read as it is.
@@ -120,6 +162,9 @@ func (s *Service) UploadRegistryPages(ctx context.Context, nestID string, pages 
 	total := 0
 	digest := sha256.New() // of the pages' digests, in order
 	for i, r := range pages {
+		if ctx.Err() != nil {
+			return nil, timedOut(ctx)
+		}
 		data, err := io.ReadAll(io.LimitReader(r, int64(MaxUploadBytes-total)+1))
 		if err != nil {
 			return nil, InvalidInput("pages", "page %d could not be read: %v", i+1, err)
@@ -138,7 +183,7 @@ func (s *Service) UploadRegistryPages(ctx context.Context, nestID string, pages 
 		case !isImage(data):
 			return nil, InvalidInput("pages", "page %d is not a PNG or JPEG", i+1)
 		}
-		if images[i], err = checkImage(data); err != nil {
+		if images[i], err = checkImage(ctx, data); err != nil {
 			var je *Error
 			if errors.As(err, &je) && je.Code == CodeBadUserInput {
 				return nil, InvalidInput("pages", "page %d: %s", i+1, je.Message)
@@ -295,7 +340,7 @@ func uploadedPDF(ctx context.Context, data []byte) ([]byte, int, error) {
 		}
 		return data, n, nil
 	case isImage(data):
-		img, err := checkImage(data)
+		img, err := checkImage(ctx, data)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -322,8 +367,10 @@ type placedImage struct {
 }
 
 // checkImage checks a PNG or JPEG as a page's photo or scan and returns
-// it ready for a page of its own size at uploadDPI.
-func checkImage(data []byte) (placedImage, error) {
+// it ready for a page of its own size at uploadDPI. It decodes the image
+// only when what it decodes to is within MaxDecodedPageBytes, and while it
+// holds what that costs at its peak of decodeBudget.
+func checkImage(ctx context.Context, data []byte) (placedImage, error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return placedImage{}, InvalidInput("file", "the image cannot be read: it is damaged, truncated or not a PNG or JPEG")
@@ -341,6 +388,26 @@ func checkImage(data []byte) (placedImage, error) {
 		return placedImage{}, InvalidInput("file", "the image is %d × %d pixels: a photo or scan of one page is at least %d pixels each way and at most %d times as long as it is wide",
 			cfg.Width, cfg.Height, MinUploadSide, MaxUploadAspect)
 	}
+	if format != "png" && format != "jpeg" {
+		return placedImage{}, InvalidInput("file", "the file is not a PDF, PNG or JPEG")
+	}
+	size := decodedBytes(cfg, format)
+	if size > MaxDecodedPageBytes {
+		return placedImage{}, InvalidInput("file", "the image is %d × %d pixels of %d bytes each: %d MiB once decoded, and at most %d MiB a page are read (send it as an 8-bit PNG or a JPEG)",
+			cfg.Width, cfg.Height, size/(int64(cfg.Width)*int64(cfg.Height)), size>>20, MaxDecodedPageBytes>>20)
+	}
+	// What the check holds at its peak, as BenchmarkUploadImageMemory
+	// measures it: a PNG its pixels and their re-encoding (135 MiB for
+	// 128 MiB of pixels), a JPEG four times its YCbCr pixels (72 MiB for a
+	// 12-megapixel photo: the PDF writer's reading of it, twice).
+	charge := min(2*size, DecodeBudgetBytes)
+	if format == "jpeg" {
+		charge = min(4*size, DecodeBudgetBytes)
+	}
+	if err := acquireDecode(ctx, charge); err != nil {
+		return placedImage{}, err
+	}
+	defer decodeBudget.Release(charge)
 	// Decode it all: a truncated or damaged image fails here, not in OCR.
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -348,15 +415,13 @@ func checkImage(data []byte) (placedImage, error) {
 	}
 	embed, kind := data, "JPG"
 	if format == "png" {
-		// Re-encoded: the PDF writer reads neither interlaced nor 16-bit
-		// PNGs; the pixels stay the same.
+		// Re-encoded, 8 bits deep: the PDF writer reads neither
+		// interlaced nor 16-bit PNGs; the pixels stay as they look.
 		var buf bytes.Buffer
-		if err := png.Encode(&buf, img); err != nil {
+		if err := png.Encode(&buf, eightBit(img)); err != nil {
 			return placedImage{}, internal("re-encode the uploaded PNG", err)
 		}
 		embed, kind = buf.Bytes(), "PNG"
-	} else if format != "jpeg" {
-		return placedImage{}, InvalidInput("file", "the file is not a PDF, PNG or JPEG")
 	}
 	p := placedImage{data: embed, kind: kind, w: float64(cfg.Width) * 25.4 / uploadDPI, h: float64(cfg.Height) * 25.4 / uploadDPI}
 	if kind != "JPG" {
@@ -371,6 +436,38 @@ func checkImage(data []byte) (placedImage, error) {
 		p.data = buf.Bytes()
 	}
 	return p, nil
+}
+
+// acquireDecode takes n bytes of decodeBudget, waiting up to decodeWait:
+// UNAVAILABLE with Retry-After when other uploads hold it that long,
+// TIMEOUT when the request's own time ran out first.
+func acquireDecode(ctx context.Context, n int64) error {
+	wctx, cancel := context.WithTimeout(ctx, decodeWait)
+	defer cancel()
+	if err := decodeBudget.Acquire(wctx, n); err != nil {
+		if ctx.Err() != nil {
+			return timedOut(ctx)
+		}
+		return &Error{Code: CodeUnavailable, RetryAfter: 5 * time.Second,
+			Message: "the server is reading other uploads' images: send this one again in a few seconds"}
+	}
+	return nil
+}
+
+// eightBit is img with 8 bits a channel: a 16-bit image drawn into an
+// 8-bit gray or RGBA one; any other is itself.
+func eightBit(img image.Image) image.Image {
+	switch img.(type) {
+	case *image.Gray16:
+		out := image.NewGray(img.Bounds())
+		draw.Draw(out, out.Bounds(), img, img.Bounds().Min, draw.Src)
+		return out
+	case *image.RGBA64, *image.NRGBA64:
+		out := image.NewRGBA(img.Bounds())
+		draw.Draw(out, out.Bounds(), img, img.Bounds().Min, draw.Src)
+		return out
+	}
+	return img
 }
 
 // placeImages returns a PDF of one page an image, each page the image's

@@ -338,8 +338,14 @@ func (s *Service) WatchBudget(ctx context.Context, month *string) (*WatchBudget,
 	}
 	m := s.clock().In(watch.Seoul).Format("2006-01")
 	if month != nil {
-		if _, err := time.Parse("2006-01", *month); err != nil {
+		// Years PostgreSQL and a Seoul offset both hold: 0000-01 in Seoul is
+		// a UTC instant of year -1, which PostgreSQL refused as an error 500.
+		t, err := time.Parse("2006-01", *month)
+		if err != nil {
 			return nil, InvalidInput("month", "%q is not a month: use YYYY-MM", *month)
+		}
+		if t.Year() < 1970 {
+			return nil, InvalidInput("month", "%q is out of range: months from 1970-01 to 9999-12", *month)
 		}
 		m = *month
 	}

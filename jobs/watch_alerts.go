@@ -44,11 +44,15 @@ type CompareWorker struct {
 // Work implements river.Worker.
 func (w *CompareWorker) Work(ctx context.Context, job *river.Job[CompareArgs]) error {
 	if job.Args.OCRTaskID == "" {
-		_, err := w.svc.CompareFailedIssuance(ctx, job.Args.IssuanceTaskID)
+		if _, err := w.svc.CompareFailedIssuance(ctx, job.Args.IssuanceTaskID); err != nil {
+			return err
+		}
+		return w.svc.settleFailedIssuance(ctx, job.Args.IssuanceTaskID) // verify.go
+	}
+	if _, err := w.svc.CompareRead(ctx, job.Args.OCRTaskID); err != nil {
 		return err
 	}
-	_, err := w.svc.CompareRead(ctx, job.Args.OCRTaskID)
-	return err
+	return w.svc.settleRead(ctx, job.Args.OCRTaskID) // verify.go
 }
 
 // enqueueFailedIssuance inserts, in the transaction that failed an
@@ -128,7 +132,12 @@ func (s *Service) readOf(ctx context.Context, t *db.OCRTask) (watch.Read, error)
 	if a == nil {
 		return watch.Read{FailedReason: "no analysis was stored with the document's text"}, nil
 	}
-	return watch.Read{Registry: a.Registry, Verdict: a.Judgement.Verdict, Reasons: a.Judgement.Reasons}, nil
+	v := a.Judgement.Verdict
+	if v == analysis.VerdictCopyComplete {
+		// Compared, a copy read in full is a complete read of that copy.
+		v = analysis.VerdictComplete
+	}
+	return watch.Read{Registry: a.Registry, Verdict: v, Reasons: a.Judgement.Reasons}, nil
 }
 
 // CompareRead compares a final OCR task's read with its nest's previous
@@ -188,10 +197,18 @@ func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCR
 		// The previous complete read compared with: not one that could not
 		// be verified against its own predecessor (a copy lacking entries
 		// read before, watch.Missing).
+		// The registry's own document is compared with the registry's
+		// last: never with an uploaded copy, which can lack what the
+		// registry has had for years (a doctored copy's hidden 근저당 was
+		// reported as "a new 근저당 was registered"). A copy is checked
+		// against the registry by VerifyCopy.
 		var prevCmp []*db.RegistryComparison
-		if err := tx.NewSelect().Model(&prevCmp).
-			Where("nest_id = ? AND verdict = ? AND outcome <> ?", nest.ID, analysis.VerdictComplete, watch.OutcomeCouldNotVerify).
-			OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
+		q := tx.NewSelect().Model(&prevCmp).
+			Where("nest_id = ? AND verdict = ? AND outcome <> ?", nest.ID, analysis.VerdictComplete, watch.OutcomeCouldNotVerify)
+		if t == nil || t.IssuanceTaskID != nil {
+			q = q.Where("issuance_task_id IS NOT NULL")
+		}
+		if err := q.OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
 			return internal("load previous comparison", err)
 		}
 		var prevReg *analysis.Registry
@@ -231,14 +248,8 @@ func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCR
 			return internal("save comparison", err)
 		}
 		out = c
-		var endpoints []*db.WebhookEndpoint
-		if len(changes) > 0 {
-			if err := tx.NewSelect().Model(&endpoints).Where("owner_id = ? AND disabled_at IS NULL", nest.OwnerID).Scan(ctx); err != nil {
-				return internal("load webhook endpoints", err)
-			}
-		}
 		for _, ch := range changes {
-			a := &db.Alert{ID: newID(), NestID: nest.ID, OwnerID: nest.OwnerID, ComparisonID: c.ID, Kind: string(ch.Kind),
+			a := &db.Alert{ID: newID(), NestID: nest.ID, OwnerID: nest.OwnerID, ComparisonID: &c.ID, Kind: string(ch.Kind),
 				Severity: string(ch.Severity), ChangeKey: ch.Key, Message: ch.Message, OCRTaskID: ocrTaskID, FileID: fileID,
 				PreviousOCRTaskID: prevOCR, PreviousFileID: prevFile, CreatedAt: now}
 			a.BeforeEntry = jsonOrNil(ch.Before)
@@ -246,29 +257,43 @@ func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCR
 			if len(ch.Reasons) > 0 {
 				a.Reasons = jsonOrNil(ch.Reasons)
 			}
-			if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
-				return internal("save alert", err)
-			}
-			ev := &db.TaskEvent{TaskKind: db.KindAlert, TaskID: a.ID, NestID: nest.ID, ToStatus: db.StatusSuccess, Version: 1, At: now}
-			if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
-				return internal("save alert event", err)
-			}
-			for _, ep := range endpoints {
-				if err := s.insertDelivery(ctx, tx, ep, a, now); err != nil {
-					return err
-				}
-			}
 			alerts = append(alerts, a)
 		}
-		return nil
+		return s.insertAlerts(ctx, tx, nest.ID, nest.OwnerID, alerts, now)
 	})
 	if err != nil {
 		return nil, err
 	}
+	return out, nil
+}
+
+// insertAlerts saves alerts of a nest, in tx: each with the event that
+// pushes it to live subscribers and its deliveries to the owner's webhook
+// endpoints.
+func (s *Service) insertAlerts(ctx context.Context, tx bun.Tx, nestID, ownerID string, alerts []*db.Alert, now time.Time) error {
+	if len(alerts) == 0 {
+		return nil
+	}
+	var endpoints []*db.WebhookEndpoint
+	if err := tx.NewSelect().Model(&endpoints).Where("owner_id = ? AND disabled_at IS NULL", ownerID).Scan(ctx); err != nil {
+		return internal("load webhook endpoints", err)
+	}
 	for _, a := range alerts {
+		if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
+			return internal("save alert", err)
+		}
+		ev := &db.TaskEvent{TaskKind: db.KindAlert, TaskID: a.ID, NestID: nestID, ToStatus: db.StatusSuccess, Version: 1, At: now}
+		if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
+			return internal("save alert event", err)
+		}
+		for _, ep := range endpoints {
+			if err := s.insertDelivery(ctx, tx, ep, a, now); err != nil {
+				return err
+			}
+		}
 		s.log.Info("registry alert", "nest_id", a.NestID, "alert_id", a.ID, "kind", a.Kind, "severity", a.Severity)
 	}
-	return out, nil
+	return nil
 }
 
 // copyDate is when the copy t read was printed: as its footers say, or

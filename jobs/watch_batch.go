@@ -58,7 +58,7 @@ func (s *Service) ComparisonAlertsUnchecked(ctx context.Context, comparisonIDs [
 		OrderExpr("comparison_id, id").Scan(ctx); err != nil {
 		return nil, []error{internal("list comparison alerts", err)}
 	}
-	return lists(comparisonIDs, group(rows, func(a *db.Alert) string { return a.ComparisonID })), nil
+	return lists(comparisonIDs, group(rows, func(a *db.Alert) string { return derefStr(a.ComparisonID) })), nil
 }
 
 // NestAlertPageKey is the first page of a nest's alerts, First long (only

@@ -242,7 +242,7 @@ func (b *testBundle) raiseAlert(t *testing.T, nest *db.Nest) *db.Alert {
 		if _, err := tx.NewInsert().Model(c).Exec(ctx); err != nil {
 			return err
 		}
-		a = &db.Alert{ID: newID(), NestID: nest.ID, OwnerID: nest.OwnerID, ComparisonID: c.ID, Kind: "NEW_ENTRY", Severity: "CRITICAL",
+		a = &db.Alert{ID: newID(), NestID: nest.ID, OwnerID: nest.OwnerID, ComparisonID: &c.ID, Kind: "NEW_ENTRY", Severity: "CRITICAL",
 			ChangeKey: "NEW_ENTRY/ownership/9", Message: "A new 가압류 was registered.", OCRTaskID: c.OCRTaskID, CreatedAt: now}
 		if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
 			return err
@@ -375,5 +375,72 @@ func TestWebhookDelivery(t *testing.T) {
 	}
 	if _, err := b.svc.ReplayWebhookDelivery(admin, b.delivery(t, a5.ID).ID); codeOf(err) != CodeConflict {
 		t.Fatalf("replay to a disabled endpoint: %v", err)
+	}
+}
+
+// TestReconcilerEndsOrphanedChecks: a check whose job an operator cancelled
+// in River UI (or whose job was discarded or deleted) once stayed SCHEDULED
+// for ever and kept its place in the month's budget. The reconciler ends it
+// (CANCELLED, or FAILED for a job that is gone) and frees the place; a
+// check whose job is still scheduled is left alone.
+func TestReconcilerEndsOrphanedChecks(t *testing.T) {
+	t.Parallel()
+	clock := newTestClock() // 2026-11-30 09:00 UTC
+	b := setup(t, setupOpts{clock: clock.Now})
+	alice := WithActor(context.Background(), Actor{UserID: "alice"})
+	nest := b.nest(t, "alice")
+	w, err := b.svc.SetWatch(alice, nest.ID, WatchInput{ContractDate: strp("2026-12-02"), BalanceDate: strp("2026-12-10"), MoveInDate: strp("2026-12-20")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Checks) < 3 {
+		t.Fatalf("%d checks", len(w.Checks))
+	}
+	month := "2026-12"
+	used := func() int {
+		bu, err := b.svc.WatchBudget(alice, &month)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bu.Used
+	}
+	before := used()
+	if before != len(w.Checks) {
+		t.Fatalf("budget used %d, want %d", before, len(w.Checks))
+	}
+	ctx := context.Background()
+	cancelled, deleted, kept := w.Checks[0], w.Checks[1], w.Checks[2]
+	if _, err := b.db.Bun.ExecContext(ctx, `UPDATE river_job SET state = 'cancelled', finalized_at = now() WHERE id = ?`, *cancelled.JobID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.db.Bun.ExecContext(ctx, `DELETE FROM river_job WHERE id = ?`, *deleted.JobID); err != nil {
+		t.Fatal(err)
+	}
+	// Within the grace a check is not touched: its worker may be ending it.
+	if n, err := b.svc.ReconcileWatchChecks(ctx, time.Minute); err != nil || n != 0 {
+		t.Fatalf("within the grace: %d %v", n, err)
+	}
+	clock.Advance(2 * time.Minute)
+	if n, err := b.svc.ReconcileWatchChecks(ctx, time.Minute); err != nil || n != 2 {
+		t.Fatalf("reconcile: %d %v", n, err)
+	}
+	nw, err := b.svc.NestWatch(alice, nest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{cancelled.ID: db.CheckCancelled, deleted.ID: db.CheckFailed, kept.ID: db.CheckScheduled}
+	for _, c := range nw.Checks {
+		if w, ok := want[c.ID]; ok && c.Status != w {
+			t.Errorf("check %s (%s): %s %v, want %s", c.ID, c.Purpose, c.Status, deref(c.Note), w)
+		}
+		if (c.ID == cancelled.ID || c.ID == deleted.ID) && (c.Note == nil || !strings.Contains(*c.Note, "will not run")) {
+			t.Errorf("check %s has no reason: %v", c.ID, deref(c.Note))
+		}
+	}
+	if u := used(); u != before-2 {
+		t.Errorf("budget used %d after the reconciler, want %d", u, before-2)
+	}
+	if n, err := b.svc.ReconcileWatchChecks(ctx, time.Minute); err != nil || n != 0 {
+		t.Errorf("a second pass: %d %v", n, err)
 	}
 }

@@ -30,6 +30,9 @@ func TestWebhookURLOutsideReview(t *testing.T) {
 		{"http://198.18.0.1/", CodeBadUserInput},                 // benchmarking
 		{"http://192.0.0.170/", CodeBadUserInput},                // IETF protocol assignments
 		{"http://[fec0::1]/", CodeBadUserInput},                  // site-local (deprecated)
+		{"http://93.184.215.14:99999/hook", CodeBadUserInput},    // no such port
+		{"http://93.184.215.14:0/hook", CodeBadUserInput},        // no such port
+		{"https://93.184.215.14:65535/hook", ""},                 // the last port
 		{"http://93.184.215.14/hook", ""},                        // public IPv4
 		{"http://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/", ""}, // public IPv6
 		{"http://[64:ff9b::5db8:d70e]/", ""},                     // NAT64 of a public address

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -117,6 +118,11 @@ func ValidateWebhookURL(ctx context.Context, raw string, allowPrivate bool) (str
 	if u.Host == "" || u.Hostname() == "" {
 		return bad("url has no host")
 	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return bad("url's port %q is not a port: 1 to 65535", p)
+		}
+	}
 	if u.User != nil {
 		return bad("url must not carry credentials")
 	}
@@ -150,29 +156,44 @@ func ValidateWebhookURL(ctx context.Context, raw string, allowPrivate bool) (str
 	return u.String(), nil
 }
 
-// webhookClient is the delivery's HTTP client: no redirects followed, and
-// unless private addresses are allowed, a dialer that refuses them at
-// connect time (a name that resolved to a public address at registration
-// may not now).
+// webhookClient is the deliveries' HTTP client, built once: no redirects
+// followed, and unless private addresses are allowed, a dialer that
+// refuses them at connect time (a name that resolved to a public address
+// at registration may not now). One transport for every delivery keeps
+// its connections to an endpoint between deliveries.
 func (s *Service) webhookClient() *http.Client {
-	cfg := s.watchCfg()
-	tr := cfg.WebhookTransport
-	if tr == nil {
-		d := &net.Dialer{Timeout: 10 * time.Second}
-		if !cfg.WebhookAllowPrivate {
-			d.Control = func(_, address string, _ syscall.RawConn) error {
-				ap, err := netip.ParseAddrPort(address)
-				if err != nil || blockedAddr(ap.Addr()) {
-					return fmt.Errorf("webhook: refusing to connect to %s", address)
-				}
-				return nil
-			}
+	s.webhookHTTPOnce.Do(func() {
+		cfg := s.watchCfg()
+		tr := cfg.WebhookTransport
+		if tr == nil {
+			tr = newWebhookTransport(cfg.WebhookAllowPrivate, cfg.WebhookTimeout)
 		}
-		tr = &http.Transport{DialContext: d.DialContext, Proxy: nil, MaxIdleConnsPerHost: 2, IdleConnTimeout: 30 * time.Second,
-			TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: cfg.WebhookTimeout}
+		s.webhookHTTP = &http.Client{Transport: tr, Timeout: cfg.WebhookTimeout,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	})
+	return s.webhookHTTP
+}
+
+// newWebhookTransport returns the deliveries' transport: unless
+// allowPrivate, its dialer refuses a loopback, private or link-local
+// address as it connects (refuseBlockedAddr).
+func newWebhookTransport(allowPrivate bool, timeout time.Duration) *http.Transport {
+	d := &net.Dialer{Timeout: 10 * time.Second}
+	if !allowPrivate {
+		d.Control = func(_, address string, _ syscall.RawConn) error { return refuseBlockedAddr(address) }
 	}
-	return &http.Client{Transport: tr, Timeout: cfg.WebhookTimeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &http.Transport{DialContext: d.DialContext, Proxy: nil, MaxIdleConnsPerHost: 2, IdleConnTimeout: 30 * time.Second,
+		TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: timeout}
+}
+
+// refuseBlockedAddr is the dialer's check of the address it is about to
+// connect to (host:port, resolved): the guard against DNS rebinding.
+func refuseBlockedAddr(address string) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil || blockedAddr(ap.Addr()) {
+		return fmt.Errorf("webhook: refusing to connect to %s", address)
+	}
+	return nil
 }
 
 // WebhookEndpointResult is an endpoint with its secret, which is shown

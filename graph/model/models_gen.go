@@ -131,6 +131,127 @@ type WebhookDeliveryEdge struct {
 	Node   *db.WebhookDelivery `json:"node"`
 }
 
+type CopyVerificationStatus string
+
+const (
+	// The registry's document is being issued and read.
+	CopyVerificationStatusPending CopyVerificationStatus = "PENDING"
+	// The copy matches the registry entry by entry.
+	CopyVerificationStatusMatches CopyVerificationStatus = "MATCHES"
+	// The copy differs from the registry: differences names each entry.
+	CopyVerificationStatusDiffers CopyVerificationStatus = "DIFFERS"
+	// The registry's document could not be obtained or read in full: the copy was not checked. Verify it again.
+	CopyVerificationStatusCouldNotVerify CopyVerificationStatus = "COULD_NOT_VERIFY"
+)
+
+var AllCopyVerificationStatus = []CopyVerificationStatus{
+	CopyVerificationStatusPending,
+	CopyVerificationStatusMatches,
+	CopyVerificationStatusDiffers,
+	CopyVerificationStatusCouldNotVerify,
+}
+
+func (e CopyVerificationStatus) IsValid() bool {
+	switch e {
+	case CopyVerificationStatusPending, CopyVerificationStatusMatches, CopyVerificationStatusDiffers, CopyVerificationStatusCouldNotVerify:
+		return true
+	}
+	return false
+}
+
+func (e CopyVerificationStatus) String() string {
+	return string(e)
+}
+
+func (e *CopyVerificationStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CopyVerificationStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CopyVerificationStatus", str)
+	}
+	return nil
+}
+
+func (e CopyVerificationStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CopyVerificationStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CopyVerificationStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Where a document came from.
+type DocumentSource string
+
+const (
+	// The registry's document, issued for the nest by this service from the registry office.
+	DocumentSourceIssued DocumentSource = "ISSUED"
+	// A copy the tenant uploaded (a PDF or photos of its pages): it can be doctored; verify it (verifyCopy).
+	DocumentSourceUploaded DocumentSource = "UPLOADED"
+)
+
+var AllDocumentSource = []DocumentSource{
+	DocumentSourceIssued,
+	DocumentSourceUploaded,
+}
+
+func (e DocumentSource) IsValid() bool {
+	switch e {
+	case DocumentSourceIssued, DocumentSourceUploaded:
+		return true
+	}
+	return false
+}
+
+func (e DocumentSource) String() string {
+	return string(e)
+}
+
+func (e *DocumentSource) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DocumentSource(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DocumentSource", str)
+	}
+	return nil
+}
+
+func (e DocumentSource) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DocumentSource) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DocumentSource) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // Where a task is in its lifecycle. A retry keeps a task PROCESSING.
 type TaskStatus string
 

@@ -2,12 +2,17 @@ package blob
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,15 +25,15 @@ import (
 // directory.
 const EmbeddedFile = "objects.bolt"
 
-// Fixed credentials of the embedded server. gofakes3 checks no signatures;
-// the server verifies them in front of it (SigV4 headers and presigned
-// URLs with their expiry, re-signed with aws-sdk-go-v2's signer), so a
-// request without these credentials, or a presigned URL that is expired or
-// changed, gets 403 as from a real store. It also listens on loopback only.
-const (
-	EmbeddedAccessKey = "dungji-embedded"
-	EmbeddedSecretKey = "dungji-embedded-secret"
-)
+// CredentialsFile is the file StartEmbedded keeps the server's credentials
+// in, beside EmbeddedFile: drawn at random on the first start of an install
+// and kept (0600), so presigned URLs outlive a restart. gofakes3 checks no
+// signatures; the server verifies them in front of it (SigV4 headers and
+// presigned URLs with their expiry, re-signed with aws-sdk-go-v2's signer),
+// so a request without these credentials, or a presigned URL that is
+// expired or changed, gets 403 as from a real store. Credentials written in
+// the source once let anyone who could reach the port read every object.
+const CredentialsFile = "credentials"
 
 // Embedded is an S3-compatible server running in this process on a loopback
 // address, for development and tests. Objects are kept in one bbolt database file
@@ -48,7 +53,8 @@ type Embedded struct {
 
 // StartEmbedded starts an embedded server listening on addr (such as
 // "127.0.0.1:0"), storing objects under dir, which is created if needed. addr
-// must be a loopback address: the credentials are fixed and public. ctx
+// must be a loopback address. The credentials are the install's own
+// (CredentialsFile). ctx
 // bounds the start only; the server runs until Close.
 //
 // Only one process can use dir at a time: a second StartEmbedded on the same dir
@@ -82,13 +88,19 @@ func StartEmbedded(ctx context.Context, dir, addr string) (*Embedded, error) {
 		return nil, fmt.Errorf("blob: embedded: %w", err)
 	}
 
+	access, secret, err := embeddedCredentials(filepath.Join(dir, CredentialsFile))
+	if err != nil {
+		ln.Close()
+		db.Close()
+		return nil, fmt.Errorf("blob: embedded: %w", err)
+	}
 	faker := gofakes3.New(&lockedBolt{Backend: s3bolt.New(db)})
 	e := &Embedded{
-		AccessKey: EmbeddedAccessKey,
-		SecretKey: EmbeddedSecretKey,
+		AccessKey: access,
+		SecretKey: secret,
 		url:       "http://" + ln.Addr().String(),
 		srv: &http.Server{
-			Handler:           newSigV4Verifier(EmbeddedAccessKey, EmbeddedSecretKey, faker.Server()),
+			Handler:           newSigV4Verifier(access, secret, faker.Server()),
 			ReadHeaderTimeout: 10 * time.Second,
 		},
 		db:     db,
@@ -152,4 +164,30 @@ func requireLoopback(addr string) error {
 		return nil
 	}
 	return fmt.Errorf("blob: embedded: address %q is not loopback; the embedded server has no authentication", addr)
+}
+
+// embeddedCredentials reads the access key and secret kept at path, or
+// draws new ones and keeps them there.
+func embeddedCredentials(path string) (access, secret string, err error) {
+	b, err := os.ReadFile(path)
+	if err == nil {
+		a, s, ok := strings.Cut(strings.TrimSpace(string(b)), "\n")
+		if !ok || a == "" || s == "" {
+			return "", "", fmt.Errorf("%s is not an access key and a secret on two lines: delete it to draw new ones", path)
+		}
+		return a, strings.TrimSpace(s), nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", "", err
+	}
+	k := make([]byte, 8+32)
+	if _, err := rand.Read(k); err != nil {
+		return "", "", err
+	}
+	access = "DUNGJI" + strings.ToUpper(hex.EncodeToString(k[:8]))
+	secret = base64.RawURLEncoding.EncodeToString(k[8:])
+	if err := os.WriteFile(path, []byte(access+"\n"+secret+"\n"), 0o600); err != nil {
+		return "", "", err
+	}
+	return access, secret, nil
 }

@@ -3,6 +3,8 @@ package blob
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -114,4 +116,61 @@ func TestEmbeddedReadsBesideWrites(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestEmbeddedCredentialsPerInstall: each install draws its own
+// credentials and keeps them across a restart (0600); the credentials once
+// written in the source, or another install's, are refused.
+func TestEmbeddedCredentialsPerInstall(t *testing.T) {
+	t.Parallel()
+	dirA, dirB := t.TempDir(), t.TempDir()
+	a, err := StartEmbedded(t.Context(), dirA, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := StartEmbedded(t.Context(), dirB, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	if a.AccessKey == b.AccessKey || a.SecretKey == b.SecretKey || len(a.SecretKey) < 40 {
+		t.Fatalf("two installs: %q/%q and %q/%q", a.AccessKey, a.SecretKey, b.AccessKey, b.SecretKey)
+	}
+	if fi, err := os.Stat(filepath.Join(dirA, CredentialsFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("credentials file: %v %v", fi, err)
+	}
+	store, err := New(t.Context(), a.Config("registry"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.EnsureBucket(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	mustPut(t, store, "k", []byte("secret document"))
+	for _, c := range []struct{ name, access, secret string }{
+		{"the credentials once in the source", "dungji-embedded", "dungji-embedded-secret"},
+		{"another install's", b.AccessKey, b.SecretKey},
+	} {
+		cfg := a.Config("registry")
+		cfg.AccessKey, cfg.SecretKey = c.access, c.secret
+		other, err := New(t.Context(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := other.Get(t.Context(), "k"); err == nil {
+			t.Errorf("%s read the object: %q", c.name, got)
+		}
+	}
+	access, secret := a.AccessKey, a.SecretKey
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := StartEmbedded(t.Context(), dirA, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { again.Close() })
+	if again.AccessKey != access || again.SecretKey != secret {
+		t.Fatalf("a restart drew new credentials")
+	}
 }

@@ -2,6 +2,7 @@ package issuer
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -267,6 +268,9 @@ func layout(reg Registry, viewedAt time.Time) []pageOps {
 	}
 	l.y += lineHeight(headSize)
 	l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: headSize, align: alignCenter, s: "-- 이 하 여 백 --"})
+	if reg.Summary {
+		l.summary()
+	}
 
 	viewed := viewedAt.In(kst)
 	stamp := fmt.Sprintf("열람일시 : %d년%02d월%02d일 %02d시%02d분%02d초",
@@ -281,6 +285,106 @@ func layout(reg Registry, viewedAt time.Time) []pageOps {
 		)
 	}
 	return l.pages
+}
+
+// summaryColumns are the columns of the summary's 갑구 and 을구 parts.
+var summaryColumns = []column{
+	{"순위번호", 16, alignCenter},
+	{"등기목적", 34, alignLeft},
+	{"접수정보", 32, alignLeft},
+	{"주요등기사항", 72, alignLeft},
+	{"대상소유자", 32, alignLeft},
+}
+
+// summary draws the 주요 등기사항 요약 (참고용) that online issuance prints
+// after the document, from a page of its own: the live 소유지분 and the
+// live entries of 갑구 (but ownership) and 을구, as the office lists them.
+func (l *layouter) summary() {
+	reg := l.reg
+	l.newPage()
+	l.y += 6
+	l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: titleSize, align: alignCenter, s: "주요 등기사항 요약 (참고용)"})
+	l.y += 8
+	for _, s := range []string{
+		"[ 주 의 사 항 ]",
+		"본 주요 등기사항 요약은 증명서상에 말소되지 않은 사항을 간략히 요약한 것으로 증명서로서의 기능을 제공하지 않습니다.",
+		"실제 권리사항 파악을 위해서는 발급된 증명서를 필히 확인하시기 바랍니다.",
+		"고유번호 " + reg.FormattedUniqueNo(),
+		"[집합건물] " + reg.Address,
+	} {
+		for _, w := range wrapText(s, contentW, tableSize) {
+			l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: tableSize, s: w})
+			l.y += lineHeight(tableSize)
+		}
+	}
+	l.y += 2
+	owners := table{
+		title: "1. 소유지분현황 ( 갑구 )",
+		cols: []column{
+			{"등기명의인", 36, alignLeft}, {"(주민)등록번호", 30, alignLeft}, {"최종지분", 22, alignLeft},
+			{"주 소", 82, alignLeft}, {"순위번호", 16, alignCenter},
+		},
+	}
+	os := reg.Owners()
+	slices.SortStableFunc(os, func(a, b Owner) int { return strings.Compare(a.Name, b.Name) }) // 가나다 순
+	for _, o := range os {
+		share := o.Fraction
+		if share == "" {
+			share = "단독소유"
+		}
+		owners.rows = append(owners.rows, tableRow{cells: [][]string{{o.Name + " (" + o.Role + ")"}, {o.ID}, {share}, {o.Address}, {o.Rank}}})
+	}
+	l.table(owners)
+	for _, part := range []struct {
+		title   string
+		entries []Entry
+	}{
+		{"2. 소유지분을 제외한 소유권에 관한 사항 ( 갑구 )", reg.Ownership},
+		{"3. (근)저당권 및 전세권 등 ( 을구 )", reg.Rights},
+	} {
+		t := table{title: part.title, cols: summaryColumns}
+		owner := strings.Join(ownerNames(reg), ", ")
+		for _, e := range ActiveEntries(part.entries) {
+			if e.Type == TypePreservation || e.Type == TypeTransfer || e.Type == TypeTrust {
+				continue
+			}
+			var main []string
+			if e.AmountLabel != "" {
+				main = append(main, e.AmountLabel+" "+fmtWon(e.Amount))
+			}
+			if role := summaryRole[e.Type]; role != "" && e.Holder != "" {
+				main = append(main, role+" "+e.Holder)
+			}
+			t.rows = append(t.rows, tableRow{cells: [][]string{
+				{e.Rank}, {e.Purpose}, {fmtDate(e.Received) + " 제" + strconv.Itoa(e.ReceiptNo) + "호"}, main, {owner},
+			}})
+		}
+		if len(t.rows) == 0 {
+			t.rows = []tableRow{{cells: [][]string{nil, {"기록사항 없음"}, nil, nil, nil}}}
+		}
+		l.table(t)
+	}
+	for _, s := range []string{
+		"[ 참 고 사 항 ]",
+		"가. 등기기록에서 유효한 지분을 가진 소유자 혹은 공유자 현황을 가나다 순으로 표시합니다.",
+		"나. 최종지분은 등기명의인이 가진 최종지분이며, 2개 이상의 순위번호에 지분을 가진 경우 그 지분을 합산하였습니다.",
+		"다. 대상소유자가 명확하지 않은 경우 '확인불가'로 표시될 수 있습니다. 정확한 권리사항은 등기사항증명서를 확인하시기 바랍니다.",
+	} {
+		for _, w := range wrapText(s, contentW, tableSize) {
+			if !l.fits(lineHeight(tableSize)) {
+				l.newPage()
+			}
+			l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: tableSize, s: w})
+			l.y += lineHeight(tableSize)
+		}
+	}
+}
+
+// summaryRole is the holder's label the summary prints for each type.
+var summaryRole = map[EntryType]string{
+	TypeProvisionalAttachment: "채권자", TypeInjunction: "채권자", TypeAuction: "채권자", TypeSeizure: "권리자",
+	TypeProvisionalRegistration: "가등기권자", TypeMortgage: "근저당권자", TypeJeonse: "전세권자",
+	TypeLeaseRegistration: "임차권자",
 }
 
 var rightsColumns = []column{

@@ -30,8 +30,81 @@ type Registry struct {
 	Ownership []Entry // 갑구: 소유권에 관한 사항
 	Rights    []Entry // 을구: 소유권 이외의 권리에 관한 사항
 
-	// Pages is the page count of the rendered PDF.
-	Pages int
+	// Pages is the page count of the rendered PDF, the summary's included;
+	// SummaryPages is the summary's.
+	Pages        int
+	SummaryPages int
+	// Summary is set when the document is printed with the 주요 등기사항
+	// 요약 (참고용) after it, as online issuance prints it; a copy from the
+	// counter has none.
+	Summary bool
+}
+
+// Owner is a holder of a live share as the summary's 소유지분현황 lists it.
+type Owner struct {
+	Name, Role, ID, Address string
+	Fraction                string // 지분: 2분의 1; "" for the sole owner
+	Rank                    string // the 순위번호 of the entry that gave it
+}
+
+// Owners returns the current owners: the holders of the last live
+// ownership entry (소유권보존, 소유권이전, 신탁), with their shares.
+func (r Registry) Owners() []Owner {
+	var out []Owner
+	for _, e := range ActiveEntries(r.Ownership) {
+		switch {
+		case e.Type == TypeTransfer && e.ShareOf != "":
+			// The share of one co-owner passed on whole.
+			out = slices.DeleteFunc(out, func(o Owner) bool { return o.Name == e.ShareOf })
+			for _, s := range e.Shares {
+				out = append(out, Owner{Name: s.Name, Role: "공유자", ID: s.ID, Address: s.Address, Fraction: s.Fraction, Rank: e.Rank})
+			}
+		case e.Type == TypePreservation || e.Type == TypeTransfer || e.Type == TypeTrust:
+			out = out[:0]
+			if len(e.Shares) > 0 {
+				for _, s := range e.Shares {
+					out = append(out, Owner{Name: s.Name, Role: "공유자", ID: s.ID, Address: s.Address, Fraction: s.Fraction, Rank: e.Rank})
+				}
+				continue
+			}
+			role := "소유자"
+			if e.Type == TypeTrust {
+				role = "수탁자"
+			}
+			out = append(out, Owner{Name: e.Holder, Role: role, ID: e.HolderID, Address: e.HolderAddress, Rank: e.Rank})
+		}
+	}
+	return out
+}
+
+// Amount returns e's amount as it stands: that of the last live 변경 부기
+// of it that prints one (1-1 1번근저당권변경 lowers a 채권최고액), else its
+// own.
+func (r Registry) Amount(e Entry) int64 {
+	n := e.Amount
+	for _, b := range ActiveEntries(r.Entries()) {
+		if b.Type == TypeAmendment && b.Refers == e.Rank && b.Amount > 0 && sameSection(r, b, e) {
+			n = b.Amount
+		}
+	}
+	return n
+}
+
+// sameSection reports whether a and b are in one section of r.
+func sameSection(r Registry, a, b Entry) bool {
+	in := func(list []Entry, e Entry) bool {
+		return slices.ContainsFunc(list, func(x Entry) bool { return x.Rank == e.Rank && x.Purpose == e.Purpose && x.ReceiptNo == e.ReceiptNo })
+	}
+	return in(r.Ownership, a) == in(r.Ownership, b)
+}
+
+// ownerNames are the current owners' names.
+func ownerNames(r Registry) []string {
+	var out []string
+	for _, o := range r.Owners() {
+		out = append(out, o.Name)
+	}
+	return out
 }
 
 // FormattedUniqueNo returns the unique number as printed: 1234-5678-901234.
@@ -110,6 +183,12 @@ type Entry struct {
 
 	Cancelled bool   // 말소: printed struck through
 	Cancels   string // for a 말소 entry, the 순위번호 it cancels
+	// Refers is the 순위번호 a purpose names without cancelling it: the
+	// main entry of a 부기 (1 of 1-1 1번근저당권변경), or the entry that gave
+	// the share a 지분 purpose concerns (2 of 2번홍길동지분전부이전).
+	Refers string
+	// ShareOf is the co-owner whose 지분 the purpose concerns.
+	ShareOf string
 
 	// Details is the 권리자 및 기타사항 cell, line by line, as printed.
 	Details []string
@@ -143,6 +222,12 @@ const (
 	TypeJeonse                  EntryType = "jeonse"                   // 전세권설정
 	TypeLeaseRegistration       EntryType = "lease_registration"       // 주택임차권, by 임차권등기명령
 	TypeCancellation            EntryType = "cancellation"             // N번…등기말소
+	TypeLease                   EntryType = "lease"                    // 임차권설정
+	TypeSurfaceRight            EntryType = "surface_right"            // 지상권설정
+	// A 부기 (ranked N-1) changes the entry it names and never cancels it.
+	TypeAmendment     EntryType = "amendment"      // N번근저당권변경, N번전세권변경
+	TypeRightTransfer EntryType = "right_transfer" // N번근저당권이전
+	TypePledge        EntryType = "pledge"         // N번근저당권부근질권
 )
 
 // Entries returns the entries of 갑구 then 을구.
@@ -226,10 +311,14 @@ func Content(nestID, uniqueNo, address string) Registry {
 				rare:  rand.New(rand.NewPCG(sum^0x9853a50641c855f7, sum+0x14057b7ef767814f)),
 				plain: attempt > 3,
 			}
+			if drawsRealEvents(seed) {
+				g.real = rand.New(rand.NewPCG(sum^0x6a09e667f3bcc909, sum+0xbb67ae8584caa73b))
+			}
 			reg := Registry{
 				Title:    "등기사항전부증명서(말소사항 포함) - 집합건물",
 				UniqueNo: uniqueNo,
 				Address:  address,
+				Summary:  printsSummary(seed),
 			}
 			if strings.TrimSpace(reg.Address) == "" {
 				reg.Address = pickFrom(g, sampleAddresses) + " " + g.unitSuffix()
@@ -239,6 +328,8 @@ func Content(nestID, uniqueNo, address string) Registry {
 			g.court = region.court
 			g.perM2 = region.perM2
 			g.generate(&reg, maxSize)
+			withSummary := reg.Summary
+			reg.Summary = false
 			pages := layout(reg, time.Time{})
 			reg.Pages = len(pages)
 			// Nor should a short tail (the rarer events, a 전세권's 말소) sit on
@@ -246,6 +337,11 @@ func Content(nestID, uniqueNo, address string) Registry {
 			// (Pages of documents with neither are as they always were.)
 			sparse := len(pages) > 1 && len(pages[len(pages)-1].texts) < 40
 			if (reg.Pages <= MaxPages && !sparse) || g.plain {
+				if withSummary {
+					reg.Summary = true
+					all := len(layout(reg, time.Time{}))
+					reg.Pages, reg.SummaryPages = all, all-reg.Pages
+				}
 				return reg
 			}
 			if !sparse || (!g.endedLease && !g.addedRare) {
@@ -255,8 +351,29 @@ func Content(nestID, uniqueNo, address string) Registry {
 	}
 }
 
-// MaxPages is the most pages a simulated registry has.
+// MaxPages is the most pages a simulated registry's document has; the
+// summary after it, when printed, takes one or two more.
 const MaxPages = 4
+
+// drawsRealEvents reports whether the nest of seed gets realEvents: four
+// in ten do. Like printsSummary it is a hash of its own, salted to leave
+// nest-1 … nest-4 as they were.
+func drawsRealEvents(seed string) bool {
+	h := fnv.New64a()
+	h.Write([]byte(seed + "/real-36"))
+	return h.Sum64()%10 < 4
+}
+
+// printsSummary reports whether the nest of seed is issued with the
+// summary: six in ten are. It is drawn from a hash of its own, not from a
+// stream, so that it leaves every entry of the documents as they were; its
+// salt keeps nest-1 … nest-4, which other packages' tests name by their
+// page counts, without one.
+func printsSummary(seed string) bool {
+	h := fnv.New64a()
+	h.Write([]byte(seed + "/summary-68"))
+	return h.Sum64()%10 < 6
+}
 
 type region struct {
 	prefix, office, court string
@@ -348,6 +465,7 @@ var (
 type generator struct {
 	r                 *rand.Rand
 	rare              *rand.Rand // the source of the rarer events (rareEvents)
+	real              *rand.Rand // the source of realEvents; nil for nests without them
 	plain             bool       // no rarer events
 	addedRare         bool       // rareEvents added some
 	endedLease        bool       // oneLeaseAtATime cancelled a 전세권
@@ -420,6 +538,13 @@ type event struct {
 	section int // 0 갑구, 1 을구
 	e       *Entry
 	cancel  *Entry // for a 말소 event: the entry it cancels
+	// refers is the entry the purpose names (N번…) without cancelling it:
+	// the main entry of a 부기, ranked under it (N-1) when boogi is set,
+	// or the entry whose share a 지분 purpose concerns. tail is the
+	// purpose after its N번.
+	refers *Entry
+	boogi  bool
+	tail   string
 }
 
 // historyEnd bounds generated dates, so Content does not depend on the clock.
@@ -607,15 +732,24 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 
 	if !g.plain {
 		g.rareEvents(&events, rareState{owner: owner, ownerAddr: ownerAddr, ownerDate: ownerDate, price: price})
+		if g.real != nil {
+			g.realEvents(&events)
+		}
 	}
 
 	sort.SliceStable(events, func(i, j int) bool { return events[i].e.Received.Before(events[j].e.Received) })
 	ranks := [2]int{}
 	rankOf := map[*Entry]string{}
+	subs := map[*Entry]int{}
 	var prev *Entry
 	for _, ev := range events {
 		if ev.cancel != nil {
 			if _, ok := rankOf[ev.cancel]; !ok || !ev.e.Received.After(ev.cancel.Received) {
+				continue
+			}
+		}
+		if ev.refers != nil {
+			if _, ok := rankOf[ev.refers]; !ok || !ev.e.Received.After(ev.refers.Received) || ev.refers.Cancelled {
 				continue
 			}
 		}
@@ -624,8 +758,19 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 			ev.e.ReceiptNo = prev.ReceiptNo + 1
 		}
 		prev = ev.e
-		ranks[ev.section]++
-		rank := strconv.Itoa(ranks[ev.section])
+		var rank string
+		if ev.boogi {
+			// A 부기 takes its main entry's 순위번호: 1-1, 1-2.
+			subs[ev.refers]++
+			rank = rankOf[ev.refers] + "-" + strconv.Itoa(subs[ev.refers])
+		} else {
+			ranks[ev.section]++
+			rank = strconv.Itoa(ranks[ev.section])
+		}
+		if ev.refers != nil {
+			ev.e.Refers = rankOf[ev.refers]
+			ev.e.Purpose = ev.e.Refers + "번" + ev.tail
+		}
 		rankOf[ev.e] = rank
 		ev.e.Rank = rank
 		if ev.cancel != nil {
@@ -636,10 +781,14 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 			ev.cancel.Cancelled = true
 		}
 	}
-	// Copy only after every cancellation has marked its target.
+	// Copy only after every cancellation has marked its target; a 부기 is
+	// struck with its main entry.
 	for _, ev := range events {
 		if ev.e.Rank == "" {
 			continue
+		}
+		if ev.boogi && ev.refers.Cancelled {
+			ev.e.Cancelled = true
 		}
 		if ev.e.Details == nil {
 			ev.e.Details = details(*ev.e)
@@ -650,6 +799,21 @@ func (g *generator) history(reg *Registry, built time.Time, size int) {
 			reg.Rights = append(reg.Rights, *ev.e)
 		}
 	}
+	// A 부기 is printed under its main entry: 1, 1-1, 1-2, 2.
+	for _, list := range [][]Entry{reg.Ownership, reg.Rights} {
+		sort.SliceStable(list, func(i, j int) bool {
+			a, b := rankKey(list[i].Rank), rankKey(list[j].Rank)
+			return a[0] < b[0] || a[0] == b[0] && a[1] < b[1]
+		})
+	}
+}
+
+// rankKey is a 순위번호's main number and 부기 number: 3-1 is {3, 1}.
+func rankKey(rank string) [2]int {
+	main, sub, _ := strings.Cut(rank, "-")
+	a, _ := strconv.Atoi(main)
+	b, _ := strconv.Atoi(sub)
+	return [2]int{a, b}
 }
 
 // cancel adds the 말소 of target at when, unless when is past the end of
@@ -668,6 +832,11 @@ func (g *generator) cancel(events *[]event, section int, target *Entry, when tim
 // cancellationPurpose returns the 등기목적 of the 말소 of the entry of rank
 // and purpose: 3번근저당권설정등기말소, 2번소유권이전청구권가등기말소.
 func cancellationPurpose(rank, purpose string) string {
+	// A purpose that names another entry is named without that entry's
+	// 순위번호: 7번홍길동지분가압류등기말소 for 2번홍길동지분가압류.
+	if i := strings.Index(purpose, "번"); i > 0 && strings.Trim(purpose[:i], "0123456789-") == "" {
+		purpose = purpose[i+len("번"):]
+	}
 	if strings.HasSuffix(purpose, "등기") {
 		return rank + "번" + purpose + "말소"
 	}

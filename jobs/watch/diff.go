@@ -27,6 +27,9 @@ const (
 	// produced no read at all): nothing can be said, least of all "no
 	// change".
 	AlertCouldNotVerify AlertKind = "COULD_NOT_VERIFY"
+	// AlertCopyDiffers is an uploaded copy that differs from the registry
+	// (a copy verification).
+	AlertCopyDiffers AlertKind = "COPY_DIFFERS"
 )
 
 // Severity orders alerts for a tenant.

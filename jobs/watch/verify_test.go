@@ -1,0 +1,70 @@
+package watch
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dungji/dungji/jobs/analysis"
+)
+
+// TestCompareCopy: how an uploaded copy differs from the registry's own
+// document, entry by entry; what hides a risk is serious, what the
+// registry gained after the copy was printed is not.
+func TestCompareCopy(t *testing.T) {
+	t.Parallel()
+	printed := time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)
+	received := func(e analysis.Entry, d time.Time) analysis.Entry {
+		e.Received = d
+		return e
+	}
+	named := func(e analysis.Entry, name string) analysis.Entry {
+		e.Holders = []analysis.Party{{Role: "소유자", Name: name}}
+		return e
+	}
+	before, after := printed.AddDate(0, -2, 0), printed.AddDate(0, 0, 3)
+	transfer := named(received(entry(own, "2", analysis.KindTransfer, 0), before), "박영희")
+	jeonse := received(entry(rights, "2", analysis.KindJeonse, 300_000_000), before)
+	seizure := received(entry(own, "3", analysis.KindSeizure, 0), before)
+	for _, c := range []struct {
+		name           string
+		copy, registry *analysis.Registry
+		want           []string // kind/section/rank/serious/afterCopy of each difference, in order
+	}{
+		{"the same", reg(owner1, mort2), reg(owner1, mort2), nil},
+		{"a 근저당 left out", reg(owner1), reg(owner1, received(mort2, before)), []string{"MISSING/rights/1/true/false"}},
+		{"a 근저당 registered after the copy", reg(owner1), reg(owner1, received(mort2, after)), []string{"MISSING/rights/1/false/true"}},
+		{"a 전세권 and a 압류 left out", reg(owner1), reg(owner1, seizure, jeonse), []string{"MISSING/ownership/3/true/false", "MISSING/rights/2/true/false"}},
+		{"a cancelled entry left out", reg(owner1), reg(owner1, cancelled(mort2, "2"), entry(rights, "2", analysis.KindCancellation, 0)), nil},
+		{"a live 근저당 shown cancelled", reg(owner1, cancelled(mort2, "2"), entry(rights, "2", analysis.KindCancellation, 0)),
+			reg(owner1, mort2, entry(rights, "2", analysis.KindCancellation, 0)), []string{"CHANGED/rights/1/true/false"}},
+		{"a 근저당's ceiling lowered", reg(owner1, entry(rights, "1", analysis.KindMortgage, 24_000_000)), reg(owner1, mort2),
+			[]string{"CHANGED/rights/1/true/false"}},
+		{"a 근저당's ceiling raised", reg(owner1, entry(rights, "1", analysis.KindMortgage, 360_000_000)), reg(owner1, mort2),
+			[]string{"CHANGED/rights/1/false/false"}},
+		{"another owner named", reg(owner1, named(transfer, "이임대")), reg(owner1, transfer), []string{"CHANGED/ownership/2/true/false"}},
+		{"an owner's name misread by a syllable", reg(owner1, named(transfer, "박영회")), reg(owner1, transfer), []string{"CHANGED/ownership/2/false/false"}},
+		{"an owner's name with a space", reg(owner1, named(transfer, "박 영희")), reg(owner1, transfer), nil},
+		{"a 근저당 shown as a 전세권", reg(owner1, entry(rights, "1", analysis.KindJeonse, 240_000_000)), reg(owner1, mort2),
+			[]string{"CHANGED/rights/1/true/false"}},
+		{"an entry the registry lacks", reg(owner1, mort2), reg(owner1), []string{"ADDED/rights/1/false/false"}},
+		{"a rank misread, the 접수 the same", reg(owner1, func() analysis.Entry { e := received(mort2, before); e.Rank, e.ReceiptNo = "7", 4411; return e }()),
+			reg(owner1, func() analysis.Entry { e := received(mort2, before); e.ReceiptNo = 4411; return e }()), nil},
+		{"serious first", reg(owner1, entry(rights, "1", analysis.KindMortgage, 360_000_000)), reg(owner1, mort2, jeonse),
+			[]string{"MISSING/rights/2/true/false", "CHANGED/rights/1/false/false"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			for _, d := range CompareCopy(c.copy, c.registry, &printed) {
+				got = append(got, fmt.Sprintf("%s/%s/%s/%t/%t", d.Kind, d.Section, d.Rank, d.Serious, d.AfterCopy))
+				if d.Message == "" {
+					t.Errorf("%s: no message", d.Kind)
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(c.want, " ") {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+}
