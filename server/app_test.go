@@ -49,6 +49,12 @@ func startAppWith(t testing.TB, env map[string]string, logTo io.Writer, opts app
 		"JWT_SECRET":   "test-secret-0123456789-abcdefghij",
 		"DATA_DIR":     t.TempDir(),
 		"LOG_LEVEL":    "error",
+		// REQUEST_TIMEOUT guards a request's work against a hang; its
+		// 30 s default was met by honest work in make test, where an
+		// upload of 4 photos (decoded and drawn into a PDF under -race)
+		// shares 2 cores with Tesseract and three test binaries. The
+		// tests of the bound itself set their own (1 s or 3 s).
+		"REQUEST_TIMEOUT": "3m",
 	}
 	for k, v := range env {
 		vars[k] = v
@@ -77,7 +83,7 @@ func startAppWith(t testing.TB, env map[string]string, logTo io.Writer, opts app
 		t.Fatalf("app stopped before serving: %v", err)
 	}
 	ta := &testApp{App: app, base: "http://" + app.listener.Addr().String(),
-		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{}}}
+		client: &http.Client{Timeout: 4 * time.Minute, Transport: &http.Transport{}}}
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -5,13 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/dungji/dungji/server/internal/testkit"
+	"html"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dungji/dungji/server/internal/testkit"
 )
 
 // The tests in this file drive the console (web/) in headless Chromium
@@ -59,7 +63,7 @@ func runBrowser(t *testing.T, mode string) {
 	tok := a.token(t, "alice", false)
 	shot := filepath.Join(t.ArtifactDir(), "console-"+mode+".png")
 
-	stdout, stderr, code := runNode(t, root, node, 3*time.Minute, "web/test/browser.mjs", a.base, tok, shot, mode)
+	stdout, stderr, code := runNode(t, root, node, 6*time.Minute, "web/test/browser.mjs", a.base, tok, shot, mode) // a hang guard: under make test a photo upload and its OCR took minutes
 	sc := bufio.NewScanner(strings.NewReader(stdout))
 	for sc.Scan() {
 		var s map[string]any
@@ -147,11 +151,57 @@ func TestBrowserConsoleShowsARetry(t *testing.T) {
 		"ISSUANCE_RETRY_POLICY": "max_attempts=2,initial=3s,jitter=0"})
 	tok := a.token(t, "alice", false)
 	nest := createNest(t, a, tok, "retry")
-	stdout, stderr, code := runNode(t, root, node, 2*time.Minute, "web/test/retry.mjs", a.base, tok, nest)
+	stdout, stderr, code := runNode(t, root, node, 5*time.Minute, "web/test/retry.mjs", a.base, tok, nest)
 	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
 		t.Logf("browser: %s", l)
 	}
 	if code != 0 {
 		t.Fatalf("retry.mjs exited %d\nstderr: %s\ntasks in the database:\n%s", code, stderr, taskRows(t, a))
+	}
+}
+
+// TestBrowserRiverUICrossSite runs web/test/riverui.mjs: an operator logs
+// in to River UI through its form and opens a scheduled job; a page on
+// another port of this host (the same site, so the SameSite=Strict session
+// cookie goes with its requests) posts a text/plain cancel of that job by
+// form and by fetch, which River UI once obeyed; the job stays scheduled.
+// River UI's own Cancel button then cancels it.
+func TestBrowserRiverUICrossSite(t *testing.T) {
+	t.Parallel()
+	root, node := browserTool(t)
+	a := startApp(t, map[string]string{"RIVERUI_USER": "ops", "RIVERUI_PASSWORD": "s3cret-pass"})
+	var jobID int64
+	if err := a.db.Pool.QueryRow(context.Background(), `INSERT INTO river_job (args, kind, max_attempts, queue, state, scheduled_at)
+		VALUES ('{}', 'no_such_kind', 1, 'parked', 'scheduled', now() + interval '1 day') RETURNING id`).Scan(&jobID); err != nil {
+		t.Fatal(err)
+	}
+	target := a.base + "/riverui/api/jobs/cancel"
+	body := fmt.Sprintf(`{"ids":["%d"]}`, jobID)
+	// The form's one field, name=value as text/plain sends it, is the JSON body.
+	name, value, _ := strings.Cut(fmt.Sprintf(`{"ids":["%d"],"x":"="}`, jobID), "=")
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>prize</title>
+<form id="f" method="post" action="%s" enctype="text/plain"><input type="hidden" name="%s" value="%s"></form>
+<script>fetch(%q, {method: "POST", mode: "no-cors", credentials: "include", body: %q})
+  .catch(() => {}).finally(() => { document.title = "sent"; document.getElementById("f").submit(); });</script>`,
+			html.EscapeString(target), html.EscapeString(name), html.EscapeString(value), target, body)
+	}))
+	t.Cleanup(evil.Close)
+	if strings.Split(strings.TrimPrefix(evil.URL, "http://"), ":")[0] != strings.Split(strings.TrimPrefix(a.base, "http://"), ":")[0] {
+		t.Fatalf("the other origin %s is not on the host of %s: it would not be the same site", evil.URL, a.base)
+	}
+	shot := filepath.Join(t.ArtifactDir(), "riverui-cancelled.png")
+	stdout, stderr, code := runNode(t, root, node, 3*time.Minute, "web/test/riverui.mjs", a.base, "ops", "s3cret-pass",
+		fmt.Sprint(jobID), evil.URL, shot)
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		t.Logf("browser: %s", l)
+	}
+	if code != 0 {
+		t.Fatalf("riverui.mjs exited %d\nstderr: %s", code, stderr)
+	}
+	var state string
+	if err := a.db.Pool.QueryRow(context.Background(), `SELECT state FROM river_job WHERE id = $1`, jobID).Scan(&state); err != nil || state != "cancelled" {
+		t.Fatalf("the job is %s (%v), want cancelled by River UI's own button", state, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"html"
 	"net/http"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -69,7 +70,8 @@ func TestGraphiQLIsServedFromThisOrigin(t *testing.T) {
 }
 
 // TestGraphiQLWorksOffline loads GraphiQL in headless Chromium with every
-// other origin unreachable and runs a query from it (web/test/graphiql.mjs).
+// other origin unreachable, finds the schema in its Docs explorer and its
+// autocomplete, and runs a query from it (web/test/graphiql.mjs).
 func TestGraphiQLWorksOffline(t *testing.T) {
 	t.Parallel()
 	root, node := browserTool(t)
@@ -81,7 +83,30 @@ func TestGraphiQLWorksOffline(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("graphiql.mjs exited %d\nstderr: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, `"offline and same-origin"`) {
-		t.Fatalf("graphiql.mjs did not reach its last step:\n%s", stdout)
+	for _, step := range []string{`"docs explorer lists Query"`, `"autocomplete offers a field"`, `"offline and same-origin"`} {
+		if !strings.Contains(stdout, step) {
+			t.Fatalf("graphiql.mjs did not reach %s:\n%s", step, stdout)
+		}
 	}
+}
+
+// TestIntrospectedSchemaIsTheDefinedOne: the schema a frontend's tools
+// build from the URL (graphql-js's standard introspection query and
+// buildClientSchema, web/test/introspect.mjs) is, type by type, the one
+// graph/*.graphqls define: nothing a depth or cost bound cuts off, nothing
+// served that is not defined.
+func TestIntrospectedSchemaIsTheDefinedOne(t *testing.T) {
+	t.Parallel()
+	root, node := jsClient(t)
+	a := startApp(t, nil)
+	files, err := filepath.Glob(filepath.Join(root, "graph", "*.graphqls"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no schema files: %v", err)
+	}
+	args := append([]string{"web/test/introspect.mjs", a.base + "/graphql", a.token(t, "alice", false)}, files...)
+	stdout, stderr, code := runNode(t, root, node, 2*time.Minute, args...)
+	if code != 0 {
+		t.Fatalf("introspect.mjs exited %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	t.Logf("%s", strings.TrimSpace(stdout))
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/server/httpapi"
 	"github.com/jackc/pgx/v5"
 )
@@ -80,7 +81,10 @@ func TestSlowBodiesAreCut(t *testing.T) {
 			}
 		}, "HTTP/1.1 408"},
 		{"SSE subscription body, 9 bytes then silence", "POST /graphql HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: 100", nineThenSilence, "HTTP/1.1 408"},
-		{"OCR callback, 9 bytes then silence", "POST /internal/ocr/callback HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\nContent-Length: 100", nineThenSilence, "HTTP/1.1 400"},
+		// A keyed callback that stalls is cut like any body; an unkeyed one is
+		// refused from its headers, before a byte of the body is waited for.
+		{"OCR callback, keyed, 9 bytes then silence", "POST /internal/ocr/callback HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\n" + ocr.HeaderInternalAPIKey + ": " + a.cfg.OCRCallbackKey + "\r\nContent-Length: 100", nineThenSilence, "HTTP/1.1 400"},
+		{"OCR callback, no key, 9 bytes then silence", "POST /internal/ocr/callback HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\nContent-Length: 100", nineThenSilence, "HTTP/1.1 401"},
 		{"REST POST, 9 bytes then silence", "POST /nests/x/analysis/registry/issue HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + tok + "\r\nContent-Length: 100", nineThenSilence, ""},
 	}
 	for _, tc := range cases {

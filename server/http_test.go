@@ -3,11 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/dungji/dungji/server/config"
+	"encoding/base64"
+	"fmt"
+	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dungji/dungji/server/config"
 )
 
 func TestHealthAndReady(t *testing.T) {
@@ -31,34 +36,132 @@ func TestHealthAndReady(t *testing.T) {
 	}
 }
 
+// TestRiverUI: operators log in to a session (a signed, expiring,
+// HttpOnly SameSite=Strict cookie) instead of a browser-cached basic-auth
+// login, and River UI's actions are taken only from its own origin: a
+// text/plain POST from another origin (no preflight) cancelled jobs once.
 func TestRiverUI(t *testing.T) {
 	t.Parallel()
 	a := startApp(t, map[string]string{"RIVERUI_USER": "ops", "RIVERUI_PASSWORD": "s3cret-pass"})
-	cases := []struct {
+	noRedirect := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	send := func(method, path, body string, hdr ...string) (*http.Response, string) {
+		req, _ := http.NewRequest(method, a.base+path, strings.NewReader(body))
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+		resp, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	login := func(user, pass string, hdr ...string) *http.Response {
+		form := url.Values{"user": {user}, "password": {pass}, "next": {"/riverui/jobs"}}.Encode()
+		resp, _ := send(http.MethodPost, "/riverui/login", form, append([]string{"Content-Type", "application/x-www-form-urlencoded", "Origin", a.base}, hdr...)...)
+		return resp
+	}
+	// Not logged in.
+	if resp, _ := send(http.MethodGet, "/riverui/", ""); resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/riverui/login") {
+		t.Errorf("the page, logged out: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if resp, page := send(http.MethodGet, "/riverui/login", ""); resp.StatusCode != 200 || !strings.Contains(page, `<form method="post" action="/riverui/login">`) {
+		t.Errorf("the login page: %d %.200s", resp.StatusCode, page)
+	}
+	for _, c := range []struct {
+		name string
+		hdr  []string
+	}{
+		{"no credentials", nil},
+		{"basic auth, once accepted and cached by browsers", []string{"Authorization", "Basic " + base64.StdEncoding.EncodeToString([]byte("ops:s3cret-pass"))}},
+		{"a forged session", []string{"Cookie", "dungji_operator=99999999999.AAAA"}},
+		{"a session that has expired", []string{"Cookie", "dungji_operator=1000." + strings.Repeat("A", 43)}},
+	} {
+		if resp, _ := send(http.MethodGet, "/riverui/api/queues", "", c.hdr...); resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") == "" {
+			t.Errorf("the API, %s: %d", c.name, resp.StatusCode)
+		}
+	}
+	for _, c := range []struct {
 		name, user, pass string
+		hdr              []string
 		status           int
 	}{
-		{"no credentials", "", "", 401},
-		{"wrong password", "ops", "nope", 401},
-		{"wrong user", "root", "s3cret-pass", 401},
-		{"right credentials", "ops", "s3cret-pass", 200},
+		{"a wrong password", "ops", "nope", nil, 401},
+		{"a wrong user", "root", "s3cret-pass", nil, 401},
+		{"from another site (login CSRF)", "ops", "s3cret-pass", []string{"Origin", "https://evil.example"}, 403},
+	} {
+		if resp := login(c.user, c.pass, c.hdr...); resp.StatusCode != c.status || len(resp.Cookies()) != 0 {
+			t.Errorf("login, %s: %d %v", c.name, resp.StatusCode, resp.Cookies())
+		}
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, path := range []string{"/riverui/", "/riverui/api/queues"} {
-				req, _ := http.NewRequest(http.MethodGet, a.base+path, nil)
-				if tc.user != "" {
-					req.SetBasicAuth(tc.user, tc.pass)
-				}
-				resp, body := a.do(t, req)
-				if resp.StatusCode != tc.status {
-					t.Fatalf("%s: status %d, want %d: %.200s", path, resp.StatusCode, tc.status, body)
-				}
-				if tc.status == 401 && resp.Header.Get("WWW-Authenticate") == "" {
-					t.Fatal("401 without WWW-Authenticate")
-				}
-			}
-		})
+	resp := login("ops", "s3cret-pass")
+	var session *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Name == "dungji_operator" {
+			session = c
+		}
+	}
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/riverui/jobs" || session == nil ||
+		!session.HttpOnly || session.SameSite != http.SameSiteStrictMode || session.MaxAge <= 0 || session.MaxAge > 8*3600 {
+		t.Fatalf("login: %d %q %+v", resp.StatusCode, resp.Header.Get("Location"), session)
+	}
+	cookie := "dungji_operator=" + session.Value
+	if resp, _ := send(http.MethodGet, "/riverui/api/queues", "", "Cookie", cookie); resp.StatusCode != 200 {
+		t.Fatalf("the API, logged in: %d", resp.StatusCode)
+	}
+	// A job to cancel.
+	var jobID int64
+	if err := a.db.Pool.QueryRow(context.Background(), `INSERT INTO river_job (args, kind, max_attempts, queue, state, scheduled_at)
+		VALUES ('{}', 'no_such_kind', 1, 'parked', 'scheduled', now() + interval '1 day') RETURNING id`).Scan(&jobID); err != nil {
+		t.Fatal(err)
+	}
+	cancel := fmt.Sprintf(`{"ids":["%d"]}`, jobID)
+	for _, c := range []struct {
+		name   string
+		hdr    []string
+		status int
+	}{
+		{"text/plain from another site", []string{"Content-Type", "text/plain", "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"}, 403},
+		{"from another port of this host", []string{"Content-Type", "application/json", "Origin", "http://127.0.0.1:1", "Sec-Fetch-Site", "same-site"}, 403},
+		{"with no Origin", []string{"Content-Type", "application/json"}, 403},
+	} {
+		if resp, body := send(http.MethodPost, "/riverui/api/jobs/cancel", cancel, append([]string{"Cookie", cookie}, c.hdr...)...); resp.StatusCode != c.status {
+			t.Errorf("cancel, %s: %d %s", c.name, resp.StatusCode, body)
+		}
+	}
+	var state string
+	if err := a.db.Pool.QueryRow(context.Background(), `SELECT state FROM river_job WHERE id = $1`, jobID).Scan(&state); err != nil || state != "scheduled" {
+		t.Fatalf("after the refused cancels the job is %s (%v)", state, err)
+	}
+	// As River UI's own page sends it: a fetch with a string body, text/plain.
+	if resp, body := send(http.MethodPost, "/riverui/api/jobs/cancel", cancel, "Cookie", cookie, "Content-Type", "text/plain;charset=UTF-8",
+		"Origin", a.base, "Sec-Fetch-Site", "same-origin"); resp.StatusCode != 200 {
+		t.Fatalf("cancel from River UI's own page: %d %s", resp.StatusCode, body)
+	}
+	if err := a.db.Pool.QueryRow(context.Background(), `SELECT state FROM river_job WHERE id = $1`, jobID).Scan(&state); err != nil || state != "cancelled" {
+		t.Fatalf("the job is %s (%v)", state, err)
+	}
+	// The login page, logged in, is the way out.
+	if resp, page := send(http.MethodGet, "/riverui/login", "", "Cookie", cookie); resp.StatusCode != 200 || !strings.Contains(page, `action="/riverui/logout"`) {
+		t.Errorf("the login page, logged in: %d %.300s", resp.StatusCode, page)
+	}
+	// Logging out ends the session in the browser, and on the server: a
+	// copy of the cookie is refused too.
+	if resp, _ := send(http.MethodPost, "/riverui/logout", "", "Cookie", cookie, "Origin", a.base); resp.StatusCode != http.StatusSeeOther ||
+		len(resp.Cookies()) != 1 || resp.Cookies()[0].MaxAge >= 0 {
+		t.Errorf("logout: %d %v", resp.StatusCode, resp.Cookies())
+	}
+	if resp, _ := send(http.MethodGet, "/riverui/api/queues", "", "Cookie", cookie); resp.StatusCode != 401 {
+		t.Errorf("the API with a logged-out session's cookie: %d", resp.StatusCode)
+	}
+	// A command-line client names no origin at all: it may log in (it
+	// carries no page's intent); an invalid admin token is 401 with why.
+	if resp := login("ops", "s3cret-pass", "Origin", ""); resp.StatusCode != http.StatusSeeOther || len(resp.Cookies()) != 1 {
+		t.Errorf("login from curl: %d %v", resp.StatusCode, resp.Cookies())
+	}
+	if resp, body := send(http.MethodGet, "/riverui/api/queues", "", "Authorization", "Bearer not-a-token"); resp.StatusCode != 401 || !strings.Contains(body, "malformed") {
+		t.Errorf("an invalid admin token: %d %s", resp.StatusCode, body)
 	}
 }
 

@@ -43,7 +43,7 @@ func (a *App) setupOCR() error {
 			return fmt.Errorf("built-in OCR engine: %w", err)
 		}
 		a.ocrServer = srv
-		a.ocrEngine = ocr.NewHTTPEngine(a.base+httpapi.OCREnginePrefix, hc)
+		a.ocrEngine = ocr.NewHTTPEngine(a.internalBase+httpapi.OCREnginePrefix, hc)
 	}
 	if a.cfg.OCRSigningSecret != "" {
 		wh, err := standardwebhooks.NewWebhook(a.cfg.OCRSigningSecret)

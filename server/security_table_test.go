@@ -385,6 +385,7 @@ func securityRows() []secRow {
 	rateLimitRows(add)
 	graphQLLimitRows(add)
 	methodRows(add)
+	edgeInputRows(add)
 	operatorPageRows(add)
 	headerRows(add)
 	callbackRows(add)
@@ -410,6 +411,11 @@ func tokenRows(add func(...secRow)) {
 		{"no exp", hs(jwt.MapClaims{"sub": "m"})},
 		{"not valid yet", hs(jwt.MapClaims{"sub": "m", "exp": future, "nbf": future - 60})},
 		{"no subject", hs(jwt.MapClaims{"exp": future})},
+		{"a NUL in its subject", hs(jwt.MapClaims{"sub": "a\x00b", "exp": future})},
+		{"a C1 control in its subject", hs(jwt.MapClaims{"sub": "dev\u0085", "exp": future})},
+		{"a byte-order mark before its subject", hs(jwt.MapClaims{"sub": "\ufeffdev", "exp": future})},
+		{"U+FFFD (a lone surrogate, decoded) in its subject", hs(jwt.MapClaims{"sub": "a\ufffdb", "exp": future})},
+		{"expired two minutes ago, past the minute of skew", hs(jwt.MapClaims{"sub": "m", "exp": time.Now().Add(-2 * time.Minute).Unix()})},
 		{"not a JWT", "hello"},
 		{"empty bearer", ""},
 	} {
@@ -426,6 +432,23 @@ func tokenRows(add func(...secRow)) {
 		add(secRow{name: "token over REST: " + tc.name, status: 401, code: "UNAUTHENTICATED", header: "WWW-Authenticate", unchanged: true,
 			send: func(e *secEnv) secAnswer {
 				return e.post("/nests/"+e.nest+"/analysis/registry/issue", "", "", "Authorization", "Bearer "+token)
+			}})
+	}
+	// Streams answer a refused token 401 before they open, not 200 and an
+	// UNAUTHENTICATED event.
+	expired := hs(jwt.MapClaims{"sub": "alice", "exp": time.Now().Add(-2 * time.Minute).Unix()})
+	nul := hs(jwt.MapClaims{"sub": "alice\x00", "exp": future})
+	for _, tc := range []struct{ name, accept, token string }{
+		{"SSE, expired", "text/event-stream", expired},
+		{"SSE, a NUL in its subject", "text/event-stream", nul},
+		{"multipart subscription, expired", "multipart/mixed;subscriptionSpec=\"1.0\", application/json", expired},
+		{"multipart subscription, a NUL in its subject", "multipart/mixed;subscriptionSpec=\"1.0\", application/json", nul},
+	} {
+		add(secRow{name: "token on a stream: " + tc.name, status: 401, code: "UNAUTHENTICATED", header: "WWW-Authenticate", absent: []string{tc.token},
+			send: func(e *secEnv) secAnswer {
+				b, _ := json.Marshal(map[string]any{"query": `subscription($id: ID!) { nestTasksUpdated(nestId: $id) { __typename } }`,
+					"variables": map[string]any{"id": e.nest}})
+				return e.post("/graphql", "application/json", string(b), "Accept", tc.accept, "Authorization", "Bearer "+tc.token)
 			}})
 	}
 	add(secRow{name: "token: a valid one works", status: 200, code: "-",
@@ -600,7 +623,15 @@ func bodyRows(add func(...secRow)) {
 	}
 	add(secRow{name: "body: 9 bytes then silence on /graphql is 408 within seconds", status: 408, send: slow("/graphql", "")})
 	add(secRow{name: "body: 9 bytes then silence on an SSE request is 408", status: 408, send: slow("/graphql", "\r\nAccept: text/event-stream")})
-	add(secRow{name: "body: 9 bytes then silence on the OCR callback is 400", status: 400, send: slow(httpapi.OCRCallbackPath, "")})
+	add(secRow{name: "body: 9 bytes then silence on the OCR callback is 400", status: 400,
+		send: slow(httpapi.OCRCallbackPath, "\r\n"+ocr.HeaderInternalAPIKey+": "+tableCallbackKey)})
+	// The key is checked before the body is read: a 401, not the 400 of a
+	// body that never came (40 unkeyed 8 MiB posts held 590 MB when the
+	// body was read first).
+	add(secRow{name: "OCR callback: no key, 8 MiB declared and none sent, is 401 before the body", status: 401,
+		send: func(e *secEnv) secAnswer {
+			return e.raw("POST "+httpapi.OCRCallbackPath+" HTTP/1.1\r\nHost: HOST\r\nContent-Type: application/json\r\nContent-Length: 8000000", func(net.Conn) {})
+		}})
 	add(secRow{name: "body: a byte every 300 ms is cut", status: 408,
 		send: func(e *secEnv) secAnswer {
 			return e.raw("POST /graphql HTTP/1.1\r\nHost: HOST\r\nContent-Type: application/json\r\nContent-Length: 1000", func(c net.Conn) {
@@ -641,6 +672,17 @@ func rateLimitRows(add func(...secRow)) {
 		}})
 }
 
+// bomb is a document of n fragments, each spreading the next twice.
+func bomb(n int) string {
+	var b strings.Builder
+	b.WriteString("query { ...L1 }\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "fragment L%d on Query { ...L%d ...L%d }\n", i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, "fragment L%d on Query { __typename }\n", n)
+	return b.String()
+}
+
 // graphQLLimitRows adds the rows of one surface. GraphQL limits.
 func graphQLLimitRows(add func(...secRow)) {
 	deep := "{ nests(first: 1) { nodes { issuanceTasks(first: 1) { nodes { nest { issuanceTasks(first: 1) { nodes { nest { issuanceTasks(first: 1) { nodes { nest { issuanceTasks(first: 1) { nodes { id } } } } } } } } } } } } } }"
@@ -650,10 +692,21 @@ func graphQLLimitRows(add func(...secRow)) {
 		{"too many tokens", "{ " + strings.Repeat("__typename ", 12_000) + "}", "GRAPHQL_PARSE_FAILED"},
 		{"page over the maximum", `{ nests(first: 1000) { nodes { id } } }`, "BAD_USER_INPUT"},
 		{"negative page size", `{ nests(first: -1) { nodes { id } } }`, "BAD_USER_INPUT"},
+		// A tiny input that expands: refused before anything walks it,
+		// anonymous as much as signed in (n = 25 pinned a core for
+		// minutes inside the complexity walk).
+		{"a fragment bomb of 25 (33 million fields in 1 KB)", bomb(25), "SELECTION_LIMIT_EXCEEDED"},
+		{"a fragment bomb of 8 (254 spreads)", bomb(8), "SPREAD_LIMIT_EXCEEDED"},
+		{"a fragment bomb of 500", bomb(500), "FRAGMENT_LIMIT_EXCEEDED"},
+		{"101 aliases", "{" + strings.Repeat(" a: __typename", 101) + " }", "ALIAS_LIMIT_EXCEEDED"},
 	} {
 		add(secRow{name: "limits: " + tc.name, status: 200, code: tc.code,
 			send: func(e *secEnv) secAnswer { return e.gql("alice", tc.query, nil) }})
 	}
+	add(secRow{name: "limits: a fragment bomb of 30, anonymous", status: 200, code: "SELECTION_LIMIT_EXCEEDED",
+		send: func(e *secEnv) secAnswer { return e.gql("", bomb(30), nil) }})
+	add(secRow{name: "limits: a fragment bomb of 30 by GET, anonymous", status: 200, code: "SELECTION_LIMIT_EXCEEDED",
+		send: func(e *secEnv) secAnswer { return e.get("/graphql?query=" + url.QueryEscape(bomb(30))) }})
 	add(secRow{name: "introspection: development answers", only: "development", status: 200, code: "-",
 		send: func(e *secEnv) secAnswer { return e.gql("", `{ __schema { queryType { name } } }`, nil) }})
 	add(secRow{name: "introspection: production refuses", only: "production", status: 200, code: "FORBIDDEN",
@@ -679,12 +732,93 @@ func methodRows(add func(...secRow)) {
 			q := url.QueryEscape(`mutation { createNest(input: {title: "g", address: "a", registryUniqueNo: "11012021003412"}) { id } }`)
 			return e.get("/graphql?query="+q, "Authorization", "Bearer "+e.token("alice", false))
 		}})
+	// Every route answers a method it does not take 405 with Allow.
+	for _, tc := range []struct{ method, path, allow string }{
+		{http.MethodPost, "/healthz", "GET"},
+		{http.MethodPut, "/readyz", "GET"},
+		{http.MethodPut, "/metrics", "GET"},
+		{http.MethodGet, httpapi.OCRCallbackPath, "POST"},
+		{http.MethodPatch, "/graphql", "POST"},
+		{http.MethodHead, "/graphql", "POST"},
+		{http.MethodDelete, "/", "GET"},
+		{http.MethodPost, "/", "GET"},
+		{http.MethodPut, "/app.js", "GET"},
+		{http.MethodPost, "/watch/budget", "GET"},
+	} {
+		add(secRow{name: "method: " + tc.method + " " + tc.path + " is 405 with Allow", status: 405, header: "Allow",
+			send: func(e *secEnv) secAnswer {
+				req, _ := http.NewRequest(tc.method, e.base+tc.path, strings.NewReader("{}"))
+				req.Header.Set("Authorization", "Bearer "+e.token("alice", false))
+				a := e.do(req)
+				if !strings.Contains(a.header.Get("Allow"), tc.allow) {
+					e.t.Errorf("Allow: %q, want it to name %s", a.header.Get("Allow"), tc.allow)
+				}
+				return a
+			}})
+	}
 	add(secRow{name: "path: NUL in a REST path is a 4xx", status: 0, unchanged: true,
 		send: func(e *secEnv) secAnswer {
 			req, _ := http.NewRequest(http.MethodGet, e.base+"/nests/"+e.nest+"/analysis/registry/issue/%00", nil)
 			req.Header.Set("Authorization", "Bearer "+e.token("alice", false))
 			return e.do(req)
 		}})
+}
+
+// edgeInputRows adds the rows of one surface: values at the edge of what a
+// field holds — dates PostgreSQL cannot store, bytes that are not UTF-8,
+// ports that do not exist — each a 400, never a 500 or stored garbage.
+func edgeInputRows(add func(...secRow)) {
+	for _, m := range []string{"0000-01", "0001-01", "1969-12"} {
+		add(secRow{name: "date: watchBudget(month: " + m + ")", status: 200, code: "BAD_USER_INPUT", field: "month",
+			send: func(e *secEnv) secAnswer {
+				return e.gql("alice", `query($m: String) { watchBudget(month: $m) { used } }`, map[string]any{"m": m})
+			}})
+		add(secRow{name: "date: GET /watch/budget?month=" + m, status: 400, code: "BAD_USER_INPUT",
+			send: func(e *secEnv) secAnswer {
+				return e.get("/watch/budget?month="+m, "Authorization", "Bearer "+e.token("alice", false))
+			}})
+	}
+	add(secRow{name: "date: the last month, 9999-12, is a month", status: 200, code: "-",
+		send: func(e *secEnv) secAnswer {
+			return e.gql("alice", `{ watchBudget(month: "9999-12") { used } }`, nil)
+		}})
+	add(secRow{name: "UTF-8: an escaped lone surrogate in a variable is 400, not stored as U+FFFD", status: 400, code: "BAD_REQUEST", unchanged: true,
+		send: func(e *secEnv) secAnswer {
+			body := `{"query":"mutation($in: CreateNestInput!) { createNest(input: $in) { id } }","variables":{"in":{"title":"a\ud800b","address":"x","registryUniqueNo":"11012021003412"}}}`
+			return e.post("/graphql", "application/json", body, "Authorization", "Bearer "+e.token("alice", false))
+		}})
+	add(secRow{name: "UTF-8: an escaped lone surrogate in a REST body is 400", status: 400, code: "BAD_USER_INPUT",
+		send: func(e *secEnv) secAnswer {
+			return e.post("/webhooks/endpoints", "application/json", `{"url":"https://93.184.215.14/\udc00"}`,
+				"Authorization", "Bearer "+e.token("alice", false))
+		}})
+	add(secRow{name: "UTF-8: invalid bytes in a GET query's variables are 400", status: 400, code: "BAD_REQUEST",
+		send: func(e *secEnv) secAnswer {
+			return e.get("/graphql?query="+url.QueryEscape(`query($m: String) { watchBudget(month: $m) { used } }`)+"&variables=%7B%22m%22%3A%22%FF%22%7D",
+				"Authorization", "Bearer "+e.token("alice", false))
+		}})
+	add(secRow{name: "UTF-8: invalid bytes in a POST /graphql body are 400, not stored as U+FFFD", status: 400, code: "BAD_REQUEST", unchanged: true,
+		send: func(e *secEnv) secAnswer {
+			body := "{\"query\":\"mutation { createNest(input: {title: \\\"a\xff\xfeb\\\", address: \\\"x\\\", registryUniqueNo: \\\"11012021003412\\\"}) { id } }\"}"
+			return e.post("/graphql", "application/json", body, "Authorization", "Bearer "+e.token("alice", false))
+		}})
+	add(secRow{name: "UTF-8: invalid bytes in a variable are 400", status: 400, code: "BAD_REQUEST", unchanged: true,
+		send: func(e *secEnv) secAnswer {
+			body := "{\"query\":\"mutation($in: CreateNestInput!) { createNest(input: $in) { id } }\",\"variables\":{\"in\":{\"title\":\"\xc3\",\"address\":\"x\",\"registryUniqueNo\":\"11012021003412\"}}}"
+			return e.post("/graphql", "application/json", body, "Authorization", "Bearer "+e.token("alice", false))
+		}})
+	add(secRow{name: "UTF-8: invalid bytes in a REST body are 400", status: 400, code: "BAD_USER_INPUT", present: []string{"UTF-8"},
+		send: func(e *secEnv) secAnswer {
+			return e.post("/webhooks/endpoints", "application/json", "{\"url\":\"https://93.184.215.14/ho\xffok\"}",
+				"Authorization", "Bearer "+e.token("alice", false))
+		}})
+	for _, port := range []string{"99999", "0", "-1"} {
+		add(secRow{name: "webhook: a URL with port " + port + " is refused", status: 400, code: "BAD_USER_INPUT",
+			send: func(e *secEnv) secAnswer {
+				return e.post("/webhooks/endpoints", "application/json", `{"url":"https://93.184.215.14:`+port+`/hook"}`,
+					"Authorization", "Bearer "+e.token("alice", false))
+			}})
+	}
 }
 
 // operatorPageRows adds the rows of one surface. River UI, metrics, readiness.
@@ -698,7 +832,7 @@ func operatorPageRows(add func(...secRow)) {
 		{"a wrong password", func(_ *secEnv, r *http.Request) { r.SetBasicAuth("ops", "nope") }, 401},
 		{"a user token", func(e *secEnv, r *http.Request) { r.Header.Set("Authorization", "Bearer "+e.token("alice", false)) }, 403},
 		{"an admin token", func(e *secEnv, r *http.Request) { r.Header.Set("Authorization", "Bearer "+e.token("root", true)) }, 200},
-		{"the operator's basic auth", func(_ *secEnv, r *http.Request) { r.SetBasicAuth("ops", "river-ui-password-0123") }, 200},
+		{"the operator's basic auth, which browsers cache", func(_ *secEnv, r *http.Request) { r.SetBasicAuth("ops", "river-ui-password-0123") }, 401},
 	} {
 		add(secRow{name: "River UI: " + tc.name, status: tc.status,
 			send: func(e *secEnv) secAnswer {
@@ -771,6 +905,12 @@ func callbackRows(add func(...secRow)) {
 		}, 400},
 		{"signed, no job id", `{"status":"SUCCEEDED"}`, func() []string {
 			return append([]string{ocr.HeaderInternalAPIKey, tableCallbackKey}, signed(`{"status":"SUCCEEDED"}`, time.Now(), fmt.Sprint("msg_nid_", time.Now().UnixNano()))...)
+		}, 400},
+		{"signed, a NUL in job_id", "{\"job_id\":\"a\\u0000b\",\"status\":\"SUCCEEDED\"}", func() []string {
+			return append([]string{ocr.HeaderInternalAPIKey, tableCallbackKey}, signed("{\"job_id\":\"a\\u0000b\",\"status\":\"SUCCEEDED\"}", time.Now(), fmt.Sprint("msg_nul_", time.Now().UnixNano()))...)
+		}, 400},
+		{"signed, invalid UTF-8", "{\"job_id\":\"a\xffb\",\"status\":\"SUCCEEDED\"}", func() []string {
+			return append([]string{ocr.HeaderInternalAPIKey, tableCallbackKey}, signed("{\"job_id\":\"a\xffb\",\"status\":\"SUCCEEDED\"}", time.Now(), fmt.Sprint("msg_utf8_", time.Now().UnixNano()))...)
 		}, 400},
 		{"signed, an unknown job", `{"job_id":"no-such-job","status":"SUCCEEDED"}`, func() []string {
 			return append([]string{ocr.HeaderInternalAPIKey, tableCallbackKey}, signed(`{"job_id":"no-such-job","status":"SUCCEEDED"}`, time.Now(), fmt.Sprint("msg_unk_", time.Now().UnixNano()))...)

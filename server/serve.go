@@ -154,6 +154,10 @@ type App struct {
 	runsJobs bool
 	listener net.Listener
 	base     string // http://host:port of listener
+	// internalListener serves the OCR callback and the built-in engine on
+	// INTERNAL_ADDR (nil: listener does); internalBase is its URL, or base.
+	internalListener net.Listener
+	internalBase     string
 
 	ocrEngine  ocr.Engine
 	ocrServer  *ocr.Server // the built-in engine, when mounted here
@@ -213,6 +217,18 @@ func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger,
 	}
 	a.listener = ln
 	a.base = "http://" + ln.Addr().String()
+	// The OCR callback and the built-in engine: on INTERNAL_ADDR when set,
+	// which the public listener then does not serve.
+	a.internalBase = a.base
+	if cfg.InternalAddr != "" {
+		iln, err := net.Listen("tcp", cfg.InternalAddr)
+		if err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("listen on INTERNAL_ADDR %s: %w", cfg.InternalAddr, err)
+		}
+		a.internalListener = iln
+		a.internalBase = "http://" + iln.Addr().String()
+	}
 	if err := a.setupOCR(); err != nil {
 		return nil, err
 	}
@@ -240,7 +256,7 @@ func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger,
 		}
 		ropts, err := a.service.WorkerRiverOptions(jobs.WorkerDeps{Issuer: iss, Store: a.store,
 			IssuanceWorkers: cfg.IssuanceWorkers, JobTimeout: cfg.JobTimeout, JobRescueAfter: cfg.JobRescueAfter, Logger: log,
-			OCR: a.ocrEngine, OCRCallbackURL: cmp.Or(cfg.OCRCallbackURL, a.base+httpapi.OCRCallbackPath)})
+			OCR: a.ocrEngine, OCRCallbackURL: cmp.Or(cfg.OCRCallbackURL, a.internalBase+httpapi.OCRCallbackPath)})
 		if err != nil {
 			return nil, err
 		}
@@ -276,7 +292,7 @@ func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger,
 	a.api = &httpapi.API{Config: cfg, Service: a.service, DB: a.db, Tokens: a.tokens, Log: log,
 		ServesAPI: role.api(), WS: a.wsLimits, Metrics: a.metricsHandler(), Traced: a.traced,
 		Tracer: func() trace.TracerProvider { return a.tracer }, Callbacks: a.callbacks, Webhook: a.ocrWebhook,
-		Streams: a.streams, StreamWG: &a.streamWG}
+		Streams: a.streams, StreamWG: &a.streamWG, InternalSeparate: a.internalListener != nil}
 	if a.ocrServer != nil {
 		a.api.OCREngine = a.ocrServer.Handler()
 	}
@@ -292,6 +308,9 @@ func (a *App) routes() http.Handler { return a.api.Handler() }
 func (a *App) close() {
 	if a.listener != nil {
 		_ = a.listener.Close()
+	}
+	if a.internalListener != nil {
+		_ = a.internalListener.Close()
 	}
 	if a.ocrServer != nil {
 		_ = a.ocrServer.Close()
@@ -344,8 +363,14 @@ func (a *App) run(ctx context.Context, stdout io.Writer) error {
 	defer func() { stopBackground(); bg.Wait() }()
 	// Bodies, writes and idle connections are bounded too (httpapi.NewServer).
 	srv := httpapi.NewServer(a.routes(), a.cfg.BodyTimeout, a.cfg.RequestTimeout, slog.NewLogLogger(a.log.Handler(), slog.LevelWarn))
-	serveErr := make(chan error, 1)
+	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.Serve(ln) }()
+	var internal *http.Server
+	if a.internalListener != nil {
+		internal = httpapi.NewServer(a.api.InternalHandler(), a.cfg.BodyTimeout, a.cfg.RequestTimeout, slog.NewLogLogger(a.log.Handler(), slog.LevelWarn))
+		go func() { serveErr <- internal.Serve(a.internalListener) }()
+		a.log.Info("internal paths listening", "addr", a.internalBase)
+	}
 	close(a.ready)
 	a.log.Info("dungji listening", "addr", base, "role", a.role, "env", a.cfg.Env)
 	if a.cfg.Dev() {
@@ -365,6 +390,12 @@ func (a *App) run(ctx context.Context, stdout io.Writer) error {
 	a.cancelStreams()
 	if err := srv.Shutdown(sctx); err != nil {
 		a.log.Warn("http shutdown", "err", err)
+	}
+	if internal != nil {
+		// After the public server: callbacks still land while requests finish.
+		if err := internal.Shutdown(sctx); err != nil {
+			a.log.Warn("internal http shutdown", "err", err)
+		}
 	}
 	// Let the ended streams write their close frames before the process
 	// may exit.

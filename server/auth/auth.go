@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/golang-jwt/jwt/v5"
 
@@ -114,11 +116,31 @@ func (tk *Tokens) Verify(raw string) (jobs.Actor, error) {
 	if c.Subject == "" {
 		return jobs.Actor{}, errors.New("token has no subject")
 	}
+	if !ValidSubject(c.Subject) {
+		return jobs.Actor{}, errBadSubject
+	}
 	a := jobs.Actor{UserID: c.Subject, Admin: c.Role == "admin"}
 	if c.ExpiresAt != nil {
 		a.Expires = c.ExpiresAt.Time
 	}
 	return a, nil
+}
+
+// errBadSubject refuses a token whose subject is not a user id.
+var errBadSubject = errors.New("the token's subject is not a user id")
+
+// ValidSubject reports whether sub can be a user id: the id is stored in
+// text columns and shown in logs, so at most 200 bytes of UTF-8 with no
+// control or invisible format character (C0 and C1 controls, a byte-order
+// mark, zero-width characters), no U+FFFD (what a lone surrogate escape
+// decodes to), and no space at either end. A NUL reached SQL once and came
+// back INTERNAL; "\ufeffdev" showed as "dev" in the log while being
+// another user.
+func ValidSubject(sub string) bool {
+	return sub != "" && len(sub) <= 200 && utf8.ValidString(sub) && strings.TrimSpace(sub) == sub &&
+		!strings.ContainsFunc(sub, func(r rune) bool {
+			return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError
+		})
 }
 
 // Authenticate puts the caller in the request context when a valid bearer
@@ -176,6 +198,8 @@ func Problem(err error) string {
 		return "the token's audience is not accepted"
 	case errors.Is(err, jwt.ErrTokenMalformed):
 		return "the token is malformed"
+	case errors.Is(err, errBadSubject):
+		return "the token's subject is not a user id (at most 200 bytes of text, no control or invisible characters)"
 	default:
 		return "the token is not valid"
 	}

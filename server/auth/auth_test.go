@@ -191,3 +191,30 @@ func TestKeyTransport(t *testing.T) {
 		t.Fatalf("status %d, caller's header %q", resp.StatusCode, req.Header.Get(ocr.HeaderInternalAPIKey))
 	}
 }
+
+func TestValidSubject(t *testing.T) {
+	for _, tc := range []struct {
+		sub  string
+		want bool
+	}{
+		{"alice", true},
+		{"사용자-7", true},
+		{"user@example.com", true},
+		{"", false},
+		{" ", false},
+		{" alice", false},
+		{"alice\x00", false},
+		{"a\nb", false},
+		{"dev\u0085", false}, // C1 control
+		{"dev\u009f", false},
+		{"\ufeffdev", false}, // byte-order mark
+		{"a\u200bb", false},  // zero-width space
+		{"a\ufffdb", false},  // a lone surrogate, decoded
+		{"a\xffb", false},
+		{strings.Repeat("a", 201), false},
+	} {
+		if got := ValidSubject(tc.sub); got != tc.want {
+			t.Errorf("ValidSubject(%q) = %v, want %v", tc.sub, got, tc.want)
+		}
+	}
+}

@@ -9,8 +9,13 @@
 //     the caller (or what is wrong with the token, never the token itself)
 //     in the request context, and each operation that needs a user answers
 //     UNAUTHENTICATED, so `{ __typename }` works anonymously.
-//   - Operator pages (River UI, /metrics in production) take HTTP basic auth
-//     with configured credentials or an admin token (AdminOnly).
+//   - /metrics in production takes HTTP basic auth with the operator's
+//     credentials (a scraper's way) or an admin token (AdminOnly). River UI,
+//     which takes actions, uses a session instead (server/httpapi's
+//     operator.go): a browser caches basic auth and sends it with other
+//     sites' requests.
+//   - A token's subject is a user id: at most 200 bytes of UTF-8 without
+//     control characters, or the token is refused.
 //   - Service-to-service calls (the OCR engine's callbacks, our calls to the
 //     built-in engine) carry the internal key in ocr.HeaderInternalAPIKey (defined in jobs/ocr), compared
 //     in constant time against the current and the previous key.

@@ -77,6 +77,7 @@ type Config struct {
 	OCRSyncPageLimit       int           // OCR_SYNC_PAGE_LIMIT
 	OCREngineWorkers       int           // OCR_ENGINE_WORKERS
 	OCREngineAddr          string        // OCR_ENGINE_ADDR (dungji ocr-engine)
+	InternalAddr           string        // INTERNAL_ADDR; empty: the OCR callback and built-in engine on ADDR
 	OCRMaxWait             time.Duration // OCR_MAX_WAIT
 	OCRDeadline            time.Duration // OCR_DEADLINE
 	OCRDeadlinePerPage     time.Duration // OCR_DEADLINE_PER_PAGE
@@ -336,6 +337,12 @@ func loadOCRConfig(c *Config, getenv func(string) string) error {
 				return fmt.Errorf("%s must be a number from 1 to 256, not %q", v.name, s)
 			}
 			*v.dst = n
+		}
+	}
+	c.InternalAddr = getenv("INTERNAL_ADDR")
+	if c.InternalAddr != "" {
+		if _, _, err := net.SplitHostPort(c.InternalAddr); err != nil {
+			return fmt.Errorf("INTERNAL_ADDR %q is not host:port", c.InternalAddr)
 		}
 	}
 	c.OCREngineAddr = or(getenv("OCR_ENGINE_ADDR"), "127.0.0.1:8090")

@@ -49,6 +49,14 @@ type API struct {
 	Streams  context.Context
 	StreamWG *sync.WaitGroup
 
+	// InternalSeparate is set when the OCR callback and the built-in
+	// engine listen on INTERNAL_ADDR (InternalHandler): the public
+	// listener does not serve them.
+	InternalSeparate bool
+
 	replays replayGuard
 	uploads UploadSlots // uploads in flight, GraphQL's and REST's
+	// callbackBodies bounds the callback bodies being read at once.
+	callbackBodies     chan struct{}
+	callbackBodiesOnce sync.Once
 }

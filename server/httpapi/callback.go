@@ -26,17 +26,54 @@ const OCRCallbackPath = "/internal/ocr/callback"
 // MaxOCRCallbackBody bounds a callback: a result carries every page's text.
 const MaxOCRCallbackBody = 8 << 20
 
+// MaxOCRCallbackBodies bounds the callback bodies read at once (each up to
+// MaxOCRCallbackBody): one more waits, and after callbackBodyWait is 503
+// with Retry-After, which the engine retries.
+const MaxOCRCallbackBodies = 4
+
+// callbackBodyWait is how long a keyed callback waits for room.
+const callbackBodyWait = 10 * time.Second
+
 // ocrCallback receives an engine's result. It is exempt from user auth and
-// checks, in order: body size (413), the internal key and, when a signing
-// secret is configured, the Standard Webhooks signature (401), JSON (400), a
-// job id (400, before any lookup); then the lifecycle applies it in one
-// transaction. Duplicates and late results answer 200 and change nothing.
+// checks, in order: the internal key (401, from the headers, before a byte
+// of the body is read: 40 unkeyed 8 MiB posts at once held up to 590 MB
+// when the key was checked after the body), body size (413), room among
+// the bodies being read (waited for, then 503), the Standard Webhooks signature when a
+// signing secret is configured (401), JSON (400), a job id (400, before any
+// lookup); then the lifecycle applies it in one transaction. Duplicates
+// and late results answer 200 and change nothing.
 func (a *API) ocrCallback(w http.ResponseWriter, r *http.Request) {
 	outcome := "rejected_internal"
 	defer func() { a.Callbacks.WithLabelValues(outcome).Inc() }()
+	if !auth.KeyMatches(r.Header.Get(ocr.HeaderInternalAPIKey), a.Config.OCRCallbackKey, a.Config.OCRCallbackKeyPrevious) {
+		outcome = "rejected_key"
+		a.Log.Warn("OCR callback refused: internal key", "remote", r.RemoteAddr)
+		w.Header().Set("Connection", "close") // the body is not read
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong " + ocr.HeaderInternalAPIKey})
+		return
+	}
 	if r.ContentLength > MaxOCRCallbackBody {
 		outcome = "rejected_size"
+		w.Header().Set("Connection", "close")
 		writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": "body too large"})
+		return
+	}
+	a.callbackBodiesOnce.Do(func() { a.callbackBodies = make(chan struct{}, MaxOCRCallbackBodies) })
+	// A keyed caller waits its turn (its body waits in the socket, not in
+	// memory), up to callbackBodyWait.
+	wait := time.NewTimer(callbackBodyWait)
+	defer wait.Stop()
+	select {
+	case a.callbackBodies <- struct{}{}:
+		defer func() { <-a.callbackBodies }()
+	case <-r.Context().Done():
+		outcome = "rejected_busy"
+		return
+	case <-wait.C:
+		outcome = "rejected_busy"
+		w.Header().Set("Connection", "close")
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "too many callbacks are being received: send it again"})
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxOCRCallbackBody))
@@ -48,12 +85,6 @@ func (a *API) ocrCallback(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "could not read the body"})
-		return
-	}
-	if !auth.KeyMatches(r.Header.Get(ocr.HeaderInternalAPIKey), a.Config.OCRCallbackKey, a.Config.OCRCallbackKeyPrevious) {
-		outcome = "rejected_key"
-		a.Log.Warn("OCR callback refused: internal key", "remote", r.RemoteAddr)
-		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong " + ocr.HeaderInternalAPIKey})
 		return
 	}
 	webhookID := ""
@@ -73,6 +104,11 @@ func (a *API) ocrCallback(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusConflict, map[string]string{"error": "this webhook-id was already delivered"})
 			return
 		}
+	}
+	if p := textProblem(body); p != "" {
+		outcome = "rejected_json"
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "the body is not text: " + p})
+		return
 	}
 	var probe struct {
 		JobID *string `json:"job_id"`

@@ -86,20 +86,23 @@ func NewGraphQLHandler(svc *jobs.Service, o GraphQLOptions) http.Handler {
 	// this one only bounds the request.
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: maxUploadBody, MaxMemory: 8 << 20})
 	srv.AddTransport(transport.POST{})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	queries := lru.New[*ast.QueryDocument](1000)
+	srv.SetQueryCache(queries)
 	if o.Dev {
 		srv.Use(extension.Introspection{})
 	}
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
-	// Before the complexity limit, which converts literals to values.
+	// Before the complexity is priced, which converts literals to values.
 	srv.Use(literalCheck{})
-	srv.Use(extension.FixedComplexityLimit(cmp.Or(o.ComplexityLimit, 1000)))
-	srv.Use(depthLimit{max: 12})
+	// The document's shape is bounded before it is validated (after APQ
+	// has filled it in); its complexity after (bounds.go).
+	srv.Use(&operationBounds{complexityLimit: cmp.Or(o.ComplexityLimit, 1000), tokenLimit: parserTokenLimit,
+		cached: func(ctx context.Context, q string) bool { _, ok := queries.Get(ctx, q); return ok }})
 	srv.Use(singleRootField{})
 	srv.Use(graph.Dataloaders{Service: svc, Wait: o.BatchWait})
 	// "Did you mean …?" would describe the schema that production hides.
 	srv.SetDisableSuggestion(!o.Dev)
-	srv.SetParserTokenLimit(10_000)
+	srv.SetParserTokenLimit(parserTokenLimit)
 	srv.AroundOperations(graphQLSpans(o.Tracer))
 	srv.SetErrorPresenter(withoutSuggestions(!o.Dev, graph.ErrorPresenter(log)))
 	srv.SetRecoverFunc(graph.RecoverFunc(log))
@@ -111,6 +114,9 @@ func NewGraphQLHandler(svc *jobs.Service, o GraphQLOptions) http.Handler {
 	}
 	return limitGraphQLBody(cmp.Or(o.Uploads, &UploadSlots{}), h)
 }
+
+// parserTokenLimit bounds the tokens of a GraphQL document.
+const parserTokenLimit = 10_000
 
 // maxUploadBody bounds a multipart request carrying an upload: the largest
 // file accepted and room for the other parts.

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"time"
+	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql/playground"
 
+	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/server/auth"
 	"github.com/dungji/dungji/web"
 )
@@ -23,11 +25,12 @@ func (a *API) Handler() http.Handler {
 	mux.HandleFunc("GET /readyz", a.readyz)
 	mux.Handle("GET /metrics", a.Metrics)
 	// The OCR callback and the built-in engine serve every role: the engine
-	// runs where the workers run, and any instance can take a result.
-	mux.HandleFunc("POST "+OCRCallbackPath, a.ocrCallback)
-	if a.OCREngine != nil {
-		mux.Handle(OCREnginePrefix+"/", http.StripPrefix(OCREnginePrefix,
-			auth.RequireKey(a.Config.OCRCallbackKey, a.Config.OCRCallbackKeyPrevious, a.OCREngine)))
+	// runs where the workers run, and any instance can take a result. With
+	// INTERNAL_ADDR they listen there (InternalHandler), not here.
+	if a.InternalSeparate {
+		mux.Handle("/internal/", http.NotFoundHandler())
+	} else {
+		a.internalRoutes(mux)
 	}
 	if !a.ServesAPI {
 		return accessLog(a.Log, a.Traced(securityHeaders(mux)))
@@ -36,7 +39,7 @@ func (a *API) Handler() http.Handler {
 		Dev: a.Config.Dev(), AllowedOrigins: a.Config.AllowedOrigins, Tokens: a.Tokens, Logger: a.Log, WS: a.WS,
 		PingInterval: a.Config.StreamPing, InitTimeout: a.Config.WSInitTimeout, Stop: a.Streams, Streams: a.StreamWG,
 		Tracer: a.Tracer, RequestTimeout: a.Config.RequestTimeout, Uploads: &a.uploads})))
-	mux.Handle("/graphql", gql)
+	mux.Handle("/graphql", graphQLMethods(gql))
 	a.restRoutes(mux)
 	if a.Config.Dev() {
 		mux.Handle("GET /graphiql", graphiQL())
@@ -44,10 +47,36 @@ func (a *API) Handler() http.Handler {
 		mux.Handle("/graphiql/", http.NotFoundHandler()) // its assets, development only like the page
 	}
 	if a.RiverUI != nil {
-		mux.Handle("/riverui/", a.Tokens.AdminOnly("River UI", a.RiverUIUser, a.RiverUIPassword, a.RiverUI))
+		mux.Handle("/riverui/", newOperatorGuard(a.Tokens, a.RiverUIUser, a.RiverUIPassword, a.DB, a.RiverUI)) // operator.go
 	}
-	mux.Handle("/", web.Handler())
+	// The console's files, GET and HEAD only. Every path another pattern
+	// takes for some methods (GET /healthz) falls here for the others, so
+	// this answers them 405 with Allow. ("GET /" would conflict with the
+	// method-less prefixes above.)
+	mux.Handle("/", methods(map[string]http.HandlerFunc{http.MethodGet: web.Handler().ServeHTTP}))
 	return accessLog(a.Log, a.Traced(securityHeaders(cors(a.Config.CORSOrigins, mux))))
+}
+
+// internalRoutes mounts the OCR callback and the built-in engine.
+func (a *API) internalRoutes(mux *http.ServeMux) {
+	// Not "POST path": GET on it would fall through to the console's
+	// files (404) instead of 405.
+	mux.Handle(OCRCallbackPath, methods(map[string]http.HandlerFunc{http.MethodPost: a.ocrCallback}))
+	if a.OCREngine != nil {
+		mux.Handle(OCREnginePrefix+"/", http.StripPrefix(OCREnginePrefix,
+			auth.RequireKey(a.Config.OCRCallbackKey, a.Config.OCRCallbackKeyPrevious, a.OCREngine)))
+	}
+}
+
+// InternalHandler is what INTERNAL_ADDR serves: the OCR callback, the
+// built-in engine and a health check, nothing a user calls.
+func (a *API) InternalHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	a.internalRoutes(mux)
+	return accessLog(a.Log, a.Traced(securityHeaders(mux)))
 }
 
 // graphiQL is gqlgen's GraphiQL page with its scripts and style served by
@@ -125,4 +154,33 @@ func (s *statusOnly) Write(b []byte) (int, error) {
 		return len(b), err
 	}
 	return s.ResponseWriter.Write(b)
+}
+
+// graphQLMethods answers 405 with Allow for a method no GraphQL transport
+// takes, in the GraphQL error shape: GET and POST, PUT and DELETE for
+// graphql-sse's single-connection mode (reserve and stop a stream), and
+// OPTIONS for a CORS preflight. A WebSocket upgrade is a GET.
+func graphQLMethods(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet:
+			// A query over GET: its parameters are text as a body is.
+			for _, vs := range r.URL.Query() {
+				for _, v := range vs {
+					if !utf8.ValidString(v) || loneSurrogateEscape([]byte(v)) >= 0 {
+						writeGraphQLError(w, http.StatusBadRequest, "a query parameter is not text: invalid UTF-8, or an escape of half a surrogate pair", jobs.CodeBadRequest)
+						return
+					}
+				}
+			}
+		case http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodOptions:
+		default:
+			w.Header().Set("Allow", "GET, POST, PUT, DELETE, OPTIONS")
+			writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"errors": []map[string]any{{
+				"message":    r.Method + " is not allowed on /graphql: queries are GET or POST, mutations POST, graphql-sse streams PUT and DELETE",
+				"extensions": map[string]any{"code": "METHOD_NOT_ALLOWED"}}}})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

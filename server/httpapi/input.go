@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -323,6 +324,9 @@ func short(s string) string {
 // graphQLRequestProblem says what is wrong with a JSON GraphQL request body,
 // in words that quote none of it; "" when it is a request object.
 func graphQLRequestProblem(body []byte) string {
+	if p := textProblem(body); p != "" {
+		return p
+	}
 	var req struct {
 		Query         *string        `json:"query"`
 		OperationName *string        `json:"operationName"`
@@ -386,4 +390,66 @@ func withoutSuggestions(strip bool, next graphql.ErrorPresenterFunc) graphql.Err
 		}
 		return e
 	}
+}
+
+// invalidUTF8At is the offset of the first byte of b that does not start a
+// valid UTF-8 sequence, or len(b).
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// textProblem says why a JSON body is not text, or "": an invalid UTF-8
+// byte, or a \u escape of half a surrogate pair. encoding/json decodes
+// each to U+FFFD without a word, and the replacement was stored.
+func textProblem(b []byte) string {
+	if !utf8.Valid(b) {
+		return fmt.Sprintf("it is not valid UTF-8 (the first invalid byte is at offset %d)", invalidUTF8At(b))
+	}
+	if at := loneSurrogateEscape(b); at >= 0 {
+		return fmt.Sprintf("it escapes half a UTF-16 surrogate pair at offset %d (\\ud800 to \\udfff stand only in pairs)", at)
+	}
+	return ""
+}
+
+// loneSurrogateEscape is the offset of the first \uD800–\uDFFF escape in
+// b that is not a high surrogate followed by a low one, or -1.
+func loneSurrogateEscape(b []byte) int {
+	hex4 := func(i int) (rune, bool) {
+		if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
+			return 0, false
+		}
+		n, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 16)
+		return rune(n), err == nil
+	}
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			continue
+		}
+		if b[i+1] != 'u' {
+			i++ // an escaped character, perhaps a backslash
+			continue
+		}
+		r, ok := hex4(i)
+		switch {
+		case !ok:
+			continue
+		case r >= 0xD800 && r < 0xDC00:
+			if lo, ok := hex4(i + 6); ok && lo >= 0xDC00 && lo < 0xE000 {
+				i += 11
+				continue
+			}
+			return i
+		case r >= 0xDC00 && r < 0xE000:
+			return i
+		}
+		i += 5
+	}
+	return -1
 }

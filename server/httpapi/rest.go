@@ -83,7 +83,8 @@ func (a *API) restRoutes(mux *http.ServeMux) {
 	// The upload reads a body: its work is bounded once the body is read
 	// (restUploadRegistry), the body by its own rule (MinBodyRate).
 	mux.Handle(restUploadPath, a.Tokens.Authenticate(methods(map[string]http.HandlerFunc{http.MethodPost: a.restUploadRegistry})))
-	a.watchRESTRoutes(mux, wrap) // watch_rest.go
+	a.watchRESTRoutes(mux, wrap)  // watch_rest.go
+	a.verifyRESTRoutes(mux, wrap) // verify_rest.go
 }
 
 // restUploadRegistry takes a registry copy as the "file" field of a

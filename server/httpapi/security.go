@@ -12,8 +12,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-
-	"github.com/dungji/dungji/jobs"
 )
 
 // securityHeaders sets headers every response gets, and a Content Security
@@ -95,29 +93,6 @@ func detachedTimeout(ctx context.Context, d time.Duration) (context.Context, con
 	return context.WithTimeout(context.WithoutCancel(ctx), d)
 }
 
-// depthLimit refuses operations nested deeper than max fields (fragments
-// followed), before any resolver runs. It also applies to subscriptions.
-type depthLimit struct{ max int }
-
-var _ interface {
-	graphql.HandlerExtension
-	graphql.OperationContextMutator
-} = depthLimit{}
-
-func (depthLimit) ExtensionName() string                   { return "DepthLimit" }
-func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
-func (d depthLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if oc.Operation == nil {
-		return nil
-	}
-	if depth := selectionDepth(oc.Operation.SelectionSet, oc.Doc.Fragments, 0, d.max+1); depth > d.max {
-		err := gqlerror.Errorf("operation is nested %d levels deep; the limit is %d", depth, d.max)
-		err.Extensions = map[string]any{"code": string(jobs.CodeDepthLimitExceeded)}
-		return err
-	}
-	return nil
-}
-
 // singleRootField refuses a subscription that selects more than one root
 // field (the GraphQL spec's "single root field" rule) as a request error,
 // before anything runs: gqlgen would fail it later, as an internal error.
@@ -140,34 +115,6 @@ func (singleRootField) MutateOperationContext(_ context.Context, oc *graphql.Ope
 		return err
 	}
 	return nil
-}
-
-// selectionDepth returns the depth of a selection set, stopping once it
-// passes limit (so fragment cycles and huge documents end early).
-func selectionDepth(set ast.SelectionSet, frags ast.FragmentDefinitionList, depth, limit int) int {
-	if depth >= limit {
-		return depth
-	}
-	deepest := depth
-	for _, sel := range set {
-		var d int
-		switch s := sel.(type) {
-		case *ast.Field:
-			if len(s.SelectionSet) == 0 {
-				d = depth + 1
-			} else {
-				d = selectionDepth(s.SelectionSet, frags, depth+1, limit)
-			}
-		case *ast.InlineFragment:
-			d = selectionDepth(s.SelectionSet, frags, depth, limit)
-		case *ast.FragmentSpread:
-			if f := frags.ForName(s.Name); f != nil {
-				d = selectionDepth(f.SelectionSet, frags, depth, limit)
-			}
-		}
-		deepest = max(deepest, d)
-	}
-	return deepest
 }
 
 // NewWSLimits allows maxConns connections per user (WebSocket, SSE and

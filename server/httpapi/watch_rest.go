@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -90,14 +91,19 @@ func (a *API) writeWatch(w http.ResponseWriter, status int, nestID string, nw *j
 
 // decodeBody reads a small JSON body; unknown fields are refused.
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
-	r.Body = http.MaxBytesReader(w, r.Body, maxWatchRequestBody)
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWatchRequestBody))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return jobs.InvalidInput("body", "the body is larger than %d bytes", maxWatchRequestBody)
+	case err != nil:
+		return jobs.InvalidInput("body", "the body could not be read")
+	case textProblem(body) != "":
+		return jobs.InvalidInput("body", "the body is not text: %s", textProblem(body))
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return jobs.InvalidInput("body", "the body is larger than %d bytes", maxWatchRequestBody)
-		}
 		return jobs.InvalidInput("body", "the body is not the expected JSON object: %v", err)
 	}
 	// One object and nothing after it: a second value or trailing bytes

@@ -126,8 +126,8 @@ func (t *Multipart) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		p.write(w)
 		return
 	}
-	if a, ok := jobs.ActorFrom(ctx); ok && a.ExpiredAt(t.o.Now()) {
-		(&problem{http.StatusUnauthorized, jobs.CodeUnauthenticated, "the token has expired"}).write(w)
+	if p := credentialsProblem(ctx, t.o.Now()); p != nil {
+		p.write(w)
 		return
 	}
 	var rb requestBody

@@ -27,6 +27,9 @@ type problem struct {
 }
 
 func (p *problem) write(w http.ResponseWriter) {
+	if p.status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="graphql"`)
+	}
 	writeErrors(w, p.status, gqlerror.List{{Message: p.msg, Extensions: map[string]any{"code": string(p.code)}}})
 }
 

@@ -158,7 +158,18 @@ func admit(ctx context.Context, o Options) (release func(), p *problem) {
 
 // expiredProblem refuses a request whose identity has expired.
 func (t *SSE) expiredProblem(ctx context.Context) *problem {
-	if a, ok := jobs.ActorFrom(ctx); ok && a.ExpiredAt(t.o.Now()) {
+	return credentialsProblem(ctx, t.o.Now())
+}
+
+// credentialsProblem is a 401 for a stream whose request presented
+// credentials that were refused (expired past the clock skew, forged,
+// malformed) or that have expired since: a stream is not opened to say so
+// in its first event.
+func credentialsProblem(ctx context.Context, now time.Time) *problem {
+	if reason := jobs.AuthFailure(ctx); reason != "" {
+		return &problem{http.StatusUnauthorized, jobs.CodeUnauthenticated, "invalid credentials: " + reason}
+	}
+	if a, ok := jobs.ActorFrom(ctx); ok && a.ExpiredAt(now) {
 		return &problem{http.StatusUnauthorized, jobs.CodeUnauthenticated, "the token has expired"}
 	}
 	return nil

@@ -48,6 +48,40 @@ func (r *run) tasks(ctx context.Context) ([]dbTask, error) {
 	return out, rows.Err()
 }
 
+// taskHistory explains an issuance with the wrong outcome: its row's
+// error, each transition with its attempt, and its River job's state,
+// attempts and errors, so that a failed run can be read without its
+// database (the private cluster is removed at the end).
+func (r *run) taskHistory(ctx context.Context, t dbTask) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "issuance %s of nest %s: %s %s", t.id, t.nest, t.status, t.code)
+	var msg, job string
+	if err := r.pool.QueryRow(ctx, `SELECT coalesce(t.error_message, ''), coalesce(
+			(SELECT format('job %s %s attempt %s/%s errors %s', j.id, j.state, j.attempt, j.max_attempts, j.errors::text)
+			 FROM river_job j WHERE j.id = t.job_id), 'no job')
+		FROM issuance_tasks t WHERE t.id = $1`, t.id).Scan(&msg, &job); err != nil {
+		return b.String() + fmt.Sprintf(" (history unreadable: %v)", err)
+	}
+	fmt.Fprintf(&b, " %q; %s; transitions:", msg, job)
+	rows, err := r.pool.Query(ctx, `SELECT coalesce(from_status, '-'), to_status, coalesce(error_code, ''), attempt, version, at
+		FROM task_events WHERE task_id = $1 ORDER BY version`, t.id)
+	if err != nil {
+		return b.String() + fmt.Sprintf(" (unreadable: %v)", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var from, to, code string
+		var attempt int
+		var version int64
+		var at time.Time
+		if err := rows.Scan(&from, &to, &code, &attempt, &version, &at); err != nil {
+			return b.String() + fmt.Sprintf(" (unreadable: %v)", err)
+		}
+		fmt.Fprintf(&b, " v%d %s→%s %s attempt %d at %s;", version, from, to, code, attempt, at.UTC().Format("15:04:05.000"))
+	}
+	return b.String()
+}
+
 // missedFinals counts the subscribers whose last word on some task of their
 // nest is not the task's final state in the database.
 func (r *run) missedFinals(ctx context.Context) (int, error) {
@@ -148,6 +182,12 @@ func (r *run) report(ctx context.Context, drained bool, elapsed time.Duration) e
 		nIssuance == r.n+byChecks && byChecks == len(r.watches) && len(perNest) == r.n && len(r.loadErr) == 0)
 	add("issuance SUCCESS", fmt.Sprint(count["IssuanceTask"]["SUCCESS"]), fmt.Sprintf("%d (every known property, + watch checks)", r.n-nUnknown+byChecks),
 		count["IssuanceTask"]["SUCCESS"] == r.n-nUnknown+byChecks)
+	for _, t := range issued {
+		if unknown[t.nest] == (t.status == "FAILED" && t.code == string(jobs.CodeAutomationFailed)) || !unknown[t.nest] && t.status == "SUCCESS" {
+			continue
+		}
+		notes = append(notes, r.taskHistory(ctx, t))
+	}
 	add("issuance FAILED by code", codes(failed["IssuanceTask"]),
 		fmt.Sprintf("%s %d only (the properties the registry does not have)", jobs.CodeAutomationFailed, nUnknown),
 		wrongOutcome == 0 && count["IssuanceTask"]["FAILED"] == nUnknown)
@@ -401,6 +441,14 @@ func (r *run) faultErrors() string {
 	if f.engineDown < engineOutage-time.Second/2 {
 		errs = append(errs, fmt.Sprintf("engine 503 for %v only", f.engineDown))
 	}
+	for _, c := range []struct {
+		name      string
+		got, want time.Duration
+	}{{"the bot's cable", f.botDown, botCut}, {"worker-1's cable to PostgreSQL", f.workerCutFor, workerCut}, {"the API's cable to PostgreSQL", f.apiCutFor, apiCut}} {
+		if c.got < c.want-time.Second/2 {
+			errs = append(errs, fmt.Sprintf("%s cut for %v only", c.name, c.got))
+		}
+	}
 	if len(errs) == 0 {
 		return "all"
 	}
@@ -433,6 +481,12 @@ func (r *run) print(rows []row, effects [][2]string, notes []string) {
 	fmt.Printf("| pg_ctl restart (fast) of the run's cluster at %v | took %v |\n", pgRestartAt, f.pgRestart.Round(10*time.Millisecond))
 	fmt.Printf("| S3 server (versitygw) killed at %v | unavailable %v, then restarted |\n", s3DownAt, f.s3Down.Round(100*time.Millisecond))
 	fmt.Printf("| OCR engine answers 503 from %v | %v, %d requests refused |\n", engineDownAt, f.engineDown.Round(100*time.Millisecond), r.eproxy.refused.Load())
+	fmt.Printf("| the workers' cable to the bot cut at %v (connections hang, none refused) | %v; %d writes held until it healed |\n",
+		botCutAt, f.botDown.Round(100*time.Millisecond), r.botPart.held.Load())
+	fmt.Printf("| worker-1's cable to PostgreSQL cut at %v, past the rescue time (%v) | %v; %d writes held; worker-2 takes its jobs back; what it writes on return is held to the rows below (one payment, one final state each) |\n",
+		workerCutAt, jobRescueAft, f.workerCutFor.Round(100*time.Millisecond), r.pgWorker1.held.Load())
+	fmt.Printf("| the API's cable to PostgreSQL cut at %v, subscribers connected | %v; %d writes held |\n",
+		apiCutAt, f.apiCutFor.Round(100*time.Millisecond), r.pgAPI.held.Load())
 	fmt.Printf("| OCR callbacks, all along | %d received from the engine: %d dropped, %d sent 2–5 times (%d extra copies, delayed up to 5 s), %d held back; the API answered %s |\n",
 		received, dropped, dupped, copies, delayed, cb.summary())
 	fmt.Printf("| webhook receiver down from %v | connection refused %v, then 503 for the rest of %v (%d requests answered 503); retries every %s |\n",

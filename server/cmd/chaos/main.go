@@ -30,6 +30,7 @@ import (
 	mrand "math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -100,6 +101,15 @@ const (
 	s3Outage     = 20 * time.Second
 	engineDownAt = 92 * time.Second
 	engineOutage = 20 * time.Second
+	// Partitions (partition.go): cables cut, connections hang.
+	botCutAt     = 114 * time.Second // the workers cannot reach the bot, mid-call
+	botCut       = 15 * time.Second
+	workerCutAt  = 132 * time.Second // worker-1 cannot reach PostgreSQL, past the rescue time
+	workerCut    = 75 * time.Second  // > jobRescueAfter: its jobs are taken back by worker-2
+	apiCutAt     = 140 * time.Second // the API cannot reach PostgreSQL; subscribers stay connected
+	apiCut       = 20 * time.Second
+	jobTimeout   = "40s"            // JOB_TIMEOUT for this run: an issuance is seconds
+	jobRescueAft = 60 * time.Second // JOB_RESCUE_AFTER for this run, so a partition outlasts it
 
 	dropRate = 0.30 // OCR callbacks lost
 	dupRate  = 0.30 // OCR callbacks sent 2–5 times
@@ -125,6 +135,9 @@ type run struct {
 	servers    []*http.Server
 	sim        *issuer.Simulator
 	eproxy     *engineProxy
+	botPart    *partition // between the workers and the bot
+	pgWorker1  *partition // between worker-1 and PostgreSQL
+	pgAPI      *partition // between the API and PostgreSQL
 	cbproxy    *callbackProxy
 	cbStop     context.CancelFunc
 	api        *api
@@ -156,6 +169,9 @@ type faultLog struct {
 	s3Down          time.Duration
 	s3Err           error
 	engineDown      time.Duration
+	botDown         time.Duration
+	workerCutFor    time.Duration
+	apiCutFor       time.Duration
 	requestsSent    int
 	requestDuration time.Duration
 	drain           time.Duration
@@ -263,6 +279,32 @@ func (r *run) setup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if r.botPart, err = newPartition(strings.TrimPrefix(simURL, "http://")); err != nil {
+		return err
+	}
+	simURL = "http://" + r.botPart.Addr()
+	// Worker-1 and the API reach PostgreSQL through cables that can be cut.
+	pgURL, err := url.Parse(r.dbURL)
+	if err != nil {
+		return err
+	}
+	viaPart := func(p **partition) (string, error) {
+		var err error
+		if *p, err = newPartition(pgURL.Host); err != nil {
+			return "", err
+		}
+		u := *pgURL
+		u.Host = (*p).Addr()
+		return u.String(), nil
+	}
+	apiDB, err := viaPart(&r.pgAPI)
+	if err != nil {
+		return err
+	}
+	worker1DB, err := viaPart(&r.pgWorker1)
+	if err != nil {
+		return err
+	}
 
 	// The OCR engine, alone, behind a proxy that can answer 503.
 	engineAddr, err := cluster.FreeAddr()
@@ -323,17 +365,21 @@ func (r *run) setup(ctx context.Context) error {
 		// The receiver is on loopback; its outage is shorter than the
 		// shortened retry schedule (the spec's runs 28 hours).
 		"WEBHOOK_ALLOW_PRIVATE=true", "WEBHOOK_RETRY_SCHEDULE="+hookSchedule,
+		// Shorter than production's (4m, 5m) so that worker-1's partition
+		// outlasts the rescue within the time bound; a killed worker's
+		// job is taken back after a minute too.
+		"JOB_TIMEOUT="+jobTimeout, "JOB_RESCUE_AFTER="+jobRescueAft.String(),
 	)
 	env = append(env, r.env...) // the last of a name wins
-	newProc := func(name, role, addr string) (*cluster.Proc, error) {
+	newProc := func(name, role, addr, dbURL string) (*cluster.Proc, error) {
 		data, err := childDir(dir, name)
 		if err != nil {
 			return nil, err
 		}
 		return &cluster.Proc{Name: name, Bin: r.bin, Args: []string{"serve", "--role=" + role}, Addr: addr, ReadyPath: "/readyz",
-			LogPath: filepath.Join(logs, name+".log"), Env: append(env[:len(env):len(env)], "ADDR="+addr, "DATA_DIR="+data), OwnGroup: true}, nil
+			LogPath: filepath.Join(logs, name+".log"), Env: append(env[:len(env):len(env)], "ADDR="+addr, "DATA_DIR="+data, "DATABASE_URL="+dbURL), OwnGroup: true}, nil
 	}
-	if r.apiProc, err = newProc("api", "api", apiAddr); err != nil {
+	if r.apiProc, err = newProc("api", "api", apiAddr, apiDB); err != nil {
 		return err
 	}
 	r.log.Info("starting the API process (it migrates the database)")
@@ -345,7 +391,11 @@ func (r *run) setup(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		w, err := newProc(fmt.Sprintf("worker-%d", i), "worker", addr)
+		db := r.dbURL
+		if i == 1 {
+			db = worker1DB
+		}
+		w, err := newProc(fmt.Sprintf("worker-%d", i), "worker", addr, db)
 		if err != nil {
 			return err
 		}
@@ -547,6 +597,26 @@ func (r *run) inject(ctx context.Context, t0 time.Time) {
 	r.faults.mu.Lock()
 	r.faults.engineDown = time.Since(began)
 	r.faults.mu.Unlock()
+	// 5–7. Partitions: each cable cut, held, healed.
+	cut := func(p *partition, name string, from, length time.Duration, out *time.Duration) {
+		if !at(from) {
+			return
+		}
+		r.log.Info("cable cut", "between", name, "for", length)
+		p.Cut()
+		began := time.Now()
+		at(from + length)
+		p.Heal()
+		r.faults.mu.Lock()
+		*out = time.Since(began)
+		r.faults.mu.Unlock()
+		r.log.Info("cable healed", "between", name)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { cut(r.botPart, "the workers and the bot", botCutAt, botCut, &r.faults.botDown) })
+	wg.Go(func() { cut(r.pgWorker1, "worker-1 and PostgreSQL", workerCutAt, workerCut, &r.faults.workerCutFor) })
+	wg.Go(func() { cut(r.pgAPI, "the API and PostgreSQL", apiCutAt, apiCut, &r.faults.apiCutFor) })
+	wg.Wait()
 }
 
 // drain waits until no task is PENDING or PROCESSING and no failed task's
@@ -608,6 +678,11 @@ func (r *run) cleanup() {
 	for _, p := range procs {
 		if p != nil {
 			p.Stop(15 * time.Second)
+		}
+	}
+	for _, p := range []*partition{r.botPart, r.pgWorker1, r.pgAPI} {
+		if p != nil {
+			_ = p.Close()
 		}
 	}
 	if r.pool != nil {

@@ -9,7 +9,11 @@
 //
 // The arguments after "--" go to `go test -json` unchanged. Lines go test
 // prints that are not JSON (its closing "FAIL", the go command's messages)
-// are passed through as they are.
+// are passed through as they are. "---" separates the arguments of several
+// `go test` runs made at once into one report (as make test runs most
+// packages with -race and two without):
+//
+//	testprogress -- -race ./a/... --- ./b/...
 package main
 
 import (
@@ -35,14 +39,92 @@ func main() {
 	os.Exit(run("", args, os.Stdout, os.Stderr, 30*time.Second))
 }
 
-// run runs go test -json with args in dir ("" for the current one),
-// reporting to out; it returns go test's exit status (2 when go could not be
-// started).
+// splitRuns splits args at each "---" into the arguments of one go test
+// run each; empty runs are dropped.
+func splitRuns(args []string) [][]string {
+	var runs [][]string
+	cur := []string{}
+	for _, a := range args {
+		if a == "---" {
+			if len(cur) > 0 {
+				runs = append(runs, cur)
+			}
+			cur = []string{}
+			continue
+		}
+		cur = append(cur, a)
+	}
+	if len(cur) > 0 || len(runs) == 0 {
+		runs = append(runs, cur)
+	}
+	return runs
+}
+
+// run runs go test -json with args (one run, or several split by "---",
+// all at once) in dir ("" for the current one), reporting to out; it
+// returns the first non-zero exit status of the runs (2 when go could not
+// be started).
 func run(dir string, args []string, out, errOut io.Writer, heartbeat time.Duration) int {
 	goCmd := os.Getenv("GO")
 	if goCmd == "" {
 		goCmd = "go"
 	}
+	r := newReport(out, time.Now())
+	stop := make(chan struct{})
+	var beat sync.WaitGroup
+	beat.Add(1)
+	go func() {
+		defer beat.Done()
+		t := time.NewTicker(heartbeat / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-t.C:
+				r.heartbeat(now, heartbeat)
+			}
+		}
+	}()
+	runs := splitRuns(args)
+	errOut = &lockedWriter{w: errOut} // the runs' stderr copiers write at once
+	codes := make([]int, len(runs))
+	var wg sync.WaitGroup
+	for i, a := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i] = runOne(goCmd, dir, a, r, errOut)
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	beat.Wait()
+	code := 0
+	for _, c := range codes {
+		if c != 0 && code == 0 {
+			code = c
+		}
+	}
+	r.summary(time.Now(), code)
+	return code
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// runOne runs one go test -json, feeding its lines to r, and returns its
+// exit status.
+func runOne(goCmd, dir string, args []string, r *report, errOut io.Writer) int {
 	cmd := exec.Command(goCmd, append([]string{"test", "-json"}, args...)...)
 	cmd.Dir = dir
 	cmd.Stderr = errOut
@@ -55,42 +137,21 @@ func run(dir string, args []string, out, errOut io.Writer, heartbeat time.Durati
 		fmt.Fprintln(errOut, "testprogress:", err)
 		return 2
 	}
-	r := newReport(out, time.Now())
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(heartbeat / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case now := <-t.C:
-				r.heartbeat(now, heartbeat)
-			}
-		}
-	}()
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
 		r.line(sc.Bytes())
 	}
 	err = cmd.Wait()
-	close(stop)
-	wg.Wait()
-	code := 0
 	var exit *exec.ExitError
 	switch {
 	case errors.As(err, &exit):
-		code = exit.ExitCode()
+		return exit.ExitCode()
 	case err != nil:
 		fmt.Fprintln(errOut, "testprogress:", err)
-		code = 2
+		return 2
 	}
-	r.summary(time.Now(), code)
-	return code
+	return 0
 }
 
 // event is one line of `go test -json` (cmd/test2json).

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -75,5 +76,40 @@ func TestHeartbeatWhileNothingFinishes(t *testing.T) {
 				t.Fatalf("heartbeat %q, want it to start %q", out.String(), tc.want)
 			}
 		})
+	}
+}
+
+// TestTwoRunsOneReport: runs split by "---" go at once into one report;
+// the exit status is the failing run's.
+func TestTwoRunsOneReport(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+	var out, errOut bytes.Buffer
+	code := run("testdata/sample", []string{"-count=1", "./pass/", "---", "-count=1", "./fail/"}, &out, &errOut, time.Hour)
+	got := out.String()
+	if code != 1 {
+		t.Errorf("exit status %d, want the failing run's 1", code)
+	}
+	for _, want := range []string{"ok  \tsample/pass\t", "FAIL\tsample/fail\t", "make test FAILED: 2 packages"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s\nstderr: %s", want, got, errOut.String())
+		}
+	}
+}
+
+func TestSplitRuns(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "[[]]"},
+		{[]string{"-race", "./..."}, "[[-race ./...]]"},
+		{[]string{"-race", "./a", "---", "./b"}, "[[-race ./a] [./b]]"},
+		{[]string{"---", "./b", "---"}, "[[./b]]"},
+	} {
+		if got := fmt.Sprint(splitRuns(tc.args)); got != tc.want {
+			t.Errorf("splitRuns(%q) = %s, want %s", tc.args, got, tc.want)
+		}
 	}
 }

@@ -1,0 +1,330 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+
+	"github.com/dungji/dungji/graph"
+)
+
+// fragmentBomb is a document of n fragments, each spreading the next
+// twice: it names 2^(n-1) fields in a few bytes a fragment.
+func fragmentBomb(n int, leaf string) string {
+	var b strings.Builder
+	b.WriteString("query { ...L1 }\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "fragment L%d on Query { ...L%d ...L%d }\n", i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, "fragment L%d on Query { %s }\n", n, leaf)
+	return b.String()
+}
+
+// repeat is "query { s s s … }" with s n times.
+func repeat(n int, s string) string {
+	return "query {" + strings.Repeat(" "+s, n) + " }"
+}
+
+// nested is a selection n fields deep: nests → nodes → issuanceTasks → …
+func nested(n int) string {
+	path := []string{"nests(first: 1)", "nodes", "issuanceTasks(first: 1)", "nodes", "nest"}
+	var b strings.Builder
+	b.WriteString("query {")
+	for i := range n - 1 {
+		b.WriteString(" " + path[i%len(path)] + " {")
+		if i%len(path) == 4 { // nest → start again at its issuanceTasks
+			path = []string{"issuanceTasks(first: 1)", "nodes", "nest"}
+		}
+	}
+	b.WriteString(" id")
+	b.WriteString(strings.Repeat(" }", n-1))
+	b.WriteString(" }")
+	return b.String()
+}
+
+// boundsServer is gqlgen with the extensions that bound a document, as
+// NewGraphQLHandler adds them, over the real schema; no resolver runs
+// for what is refused, and what is accepted asks for __typename only.
+func boundsServer(t testing.TB) http.Handler {
+	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{})))
+	srv.AddTransport(transport.POST{})
+	srv.Use(literalCheck{})
+	srv.Use(&operationBounds{complexityLimit: 1000, tokenLimit: parserTokenLimit})
+	srv.SetParserTokenLimit(parserTokenLimit)
+	return srv
+}
+
+func postQuery(t testing.TB, h http.Handler, query string) (code, message string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query})
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(string(body)))
+	req.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(rec, req)
+	var out struct {
+		Errors []struct {
+			Message    string         `json:"message"`
+			Extensions map[string]any `json:"extensions"`
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	if len(out.Errors) == 0 {
+		return "", ""
+	}
+	c, _ := out.Errors[0].Extensions["code"].(string)
+	return c, out.Errors[0].Message
+}
+
+// TestOperationBounds: each bound refuses with its own code and figure,
+// before any walk that expands fragments; what is within every bound is
+// answered.
+func TestOperationBounds(t *testing.T) {
+	t.Parallel()
+	h := boundsServer(t)
+	for _, c := range []struct {
+		name, query, code, says string
+	}{
+		{"a fragment bomb of 7 (64 fields, 126 spreads)", fragmentBomb(7, "__typename"), "", ""},
+		{"a fragment bomb of 8 (254 spreads)", fragmentBomb(8, "__typename"), codeSpreadLimit, "more than 200 times"},
+		{"a fragment bomb of 11 (1024 fields)", fragmentBomb(11, "__typename"), codeSelectionLimit, "more than 1000 fields"},
+		{"a fragment bomb of 25", fragmentBomb(25, "__typename"), codeSelectionLimit, "more than 1000 fields"},
+		{"a fragment bomb of 50", fragmentBomb(50, "__typename"), codeSelectionLimit, "more than 1000 fields"},
+		{"a fragment bomb of 100", fragmentBomb(100, "__typename"), codeFragmentLimit, "defines 100 fragments; the limit is 50"},
+		{"a fragment bomb of 500", fragmentBomb(500, "__typename"), codeFragmentLimit, "defines 500 fragments"},
+		{"1001 fields", repeat(1001, "__typename"), codeSelectionLimit, "more than 1000"},
+		{"1000 fields", repeat(1000, "__typename"), "", ""},
+		{"101 aliases", repeat(101, "a: __typename"), codeAliasLimit, "more than 100 aliased"},
+		{"201 spreads", repeat(201, "...F") + " fragment F on Query { __typename }", codeSpreadLimit, "more than 200 times"},
+		{"13 levels", nested(13), codeDepthLimit, "more than 12 levels"},
+		{"a page of 100 nests, each with 100 tasks", `{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { id status } } } } }`,
+			codeComplexityLimit, "exceeds the limit of 1000"},
+		{"a fragment cycle", `query { ...A } fragment A on Query { ...B } fragment B on Query { ...A }`, "GRAPHQL_VALIDATION_FAILED", "Cannot spread fragment"},
+		{"an unknown fragment", `query { ...Nowhere }`, "GRAPHQL_VALIDATION_FAILED", "Unknown fragment"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, msg := postQuery(t, h, c.query)
+			if code != c.code || !strings.Contains(msg, c.says) {
+				t.Errorf("%d bytes: %s %q, want %s %q", len(c.query), code, msg, c.code, c.says)
+			}
+		})
+	}
+}
+
+// nodes is how many selections a document holds as written (each
+// fragment's once): the work a walk of it may do.
+func nodes(doc *ast.QueryDocument) int {
+	var count func(ast.SelectionSet) int
+	count = func(set ast.SelectionSet) int {
+		n := 0
+		for _, sel := range set {
+			n++
+			switch s := sel.(type) {
+			case *ast.Field:
+				n += count(s.SelectionSet)
+			case *ast.InlineFragment:
+				n += count(s.SelectionSet)
+			}
+		}
+		return n
+	}
+	n := 0
+	for _, op := range doc.Operations {
+		n += count(op.SelectionSet)
+	}
+	for _, f := range doc.Fragments {
+		n += count(f.SelectionSet)
+	}
+	return n
+}
+
+// expanded counts, by expanding every spread anew as gqlgen's walk did,
+// the fields and spreads of an operation, stopping once they pass the
+// bounds: the figure checkShape must agree with.
+func expanded(doc *ast.QueryDocument, set ast.SelectionSet, fields, spreads *int) {
+	for _, sel := range set {
+		if *fields > MaxSelections || *spreads > MaxSpreads {
+			return
+		}
+		switch s := sel.(type) {
+		case *ast.Field:
+			*fields++
+			expanded(doc, s.SelectionSet, fields, spreads)
+		case *ast.InlineFragment:
+			expanded(doc, s.SelectionSet, fields, spreads)
+		case *ast.FragmentSpread:
+			*spreads++
+			if f := doc.Fragments.ForName(s.Name); f != nil {
+				expanded(doc, f.SelectionSet, fields, spreads)
+			}
+		}
+	}
+}
+
+// randomDocument is a document of random fragments, each spreading
+// later ones (so no cycle) several times and selecting a few fields.
+func randomDocument(r *rand.Rand) string {
+	n := 1 + r.IntN(40)
+	var b strings.Builder
+	b.WriteString("query { ...F0 }\n")
+	for i := range n {
+		fmt.Fprintf(&b, "fragment F%d on Query {", i)
+		for range r.IntN(4) {
+			b.WriteString(" __typename")
+		}
+		if r.IntN(3) == 0 {
+			b.WriteString(" me { id }")
+		}
+		for range r.IntN(5) {
+			if i+1 < n {
+				fmt.Fprintf(&b, " ...F%d", i+1+r.IntN(n-i-1))
+			}
+		}
+		b.WriteString(" __typename }\n")
+	}
+	return b.String()
+}
+
+// TestOperationBoundsWorkIsLinear: over random fragment graphs (most of
+// which name millions of fields), checkShape looks at each selection of
+// the document once at most, and refuses exactly those whose expansion —
+// counted the slow way, up to the bounds — passes one.
+func TestOperationBoundsWorkIsLinear(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(7, 11))
+	refused := 0
+	for i := range 2000 {
+		q := randomDocument(r)
+		doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: q}, parserTokenLimit)
+		if err != nil {
+			continue
+		}
+		gerr, visits := checkShape(doc)
+		if limit := nodes(doc); visits > limit {
+			t.Fatalf("document %d: %d visits for %d selections\n%s", i, visits, limit, q)
+		}
+		var fields, spreads int
+		expanded(doc, doc.Operations[0].SelectionSet, &fields, &spreads)
+		over := fields > MaxSelections || spreads > MaxSpreads
+		if over != (gerr != nil) {
+			t.Fatalf("document %d: %d fields, %d spreads, refused: %v\n%s", i, fields, spreads, gerr, q)
+		}
+		if gerr != nil {
+			refused++
+		}
+	}
+	t.Logf("%d of 2000 refused", refused)
+}
+
+// FuzzOperationBounds: any document within the parser's token limit is
+// shaped and priced in work linear in it — each of its selections looked
+// at once by each walk — whatever it expands to.
+func FuzzOperationBounds(f *testing.F) {
+	for _, s := range []string{fragmentBomb(25, "__typename"), fragmentBomb(60, "me { id }"), repeat(50, "a: me { id }"), nested(14),
+		`{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { id } } } } }`,
+		`query { ...A } fragment A on Query { ...B ...B } fragment B on Query { ...A }`} {
+		f.Add(s)
+	}
+	es := graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{}))
+	f.Fuzz(func(t *testing.T, q string) {
+		if len(q) > MaxGraphQLBody {
+			return
+		}
+		doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: q}, parserTokenLimit)
+		if err != nil {
+			return
+		}
+		limit := nodes(doc)
+		gerr, visits := checkShape(doc)
+		if visits > limit {
+			t.Fatalf("shape: %d visits for %d selections", visits, limit)
+		}
+		if gerr != nil || len(validator.Validate(es.Schema(), doc)) > 0 {
+			return
+		}
+		for _, op := range doc.Operations {
+			if _, visits := complexityOf(context.Background(), es, op, nil); visits > limit {
+				t.Fatalf("complexity: %d visits for %d selections", visits, limit)
+			}
+		}
+	})
+}
+
+// TestIntrospectionWithinBounds: the standard introspection queries —
+// graphql-js's getIntrospectionQuery() as graphql-codegen and Rover send
+// it, and with every option GraphiQL 4 turns on (testdata, printed by
+// graphql 16.15) — are answered where introspection is on: GraphiQL said
+// "Error fetching schema" (DEPTH_LIMIT_EXCEEDED at 13 levels). Nesting
+// under __schema and __type has its own bounds, which refuse the
+// introspection bomb.
+func TestIntrospectionWithinBounds(t *testing.T) {
+	t.Parallel()
+	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{})))
+	srv.AddTransport(transport.POST{})
+	srv.Use(extension.Introspection{})
+	srv.Use(literalCheck{})
+	srv.Use(&operationBounds{complexityLimit: 1000, tokenLimit: parserTokenLimit})
+	srv.SetParserTokenLimit(parserTokenLimit)
+	for _, file := range []string{"introspection-graphql-js.graphql", "introspection-graphiql.graphql"} {
+		q, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := json.Marshal(map[string]any{"query": string(q)})
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		srv.ServeHTTP(rec, req)
+		var out struct {
+			Data struct {
+				Schema struct {
+					QueryType struct{ Name string }
+					Types     []struct{ Name string }
+				} `json:"__schema"`
+			}
+			Errors []any
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || len(out.Errors) > 0 || out.Data.Schema.QueryType.Name != "Query" || len(out.Data.Schema.Types) < 20 {
+			t.Errorf("%s: %d %.300s", file, rec.Code, rec.Body)
+		}
+	}
+	ofType := func(n int) string {
+		return "{ __type(name: \"Nest\") { name" + strings.Repeat(" ofType {", n) + " name" + strings.Repeat(" }", n) + " } }"
+	}
+	for _, c := range []struct{ name, query, code, says string }{
+		{"fields of fields of fields of types", `{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }`,
+			codeDepthLimit, "more than 3 lists"},
+		{"fields of fields of a type", `{ __type(name: "Nest") { fields { type { fields { name } } } } }`,
+			codeDepthLimit, "nests a list in itself"},
+		{"possible types of possible types", `{ __type(name: "Nest") { possibleTypes { possibleTypes { name } } } }`,
+			codeDepthLimit, "nests a list in itself"},
+		{"ofType 18 deep", ofType(18), "", ""},
+		{"ofType 20 deep", ofType(20), codeDepthLimit, "introspection is nested more than 20 levels"},
+		{"the list bomb through fragments", `{ __schema { types { ...F } } } fragment F on __Type { fields { type { ...G } } } fragment G on __Type { fields { type { name } } }`,
+			codeDepthLimit, "nests a list in itself"},
+		{"ordinary fields stay at 12", "{ __schema { queryType { name } } " + strings.TrimPrefix(nested(13), "query {"), codeDepthLimit, "more than 12 levels"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, msg := postQuery(t, srv, c.query)
+			if code != c.code || !strings.Contains(msg, c.says) {
+				t.Errorf("%s %q, want %s %q", code, msg, c.code, c.says)
+			}
+		})
+	}
+}

@@ -1,0 +1,334 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/server/internal/testkit"
+)
+
+const verifyCopyMutation = `mutation($f: ID!) { verifyCopy(fileId: $f) { reused verification { id status } } }`
+
+const verificationQuery = `query($id: ID!) { copyVerification(id: $id) { id status message file { id }
+	issuanceTask { id } officialOcrTask { id analysis { verdict source } }
+	differences { kind section rank purpose afterCopy serious message copyEntry { rank } registryEntry { rank purpose holders { name } } } } }`
+
+// nestRegistry is what the simulator issues for a nest: its content drawn
+// from the nest's id, 고유번호 and address.
+func nestRegistry(t *testing.T, a *testApp, nest string) issuer.Registry {
+	t.Helper()
+	var uniqueNo, address string
+	if err := a.db.Pool.QueryRow(context.Background(), `SELECT registry_unique_no, address FROM nests WHERE id = $1`, nest).Scan(&uniqueNo, &address); err != nil {
+		t.Fatal(err)
+	}
+	return issuer.Content(nest, uniqueNo, address)
+}
+
+// uploadRead uploads pdf to the nest and waits for its read: the file's id.
+func uploadRead(t *testing.T, a *testApp, tok, nest string, pdf []byte) (fileID, ocrTaskID string) {
+	t.Helper()
+	status, body := restUpload(t, a, tok, nest, pdf)
+	if status != http.StatusAccepted {
+		t.Fatalf("upload: %d %v", status, body)
+	}
+	fileID, ocrTaskID = body["file_id"].(string), body["ocr_task_id"].(string)
+	testkit.Eventually(t, 3*time.Minute, "the copy's read finishes", func() bool {
+		s := dig(a.gql(t, tok, `query($id: ID!) { ocrTask(id: $id) { status } }`, map[string]any{"id": ocrTaskID}).Data, "ocrTask", "status")
+		return s == "SUCCESS" || s == "FAILED"
+	})
+	return fileID, ocrTaskID
+}
+
+// TestVerifyCopy: an uploaded copy is checked against the registry's own
+// document, issued for the nest through the registry simulator (served
+// over the bot's HTTP contract from this test). A faithful copy MATCHES; a
+// copy that leaves out a 근저당권 the registry has had for a month DIFFERS,
+// the missing entry named (serious, not newer than the copy), and a
+// CRITICAL COPY_DIFFERS alert reaches a graphql-transport-ws subscriber.
+// A storm of the same request starts one check and buys one document.
+func TestVerifyCopy(t *testing.T) {
+	t.Parallel()
+	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{Latency: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	simSrv := httptest.NewServer(issuer.NewHandler(sim))
+	t.Cleanup(simSrv.Close)
+	a := startApp(t, map[string]string{"ISSUER_URL": simSrv.URL})
+	tok := a.token(t, "alice", false)
+	honest, doctored := createNest(t, a, tok, "사본 그대로"), createNest(t, a, tok, "지운 사본")
+
+	// The doctored nest's registry gained a 근저당권 a month ago; its
+	// landlord's copy, printed now, leaves it out.
+	regD := nestRegistry(t, a, doctored)
+	month := time.Now().AddDate(0, -1, 0)
+	sim.Register(regD.UniqueNo, issuer.Registration{At: month,
+		Add: issuer.MortgageEntry("주식회사 새벽캐피탈", "임대인", 240_000_000, month.AddDate(0, 0, -1))})
+	copyD, err := sim.Render(regD, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyH, err := sim.Render(nestRegistry(t, a, honest), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ws := dialWS(t, a, tok, "graphql-transport-ws").ready()
+	ws.subscribe("alerts", `subscription($id: ID) { alertRaised(nestId: $id) { kind severity message nest { id } } }`,
+		map[string]any{"id": doctored})
+	// Read all along (answering the server's pings), not only once the
+	// check is done: a socket left unread for its ping timeout is closed.
+	pushed := make(chan map[string]any, 16)
+	go func() {
+		defer close(pushed)
+		for {
+			m, err := ws.read()
+			if err != nil {
+				return
+			}
+			var p struct {
+				Data map[string]any `json:"data"`
+			}
+			if m.Type == "next" && json.Unmarshal(m.Payload, &p) == nil {
+				pushed <- p.Data
+			}
+		}
+	}()
+	nextAlert := func() map[string]any {
+		select {
+		case d, ok := <-pushed:
+			if !ok {
+				t.Fatal("the alert subscription's socket closed")
+			}
+			return d
+		case <-time.After(time.Minute):
+			t.Fatal("no alert within a minute of the check")
+		}
+		return nil
+	}
+
+	var fileD, fileH, taskD string
+	var wg sync.WaitGroup
+	wg.Go(func() { fileD, taskD = uploadRead(t, a, tok, doctored, copyD.PDF) })
+	wg.Go(func() { fileH, _ = uploadRead(t, a, tok, honest, copyH.PDF) })
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	// A storm: eight at once by GraphQL, one by REST; one check.
+	ids := make([]string, 9)
+	fresh := make([]bool, 9)
+	for i := range 8 {
+		wg.Go(func() {
+			r := a.gql(t, tok, verifyCopyMutation, map[string]any{"f": fileD})
+			if len(r.Errors) > 0 {
+				t.Errorf("verifyCopy %d: %+v", i, r.Errors)
+				return
+			}
+			ids[i], _ = dig(r.Data, "verifyCopy", "verification", "id").(string)
+			fresh[i] = dig(r.Data, "verifyCopy", "reused") == false
+		})
+	}
+	wg.Go(func() {
+		resp, body := a.restJSON(t, http.MethodPost, "/nests/"+doctored+"/analysis/registry/verify", tok, `{"file_id":"`+fileD+`"}`)
+		if resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusOK {
+			t.Errorf("REST verify: %d %v", resp.StatusCode, body)
+		}
+		ids[8], _ = body["verification_id"].(string)
+		fresh[8] = resp.StatusCode == http.StatusAccepted && body["reused"] == false
+	})
+	wg.Wait()
+	started := 0
+	for i := range ids {
+		if ids[i] != ids[0] || ids[i] == "" {
+			t.Errorf("the storm's verifications: %v", ids)
+			break
+		}
+		if fresh[i] {
+			started++
+		}
+	}
+	if started != 1 {
+		t.Errorf("%d of the storm's requests started a check, want 1 (%v)", started, fresh)
+	}
+	vD := ids[0]
+	r := a.gql(t, tok, verifyCopyMutation, map[string]any{"f": fileH})
+	vH, _ := dig(r.Data, "verifyCopy", "verification", "id").(string)
+	if len(r.Errors) > 0 || dig(r.Data, "verifyCopy", "reused") != false {
+		t.Fatalf("verifyCopy of the honest copy: %+v %v", r.Errors, r.Data)
+	}
+
+	settled := func(id string) map[string]any {
+		var v map[string]any
+		testkit.Eventually(t, 3*time.Minute, "verification "+id+" settles", func() bool {
+			v, _ = dig(a.gql(t, tok, verificationQuery, map[string]any{"id": id}).Data, "copyVerification").(map[string]any)
+			return v != nil && v["status"] != "PENDING"
+		})
+		return v
+	}
+	got := settled(vD)
+	diffs, _ := got["differences"].([]any)
+	if got["status"] != "DIFFERS" || len(diffs) != 1 || dig(got, "officialOcrTask", "analysis", "verdict") != "COMPLETE" ||
+		dig(got, "officialOcrTask", "analysis", "source") != "ISSUED" || dig(got, "file", "id") != fileD {
+		t.Fatalf("the doctored copy's verification: %v", got)
+	}
+	d := diffs[0]
+	rank := regD.NextRank(true)
+	if dig(d, "kind") != "MISSING" || dig(d, "section") != "rights" || dig(d, "rank") != rank || dig(d, "serious") != true ||
+		dig(d, "afterCopy") != false || dig(d, "copyEntry") != nil || dig(d, "registryEntry", "purpose") != "근저당권설정" ||
+		!strings.Contains(fmt.Sprint(dig(d, "registryEntry", "holders")), "새벽캐피탈") {
+		t.Errorf("the difference: %v", d)
+	}
+	if h := settled(vH); h["status"] != "MATCHES" || len(h["differences"].([]any)) != 0 {
+		t.Errorf("the honest copy's verification: %v", h)
+	}
+
+	// The alert, live: one, for the doctored nest only.
+	// (The copy's own read may have raised a warning before: a page its
+	// OCR read less well.)
+	alert := nextAlert()
+	for i := 0; i < 3 && dig(alert, "alertRaised", "kind") == "COULD_NOT_VERIFY"; i++ {
+		t.Logf("before the check's alert: %v", alert)
+		alert = nextAlert()
+	}
+	if dig(alert, "alertRaised", "kind") != "COPY_DIFFERS" || dig(alert, "alertRaised", "severity") != "CRITICAL" ||
+		dig(alert, "alertRaised", "nest", "id") != doctored {
+		t.Errorf("alert: %v", alert)
+	}
+	resp, body := a.restJSON(t, http.MethodGet, "/alerts?unacknowledged=true", tok, "")
+	alerts, _ := body["alerts"].([]any)
+	differs := slices.DeleteFunc(alerts, func(a any) bool { return dig(a, "kind") != "COPY_DIFFERS" })
+	if resp.StatusCode != 200 || len(differs) != 1 || dig(differs[0], "nest_id") != doctored || dig(differs[0], "severity") != "CRITICAL" {
+		t.Errorf("alice's alerts: %d %v", resp.StatusCode, body)
+	}
+	// The copy's analysis says what it is and how it was checked.
+	an := dig(a.gql(t, tok, `query($id: ID!) { ocrTask(id: $id) { analysis { verdict source file { id } verification { id status } } } }`,
+		map[string]any{"id": taskD}).Data, "ocrTask", "analysis")
+	if v := dig(an, "verdict"); (v != "COPY_COMPLETE" && v != "PARTIAL") || dig(an, "source") != "UPLOADED" ||
+		dig(an, "file", "id") != fileD || dig(an, "verification", "id") != vD || dig(an, "verification", "status") != "DIFFERS" {
+		t.Errorf("the copy's analysis: %v", an)
+	}
+	// One document bought per nest: the storm bought one.
+	if n := len(sim.Payments()); n != 2 {
+		t.Errorf("%d documents bought for two verifications: %+v", n, sim.Payments())
+	}
+
+	// Verified again once settled: a new check, not the old one.
+	if r := a.gql(t, tok, verifyCopyMutation, map[string]any{"f": fileH}); len(r.Errors) > 0 ||
+		dig(r.Data, "verifyCopy", "reused") != false || dig(r.Data, "verifyCopy", "verification", "id") == vH {
+		t.Errorf("verify a settled copy again: %+v %v", r.Errors, r.Data)
+	}
+
+	// What may not be verified, or seen.
+	official, _ := dig(got, "officialOcrTask", "id").(string)
+	var officialFile string
+	if err := a.db.Pool.QueryRow(context.Background(), `SELECT file_id FROM ocr_tasks WHERE id = $1`, official).Scan(&officialFile); err != nil {
+		t.Fatal(err)
+	}
+	bob := a.token(t, "bob", false)
+	for _, c := range []struct {
+		name, tok, file, code string
+	}{
+		{"not an id", tok, "copy.pdf", "BAD_USER_INPUT"},
+		{"no such file", tok, uuid.NewString(), "NOT_FOUND"},
+		{"another user's copy", bob, fileD, "FORBIDDEN"},
+		{"the registry's own document", tok, officialFile, "BAD_USER_INPUT"},
+		{"no token", "", fileD, "UNAUTHENTICATED"},
+	} {
+		r := a.gql(t, c.tok, verifyCopyMutation, map[string]any{"f": c.file})
+		if r.code() != c.code || r.Data != nil && dig(r.Data, "verifyCopy") != nil {
+			t.Errorf("verifyCopy, %s: %+v %v, want %s", c.name, r.Errors, r.Data, c.code)
+		}
+	}
+	for _, c := range []struct {
+		name, method, path, tok, body string
+		status                        int
+		code                          string
+	}{
+		{"no file_id", http.MethodPost, "/nests/" + doctored + "/analysis/registry/verify", tok, `{}`, 400, "BAD_USER_INPUT"},
+		{"a body that is not JSON", http.MethodPost, "/nests/" + doctored + "/analysis/registry/verify", tok, `file_id=1`, 400, "BAD_USER_INPUT"},
+		{"another nest's copy", http.MethodPost, "/nests/" + honest + "/analysis/registry/verify", tok, `{"file_id":"` + fileD + `"}`, 404, "NOT_FOUND"},
+		{"a nest that is not an id", http.MethodPost, "/nests/x/analysis/registry/verify", tok, `{"file_id":"` + fileD + `"}`, 400, "BAD_USER_INPUT"},
+		{"bob's request for alice's copy", http.MethodPost, "/nests/" + doctored + "/analysis/registry/verify", bob, `{"file_id":"` + fileD + `"}`, 403, "FORBIDDEN"},
+		{"the check, by its nest", http.MethodGet, "/nests/" + doctored + "/analysis/registry/verify/" + vD, tok, "", 200, ""},
+		{"the check, under another nest", http.MethodGet, "/nests/" + honest + "/analysis/registry/verify/" + vD, tok, "", 404, "NOT_FOUND"},
+		{"the check, by bob", http.MethodGet, "/nests/" + doctored + "/analysis/registry/verify/" + vD, bob, "", 403, "FORBIDDEN"},
+		{"no such check", http.MethodGet, "/nests/" + doctored + "/analysis/registry/verify/" + uuid.NewString(), tok, "", 404, "NOT_FOUND"},
+		{"a check that is not an id", http.MethodGet, "/nests/" + doctored + "/analysis/registry/verify/1", tok, "", 400, "BAD_USER_INPUT"},
+	} {
+		resp, body := a.restJSON(t, c.method, c.path, c.tok, c.body)
+		if resp.StatusCode != c.status || (c.code != "" && body["error_code"] != c.code) {
+			t.Errorf("REST, %s: %d %v, want %d %s", c.name, resp.StatusCode, body, c.status, c.code)
+		}
+		if c.status == 200 && (body["status"] != "DIFFERS" || len(body["differences"].([]any)) != 1) {
+			t.Errorf("REST, %s: %v", c.name, body)
+		}
+	}
+}
+
+// TestBrowserConsoleVerifyCopy drives the console's check of an uploaded
+// copy in Chromium (web/test/verify.mjs): the landlord's copy leaves out a
+// 근저당권 the registry has had for a month; the console calls it a copy,
+// verifies it against the registry's document (issued through the registry
+// simulator served over the bot's HTTP contract), shows the missing entry
+// beside the registry's, and the CRITICAL alert arrives live.
+func TestBrowserConsoleVerifyCopy(t *testing.T) {
+	t.Parallel()
+	root, node := browserTool(t)
+	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{Latency: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	simSrv := httptest.NewServer(issuer.NewHandler(sim))
+	t.Cleanup(simSrv.Close)
+	var logs serverLog
+	a := startAppLogging(t, map[string]string{"ISSUER_URL": simSrv.URL}, &logs)
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "Landlord’s copy")
+	reg := nestRegistry(t, a, nest)
+	month := time.Now().AddDate(0, -1, 0)
+	sim.Register(reg.UniqueNo, issuer.Registration{At: month,
+		Add: issuer.MortgageEntry("주식회사 새벽캐피탈", "임대인", 240_000_000, month.AddDate(0, 0, -1))})
+	doc, err := sim.Render(reg, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyPath := filepath.Join(t.TempDir(), "landlord-copy.pdf")
+	if err := os.WriteFile(copyPath, doc.PDF, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(t.ArtifactDir(), "console-verify.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "web/test/verify.mjs", a.base, tok, nest, copyPath, shot)
+	cmd.Dir = root
+	cmd.WaitDelay = 5 * time.Second
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		t.Logf("browser: %s", line)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("verify.mjs killed after 5 min\nstderr: %s", stderr.String())
+	}
+	if err != nil {
+		t.Fatalf("verify.mjs: %v\nstderr: %s\ntasks in the database:\n%s\nserver warnings and errors:\n%s",
+			err, stderr.String(), taskRows(t, a), logs.warnings())
+	}
+}
