@@ -20,6 +20,7 @@ interface Entry extends EntryRef {
   amountLabel: string | null;
   amount: number | null;
   cancelled: boolean;
+  holders: Party[];
 }
 
 interface Party {
@@ -36,11 +37,34 @@ interface Total {
 interface Ratio {
   value: number;
   mortgages: number;
+  jeonse: number;
+  leases: number;
   deposit: number;
   price: number;
 }
 
-export type Verdict = 'COMPLETE' | 'PARTIAL' | 'UNREADABLE' | 'WRONG_DOCUMENT';
+export type Verdict = 'COMPLETE' | 'COPY_COMPLETE' | 'PARTIAL' | 'UNREADABLE' | 'WRONG_DOCUMENT' | 'NOT_A_REGISTRY';
+
+interface Difference {
+  kind: 'MISSING' | 'ADDED' | 'CHANGED';
+  section: string;
+  rank: string;
+  purpose: string;
+  afterCopy: boolean;
+  serious: boolean;
+  message: string;
+  copyEntry: Entry | null;
+  registryEntry: Entry | null;
+}
+
+interface Verification {
+  id: string;
+  /** The copy checked. */
+  file: { id: string };
+  status: 'PENDING' | 'MATCHES' | 'DIFFERS' | 'COULD_NOT_VERIFY';
+  message: string | null;
+  differences: Difference[];
+}
 
 export interface VerdictReason {
   code: string;
@@ -60,6 +84,11 @@ type Signals = {
 
 export interface RegistryAnalysis {
   ocrTask: { id: string };
+  /** Where the document came from: issued by the service, or a copy the tenant uploaded. */
+  source: 'ISSUED' | 'UPLOADED';
+  file: { id: string };
+  /** The latest check of an uploaded copy against the registry. */
+  verification: Verification | null;
   parserVersion: number;
   analyzedAt: string;
   verdict: Verdict;
@@ -78,11 +107,17 @@ export interface RegistryAnalysis {
   findings: Signals;
 }
 
+const VERIFY_COPY = `mutation VerifyCopy($fileId: ID!) { verifyCopy(fileId: $fileId) { reused verification { id status } } }`;
+/** While a copy's check runs, the analysis is read again this often (no event says it ended without an alert). */
+const VERIFY_POLL_MS = 2000;
+
 const REGISTRY_ANALYSIS = `query RegistryAnalysis($id: ID!, $deposit: Int64, $price: Int64) {
   nest(id: $id) {
     id
+    copyVerification { ...CopyCheck }
     registryAnalysis(deposit: $deposit, price: $price) {
-      ocrTask { id } parserVersion analyzedAt verdict reasons { code message section rank note } advice error
+      ocrTask { id } source file { id } parserVersion analyzedAt verdict reasons { code message section rank note } advice error
+      verification { ...CopyCheck }
       registry {
         title { address uniqueNo buildingName buildingNumber unitNumber areaM2 }
         ownership { ...AnalysisEntry } rights { ...AnalysisEntry } warnings printedAt
@@ -92,13 +127,15 @@ const REGISTRY_ANALYSIS = `query RegistryAnalysis($id: ID!, $deposit: Int64, $pr
         mortgages { total entries { ...AnalysisRef } }
         jeonse { total entries { ...AnalysisRef } }
         flags { kind total entries { ...AnalysisRef } }
-        ratio { value mortgages deposit price }
+        ratio { value mortgages jeonse leases deposit price }
       }
     }
   }
 }
 fragment AnalysisRef on RegistryEntryRef { section rank purpose kind }
-fragment AnalysisEntry on RegistryEntry { section rank purpose kind received amountLabel amount cancelled }`;
+fragment CopyCheck on CopyVerification { id status message file { id } differences {
+  kind section rank purpose afterCopy serious message copyEntry { ...AnalysisEntry } registryEntry { ...AnalysisEntry } } }
+fragment AnalysisEntry on RegistryEntry { section rank purpose kind received amountLabel amount cancelled holders { role name share } }`;
 
 /** Above this share of the price, mortgages plus the deposit put the deposit at risk. */
 export const RATIO_WARN = 0.7;
@@ -139,6 +176,8 @@ interface Amount {
 
 export function analysisView(nestId: string): AnalysisView {
   let data: RegistryAnalysis | null = null;
+  /** The latest check of one of the nest's copies: shown above the registry's own read once it is the analysis. */
+  let nestCheck: Verification | null = null;
   let loaded = false;
   let failure = '';
   let disposed = false;
@@ -146,6 +185,7 @@ export function analysisView(nestId: string): AnalysisView {
   let pending = false;
   let debounce: ReturnType<typeof setTimeout> | undefined;
   let bodySig = '';
+  let verifyPoll: ReturnType<typeof setTimeout> | undefined;
 
   const fields: Record<AmountName, AmountField> = {
     deposit: amountField('deposit', 'analysis.deposit'),
@@ -282,8 +322,9 @@ export function analysisView(nestId: string): AnalysisView {
       if (a.value != null && !a.bad) vars[name] = a.value;
     }
     try {
-      const res = await gql<{ nest: { registryAnalysis: RegistryAnalysis | null } }>(REGISTRY_ANALYSIS, vars);
+      const res = await gql<{ nest: { registryAnalysis: RegistryAnalysis | null; copyVerification: Verification | null } }>(REGISTRY_ANALYSIS, vars);
       data = res.nest.registryAnalysis;
+      nestCheck = res.nest.copyVerification;
       loaded = true;
       failure = '';
     } catch (e) {
@@ -301,7 +342,7 @@ export function analysisView(nestId: string): AnalysisView {
     if (disposed) return;
     // The body is rebuilt only when what it shows changed (the ratio has its
     // own live region), and swapped so that focus and open <details> stay.
-    const sig = JSON.stringify([lang(), loaded, failure, data && { ...data, findings: { ...data.findings, ratio: null } }]);
+    const sig = JSON.stringify([lang(), loaded, failure, nestCheck, data && { ...data, findings: { ...data.findings, ratio: null } }]);
     if (sig !== bodySig) {
       bodySig = sig;
       const next = h('div', { class: 'analysis-body' }, bodyContent());
@@ -309,8 +350,10 @@ export function analysisView(nestId: string): AnalysisView {
       body = next;
       if (data) {
         source.hidden = false;
-        source.textContent = t('analysis.source', { id: data.ocrTask.id.slice(-8), at: formatTime(data.analyzedAt), v: data.parserVersion }) +
+        source.textContent = t(data.source === 'UPLOADED' ? 'analysis.sourceUploaded' : 'analysis.sourceIssued') + ' ' +
+          t('analysis.source', { id: data.ocrTask.id, at: formatTime(data.analyzedAt), v: data.parserVersion }) +
           ' ' + (data.registry?.printedAt ? t('analysis.printed', { at: formatTime(data.registry.printedAt) }) : t('analysis.undated'));
+        source.dataset.source = data.source;
         source.title = data.ocrTask.id;
       } else {
         source.hidden = true;
@@ -319,6 +362,85 @@ export function analysisView(nestId: string): AnalysisView {
     // A ratio from a partial read would understate the debt: only a complete read gets one.
     form.hidden = !data?.registry || data.verdict !== 'COMPLETE';
     renderRatio();
+    clearTimeout(verifyPoll);
+    if ((data?.verification?.status === 'PENDING' || nestCheck?.status === 'PENDING') && !disposed) verifyPoll = setTimeout(refresh, VERIFY_POLL_MS);
+  }
+
+  async function verify(button: HTMLButtonElement, note: HTMLElement, checkedFile?: string): Promise<void> {
+    if (!data) return;
+    button.disabled = true;
+    note.textContent = t('verify.pending');
+    try {
+      await gql(VERIFY_COPY, { fileId: checkedFile ?? data.file.id });
+      refresh();
+    } catch (e) {
+      note.textContent = e instanceof ApiError ? e.userMessage() : String(e);
+      button.disabled = false;
+    }
+  }
+
+  /**
+   * verificationView shows an uploaded copy's check against the registry, or
+   * offers it. Once the registry's own document is read it is the nest's
+   * analysis: the check of the copy (the nest's latest) is shown above it.
+   */
+  function verificationView(a: RegistryAnalysis): HTMLElement | null {
+    const v = a.source === 'UPLOADED' ? a.verification : nestCheck;
+    if (a.source === 'UPLOADED' ? !a.registry : !v) return null;
+    const note = h('p', { class: 'muted', role: 'status', id: 'verify-note' }, t('verify.hint'));
+    const button = h('button', { type: 'button', id: 'verify-copy' }, t(v ? 'verify.again' : 'verify.button'));
+    button.addEventListener('click', () => void verify(button, note, a.source === 'UPLOADED' ? undefined : v?.file.id));
+    // Above the registry's own read, say whose check this is.
+    const head = a.source === 'UPLOADED' ? null : h('h4', { class: 'verify-head' }, t('verify.checkedCopy'));
+    if (!v || v.status === 'COULD_NOT_VERIFY') {
+      return h(
+        'section',
+        { class: 'verification', 'data-status': v?.status ?? 'NONE' },
+        head,
+        v ? h('p', { class: 'warn-note', role: 'alert' }, h('strong', null, t('verify.COULD_NOT_VERIFY')), ' ', v.message ?? '') : null,
+        h('div', { class: 'actions' }, button),
+        note,
+      );
+    }
+    if (v.status === 'PENDING') {
+      return h('section', { class: 'verification', 'data-status': v.status, 'aria-busy': 'true' }, head, h('p', { class: 'muted', role: 'status' }, t('verify.pending')));
+    }
+    if (v.status === 'MATCHES') {
+      return h('section', { class: 'verification', 'data-status': v.status }, head, h('p', { role: 'status' }, t('verify.MATCHES')));
+    }
+    return h(
+      'section',
+      { class: 'verification verification-differs', 'data-status': v.status, role: 'alert' },
+      head,
+      h('p', { class: 'verify-banner' }, h('strong', null, t('verify.DIFFERS')), ' ', v.message ?? ''),
+      h(
+        'table',
+        { class: 'side-by-side' },
+        h('thead', null, h('tr', null, h('th', null, ''), h('th', null, t('verify.copy')), h('th', null, t('verify.registry')))),
+        h(
+          'tbody',
+          null,
+          v.differences.map((d) =>
+            h(
+              'tr',
+              { class: d.serious ? 'difference serious' : 'difference', 'data-kind': d.kind, 'data-rank': d.rank },
+              h(
+                'th',
+                { scope: 'row' },
+                sectionName(d.section),
+                ' ',
+                t('analysis.rank', { rank: d.rank }),
+                d.serious ? h('span', { class: 'badge badge-danger' }, '⚠ ', t('verify.serious')) : null,
+                d.afterCopy ? h('span', { class: 'badge badge-muted' }, t('verify.afterCopy')) : null,
+              ),
+              h('td', { class: 'copy-side' }, differenceEntry(d.copyEntry)),
+              h('td', { class: 'registry-side' }, differenceEntry(d.registryEntry)),
+            ),
+          ),
+        ),
+      ),
+      h('ul', { class: 'difference-messages', lang: 'en' }, v.differences.map((d) => h('li', null, d.message))),
+    );
   }
 
   function bodyContent(): Child {
@@ -329,6 +451,7 @@ export function analysisView(nestId: string): AnalysisView {
     return [
       h('p', { class: 'muted intro' }, t('analysis.intro')),
       failure ? h('p', { class: 'error', role: 'alert' }, t('analysis.failed', { reason: failure })) : null,
+      verificationView(data),
       signalsView(data),
     ];
   }
@@ -372,7 +495,13 @@ export function analysisView(nestId: string): AnalysisView {
         h(
           'p',
           { class: 'muted formula' },
-          t('analysis.ratioFormula', { m: formatWon(ratio.mortgages), d: formatWon(ratio.deposit), p: formatWon(ratio.price) }),
+          t('analysis.ratioFormula', {
+            m: formatWon(ratio.mortgages),
+            j: formatWon(ratio.jeonse),
+            l: formatWon(ratio.leases),
+            d: formatWon(ratio.deposit),
+            p: formatWon(ratio.price),
+          }),
         ),
         h('p', { class: high ? 'warn-note' : 'muted' }, t(high ? 'analysis.ratioHighHelp' : 'analysis.ratioOk')),
       );
@@ -390,6 +519,7 @@ export function analysisView(nestId: string): AnalysisView {
     dispose: () => {
       disposed = true;
       stopDebounce();
+      clearTimeout(verifyPoll);
     },
   };
 }
@@ -427,18 +557,20 @@ function amountField(name: AmountName, label: Key): AmountField {
  * property's.
  */
 function verdictView(a: RegistryAnalysis): HTMLElement {
-  const complete = a.verdict === 'COMPLETE';
+  // A read in full says how much was read, not that the property is safe:
+  // it is drawn plainly, never as a green light.
+  const readInFull = a.verdict === 'COMPLETE' || a.verdict === 'COPY_COMPLETE';
   const reasons = a.reasons.filter((r) => !r.note);
   const notes = a.reasons.filter((r) => r.note);
   const key = `analysis.verdict.${a.verdict}`;
   return h(
     'div',
     {
-      class: complete ? 'verdict verdict-complete' : 'verdict error',
+      class: readInFull ? 'verdict verdict-read' : 'verdict error',
       'data-verdict': a.verdict,
-      role: complete ? 'status' : 'alert',
+      role: readInFull ? 'status' : 'alert',
     },
-    h('p', { class: 'verdict-head' }, h('strong', null, complete ? '✓ ' : '⚠ ', has(key) ? t(key as Key) : a.verdict)),
+    h('p', { class: 'verdict-head' }, h('strong', null, readInFull ? '' : '⚠ ', has(key) ? t(key as Key) : a.verdict)),
     h('p', { class: 'verdict-help' }, t(has(`${key}.help`) ? (`${key}.help` as Key) : 'analysis.verdict.PARTIAL.help')),
     reasons.length
       ? h('ul', { class: 'verdict-reasons', lang: 'en' }, reasons.map((r) => h('li', { 'data-code': r.code }, r.message)))
@@ -462,7 +594,7 @@ function signalsView(a: RegistryAnalysis): Child {
   if (!reg) return [verdict, a.error ? h('p', { class: 'muted' }, t('analysis.unreadable', { error: a.error })) : null];
   // On a read that is not complete, "none" means "none found in what was read".
   const complete = a.verdict === 'COMPLETE';
-  if (a.verdict === 'WRONG_DOCUMENT') return [verdict, titleLine(reg.title)];
+  if (a.verdict === 'WRONG_DOCUMENT' || a.verdict === 'NOT_A_REGISTRY') return [verdict, titleLine(reg.title)];
   return [
     verdict,
     titleLine(reg.title),
@@ -605,6 +737,19 @@ function refs(entries: EntryRef[]): HTMLElement | null {
       ),
     ),
   );
+}
+
+function differenceEntry(e: Entry | null): Child {
+  if (!e) return h('span', { class: 'muted' }, t('verify.nothing'));
+  return [
+    h('span', { lang: 'ko', class: 'purpose' }, e.purpose || '?'),
+    e.cancelled ? h('span', { class: 'badge badge-muted' }, t('analysis.cancelled')) : null,
+    e.received ? h('span', { class: 'muted' }, ' · ', formatDate(e.received)) : null,
+    e.amount != null ? h('span', { class: 'muted' }, ' · ', e.amountLabel ? h('span', { lang: 'ko' }, e.amountLabel, ' ') : null, formatWon(e.amount)) : null,
+    e.holders.length > 0
+      ? h('span', { class: 'holders', lang: 'ko' }, ' · ', e.holders.map((p) => `${p.role} ${p.name}`.trim()).join(', '))
+      : null,
+  ];
 }
 
 function sectionName(section: string): string {

@@ -543,7 +543,7 @@ function taskHead(tag: 'h3' | 'h4', id: string, label: string, task: Task): HTML
   return h(
     'header',
     { class: 'task-head' },
-    h(tag, { id }, label, ' ', h('span', { class: 'task-id', title: task.id }, t('task.id', { id: task.id.slice(-8) }))),
+    h(tag, { id }, label, ' ', h('span', { class: 'task-id', title: task.id }, t('task.id', { id: task.id }))),
     statusBadge(task.status),
   );
 }

@@ -184,7 +184,9 @@ export function watchView(nestId: string, live: Live): WatchView {
       h('p', null, a.message),
       a.kind === 'COULD_NOT_VERIFY'
         ? h('ul', { class: 'reasons' }, a.reasons.map((r) => h('li', null, r.message)))
-        : h('div', { class: 'before-after' }, entryView(a.before, t('watch.before')), entryView(a.after, t('watch.after'))),
+        : a.kind === 'COPY_DIFFERS'
+          ? h('div', { class: 'before-after' }, entryView(a.before, t('verify.copy')), entryView(a.after, t('verify.registry')))
+          : h('div', { class: 'before-after' }, entryView(a.before, t('watch.before')), entryView(a.after, t('watch.after'))),
       h('p', { class: 'muted' }, formatTime(a.createdAt)),
       a.acknowledgedAt ? h('p', { class: 'muted' }, t('watch.acked', { at: formatTime(a.acknowledgedAt) })) : ack,
     );

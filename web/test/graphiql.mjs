@@ -1,7 +1,8 @@
 // Loads GraphiQL (/graphiql) in headless Chromium with every request to
-// another origin refused, as on a machine without internet, and runs one
-// query from it: the page's scripts, style and React must come from the
-// server itself and work under its Content Security Policy.
+// another origin refused, as on a machine without internet: the Docs
+// explorer lists the Query type's fields, the editor offers a field as one
+// types, and one query runs; the page's scripts, style and React must come
+// from the server itself and work under its Content Security Policy.
 //
 //   node web/test/graphiql.mjs <baseURL> <token>
 //
@@ -50,6 +51,32 @@ try {
   await page.locator('.graphiql-container').waitFor();
   await page.locator('.graphiql-query-editor .CodeMirror').first().waitFor();
   step('rendered', { requests: loaded.length });
+
+  // What a person sees of the schema: the Docs explorer lists the Query
+  // type's fields (GraphiQL fetched and built the schema; it said "Error
+  // fetching schema" when introspection was refused), and the editor
+  // offers a field as one types.
+  const docs = page.locator('button[aria-label="Show Documentation Explorer"]');
+  await docs.click();
+  const explorer = page.locator('.graphiql-doc-explorer');
+  await explorer.locator('a.graphiql-doc-explorer-type-name', { hasText: /^Query$/ }).first().click();
+  await explorer.locator('.graphiql-doc-explorer-field-name', { hasText: /^nests$/ }).waitFor();
+  const fields = await explorer.locator('.graphiql-doc-explorer-field-name').allInnerTexts();
+  step('docs explorer lists Query', { fields: fields.slice(0, 8) });
+  const editor = page.locator('.graphiql-query-editor .CodeMirror').first();
+  await editor.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type('{ ne');
+  const hint = page.locator('.CodeMirror-hints .CodeMirror-hint', { hasText: /^nests$/ });
+  await hint.waitFor();
+  step('autocomplete offers a field', { hints: await page.locator('.CodeMirror-hints .CodeMirror-hint').allInnerTexts() });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText('{ nests(first: 1) { nodes { id } pageInfo { hasNextPage } } }');
+  const shown = await page.locator('body').innerText();
+  if (/Error fetching schema|DEPTH_LIMIT_EXCEEDED/.test(shown)) throw new Error(`the page says: ${shown.match(/.*(Error fetching schema|DEPTH_LIMIT_EXCEEDED).*/)[0]}`);
 
   await page.locator('.graphiql-execute-button').click();
   const result = page.locator('.result-window');

@@ -1,0 +1,117 @@
+// Drives the console's check of an uploaded copy in headless Chromium
+// against a running server, as a tenant would: open a nest, upload the
+// landlord's copy (a PDF the Go test made without a 근저당권 the registry
+// has), see that it is called a copy, not the registry, and its best verdict
+// a copy's; verify it; see the banner, the missing entry beside the
+// registry's, and the CRITICAL alert arrive live, without a reload.
+//
+//   node web/test/verify.mjs <baseURL> <token> <nestId> <copy.pdf> <screenshotPath>
+//
+// stdout: one JSON line per step; exit 0 on success, 1 on a failed check
+// (the reason on stderr), 2 on bad usage. Every wait is on the DOM with a
+// deadline; there are no fixed sleeps.
+import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from './lib.mjs';
+
+const args = process.argv.slice(2);
+if (args.length !== 5) {
+  process.stderr.write('usage: node web/test/verify.mjs <baseURL> <token> <nestId> <copy.pdf> <screenshotPath>\n');
+  process.exit(2);
+}
+const [base, token, nestId, copyPath, shot] = args;
+const STEP_MS = 120_000; // a copy read from its text layer and its page images, under -race
+
+function step(name, extra = {}) {
+  process.stdout.write(JSON.stringify({ step: name, ...extra }) + '\n');
+}
+class CheckError extends Error {}
+function check(ok, message) {
+  if (!ok) throw new CheckError(message);
+}
+
+const browser = await chromium.launch(await chromiumLaunchOptions());
+let page;
+let code = 0;
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, locale: 'en-US', timezoneId: 'Asia/Seoul' });
+  context.setDefaultTimeout(STEP_MS);
+  page = await context.newPage();
+  const consoleErrors = [];
+  page.on('pageerror', (err) => consoleErrors.push(String(err)));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') consoleErrors.push(msg.text());
+  });
+
+  await page.goto(`${base}/#token=${encodeURIComponent(token)}`);
+  await page.getByRole('heading', { level: 1, name: 'Your nests' }).waitFor();
+  await page.evaluate((id) => (location.hash = `#/nest/${encodeURIComponent(id)}`), nestId);
+  await page.getByRole('heading', { level: 1, name: 'Landlord’s copy' }).waitFor();
+  await page.locator('#conn[data-state="live"]').waitFor();
+  step('nest opened');
+
+  await page.locator('#upload-file').setInputFiles(copyPath);
+  await page.locator('#upload-note', { hasText: 'it is being read' }).waitFor();
+  const source = page.locator('#analysis .source[data-source="UPLOADED"]');
+  await source.waitFor();
+  const sourceText = await source.innerText();
+  check(sourceText.includes('not the registry itself'), `the analysis's source reads "${sourceText}"`);
+  const verdict = page.locator('#analysis [data-verdict]').first();
+  const v = await verdict.getAttribute('data-verdict');
+  check(v !== 'COMPLETE', `an uploaded copy's verdict is ${v}`);
+  const verdictText = await verdict.innerText();
+  step('copy read', { verdict: v, head: verdictText.split('\n')[0], source: sourceText });
+
+  await page.evaluate(() => {
+    window.__noReload = true;
+  });
+  const button = page.locator('#verify-copy');
+  check((await button.innerText()) === 'Verify this copy against the registry', `the button reads "${await button.innerText()}"`);
+  await button.click();
+  await page.locator('.verification[data-status="PENDING"], .verification[data-status="DIFFERS"]').first().waitFor();
+  step('verification started');
+
+  const differs = page.locator('.verification[data-status="DIFFERS"]');
+  await differs.waitFor();
+  const banner = await differs.locator('.verify-banner').innerText();
+  check(banner.includes('This copy differs from the registry'), `the banner reads "${banner}"`);
+  const row = differs.locator('tr.difference.serious[data-kind="MISSING"]');
+  check((await row.count()) === 1, `${await row.count()} serious missing rows`);
+  const copySide = row.locator('td.copy-side');
+  const registrySide = row.locator('td.registry-side');
+  const copyText = await copySide.innerText();
+  const registryText = await registrySide.innerText();
+  check(copyText.includes('nothing'), `the copy's side reads "${copyText}"`);
+  check(registryText.includes('근저당') && registryText.includes('240,000,000') && registryText.includes('새벽캐피탈'),
+    `the registry's side reads "${registryText}"`);
+  const rowHead = await row.locator('th').innerText();
+  check(rowHead.includes('hidden risk'), `the row reads "${rowHead}"`);
+  const boxes = await Promise.all([copySide.boundingBox(), registrySide.boundingBox()]);
+  check(boxes[0] && boxes[1] && Math.abs(boxes[0].y - boxes[1].y) < 2 && boxes[1].x > boxes[0].x + boxes[0].width - 1,
+    `the copy and the registry are not side by side: ${JSON.stringify(boxes)}`);
+  const head = await differs.locator('.verify-head').count() ? await differs.locator('.verify-head').innerText() : '';
+  step('differences shown', { banner, copy: copyText, registry: registryText, head });
+
+  const alert = page.locator('#watch-alerts .alert-card[data-kind="COPY_DIFFERS"]');
+  await alert.waitFor();
+  check(await alert.evaluate((el) => el.classList.contains('severity-critical')), 'the alert is not CRITICAL');
+  const alertText = await alert.innerText();
+  check(alertText.includes('근저당'), `the alert reads "${alertText}"`);
+  check(await page.evaluate(() => window.__noReload === true), 'the page reloaded');
+  step('alert shown live', { alert: alertText.split('\n').slice(0, 3).join(' | ') });
+
+  await page.screenshot({ path: shot, fullPage: true });
+  step('screenshot', { path: shot });
+  check(consoleErrors.length === 0, `the page logged errors: ${consoleErrors.join(' | ')}`);
+} catch (err) {
+  code = 1;
+  process.stderr.write(`${err instanceof CheckError ? 'check failed' : 'error'}: ${err.stack ?? err}\n`);
+  if (page) {
+    try {
+      await page.screenshot({ path: shot.replace(/(\.png)?$/, '-failed.png'), fullPage: true });
+      process.stderr.write(`page text:\n${(await page.locator('body').innerText()).slice(0, 4000)}\n`);
+    } catch {}
+  }
+} finally {
+  await browser.close();
+}
+process.exit(code);
