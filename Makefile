@@ -6,9 +6,8 @@ GO        ?= go
 DATA      := .data
 BIN       := $(DATA)/bin
 DUNGJI    := $(BIN)/dungji
-APT_PKGS  := tesseract-ocr tesseract-ocr-kor poppler-utils fonts-nanum
+APT_PKGS  := tesseract-ocr tesseract-ocr-kor poppler-utils fonts-nanum fonts-unfonts-core
 export PATH := $(CURDIR)/$(BIN):$(PATH)
-TEST_P    := $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
 
 .DEFAULT_GOAL := help
 .PHONY: help run test test-race bench chaos generate verify lint migrate deps versitygw build pg-down reset
@@ -26,17 +25,29 @@ run: deps web/static/app.js build ## Run API, workers and console on embedded de
 
 test: deps versitygw web-build build web-deps browser-deps ## Run every test, with -race, on real Postgres and real S3 servers
 	@# testprogress runs go test -json: a line per package as each finishes, failures in full, a summary.
-	@# -p: one test binary more than cores. The server, jobs and issuer packages spend much of their
-	@# time waiting on processes, sockets and timers; on 2 cores -p 3 took 9m16s where -p 2 took 10m39s.
-	@# -timeout is for a hung test: the server package takes 7 min on a quiet machine and passed 9 on a busy one.
+	@# Two runs, one after the other: the server package (about 7 min on its own) with the light packages, then
+	@# the image and service packages (jobs/ocr, jobs/analysis, jobs/issuer, jobs), whose tests are seconds of
+	@# Tesseract and pixel work each. Run at once, the server's tests of uploads, browsers and live streams met
+	@# their hang guards on 2 cores shared with them (a 300×300 photo took over 3 s to store; 16-19 min in all).
+	@# -p 3, one test binary more than cores: most packages spend much of their time waiting on processes,
+	@# sockets and timers. The image tests read their corpora's hardest copies (DUNGJI_TEST_FULL_CORPUS=1 reads
+	@# every one). -timeout is for a hung test.
 	@# The fuzz budget is a count, not a duration: with -fuzztime 10s, Go 1.26's fuzz coordinator can fail
 	@# the run with a bare "context deadline exceeded" as the time runs out (golang/go#75804, fixed in 1.27).
 	@$(GO) build -o $(BIN)/testprogress ./server/cmd/testprogress || exit 1; \
-	echo "make test: every package with -race; about 9 min with a warm build cache on 2 cores, about 15 min cold (compiling with -race)"; \
+	echo "make test: every package with -race, in two runs (the server package, then the image and service packages); about 18 min with a warm build cache on 2 cores (about 10 and 7 min, then the fuzz runs), about 25 min on a fresh machine"; \
+	mod=$$($(GO) list -m) || exit 1; \
+	heavy="$$mod/jobs/analysis $$mod/jobs/ocr $$mod/jobs/issuer $$mod/jobs"; \
+	rest=$$($(GO) list ./... | grep -v -x -F -e $$mod/server $$(for p in $$heavy; do printf -- '-e %s ' $$p; done)) || exit 1; \
 	url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
-	TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 DUNGJI_REQUIRE_NODE=$$(command -v npm >/dev/null 2>&1 && echo 1) DUNGJI_REQUIRE_BROWSER=$$(test -x /usr/bin/chromium && echo 1) $(BIN)/testprogress -- -race -count=1 -p $(TEST_P) -timeout 15m ./...; rc=$$?; \
+	export TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 DUNGJI_REQUIRE_NODE=$$(command -v npm >/dev/null 2>&1 && echo 1) DUNGJI_REQUIRE_BROWSER=$$(test -x /usr/bin/chromium && echo 1); \
+	echo "make test, run 1 of 2: the server package and the light packages"; \
+	$(BIN)/testprogress -- -race -count=1 -p 3 -timeout 20m $$mod/server $$rest; rc=$$?; \
+	echo "make test, run 2 of 2: the image and service packages"; \
+	$(BIN)/testprogress -- -race -count=1 -p 3 -timeout 20m $$heavy; rc2=$$?; [ $$rc -ne 0 ] || rc=$$rc2; \
 	$(DUNGJI) pg down; [ $$rc -eq 0 ] || exit $$rc; \
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5000x -fuzzminimizetime 100x -timeout 5m ./jobs/analysis/
+	$(GO) test -run '^$$' -fuzz '^FuzzOperationBounds$$' -fuzztime 20000x -fuzzminimizetime 100x -timeout 5m ./server/httpapi/
 
 test-race: test ## Same as test (tests always run with -race)
 
@@ -54,9 +65,10 @@ chaos: deps versitygw build ## Run api + 2 workers under faults (kill -9, pg res
 generate: ## Regenerate gqlgen code from graph/*.graphqls
 	$(GO) tool gqlgen generate --config gqlgen.yml
 
-verify: web-build ## Fail when generated code (gqlgen, the console bundle) is stale or go.mod is untidy
+verify: web-build ## Fail when generated code (gqlgen, the console bundle) is stale, go.mod is untidy or a document's relative link is broken
 	@$(MAKE) --no-print-directory generate
 	@$(GO) mod tidy
+	@$(GO) run ./server/cmd/doclinks
 	@git diff --exit-code -- graph go.mod go.sum web/static || { echo "generated code or go.mod is stale: run make generate / make web-build / go mod tidy and commit"; exit 1; }
 
 lint: ## gofmt and go vet
