@@ -31,7 +31,8 @@
 //
 // # Limits
 //
-// Complexity (complexity.go) prices list fields by their page size, so a
-// client cannot ask for an unbounded tree; depth and a single root field
-// per subscription are enforced by the HTTP layer (server/httpapi).
+// What an operation can return is priced from the schema by the HTTP layer
+// (server/httpapi), with the sizes of the lists that are not pages from
+// cost.go; depth and a single root field per subscription are enforced
+// there too.
 package graph

@@ -32,15 +32,3 @@ func alertConnection(page jobs.Page[*db.Alert], err error) (*model.AlertConnecti
 	}
 	return conn, nil
 }
-
-// watchComplexity prices the watch's lists by their page size, like
-// NewConfig's: alerts and deliveries are pages; checks, a comparison's
-// alerts and a delivery's log are a handful of rows each.
-func watchComplexity(c *Config, page func(*int) int) {
-	c.Complexity.Query.Alerts = func(child int, _ *string, _ *bool, first *int, _ *string) int { return 1 + child*page(first) }
-	c.Complexity.Nest.Alerts = func(child int, _ *bool, first *int, _ *string) int { return 1 + child*page(first) }
-	c.Complexity.Query.WebhookDeliveries = func(child int, _ *string, first *int, _ *string) int { return 1 + child*page(first) }
-	c.Complexity.Nest.RegistryChecks = func(child int) int { return 1 + child*20 }
-	c.Complexity.RegistryCheck.Alerts = func(child int) int { return 1 + child*5 }
-	c.Complexity.WebhookDelivery.Log = func(child int) int { return 1 + child*8 }
-}

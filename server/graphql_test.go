@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -277,18 +278,44 @@ func TestGraphQLOverHTTP(t *testing.T) {
 	})
 }
 
-// TestGraphQLComplexityPricesLists refuses a query whose nested lists would
-// fan out into thousands of reads, while an ordinary page passes.
-func TestGraphQLComplexityPricesLists(t *testing.T) {
+// TestGraphQLCostPricesLists: every answer says what the operation cost
+// (extensions.cost, the objects its answer can hold) and the limit; a page
+// of 100 nests × 10 tasks with every field is answered, and nested lists
+// that could return a million objects are refused with the figure.
+func TestGraphQLCostPricesLists(t *testing.T) {
 	t.Parallel()
 	a := startApp(t, map[string]string{"ROLE": "api"})
 	tok := a.token(t, "alice", false)
-	heavy := `{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { events { version } file { url } nest { id } } } } } }`
-	if r := a.gql(t, tok, heavy, nil); r.code() != "COMPLEXITY_LIMIT_EXCEEDED" && (len(r.Errors) == 0 || !strings.Contains(r.Errors[0].Message, "complexity")) {
-		t.Fatalf("heavy query: %+v", r.Errors)
+	cost := func(r gqlResponse) (requested, limit float64) {
+		var ext struct {
+			Cost struct{ Requested, Limit float64 }
+		}
+		_ = json.Unmarshal(r.raw["extensions"], &ext)
+		return ext.Cost.Requested, ext.Cost.Limit
 	}
 	light := `{ nests(first: 20) { nodes { id latestIssuance { id status } } } }`
-	if r := a.gql(t, tok, light, nil); len(r.Errors) > 0 {
+	r := a.gql(t, tok, light, nil)
+	if len(r.Errors) > 0 {
 		t.Fatalf("ordinary query refused: %+v", r.Errors)
+	}
+	if req, limit := cost(r); req != 1+20*2 || limit != 100_000 {
+		t.Fatalf("extensions.cost of %s: requested %v, limit %v; the answer: %s", light, req, limit, r.raw["extensions"])
+	}
+	all := `{ nests(first: 100) { nodes { id title address registryUniqueNo createdAt
+		issuanceTasks(first: 10) { pageInfo { hasNextPage endCursor } nodes {
+		  id status errorCode errorMessage attempt maxAttempts lastErrorCode lastAttemptAt nextRetryAt createdAt startedAt finishedAt updatedAt version
+		  nest { id } file { id size sha256 contentType url }
+		  ocrTask { id status pageCount text pages { page text confidence } events { to } }
+		  events { from to errorCode attempt version at } } } } } }`
+	if r := a.gql(t, tok, all, nil); len(r.Errors) > 0 {
+		t.Fatalf("a page of 100 nests × 10 tasks refused: %+v", r.Errors)
+	}
+	heavy := `{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { nest { issuanceTasks(first: 100) { nodes { id } } } } } } } }`
+	r = a.gql(t, tok, heavy, nil)
+	if r.code() != "COMPLEXITY_LIMIT_EXCEEDED" || !strings.Contains(r.Errors[0].Message, "1030201 objects") {
+		t.Fatalf("100 × 100 × 100: %+v", r.Errors)
+	}
+	if c, _ := r.Errors[0].Extensions["cost"].(map[string]any); c["requested"] != float64(1030201) || c["limit"] != float64(100_000) {
+		t.Fatalf("the refusal's extensions: %v", r.Errors[0].Extensions)
 	}
 }

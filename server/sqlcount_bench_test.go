@@ -303,7 +303,7 @@ func readGraphServer(tb testing.TB, a *testApp, wait time.Duration) string {
 	var streams sync.WaitGroup
 	h := a.tokens.Authenticate(httpapi.NewGraphQLHandler(a.service, httpapi.GraphQLOptions{Tokens: a.tokens, Logger: a.log, WS: a.wsLimits,
 		PingInterval: time.Minute, InitTimeout: time.Minute, Stop: stop, Streams: &streams,
-		Tracer: func() trace.TracerProvider { return a.tracer }, ComplexityLimit: 1 << 20, BatchWait: wait}))
+		Tracer: func() trace.TracerProvider { return a.tracer }, CostLimit: 1 << 30, BatchWait: wait}))
 	srv := httptest.NewServer(h)
 	tb.Cleanup(func() { cancel(); srv.Close(); streams.Wait() })
 	return srv.URL

@@ -3,8 +3,11 @@ package httpapi
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/dungji/dungji/graph"
+	"github.com/dungji/dungji/jobs"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -66,14 +69,21 @@ const (
 	codeComplexityLimit = "COMPLEXITY_LIMIT_EXCEEDED"
 )
 
+// DefaultCostLimit is the most objects an operation's answer may hold: a
+// page of 100 nests with 10 issuance tasks each and every field of a task
+// (its events, file, OCR task with its pages and events) is about 46,000;
+// 100 nests × 100 tasks with their events is 110,000 and refused.
+const DefaultCostLimit = 100_000
+
 // operationBounds refuses, before validation, a document that expands
-// past the bounds above, and after it an operation whose complexity (lists
-// priced by page size, as graph.NewConfig says) passes its limit. It
-// replaces gqlgen's ComplexityLimit, whose walk expands every spread anew.
+// past the bounds above, and after it an operation whose answer could
+// hold more objects than its cost limit (costOf). It replaces gqlgen's
+// ComplexityLimit, whose walk expands every spread anew and prices a
+// list's rows as if each were read alone.
 type operationBounds struct {
-	complexityLimit int
-	tokenLimit      int
-	es              graphql.ExecutableSchema
+	costLimit  int
+	tokenLimit int
+	es         graphql.ExecutableSchema
 	// cached reports whether a query was parsed and validated before (it
 	// was within the bounds then).
 	cached func(ctx context.Context, query string) bool
@@ -83,6 +93,7 @@ var _ interface {
 	graphql.HandlerExtension
 	graphql.OperationParameterMutator
 	graphql.OperationContextMutator
+	graphql.ResponseInterceptor
 } = &operationBounds{}
 
 func (*operationBounds) ExtensionName() string { return "OperationBounds" }
@@ -234,17 +245,50 @@ func boundError(code, format string, args ...any) *gqlerror.Error {
 	return err
 }
 
-// MutateOperationContext prices the validated operation: gqlgen's
-// complexity, with each fragment priced once.
+// MutateOperationContext prices the validated operation by what its
+// answer can hold (graph/cost.go) and refuses one past the limit, saying
+// what it costs and what the limit is; the price goes on every answer
+// (InterceptResponse).
 func (b *operationBounds) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
 	if oc.Operation == nil {
 		return nil
 	}
-	c, _ := complexityOf(ctx, b.es, oc.Operation, oc.Variables)
-	if c > b.complexityLimit {
-		return boundError(codeComplexityLimit, "operation has complexity %s, which exceeds the limit of %d", figure(c, b.complexityLimit), b.complexityLimit)
+	c, _ := costOf(b.es.Schema(), oc.Operation, oc.Variables)
+	cost := Cost{Requested: c, Limit: b.costLimit}
+	oc.Stats.SetExtension(costExtension, cost)
+	if c > b.costLimit {
+		err := boundError(codeComplexityLimit, "the operation can return %s objects, more than the limit of %d: ask for smaller pages or fewer nested lists",
+			figure(c, b.costLimit), b.costLimit)
+		err.Extensions["cost"] = cost
+		return err
 	}
 	return nil
+}
+
+// Cost is extensions.cost: the objects the operation's answer can hold,
+// and the most an operation may ask for.
+type Cost struct {
+	Requested int `json:"requested"`
+	Limit     int `json:"limit"`
+}
+
+// costExtension names the price in an operation's Stats.
+const costExtension = "cost"
+
+// InterceptResponse puts the operation's price on its answer (on each
+// event of a subscription).
+func (b *operationBounds) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	resp := next(ctx)
+	if resp == nil || !graphql.HasOperationContext(ctx) {
+		return resp
+	}
+	if cost, ok := graphql.GetOperationContext(ctx).Stats.GetExtension(costExtension).(Cost); ok {
+		if resp.Extensions == nil {
+			resp.Extensions = map[string]any{}
+		}
+		resp.Extensions[costExtension] = cost
+	}
+	return resp
 }
 
 // figure is c, or "more than" what counting stopped at.
@@ -255,73 +299,95 @@ func figure(c, limit int) string {
 	return fmt.Sprint(c)
 }
 
-// saturated is where complexity sums stop.
+// saturated is where sums stop.
 const saturated = 1 << 40
 
-// complexityOf is gqlgen's complexity.Calculate (custom complexity where
-// the schema has one, 1 plus the children's otherwise, the worst
-// implementor for an interface's field; __Schema free), with each
-// fragment's price computed once: a fragment's fields are typed by its
-// own type condition, so its price is the same wherever it is spread.
-// visits is the selections it looked at: each of the document's once at
-// most.
-func complexityOf(ctx context.Context, es graphql.ExecutableSchema, op *ast.OperationDefinition, vars map[string]any) (price, visits int) {
-	schema := es.Schema()
-	memo := map[*ast.FragmentDefinition]int{}
-	var set func(ast.SelectionSet) int
-	fieldPrice := func(def *ast.Definition, kind ast.DefinitionKind, name string, child int, args map[string]any) int {
-		if c, ok := es.Complexity(ctx, def.Name, name, child, args); ok && c >= 1 {
-			return min(c, saturated)
-		}
-		if kind == ast.Scalar || kind == ast.Enum {
-			return 1
-		}
-		return min(1+child, saturated)
-	}
-	set = func(sels ast.SelectionSet) int {
+// costOf is the most objects the operation's answer can hold (graph/cost.go
+// says how lists are priced). An interface's or union's fragments are all
+// counted, an upper bound; introspection is free (it is bounded by its
+// shape, and served only in development). visits is the selections it
+// looked at: each of the document's once, twice for a fragment on a
+// connection.
+func costOf(schema *ast.Schema, op *ast.OperationDefinition, vars map[string]any) (price, visits int) {
+	// A fragment's price is linear in the page it is spread under (only a
+	// connection's edges and nodes hold the page): a + b·page, from its
+	// price under no page and under a page of one.
+	type linear struct{ a, b int }
+	memo := map[*ast.FragmentDefinition]*linear{}
+	var set func(sels ast.SelectionSet, page int) int
+	set = func(sels ast.SelectionSet, page int) int {
 		total := 0
 		for _, sel := range sels {
 			visits++
 			switch s := sel.(type) {
 			case *ast.Field:
-				if s.Definition == nil || s.ObjectDefinition == nil {
+				if s.Definition == nil || s.ObjectDefinition == nil || strings.HasPrefix(s.Name, "__") {
 					continue
 				}
 				typ := schema.Types[s.Definition.Type.Name()]
-				if typ == nil || typ.Name == "__Schema" {
+				if typ == nil || (typ.Kind != ast.Object && typ.Kind != ast.Interface && typ.Kind != ast.Union) {
+					continue // scalars come with their object
+				}
+				inner := 0
+				paged := s.Definition.Arguments.ForName("first") != nil || s.Definition.Arguments.ForName("last") != nil
+				if paged {
+					args := s.ArgumentMap(vars)
+					inner = graph.PageSize(intArg(args["first"]), intArg(args["last"]))
+				}
+				each := min(1+set(s.SelectionSet, inner), saturated)
+				if !isList(s.Definition.Type) {
+					total = min(total+each, saturated)
 					continue
 				}
-				child := 0
-				switch typ.Kind {
-				case ast.Object, ast.Interface, ast.Union:
-					child = set(s.SelectionSet)
-				}
-				args := s.ArgumentMap(vars)
-				price := 0
-				if s.ObjectDefinition.Kind == ast.Interface {
-					for _, t := range schema.GetPossibleTypes(s.ObjectDefinition) {
-						price = max(price, fieldPrice(t, typ.Kind, s.Name, child, args))
+				n, ok := graph.ListSizes[s.ObjectDefinition.Name+"."+s.Name]
+				if !ok {
+					// A connection's edges and nodes hold its page; a
+					// list priced nowhere (TestEveryListIsPriced) the
+					// largest page.
+					n = jobs.MaxPageSize
+					if strings.HasSuffix(s.ObjectDefinition.Name, "Connection") && (s.Name == "edges" || s.Name == "nodes") {
+						n = page
 					}
-				} else {
-					price = fieldPrice(s.ObjectDefinition, typ.Kind, s.Name, child, args)
 				}
-				total = min(total+price, saturated)
+				total = min(total+min(n*each, saturated), saturated)
 			case *ast.InlineFragment:
-				total = min(total+set(s.SelectionSet), saturated)
+				total = min(total+set(s.SelectionSet, page), saturated)
 			case *ast.FragmentSpread:
 				if s.Definition == nil {
 					continue
 				}
-				c, ok := memo[s.Definition]
+				f, ok := memo[s.Definition]
 				if !ok {
-					memo[s.Definition] = 0 // a cycle (refused by validation) prices nothing
-					c = set(s.Definition.SelectionSet)
-					memo[s.Definition] = c
+					memo[s.Definition] = &linear{} // a cycle (refused by validation) prices nothing
+					f = &linear{a: set(s.Definition.SelectionSet, 0)}
+					if strings.HasSuffix(s.Definition.TypeCondition, "Connection") {
+						f.b = set(s.Definition.SelectionSet, 1) - f.a
+					}
+					memo[s.Definition] = f
 				}
+				c := min(f.a+min(f.b*page, saturated), saturated)
 				total = min(total+c, saturated)
 			}
 		}
 		return total
 	}
-	return set(op.SelectionSet), visits
+	return set(op.SelectionSet, 0), visits
+}
+
+// isList reports whether a field's type is a list (non-null or not).
+func isList(t *ast.Type) bool { return t.Elem != nil }
+
+// intArg is an argument's value as an int, nil when it is absent or null.
+func intArg(v any) *int {
+	switch n := v.(type) {
+	case int:
+		return &n
+	case int64:
+		i := int(n)
+		return &i
+	case float64:
+		i := int(n)
+		return &i
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -64,7 +63,7 @@ func boundsServer(t testing.TB) http.Handler {
 	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{})))
 	srv.AddTransport(transport.POST{})
 	srv.Use(literalCheck{})
-	srv.Use(&operationBounds{complexityLimit: 1000, tokenLimit: parserTokenLimit})
+	srv.Use(&operationBounds{costLimit: DefaultCostLimit, tokenLimit: parserTokenLimit})
 	srv.SetParserTokenLimit(parserTokenLimit)
 	return srv
 }
@@ -113,8 +112,8 @@ func TestOperationBounds(t *testing.T) {
 		{"101 aliases", repeat(101, "a: __typename"), codeAliasLimit, "more than 100 aliased"},
 		{"201 spreads", repeat(201, "...F") + " fragment F on Query { __typename }", codeSpreadLimit, "more than 200 times"},
 		{"13 levels", nested(13), codeDepthLimit, "more than 12 levels"},
-		{"a page of 100 nests, each with 100 tasks", `{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { id status } } } } }`,
-			codeComplexityLimit, "exceeds the limit of 1000"},
+		{"a page of 100 nests, each with 100 tasks and their events", `{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { id events { to } } } } } }`,
+			codeComplexityLimit, "can return 110201 objects, more than the limit of 100000"},
 		{"a fragment cycle", `query { ...A } fragment A on Query { ...B } fragment B on Query { ...A }`, "GRAPHQL_VALIDATION_FAILED", "Cannot spread fragment"},
 		{"an unknown fragment", `query { ...Nowhere }`, "GRAPHQL_VALIDATION_FAILED", "Unknown fragment"},
 	} {
@@ -259,8 +258,8 @@ func FuzzOperationBounds(f *testing.F) {
 			return
 		}
 		for _, op := range doc.Operations {
-			if _, visits := complexityOf(context.Background(), es, op, nil); visits > limit {
-				t.Fatalf("complexity: %d visits for %d selections", visits, limit)
+			if _, visits := costOf(es.Schema(), op, nil); visits > 2*limit {
+				t.Fatalf("cost: %d visits for %d selections", visits, limit)
 			}
 		}
 	})
@@ -279,7 +278,7 @@ func TestIntrospectionWithinBounds(t *testing.T) {
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
 	srv.Use(literalCheck{})
-	srv.Use(&operationBounds{complexityLimit: 1000, tokenLimit: parserTokenLimit})
+	srv.Use(&operationBounds{costLimit: DefaultCostLimit, tokenLimit: parserTokenLimit})
 	srv.SetParserTokenLimit(parserTokenLimit)
 	for _, file := range []string{"introspection-graphql-js.graphql", "introspection-graphiql.graphql"} {
 		q, err := os.ReadFile(filepath.Join("testdata", file))
@@ -326,5 +325,101 @@ func TestIntrospectionWithinBounds(t *testing.T) {
 				t.Errorf("%s %q, want %s %q", code, msg, c.code, c.says)
 			}
 		})
+	}
+}
+
+// everyTaskField is a page of 100 nests with 10 issuance tasks each and
+// every field of a task: what the cost limit must admit.
+const everyTaskField = `{ nests(first: 100) { pageInfo { hasNextPage endCursor } edges { cursor node { id } }
+  nodes { id title address registryUniqueNo createdAt
+    issuanceTasks(first: 10) { pageInfo { hasNextPage endCursor } nodes {
+      id status errorCode errorMessage attempt maxAttempts lastErrorCode lastAttemptAt nextRetryAt createdAt startedAt finishedAt updatedAt version
+      nest { id title } file { id size sha256 contentType url }
+      ocrTask { id status errorCode errorMessage attempt maxAttempts lastErrorCode lastAttemptAt nextRetryAt pageCount
+        createdAt startedAt finishedAt updatedAt version text pages { page text confidence } file { id size } issuanceTask { id }
+        events { from to errorCode attempt version at } }
+      events { from to errorCode attempt version at } } } } } }`
+
+// TestCostPricesWhatAnAnswerCanHold: an operation costs the objects its
+// answer can hold, lists multiplying by their page (graph/cost.go); the
+// figures are worked out by hand beside each query.
+func TestCostPricesWhatAnAnswerCanHold(t *testing.T) {
+	t.Parallel()
+	es := graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{}))
+	aliases := make([]string, 100)
+	for i := range aliases {
+		aliases[i] = fmt.Sprintf("a%d: nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { id } } } }", i)
+	}
+	for _, c := range []struct {
+		name, query string
+		vars        map[string]any
+		want        int
+	}{
+		{"scalars come with their object", `{ me { id admin } }`, nil, 1},
+		{"the default page is 20", `{ nests { nodes { id } } }`, nil, 1 + 20},
+		{"a page from a variable", `query($n: Int) { nests(first: $n) { nodes { id } } }`, map[string]any{"n": 100}, 1 + 100},
+		{"edges and nodes both hold the page", `{ nests(first: 5) { edges { cursor node { id } } nodes { id } pageInfo { hasNextPage } } }`, nil, 1 + 5*2 + 5 + 1},
+		// The issue's example, refused at complexity 1681 before:
+		// 1 + 10 × (1 + 1 + 5 × (1 + nest + file + ocrTask + 10 events)).
+		{"10 nests × 5 tasks with their links", `{ nests(first: 10) { nodes { issuanceTasks(first: 5) { nodes { id status nest { id } file { size } ocrTask { id status } events { to } } } } } }`, nil, 721},
+		// 2 + 100 edges × 2 + 100 × (1 + 2 + 10 × (1 + 1 + 1 + 33 + 10)).
+		{"100 nests × 10 tasks with every field", everyTaskField, nil, 46502},
+		{"a fragment on a connection holds each page it is spread under",
+			`{ a: nests(first: 50) { ...C } b: nests(first: 100) { ...C } } fragment C on NestConnection { nodes { id } edges { node { id } } }`,
+			nil, (1 + 50 + 50*2) + (1 + 100 + 100*2)},
+		{"introspection is free", `{ __schema { types { name fields { name } } } }`, nil, 0},
+		// 1 + 100 × (2 + 100 × (1 + 1 + 1 + 100)).
+		{"lists nested 100 × 100 × 100", `{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { nest { issuanceTasks(first: 100) { nodes { id } } } } } } } }`, nil, 1030201},
+		{"100 aliases of 100 × 100", "{ " + strings.Join(aliases, " ") + " }", nil, 100 * (1 + 100*(1+1+100))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc, err := parser.ParseQuery(&ast.Source{Input: c.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if errs := validator.Validate(es.Schema(), doc); len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			got, _ := costOf(es.Schema(), doc.Operations[0], c.vars)
+			if got != c.want {
+				t.Errorf("costs %d, want %d", got, c.want)
+			}
+			if admitted, want := got <= DefaultCostLimit, c.want <= DefaultCostLimit; admitted != want {
+				t.Errorf("admitted %v at the limit of %d", admitted, DefaultCostLimit)
+			}
+		})
+	}
+}
+
+// TestEveryListIsPriced: every list of objects in the schema is a
+// connection's page or has its size in graph.ListSizes, and every entry
+// of ListSizes names a list: a list added without a price would be priced
+// as the largest page, silently.
+func TestEveryListIsPriced(t *testing.T) {
+	schema := graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{})).Schema()
+	seen := map[string]bool{}
+	for _, typ := range schema.Types {
+		if strings.HasPrefix(typ.Name, "__") || (typ.Kind != ast.Object && typ.Kind != ast.Interface) {
+			continue
+		}
+		for _, f := range typ.Fields {
+			elem := schema.Types[f.Type.Name()]
+			if !isList(f.Type) || elem == nil || elem.Kind == ast.Scalar || elem.Kind == ast.Enum || strings.HasPrefix(f.Name, "__") {
+				continue
+			}
+			key := typ.Name + "." + f.Name
+			if strings.HasSuffix(typ.Name, "Connection") && (f.Name == "edges" || f.Name == "nodes") {
+				continue
+			}
+			if _, ok := graph.ListSizes[key]; !ok {
+				t.Errorf("%s is a list of %s with no size in graph.ListSizes", key, elem.Name)
+			}
+			seen[key] = true
+		}
+	}
+	for key := range graph.ListSizes {
+		if !seen[key] {
+			t.Errorf("graph.ListSizes prices %s, which is not a list of objects in the schema", key)
+		}
 	}
 }

@@ -39,8 +39,9 @@ type GraphQLOptions struct {
 	InitTimeout    time.Duration   // WebSocket connection_init
 	Stop           context.Context // ends every stream (shutdown)
 	Streams        *sync.WaitGroup // counts open streams
-	// ComplexityLimit bounds an operation's complexity (default 1000).
-	ComplexityLimit int
+	// CostLimit bounds the objects an operation's answer can hold
+	// (default DefaultCostLimit; bounds.go prices them).
+	CostLimit int
 	// BatchWait is the data loaders' batch window (graph.DefaultBatchWait).
 	BatchWait time.Duration
 	// RequestTimeout bounds an operation's work (REQUEST_TIMEOUT), counted
@@ -95,8 +96,8 @@ func NewGraphQLHandler(svc *jobs.Service, o GraphQLOptions) http.Handler {
 	// Before the complexity is priced, which converts literals to values.
 	srv.Use(literalCheck{})
 	// The document's shape is bounded before it is validated (after APQ
-	// has filled it in); its complexity after (bounds.go).
-	srv.Use(&operationBounds{complexityLimit: cmp.Or(o.ComplexityLimit, 1000), tokenLimit: parserTokenLimit,
+	// has filled it in); its cost after (bounds.go).
+	srv.Use(&operationBounds{costLimit: cmp.Or(o.CostLimit, DefaultCostLimit), tokenLimit: parserTokenLimit,
 		cached: func(ctx context.Context, q string) bool { _, ok := queries.Get(ctx, q); return ok }})
 	srv.Use(singleRootField{})
 	srv.Use(graph.Dataloaders{Service: svc, Wait: o.BatchWait})
