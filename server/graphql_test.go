@@ -267,9 +267,14 @@ func TestGraphQLOverHTTP(t *testing.T) {
 		q := "mutation{createNest(input:{title:\"a\",address:\"b\",registryUniqueNo:\"11012021003412\"}){id}}"
 		req, _ := http.NewRequest(http.MethodGet, a.base+"/graphql?query="+url.QueryEscape(q), nil)
 		req.Header.Set("Authorization", "Bearer "+tok)
-		resp, body := a.do(t, req)
-		if !strings.Contains(string(body), "errors") {
-			t.Fatalf("a mutation over GET answered %d %s", resp.StatusCode, body)
+		for _, accept := range []string{"application/json", "application/graphql-response+json"} {
+			req.Header.Set("Accept", accept)
+			resp, body := a.do(t, req)
+			var out gqlResponse
+			_ = json.Unmarshal(body, &out)
+			if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "POST" || out.code() != "METHOD_NOT_ALLOWED" {
+				t.Fatalf("a mutation over GET (Accept %s) answered %d, Allow %q: %s", accept, resp.StatusCode, resp.Header.Get("Allow"), body)
+			}
 		}
 		var n int
 		if err := a.db.Pool.QueryRow(context.Background(), "SELECT count(*) FROM nests WHERE owner_id = 'get-user'").Scan(&n); err != nil || n != 0 {

@@ -32,7 +32,7 @@ type GraphQLOptions struct {
 	Dev            bool
 	Tracer         func() trace.TracerProvider
 	WS             *WSLimits
-	AllowedOrigins []string // WebSocket Origin host patterns; empty: same origin only
+	Origins        live.Origins // browser origins besides the server's own (BROWSER_ORIGINS)
 	Tokens         *auth.Tokens
 	Logger         *slog.Logger
 	PingInterval   time.Duration   // WebSocket ping, SSE and multipart heartbeat
@@ -69,7 +69,7 @@ func NewGraphQLHandler(svc *jobs.Service, o GraphQLOptions) http.Handler {
 		Logger:           log,
 		Authenticate:     o.Tokens.Bearer,
 		Admit:            o.WS.Admit,
-		AllowedOrigins:   o.AllowedOrigins,
+		Origins:          o.Origins,
 		MaxSubscriptions: o.WS.maxSubs,
 		PingInterval:     o.PingInterval, // a silent WebSocket peer is dropped after two
 		InitTimeout:      o.InitTimeout,
@@ -187,6 +187,10 @@ func graphQLOverHTTP(h http.Handler) http.Handler {
 // multipart subscription.
 func isStream(r *http.Request) bool { return live.IsStream(r) }
 
+// getOnlyQueries is what gqlgen's GET transport says to an operation that
+// is not a query.
+const getOnlyQueries = "GET requests only allow query operations"
+
 type specWriter struct {
 	http.ResponseWriter
 	status int
@@ -236,6 +240,14 @@ func (s *specWriter) finish() {
 		body = bytes.Replace(body, []byte(`,"data":null`), nil, 1)
 	case strings.HasPrefix(ct, "application/json") && status == http.StatusUnprocessableEntity:
 		status = http.StatusOK
+	}
+	if status == http.StatusNotAcceptable && bytes.Contains(body, []byte(getOnlyQueries)) {
+		// gqlgen's GET answers a mutation 406 with no code; GraphQL over
+		// HTTP says 405 with Allow: POST (as the graphql-sse path does).
+		status = http.StatusMethodNotAllowed
+		s.Header().Set("Allow", "POST")
+		body = []byte(`{"errors":[{"message":"GET takes queries only: send a mutation by POST, a subscription over WebSocket or graphql-sse","extensions":{"code":"` +
+			string(jobs.CodeMethodNotAllowed) + `"}}]}`)
 	}
 	s.Header().Del("Content-Length")
 	s.ResponseWriter.WriteHeader(status)
