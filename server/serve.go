@@ -179,6 +179,9 @@ func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger,
 	a := &App{cfg: cfg, role: role, log: log, ready: make(chan struct{}),
 		wsLimits: httpapi.NewWSLimits(cfg.WSMaxConnsPerUser, cfg.WSMaxSubscriptions)}
 	a.streams, a.cancelStreams = context.WithCancel(context.Background())
+	for _, n := range cfg.Notices {
+		log.Warn(n)
+	}
 	if !cfg.Dev() {
 		// Error level: an operator filtering the log must still see it.
 		for _, p := range cfg.DevPartsInUse() {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/server/live"
 )
 
 var validBucket = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
@@ -21,34 +23,36 @@ var validBucket = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
 // Config is everything the binary reads from its environment. Each field
 // names its variable; README.md documents them in one table.
 type Config struct {
-	Addr               string           // ADDR
-	Env                string           // ENV: development | production
-	DatabaseURL        string           // DATABASE_URL
-	JWTSecret          string           // JWT_SECRET
-	JWTSecretPrevious  string           // JWT_SECRET_PREVIOUS
-	JWTIssuer          string           // JWT_ISSUER
-	JWTAudience        string           // JWT_AUDIENCE
-	CORSOrigins        []string         // CORS_ALLOWED_ORIGINS
-	ReadyzDetails      bool             // READYZ_DETAILS
-	RequestTimeout     time.Duration    // REQUEST_TIMEOUT
-	BodyTimeout        time.Duration    // REQUEST_BODY_TIMEOUT
-	RateLimit          jobs.RateLimit   // RATE_LIMIT
-	WSMaxSubscriptions int              // WS_MAX_SUBSCRIPTIONS
-	WSMaxConnsPerUser  int              // WS_MAX_CONNECTIONS_PER_USER
-	StreamPing         time.Duration    // STREAM_PING_INTERVAL: WebSocket ping / SSE heartbeat
-	WSInitTimeout      time.Duration    // WS_INIT_TIMEOUT: connection_init must come within it
-	MetricsPublic      bool             // METRICS_PUBLIC
-	OTLPEndpoint       string           // OTEL_EXPORTER_OTLP_ENDPOINT
-	RiverUIUser        string           // RIVERUI_USER
-	RiverUIPassword    string           // RIVERUI_PASSWORD
-	DataDir            string           // DATA_DIR
-	ShutdownTimeout    time.Duration    // SHUTDOWN_TIMEOUT
-	StaleAfter         time.Duration    // ISSUANCE_STALE_AFTER
-	LogLevel           string           // LOG_LEVEL
-	AutoMigrate        bool             // AUTO_MIGRATE
-	AllowedOrigins     []string         // ALLOWED_ORIGINS
-	NotifyInTx         bool             // EVENTS_NOTIFY_IN_TX (benchmarks only)
-	Watch              jobs.WatchConfig // WATCH_MONTHLY_BUDGET, WEBHOOK_ALLOW_PRIVATE, WEBHOOK_SECRET_GRACE (watch.go)
+	Addr               string         // ADDR
+	Env                string         // ENV: development | production
+	DatabaseURL        string         // DATABASE_URL
+	JWTSecret          string         // JWT_SECRET
+	JWTSecretPrevious  string         // JWT_SECRET_PREVIOUS
+	JWTIssuer          string         // JWT_ISSUER
+	JWTAudience        string         // JWT_AUDIENCE
+	BrowserOrigins     live.Origins   // BROWSER_ORIGINS (also read from the old CORS_ALLOWED_ORIGINS and ALLOWED_ORIGINS)
+	ReadyzDetails      bool           // READYZ_DETAILS
+	RequestTimeout     time.Duration  // REQUEST_TIMEOUT
+	BodyTimeout        time.Duration  // REQUEST_BODY_TIMEOUT
+	RateLimit          jobs.RateLimit // RATE_LIMIT
+	WSMaxSubscriptions int            // WS_MAX_SUBSCRIPTIONS
+	WSMaxConnsPerUser  int            // WS_MAX_CONNECTIONS_PER_USER
+	StreamPing         time.Duration  // STREAM_PING_INTERVAL: WebSocket ping / SSE heartbeat
+	WSInitTimeout      time.Duration  // WS_INIT_TIMEOUT: connection_init must come within it
+	MetricsPublic      bool           // METRICS_PUBLIC
+	OTLPEndpoint       string         // OTEL_EXPORTER_OTLP_ENDPOINT
+	RiverUIUser        string         // RIVERUI_USER
+	RiverUIPassword    string         // RIVERUI_PASSWORD
+	DataDir            string         // DATA_DIR
+	ShutdownTimeout    time.Duration  // SHUTDOWN_TIMEOUT
+	StaleAfter         time.Duration  // ISSUANCE_STALE_AFTER
+	LogLevel           string         // LOG_LEVEL
+	AutoMigrate        bool           // AUTO_MIGRATE
+	// Notices are what Load has to tell the operator at start (an old
+	// variable name read); the server logs each as a warning.
+	Notices    []string
+	NotifyInTx bool             // EVENTS_NOTIFY_IN_TX (benchmarks only)
+	Watch      jobs.WatchConfig // WATCH_MONTHLY_BUDGET, WEBHOOK_ALLOW_PRIVATE, WEBHOOK_SECRET_GRACE (watch.go)
 
 	S3Endpoint  string // S3_ENDPOINT; empty: the embedded S3 server, or AWS resolution when S3AWS
 	S3AWS       bool   // S3_ENDPOINT=aws: the AWS SDK's own endpoint resolution
@@ -145,14 +149,6 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.AutoMigrate, err = boolean(getenv, "AUTO_MIGRATE", c.Dev()); err != nil {
 		return c, err
-	}
-	for _, o := range strings.Split(getenv("ALLOWED_ORIGINS"), ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			if strings.Contains(o, "://") || strings.Contains(o, "/") {
-				return c, fmt.Errorf("ALLOWED_ORIGINS takes host patterns such as app.example.com or *.example.com, not %q", o)
-			}
-			c.AllowedOrigins = append(c.AllowedOrigins, o)
-		}
 	}
 	if c.NotifyInTx, err = boolean(getenv, "EVENTS_NOTIFY_IN_TX", false); err != nil {
 		return c, err
@@ -368,15 +364,8 @@ func loadSecurityConfig(c *Config, getenv func(string) string) error {
 		return fmt.Errorf("JWT_SECRET_PREVIOUS must be at least 16 bytes")
 	}
 	c.JWTIssuer, c.JWTAudience = getenv("JWT_ISSUER"), getenv("JWT_AUDIENCE")
-	for _, o := range strings.Split(getenv("CORS_ALLOWED_ORIGINS"), ",") {
-		if o = strings.TrimSpace(o); o == "" {
-			continue
-		}
-		u, err := url.Parse(o)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" {
-			return fmt.Errorf("CORS_ALLOWED_ORIGINS takes origins such as https://app.example.com, not %q", o)
-		}
-		c.CORSOrigins = append(c.CORSOrigins, o)
+	if err := loadOrigins(c, getenv); err != nil {
+		return err
 	}
 	if c.ReadyzDetails, err = boolean(getenv, "READYZ_DETAILS", c.Dev()); err != nil {
 		return err
@@ -445,4 +434,52 @@ func boolean(getenv func(string) string, name string, def bool) (bool, error) {
 		return false, fmt.Errorf("%s must be true or false, not %q", name, v)
 	}
 	return b, nil
+}
+
+// loadOrigins reads BROWSER_ORIGINS, the browser origins allowed over HTTP
+// and WebSocket alike, and the two settings it replaces: CORS_ALLOWED_ORIGINS
+// (origins, for HTTP) and ALLOWED_ORIGINS (host patterns, for WebSocket,
+// taken for http and https). What the old ones list is allowed for both,
+// with a notice.
+func loadOrigins(c *Config, getenv func(string) string) error {
+	add := func(name, o string) error {
+		p, err := live.ParseOrigin(o)
+		if err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		if !slices.Contains(c.BrowserOrigins, p) {
+			c.BrowserOrigins = append(c.BrowserOrigins, p)
+		}
+		return nil
+	}
+	for _, name := range []string{"BROWSER_ORIGINS", "CORS_ALLOWED_ORIGINS", "ALLOWED_ORIGINS"} {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" {
+			continue
+		}
+		if name != "BROWSER_ORIGINS" {
+			c.Notices = append(c.Notices, name+" is read as BROWSER_ORIGINS, which lists the browser origins for HTTP and WebSocket alike (https://app.example.com, https://*.example.com): rename it")
+		}
+		for _, o := range strings.Split(v, ",") {
+			if o = strings.TrimSpace(o); o == "" {
+				continue
+			}
+			if name == "ALLOWED_ORIGINS" {
+				if strings.Contains(o, "/") {
+					return fmt.Errorf("ALLOWED_ORIGINS takes host patterns such as app.example.com or *.example.com, not %q (BROWSER_ORIGINS takes origins)", o)
+				}
+				if err := add(name, "https://"+o); err != nil {
+					return err
+				}
+				if err := add(name, "http://"+o); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := add(name, o); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +36,9 @@ func TestConfigErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"OCR_URL": "http://a", "OCR_PADDLE_URL": "http://b"}, "OCR_PADDLE_URL"},
 		{map[string]string{"OCR_SYNC_PAGE_LIMIT": "0"}, "OCR_SYNC_PAGE_LIMIT"},
 		{map[string]string{"ALLOWED_ORIGINS": "https://app.example.com"}, "ALLOWED_ORIGINS"},
+		{map[string]string{"BROWSER_ORIGINS": "app.example.com"}, "BROWSER_ORIGINS"},
+		{map[string]string{"BROWSER_ORIGINS": "https://*"}, "BROWSER_ORIGINS"},
+		{map[string]string{"CORS_ALLOWED_ORIGINS": "https://app.example.com/path"}, "CORS_ALLOWED_ORIGINS"},
 		{map[string]string{"JOB_TIMEOUT": "1m", "JOB_RESCUE_AFTER": "1m"}, "JOB_RESCUE_AFTER"},
 		{map[string]string{"JOB_RESCUE_AFTER": "never"}, "JOB_RESCUE_AFTER"},
 		{map[string]string{"OCR_DEADLINE": "-1s"}, "OCR_DEADLINE"},
@@ -146,5 +150,40 @@ func TestDevSecret(t *testing.T) {
 	}
 	if _, err := DevSecret(filepath.Join(dir, "jwt-secret", "below-a-file"), "x", 1, gen); err == nil {
 		t.Error("a DATA_DIR below a file: no error")
+	}
+}
+
+// TestBrowserOrigins: one setting for HTTP and WebSocket; the two it
+// replaces are still read, each with a notice, and allowed for both.
+func TestBrowserOrigins(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		env     map[string]string
+		want    []string
+		notices int
+	}{
+		{map[string]string{"BROWSER_ORIGINS": "https://App.example.com, https://*.example.org"}, []string{"https://app.example.com", "https://*.example.org"}, 0},
+		{map[string]string{"CORS_ALLOWED_ORIGINS": "https://app.example.com"}, []string{"https://app.example.com"}, 1},
+		{map[string]string{"ALLOWED_ORIGINS": "*.example.com"}, []string{"https://*.example.com", "http://*.example.com"}, 1},
+		{map[string]string{"BROWSER_ORIGINS": "https://app.example.com", "CORS_ALLOWED_ORIGINS": "https://app.example.com", "ALLOWED_ORIGINS": "ws.example.com"},
+			[]string{"https://app.example.com", "https://ws.example.com", "http://ws.example.com"}, 2},
+		{map[string]string{}, nil, 0},
+	} {
+		env := map[string]string{"DATA_DIR": t.TempDir()}
+		for k, v := range c.env {
+			env[k] = v
+		}
+		cfg, err := Load(func(k string) string { return env[k] })
+		if err != nil {
+			t.Fatalf("%v: %v", c.env, err)
+		}
+		if !slices.Equal(cfg.BrowserOrigins, c.want) || len(cfg.Notices) != c.notices {
+			t.Errorf("%v: origins %q, notices %q; want %q and %d notices", c.env, cfg.BrowserOrigins, cfg.Notices, c.want, c.notices)
+		}
+		for _, n := range cfg.Notices {
+			if !strings.Contains(n, "BROWSER_ORIGINS") {
+				t.Errorf("the notice %q does not name the new setting", n)
+			}
+		}
 	}
 }

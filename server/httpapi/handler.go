@@ -36,7 +36,7 @@ func (a *API) Handler() http.Handler {
 		return accessLog(a.Log, a.Traced(securityHeaders(mux)))
 	}
 	gql := a.Tokens.Authenticate(a.endStreamsOnShutdown(NewGraphQLHandler(a.Service, GraphQLOptions{
-		Dev: a.Config.Dev(), AllowedOrigins: a.Config.AllowedOrigins, Tokens: a.Tokens, Logger: a.Log, WS: a.WS,
+		Dev: a.Config.Dev(), Origins: a.Config.BrowserOrigins, Tokens: a.Tokens, Logger: a.Log, WS: a.WS,
 		PingInterval: a.Config.StreamPing, InitTimeout: a.Config.WSInitTimeout, Stop: a.Streams, Streams: a.StreamWG,
 		Tracer: a.Tracer, RequestTimeout: a.Config.RequestTimeout, Uploads: &a.uploads})))
 	mux.Handle("/graphql", graphQLMethods(gql))
@@ -54,7 +54,7 @@ func (a *API) Handler() http.Handler {
 	// this answers them 405 with Allow. ("GET /" would conflict with the
 	// method-less prefixes above.)
 	mux.Handle("/", methods(map[string]http.HandlerFunc{http.MethodGet: web.Handler().ServeHTTP}))
-	return accessLog(a.Log, a.Traced(securityHeaders(cors(a.Config.CORSOrigins, mux))))
+	return accessLog(a.Log, a.Traced(securityHeaders(cors(a.Config.BrowserOrigins, mux))))
 }
 
 // internalRoutes mounts the OCR callback and the built-in engine.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/server/config"
+	"github.com/dungji/dungji/server/live"
 )
 
 func serve(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
@@ -30,7 +31,7 @@ var noContent = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { 
 // the page's policy; CORS answers only the configured origins.
 func TestSecurityHeadersAndCORS(t *testing.T) {
 	t.Parallel()
-	h := securityHeaders(cors([]string{"https://app.example.com"}, noContent))
+	h := securityHeaders(cors(live.Origins{"https://app.example.com", "https://*.example.org"}, noContent))
 	for _, tc := range []struct {
 		name, method, path, origin, preflight string
 		status                                int
@@ -43,6 +44,8 @@ func TestSecurityHeadersAndCORS(t *testing.T) {
 		{"other origin", http.MethodPost, "/graphql", "https://evil.example", "", 204, "", ""},
 		{"preflight, allowed", http.MethodOptions, "/graphql", "https://app.example.com", "POST", 204, "https://app.example.com", ""},
 		{"preflight, other origin", http.MethodOptions, "/graphql", "https://evil.example", "POST", 204, "", ""},
+		{"preflight, a subdomain of a pattern", http.MethodOptions, "/graphql", "https://web.example.org", "PUT", 204, "https://web.example.org", ""},
+		{"preflight, the pattern's own domain", http.MethodOptions, "/graphql", "https://example.org", "PUT", 204, "", ""},
 	} {
 		req := httptest.NewRequest(tc.method, tc.path, nil)
 		if tc.origin != "" {
@@ -64,6 +67,24 @@ func TestSecurityHeadersAndCORS(t *testing.T) {
 		}
 		if (tc.preflight != "" && tc.allowOrigin == "") && hdr.Get("Access-Control-Allow-Methods") != "" {
 			t.Errorf("%s: methods allowed to another origin", tc.name)
+		}
+		if tc.preflight != "" && tc.allowOrigin != "" {
+			// What graphql-sse's single-connection mode, Apollo Client and
+			// a cached read send from another origin.
+			methods, headers := strings.ToLower(hdr.Get("Access-Control-Allow-Methods")), strings.ToLower(hdr.Get("Access-Control-Allow-Headers"))
+			for _, m := range []string{"get", "post", "put", "delete"} {
+				if !strings.Contains(methods, m) {
+					t.Errorf("%s: the preflight does not allow %s: %q", tc.name, m, methods)
+				}
+			}
+			for _, h := range []string{"authorization", "content-type", "x-graphql-event-stream-token", "apollographql-client-name", "apollographql-client-version", "if-none-match"} {
+				if !strings.Contains(headers, h) {
+					t.Errorf("%s: the preflight does not allow the header %s: %q", tc.name, h, headers)
+				}
+			}
+		}
+		if hdr.Get("Vary") != "Origin" {
+			t.Errorf("%s: Vary %q, want Origin (the answer depends on it)", tc.name, hdr.Get("Vary"))
 		}
 	}
 	if got := serve(cors(nil, noContent), httptest.NewRequest(http.MethodOptions, "/graphql", nil)); got.Header().Get("Access-Control-Allow-Origin") != "" {

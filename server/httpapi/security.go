@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"slices"
+
 	"strings"
 	"sync"
 	"time"
@@ -12,6 +12,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/dungji/dungji/server/live"
 )
 
 // securityHeaders sets headers every response gets, and a Content Security
@@ -43,23 +45,29 @@ func securityHeaders(h http.Handler) http.Handler {
 
 // cors answers browsers from the configured origins only; with none
 // configured (the default) no CORS header is ever sent, so only same-origin
-// pages can call the API.
-func cors(origins []string, h http.Handler) http.Handler {
+// pages can call the API. A preflight is answered for what each transport
+// sends: graphql-sse's single-connection mode reserves and stops streams
+// with PUT and DELETE and names its stream by X-GraphQL-Event-Stream-Token;
+// Apollo Client sends apollographql-client-name and -version, and
+// apollo-upload-client apollo-require-preflight; a cached read sends
+// If-None-Match. Credentials are a bearer token, never a cookie, so
+// Access-Control-Allow-Credentials is never sent.
+func cors(origins live.Origins, h http.Handler) http.Handler {
 	if len(origins) == 0 {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		origin := r.Header.Get("Origin")
-		allowed := origin != "" && slices.Contains(origins, origin)
+		allowed := origin != "" && origins.Allow(origin)
 		if allowed {
 			w.Header().Set("Access-Control-Allow-Origin", origin)
-			w.Header().Add("Vary", "Origin")
-			w.Header().Set("Access-Control-Expose-Headers", "ETag, Retry-After")
+			w.Header().Set("Access-Control-Expose-Headers", "ETag, Retry-After, Allow")
 		}
+		w.Header().Add("Vary", "Origin")
 		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 			if allowed {
-				w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-				w.Header().Set("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match")
+				w.Header().Set("Access-Control-Allow-Methods", corsMethods)
+				w.Header().Set("Access-Control-Allow-Headers", corsHeaders)
 				w.Header().Set("Access-Control-Max-Age", "600")
 			}
 			w.WriteHeader(http.StatusNoContent)
@@ -68,6 +76,13 @@ func cors(origins []string, h http.Handler) http.Handler {
 		h.ServeHTTP(w, r)
 	})
 }
+
+// What a preflight allows (cors).
+const (
+	corsMethods = "GET, POST, PUT, DELETE, OPTIONS"
+	corsHeaders = "Authorization, Content-Type, Accept, If-None-Match, X-GraphQL-Event-Stream-Token, " +
+		"apollographql-client-name, apollographql-client-version, apollo-require-preflight"
+)
 
 // requestTimeout bounds every request but the long-lived streams, by d
 // alone: the work does not end when the client's side of the connection

@@ -28,9 +28,9 @@ type Options struct {
 	// all). It returns a release function called when the connection ends,
 	// or an error shown to the client with close code 4429.
 	Admit func(user string) (release func(), err error)
-	// AllowedOrigins are host patterns a browser's WebSocket Origin may
-	// match; empty: same origin only.
-	AllowedOrigins []string
+	// Origins are the browser origins allowed besides the server's own
+	// (BROWSER_ORIGINS); empty: same origin only.
+	Origins Origins
 	// MaxSubscriptions bounds the operations running at once on one
 	// connection (WebSocket or SSE reservation); default 100.
 	MaxSubscriptions int

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"path"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -713,7 +712,7 @@ func selectSubprotocol(offered []string) string {
 }
 
 // originAllowed lets requests without Origin (not a browser), from the
-// same host, or from a host matching an allowed pattern.
+// same host, or from an allowed origin.
 func (t *WebSocket) originAllowed(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
@@ -726,12 +725,7 @@ func (t *WebSocket) originAllowed(r *http.Request) bool {
 	if strings.EqualFold(u.Host, r.Host) {
 		return true
 	}
-	for _, p := range t.o.AllowedOrigins {
-		if ok, _ := path.Match(strings.ToLower(p), strings.ToLower(u.Host)); ok {
-			return true
-		}
-	}
-	return false
+	return t.o.Origins.Allow(origin)
 }
 
 // httpError answers a refused handshake as GraphQL over HTTP does.
