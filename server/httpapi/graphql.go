@@ -29,16 +29,16 @@ const MaxGraphQLBody = 1 << 20
 
 // GraphQLOptions configure NewGraphQLHandler.
 type GraphQLOptions struct {
-	Dev            bool
-	Tracer         func() trace.TracerProvider
-	WS             *WSLimits
-	Origins        live.Origins // browser origins besides the server's own (BROWSER_ORIGINS)
-	Tokens         *auth.Tokens
-	Logger         *slog.Logger
-	PingInterval   time.Duration   // WebSocket ping, SSE and multipart heartbeat
-	InitTimeout    time.Duration   // WebSocket connection_init
-	Stop           context.Context // ends every stream (shutdown)
-	Streams        *sync.WaitGroup // counts open streams
+	Dev          bool
+	Tracer       func() trace.TracerProvider
+	WS           *WSLimits
+	Origins      live.Origins // browser origins besides the server's own (BROWSER_ORIGINS)
+	Tokens       *auth.Tokens
+	Logger       *slog.Logger
+	PingInterval time.Duration   // WebSocket ping, SSE and multipart heartbeat
+	InitTimeout  time.Duration   // WebSocket connection_init
+	Stop         context.Context // ends every stream (shutdown)
+	Streams      *sync.WaitGroup // counts open streams
 	// CostLimit bounds the objects an operation's answer can hold
 	// (default DefaultCostLimit; bounds.go prices them).
 	CostLimit int
