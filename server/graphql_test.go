@@ -324,3 +324,77 @@ func TestGraphQLCostPricesLists(t *testing.T) {
 		t.Fatalf("the refusal's extensions: %v", r.Errors[0].Extensions)
 	}
 }
+
+// TestGraphQLBatch: an array body (Apollo's BatchHttpLink) is answered
+// with the array of answers, in order, each as a single request would be;
+// the batch's operations share one cost limit; a malformed batch is 400
+// saying what is wrong, before anything runs.
+func TestGraphQLBatch(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, map[string]string{"ROLE": "api"})
+	tok := a.token(t, "batch-user", false)
+	post := func(t *testing.T, body string) (int, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, a.base+"/graphql", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, b := a.do(t, req)
+		return resp.StatusCode, b
+	}
+	create := `{"query":"mutation($t: String!) { createNest(input: {title: $t, address: \"서울\", registryUniqueNo: \"11012021003412\"}) { id title } }","variables":{"t":"batched"}}`
+	status, body := post(t, `[`+create+`, {"query":"{ nests { nodes { title } } }"}, {"query":"{ me { id } }"}, {"query":"{ nope }"}]`)
+	var answers []gqlResponse
+	if err := json.Unmarshal(body, &answers); status != 200 || err != nil || len(answers) != 4 {
+		t.Fatalf("a batch of 4 answered %d: %s (%v)", status, body, err)
+	}
+	if dig(answers[0].Data, "createNest", "title") != "batched" {
+		t.Fatalf("the mutation's answer: %s", body)
+	}
+	if dig(answers[1].Data, "nests", "nodes", 0, "title") != "batched" {
+		t.Fatalf("the query after the mutation did not see it: %s", body)
+	}
+	if dig(answers[2].Data, "me", "id") != "batch-user" {
+		t.Fatalf("the third answer: %s", body)
+	}
+	if answers[3].code() != "GRAPHQL_VALIDATION_FAILED" {
+		t.Fatalf("an invalid operation in a batch: %s", body)
+	}
+
+	// 44,201 objects each: the third passes the batch's limit.
+	page := `{"query":"{ nests(first: 100) { nodes { issuanceTasks(first: 40) { nodes { id events { to } } } } } }"}`
+	status, body = post(t, "["+page+","+page+","+page+"]")
+	answers = nil
+	if err := json.Unmarshal(body, &answers); status != 200 || err != nil || len(answers) != 3 {
+		t.Fatalf("three pages answered %d: %s", status, body)
+	}
+	if len(answers[0].Errors) > 0 || len(answers[1].Errors) > 0 || answers[2].code() != "COMPLEXITY_LIMIT_EXCEEDED" ||
+		!strings.Contains(answers[2].Errors[0].Message, "132603 objects") {
+		t.Fatalf("the batch's cost was not counted together: %s", body)
+	}
+
+	many := make([]string, httpapi.MaxBatch+1)
+	for i := range many {
+		many[i] = `{"query":"{ me { id } }"}`
+	}
+	for _, c := range []struct{ name, body, says string }{
+		{"empty", `[]`, "the batch is empty"},
+		{"too many", "[" + strings.Join(many, ",") + "]", "the batch has 11 operations; the limit is 10"},
+		{"not an object", `[{"query":"{ me { id } }"}, 7]`, "operation 1 of the batch"},
+		{"no query", `[{"variables":{}}, {"query": 1}]`, "operation 1 of the batch: query must not be a number"},
+		{"two arrays", `[{"query":"{ me { id } }"}][]`, "one JSON array"},
+		{"not JSON", `[{"query":`, "one JSON array"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			status, body := post(t, c.body)
+			var r gqlResponse
+			_ = json.Unmarshal(body, &r)
+			if status != 400 || r.code() != "BAD_REQUEST" || !strings.Contains(string(body), c.says) {
+				t.Fatalf("%d %s; want 400 BAD_REQUEST saying %q", status, body, c.says)
+			}
+		})
+	}
+	var n int
+	if err := a.db.Pool.QueryRow(context.Background(), "SELECT count(*) FROM nests WHERE owner_id = 'batch-user'").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d nests after the batches (%v), want the one created", n, err)
+	}
+}

@@ -255,10 +255,19 @@ func (b *operationBounds) MutateOperationContext(ctx context.Context, oc *graphq
 	}
 	c, _ := costOf(b.es.Schema(), oc.Operation, oc.Variables)
 	cost := Cost{Requested: c, Limit: b.costLimit}
+	if batch := batchCostOf(ctx); batch != nil {
+		cost.Batch = int(min(batch.total.Add(int64(c)), saturated))
+	}
 	oc.Stats.SetExtension(costExtension, cost)
-	if c > b.costLimit {
+	switch {
+	case c > b.costLimit:
 		err := boundError(codeComplexityLimit, "the operation can return %s objects, more than the limit of %d: ask for smaller pages or fewer nested lists",
 			figure(c, b.costLimit), b.costLimit)
+		err.Extensions["cost"] = cost
+		return err
+	case cost.Batch > b.costLimit:
+		err := boundError(codeComplexityLimit, "the batch's operations so far can return %s objects, more than the limit of %d for a whole batch: send fewer at once",
+			figure(cost.Batch, b.costLimit), b.costLimit)
 		err.Extensions["cost"] = cost
 		return err
 	}
@@ -266,10 +275,12 @@ func (b *operationBounds) MutateOperationContext(ctx context.Context, oc *graphq
 }
 
 // Cost is extensions.cost: the objects the operation's answer can hold,
-// and the most an operation may ask for.
+// and the most an operation (or a batch, all its operations together) may
+// ask for; in a batch, Batch is what its operations so far can hold.
 type Cost struct {
 	Requested int `json:"requested"`
 	Limit     int `json:"limit"`
+	Batch     int `json:"batch,omitempty"`
 }
 
 // costExtension names the price in an operation's Stats.

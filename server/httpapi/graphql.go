@@ -107,7 +107,7 @@ func NewGraphQLHandler(svc *jobs.Service, o GraphQLOptions) http.Handler {
 	srv.AroundOperations(graphQLSpans(o.Tracer))
 	srv.SetErrorPresenter(withoutSuggestions(!o.Dev, graph.ErrorPresenter(log)))
 	srv.SetRecoverFunc(graph.RecoverFunc(log))
-	h := graphQLOverHTTP(srv)
+	h := batches(graphQLOverHTTP(srv))
 	if o.RequestTimeout > 0 {
 		// Inside the body limit: the time an upload takes to arrive is
 		// bounded by the body's own rule (MinBodyRate), not by the work's.

@@ -175,7 +175,12 @@ func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
 		return false
 	}
 	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "application/json" {
+	if isBatch(r, body) {
+		if problem := batchProblem(body); problem != "" {
+			writeGraphQLError(w, http.StatusBadRequest, "the request body is not a GraphQL batch: "+problem, jobs.CodeBadRequest)
+			return false
+		}
+	} else if mt == "application/json" {
 		if problem := graphQLRequestProblem(body); problem != "" {
 			writeGraphQLError(w, http.StatusBadRequest, "the request body is not a GraphQL request: "+problem, jobs.CodeBadRequest)
 			return false
