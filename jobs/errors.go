@@ -39,8 +39,8 @@ const (
 	CodeTimeout Code = "TIMEOUT"
 )
 
-// The failure codes of issuance tasks (the README's failure table says
-// when each is used).
+// The failure codes of issuance tasks (the failure table in
+// docs/architecture.md says when each is used).
 const (
 	CodeAutomationFailed Code = "AUTOMATION_FAILED"
 	CodeDuplicatePayment Code = "DUPLICATE_PAYMENT"

@@ -34,8 +34,8 @@ const (
 	CauseUnexpected       Cause = "unexpected"        // anything unclassified, panics
 )
 
-// issuanceCode maps a cause to its issuance error code (the README's
-// failure table).
+// issuanceCode maps a cause to its issuance error code (the failure table
+// in docs/architecture.md).
 func issuanceCode(c Cause) Code {
 	switch c {
 	case CauseBotStart, CauseBotTransient, CauseBotPermanent, CauseNoDocument:

@@ -28,8 +28,8 @@ type activeVerdict struct {
 //     staleAfter since its last change, which ends it FAILED (STALE_PENDING).
 //
 // Issuance passes its IssuanceStaleAfter: a task no worker took for that
-// long means the workers are down or saturated, and the README promises the
-// caller a fresh task then. OCR passes 0: its work is a resubmission of the
+// long means the workers are down or saturated, and docs/architecture.md
+// promises the caller a fresh task then. OCR passes 0: its work is a resubmission of the
 // same file to the same queue, so a fresh task would only wait behind the
 // old one; a PENDING OCR task is replaced only when its job is gone.
 //

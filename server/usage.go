@@ -34,7 +34,7 @@ Configuration is read from the environment; the main variables:
   DATABASE_URL  PostgreSQL; unset in development: a per-DATA_DIR database on 127.0.0.1:5432,
                 or a private cluster under DATA_DIR/postgres
   LOG_LEVEL     debug, info (default), warn or error
-README.md lists every variable.
+docs/operations.md ("Configuration") lists every variable.
 `
 
 // wantsHelp reports whether args ask for the usage: help as the command, or

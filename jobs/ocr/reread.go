@@ -46,7 +46,7 @@ import (
 // 5.2 % against 5.5 %) but changed words the first reading had right into
 // plausible wrong ones (an address's 1403호 into 3403호, a 대지권비율's
 // 15.553 into 16.553). The runs leave a number alone unless it is a
-// suspect word itself. Measured with BenchmarkDegradedOCR (README, "OCR").
+// suspect word itself. Measured with BenchmarkDegradedOCR (docs/ocr-and-analysis.md).
 
 // rereadLanguage is the language a line with a suspect word is read again
 // in, when the page was read in it and in others.

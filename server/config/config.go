@@ -21,7 +21,7 @@ import (
 var validBucket = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
 
 // Config is everything the binary reads from its environment. Each field
-// names its variable; README.md documents them in one table.
+// names its variable; docs/operations.md documents them in one table.
 type Config struct {
 	Addr               string         // ADDR
 	Env                string         // ENV: development | production

@@ -1,6 +1,6 @@
 // Package config reads the binary's environment into one Config (Load). An
-// invalid value is an error naming its variable; README.md documents every
-// variable in one table.
+// invalid value is an error naming its variable; docs/operations.md documents
+// every variable in one table.
 //
 // A default is written once, in the package that owns the behaviour: where
 // jobs or another package defines a default (jobs.DefaultJobTimeout,
