@@ -187,3 +187,33 @@ func TestBrowserOrigins(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryVariableIsDocumented: each variable Load reads is in the
+// configuration table of docs/operations.md, so a new setting cannot ship
+// undocumented.
+func TestEveryVariableIsDocumented(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "operations.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := map[string]bool{}
+	dir := t.TempDir()
+	if _, err := Load(func(k string) string {
+		read[k] = true
+		if k == "DATA_DIR" {
+			return dir
+		}
+		return ""
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(read) < 20 {
+		t.Fatalf("Load read only %d variables: %v", len(read), read)
+	}
+	for k := range read {
+		if !strings.Contains(string(doc), "`"+k+"`") {
+			t.Errorf("%s is read by config.Load but not in docs/operations.md", k)
+		}
+	}
+}
