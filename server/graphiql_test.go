@@ -76,7 +76,9 @@ func TestGraphiQLWorksOffline(t *testing.T) {
 	t.Parallel()
 	root, node := browserTool(t)
 	a := startApp(t, nil)
-	stdout, stderr, code := runNode(t, root, node, 2*time.Minute, "web/test/graphiql.mjs", a.base, a.token(t, "alice", false))
+	// The Docs explorer as a person sees it: kept with `go test -artifacts`.
+	shot := filepath.Join(t.ArtifactDir(), "graphiql-docs.png")
+	stdout, stderr, code := runNode(t, root, node, 2*time.Minute, "web/test/graphiql.mjs", a.base, a.token(t, "alice", false), shot)
 	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
 		t.Logf("browser: %s", l)
 	}

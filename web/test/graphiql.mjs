@@ -13,11 +13,11 @@ import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from './lib.mjs';
 
 const args = process.argv.slice(2);
-if (args.length !== 2) {
-  process.stderr.write('usage: node web/test/graphiql.mjs <baseURL> <token>\n');
+if (args.length < 2 || args.length > 3) {
+  process.stderr.write('usage: node web/test/graphiql.mjs <baseURL> <token> [docsScreenshot.png]\n');
   process.exit(2);
 }
-const [base, token] = args;
+const [base, token, shot] = args;
 const origin = new URL(base).origin;
 const step = (name, extra = {}) => process.stdout.write(JSON.stringify({ step: name, ...extra }) + '\n');
 
@@ -63,6 +63,10 @@ try {
   await explorer.locator('.graphiql-doc-explorer-field-name', { hasText: /^nests$/ }).waitFor();
   const fields = await explorer.locator('.graphiql-doc-explorer-field-name').allInnerTexts();
   step('docs explorer lists Query', { fields: fields.slice(0, 8) });
+  if (shot) {
+    await page.screenshot({ path: shot });
+    step('screenshot', { path: shot });
+  }
   const editor = page.locator('.graphiql-query-editor .CodeMirror').first();
   await editor.click();
   await page.keyboard.press('Control+A');
