@@ -123,7 +123,7 @@ func TestGraphQLBodyLimits(t *testing.T) {
 	}{
 		{"a request", "application/json", `{"query":"{ __typename }"}`, 204, ""},
 		{"over the limit", "application/json", `{"query":"` + strings.Repeat("a", MaxGraphQLBody) + `"}`, 413, "larger than " + strconv.Itoa(MaxGraphQLBody)},
-		{"an array", "application/json", `[1,2]`, 400, "not a GraphQL request"},
+		{"an array of numbers (a batch of non-requests)", "application/json", `[1,2]`, 400, "operation 0 of the batch: the body must be a JSON object"},
 		{"not JSON", "application/json", `{"query":`, 400, "not a GraphQL request"},
 		{"query not a string", "application/json", `{"query":42}`, 400, "not a GraphQL request"},
 		{"an upload may be larger", "multipart/form-data; boundary=x", multipartUpload("x", strings.Repeat("a", MaxGraphQLBody+1)), 204, ""},
