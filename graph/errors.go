@@ -3,9 +3,11 @@ package graph
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -66,7 +68,7 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		var je *jobs.Error
 		if errors.As(err, &je) {
 			if je.Code == jobs.CodeInternal && !errors.Is(err, context.Canceled) {
-				log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", err)
+				log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", logCause(err))
 			}
 			gerr.Message = je.Message
 			if gerr.Extensions == nil {
@@ -113,7 +115,7 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			return gerr
 		}
 		if je := jobs.AsError(err); je.Code == jobs.CodeUnavailable {
-			log.WarnContext(ctx, "database unavailable", "path", gerr.Path.String(), "err", err)
+			log.WarnContext(ctx, "database unavailable", "path", gerr.Path.String(), "err", logCause(err))
 			return &gqlerror.Error{Message: je.Message, Path: gerr.Path,
 				Extensions: map[string]any{"code": string(je.Code), "retryAfter": int(je.RetryAfter / time.Second)}}
 		}
@@ -126,7 +128,7 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			return &gqlerror.Error{Message: "introspection is disabled", Path: gerr.Path,
 				Extensions: map[string]any{"code": string(jobs.CodeForbidden)}}
 		}
-		log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", err)
+		log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", logCause(err))
 		return &gqlerror.Error{Message: "internal error", Path: gerr.Path,
 			Extensions: map[string]any{"code": string(jobs.CodeInternal)}}
 	}
@@ -145,7 +147,25 @@ func inputField(p ast.Path) string {
 // RecoverFunc turns a resolver panic into an internal error, logged with its value.
 func RecoverFunc(log *slog.Logger) graphql.RecoverFunc {
 	return func(ctx context.Context, v any) error {
-		log.ErrorContext(ctx, "resolver panic", "panic", v)
+		log.ErrorContext(ctx, "resolver panic", "panic", logCause(fmt.Errorf("%v", v)))
 		return &jobs.Error{Code: jobs.CodeInternal, Message: "internal error"}
 	}
+}
+
+// maxLoggedCause bounds an error as logged: a cause can quote what it
+// failed on (a driver's scan error quoted a whole OCR result, names and
+// registration numbers with it), and one request can fail many fields.
+const maxLoggedCause = 512
+
+// logCause is err's text, cut to maxLoggedCause bytes on a rune boundary.
+func logCause(err error) string {
+	s := err.Error()
+	if len(s) <= maxLoggedCause {
+		return s
+	}
+	n := maxLoggedCause
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + fmt.Sprintf("… (%d bytes in all)", len(s))
 }

@@ -163,11 +163,12 @@ func (s *Service) OCRTaskResult(ctx context.Context, t *db.OCRTask) ([]ocr.Page,
 		return nil, nil
 	}
 	if len(t.Result) == 0 {
-		var raw json.RawMessage
+		// As text: bun scans a json.RawMessage as a list of numbers.
+		var raw string
 		if err := s.db.Bun.NewSelect().Model((*db.OCRTask)(nil)).Column("result").Where("id = ?", t.ID).Scan(ctx, &raw); err != nil {
 			return nil, internal("load OCR result", err)
 		}
-		t.Result = raw
+		t.Result = json.RawMessage(raw)
 	}
 	return OCRPages(t)
 }

@@ -335,3 +335,40 @@ func TestSubscribeUnsubscribeReleasesEverything(t *testing.T) {
 		t.Fatalf("after 10,000 cycles: %d subscribers, %d goroutines (before %d)", a.hub.Subscribers(), runtime.NumGoroutine(), before)
 	}
 }
+
+// TestNestSubscriptionReadsOCRText: the nest subscription's OCR tasks
+// answer their text, pages and analysis, as the query does. Each event
+// failed INTERNAL ("load OCR result": the stored result was scanned as a
+// list of numbers), logging the whole registry text every time.
+func TestNestSubscriptionReadsOCRText(t *testing.T) {
+	t.Parallel()
+	var logs serverLog
+	a := startAppLogging(t, nil, &logs)
+	tok := a.token(t, "alice", false)
+	task := waitOCR(t, a, tok)
+	r := a.gql(t, tok, `query($id: ID!) { issuanceTask(id: $id) { nest { id } ocrTask { id text } } }`, map[string]any{"id": task})
+	nest, _ := dig(r.Data, "issuanceTask", "nest", "id").(string)
+	want, _ := dig(r.Data, "issuanceTask", "ocrTask", "text").(string)
+	if nest == "" || want == "" {
+		t.Fatalf("the OCR task has no text: %v %v", r.Data, r.Errors)
+	}
+	c := dialWS(t, a, tok, "graphql-transport-ws").ready()
+	c.subscribe("1", `subscription($id: ID!) { nestTasksUpdated(nestId: $id) { __typename ... on OcrTask { id status text pages { page text } analysis { verdict } } } }`,
+		map[string]any{"id": nest})
+	for {
+		n := c.next()
+		if n.Done || len(n.Errors) > 0 {
+			t.Fatalf("the nest subscription failed: %v\nserver warnings and errors:\n%s", n.Errors, logs.warnings())
+		}
+		if dig(n.Data, "nestTasksUpdated", "__typename") != "OcrTask" {
+			continue
+		}
+		if got := dig(n.Data, "nestTasksUpdated", "text"); got != want {
+			t.Fatalf("the subscription's text differs from the query's: %.80q", got)
+		}
+		if dig(n.Data, "nestTasksUpdated", "pages", 0, "text") == nil || dig(n.Data, "nestTasksUpdated", "analysis", "verdict") == nil {
+			t.Fatalf("pages or analysis missing: %v", n.Data)
+		}
+		return
+	}
+}
