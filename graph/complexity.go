@@ -1,20 +1,31 @@
 package graph
 
-import "github.com/dungji/dungji/jobs"
+import (
+	"cmp"
+
+	"github.com/dungji/dungji/jobs"
+)
 
 // NewConfig returns the executable schema's configuration with complexity
 // functions that price lists by their page size, so that a nested query
 // (nests → issuanceTasks → events) counts what it would cost.
 func NewConfig(r *Resolver) Config {
 	c := Config{Resolvers: r}
-	page := func(first *int) int {
-		if first == nil {
-			return 20
+	// A page's size is first or last (a request giving both is refused
+	// before it runs).
+	page := func(first, last *int) int {
+		n := cmp.Or(first, last)
+		if n == nil {
+			return jobs.DefaultPageSize
 		}
-		return max(1, min(*first, jobs.MaxPageSize))
+		return max(1, min(*n, jobs.MaxPageSize))
 	}
-	c.Complexity.Query.Nests = func(child int, first *int, _ *string) int { return 1 + child*page(first) }
-	c.Complexity.Nest.IssuanceTasks = func(child int, first *int, _ *string) int { return 1 + child*page(first) }
+	c.Complexity.Query.Nests = func(child int, first *int, _ *string, last *int, _ *string) int {
+		return 1 + child*page(first, last)
+	}
+	c.Complexity.Nest.IssuanceTasks = func(child int, first *int, _ *string, last *int, _ *string) int {
+		return 1 + child*page(first, last)
+	}
 	// A task has a handful of events; each list is one query.
 	c.Complexity.IssuanceTask.Events = func(child int) int { return 1 + child*10 }
 	c.Complexity.OcrTask.Events = func(child int) int { return 1 + child*10 }

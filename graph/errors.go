@@ -17,12 +17,10 @@ import (
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
-func pageInfo(hasNext bool, end string) *model.PageInfo {
-	pi := &model.PageInfo{HasNextPage: hasNext}
-	if end != "" {
-		pi.EndCursor = &end
-	}
-	return pi
+// pageInfoOf is a page's PageInfo.
+func pageInfoOf[T any](p jobs.Page[T]) *model.PageInfo {
+	return &model.PageInfo{HasNextPage: p.HasNextPage, HasPreviousPage: p.HasPreviousPage,
+		StartCursor: optional(p.StartCursor()), EndCursor: optional(p.EndCursor())}
 }
 
 // optional is nil for a zero value: "not read" in the registry analysis.

@@ -188,11 +188,11 @@ type ComplexityRoot struct {
 
 	Nest struct {
 		Address          func(childComplexity int) int
-		Alerts           func(childComplexity int, unacknowledged *bool, first *int, after *string) int
+		Alerts           func(childComplexity int, unacknowledged *bool, first *int, after *string, last *int, before *string) int
 		CopyVerification func(childComplexity int) int
 		CreatedAt        func(childComplexity int) int
 		ID               func(childComplexity int) int
-		IssuanceTasks    func(childComplexity int, first *int, after *string) int
+		IssuanceTasks    func(childComplexity int, first *int, after *string, last *int, before *string) int
 		LatestIssuance   func(childComplexity int) int
 		RegistryAnalysis func(childComplexity int, deposit *int64, price *int64) int
 		RegistryChecks   func(childComplexity int) int
@@ -257,20 +257,22 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	Query struct {
-		Alerts            func(childComplexity int, nestID *string, unacknowledged *bool, first *int, after *string) int
+		Alerts            func(childComplexity int, nestID *string, unacknowledged *bool, first *int, after *string, last *int, before *string) int
 		CopyVerification  func(childComplexity int, id string) int
 		IssuanceTask      func(childComplexity int, id string) int
 		Me                func(childComplexity int) int
 		Nest              func(childComplexity int, id string) int
-		Nests             func(childComplexity int, first *int, after *string) int
+		Nests             func(childComplexity int, first *int, after *string, last *int, before *string) int
 		OcrTask           func(childComplexity int, id string) int
 		WatchBudget       func(childComplexity int, month *string) int
-		WebhookDeliveries func(childComplexity int, endpointID *string, first *int, after *string) int
+		WebhookDeliveries func(childComplexity int, endpointID *string, first *int, after *string, last *int, before *string) int
 		WebhookEndpoints  func(childComplexity int) int
 	}
 
@@ -562,12 +564,12 @@ type NestResolver interface {
 	RegistryUniqueNo(ctx context.Context, obj *db.Nest) (string, error)
 
 	RegistryAnalysis(ctx context.Context, obj *db.Nest, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error)
-	IssuanceTasks(ctx context.Context, obj *db.Nest, first *int, after *string) (*model.IssuanceTaskConnection, error)
+	IssuanceTasks(ctx context.Context, obj *db.Nest, first *int, after *string, last *int, before *string) (*model.IssuanceTaskConnection, error)
 	LatestIssuance(ctx context.Context, obj *db.Nest) (*db.IssuanceTask, error)
 	CopyVerification(ctx context.Context, obj *db.Nest) (*db.CopyVerification, error)
 	Watch(ctx context.Context, obj *db.Nest) (*jobs.NestWatch, error)
 	RegistryChecks(ctx context.Context, obj *db.Nest) ([]*db.RegistryComparison, error)
-	Alerts(ctx context.Context, obj *db.Nest, unacknowledged *bool, first *int, after *string) (*model.AlertConnection, error)
+	Alerts(ctx context.Context, obj *db.Nest, unacknowledged *bool, first *int, after *string, last *int, before *string) (*model.AlertConnection, error)
 }
 type OcrTaskResolver interface {
 	Status(ctx context.Context, obj *db.OCRTask) (model.TaskStatus, error)
@@ -586,13 +588,13 @@ type QueryResolver interface {
 	Me(ctx context.Context) (*model.User, error)
 	IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, error)
 	Nest(ctx context.Context, id string) (*db.Nest, error)
-	Nests(ctx context.Context, first *int, after *string) (*model.NestConnection, error)
+	Nests(ctx context.Context, first *int, after *string, last *int, before *string) (*model.NestConnection, error)
 	OcrTask(ctx context.Context, id string) (*db.OCRTask, error)
 	CopyVerification(ctx context.Context, id string) (*db.CopyVerification, error)
-	Alerts(ctx context.Context, nestID *string, unacknowledged *bool, first *int, after *string) (*model.AlertConnection, error)
+	Alerts(ctx context.Context, nestID *string, unacknowledged *bool, first *int, after *string, last *int, before *string) (*model.AlertConnection, error)
 	WatchBudget(ctx context.Context, month *string) (*jobs.WatchBudget, error)
 	WebhookEndpoints(ctx context.Context) ([]*db.WebhookEndpoint, error)
-	WebhookDeliveries(ctx context.Context, endpointID *string, first *int, after *string) (*model.WebhookDeliveryConnection, error)
+	WebhookDeliveries(ctx context.Context, endpointID *string, first *int, after *string, last *int, before *string) (*model.WebhookDeliveryConnection, error)
 }
 type RegistryAnalysisResolver interface {
 	OcrTask(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.OCRTask, error)
@@ -1332,7 +1334,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Nest.Alerts(childComplexity, args["unacknowledged"].(*bool), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Nest.Alerts(childComplexity, args["unacknowledged"].(*bool), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Nest.copyVerification":
 		if e.ComplexityRoot.Nest.CopyVerification == nil {
 			break
@@ -1361,7 +1363,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Nest.IssuanceTasks(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Nest.IssuanceTasks(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Nest.latestIssuance":
 		if e.ComplexityRoot.Nest.LatestIssuance == nil {
 			break
@@ -1649,6 +1651,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
 	case "Query.alerts":
 		if e.ComplexityRoot.Query.Alerts == nil {
@@ -1660,7 +1674,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Alerts(childComplexity, args["nestId"].(*string), args["unacknowledged"].(*bool), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Alerts(childComplexity, args["nestId"].(*string), args["unacknowledged"].(*bool), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.copyVerification":
 		if e.ComplexityRoot.Query.CopyVerification == nil {
 			break
@@ -1711,7 +1725,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Nests(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Nests(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.ocrTask":
 		if e.ComplexityRoot.Query.OcrTask == nil {
 			break
@@ -1744,7 +1758,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.WebhookDeliveries(childComplexity, args["endpointId"].(*string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.WebhookDeliveries(childComplexity, args["endpointId"].(*string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.webhookEndpoints":
 		if e.ComplexityRoot.Query.WebhookEndpoints == nil {
 			break
@@ -3135,6 +3149,10 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	switch field.Name {
 	case "hasNextPage":
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
@@ -3988,6 +4006,22 @@ func (ec *executionContext) field_Nest_alerts_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -4010,6 +4044,22 @@ func (ec *executionContext) field_Nest_issuanceTasks_args(ctx context.Context, r
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -4106,6 +4156,22 @@ func (ec *executionContext) field_Query_alerts_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg5
 	return args, nil
 }
 
@@ -4170,6 +4236,22 @@ func (ec *executionContext) field_Query_nests_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -4228,6 +4310,22 @@ func (ec *executionContext) field_Query_webhookDeliveries_args(ctx context.Conte
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -7101,7 +7199,7 @@ func (ec *executionContext) _Nest_issuanceTasks(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Nest().IssuanceTasks(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Nest().IssuanceTasks(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.IssuanceTaskConnection) graphql.Marshaler {
@@ -7273,7 +7371,7 @@ func (ec *executionContext) _Nest_alerts(ctx context.Context, field graphql.Coll
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Nest().Alerts(ctx, obj, fc.Args["unacknowledged"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Nest().Alerts(ctx, obj, fc.Args["unacknowledged"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.AlertConnection) graphql.Marshaler {
@@ -8310,6 +8408,52 @@ func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context,
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
+}
+
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8463,7 +8607,7 @@ func (ec *executionContext) _Query_nests(ctx context.Context, field graphql.Coll
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Nests(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Nests(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.NestConnection) graphql.Marshaler {
@@ -8595,7 +8739,7 @@ func (ec *executionContext) _Query_alerts(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Alerts(ctx, fc.Args["nestId"].(*string), fc.Args["unacknowledged"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Alerts(ctx, fc.Args["nestId"].(*string), fc.Args["unacknowledged"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.AlertConnection) graphql.Marshaler {
@@ -8715,7 +8859,7 @@ func (ec *executionContext) _Query_webhookDeliveries(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().WebhookDeliveries(ctx, fc.Args["endpointId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().WebhookDeliveries(ctx, fc.Args["endpointId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookDeliveryConnection) graphql.Marshaler {
@@ -15046,6 +15190,16 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		case "hasNextPage":
 			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "endCursor":
