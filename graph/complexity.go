@@ -26,6 +26,9 @@ func NewConfig(r *Resolver) Config {
 	c.Complexity.Nest.IssuanceTasks = func(child int, first *int, _ *string, last *int, _ *string) int {
 		return 1 + child*page(first, last)
 	}
+	// nodes reads its ids in one batch; each answer costs what its
+	// selection does.
+	c.Complexity.Query.Nodes = func(child int, ids []string) int { return 1 + child*max(1, len(ids)) }
 	// A task has a handful of events; each list is one query.
 	c.Complexity.IssuanceTask.Events = func(child int) int { return 1 + child*10 }
 	c.Complexity.OcrTask.Events = func(child int) int { return 1 + child*10 }

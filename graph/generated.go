@@ -270,6 +270,8 @@ type ComplexityRoot struct {
 		Me                func(childComplexity int) int
 		Nest              func(childComplexity int, id string) int
 		Nests             func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Node              func(childComplexity int, id string) int
+		Nodes             func(childComplexity int, ids []string) int
 		OcrTask           func(childComplexity int, id string) int
 		WatchBudget       func(childComplexity int, month *string) int
 		WebhookDeliveries func(childComplexity int, endpointID *string, first *int, after *string, last *int, before *string) int
@@ -586,6 +588,8 @@ type OwnershipSignalResolver interface {
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*model.User, error)
+	Node(ctx context.Context, id string) (model.Node, error)
+	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
 	IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, error)
 	Nest(ctx context.Context, id string) (*db.Nest, error)
 	Nests(ctx context.Context, first *int, after *string, last *int, before *string) (*model.NestConnection, error)
@@ -1726,6 +1730,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Nests(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
+	case "Query.nodes":
+		if e.ComplexityRoot.Query.Nodes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
 	case "Query.ocrTask":
 		if e.ComplexityRoot.Query.OcrTask == nil {
 			break
@@ -4252,6 +4278,34 @@ func (ec *executionContext) field_Query_nests_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["before"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
 	return args, nil
 }
 
@@ -8505,6 +8559,94 @@ func (ec *executionContext) fieldContext_Query_me(_ context.Context, field graph
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_User(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Node) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_nodes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Nodes(ctx, fc.Args["ids"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Node) graphql.Marshaler {
+			return ec.marshalNNode2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -13887,6 +14029,96 @@ func UnmarshalWatchInput(ctx context.Context, raw any) (model.WatchInput, error)
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj model.Node) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case db.WebhookEndpoint:
+		return ec._WebhookEndpoint(ctx, sel, &obj)
+	case *db.WebhookEndpoint:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WebhookEndpoint(ctx, sel, obj)
+	case db.WebhookDelivery:
+		return ec._WebhookDelivery(ctx, sel, &obj)
+	case *db.WebhookDelivery:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WebhookDelivery(ctx, sel, obj)
+	case db.WatchCheck:
+		return ec._WatchCheck(ctx, sel, &obj)
+	case *db.WatchCheck:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WatchCheck(ctx, sel, obj)
+	case model.User:
+		return ec._User(ctx, sel, &obj)
+	case *model.User:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._User(ctx, sel, obj)
+	case db.RegistryComparison:
+		return ec._RegistryCheck(ctx, sel, &obj)
+	case *db.RegistryComparison:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._RegistryCheck(ctx, sel, obj)
+	case db.OCRTask:
+		return ec._OcrTask(ctx, sel, &obj)
+	case *db.OCRTask:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._OcrTask(ctx, sel, obj)
+	case db.Nest:
+		return ec._Nest(ctx, sel, &obj)
+	case *db.Nest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Nest(ctx, sel, obj)
+	case db.IssuanceTask:
+		return ec._IssuanceTask(ctx, sel, &obj)
+	case *db.IssuanceTask:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._IssuanceTask(ctx, sel, obj)
+	case db.File:
+		return ec._File(ctx, sel, &obj)
+	case *db.File:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._File(ctx, sel, obj)
+	case db.CopyVerification:
+		return ec._CopyVerification(ctx, sel, &obj)
+	case *db.CopyVerification:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CopyVerification(ctx, sel, obj)
+	case db.Alert:
+		return ec._Alert(ctx, sel, &obj)
+	case *db.Alert:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Alert(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 func (ec *executionContext) _TaskUpdate(ctx context.Context, sel ast.SelectionSet, obj db.Task) graphql.Marshaler {
 	switch obj := (obj).(type) {
 	case nil:
@@ -13914,7 +14146,7 @@ func (ec *executionContext) _TaskUpdate(ctx context.Context, sel ast.SelectionSe
 
 // region    **************************** object.gotpl ****************************
 
-var alertImplementors = []string{"Alert"}
+var alertImplementors = []string{"Alert", "Node"}
 
 func (ec *executionContext) _Alert(ctx context.Context, sel ast.SelectionSet, obj *db.Alert) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, alertImplementors)
@@ -14177,7 +14409,7 @@ func (ec *executionContext) _CopyDifference(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var copyVerificationImplementors = []string{"CopyVerification"}
+var copyVerificationImplementors = []string{"CopyVerification", "Node"}
 
 func (ec *executionContext) _CopyVerification(ctx context.Context, sel ast.SelectionSet, obj *db.CopyVerification) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, copyVerificationImplementors)
@@ -14313,7 +14545,7 @@ func (ec *executionContext) _DebtRatio(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
-var fileImplementors = []string{"File"}
+var fileImplementors = []string{"File", "Node"}
 
 func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj *db.File) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, fileImplementors)
@@ -14367,7 +14599,7 @@ func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj
 	return out
 }
 
-var issuanceTaskImplementors = []string{"IssuanceTask", "TaskUpdate"}
+var issuanceTaskImplementors = []string{"IssuanceTask", "Node", "TaskUpdate"}
 
 func (ec *executionContext) _IssuanceTask(ctx context.Context, sel ast.SelectionSet, obj *db.IssuanceTask) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, issuanceTaskImplementors)
@@ -14719,7 +14951,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 	return out
 }
 
-var nestImplementors = []string{"Nest"}
+var nestImplementors = []string{"Nest", "Node"}
 
 func (ec *executionContext) _Nest(ctx context.Context, sel ast.SelectionSet, obj *db.Nest) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, nestImplementors)
@@ -14987,7 +15219,7 @@ func (ec *executionContext) _OcrPage(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
-var ocrTaskImplementors = []string{"OcrTask", "TaskUpdate"}
+var ocrTaskImplementors = []string{"OcrTask", "Node", "TaskUpdate"}
 
 func (ec *executionContext) _OcrTask(ctx context.Context, sel ast.SelectionSet, obj *db.OCRTask) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, ocrTaskImplementors)
@@ -15249,6 +15481,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_me(ctx, field)
 				})
+		case "node":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_node(ctx, field)
+				})
+		case "nodes":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_nodes(ctx, field)
+				})
 		case "issuanceTask":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -15484,7 +15728,7 @@ func (ec *executionContext) _RegistryAnalysis(ctx context.Context, sel ast.Selec
 	return out
 }
 
-var registryCheckImplementors = []string{"RegistryCheck"}
+var registryCheckImplementors = []string{"RegistryCheck", "Node"}
 
 func (ec *executionContext) _RegistryCheck(ctx context.Context, sel ast.SelectionSet, obj *db.RegistryComparison) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, registryCheckImplementors)
@@ -16225,7 +16469,7 @@ func (ec *executionContext) _UploadRegistryPayload(ctx context.Context, sel ast.
 	return out
 }
 
-var userImplementors = []string{"User"}
+var userImplementors = []string{"User", "Node"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *model.User) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, userImplementors)
@@ -16468,7 +16712,7 @@ func (ec *executionContext) _WatchBudget(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
-var watchCheckImplementors = []string{"WatchCheck"}
+var watchCheckImplementors = []string{"WatchCheck", "Node"}
 
 func (ec *executionContext) _WatchCheck(ctx context.Context, sel ast.SelectionSet, obj *db.WatchCheck) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, watchCheckImplementors)
@@ -16588,7 +16832,7 @@ func (ec *executionContext) _WebhookAttempt(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var webhookDeliveryImplementors = []string{"WebhookDelivery"}
+var webhookDeliveryImplementors = []string{"WebhookDelivery", "Node"}
 
 func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.SelectionSet, obj *db.WebhookDelivery) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryImplementors)
@@ -16757,7 +17001,7 @@ func (ec *executionContext) _WebhookDeliveryEdge(ctx context.Context, sel ast.Se
 	return out
 }
 
-var webhookEndpointImplementors = []string{"WebhookEndpoint"}
+var webhookEndpointImplementors = []string{"WebhookEndpoint", "Node"}
 
 func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.SelectionSet, obj *db.WebhookEndpoint) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointImplementors)
@@ -17445,6 +17689,35 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalNID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
 	res, err := scalar.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -17597,6 +17870,16 @@ func (ec *executionContext) marshalNNestEdge2ᚖgithubᚗcomᚋdungjiᚋdungji�
 		return graphql.Null
 	}
 	return ec._NestEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v []model.Node) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONode2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐNode(ctx, sel, v[i])
+	})
+
+	return ret
 }
 
 func (ec *executionContext) marshalNOcrFilePayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐOcrFilePayload(ctx context.Context, sel ast.SelectionSet, v *model.OcrFilePayload) graphql.Marshaler {
@@ -18454,6 +18737,13 @@ func (ec *executionContext) marshalOIssuanceTask2ᚖgithubᚗcomᚋdungjiᚋdung
 		return graphql.Null
 	}
 	return ec._IssuanceTask(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalONode2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOOcrPage2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋocrᚐPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*ocr.Page) graphql.Marshaler {

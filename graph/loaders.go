@@ -35,6 +35,10 @@ type Loaders struct {
 	alert            *dataloadgen.Loader[string, *db.Alert]
 	endpoint         *dataloadgen.Loader[string, *db.WebhookEndpoint]
 	attempts         *dataloadgen.Loader[string, []*db.WebhookAttempt]
+
+	// Query.node and Query.nodes: the rows of every node field of a
+	// response, found together (jobs.Service.Nodes).
+	node *dataloadgen.Loader[string, any]
 }
 
 // DefaultBatchWait is how long a loader waits for the rest of a batch.
@@ -65,6 +69,14 @@ func NewLoaders(svc *jobs.Service, wait time.Duration) *Loaders {
 		alert:            dataloadgen.NewLoader(svc.AlertsByID, opt),
 		endpoint:         dataloadgen.NewLoader(svc.WebhookEndpointsByID, opt),
 		attempts:         dataloadgen.NewLoader(svc.WebhookAttemptsOf, opt),
+
+		node: dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([]any, []error) {
+			rows, err := svc.Nodes(ctx, ids)
+			if err != nil {
+				return nil, []error{err}
+			}
+			return rows, nil
+		}, opt, dataloadgen.WithBatchCapacity(jobs.MaxNodes)),
 	}
 }
 

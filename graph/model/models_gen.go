@@ -117,9 +117,12 @@ type UploadRegistryPayload struct {
 
 // The caller, as identified by the bearer token.
 type User struct {
+	// The token's subject.
 	ID    string `json:"id"`
 	Admin bool   `json:"admin"`
 }
+
+func (User) IsNode() {}
 
 type WatchInput struct {
 	ContractDate *string `json:"contractDate,omitempty"`
