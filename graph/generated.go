@@ -49,7 +49,6 @@ type ResolverRoot interface {
 	RegistryAnalysis() RegistryAnalysisResolver
 	RegistryCheck() RegistryCheckResolver
 	RegistryEntry() RegistryEntryResolver
-	RegistryEntryRef() RegistryEntryRefResolver
 	RegistryParty() RegistryPartyResolver
 	RiskFlag() RiskFlagResolver
 	Subscription() SubscriptionResolver
@@ -524,7 +523,7 @@ type AlertResolver interface {
 	PreviousFile(ctx context.Context, obj *db.Alert) (*db.File, error)
 }
 type CopyDifferenceResolver interface {
-	Section(ctx context.Context, obj *watch.Difference) (string, error)
+	Section(ctx context.Context, obj *watch.Difference) (analysis.Section, error)
 }
 type CopyVerificationResolver interface {
 	File(ctx context.Context, obj *db.CopyVerification) (*db.File, error)
@@ -617,9 +616,6 @@ type RegistryCheckResolver interface {
 	Alerts(ctx context.Context, obj *db.RegistryComparison) ([]*db.Alert, error)
 }
 type RegistryEntryResolver interface {
-	Section(ctx context.Context, obj *analysis.Entry) (string, error)
-
-	Kind(ctx context.Context, obj *analysis.Entry) (string, error)
 	Received(ctx context.Context, obj *analysis.Entry) (*time.Time, error)
 	ReceiptNo(ctx context.Context, obj *analysis.Entry) (*int, error)
 	CauseDate(ctx context.Context, obj *analysis.Entry) (*time.Time, error)
@@ -633,17 +629,11 @@ type RegistryEntryResolver interface {
 	ShareOf(ctx context.Context, obj *analysis.Entry) (*string, error)
 	Corrections(ctx context.Context, obj *analysis.Entry) ([]*analysis.Correction, error)
 }
-type RegistryEntryRefResolver interface {
-	Section(ctx context.Context, obj *analysis.EntryRef) (string, error)
-
-	Kind(ctx context.Context, obj *analysis.EntryRef) (string, error)
-}
 type RegistryPartyResolver interface {
 	ID(ctx context.Context, obj *analysis.Party) (*string, error)
 	Share(ctx context.Context, obj *analysis.Party) (*string, error)
 }
 type RiskFlagResolver interface {
-	Kind(ctx context.Context, obj *analysis.Flag) (string, error)
 	Total(ctx context.Context, obj *analysis.Flag) (*int64, error)
 }
 type SubscriptionResolver interface {
@@ -657,7 +647,7 @@ type TaskEventResolver interface {
 	To(ctx context.Context, obj *db.TaskEvent) (model.TaskStatus, error)
 }
 type VerdictReasonResolver interface {
-	Section(ctx context.Context, obj *analysis.Reason) (*string, error)
+	Section(ctx context.Context, obj *analysis.Reason) (*analysis.Section, error)
 	Rank(ctx context.Context, obj *analysis.Reason) (*string, error)
 }
 type WatchResolver interface {
@@ -5093,15 +5083,15 @@ func (ec *executionContext) _CopyDifference_section(ctx context.Context, field g
 			return ec.Resolvers.CopyDifference().Section(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Section) graphql.Marshaler {
+			return ec.marshalNRegistrySection2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_CopyDifference_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CopyDifference", field, true, true, "String")
+	return graphql.NewScalarFieldContext("CopyDifference", field, true, true, "RegistrySection")
 }
 
 func (ec *executionContext) _CopyDifference_rank(ctx context.Context, field graphql.CollectedField, obj *watch.Difference) (ret graphql.Marshaler) {
@@ -5870,14 +5860,14 @@ func (ec *executionContext) _IssuanceTask_errorCode(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOTaskErrorCode2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_IssuanceTask_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "String")
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "TaskErrorCode")
 }
 
 func (ec *executionContext) _IssuanceTask_errorMessage(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
@@ -5962,14 +5952,14 @@ func (ec *executionContext) _IssuanceTask_lastErrorCode(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOTaskErrorCode2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_IssuanceTask_lastErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "String")
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "TaskErrorCode")
 }
 
 func (ec *executionContext) _IssuanceTask_lastAttemptAt(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
@@ -7848,14 +7838,14 @@ func (ec *executionContext) _OcrTask_errorCode(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOTaskErrorCode2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_OcrTask_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "String")
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "TaskErrorCode")
 }
 
 func (ec *executionContext) _OcrTask_errorMessage(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
@@ -7940,14 +7930,14 @@ func (ec *executionContext) _OcrTask_lastErrorCode(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOTaskErrorCode2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_OcrTask_lastErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "String")
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "TaskErrorCode")
 }
 
 func (ec *executionContext) _OcrTask_lastAttemptAt(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
@@ -9715,14 +9705,14 @@ func (ec *executionContext) _RegistryCheck_verdict(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNRegistryCheckVerdict2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RegistryCheck_verdict(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegistryCheck", field, false, false, "String")
+	return graphql.NewScalarFieldContext("RegistryCheck", field, false, false, "RegistryCheckVerdict")
 }
 
 func (ec *executionContext) _RegistryCheck_outcome(ctx context.Context, field graphql.CollectedField, obj *db.RegistryComparison) (ret graphql.Marshaler) {
@@ -9847,15 +9837,15 @@ func (ec *executionContext) _RegistryCorrection_field(ctx context.Context, field
 			return obj.Field, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.CorrectionField) graphql.Marshaler {
+			return ec.marshalNRegistryCorrectionField2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐCorrectionField(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RegistryCorrection_field(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegistryCorrection", field, false, false, "String")
+	return graphql.NewScalarFieldContext("RegistryCorrection", field, false, false, "RegistryCorrectionField")
 }
 
 func (ec *executionContext) _RegistryCorrection_read(ctx context.Context, field graphql.CollectedField, obj *analysis.Correction) (ret graphql.Marshaler) {
@@ -9913,18 +9903,18 @@ func (ec *executionContext) _RegistryEntry_section(ctx context.Context, field gr
 			return ec.fieldContext_RegistryEntry_section(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.RegistryEntry().Section(ctx, obj)
+			return obj.Section, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Section) graphql.Marshaler {
+			return ec.marshalNRegistrySection2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RegistryEntry_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "String")
+	return graphql.NewScalarFieldContext("RegistryEntry", field, false, false, "RegistrySection")
 }
 
 func (ec *executionContext) _RegistryEntry_rank(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
@@ -9982,18 +9972,18 @@ func (ec *executionContext) _RegistryEntry_kind(ctx context.Context, field graph
 			return ec.fieldContext_RegistryEntry_kind(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.RegistryEntry().Kind(ctx, obj)
+			return obj.Kind, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Kind) graphql.Marshaler {
+			return ec.marshalNRegistryEntryKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RegistryEntry_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "String")
+	return graphql.NewScalarFieldContext("RegistryEntry", field, false, false, "RegistryEntryKind")
 }
 
 func (ec *executionContext) _RegistryEntry_received(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
@@ -10322,18 +10312,18 @@ func (ec *executionContext) _RegistryEntryRef_section(ctx context.Context, field
 			return ec.fieldContext_RegistryEntryRef_section(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.RegistryEntryRef().Section(ctx, obj)
+			return obj.Section, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Section) graphql.Marshaler {
+			return ec.marshalNRegistrySection2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RegistryEntryRef_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegistryEntryRef", field, true, true, "String")
+	return graphql.NewScalarFieldContext("RegistryEntryRef", field, false, false, "RegistrySection")
 }
 
 func (ec *executionContext) _RegistryEntryRef_rank(ctx context.Context, field graphql.CollectedField, obj *analysis.EntryRef) (ret graphql.Marshaler) {
@@ -10391,18 +10381,18 @@ func (ec *executionContext) _RegistryEntryRef_kind(ctx context.Context, field gr
 			return ec.fieldContext_RegistryEntryRef_kind(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.RegistryEntryRef().Kind(ctx, obj)
+			return obj.Kind, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Kind) graphql.Marshaler {
+			return ec.marshalNRegistryEntryKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RegistryEntryRef_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegistryEntryRef", field, true, true, "String")
+	return graphql.NewScalarFieldContext("RegistryEntryRef", field, false, false, "RegistryEntryKind")
 }
 
 func (ec *executionContext) _RegistryParty_role(ctx context.Context, field graphql.CollectedField, obj *analysis.Party) (ret graphql.Marshaler) {
@@ -10914,18 +10904,18 @@ func (ec *executionContext) _RiskFlag_kind(ctx context.Context, field graphql.Co
 			return ec.fieldContext_RiskFlag_kind(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.RiskFlag().Kind(ctx, obj)
+			return obj.Kind, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Kind) graphql.Marshaler {
+			return ec.marshalNRiskFlagKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RiskFlag_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RiskFlag", field, true, true, "String")
+	return graphql.NewScalarFieldContext("RiskFlag", field, false, false, "RiskFlagKind")
 }
 
 func (ec *executionContext) _RiskFlag_total(ctx context.Context, field graphql.CollectedField, obj *analysis.Flag) (ret graphql.Marshaler) {
@@ -11218,14 +11208,14 @@ func (ec *executionContext) _TaskEvent_errorCode(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOTaskErrorCode2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_TaskEvent_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TaskEvent", field, false, false, "String")
+	return graphql.NewScalarFieldContext("TaskEvent", field, false, false, "TaskErrorCode")
 }
 
 func (ec *executionContext) _TaskEvent_attempt(ctx context.Context, field graphql.CollectedField, obj *db.TaskEvent) (ret graphql.Marshaler) {
@@ -11498,14 +11488,14 @@ func (ec *executionContext) _VerdictReason_code(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNVerdictReasonCode2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_VerdictReason_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("VerdictReason", field, false, false, "String")
+	return graphql.NewScalarFieldContext("VerdictReason", field, false, false, "VerdictReasonCode")
 }
 
 func (ec *executionContext) _VerdictReason_message(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
@@ -11543,15 +11533,15 @@ func (ec *executionContext) _VerdictReason_section(ctx context.Context, field gr
 			return ec.Resolvers.VerdictReason().Section(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *analysis.Section) graphql.Marshaler {
+			return ec.marshalORegistrySection2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_VerdictReason_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("VerdictReason", field, true, true, "String")
+	return graphql.NewScalarFieldContext("VerdictReason", field, true, true, "RegistrySection")
 }
 
 func (ec *executionContext) _VerdictReason_rank(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
@@ -15856,11 +15846,10 @@ func (ec *executionContext) _RegistryEntry(ctx context.Context, sel ast.Selectio
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("RegistryEntry")
 		case "section":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._RegistryEntry_section(ctx, field, obj)
-				})
+			out.Values[i] = ec._RegistryEntry_section(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "rank":
 			out.Values[i] = ec._RegistryEntry_rank(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -15872,11 +15861,10 @@ func (ec *executionContext) _RegistryEntry(ctx context.Context, sel ast.Selectio
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "kind":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._RegistryEntry_kind(ctx, field, obj)
-				})
+			out.Values[i] = ec._RegistryEntry_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "received":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -15982,27 +15970,25 @@ func (ec *executionContext) _RegistryEntryRef(ctx context.Context, sel ast.Selec
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("RegistryEntryRef")
 		case "section":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._RegistryEntryRef_section(ctx, field, obj)
-				})
+			out.Values[i] = ec._RegistryEntryRef_section(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "rank":
 			out.Values[i] = ec._RegistryEntryRef_rank(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "purpose":
 			out.Values[i] = ec._RegistryEntryRef_purpose(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "kind":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._RegistryEntryRef_kind(ctx, field, obj)
-				})
+			out.Values[i] = ec._RegistryEntryRef_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -16269,11 +16255,10 @@ func (ec *executionContext) _RiskFlag(ctx context.Context, sel ast.SelectionSet,
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("RiskFlag")
 		case "kind":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._RiskFlag_kind(ctx, field, obj)
-				})
+			out.Values[i] = ec._RiskFlag_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "total":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -17942,6 +17927,20 @@ func (ec *executionContext) marshalNRegistryCheck2ᚖgithubᚗcomᚋdungjiᚋdun
 	return ec._RegistryCheck(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNRegistryCheckVerdict2string(ctx context.Context, v any) (string, error) {
+	res, err := scalar.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRegistryCheckVerdict2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RegistryCheckVerdict!")
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNRegistryCorrection2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐCorrectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*analysis.Correction) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -17966,6 +17965,21 @@ func (ec *executionContext) marshalNRegistryCorrection2ᚖgithubᚗcomᚋdungji�
 	return ec._RegistryCorrection(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNRegistryCorrectionField2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐCorrectionField(ctx context.Context, v any) (analysis.CorrectionField, error) {
+	tmp, err := scalar.UnmarshalString(v)
+	res := analysis.CorrectionField(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRegistryCorrectionField2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐCorrectionField(ctx context.Context, sel ast.SelectionSet, v analysis.CorrectionField) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RegistryCorrectionField!")
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNRegistryEntry2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntry(ctx context.Context, sel ast.SelectionSet, v analysis.Entry) graphql.Marshaler {
 	return ec._RegistryEntry(ctx, sel, &v)
 }
@@ -17984,6 +17998,21 @@ func (ec *executionContext) marshalNRegistryEntry2ᚕgithubᚗcomᚋdungjiᚋdun
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNRegistryEntryKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx context.Context, v any) (analysis.Kind, error) {
+	tmp, err := scalar.UnmarshalString(v)
+	res := analysis.Kind(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRegistryEntryKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx context.Context, sel ast.SelectionSet, v analysis.Kind) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RegistryEntryKind!")
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNRegistryEntryRef2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntryRef(ctx context.Context, sel ast.SelectionSet, v analysis.EntryRef) graphql.Marshaler {
@@ -18024,6 +18053,21 @@ func (ec *executionContext) marshalNRegistryParty2ᚕgithubᚗcomᚋdungjiᚋdun
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNRegistrySection2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx context.Context, v any) (analysis.Section, error) {
+	tmp, err := scalar.UnmarshalString(v)
+	res := analysis.Section(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRegistrySection2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx context.Context, sel ast.SelectionSet, v analysis.Section) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RegistrySection!")
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNRegistrySignals2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSignals(ctx context.Context, sel ast.SelectionSet, v analysis.Signals) graphql.Marshaler {
@@ -18067,6 +18111,21 @@ func (ec *executionContext) marshalNRiskFlag2ᚕgithubᚗcomᚋdungjiᚋdungji�
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNRiskFlagKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx context.Context, v any) (analysis.Kind, error) {
+	tmp, err := scalar.UnmarshalString(v)
+	res := analysis.Kind(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRiskFlagKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx context.Context, sel ast.SelectionSet, v analysis.Kind) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RiskFlagKind!")
+	}
+	return res
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -18283,6 +18342,20 @@ func (ec *executionContext) marshalNVerdictReason2ᚖgithubᚗcomᚋdungjiᚋdun
 		return graphql.Null
 	}
 	return ec._VerdictReason(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNVerdictReasonCode2string(ctx context.Context, v any) (string, error) {
+	res, err := scalar.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNVerdictReasonCode2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "VerdictReasonCode!")
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNVerifyCopyPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐVerifyCopyResult(ctx context.Context, sel ast.SelectionSet, v *jobs.VerifyCopyResult) graphql.Marshaler {
@@ -18793,6 +18866,25 @@ func (ec *executionContext) marshalORegistryEntry2ᚖgithubᚗcomᚋdungjiᚋdun
 	return ec._RegistryEntry(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalORegistrySection2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx context.Context, v any) (*analysis.Section, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := scalar.UnmarshalString(v)
+	res := analysis.Section(tmp)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalORegistrySection2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx context.Context, sel ast.SelectionSet, v *analysis.Section) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := scalar.MarshalString(string(*v))
+	return res
+}
+
 func (ec *executionContext) marshalORegistrySignals2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSignals(ctx context.Context, sel ast.SelectionSet, v *analysis.Signals) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -18823,6 +18915,24 @@ func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v an
 }
 
 func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := scalar.MarshalString(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOTaskErrorCode2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := scalar.UnmarshalString(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTaskErrorCode2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
