@@ -6,11 +6,12 @@ import (
 	"github.com/dungji/dungji/jobs"
 )
 
-// NewConfig returns the executable schema's configuration with complexity
-// functions that price lists by their page size, so that a nested query
-// (nests → issuanceTasks → events) counts what it would cost.
+// NewConfig returns the executable schema's configuration: the served
+// schema (served.go) and complexity functions that price lists by their
+// page size, so that a nested query (nests → issuanceTasks → events)
+// counts what it would cost.
 func NewConfig(r *Resolver) Config {
-	c := Config{Resolvers: r}
+	c := Config{Resolvers: r, Schema: servedSchema}
 	// A page's size is first or last (a request giving both is refused
 	// before it runs).
 	page := func(first, last *int) int {
