@@ -67,8 +67,8 @@ type OcrFilePayload struct {
 // Where a page lies in its list, as the Relay cursor connections spec has it. Every list with a pageInfo takes first
 // and after to page forwards (pass endCursor as after), or last and before to page backwards (pass startCursor as
 // before); a page holds at most 100 items, 20 when neither first nor last is given. first and last together, a size
-// out of 0–100 or a cursor this API did not give are BAD_USER_INPUT. Cursors stay valid while items are added or
-// removed: a page after a cursor starts after that item even once it is gone.
+// out of 0–100 or a malformed cursor are BAD_USER_INPUT. Cursors stay valid while items are added or removed: a page
+// after a cursor starts after that item even once it is gone.
 type PageInfo struct {
 	// Items follow the page: with first, more than first were left; with before, the before item or older ones exist.
 	HasNextPage bool `json:"hasNextPage"`
