@@ -51,16 +51,6 @@ func (r *registryAnalysisResolver) OcrTask(ctx context.Context, obj *jobs.Regist
 	return r.Service.OCRTask(ctx, obj.OCRTaskID)
 }
 
-// Section is the resolver for the section field.
-func (r *registryEntryResolver) Section(ctx context.Context, obj *analysis.Entry) (string, error) {
-	return string(obj.Section), nil
-}
-
-// Kind is the resolver for the kind field.
-func (r *registryEntryResolver) Kind(ctx context.Context, obj *analysis.Entry) (string, error) {
-	return string(obj.Kind), nil
-}
-
 // Received is the resolver for the received field.
 func (r *registryEntryResolver) Received(ctx context.Context, obj *analysis.Entry) (*time.Time, error) {
 	return optTime(obj.Received), nil
@@ -120,16 +110,6 @@ func (r *registryEntryResolver) Corrections(ctx context.Context, obj *analysis.E
 	return out, nil
 }
 
-// Section is the resolver for the section field.
-func (r *registryEntryRefResolver) Section(ctx context.Context, obj *analysis.EntryRef) (string, error) {
-	return string(obj.Section), nil
-}
-
-// Kind is the resolver for the kind field.
-func (r *registryEntryRefResolver) Kind(ctx context.Context, obj *analysis.EntryRef) (string, error) {
-	return string(obj.Kind), nil
-}
-
 // ID is the resolver for the id field.
 func (r *registryPartyResolver) ID(ctx context.Context, obj *analysis.Party) (*string, error) {
 	return optional(obj.ID), nil
@@ -140,19 +120,14 @@ func (r *registryPartyResolver) Share(ctx context.Context, obj *analysis.Party) 
 	return optional(obj.Share), nil
 }
 
-// Kind is the resolver for the kind field.
-func (r *riskFlagResolver) Kind(ctx context.Context, obj *analysis.Flag) (string, error) {
-	return string(obj.Kind), nil
-}
-
 // Total is the resolver for the total field.
 func (r *riskFlagResolver) Total(ctx context.Context, obj *analysis.Flag) (*int64, error) {
 	return optional(obj.Total), nil
 }
 
 // Section is the resolver for the section field.
-func (r *verdictReasonResolver) Section(ctx context.Context, obj *analysis.Reason) (*string, error) {
-	return optional(string(obj.Section)), nil
+func (r *verdictReasonResolver) Section(ctx context.Context, obj *analysis.Reason) (*analysis.Section, error) {
+	return optional(obj.Section), nil
 }
 
 // Rank is the resolver for the rank field.
@@ -169,9 +144,6 @@ func (r *Resolver) RegistryAnalysis() RegistryAnalysisResolver { return &registr
 // RegistryEntry returns RegistryEntryResolver implementation.
 func (r *Resolver) RegistryEntry() RegistryEntryResolver { return &registryEntryResolver{r} }
 
-// RegistryEntryRef returns RegistryEntryRefResolver implementation.
-func (r *Resolver) RegistryEntryRef() RegistryEntryRefResolver { return &registryEntryRefResolver{r} }
-
 // RegistryParty returns RegistryPartyResolver implementation.
 func (r *Resolver) RegistryParty() RegistryPartyResolver { return &registryPartyResolver{r} }
 
@@ -185,7 +157,6 @@ type (
 	ownershipSignalResolver  struct{ *Resolver }
 	registryAnalysisResolver struct{ *Resolver }
 	registryEntryResolver    struct{ *Resolver }
-	registryEntryRefResolver struct{ *Resolver }
 	registryPartyResolver    struct{ *Resolver }
 	riskFlagResolver         struct{ *Resolver }
 	verdictReasonResolver    struct{ *Resolver }

@@ -12,11 +12,8 @@ import "github.com/dungji/dungji/jobs"
 //
 // A paged field (one with first or last) holds its page size, the default
 // page when none is given; its connection's edges and nodes hold that
-// page. Every other list holds its entry in ListSizes.
-
-// DefaultPageSize is the page a connection holds when first and last are
-// both left out.
-const DefaultPageSize = 20
+// page. A list fetched by ids (nodes(ids:)) holds as many as it is given.
+// Every other list holds its entry in ListSizes.
 
 // ListSizes is what each list field that is not a page is priced as
 // holding, by "Type.field": its most where the service bounds it, its
@@ -27,11 +24,10 @@ var ListSizes = map[string]int{
 	// PROCESSING, the end.
 	"IssuanceTask.events": 10,
 	"OcrTask.events":      10,
-	// A registry's copy has a few pages, rarely twenty; an uploaded one
-	// may have up to jobs.MaxUploadPages. A task is priced as a usual
-	// copy, since pages in a list of tasks is what would multiply; the
-	// one file's read as the most.
-	"OcrTask.pages":        20,
+	// An uploaded copy has up to jobs.MaxUploadPages pages (an issued
+	// one a few): priced as the most, since an outside tester's 100-page
+	// upload answered 100 where 20 were priced.
+	"OcrTask.pages":        jobs.MaxUploadPages,
 	"OcrFilePayload.pages": jobs.MaxUploadPages,
 	// A registry's entries, as one document reads them.
 	"Registry.ownership":           50,
@@ -48,7 +44,7 @@ var ListSizes = map[string]int{
 	// The watch: a nest's checks (one per date and a few unplanned), a
 	// check's alerts, a delivery's attempts, an admin's endpoints.
 	"Watch.checks":           20,
-	"Nest.registryChecks":    20,
+	"Nest.registryChecks":    100, // its most: the newest 100
 	"RegistryCheck.alerts":   5,
 	"Alert.reasons":          20,
 	"WebhookDelivery.log":    8,
@@ -59,7 +55,7 @@ var ListSizes = map[string]int{
 // never more than jobs.MaxPageSize (a larger one is refused when the field
 // is resolved).
 func PageSize(first, last *int) int {
-	n := DefaultPageSize
+	n := jobs.DefaultPageSize
 	switch {
 	case first != nil:
 		n = *first
@@ -69,7 +65,8 @@ func PageSize(first, last *int) int {
 	return max(0, min(n, jobs.MaxPageSize))
 }
 
-// NewConfig returns the executable schema's configuration. Operations
-// are priced by the HTTP layer (server/httpapi), from the schema and
-// ListSizes, not by gqlgen's per-field complexity functions.
-func NewConfig(r *Resolver) Config { return Config{Resolvers: r} }
+// NewConfig returns the executable schema's configuration: the served
+// schema (served.go). Operations are priced by the HTTP layer
+// (server/httpapi), from the schema and ListSizes, not by gqlgen's
+// per-field complexity functions.
+func NewConfig(r *Resolver) Config { return Config{Resolvers: r, Schema: servedSchema} }

@@ -29,6 +29,22 @@
 // models ever need to diverge widely from the API, bind that type to a
 // struct in graph/model and map it in its resolver.
 //
+// # Enums, Node and connections
+//
+// Codes and kinds (task error codes, verdict reason codes, entry kinds, …)
+// are enums bound to the Go string types that hold them (gqlgen.yml), and
+// written as stored: the wire keeps the strings these fields carried when
+// they were Strings, and a value an enum lacks is answered as its string
+// rather than failing the answer; enums_test.go fails when a Go constant
+// is missing from its enum. Every object type with an id implements Node
+// (model.Node): node.go answers Query.node and Query.nodes through
+// jobs.Service.Nodes, which checks the owner inside its one lookup. Every
+// connection pages as the Relay cursor connections spec says
+// (jobs.PageArgs).
+//
+// The schema served is the files' with gqlparser's prelude, less @defer,
+// which the API does not deliver (served.go).
+//
 // # Limits
 //
 // What an operation can return is priced from the schema by the HTTP layer

@@ -19,12 +19,10 @@ import (
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
-func pageInfo(hasNext bool, end string) *model.PageInfo {
-	pi := &model.PageInfo{HasNextPage: hasNext}
-	if end != "" {
-		pi.EndCursor = &end
-	}
-	return pi
+// pageInfoOf is a page's PageInfo.
+func pageInfoOf[T any](p jobs.Page[T]) *model.PageInfo {
+	return &model.PageInfo{HasNextPage: p.HasNextPage, HasPreviousPage: p.HasPreviousPage,
+		StartCursor: optional(p.StartCursor()), EndCursor: optional(p.EndCursor())}
 }
 
 // optional is nil for a zero value: "not read" in the registry analysis.
@@ -168,4 +166,14 @@ func logCause(err error) string {
 		n--
 	}
 	return s[:n] + fmt.Sprintf("… (%d bytes in all)", len(s))
+}
+
+// pagesText is the bytes of text in pages, as counted against
+// jobs.MaxAnswerText.
+func pagesText(pages []ocr.Page) int {
+	n := 0
+	for _, p := range pages {
+		n += len(p.Text)
+	}
+	return n
 }

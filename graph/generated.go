@@ -49,7 +49,6 @@ type ResolverRoot interface {
 	RegistryAnalysis() RegistryAnalysisResolver
 	RegistryCheck() RegistryCheckResolver
 	RegistryEntry() RegistryEntryResolver
-	RegistryEntryRef() RegistryEntryRefResolver
 	RegistryParty() RegistryPartyResolver
 	RiskFlag() RiskFlagResolver
 	Subscription() SubscriptionResolver
@@ -188,11 +187,11 @@ type ComplexityRoot struct {
 
 	Nest struct {
 		Address          func(childComplexity int) int
-		Alerts           func(childComplexity int, unacknowledged *bool, first *int, after *string) int
+		Alerts           func(childComplexity int, unacknowledged *bool, first *int, after *string, last *int, before *string) int
 		CopyVerification func(childComplexity int) int
 		CreatedAt        func(childComplexity int) int
 		ID               func(childComplexity int) int
-		IssuanceTasks    func(childComplexity int, first *int, after *string) int
+		IssuanceTasks    func(childComplexity int, first *int, after *string, last *int, before *string) int
 		LatestIssuance   func(childComplexity int) int
 		RegistryAnalysis func(childComplexity int, deposit *int64, price *int64) int
 		RegistryChecks   func(childComplexity int) int
@@ -257,20 +256,24 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	Query struct {
-		Alerts            func(childComplexity int, nestID *string, unacknowledged *bool, first *int, after *string) int
+		Alerts            func(childComplexity int, nestID *string, unacknowledged *bool, first *int, after *string, last *int, before *string) int
 		CopyVerification  func(childComplexity int, id string) int
 		IssuanceTask      func(childComplexity int, id string) int
 		Me                func(childComplexity int) int
 		Nest              func(childComplexity int, id string) int
-		Nests             func(childComplexity int, first *int, after *string) int
+		Nests             func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Node              func(childComplexity int, id string) int
+		Nodes             func(childComplexity int, ids []string) int
 		OcrTask           func(childComplexity int, id string) int
 		WatchBudget       func(childComplexity int, month *string) int
-		WebhookDeliveries func(childComplexity int, endpointID *string, first *int, after *string) int
+		WebhookDeliveries func(childComplexity int, endpointID *string, first *int, after *string, last *int, before *string) int
 		WebhookEndpoints  func(childComplexity int) int
 	}
 
@@ -520,7 +523,7 @@ type AlertResolver interface {
 	PreviousFile(ctx context.Context, obj *db.Alert) (*db.File, error)
 }
 type CopyDifferenceResolver interface {
-	Section(ctx context.Context, obj *watch.Difference) (string, error)
+	Section(ctx context.Context, obj *watch.Difference) (analysis.Section, error)
 }
 type CopyVerificationResolver interface {
 	File(ctx context.Context, obj *db.CopyVerification) (*db.File, error)
@@ -562,12 +565,12 @@ type NestResolver interface {
 	RegistryUniqueNo(ctx context.Context, obj *db.Nest) (string, error)
 
 	RegistryAnalysis(ctx context.Context, obj *db.Nest, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error)
-	IssuanceTasks(ctx context.Context, obj *db.Nest, first *int, after *string) (*model.IssuanceTaskConnection, error)
+	IssuanceTasks(ctx context.Context, obj *db.Nest, first *int, after *string, last *int, before *string) (*model.IssuanceTaskConnection, error)
 	LatestIssuance(ctx context.Context, obj *db.Nest) (*db.IssuanceTask, error)
 	CopyVerification(ctx context.Context, obj *db.Nest) (*db.CopyVerification, error)
 	Watch(ctx context.Context, obj *db.Nest) (*jobs.NestWatch, error)
 	RegistryChecks(ctx context.Context, obj *db.Nest) ([]*db.RegistryComparison, error)
-	Alerts(ctx context.Context, obj *db.Nest, unacknowledged *bool, first *int, after *string) (*model.AlertConnection, error)
+	Alerts(ctx context.Context, obj *db.Nest, unacknowledged *bool, first *int, after *string, last *int, before *string) (*model.AlertConnection, error)
 }
 type OcrTaskResolver interface {
 	Status(ctx context.Context, obj *db.OCRTask) (model.TaskStatus, error)
@@ -584,15 +587,17 @@ type OwnershipSignalResolver interface {
 }
 type QueryResolver interface {
 	Me(ctx context.Context) (*model.User, error)
+	Node(ctx context.Context, id string) (model.Node, error)
+	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
 	IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, error)
 	Nest(ctx context.Context, id string) (*db.Nest, error)
-	Nests(ctx context.Context, first *int, after *string) (*model.NestConnection, error)
+	Nests(ctx context.Context, first *int, after *string, last *int, before *string) (*model.NestConnection, error)
 	OcrTask(ctx context.Context, id string) (*db.OCRTask, error)
 	CopyVerification(ctx context.Context, id string) (*db.CopyVerification, error)
-	Alerts(ctx context.Context, nestID *string, unacknowledged *bool, first *int, after *string) (*model.AlertConnection, error)
+	Alerts(ctx context.Context, nestID *string, unacknowledged *bool, first *int, after *string, last *int, before *string) (*model.AlertConnection, error)
 	WatchBudget(ctx context.Context, month *string) (*jobs.WatchBudget, error)
 	WebhookEndpoints(ctx context.Context) ([]*db.WebhookEndpoint, error)
-	WebhookDeliveries(ctx context.Context, endpointID *string, first *int, after *string) (*model.WebhookDeliveryConnection, error)
+	WebhookDeliveries(ctx context.Context, endpointID *string, first *int, after *string, last *int, before *string) (*model.WebhookDeliveryConnection, error)
 }
 type RegistryAnalysisResolver interface {
 	OcrTask(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.OCRTask, error)
@@ -611,9 +616,6 @@ type RegistryCheckResolver interface {
 	Alerts(ctx context.Context, obj *db.RegistryComparison) ([]*db.Alert, error)
 }
 type RegistryEntryResolver interface {
-	Section(ctx context.Context, obj *analysis.Entry) (string, error)
-
-	Kind(ctx context.Context, obj *analysis.Entry) (string, error)
 	Received(ctx context.Context, obj *analysis.Entry) (*time.Time, error)
 	ReceiptNo(ctx context.Context, obj *analysis.Entry) (*int, error)
 	CauseDate(ctx context.Context, obj *analysis.Entry) (*time.Time, error)
@@ -627,17 +629,11 @@ type RegistryEntryResolver interface {
 	ShareOf(ctx context.Context, obj *analysis.Entry) (*string, error)
 	Corrections(ctx context.Context, obj *analysis.Entry) ([]*analysis.Correction, error)
 }
-type RegistryEntryRefResolver interface {
-	Section(ctx context.Context, obj *analysis.EntryRef) (string, error)
-
-	Kind(ctx context.Context, obj *analysis.EntryRef) (string, error)
-}
 type RegistryPartyResolver interface {
 	ID(ctx context.Context, obj *analysis.Party) (*string, error)
 	Share(ctx context.Context, obj *analysis.Party) (*string, error)
 }
 type RiskFlagResolver interface {
-	Kind(ctx context.Context, obj *analysis.Flag) (string, error)
 	Total(ctx context.Context, obj *analysis.Flag) (*int64, error)
 }
 type SubscriptionResolver interface {
@@ -651,7 +647,7 @@ type TaskEventResolver interface {
 	To(ctx context.Context, obj *db.TaskEvent) (model.TaskStatus, error)
 }
 type VerdictReasonResolver interface {
-	Section(ctx context.Context, obj *analysis.Reason) (*string, error)
+	Section(ctx context.Context, obj *analysis.Reason) (*analysis.Section, error)
 	Rank(ctx context.Context, obj *analysis.Reason) (*string, error)
 }
 type WatchResolver interface {
@@ -1332,7 +1328,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Nest.Alerts(childComplexity, args["unacknowledged"].(*bool), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Nest.Alerts(childComplexity, args["unacknowledged"].(*bool), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Nest.copyVerification":
 		if e.ComplexityRoot.Nest.CopyVerification == nil {
 			break
@@ -1361,7 +1357,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Nest.IssuanceTasks(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Nest.IssuanceTasks(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Nest.latestIssuance":
 		if e.ComplexityRoot.Nest.LatestIssuance == nil {
 			break
@@ -1649,6 +1645,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
 	case "Query.alerts":
 		if e.ComplexityRoot.Query.Alerts == nil {
@@ -1660,7 +1668,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Alerts(childComplexity, args["nestId"].(*string), args["unacknowledged"].(*bool), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Alerts(childComplexity, args["nestId"].(*string), args["unacknowledged"].(*bool), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.copyVerification":
 		if e.ComplexityRoot.Query.CopyVerification == nil {
 			break
@@ -1711,7 +1719,29 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Nests(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Nests(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
+	case "Query.nodes":
+		if e.ComplexityRoot.Query.Nodes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
 	case "Query.ocrTask":
 		if e.ComplexityRoot.Query.OcrTask == nil {
 			break
@@ -1744,7 +1774,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.WebhookDeliveries(childComplexity, args["endpointId"].(*string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.WebhookDeliveries(childComplexity, args["endpointId"].(*string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.webhookEndpoints":
 		if e.ComplexityRoot.Query.WebhookEndpoints == nil {
 			break
@@ -3135,6 +3165,10 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	switch field.Name {
 	case "hasNextPage":
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
@@ -3988,6 +4022,22 @@ func (ec *executionContext) field_Nest_alerts_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -4010,6 +4060,22 @@ func (ec *executionContext) field_Nest_issuanceTasks_args(ctx context.Context, r
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -4106,6 +4172,22 @@ func (ec *executionContext) field_Query_alerts_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg5
 	return args, nil
 }
 
@@ -4170,6 +4252,50 @@ func (ec *executionContext) field_Query_nests_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
 	return args, nil
 }
 
@@ -4228,6 +4354,22 @@ func (ec *executionContext) field_Query_webhookDeliveries_args(ctx context.Conte
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -4941,15 +5083,15 @@ func (ec *executionContext) _CopyDifference_section(ctx context.Context, field g
 			return ec.Resolvers.CopyDifference().Section(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Section) graphql.Marshaler {
+			return ec.marshalNRegistrySection2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_CopyDifference_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CopyDifference", field, true, true, "String")
+	return graphql.NewScalarFieldContext("CopyDifference", field, true, true, "RegistrySection")
 }
 
 func (ec *executionContext) _CopyDifference_rank(ctx context.Context, field graphql.CollectedField, obj *watch.Difference) (ret graphql.Marshaler) {
@@ -5718,14 +5860,14 @@ func (ec *executionContext) _IssuanceTask_errorCode(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOTaskErrorCode2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_IssuanceTask_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "String")
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "TaskErrorCode")
 }
 
 func (ec *executionContext) _IssuanceTask_errorMessage(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
@@ -5810,14 +5952,14 @@ func (ec *executionContext) _IssuanceTask_lastErrorCode(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOTaskErrorCode2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_IssuanceTask_lastErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "String")
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "TaskErrorCode")
 }
 
 func (ec *executionContext) _IssuanceTask_lastAttemptAt(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
@@ -7101,7 +7243,7 @@ func (ec *executionContext) _Nest_issuanceTasks(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Nest().IssuanceTasks(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Nest().IssuanceTasks(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.IssuanceTaskConnection) graphql.Marshaler {
@@ -7273,7 +7415,7 @@ func (ec *executionContext) _Nest_alerts(ctx context.Context, field graphql.Coll
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Nest().Alerts(ctx, obj, fc.Args["unacknowledged"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Nest().Alerts(ctx, obj, fc.Args["unacknowledged"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.AlertConnection) graphql.Marshaler {
@@ -7696,14 +7838,14 @@ func (ec *executionContext) _OcrTask_errorCode(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOTaskErrorCode2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_OcrTask_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "String")
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "TaskErrorCode")
 }
 
 func (ec *executionContext) _OcrTask_errorMessage(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
@@ -7788,14 +7930,14 @@ func (ec *executionContext) _OcrTask_lastErrorCode(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOTaskErrorCode2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_OcrTask_lastErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "String")
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "TaskErrorCode")
 }
 
 func (ec *executionContext) _OcrTask_lastAttemptAt(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
@@ -8310,6 +8452,52 @@ func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context,
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
+}
+
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8361,6 +8549,94 @@ func (ec *executionContext) fieldContext_Query_me(_ context.Context, field graph
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_User(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Node) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_nodes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Nodes(ctx, fc.Args["ids"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Node) graphql.Marshaler {
+			return ec.marshalNNode2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -8463,7 +8739,7 @@ func (ec *executionContext) _Query_nests(ctx context.Context, field graphql.Coll
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Nests(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Nests(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.NestConnection) graphql.Marshaler {
@@ -8595,7 +8871,7 @@ func (ec *executionContext) _Query_alerts(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Alerts(ctx, fc.Args["nestId"].(*string), fc.Args["unacknowledged"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Alerts(ctx, fc.Args["nestId"].(*string), fc.Args["unacknowledged"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.AlertConnection) graphql.Marshaler {
@@ -8715,7 +8991,7 @@ func (ec *executionContext) _Query_webhookDeliveries(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().WebhookDeliveries(ctx, fc.Args["endpointId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().WebhookDeliveries(ctx, fc.Args["endpointId"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookDeliveryConnection) graphql.Marshaler {
@@ -9429,14 +9705,14 @@ func (ec *executionContext) _RegistryCheck_verdict(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNRegistryCheckVerdict2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RegistryCheck_verdict(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegistryCheck", field, false, false, "String")
+	return graphql.NewScalarFieldContext("RegistryCheck", field, false, false, "RegistryCheckVerdict")
 }
 
 func (ec *executionContext) _RegistryCheck_outcome(ctx context.Context, field graphql.CollectedField, obj *db.RegistryComparison) (ret graphql.Marshaler) {
@@ -9561,15 +9837,15 @@ func (ec *executionContext) _RegistryCorrection_field(ctx context.Context, field
 			return obj.Field, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.CorrectionField) graphql.Marshaler {
+			return ec.marshalNRegistryCorrectionField2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐCorrectionField(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RegistryCorrection_field(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegistryCorrection", field, false, false, "String")
+	return graphql.NewScalarFieldContext("RegistryCorrection", field, false, false, "RegistryCorrectionField")
 }
 
 func (ec *executionContext) _RegistryCorrection_read(ctx context.Context, field graphql.CollectedField, obj *analysis.Correction) (ret graphql.Marshaler) {
@@ -9627,18 +9903,18 @@ func (ec *executionContext) _RegistryEntry_section(ctx context.Context, field gr
 			return ec.fieldContext_RegistryEntry_section(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.RegistryEntry().Section(ctx, obj)
+			return obj.Section, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Section) graphql.Marshaler {
+			return ec.marshalNRegistrySection2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RegistryEntry_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "String")
+	return graphql.NewScalarFieldContext("RegistryEntry", field, false, false, "RegistrySection")
 }
 
 func (ec *executionContext) _RegistryEntry_rank(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
@@ -9696,18 +9972,18 @@ func (ec *executionContext) _RegistryEntry_kind(ctx context.Context, field graph
 			return ec.fieldContext_RegistryEntry_kind(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.RegistryEntry().Kind(ctx, obj)
+			return obj.Kind, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Kind) graphql.Marshaler {
+			return ec.marshalNRegistryEntryKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RegistryEntry_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegistryEntry", field, true, true, "String")
+	return graphql.NewScalarFieldContext("RegistryEntry", field, false, false, "RegistryEntryKind")
 }
 
 func (ec *executionContext) _RegistryEntry_received(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
@@ -10036,18 +10312,18 @@ func (ec *executionContext) _RegistryEntryRef_section(ctx context.Context, field
 			return ec.fieldContext_RegistryEntryRef_section(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.RegistryEntryRef().Section(ctx, obj)
+			return obj.Section, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Section) graphql.Marshaler {
+			return ec.marshalNRegistrySection2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RegistryEntryRef_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegistryEntryRef", field, true, true, "String")
+	return graphql.NewScalarFieldContext("RegistryEntryRef", field, false, false, "RegistrySection")
 }
 
 func (ec *executionContext) _RegistryEntryRef_rank(ctx context.Context, field graphql.CollectedField, obj *analysis.EntryRef) (ret graphql.Marshaler) {
@@ -10105,18 +10381,18 @@ func (ec *executionContext) _RegistryEntryRef_kind(ctx context.Context, field gr
 			return ec.fieldContext_RegistryEntryRef_kind(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.RegistryEntryRef().Kind(ctx, obj)
+			return obj.Kind, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Kind) graphql.Marshaler {
+			return ec.marshalNRegistryEntryKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RegistryEntryRef_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegistryEntryRef", field, true, true, "String")
+	return graphql.NewScalarFieldContext("RegistryEntryRef", field, false, false, "RegistryEntryKind")
 }
 
 func (ec *executionContext) _RegistryParty_role(ctx context.Context, field graphql.CollectedField, obj *analysis.Party) (ret graphql.Marshaler) {
@@ -10628,18 +10904,18 @@ func (ec *executionContext) _RiskFlag_kind(ctx context.Context, field graphql.Co
 			return ec.fieldContext_RiskFlag_kind(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.RiskFlag().Kind(ctx, obj)
+			return obj.Kind, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.Kind) graphql.Marshaler {
+			return ec.marshalNRiskFlagKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_RiskFlag_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RiskFlag", field, true, true, "String")
+	return graphql.NewScalarFieldContext("RiskFlag", field, false, false, "RiskFlagKind")
 }
 
 func (ec *executionContext) _RiskFlag_total(ctx context.Context, field graphql.CollectedField, obj *analysis.Flag) (ret graphql.Marshaler) {
@@ -10932,14 +11208,14 @@ func (ec *executionContext) _TaskEvent_errorCode(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+			return ec.marshalOTaskErrorCode2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_TaskEvent_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TaskEvent", field, false, false, "String")
+	return graphql.NewScalarFieldContext("TaskEvent", field, false, false, "TaskErrorCode")
 }
 
 func (ec *executionContext) _TaskEvent_attempt(ctx context.Context, field graphql.CollectedField, obj *db.TaskEvent) (ret graphql.Marshaler) {
@@ -11212,14 +11488,14 @@ func (ec *executionContext) _VerdictReason_code(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNVerdictReasonCode2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_VerdictReason_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("VerdictReason", field, false, false, "String")
+	return graphql.NewScalarFieldContext("VerdictReason", field, false, false, "VerdictReasonCode")
 }
 
 func (ec *executionContext) _VerdictReason_message(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
@@ -11257,15 +11533,15 @@ func (ec *executionContext) _VerdictReason_section(ctx context.Context, field gr
 			return ec.Resolvers.VerdictReason().Section(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *analysis.Section) graphql.Marshaler {
+			return ec.marshalORegistrySection2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_VerdictReason_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("VerdictReason", field, true, true, "String")
+	return graphql.NewScalarFieldContext("VerdictReason", field, true, true, "RegistrySection")
 }
 
 func (ec *executionContext) _VerdictReason_rank(ctx context.Context, field graphql.CollectedField, obj *analysis.Reason) (ret graphql.Marshaler) {
@@ -13743,6 +14019,96 @@ func UnmarshalWatchInput(ctx context.Context, raw any) (model.WatchInput, error)
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj model.Node) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case db.WebhookEndpoint:
+		return ec._WebhookEndpoint(ctx, sel, &obj)
+	case *db.WebhookEndpoint:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WebhookEndpoint(ctx, sel, obj)
+	case db.WebhookDelivery:
+		return ec._WebhookDelivery(ctx, sel, &obj)
+	case *db.WebhookDelivery:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WebhookDelivery(ctx, sel, obj)
+	case db.WatchCheck:
+		return ec._WatchCheck(ctx, sel, &obj)
+	case *db.WatchCheck:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WatchCheck(ctx, sel, obj)
+	case model.User:
+		return ec._User(ctx, sel, &obj)
+	case *model.User:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._User(ctx, sel, obj)
+	case db.RegistryComparison:
+		return ec._RegistryCheck(ctx, sel, &obj)
+	case *db.RegistryComparison:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._RegistryCheck(ctx, sel, obj)
+	case db.OCRTask:
+		return ec._OcrTask(ctx, sel, &obj)
+	case *db.OCRTask:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._OcrTask(ctx, sel, obj)
+	case db.Nest:
+		return ec._Nest(ctx, sel, &obj)
+	case *db.Nest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Nest(ctx, sel, obj)
+	case db.IssuanceTask:
+		return ec._IssuanceTask(ctx, sel, &obj)
+	case *db.IssuanceTask:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._IssuanceTask(ctx, sel, obj)
+	case db.File:
+		return ec._File(ctx, sel, &obj)
+	case *db.File:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._File(ctx, sel, obj)
+	case db.CopyVerification:
+		return ec._CopyVerification(ctx, sel, &obj)
+	case *db.CopyVerification:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CopyVerification(ctx, sel, obj)
+	case db.Alert:
+		return ec._Alert(ctx, sel, &obj)
+	case *db.Alert:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Alert(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 func (ec *executionContext) _TaskUpdate(ctx context.Context, sel ast.SelectionSet, obj db.Task) graphql.Marshaler {
 	switch obj := (obj).(type) {
 	case nil:
@@ -13770,7 +14136,7 @@ func (ec *executionContext) _TaskUpdate(ctx context.Context, sel ast.SelectionSe
 
 // region    **************************** object.gotpl ****************************
 
-var alertImplementors = []string{"Alert"}
+var alertImplementors = []string{"Alert", "Node"}
 
 func (ec *executionContext) _Alert(ctx context.Context, sel ast.SelectionSet, obj *db.Alert) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, alertImplementors)
@@ -14033,7 +14399,7 @@ func (ec *executionContext) _CopyDifference(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var copyVerificationImplementors = []string{"CopyVerification"}
+var copyVerificationImplementors = []string{"CopyVerification", "Node"}
 
 func (ec *executionContext) _CopyVerification(ctx context.Context, sel ast.SelectionSet, obj *db.CopyVerification) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, copyVerificationImplementors)
@@ -14169,7 +14535,7 @@ func (ec *executionContext) _DebtRatio(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
-var fileImplementors = []string{"File"}
+var fileImplementors = []string{"File", "Node"}
 
 func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj *db.File) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, fileImplementors)
@@ -14223,7 +14589,7 @@ func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj
 	return out
 }
 
-var issuanceTaskImplementors = []string{"IssuanceTask", "TaskUpdate"}
+var issuanceTaskImplementors = []string{"IssuanceTask", "Node", "TaskUpdate"}
 
 func (ec *executionContext) _IssuanceTask(ctx context.Context, sel ast.SelectionSet, obj *db.IssuanceTask) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, issuanceTaskImplementors)
@@ -14575,7 +14941,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 	return out
 }
 
-var nestImplementors = []string{"Nest"}
+var nestImplementors = []string{"Nest", "Node"}
 
 func (ec *executionContext) _Nest(ctx context.Context, sel ast.SelectionSet, obj *db.Nest) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, nestImplementors)
@@ -14843,7 +15209,7 @@ func (ec *executionContext) _OcrPage(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
-var ocrTaskImplementors = []string{"OcrTask", "TaskUpdate"}
+var ocrTaskImplementors = []string{"OcrTask", "Node", "TaskUpdate"}
 
 func (ec *executionContext) _OcrTask(ctx context.Context, sel ast.SelectionSet, obj *db.OCRTask) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, ocrTaskImplementors)
@@ -15048,6 +15414,16 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "endCursor":
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -15094,6 +15470,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_me(ctx, field)
+				})
+		case "node":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_node(ctx, field)
+				})
+		case "nodes":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_nodes(ctx, field)
 				})
 		case "issuanceTask":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -15330,7 +15718,7 @@ func (ec *executionContext) _RegistryAnalysis(ctx context.Context, sel ast.Selec
 	return out
 }
 
-var registryCheckImplementors = []string{"RegistryCheck"}
+var registryCheckImplementors = []string{"RegistryCheck", "Node"}
 
 func (ec *executionContext) _RegistryCheck(ctx context.Context, sel ast.SelectionSet, obj *db.RegistryComparison) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, registryCheckImplementors)
@@ -15458,11 +15846,10 @@ func (ec *executionContext) _RegistryEntry(ctx context.Context, sel ast.Selectio
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("RegistryEntry")
 		case "section":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._RegistryEntry_section(ctx, field, obj)
-				})
+			out.Values[i] = ec._RegistryEntry_section(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "rank":
 			out.Values[i] = ec._RegistryEntry_rank(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -15474,11 +15861,10 @@ func (ec *executionContext) _RegistryEntry(ctx context.Context, sel ast.Selectio
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "kind":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._RegistryEntry_kind(ctx, field, obj)
-				})
+			out.Values[i] = ec._RegistryEntry_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "received":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -15584,27 +15970,25 @@ func (ec *executionContext) _RegistryEntryRef(ctx context.Context, sel ast.Selec
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("RegistryEntryRef")
 		case "section":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._RegistryEntryRef_section(ctx, field, obj)
-				})
+			out.Values[i] = ec._RegistryEntryRef_section(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "rank":
 			out.Values[i] = ec._RegistryEntryRef_rank(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "purpose":
 			out.Values[i] = ec._RegistryEntryRef_purpose(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "kind":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._RegistryEntryRef_kind(ctx, field, obj)
-				})
+			out.Values[i] = ec._RegistryEntryRef_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -15871,11 +16255,10 @@ func (ec *executionContext) _RiskFlag(ctx context.Context, sel ast.SelectionSet,
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("RiskFlag")
 		case "kind":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._RiskFlag_kind(ctx, field, obj)
-				})
+			out.Values[i] = ec._RiskFlag_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "total":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -16071,7 +16454,7 @@ func (ec *executionContext) _UploadRegistryPayload(ctx context.Context, sel ast.
 	return out
 }
 
-var userImplementors = []string{"User"}
+var userImplementors = []string{"User", "Node"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *model.User) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, userImplementors)
@@ -16314,7 +16697,7 @@ func (ec *executionContext) _WatchBudget(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
-var watchCheckImplementors = []string{"WatchCheck"}
+var watchCheckImplementors = []string{"WatchCheck", "Node"}
 
 func (ec *executionContext) _WatchCheck(ctx context.Context, sel ast.SelectionSet, obj *db.WatchCheck) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, watchCheckImplementors)
@@ -16434,7 +16817,7 @@ func (ec *executionContext) _WebhookAttempt(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var webhookDeliveryImplementors = []string{"WebhookDelivery"}
+var webhookDeliveryImplementors = []string{"WebhookDelivery", "Node"}
 
 func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.SelectionSet, obj *db.WebhookDelivery) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryImplementors)
@@ -16603,7 +16986,7 @@ func (ec *executionContext) _WebhookDeliveryEdge(ctx context.Context, sel ast.Se
 	return out
 }
 
-var webhookEndpointImplementors = []string{"WebhookEndpoint"}
+var webhookEndpointImplementors = []string{"WebhookEndpoint", "Node"}
 
 func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.SelectionSet, obj *db.WebhookEndpoint) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointImplementors)
@@ -17291,6 +17674,35 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalNID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
 	res, err := scalar.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -17445,6 +17857,16 @@ func (ec *executionContext) marshalNNestEdge2ᚖgithubᚗcomᚋdungjiᚋdungji�
 	return ec._NestEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v []model.Node) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONode2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐNode(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalNOcrFilePayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐOcrFilePayload(ctx context.Context, sel ast.SelectionSet, v *model.OcrFilePayload) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "OcrFilePayload!")
@@ -17505,6 +17927,20 @@ func (ec *executionContext) marshalNRegistryCheck2ᚖgithubᚗcomᚋdungjiᚋdun
 	return ec._RegistryCheck(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNRegistryCheckVerdict2string(ctx context.Context, v any) (string, error) {
+	res, err := scalar.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRegistryCheckVerdict2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RegistryCheckVerdict!")
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNRegistryCorrection2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐCorrectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*analysis.Correction) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -17529,6 +17965,21 @@ func (ec *executionContext) marshalNRegistryCorrection2ᚖgithubᚗcomᚋdungji�
 	return ec._RegistryCorrection(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNRegistryCorrectionField2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐCorrectionField(ctx context.Context, v any) (analysis.CorrectionField, error) {
+	tmp, err := scalar.UnmarshalString(v)
+	res := analysis.CorrectionField(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRegistryCorrectionField2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐCorrectionField(ctx context.Context, sel ast.SelectionSet, v analysis.CorrectionField) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RegistryCorrectionField!")
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNRegistryEntry2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntry(ctx context.Context, sel ast.SelectionSet, v analysis.Entry) graphql.Marshaler {
 	return ec._RegistryEntry(ctx, sel, &v)
 }
@@ -17547,6 +17998,21 @@ func (ec *executionContext) marshalNRegistryEntry2ᚕgithubᚗcomᚋdungjiᚋdun
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNRegistryEntryKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx context.Context, v any) (analysis.Kind, error) {
+	tmp, err := scalar.UnmarshalString(v)
+	res := analysis.Kind(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRegistryEntryKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx context.Context, sel ast.SelectionSet, v analysis.Kind) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RegistryEntryKind!")
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNRegistryEntryRef2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntryRef(ctx context.Context, sel ast.SelectionSet, v analysis.EntryRef) graphql.Marshaler {
@@ -17587,6 +18053,21 @@ func (ec *executionContext) marshalNRegistryParty2ᚕgithubᚗcomᚋdungjiᚋdun
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNRegistrySection2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx context.Context, v any) (analysis.Section, error) {
+	tmp, err := scalar.UnmarshalString(v)
+	res := analysis.Section(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRegistrySection2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx context.Context, sel ast.SelectionSet, v analysis.Section) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RegistrySection!")
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNRegistrySignals2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSignals(ctx context.Context, sel ast.SelectionSet, v analysis.Signals) graphql.Marshaler {
@@ -17630,6 +18111,21 @@ func (ec *executionContext) marshalNRiskFlag2ᚕgithubᚗcomᚋdungjiᚋdungji�
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNRiskFlagKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx context.Context, v any) (analysis.Kind, error) {
+	tmp, err := scalar.UnmarshalString(v)
+	res := analysis.Kind(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRiskFlagKind2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐKind(ctx context.Context, sel ast.SelectionSet, v analysis.Kind) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RiskFlagKind!")
+	}
+	return res
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -17846,6 +18342,20 @@ func (ec *executionContext) marshalNVerdictReason2ᚖgithubᚗcomᚋdungjiᚋdun
 		return graphql.Null
 	}
 	return ec._VerdictReason(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNVerdictReasonCode2string(ctx context.Context, v any) (string, error) {
+	res, err := scalar.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNVerdictReasonCode2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "VerdictReasonCode!")
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNVerifyCopyPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐVerifyCopyResult(ctx context.Context, sel ast.SelectionSet, v *jobs.VerifyCopyResult) graphql.Marshaler {
@@ -18302,6 +18812,13 @@ func (ec *executionContext) marshalOIssuanceTask2ᚖgithubᚗcomᚋdungjiᚋdung
 	return ec._IssuanceTask(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalONode2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOOcrPage2ᚕᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋocrᚐPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*ocr.Page) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -18349,6 +18866,25 @@ func (ec *executionContext) marshalORegistryEntry2ᚖgithubᚗcomᚋdungjiᚋdun
 	return ec._RegistryEntry(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalORegistrySection2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx context.Context, v any) (*analysis.Section, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := scalar.UnmarshalString(v)
+	res := analysis.Section(tmp)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalORegistrySection2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSection(ctx context.Context, sel ast.SelectionSet, v *analysis.Section) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := scalar.MarshalString(string(*v))
+	return res
+}
+
 func (ec *executionContext) marshalORegistrySignals2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐSignals(ctx context.Context, sel ast.SelectionSet, v *analysis.Signals) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -18379,6 +18915,24 @@ func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v an
 }
 
 func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := scalar.MarshalString(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOTaskErrorCode2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := scalar.UnmarshalString(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTaskErrorCode2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

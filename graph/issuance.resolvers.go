@@ -10,6 +10,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
+	"github.com/dungji/dungji/jobs"
 )
 
 // URL is the resolver for the url field.
@@ -55,13 +56,13 @@ func (r *mutationResolver) RequestIssuance(ctx context.Context, nestID string) (
 }
 
 // IssuanceTasks is the resolver for the issuanceTasks field.
-func (r *nestResolver) IssuanceTasks(ctx context.Context, obj *db.Nest, first *int, after *string) (*model.IssuanceTaskConnection, error) {
-	page, err := r.nestIssuanceTasks(ctx, obj, first, after)
+func (r *nestResolver) IssuanceTasks(ctx context.Context, obj *db.Nest, first *int, after *string, last *int, before *string) (*model.IssuanceTaskConnection, error) {
+	page, err := r.nestIssuanceTasks(ctx, obj, jobs.PageArgs{First: first, After: after, Last: last, Before: before})
 	if err != nil {
 		return nil, err
 	}
 	conn := &model.IssuanceTaskConnection{Nodes: page.Items, Edges: make([]*model.IssuanceTaskEdge, len(page.Items)),
-		PageInfo: pageInfo(page.HasNextPage, page.EndCursor())}
+		PageInfo: pageInfoOf(page)}
 	for i, t := range page.Items {
 		conn.Edges[i] = &model.IssuanceTaskEdge{Cursor: page.Cursors[i], Node: t}
 	}
@@ -71,7 +72,7 @@ func (r *nestResolver) IssuanceTasks(ctx context.Context, obj *db.Nest, first *i
 // LatestIssuance is the resolver for the latestIssuance field.
 func (r *nestResolver) LatestIssuance(ctx context.Context, obj *db.Nest) (*db.IssuanceTask, error) {
 	one := 1
-	page, err := r.nestIssuanceTasks(ctx, obj, &one, nil)
+	page, err := r.nestIssuanceTasks(ctx, obj, jobs.PageArgs{First: &one})
 	if err != nil || len(page.Items) == 0 {
 		return nil, err
 	}

@@ -35,6 +35,10 @@ type Loaders struct {
 	alert            *dataloadgen.Loader[string, *db.Alert]
 	endpoint         *dataloadgen.Loader[string, *db.WebhookEndpoint]
 	attempts         *dataloadgen.Loader[string, []*db.WebhookAttempt]
+
+	// Query.node and Query.nodes: the rows of every node field of a
+	// response, found together (jobs.Service.Nodes).
+	node *dataloadgen.Loader[string, any]
 }
 
 // DefaultBatchWait is how long a loader waits for the rest of a batch.
@@ -65,6 +69,14 @@ func NewLoaders(svc *jobs.Service, wait time.Duration) *Loaders {
 		alert:            dataloadgen.NewLoader(svc.AlertsByID, opt),
 		endpoint:         dataloadgen.NewLoader(svc.WebhookEndpointsByID, opt),
 		attempts:         dataloadgen.NewLoader(svc.WebhookAttemptsOf, opt),
+
+		node: dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([]any, []error) {
+			rows, err := svc.Nodes(ctx, ids)
+			if err != nil {
+				return nil, []error{err}
+			}
+			return rows, nil
+		}, opt, dataloadgen.WithBatchCapacity(jobs.MaxNodes)),
 	}
 }
 
@@ -104,36 +116,37 @@ func (d Dataloaders) InterceptResponse(ctx context.Context, next graphql.Respons
 	if wait <= 0 {
 		wait = DefaultBatchWait
 	}
-	return next(context.WithValue(ctx, loadersKey{}, NewLoaders(d.Service, wait)))
+	return next(jobs.WithResultReads(context.WithValue(ctx, loadersKey{}, NewLoaders(d.Service, wait))))
 }
 
 // nestIssuanceTasks is a page of a visible nest's issuance tasks: the first
-// page through the batch loader, a later one (after a cursor) on its own.
-func (r *Resolver) nestIssuanceTasks(ctx context.Context, n *db.Nest, first *int, after *string) (jobs.Page[*db.IssuanceTask], error) {
-	if after != nil && *after != "" {
-		return r.Service.NestIssuanceTasks(ctx, n.ID, first, after)
-	}
-	if err := jobs.NestVisible(ctx, n); err != nil {
+// page through the batch loader, any other (after or before a cursor, or
+// the last items) on its own.
+func (r *Resolver) nestIssuanceTasks(ctx context.Context, n *db.Nest, args jobs.PageArgs) (jobs.Page[*db.IssuanceTask], error) {
+	size, first, err := args.FirstPage()
+	if err != nil {
 		return jobs.Page[*db.IssuanceTask]{}, err
 	}
-	size, err := jobs.PageSize(first)
-	if err != nil {
+	if !first {
+		return r.Service.NestIssuanceTasks(ctx, n.ID, args)
+	}
+	if err := jobs.NestVisible(ctx, n); err != nil {
 		return jobs.Page[*db.IssuanceTask]{}, err
 	}
 	return r.loadersOf(ctx).issuanceFirsts.Load(ctx, jobs.NestPageKey{NestID: n.ID, First: size})
 }
 
 // nestAlerts is a page of a visible nest's alerts: the first page through
-// the batch loader, a later one (after a cursor) on its own.
-func (r *Resolver) nestAlerts(ctx context.Context, n *db.Nest, unacknowledged bool, first *int, after *string) (jobs.Page[*db.Alert], error) {
-	if after != nil && *after != "" {
-		return r.Service.Alerts(ctx, jobs.AlertFilter{NestID: &n.ID, Unacknowledged: unacknowledged}, first, after)
-	}
-	if err := jobs.NestVisible(ctx, n); err != nil {
+// the batch loader, any other on its own.
+func (r *Resolver) nestAlerts(ctx context.Context, n *db.Nest, unacknowledged bool, args jobs.PageArgs) (jobs.Page[*db.Alert], error) {
+	size, first, err := args.FirstPage()
+	if err != nil {
 		return jobs.Page[*db.Alert]{}, err
 	}
-	size, err := jobs.PageSize(first)
-	if err != nil {
+	if !first {
+		return r.Service.Alerts(ctx, jobs.AlertFilter{NestID: &n.ID, Unacknowledged: unacknowledged}, args)
+	}
+	if err := jobs.NestVisible(ctx, n); err != nil {
 		return jobs.Page[*db.Alert]{}, err
 	}
 	return r.loadersOf(ctx).alertFirsts.Load(ctx, jobs.NestAlertPageKey{NestID: n.ID, First: size, Unacknowledged: unacknowledged})

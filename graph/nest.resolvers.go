@@ -30,13 +30,13 @@ func (r *queryResolver) Nest(ctx context.Context, id string) (*db.Nest, error) {
 }
 
 // Nests is the resolver for the nests field.
-func (r *queryResolver) Nests(ctx context.Context, first *int, after *string) (*model.NestConnection, error) {
-	page, err := r.Service.Nests(ctx, first, after)
+func (r *queryResolver) Nests(ctx context.Context, first *int, after *string, last *int, before *string) (*model.NestConnection, error) {
+	page, err := r.Service.Nests(ctx, jobs.PageArgs{First: first, After: after, Last: last, Before: before})
 	if err != nil {
 		return nil, err
 	}
 	conn := &model.NestConnection{Nodes: page.Items, Edges: make([]*model.NestEdge, len(page.Items)),
-		PageInfo: pageInfo(page.HasNextPage, page.EndCursor())}
+		PageInfo: pageInfoOf(page)}
 	for i, n := range page.Items {
 		conn.Edges[i] = &model.NestEdge{Cursor: page.Cursors[i], Node: n}
 	}

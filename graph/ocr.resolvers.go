@@ -10,6 +10,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
+	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
@@ -30,6 +31,9 @@ func (r *mutationResolver) OcrFile(ctx context.Context, fileID string, sync *boo
 			return nil, err
 		}
 		text := ocr.FullText(pages)
+		if err := jobs.SpendAnswerText(ctx, len(text)+pagesText(pages)); err != nil {
+			return nil, err
+		}
 		return &model.OcrFilePayload{Pages: pagePointers(pages), Text: &text}, nil
 	}
 	res, err := r.Service.RequestOCR(ctx, fileID)
@@ -50,6 +54,9 @@ func (r *ocrTaskResolver) Pages(ctx context.Context, obj *db.OCRTask) ([]*ocr.Pa
 	if err != nil || pages == nil {
 		return nil, err
 	}
+	if err := jobs.SpendAnswerText(ctx, pagesText(pages)); err != nil {
+		return nil, err
+	}
 	return pagePointers(pages), nil
 }
 
@@ -60,6 +67,9 @@ func (r *ocrTaskResolver) Text(ctx context.Context, obj *db.OCRTask) (*string, e
 		return nil, err
 	}
 	text := ocr.FullText(pages)
+	if err := jobs.SpendAnswerText(ctx, len(text)); err != nil {
+		return nil, err
+	}
 	return &text, nil
 }
 

@@ -21,6 +21,20 @@ func (r *queryResolver) Me(ctx context.Context) (*model.User, error) {
 	return &model.User{ID: a.UserID, Admin: a.Admin}, nil
 }
 
+// Node is the resolver for the node field.
+func (r *queryResolver) Node(ctx context.Context, id string) (model.Node, error) {
+	found, err := r.nodes(ctx, []string{id}, "id")
+	if err != nil {
+		return nil, err
+	}
+	return found[0], nil
+}
+
+// Nodes is the resolver for the nodes field.
+func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]model.Node, error) {
+	return r.nodes(ctx, ids, "ids")
+}
+
 // Mutation returns MutationResolver implementation.
 func (r *Resolver) Mutation() MutationResolver { return &mutationResolver{r} }
 

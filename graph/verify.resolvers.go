@@ -11,12 +11,13 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/watch"
 )
 
 // Section is the resolver for the section field.
-func (r *copyDifferenceResolver) Section(ctx context.Context, obj *watch.Difference) (string, error) {
-	return string(obj.Section), nil
+func (r *copyDifferenceResolver) Section(ctx context.Context, obj *watch.Difference) (analysis.Section, error) {
+	return obj.Section, nil
 }
 
 // File is the resolver for the file field.

@@ -26,7 +26,7 @@ func alertConnection(page jobs.Page[*db.Alert], err error) (*model.AlertConnecti
 		return nil, err
 	}
 	conn := &model.AlertConnection{Nodes: page.Items, Edges: make([]*model.AlertEdge, len(page.Items)),
-		PageInfo: pageInfo(page.HasNextPage, page.EndCursor())}
+		PageInfo: pageInfoOf(page)}
 	for i, a := range page.Items {
 		conn.Edges[i] = &model.AlertEdge{Cursor: page.Cursors[i], Node: a}
 	}

@@ -138,13 +138,15 @@ func (r *nestResolver) RegistryChecks(ctx context.Context, obj *db.Nest) ([]*db.
 }
 
 // Alerts is the resolver for the alerts field.
-func (r *nestResolver) Alerts(ctx context.Context, obj *db.Nest, unacknowledged *bool, first *int, after *string) (*model.AlertConnection, error) {
-	return alertConnection(r.nestAlerts(ctx, obj, unacknowledged != nil && *unacknowledged, first, after))
+func (r *nestResolver) Alerts(ctx context.Context, obj *db.Nest, unacknowledged *bool, first *int, after *string, last *int, before *string) (*model.AlertConnection, error) {
+	return alertConnection(r.nestAlerts(ctx, obj, unacknowledged != nil && *unacknowledged,
+		jobs.PageArgs{First: first, After: after, Last: last, Before: before}))
 }
 
 // Alerts is the resolver for the alerts field.
-func (r *queryResolver) Alerts(ctx context.Context, nestID *string, unacknowledged *bool, first *int, after *string) (*model.AlertConnection, error) {
-	return alertConnection(r.Service.Alerts(ctx, jobs.AlertFilter{NestID: nestID, Unacknowledged: unacknowledged != nil && *unacknowledged}, first, after))
+func (r *queryResolver) Alerts(ctx context.Context, nestID *string, unacknowledged *bool, first *int, after *string, last *int, before *string) (*model.AlertConnection, error) {
+	return alertConnection(r.Service.Alerts(ctx, jobs.AlertFilter{NestID: nestID, Unacknowledged: unacknowledged != nil && *unacknowledged},
+		jobs.PageArgs{First: first, After: after, Last: last, Before: before}))
 }
 
 // WatchBudget is the resolver for the watchBudget field.
@@ -158,13 +160,13 @@ func (r *queryResolver) WebhookEndpoints(ctx context.Context) ([]*db.WebhookEndp
 }
 
 // WebhookDeliveries is the resolver for the webhookDeliveries field.
-func (r *queryResolver) WebhookDeliveries(ctx context.Context, endpointID *string, first *int, after *string) (*model.WebhookDeliveryConnection, error) {
-	page, err := r.Service.WebhookDeliveries(ctx, endpointID, first, after)
+func (r *queryResolver) WebhookDeliveries(ctx context.Context, endpointID *string, first *int, after *string, last *int, before *string) (*model.WebhookDeliveryConnection, error) {
+	page, err := r.Service.WebhookDeliveries(ctx, endpointID, jobs.PageArgs{First: first, After: after, Last: last, Before: before})
 	if err != nil {
 		return nil, err
 	}
 	conn := &model.WebhookDeliveryConnection{Nodes: page.Items, Edges: make([]*model.WebhookDeliveryEdge, len(page.Items)),
-		PageInfo: pageInfo(page.HasNextPage, page.EndCursor())}
+		PageInfo: pageInfoOf(page)}
 	for i, d := range page.Items {
 		conn.Edges[i] = &model.WebhookDeliveryEdge{Cursor: page.Cursors[i], Node: d}
 	}

@@ -212,7 +212,3 @@ func byKeys[T any](ids []string, byID map[string]*T, what string) ([]*T, []error
 	}
 	return out, errs
 }
-
-// PageSize checks a list's first argument and returns the page size it
-// asks for (20 when nil).
-func PageSize(first *int) (int, error) { return pageSize(first) }

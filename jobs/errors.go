@@ -39,8 +39,10 @@ const (
 	CodeTimeout Code = "TIMEOUT"
 )
 
-// The failure codes of issuance tasks (the failure table in
-// docs/architecture.md says when each is used).
+// The failure codes of issuance tasks (docs/architecture.md's failure
+// table says when each is used). The schema lists every code a task can
+// store as an enum (TaskErrorCode): a new code is added there too, or
+// graph/enums_test.go fails.
 const (
 	CodeAutomationFailed Code = "AUTOMATION_FAILED"
 	CodeDuplicatePayment Code = "DUPLICATE_PAYMENT"

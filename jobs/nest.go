@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"context"
-	"encoding/base64"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -117,86 +116,13 @@ func (s *Service) visibleNest(ctx context.Context, idb bun.IDB, actor Actor, id 
 	return n, nil
 }
 
-// Page is one page of a cursor-paginated list.
-type Page[T any] struct {
-	Items       []T
-	Cursors     []string
-	HasNextPage bool
-}
-
-// EndCursor is the cursor of the last item, or "" for an empty page.
-func (p Page[T]) EndCursor() string {
-	if len(p.Cursors) == 0 {
-		return ""
-	}
-	return p.Cursors[len(p.Cursors)-1]
-}
-
-// MaxPageSize caps `first` on every list.
-const MaxPageSize = 100
-
-func pageSize(first *int) (int, error) {
-	if first == nil {
-		return 20, nil
-	}
-	if *first < 0 || *first > MaxPageSize {
-		return 0, InvalidInput("first", "first must be between 0 and %d", MaxPageSize)
-	}
-	return *first, nil
-}
-
-// Cursors are opaque to clients; inside they are the row id (a UUIDv7, so id
-// order is creation order).
-func encodeCursor(id string) string { return base64.RawURLEncoding.EncodeToString([]byte(id)) }
-
-func decodeCursor(c string) (string, error) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil {
-		return "", InvalidInput("after", "after is not a valid cursor")
-	}
-	id, err := uuid.Parse(string(b))
-	if err != nil {
-		return "", InvalidInput("after", "after is not a valid cursor")
-	}
-	return id.String(), nil
-}
-
 // Nests lists the caller's nests, newest first.
-func (s *Service) Nests(ctx context.Context, first *int, after *string) (Page[*db.Nest], error) {
+func (s *Service) Nests(ctx context.Context, args PageArgs) (Page[*db.Nest], error) {
 	actor, err := RequireActor(ctx)
 	if err != nil {
 		return Page[*db.Nest]{}, err
 	}
-	return listPage(ctx, s.db.Bun, first, after, "list nests",
+	return listPage(ctx, s.db.Bun, args, "list nests",
 		func(n *db.Nest) string { return n.ID },
 		func(q *bun.SelectQuery) *bun.SelectQuery { return q.Where("owner_id = ?", actor.UserID) })
-}
-
-// listPage reads one page of rows, newest first by id (UUIDv7), after an
-// opaque cursor; filter narrows the query.
-func listPage[T any](ctx context.Context, idb bun.IDB, first *int, after *string, op string,
-	id func(T) string, filter func(*bun.SelectQuery) *bun.SelectQuery) (Page[T], error) {
-	var page Page[T]
-	n, err := pageSize(first)
-	if err != nil {
-		return page, err
-	}
-	q := filter(idb.NewSelect().Model(&page.Items)).OrderExpr("id DESC").Limit(int64(n + 1))
-	if after != nil && *after != "" {
-		cursor, err := decodeCursor(*after)
-		if err != nil {
-			return page, err
-		}
-		q = q.Where("id < ?", cursor)
-	}
-	if err := q.Scan(ctx); err != nil {
-		return page, internal(op, err)
-	}
-	if len(page.Items) > n {
-		page.Items, page.HasNextPage = page.Items[:n], true
-	}
-	for _, it := range page.Items {
-		page.Cursors = append(page.Cursors, encodeCursor(id(it)))
-	}
-	return page, nil
 }

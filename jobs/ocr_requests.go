@@ -156,21 +156,43 @@ func OCRPages(t *db.OCRTask) ([]ocr.Page, error) {
 	return r.Pages, nil
 }
 
-// OCRTaskResult loads an OCR task's stored result (hub and subscription
-// reads leave the column out).
+// OCRTaskResult is an OCR task's pages, nil before SUCCESS (hub and
+// subscription reads leave the result column out: it is read here, once
+// per response).
 func (s *Service) OCRTaskResult(ctx context.Context, t *db.OCRTask) ([]ocr.Page, error) {
-	if t.Status != db.StatusSuccess {
+	r, err := s.resultOf(ctx, t)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	return r.Pages, nil
+}
+
+// resultOf is an OCR task's decoded result (nil before SUCCESS), loaded
+// when the row was read without it. t is not changed: the fields of one
+// response resolve concurrently and share it.
+func (s *Service) resultOf(ctx context.Context, t *db.OCRTask) (*ocrResult, error) {
+	if t.Status != db.StatusSuccess && len(t.Result) == 0 {
 		return nil, nil
 	}
-	if len(t.Result) == 0 {
+	r, err := decodeResult(ctx, t.ID, func() ([]byte, error) {
+		if len(t.Result) > 0 {
+			return t.Result, nil
+		}
 		// As text: bun scans a json.RawMessage as a list of numbers.
 		var raw string
 		if err := s.db.Bun.NewSelect().Model((*db.OCRTask)(nil)).Column("result").Where("id = ?", t.ID).Scan(ctx, &raw); err != nil {
 			return nil, internal("load OCR result", err)
 		}
-		t.Result = json.RawMessage(raw)
+		return []byte(raw), nil
+	})
+	var je *Error
+	switch {
+	case errors.As(err, &je):
+		return nil, err
+	case err != nil:
+		return nil, internal("decode OCR result", err)
 	}
-	return OCRPages(t)
+	return r, nil
 }
 
 // IssuanceTaskUnchecked returns an issuance task without an ownership check, for

@@ -11,7 +11,7 @@ import (
 
 // NestIssuanceTasks lists a nest's issuance tasks, newest first. The nest
 // must be visible to the caller.
-func (s *Service) NestIssuanceTasks(ctx context.Context, nestID string, first *int, after *string) (Page[*db.IssuanceTask], error) {
+func (s *Service) NestIssuanceTasks(ctx context.Context, nestID string, args PageArgs) (Page[*db.IssuanceTask], error) {
 	actor, err := RequireActor(ctx)
 	if err != nil {
 		return Page[*db.IssuanceTask]{}, err
@@ -19,7 +19,7 @@ func (s *Service) NestIssuanceTasks(ctx context.Context, nestID string, first *i
 	if _, err := s.visibleNest(ctx, s.db.Bun, actor, nestID, false); err != nil {
 		return Page[*db.IssuanceTask]{}, err
 	}
-	return listPage(ctx, s.db.Bun, first, after, "list issuance tasks",
+	return listPage(ctx, s.db.Bun, args, "list issuance tasks",
 		func(t *db.IssuanceTask) string { return t.ID },
 		func(q *bun.SelectQuery) *bun.SelectQuery { return q.Where("nest_id = ?", nestID) })
 }
@@ -27,7 +27,7 @@ func (s *Service) NestIssuanceTasks(ctx context.Context, nestID string, first *i
 // LatestIssuance returns the nest's newest issuance task, or nil.
 func (s *Service) LatestIssuance(ctx context.Context, nestID string) (*db.IssuanceTask, error) {
 	one := 1
-	page, err := s.NestIssuanceTasks(ctx, nestID, &one, nil)
+	page, err := s.NestIssuanceTasks(ctx, nestID, PageArgs{First: &one})
 	if err != nil || len(page.Items) == 0 {
 		return nil, err
 	}

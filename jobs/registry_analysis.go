@@ -186,10 +186,11 @@ func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, nestOf f
 	if deposit < 0 || price < 0 {
 		return nil, InvalidInput("deposit", "deposit and price must not be negative")
 	}
-	var r ocrResult
-	if len(t.Result) == 0 || json.Unmarshal(t.Result, &r) != nil || r.Analysis == nil {
-		return nil, nil
+	decoded, err := s.resultOf(ctx, t)
+	if err != nil || decoded == nil || decoded.Analysis == nil {
+		return nil, err
 	}
+	r := *decoded // shared by the response's fields: changed only in this copy
 	if r.Analysis.ParserVersion < analysis.ParserVersion {
 		// Stored by an older parser, before reanalyzeRegistries ran: the
 		// verdict needs what only the current parser records.

@@ -351,7 +351,7 @@ type AlertFilter struct {
 }
 
 // Alerts lists the caller's alerts (an admin's: everyone's), newest first.
-func (s *Service) Alerts(ctx context.Context, f AlertFilter, first *int, after *string) (Page[*db.Alert], error) {
+func (s *Service) Alerts(ctx context.Context, f AlertFilter, args PageArgs) (Page[*db.Alert], error) {
 	actor, err := RequireActor(ctx)
 	if err != nil {
 		return Page[*db.Alert]{}, err
@@ -364,7 +364,7 @@ func (s *Service) Alerts(ctx context.Context, f AlertFilter, first *int, after *
 		}
 		nestID = n.ID
 	}
-	return listPage(ctx, s.db.Bun, first, after, "list alerts", func(a *db.Alert) string { return a.ID },
+	return listPage(ctx, s.db.Bun, args, "list alerts", func(a *db.Alert) string { return a.ID },
 		func(q *bun.SelectQuery) *bun.SelectQuery {
 			if !actor.Admin || nestID == "" {
 				q = q.Where("owner_id = ?", actor.UserID)

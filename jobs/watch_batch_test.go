@@ -80,7 +80,7 @@ func TestWatchBatchReadersAuthorise(t *testing.T) {
 	}
 	for i, k := range keys {
 		first, nestID := k.First, k.NestID
-		want, err := b.svc.Alerts(alice, AlertFilter{NestID: &nestID, Unacknowledged: k.Unacknowledged}, &first, nil)
+		want, err := b.svc.Alerts(alice, AlertFilter{NestID: &nestID, Unacknowledged: k.Unacknowledged}, PageArgs{First: &first})
 		if k.NestID == missing {
 			if err == nil || len(pages[i].Items) != 0 {
 				t.Errorf("missing nest: %v; batch page %v", err, pages[i])

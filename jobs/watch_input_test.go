@@ -214,7 +214,7 @@ func TestWebhookEndpointInput(t *testing.T) {
 	if err := b.svc.DeleteWebhookEndpoint(alice, other.Endpoint.ID); codeOf(err) != CodeNotFound {
 		t.Fatalf("alice deletes bob's endpoint: %v", err)
 	}
-	if _, err := b.svc.WebhookDeliveries(alice, &other.Endpoint.ID, nil, nil); codeOf(err) != CodeNotFound {
+	if _, err := b.svc.WebhookDeliveries(alice, &other.Endpoint.ID, PageArgs{}); codeOf(err) != CodeNotFound {
 		t.Fatalf("alice reads bob's log: %v", err)
 	}
 	if _, err := b.svc.ReplayWebhookDelivery(alice, newID()); codeOf(err) != CodeForbidden {

@@ -335,14 +335,14 @@ func TestWatchTimeline(t *testing.T) {
 		pending = n
 		return n == 0
 	})
-	page, err := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID, Unacknowledged: true}, nil, nil)
+	page, err := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID, Unacknowledged: true}, PageArgs{})
 	if err != nil || len(page.Items) != len(allAlerts) {
 		t.Fatalf("listed %d alerts (%v), want %d", len(page.Items), err, len(allAlerts))
 	}
 	if _, err := b.svc.AcknowledgeAlert(ctx, page.Items[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	page, _ = b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID, Unacknowledged: true}, nil, nil)
+	page, _ = b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID, Unacknowledged: true}, PageArgs{})
 	if len(page.Items) != len(allAlerts)-1 {
 		t.Fatalf("%d unacknowledged after one acknowledgement", len(page.Items))
 	}
@@ -409,7 +409,7 @@ func TestWatchCheckWhoseIssuanceFails(t *testing.T) {
 	if len(as) != 1 || !strings.HasPrefix(as[0], "COULD_NOT_VERIFY/WARNING") {
 		t.Fatalf("alerts %v", as)
 	}
-	page, _ := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID}, nil, nil)
+	page, _ := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID}, PageArgs{})
 	if !strings.Contains(page.Items[0].Message, "AUTOMATION_FAILED") {
 		t.Fatalf("message %q", page.Items[0].Message)
 	}
@@ -441,7 +441,7 @@ func TestWatchCopyLackingEntries(t *testing.T) {
 	if cmp.Outcome != "COULD_NOT_VERIFY" {
 		t.Fatalf("a copy lacking 갑구 rank %s: %s", gone.Rank, cmp.Outcome)
 	}
-	page, err := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID}, nil, nil)
+	page, err := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID}, PageArgs{})
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("alerts %+v %v", page, err)
 	}

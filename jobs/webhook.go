@@ -376,7 +376,7 @@ func (s *Service) queueDelivery(ctx context.Context, tx bun.Tx, d *db.WebhookDel
 
 // WebhookDeliveries lists deliveries, newest first: an admin's of every
 // endpoint (or of endpointID), a user's of their own endpoints.
-func (s *Service) WebhookDeliveries(ctx context.Context, endpointID *string, first *int, after *string) (Page[*db.WebhookDelivery], error) {
+func (s *Service) WebhookDeliveries(ctx context.Context, endpointID *string, args PageArgs) (Page[*db.WebhookDelivery], error) {
 	actor, err := RequireActor(ctx)
 	if err != nil {
 		return Page[*db.WebhookDelivery]{}, err
@@ -389,7 +389,7 @@ func (s *Service) WebhookDeliveries(ctx context.Context, endpointID *string, fir
 		}
 		epID = ep.ID
 	}
-	return listPage(ctx, s.db.Bun, first, after, "list deliveries", func(d *db.WebhookDelivery) string { return d.ID },
+	return listPage(ctx, s.db.Bun, args, "list deliveries", func(d *db.WebhookDelivery) string { return d.ID },
 		func(q *bun.SelectQuery) *bun.SelectQuery {
 			if epID != "" {
 				q = q.Where("endpoint_id = ?", epID)

@@ -303,7 +303,7 @@ func TestGraphQLCostPricesLists(t *testing.T) {
 	if len(r.Errors) > 0 {
 		t.Fatalf("ordinary query refused: %+v", r.Errors)
 	}
-	if req, limit := cost(r); req != 1+20*2 || limit != 100_000 {
+	if req, limit := cost(r); req != 1+20*2 || limit != 200_000 {
 		t.Fatalf("extensions.cost of %s: requested %v, limit %v; the answer: %s", light, req, limit, r.raw["extensions"])
 	}
 	all := `{ nests(first: 100) { nodes { id title address registryUniqueNo createdAt
@@ -320,7 +320,7 @@ func TestGraphQLCostPricesLists(t *testing.T) {
 	if r.code() != "COMPLEXITY_LIMIT_EXCEEDED" || !strings.Contains(r.Errors[0].Message, "1030201 objects") {
 		t.Fatalf("100 × 100 × 100: %+v", r.Errors)
 	}
-	if c, _ := r.Errors[0].Extensions["cost"].(map[string]any); c["requested"] != float64(1030201) || c["limit"] != float64(100_000) {
+	if c, _ := r.Errors[0].Extensions["cost"].(map[string]any); c["requested"] != float64(1030201) || c["limit"] != float64(200_000) {
 		t.Fatalf("the refusal's extensions: %v", r.Errors[0].Extensions)
 	}
 }
@@ -360,15 +360,15 @@ func TestGraphQLBatch(t *testing.T) {
 		t.Fatalf("an invalid operation in a batch: %s", body)
 	}
 
-	// 44,201 objects each: the third passes the batch's limit.
-	page := `{"query":"{ nests(first: 100) { nodes { issuanceTasks(first: 40) { nodes { id events { to } } } } } }"}`
+	// 77,201 objects each: the third passes the batch's limit.
+	page := `{"query":"{ nests(first: 100) { nodes { issuanceTasks(first: 70) { nodes { id events { to } } } } } }"}`
 	status, body = post(t, "["+page+","+page+","+page+"]")
 	answers = nil
 	if err := json.Unmarshal(body, &answers); status != 200 || err != nil || len(answers) != 3 {
 		t.Fatalf("three pages answered %d: %s", status, body)
 	}
 	if len(answers[0].Errors) > 0 || len(answers[1].Errors) > 0 || answers[2].code() != "COMPLEXITY_LIMIT_EXCEEDED" ||
-		!strings.Contains(answers[2].Errors[0].Message, "132603 objects") {
+		!strings.Contains(answers[2].Errors[0].Message, "231603 objects") {
 		t.Fatalf("the batch's cost was not counted together: %s", body)
 	}
 

@@ -688,7 +688,7 @@ func graphQLLimitRows(add func(...secRow)) {
 	deep := "{ nests(first: 1) { nodes { issuanceTasks(first: 1) { nodes { nest { issuanceTasks(first: 1) { nodes { nest { issuanceTasks(first: 1) { nodes { nest { issuanceTasks(first: 1) { nodes { id } } } } } } } } } } } } } }"
 	for _, tc := range []struct{ name, query, code string }{
 		{"too deep", deep, "DEPTH_LIMIT_EXCEEDED"},
-		{"too complex", `{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { events { version } file { url } } } } } }`, "COMPLEXITY_LIMIT_EXCEEDED"},
+		{"too complex", `{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { events { version } file { url } ocrTask { pages { page } } } } } } }`, "COMPLEXITY_LIMIT_EXCEEDED"},
 		{"too many tokens", "{ " + strings.Repeat("__typename ", 12_000) + "}", "GRAPHQL_PARSE_FAILED"},
 		{"page over the maximum", `{ nests(first: 1000) { nodes { id } } }`, "BAD_USER_INPUT"},
 		{"negative page size", `{ nests(first: -1) { nodes { id } } }`, "BAD_USER_INPUT"},

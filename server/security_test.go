@@ -192,7 +192,7 @@ func TestSecurityLimits(t *testing.T) {
 	many := "{ " + strings.Repeat("__typename ", 12_000) + "}"
 	for _, tc := range []struct{ name, query, code string }{
 		{"too deep", deep, "DEPTH_LIMIT_EXCEEDED"},
-		{"too complex", `{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { events { version } file { url } } } } } }`, "COMPLEXITY_LIMIT_EXCEEDED"},
+		{"too complex", `{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { events { version } file { url } ocrTask { pages { page } } } } } } }`, "COMPLEXITY_LIMIT_EXCEEDED"},
 		{"too many tokens", many, "GRAPHQL_PARSE_FAILED"},
 		{"page over the maximum", `{ nests(first: 1000) { nodes { id } } }`, "BAD_USER_INPUT"},
 	} {

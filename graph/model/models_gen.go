@@ -64,10 +64,20 @@ type OcrFilePayload struct {
 	Text   *string     `json:"text,omitempty"`
 }
 
-// Relay-style page information for cursor pagination.
+// Where a page lies in its list, as the Relay cursor connections spec has it. Every list with a pageInfo takes first
+// and after to page forwards (pass endCursor as after), or last and before to page backwards (pass startCursor as
+// before); a page holds at most 100 items, 20 when neither first nor last is given. first and last together, a size
+// out of 0–100 or a malformed cursor are BAD_USER_INPUT. Cursors stay valid while items are added or removed: a page
+// after a cursor starts after that item even once it is gone.
 type PageInfo struct {
-	HasNextPage bool    `json:"hasNextPage"`
-	EndCursor   *string `json:"endCursor,omitempty"`
+	// Items follow the page: with first, more than first were left; with before, the before item or older ones exist.
+	HasNextPage bool `json:"hasNextPage"`
+	// Items precede the page: with last, more than last were left; with after, the after item or newer ones exist.
+	HasPreviousPage bool `json:"hasPreviousPage"`
+	// The cursor of the page's first item (null when the page is empty).
+	StartCursor *string `json:"startCursor,omitempty"`
+	// The cursor of the page's last item (null when the page is empty).
+	EndCursor *string `json:"endCursor,omitempty"`
 }
 
 type Query struct {
@@ -107,9 +117,12 @@ type UploadRegistryPayload struct {
 
 // The caller, as identified by the bearer token.
 type User struct {
+	// The token's subject.
 	ID    string `json:"id"`
 	Admin bool   `json:"admin"`
 }
+
+func (User) IsNode() {}
 
 type WatchInput struct {
 	ContractDate *string `json:"contractDate,omitempty"`

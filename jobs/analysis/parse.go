@@ -1110,15 +1110,15 @@ func (b *block) entry() Entry {
 		}
 	}
 	if b.rankRead != "" {
-		e.Corrections = append(e.Corrections, Correction{Field: "rank", Read: b.rankRead, Taken: strconv.Itoa(b.rank) + "-" + strconv.Itoa(b.sub)})
+		e.Corrections = append(e.Corrections, Correction{Field: FieldRank, Read: b.rankRead, Taken: strconv.Itoa(b.rank) + "-" + strconv.Itoa(b.sub)})
 	}
 	if received.read != "" {
-		e.Corrections = append(e.Corrections, Correction{Field: "received", Read: received.read, Taken: received.t.Format("2006년1월2일")})
+		e.Corrections = append(e.Corrections, Correction{Field: FieldReceived, Read: received.read, Taken: received.t.Format("2006년1월2일")})
 	}
 	if b.info.rankRead != "" {
-		field, taken := "refers", b.info.refers
+		field, taken := FieldRefers, b.info.refers
 		if e.Kind == KindCancellation {
-			field, taken = "cancels", b.info.cancels
+			field, taken = FieldCancels, b.info.cancels
 		}
 		e.Corrections = append(e.Corrections, Correction{Field: field, Read: b.info.rankRead + "번", Taken: taken + "번"})
 	}
@@ -1327,7 +1327,7 @@ func (b *block) details(e *Entry) {
 						if loc := amountPattern.FindStringIndex(read); loc != nil {
 							read = strings.TrimSpace(read[:loc[1]])
 						}
-						e.Corrections = append(e.Corrections, Correction{Field: "amount", Read: read, Taken: formatWon(n)})
+						e.Corrections = append(e.Corrections, Correction{Field: FieldAmount, Read: read, Taken: formatWon(n)})
 					}
 				} else {
 					b.unreadAmount = noSpace(line[m[0]:m[1]])
@@ -1390,7 +1390,7 @@ func (b *block) details(e *Entry) {
 			if party.Name != "" && len(e.Holders) < 50 {
 				e.Holders = append(e.Holders, party)
 				if corrected {
-					e.Corrections = append(e.Corrections, Correction{Field: "holder", Read: strings.TrimSpace(raw), Taken: name})
+					e.Corrections = append(e.Corrections, Correction{Field: FieldHolder, Read: strings.TrimSpace(raw), Taken: name})
 				}
 			}
 		}

@@ -215,12 +215,26 @@ type Entry struct {
 
 // Correction is a key fact taken otherwise than it was read.
 type Correction struct {
-	// Field is what was corrected: amount, holder, debtor, received,
-	// rank or cancels.
-	Field string `json:"field"`
-	Read  string `json:"read"`  // as the text has it
-	Taken string `json:"taken"` // as the parser took it
+	// Field is what was corrected.
+	Field CorrectionField `json:"field"`
+	Read  string          `json:"read"`  // as the text has it
+	Taken string          `json:"taken"` // as the parser took it
 }
+
+// CorrectionField names the key fact of an entry a Correction concerns.
+// The API lists the same values (RegistryCorrectionField): a new one is
+// added there too.
+type CorrectionField string
+
+// The facts a correction can concern.
+const (
+	FieldAmount   CorrectionField = "amount"   // 채권최고액, 전세금, …
+	FieldHolder   CorrectionField = "holder"   // a holder's name
+	FieldReceived CorrectionField = "received" // the 접수 date
+	FieldRank     CorrectionField = "rank"     // the 순위번호
+	FieldRefers   CorrectionField = "refers"   // the 순위번호 a 부기 refers to
+	FieldCancels  CorrectionField = "cancels"  // the 순위번호 a 말소 cancels
+)
 
 // Live reports whether e is in force: neither cancelled nor a cancellation.
 func (e Entry) Live() bool { return !e.Cancelled && e.Kind != KindCancellation }

@@ -60,7 +60,7 @@ func CheckTextLayer(text, image *Registry) []Conflict {
 				// Not read on the image: nothing to compare.
 			case im.Kind != KindUnknown && im.Kind != e.Kind && im.Kind != KindCancellation:
 				add(e, fmt.Sprintf("%s: the text layer says %s; the page image reads %s.", where, e.Purpose, im.Purpose))
-			case e.Amount > 0 && im.Amount > 0 && im.Amount != e.Amount && !corrected(im, "amount"):
+			case e.Amount > 0 && im.Amount > 0 && im.Amount != e.Amount && !corrected(im, FieldAmount):
 				add(e, fmt.Sprintf("%s: the text layer says %s; the page image reads %s.", where, formatWon(e.Amount), formatWon(im.Amount)))
 			default:
 				// Only a name the image read as a name is set against the
@@ -121,8 +121,8 @@ func keyKind(k Kind) bool {
 }
 
 // corrected reports whether e's field was not taken as read.
-func corrected(e *Entry, field string) bool {
-	return slices.ContainsFunc(e.Corrections, func(c Correction) bool { return c.Field == field }) || field == "amount" && e.AmountUnread != ""
+func corrected(e *Entry, field CorrectionField) bool {
+	return slices.ContainsFunc(e.Corrections, func(c Correction) bool { return c.Field == field }) || field == FieldAmount && e.AmountUnread != ""
 }
 
 // hangulName reports whether name reads as a name: two Hangul syllables

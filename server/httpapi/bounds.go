@@ -71,9 +71,10 @@ const (
 
 // DefaultCostLimit is the most objects an operation's answer may hold: a
 // page of 100 nests with 10 issuance tasks each and every field of a task
-// (its events, file, OCR task with its pages and events) is about 46,000;
-// 100 nests × 100 tasks with their events is 110,000 and refused.
-const DefaultCostLimit = 100_000
+// (its events, file, OCR task with its pages, as many as an upload may
+// have, and events) is about 126,500; 100 nests × 100 tasks with every
+// field is 1.26 million and refused.
+const DefaultCostLimit = 200_000
 
 // operationBounds refuses, before validation, a document that expands
 // past the bounds above, and after it an operation whose answer could
@@ -351,6 +352,9 @@ func costOf(schema *ast.Schema, op *ast.OperationDefinition, vars map[string]any
 					continue
 				}
 				n, ok := graph.ListSizes[s.ObjectDefinition.Name+"."+s.Name]
+				if ids, byID := s.ArgumentMap(vars)["ids"].([]any); byID && s.Definition.Arguments.ForName("ids") != nil {
+					n, ok = len(ids), true
+				}
 				if !ok {
 					// A connection's edges and nodes hold its page; a
 					// list priced nowhere (TestEveryListIsPriced) the

@@ -196,7 +196,7 @@ func (a *API) restAlerts(w http.ResponseWriter, r *http.Request) {
 	if c := r.URL.Query().Get("after"); c != "" {
 		after = &c
 	}
-	page, err := a.Service.Alerts(r.Context(), f, nil, after)
+	page, err := a.Service.Alerts(r.Context(), f, jobs.PageArgs{After: after})
 	if err != nil {
 		a.restFail(w, r, err)
 		return
@@ -322,7 +322,7 @@ func (a *API) restDeliveries(w http.ResponseWriter, r *http.Request) {
 	if v := r.URL.Query().Get("after"); v != "" {
 		after = &v
 	}
-	page, err := a.Service.WebhookDeliveries(r.Context(), ep, nil, after)
+	page, err := a.Service.WebhookDeliveries(r.Context(), ep, jobs.PageArgs{After: after})
 	if err != nil {
 		a.restFail(w, r, err)
 		return
