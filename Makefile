@@ -62,8 +62,9 @@ bench: deps build ## Run the benchmarks once (raw output: stderr and .data/bench
 chaos: deps versitygw build ## Run api + 2 workers under faults (kill -9, pg restart, S3 outage, lost callbacks); one table, exit 1 on a wrong figure
 	$(GO) run ./server/cmd/chaos -bin $(DUNGJI) -versitygw $(BIN)/versitygw
 
-generate: ## Regenerate gqlgen code from graph/*.graphqls
+generate: ## Regenerate gqlgen code from graph/*.graphqls and print the served schema (graph/schema.graphql)
 	$(GO) tool gqlgen generate --config gqlgen.yml
+	$(GO) run ./server/cmd/schemafile
 
 verify: web-build ## Fail when generated code (gqlgen, the console bundle) is stale, go.mod is untidy or a document's relative link is broken
 	@$(MAKE) --no-print-directory generate
