@@ -10,7 +10,7 @@ APT_PKGS  := tesseract-ocr tesseract-ocr-kor poppler-utils fonts-nanum fonts-unf
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
 .DEFAULT_GOAL := help
-.PHONY: help run test test-race bench chaos generate verify lint migrate deps versitygw build pg-down reset
+.PHONY: help run test test-race bench chaos generate schema-release verify lint migrate deps versitygw build pg-down reset
 
 help: ## Show this help
 	@# Colour only on a terminal; the column fits the longest target.
@@ -65,6 +65,9 @@ chaos: deps versitygw build ## Run api + 2 workers under faults (kill -9, pg res
 generate: ## Regenerate gqlgen code from graph/*.graphqls and print the served schema (graph/schema.graphql)
 	$(GO) tool gqlgen generate --config gqlgen.yml
 	$(GO) run ./server/cmd/schemafile
+
+schema-release: ## Release the API contract: graph/schema.graphql becomes graph/schema.baseline.graphql; graph/breaking-changes.txt is emptied
+	$(GO) run ./server/cmd/schemafile -release
 
 verify: web-build ## Fail when generated code (gqlgen, the console bundle) is stale, go.mod is untidy or a document's relative link is broken
 	@$(MAKE) --no-print-directory generate

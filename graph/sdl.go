@@ -9,15 +9,32 @@ import (
 	"github.com/vektah/gqlparser/v2/formatter"
 )
 
-// SchemaFile is the served schema, printed (SDL), relative to the
-// repository root: the API's contract, committed.
-const SchemaFile = "graph/schema.graphql"
+// The API contract's files, relative to the repository root (docs/api.md,
+// "The contract in CI").
+const (
+	// SchemaFile is the served schema, printed (SDL): committed, read by
+	// the breaking-change check.
+	SchemaFile = "graph/schema.graphql"
+	// BaselineFile is the schema of the last release, which the
+	// breaking-change check compares SchemaFile with.
+	BaselineFile = "graph/schema.baseline.graphql"
+	// BreakingChangesFile lists the breaking changes accepted since then.
+	BreakingChangesFile = "graph/breaking-changes.txt"
+)
 
 // sdlHeader opens SchemaFile.
 const sdlHeader = `# The GraphQL schema the server serves, printed by ` + "`make generate`" + `
 # (go run ./server/cmd/schemafile) from graph.NewExecutableSchema: do not edit;
 # edit graph/*.graphqls. Types and directives in name order; the built-in
 # scalars and directives are left out. See docs/api.md, "The contract in CI".
+
+`
+
+// baselineHeader opens BaselineFile.
+const baselineHeader = `# The GraphQL schema of the last release: the contract clients hold us to.
+# ` + "`make schema-release`" + ` copies graph/schema.graphql here; do not edit.
+# Every breaking change from it to graph/schema.graphql must be listed in
+# graph/breaking-changes.txt. See docs/api.md, "The contract in CI".
 
 `
 
@@ -30,6 +47,11 @@ const sdlHeader = `# The GraphQL schema the server serves, printed by ` + "`make
 // @specifiedBy, @oneOf, @defer) left out as every GraphQL tool knows them.
 func SDL() string {
 	return sdlHeader + printSDL(NewExecutableSchema(Config{}).Schema())
+}
+
+// BaselineSDL is SDL as BaselineFile holds it once released.
+func BaselineSDL() string {
+	return baselineHeader + printSDL(NewExecutableSchema(Config{}).Schema())
 }
 
 func printSDL(s *ast.Schema) string {
