@@ -13,7 +13,8 @@ import (
 // "The contract in CI").
 const (
 	// SchemaFile is the served schema, printed (SDL): committed, read by
-	// the breaking-change check.
+	// the console's code generator (web/codegen.yml) and by the
+	// breaking-change check.
 	SchemaFile = "graph/schema.graphql"
 	// BaselineFile is the schema of the last release, which the
 	// breaking-change check compares SchemaFile with.

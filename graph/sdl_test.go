@@ -11,8 +11,9 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-// TestSchemaFileIsServed: graph/schema.graphql, the committed contract, is
-// the schema the server serves. It fails after a change to graph/*.graphqls
+// TestSchemaFileIsServed: graph/schema.graphql, the committed contract that
+// the console's types and the breaking-change check are made from, is the
+// schema the server serves. It fails after a change to graph/*.graphqls
 // until `make generate` prints the file again and it is committed.
 func TestSchemaFileIsServed(t *testing.T) {
 	t.Parallel()
@@ -23,7 +24,8 @@ func TestSchemaFileIsServed(t *testing.T) {
 	served := SDL()
 	if d := firstDifference(string(committed), served); d != "" {
 		t.Fatalf("%s is not the schema the server serves: run `make generate` "+
-			"(or go run ./server/cmd/schemafile) and commit it\n%s", SchemaFile, d)
+			"(or go run ./server/cmd/schemafile) and commit it, with the breaking "+
+			"changes it makes listed in graph/breaking-changes.txt (docs/api.md)\n%s", SchemaFile, d)
 	}
 }
 
