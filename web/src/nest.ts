@@ -549,9 +549,62 @@ function taskHead(tag: 'h3' | 'h4', id: string, label: string, task: Task): HTML
   return h(
     'header',
     { class: 'task-head' },
-    h(tag, { id }, label, ' ', h('span', { class: 'task-id', title: task.id }, t('task.id', { id: task.id }))),
+    h(
+      'div',
+      { class: 'task-title' },
+      h(tag, { id }, label, ' ', h('span', { class: 'task-id', title: task.id }, t('task.id', { id: task.id }))),
+      copyId(task.id),
+    ),
     statusBadge(task.status),
   );
+}
+
+/** How long "Copied" shows beside a copy button. */
+const COPIED_MS = 4000;
+/**
+ * Until when each id's note says "Copied": a live update rebuilds the card
+ * (and its button, keeping the focus on it), and the note must survive it.
+ */
+const copiedUntil = new Map<string, number>();
+
+/**
+ * copyId is a button that copies a task's whole id (the API takes nothing
+ * shorter) to the clipboard, and a note that says it did: a live region, so
+ * a screen reader hears it too. Where the clipboard is refused (a page not
+ * served over HTTPS or from localhost), the note says to select the id,
+ * which one click does.
+ */
+function copyId(id: string): HTMLElement {
+  const note = h('span', { class: 'copy-note', role: 'status' });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const show = (text: string, until: number) => {
+    clearTimeout(timer);
+    note.textContent = text;
+    timer = setTimeout(() => (note.textContent = ''), Math.max(0, until - Date.now()));
+  };
+  const until = copiedUntil.get(id) ?? 0;
+  if (until > Date.now()) show(t('task.copied'), until);
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      class: 'copy-id',
+      'aria-label': t('task.copyId', { id }),
+      'data-focus': `copy-${id}`,
+      onclick: async () => {
+        const until = Date.now() + COPIED_MS;
+        try {
+          await navigator.clipboard.writeText(id);
+          copiedUntil.set(id, until);
+          show(t('task.copied'), until);
+        } catch {
+          show(t('task.copyFailed'), until);
+        }
+      },
+    },
+    t('task.copy'),
+  );
+  return h('span', { class: 'copy' }, button, note);
 }
 
 function statusBadge(s: Status): HTMLElement {
