@@ -10,7 +10,7 @@ APT_PKGS  := tesseract-ocr tesseract-ocr-kor poppler-utils fonts-nanum fonts-unf
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
 .DEFAULT_GOAL := help
-.PHONY: help run test test-race bench chaos generate verify lint migrate deps versitygw build pg-down reset
+.PHONY: help run test test-race bench chaos generate schema-release verify lint migrate deps versitygw build pg-down reset
 
 help: ## Show this help
 	@# Colour only on a terminal; the column fits the longest target.
@@ -62,14 +62,22 @@ bench: deps build ## Run the benchmarks once (raw output: stderr and .data/bench
 chaos: deps versitygw build ## Run api + 2 workers under faults (kill -9, pg restart, S3 outage, lost callbacks); one table, exit 1 on a wrong figure
 	$(GO) run ./server/cmd/chaos -bin $(DUNGJI) -versitygw $(BIN)/versitygw
 
-generate: ## Regenerate gqlgen code from graph/*.graphqls
+generate: ## After a change to graph/*.graphqls: gqlgen's code, the served schema (graph/schema.graphql), the console's types (web/src/gql) and bundle
 	$(GO) tool gqlgen generate --config gqlgen.yml
+	@# The contract (docs/api.md): the schema as served, printed; then the console's typed documents
+	@# (graphql-codegen reads graph/schema.graphql), type-checked and bundled by web-build.
+	$(GO) run ./server/cmd/schemafile
+	@$(MAKE) --no-print-directory web-build
 
-verify: web-build ## Fail when generated code (gqlgen, the console bundle) is stale, go.mod is untidy or a document's relative link is broken
+schema-release: ## Release the API contract: graph/schema.graphql becomes graph/schema.baseline.graphql; graph/breaking-changes.txt is emptied
+	$(GO) run ./server/cmd/schemafile -release
+
+verify: ## Fail when generated code (gqlgen, graph/schema.graphql, web/src/gql, the console bundle) is stale, go.mod is untidy or a document's relative link is broken
 	@$(MAKE) --no-print-directory generate
 	@$(GO) mod tidy
 	@$(GO) run ./server/cmd/doclinks
-	@git diff --exit-code -- graph go.mod go.sum web/static || { echo "generated code or go.mod is stale: run make generate / make web-build / go mod tidy and commit"; exit 1; }
+	@git diff --exit-code -- graph go.mod go.sum web/src web/static || { echo "generated code or go.mod is stale: run make generate / go mod tidy and commit"; exit 1; }
+	@new=$$(git ls-files --others --exclude-standard -- graph web/src web/static); [ -z "$$new" ] || { echo "generated files not committed:"; echo "$$new"; exit 1; }
 
 lint: ## gofmt and go vet
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
@@ -93,11 +101,11 @@ web/node_modules/.stamp: web/package.json web/package-lock.json
 
 # make run rebuilds the committed console bundle only when its sources are newer, so a fresh
 # clone starts without npm (the bundle and GraphiQL's files are committed).
-web/static/app.js: $(wildcard web/src/*.ts) web/build.mjs web/package.json web/package-lock.json
+web/static/app.js: $(wildcard web/src/*.ts web/src/gql/*.ts) graph/schema.graphql web/codegen.yml web/build.mjs web/package.json web/package-lock.json
 	@$(MAKE) --no-print-directory web-build
 
 .PHONY: web-build browser-deps
-web-build: web-deps ## Build the console (web/src → web/static/app.js, committed; deterministic)
+web-build: web-deps ## Build the console: typed documents (web/src/gql, from graph/schema.graphql), tsc, web/src → web/static/app.js (committed; deterministic)
 	@command -v npm >/dev/null 2>&1 || { echo "web-build: npm not found, serving the committed web/static/app.js"; exit 0; }; \
 	npm run --prefix web --silent build
 

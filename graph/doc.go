@@ -29,6 +29,13 @@
 // models ever need to diverge widely from the API, bind that type to a
 // struct in graph/model and map it in its resolver.
 //
+// graph/schema.graphql is that contract printed whole, as served (SDL, sdl.go;
+// `make generate` writes it, TestSchemaFileIsServed holds it current). A
+// change that breaks a client, counted from the last release
+// (schema.baseline.graphql), fails TestNoUnlistedBreakingChanges unless
+// breaking-changes.txt lists it with a reason; the console's documents are
+// typed from the file (web/codegen.yml). See docs/api.md, "The contract in CI".
+//
 // # Enums, Node and connections
 //
 // Codes and kinds (task error codes, verdict reason codes, entry kinds, …)

@@ -6,112 +6,22 @@
 
 import { ApiError, gql } from './api';
 import { h, replace, swap, type Child } from './dom';
+import { graphql } from './gql';
+import type { AnalysisEntryFragment, AnalysisRefFragment, CopyCheckFragment, RegistryAnalysisQuery, RegistryAnalysisQueryVariables } from './gql/graphql';
 import { formatDate, formatPercent, formatTime, formatWon, formatWonWords, has, lang, t, tIn, type Key } from './i18n';
 
-export interface EntryRef {
-  section: string;
-  rank: string;
-  purpose: string;
-  kind: string;
-}
-
-interface Entry extends EntryRef {
-  received: string | null;
-  amountLabel: string | null;
-  amount: number | null;
-  cancelled: boolean;
-  holders: Party[];
-}
-
-interface Party {
-  role: string;
-  name: string;
-  share: string | null;
-}
-
-interface Total {
-  total: number;
-  entries: EntryRef[];
-}
-
-interface Ratio {
-  value: number;
-  mortgages: number;
-  jeonse: number;
-  leases: number;
-  deposit: number;
-  price: number;
-}
-
-export type Verdict = 'COMPLETE' | 'COPY_COMPLETE' | 'PARTIAL' | 'UNREADABLE' | 'WRONG_DOCUMENT' | 'NOT_A_REGISTRY';
-
-interface Difference {
-  kind: 'MISSING' | 'ADDED' | 'CHANGED';
-  section: string;
-  rank: string;
-  purpose: string;
-  afterCopy: boolean;
-  serious: boolean;
-  message: string;
-  copyEntry: Entry | null;
-  registryEntry: Entry | null;
-}
-
-interface Verification {
-  id: string;
-  /** The copy checked. */
-  file: { id: string };
-  status: 'PENDING' | 'MATCHES' | 'DIFFERS' | 'COULD_NOT_VERIFY';
-  message: string | null;
-  differences: Difference[];
-}
-
-export interface VerdictReason {
-  code: string;
-  message: string;
-  section: string | null;
-  rank: string | null;
-  note: boolean;
-}
-
-type Signals = {
-  ownership: { owners: Party[]; since: string | null; recentTransfer: boolean; entries: EntryRef[] };
-  mortgages: Total;
-  jeonse: Total;
-  flags: { kind: string; total: number | null; entries: EntryRef[] }[];
-  ratio: Ratio | null;
-};
-
-export interface RegistryAnalysis {
-  ocrTask: { id: string };
-  /** Where the document came from: issued by the service, or a copy the tenant uploaded. */
-  source: 'ISSUED' | 'UPLOADED';
-  file: { id: string };
-  /** The latest check of an uploaded copy against the registry. */
-  verification: Verification | null;
-  parserVersion: number;
-  analyzedAt: string;
-  verdict: Verdict;
-  reasons: VerdictReason[];
-  advice: string;
-  error: string | null;
-  registry: {
-    title: { address: string; uniqueNo: string; buildingName: string; buildingNumber: string; unitNumber: string; areaM2: number };
-    ownership: Entry[];
-    rights: Entry[];
-    warnings: string[];
-    /** When the copy was printed (its footers' 열람일시); null when not read. */
-    printedAt: string | null;
-  } | null;
-  /** What was read, whatever the verdict (signals is the same, but only on a COMPLETE read). */
-  findings: Signals;
-}
-
-const VERIFY_COPY = `mutation VerifyCopy($fileId: ID!) { verifyCopy(fileId: $fileId) { reused verification { id status } } }`;
+const VERIFY_COPY = graphql(`mutation VerifyCopy($fileId: ID!) { verifyCopy(fileId: $fileId) { reused verification { id status } } }`);
 /** While a copy's check runs, the analysis is read again this often (no event says it ended without an alert). */
 const VERIFY_POLL_MS = 2000;
 
-const REGISTRY_ANALYSIS = `query RegistryAnalysis($id: ID!, $deposit: Int64, $price: Int64) {
+graphql(`fragment AnalysisRef on RegistryEntryRef { section rank purpose kind }`);
+
+graphql(`fragment AnalysisEntry on RegistryEntry { section rank purpose kind received amountLabel amount cancelled holders { role name share } }`);
+
+graphql(`fragment CopyCheck on CopyVerification { id status message file { id } differences {
+  kind section rank purpose afterCopy serious message copyEntry { ...AnalysisEntry } registryEntry { ...AnalysisEntry } } }`);
+
+const REGISTRY_ANALYSIS = graphql(`query RegistryAnalysis($id: ID!, $deposit: Int64, $price: Int64) {
   nest(id: $id) {
     id
     copyVerification { ...CopyCheck }
@@ -131,11 +41,22 @@ const REGISTRY_ANALYSIS = `query RegistryAnalysis($id: ID!, $deposit: Int64, $pr
       }
     }
   }
-}
-fragment AnalysisRef on RegistryEntryRef { section rank purpose kind }
-fragment CopyCheck on CopyVerification { id status message file { id } differences {
-  kind section rank purpose afterCopy serious message copyEntry { ...AnalysisEntry } registryEntry { ...AnalysisEntry } } }
-fragment AnalysisEntry on RegistryEntry { section rank purpose kind received amountLabel amount cancelled holders { role name share } }`;
+}`);
+
+// The shapes read, as graphql-codegen types them from the documents above.
+
+/** A registry entry named by a finding (AnalysisRef). */
+export type EntryRef = AnalysisRefFragment;
+type Entry = AnalysisEntryFragment;
+/** The latest check of an uploaded copy against the registry (CopyCheck). */
+type Verification = CopyCheckFragment;
+/** The analysis of the newest OCR read of the nest's registry. */
+export type RegistryAnalysis = NonNullable<RegistryAnalysisQuery['nest']['registryAnalysis']>;
+export type Verdict = RegistryAnalysis['verdict'];
+export type VerdictReason = RegistryAnalysis['reasons'][number];
+/** What was read, whatever the verdict (signals is the same, but only on a COMPLETE read). */
+type Signals = RegistryAnalysis['findings'];
+type Total = Signals['mortgages'];
 
 /** Above this share of the price, mortgages plus the deposit put the deposit at risk. */
 export const RATIO_WARN = 0.7;
@@ -316,13 +237,13 @@ export function analysisView(nestId: string): AnalysisView {
   }
 
   async function readOnce(): Promise<void> {
-    const vars: Record<string, unknown> = { id: nestId };
+    const vars: RegistryAnalysisQueryVariables = { id: nestId };
     for (const name of ['deposit', 'price'] as const) {
       const a = amount(name);
       if (a.value != null && !a.bad) vars[name] = a.value;
     }
     try {
-      const res = await gql<{ nest: { registryAnalysis: RegistryAnalysis | null; copyVerification: Verification | null } }>(REGISTRY_ANALYSIS, vars);
+      const res = await gql(REGISTRY_ANALYSIS, vars);
       data = res.nest.registryAnalysis;
       nestCheck = res.nest.copyVerification;
       loaded = true;

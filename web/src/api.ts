@@ -1,8 +1,19 @@
 // GraphQL over HTTP with the bearer token: queries and mutations, and the
 // polling fallback when the WebSocket cannot connect.
 
+import type { TypedDocumentString } from './gql/graphql';
 import { has, t } from './i18n';
 import { token } from './session';
+
+/**
+ * Document is an operation of the console, written as graphql(`…`) and typed
+ * by graphql-codegen (src/gql/, `npm run codegen`) from the served schema:
+ * its result type R and its variables V.
+ */
+export type Document<R, V> = TypedDocumentString<R, V>;
+
+/** The variables of an operation: may be left out when none is required. */
+export type Variables<V> = {} extends V ? V | undefined : V;
 
 /** ApiError is a failed operation: a GraphQL error code or NETWORK. */
 export class ApiError extends Error {
@@ -42,13 +53,18 @@ const REQUEST_TIMEOUT_MS = 15_000;
  * request spec has it (operations, map, the files): one file as the
  * variable fileVar, or a list of them as its items (fileVar.0, fileVar.1, …).
  */
-export function gqlUpload<T>(query: string, variables: Record<string, unknown>, fileVar: string, files: File | File[]): Promise<T> {
+export function gqlUpload<R, V, K extends keyof V & string>(
+  doc: Document<R, V>,
+  variables: Omit<V, K>,
+  fileVar: K,
+  files: V[K] & (File | File[]),
+): Promise<R> {
   const list = Array.isArray(files) ? files : [files];
   const form = new FormData();
-  form.append('operations', JSON.stringify({ query, variables: { ...variables, [fileVar]: Array.isArray(files) ? list.map(() => null) : null } }));
+  form.append('operations', JSON.stringify({ query: doc.toString(), variables: { ...variables, [fileVar]: Array.isArray(files) ? list.map(() => null) : null } }));
   form.append('map', JSON.stringify(Object.fromEntries(list.map((_, i) => [i, [Array.isArray(files) ? `variables.${fileVar}.${i}` : `variables.${fileVar}`]]))));
   list.forEach((f, i) => form.append(String(i), f, f.name));
-  return gql<T>(query, variables, token(), form, uploadTimeout(list.reduce((n, f) => n + f.size, 0)));
+  return gql(doc, variables as Variables<V>, token(), form, uploadTimeout(list.reduce((n, f) => n + f.size, 0)));
 }
 
 /**
@@ -60,14 +76,17 @@ export function uploadTimeout(size: number): number {
   return Math.max(120_000, 60_000 + Math.ceil(size / (32 * 1024)) * 1000);
 }
 
-/** gql runs one operation and returns its data, or throws an ApiError. */
-export async function gql<T>(
-  query: string,
-  variables?: Record<string, unknown>,
+/**
+ * gql runs one operation and returns its data, or throws an ApiError. An
+ * operation without variables takes undefined (none are sent).
+ */
+export async function gql<R, V>(
+  doc: Document<R, V>,
+  variables: Variables<V>,
   tok = token(),
   form?: FormData,
   timeout = REQUEST_TIMEOUT_MS,
-): Promise<T> {
+): Promise<R> {
   let resp: Response;
   try {
     resp = await fetch(GRAPHQL_PATH, {
@@ -78,14 +97,14 @@ export async function gql<T>(
         Accept: 'application/graphql-response+json, application/json',
         ...(tok ? { Authorization: `Bearer ${tok}` } : {}),
       },
-      body: form ?? JSON.stringify({ query, variables }),
+      body: form ?? JSON.stringify({ query: doc.toString(), variables }),
       // A request that never answers must not stall polling for good.
       signal: AbortSignal.timeout(timeout),
     });
   } catch (e) {
     throw new ApiError('NETWORK', e instanceof Error ? e.message : String(e));
   }
-  let body: { data?: T | null; errors?: GraphQLError[] };
+  let body: { data?: R | null; errors?: GraphQLError[] };
   try {
     body = await resp.json();
   } catch {

@@ -11,7 +11,7 @@
 
 import { createClient, type Client } from 'graphql-ws/client';
 
-import { GRAPHQL_PATH } from './api';
+import { GRAPHQL_PATH, type Document, type Variables } from './api';
 
 export type ConnState = 'connecting' | 'live' | 'reconnecting' | 'polling';
 
@@ -117,13 +117,13 @@ export class Live {
   }
 
   /** subscribe runs a subscription; it survives reconnects. */
-  subscribe<T>(query: string, variables: Record<string, unknown>, sink: Sink<T>): () => void {
-    return this.client.subscribe<T>(
-      { query, variables },
+  subscribe<R, V>(doc: Document<R, V>, variables: Variables<V>, sink: Sink<R>): () => void {
+    return this.client.subscribe<R>(
+      { query: doc.toString(), variables: variables as Record<string, unknown> | undefined },
       {
         next: (r) => {
           if (r.errors?.length) sink.error(r.errors);
-          else if (r.data) sink.next(r.data as T);
+          else if (r.data) sink.next(r.data as R);
         },
         error: (e) => sink.error(e),
         complete: () => {},

@@ -7,12 +7,11 @@ import { analysisView } from './analysis';
 import { watchView } from './watch';
 import { ApiError, gql, gqlUpload } from './api';
 import { h, replace, swap, type Child } from './dom';
+import { graphql } from './gql';
 import { explainCode, formatBytes, formatClock, formatTime, lang, t } from './i18n';
 import { describe, errorCode, type Live } from './live';
 import type { Nest } from './nests';
 import {
-  ISSUANCE_FIELDS,
-  OCR_FIELDS,
   Timeline,
   isFinal,
   type IssuanceTask,
@@ -28,34 +27,34 @@ const LIST_SIZE = 10;
 /** Presigned file URLs live 15 minutes; read a new one after 10. */
 const URL_MAX_AGE_MS = 10 * 60 * 1000;
 
-const NEST_TASKS = `query NestTasks($id: ID!, $first: Int) {
+const NEST_TASKS = graphql(`query NestTasks($id: ID!, $first: Int) {
   nest(id: $id) {
     id title address registryUniqueNo createdAt
     issuanceTasks(first: $first) { nodes { id version ocrTask { id version } } }
   }
-}`;
-const ISSUANCE_TASK = `query IssuanceTask($id: ID!) { issuanceTask(id: $id) { ...IssuanceFields } } ${ISSUANCE_FIELDS}`;
-const OCR_TASK = `query OcrTask($id: ID!) { ocrTask(id: $id) { ...OcrFields } } ${OCR_FIELDS}`;
-const OCR_PAGES = `query OcrPages($id: ID!) { ocrTask(id: $id) { id pages { page text confidence } } }`;
-const FILE_URL = `query FileURL($id: ID!) { issuanceTask(id: $id) { id file { id url } } }`;
-const UPLOAD_URL = `query UploadURL($id: ID!) { ocrTask(id: $id) { id file { id url } } }`;
-const SUBSCRIPTION = `subscription NestTasksUpdated($nestId: ID!) {
+}`);
+const ISSUANCE_TASK = graphql(`query IssuanceTask($id: ID!) { issuanceTask(id: $id) { ...IssuanceFields } }`);
+const OCR_TASK = graphql(`query OcrTask($id: ID!) { ocrTask(id: $id) { ...OcrFields } }`);
+const OCR_PAGES = graphql(`query OcrPages($id: ID!) { ocrTask(id: $id) { id pages { page text confidence } } }`);
+const FILE_URL = graphql(`query FileURL($id: ID!) { issuanceTask(id: $id) { id file { id url } } }`);
+const UPLOAD_URL = graphql(`query UploadURL($id: ID!) { ocrTask(id: $id) { id file { id url } } }`);
+const SUBSCRIPTION = graphql(`subscription NestTasksUpdated($nestId: ID!) {
   nestTasksUpdated(nestId: $nestId) { ...IssuanceFields ...OcrFields }
-} ${ISSUANCE_FIELDS} ${OCR_FIELDS}`;
-const REQUEST_ISSUANCE = `mutation RequestIssuance($nestId: ID!) {
+}`);
+const REQUEST_ISSUANCE = graphql(`mutation RequestIssuance($nestId: ID!) {
   requestIssuance(nestId: $nestId) { reused task { ...IssuanceFields } }
-} ${ISSUANCE_FIELDS}`;
-const UPLOAD_REGISTRY = `mutation UploadRegistry($nestId: ID!, $file: Upload!) {
+}`);
+const UPLOAD_REGISTRY = graphql(`mutation UploadRegistry($nestId: ID!, $file: Upload!) {
   uploadRegistry(nestId: $nestId, file: $file) { reused ocrTask { ...OcrFields } }
-} ${OCR_FIELDS}`;
+}`);
 /** The largest upload the server takes (jobs.MaxUploadBytes), a file or the pages' photos together. */
 const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
-const UPLOAD_REGISTRY_PAGES = `mutation UploadRegistryPages($nestId: ID!, $pages: [Upload!]!) {
+const UPLOAD_REGISTRY_PAGES = graphql(`mutation UploadRegistryPages($nestId: ID!, $pages: [Upload!]!) {
   uploadRegistryPages(nestId: $nestId, pages: $pages) { reused ocrTask { ...OcrFields } }
-} ${OCR_FIELDS}`;
-const REQUEST_OCR = `mutation RequestOcr($fileId: ID!) {
+}`);
+const REQUEST_OCR = graphql(`mutation RequestOcr($fileId: ID!) {
   requestOcr(fileId: $fileId) { reused task { ...OcrFields } }
-} ${OCR_FIELDS}`;
+}`);
 
 export interface PageView {
   el: HTMLElement;
@@ -130,12 +129,12 @@ export function nestView(nestId: string, live: Live): PageView {
     issueButton.textContent = t('nest.issuing');
     issueNote.textContent = '';
     try {
-      const data = await gql<{ requestIssuance: { reused: boolean; task: IssuanceTask } }>(REQUEST_ISSUANCE, { nestId });
-      merge(data.requestIssuance.task);
-      issueNote.textContent = data.requestIssuance.reused ? t('nest.reused') : t('nest.issued');
-      issueNote.dataset.reused = String(data.requestIssuance.reused);
-      issueNote.dataset.taskId = data.requestIssuance.task.id;
-      clearIssueNoteWhenFinal(data.requestIssuance.task);
+      const res = orRefused((await gql(REQUEST_ISSUANCE, { nestId })).requestIssuance);
+      merge(res.task);
+      issueNote.textContent = res.reused ? t('nest.reused') : t('nest.issued');
+      issueNote.dataset.reused = String(res.reused);
+      issueNote.dataset.taskId = res.task.id;
+      clearIssueNoteWhenFinal(res.task);
     } catch (e) {
       issueNote.textContent = e instanceof ApiError ? e.userMessage() : String(e);
     } finally {
@@ -173,11 +172,11 @@ export function nestView(nestId: string, live: Live): PageView {
     uploadInput.disabled = true;
     uploadNote.textContent = t('nest.uploading', { name });
     try {
-      const res =
+      const res = orRefused(
         files.length === 1
-          ? (await gqlUpload<{ uploadRegistry: { reused: boolean; ocrTask: OcrTask } }>(UPLOAD_REGISTRY, { nestId }, 'file', files[0])).uploadRegistry
-          : (await gqlUpload<{ uploadRegistryPages: { reused: boolean; ocrTask: OcrTask } }>(UPLOAD_REGISTRY_PAGES, { nestId }, 'pages', files))
-              .uploadRegistryPages;
+          ? (await gqlUpload(UPLOAD_REGISTRY, { nestId }, 'file', files[0])).uploadRegistry
+          : (await gqlUpload(UPLOAD_REGISTRY_PAGES, { nestId }, 'pages', files)).uploadRegistryPages,
+      );
       merge(res.ocrTask);
       uploadNote.textContent = t(res.reused ? 'nest.uploadReused' : 'nest.uploaded', { name });
     } catch (e) {
@@ -219,7 +218,7 @@ export function nestView(nestId: string, live: Live): PageView {
     if (timeline.pages.has(id) || pagesReading.has(id)) return;
     pagesReading.add(id);
     try {
-      const data = await gql<{ ocrTask: { id: string; pages: OcrPage[] | null } }>(OCR_PAGES, { id });
+      const data = await gql(OCR_PAGES, { id });
       timeline.pages.set(id, data.ocrTask.pages ?? []);
       render();
     } catch {
@@ -237,9 +236,7 @@ export function nestView(nestId: string, live: Live): PageView {
   function read(): Promise<void> {
     reading ??= (async () => {
       try {
-        const data = await gql<{
-          nest: Nest & { issuanceTasks: { nodes: { id: string; version: number; ocrTask: { id: string; version: number } | null }[] } };
-        }>(NEST_TASKS, { id: nestId, first: LIST_SIZE });
+        const data = await gql(NEST_TASKS, { id: nestId, first: LIST_SIZE });
         nest = data.nest;
         failure = '';
         const wanted: Promise<unknown>[] = [];
@@ -271,10 +268,10 @@ export function nestView(nestId: string, live: Live): PageView {
 
   async function fetchTask(kind: Task['__typename'], id: string): Promise<void> {
     if (kind === 'IssuanceTask') {
-      const data = await gql<{ issuanceTask: IssuanceTask }>(ISSUANCE_TASK, { id });
+      const data = await gql(ISSUANCE_TASK, { id });
       merge(data.issuanceTask);
     } else {
-      const data = await gql<{ ocrTask: OcrTask }>(OCR_TASK, { id });
+      const data = await gql(OCR_TASK, { id });
       merge(data.ocrTask);
     }
   }
@@ -285,9 +282,9 @@ export function nestView(nestId: string, live: Live): PageView {
     rerunNote.delete(issuance.id);
     render();
     try {
-      const data = await gql<{ requestOcr: { reused: boolean; task: OcrTask } }>(REQUEST_OCR, { fileId: issuance.file.id });
-      rerunNote.set(issuance.id, data.requestOcr.reused ? t('ocr.rerunReused') : t('ocr.rerunStarted'));
-      timeline.merge(data.requestOcr.task);
+      const res = orRefused((await gql(REQUEST_OCR, { fileId: issuance.file.id })).requestOcr);
+      rerunNote.set(issuance.id, res.reused ? t('ocr.rerunReused') : t('ocr.rerunStarted'));
+      timeline.merge(res.task);
     } catch (e) {
       rerunNote.set(issuance.id, e instanceof ApiError ? e.userMessage() : String(e));
     } finally {
@@ -301,7 +298,7 @@ export function nestView(nestId: string, live: Live): PageView {
     if (Date.now() - readAt < URL_MAX_AGE_MS) return; // the link's URL is still valid
     ev.preventDefault();
     try {
-      const data = await gql<{ issuanceTask: { file: { url: string } | null } }>(FILE_URL, { id: task.id });
+      const data = await gql(FILE_URL, { id: task.id });
       if (data.issuanceTask.file) location.assign(data.issuanceTask.file.url);
     } catch (e) {
       rerunNote.set(task.id, e instanceof ApiError ? e.userMessage() : String(e));
@@ -458,7 +455,7 @@ export function nestView(nestId: string, live: Live): PageView {
   async function openUpload(ev: Event, task: OcrTask): Promise<void> {
     ev.preventDefault();
     try {
-      const data = await gql<{ ocrTask: { file: { url: string } } }>(UPLOAD_URL, { id: task.id });
+      const data = await gql(UPLOAD_URL, { id: task.id });
       location.assign(data.ocrTask.file.url);
     } catch (e) {
       uploadNote.textContent = e instanceof ApiError ? e.userMessage() : String(e);
@@ -480,7 +477,7 @@ export function nestView(nestId: string, live: Live): PageView {
     stopResync();
   }
 
-  const unsubscribe = live.subscribe<{ nestTasksUpdated: Task }>(SUBSCRIPTION, { nestId }, {
+  const unsubscribe = live.subscribe(SUBSCRIPTION, { nestId }, {
     next: (data) => merge(data.nestTasksUpdated),
     error: (err) => {
       if (disposed) return;
@@ -505,6 +502,15 @@ export function nestView(nestId: string, live: Live): PageView {
   analysis.refresh();
 
   return { el, poll: () => void read(), polls: () => subscriptionFailed, tick, dispose };
+}
+
+/**
+ * orRefused is a mutation's payload, which the schema lets be null when the
+ * mutation was refused: the refusal is an error, which gql already threw.
+ */
+function orRefused<P>(payload: P | null): P {
+  if (payload == null) throw new ApiError('INTERNAL', 'the mutation answered null without an error');
+  return payload;
 }
 
 function ocrSection(task: OcrTask, pages: OcrPage[] | undefined, latest: boolean): HTMLElement {
@@ -543,9 +549,62 @@ function taskHead(tag: 'h3' | 'h4', id: string, label: string, task: Task): HTML
   return h(
     'header',
     { class: 'task-head' },
-    h(tag, { id }, label, ' ', h('span', { class: 'task-id', title: task.id }, t('task.id', { id: task.id }))),
+    h(
+      'div',
+      { class: 'task-title' },
+      h(tag, { id }, label, ' ', h('span', { class: 'task-id', title: task.id }, t('task.id', { id: task.id }))),
+      copyId(task.id),
+    ),
     statusBadge(task.status),
   );
+}
+
+/** How long "Copied" shows beside a copy button. */
+const COPIED_MS = 4000;
+/**
+ * Until when each id's note says "Copied": a live update rebuilds the card
+ * (and its button, keeping the focus on it), and the note must survive it.
+ */
+const copiedUntil = new Map<string, number>();
+
+/**
+ * copyId is a button that copies a task's whole id (the API takes nothing
+ * shorter) to the clipboard, and a note that says it did: a live region, so
+ * a screen reader hears it too. Where the clipboard is refused (a page not
+ * served over HTTPS or from localhost), the note says to select the id,
+ * which one click does.
+ */
+function copyId(id: string): HTMLElement {
+  const note = h('span', { class: 'copy-note', role: 'status' });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const show = (text: string, until: number) => {
+    clearTimeout(timer);
+    note.textContent = text;
+    timer = setTimeout(() => (note.textContent = ''), Math.max(0, until - Date.now()));
+  };
+  const until = copiedUntil.get(id) ?? 0;
+  if (until > Date.now()) show(t('task.copied'), until);
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      class: 'copy-id',
+      'aria-label': t('task.copyId', { id }),
+      'data-focus': `copy-${id}`,
+      onclick: async () => {
+        const until = Date.now() + COPIED_MS;
+        try {
+          await navigator.clipboard.writeText(id);
+          copiedUntil.set(id, until);
+          show(t('task.copied'), until);
+        } catch {
+          show(t('task.copyFailed'), until);
+        }
+      },
+    },
+    t('task.copy'),
+  );
+  return h('span', { class: 'copy' }, button, note);
 }
 
 function statusBadge(s: Status): HTMLElement {

@@ -3,26 +3,23 @@
 
 import { ApiError, gql } from './api';
 import { h } from './dom';
+import { graphql } from './gql';
+import type { NestsQuery } from './gql/graphql';
 import { formatTime, t, type Key } from './i18n';
 
-export interface Nest {
-  id: string;
-  title: string;
-  address: string;
-  registryUniqueNo: string;
-  createdAt: string;
-}
+/** A nest as the list shows it (Nests). */
+export type Nest = NestsQuery['nests']['nodes'][number];
 
-const NESTS = `query Nests($first: Int, $after: String) {
+const NESTS = graphql(`query Nests($first: Int, $after: String) {
   nests(first: $first, after: $after) {
     nodes { id title address registryUniqueNo createdAt }
     pageInfo { hasNextPage endCursor }
   }
-}`;
+}`);
 
-const CREATE_NEST = `mutation CreateNest($input: CreateNestInput!) {
+const CREATE_NEST = graphql(`mutation CreateNest($input: CreateNestInput!) {
   createNest(input: $input) { id title address registryUniqueNo createdAt }
-}`;
+}`);
 
 const PAGE_SIZE = 20;
 
@@ -60,10 +57,7 @@ export function nestsView(open: (id: string) => void): NestsView {
   async function load(): Promise<void> {
     more.disabled = true;
     try {
-      const data = await gql<{ nests: { nodes: Nest[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(
-        NESTS,
-        { first: PAGE_SIZE, after },
-      );
+      const data = await gql(NESTS, { first: PAGE_SIZE, after });
       for (const n of data.nests.nodes) list.append(nestItem(n));
       count += data.nests.nodes.length;
       after = data.nests.pageInfo.endCursor;
@@ -162,7 +156,7 @@ function createForm(open: (id: string) => void): HTMLElement {
     submit.disabled = true;
     submit.textContent = t('create.busy');
     try {
-      const data = await gql<{ createNest: Nest }>(CREATE_NEST, {
+      const data = await gql(CREATE_NEST, {
         input: {
           title: fields.title.input.value,
           address: fields.address.input.value,

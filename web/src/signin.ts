@@ -2,7 +2,10 @@
 
 import { ApiError, gql } from './api';
 import { h } from './dom';
+import { graphql } from './gql';
 import { t } from './i18n';
+
+const ME = graphql(`query Me { me { id } }`);
 
 export interface SignInView {
   el: HTMLElement;
@@ -42,7 +45,7 @@ export function signInView(notice: string, onSignedIn: (tok: string) => void): S
     submit.disabled = true;
     submit.textContent = t('signin.checking');
     try {
-      await gql<{ me: { id: string } }>('{ me { id } }', undefined, tok);
+      await gql(ME, undefined, tok);
       onSignedIn(tok);
     } catch (e) {
       const reason = e instanceof ApiError ? (e.code === 'UNAUTHENTICATED' ? e.message : e.userMessage()) : String(e);

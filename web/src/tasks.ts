@@ -3,70 +3,46 @@
 // (subscription, mutation, query) — compared by version, so a stale or
 // repeated state never overwrites a newer one.
 
-export type Status = 'PENDING' | 'PROCESSING' | 'SUCCESS' | 'FAILED';
+import { graphql } from './gql';
+import type { IssuanceFieldsFragment, OcrFieldsFragment, OcrPagesQuery, TaskStatus } from './gql/graphql';
 
-export interface TaskEvent {
-  from: Status | null;
-  to: Status;
-  errorCode: string | null;
-  attempt: number;
-  version: number;
-  at: string;
-}
+export type Status = TaskStatus;
 
-interface TaskFields {
-  id: string;
-  status: Status;
-  errorCode: string | null;
-  errorMessage: string | null;
-  attempt: number;
-  maxAttempts: number;
-  lastErrorCode: string | null;
-  nextRetryAt: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  updatedAt: string;
-  version: number;
-  events: TaskEvent[];
-}
+/** An issuance task as the console selects it (IssuanceFields). */
+export type IssuanceTask = IssuanceFieldsFragment;
 
-export interface IssuanceTask extends TaskFields {
-  __typename: 'IssuanceTask';
-  file: { id: string; size: number; url: string } | null;
-}
-
-export interface OcrTask extends TaskFields {
-  __typename: 'OcrTask';
-  pageCount: number | null;
-  /** The file read (aliased: a union selection cannot have file as both File and File!). */
-  document: { id: string };
-  issuanceTask: { id: string } | null;
-}
+/**
+ * An OCR task as the console selects it (OcrFields). The file read is
+ * aliased document: a union selection cannot have file as both File and File!.
+ */
+export type OcrTask = OcrFieldsFragment;
 
 export type Task = IssuanceTask | OcrTask;
 
-export interface OcrPage {
-  page: number;
-  text: string;
-  confidence: number;
-}
+export type TaskEvent = Task['events'][number];
 
-const TASK_FIELDS = `id status errorCode errorMessage attempt maxAttempts lastErrorCode nextRetryAt
+/** A page of an OCR task's text (OcrPages in nest.ts). */
+export type OcrPage = NonNullable<OcrPagesQuery['ocrTask']['pages']>[number];
+
+// The fields both kinds of task share are listed in each fragment: a
+// document is one template string, which codegen reads as written.
+graphql(`fragment TaskEventFields on TaskEvent { from to errorCode attempt version at }`);
+
+graphql(`fragment IssuanceFields on IssuanceTask {
+  __typename id status errorCode errorMessage attempt maxAttempts lastErrorCode nextRetryAt
   createdAt startedAt finishedAt updatedAt version
-  events { from to errorCode attempt version at }`;
-
-export const ISSUANCE_FIELDS = `fragment IssuanceFields on IssuanceTask {
-  __typename ${TASK_FIELDS}
+  events { ...TaskEventFields }
   file { id size url }
-}`;
+}`);
 
-export const OCR_FIELDS = `fragment OcrFields on OcrTask {
-  __typename ${TASK_FIELDS}
+graphql(`fragment OcrFields on OcrTask {
+  __typename id status errorCode errorMessage attempt maxAttempts lastErrorCode nextRetryAt
+  createdAt startedAt finishedAt updatedAt version
+  events { ...TaskEventFields }
   pageCount
   document: file { id }
   issuanceTask { id }
-}`;
+}`);
 
 export function isFinal(s: Status): boolean {
   return s === 'SUCCESS' || s === 'FAILED';

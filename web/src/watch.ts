@@ -5,63 +5,33 @@
 
 import { ApiError, gql } from './api';
 import { h, replace } from './dom';
+import { graphql } from './gql';
+import type { WatchAlertFragment, WatchEntryFragment, WatchInput, WatchQuery } from './gql/graphql';
 import { formatTime, formatWon, t, type Key } from './i18n';
 import type { Live } from './live';
 
-interface Entry {
-  section: string;
-  rank: string;
-  purpose: string;
-  amountLabel: string | null;
-  amount: number | null;
-  holders: { name: string }[];
-  cancelled: boolean;
-}
+graphql(`fragment WatchEntry on RegistryEntry { section rank purpose amountLabel amount holders { name } cancelled }`);
 
-interface Alert {
-  id: string;
-  kind: string;
-  severity: string;
-  message: string;
-  before: Entry | null;
-  after: Entry | null;
-  reasons: { code: string; message: string }[];
-  createdAt: string;
-  acknowledgedAt: string | null;
-}
+graphql(`fragment WatchAlert on Alert {
+  id kind severity message before { ...WatchEntry } after { ...WatchEntry } reasons { code message } createdAt acknowledgedAt
+}`);
 
-interface WatchData {
-  nest: {
-    watch: {
-      contractDate: string | null;
-      balanceDate: string | null;
-      moveInDate: string | null;
-      everyDays: number | null;
-      until: string | null;
-      checks: { id: string; purpose: string; date: string; runAt: string; status: string; note: string | null }[];
-    };
-    registryChecks: { id: string; verdict: string; outcome: string; createdAt: string; alerts: { id: string }[] }[];
-    alerts: { nodes: Alert[] };
-  };
-  watchBudget: { month: string; limit: number; used: number; remaining: number };
-}
-
-const ENTRY = 'section rank purpose amountLabel amount holders { name } cancelled';
-const ALERT = `id kind severity message before { ${ENTRY} } after { ${ENTRY} } reasons { code message } createdAt acknowledgedAt`;
-
-const QUERY = `query Watch($nestId: ID!) {
+const QUERY = graphql(`query Watch($nestId: ID!) {
   nest(id: $nestId) {
     watch { contractDate balanceDate moveInDate everyDays until checks { id purpose date runAt status note } }
     registryChecks { id verdict outcome createdAt alerts { id } }
-    alerts(first: 20) { nodes { ${ALERT} } }
+    alerts(first: 20) { nodes { ...WatchAlert } }
   }
   watchBudget { month limit used remaining }
-}`;
+}`);
 
-const SET_WATCH = `mutation SetWatch($nestId: ID!, $input: WatchInput!) { setWatch(nestId: $nestId, input: $input) { contractDate } }`;
-const CANCEL_WATCH = `mutation CancelWatch($nestId: ID!) { cancelWatch(nestId: $nestId) { contractDate } }`;
-const ACK = `mutation Ack($id: ID!) { acknowledgeAlert(id: $id) { id acknowledgedAt } }`;
-const SUBSCRIPTION = `subscription Alerts($nestId: ID) { alertRaised(nestId: $nestId) { id } }`;
+const SET_WATCH = graphql(`mutation SetWatch($nestId: ID!, $input: WatchInput!) { setWatch(nestId: $nestId, input: $input) { contractDate } }`);
+const CANCEL_WATCH = graphql(`mutation CancelWatch($nestId: ID!) { cancelWatch(nestId: $nestId) { contractDate } }`);
+const ACK = graphql(`mutation Ack($id: ID!) { acknowledgeAlert(id: $id) { id acknowledgedAt } }`);
+const SUBSCRIPTION = graphql(`subscription Alerts($nestId: ID) { alertRaised(nestId: $nestId) { id } }`);
+
+type Entry = WatchEntryFragment;
+type Alert = WatchAlertFragment;
 
 export interface WatchView {
   el: HTMLElement;
@@ -140,7 +110,7 @@ export function watchView(nestId: string, live: Live): WatchView {
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     note.textContent = '';
-    const input: Record<string, unknown> = {
+    const input: WatchInput = {
       contractDate: value(contract.input),
       balanceDate: value(balance.input),
       moveInDate: value(moveIn.input),
@@ -193,7 +163,7 @@ export function watchView(nestId: string, live: Live): WatchView {
   }
 
   let lastChecks = -1; // registry checks in the last render
-  function render(d: WatchData): void {
+  function render(d: WatchQuery): void {
     const w = d.nest.watch;
     lastChecks = d.nest.registryChecks.length;
     contract.input.value = w.contractDate ?? '';
@@ -236,7 +206,7 @@ export function watchView(nestId: string, live: Live): WatchView {
     try {
       do {
         again = false;
-        const d = await gql<WatchData>(QUERY, { nestId });
+        const d = await gql(QUERY, { nestId });
         if (!disposed) render(d);
       } while (again && !disposed);
     } catch (e) {
@@ -246,7 +216,7 @@ export function watchView(nestId: string, live: Live): WatchView {
     }
   }
 
-  const unsubscribe = live.subscribe<{ alertRaised: { id: string } }>(SUBSCRIPTION, { nestId }, {
+  const unsubscribe = live.subscribe(SUBSCRIPTION, { nestId }, {
     next: () => void refresh(),
     error: () => {},
   });

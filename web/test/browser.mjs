@@ -203,6 +203,24 @@ try {
   check(digits.includes(uniqueNo.replace(/-/g, '')), `the OCR text lacks the 고유번호 ${uniqueNo}`);
   step('OCR text shown', { pages: await ocr.locator('.page-text').count() });
 
+  // Beside the card's id, a real button copies the whole id: pressed from
+  // the keyboard, it puts the id on the clipboard (read back with the
+  // permission granted, as a user's paste would) and says "Copied".
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(base).origin });
+  await page.evaluate(() => navigator.clipboard.writeText('not the id'));
+  const copy = card.locator(':scope > .task-head').getByRole('button', { name: `Copy task id ${shownId}`, exact: true });
+  const copyTag = await copy.evaluate((el) => `${el.tagName} type=${el.getAttribute('type')} tabindex=${el.tabIndex}`);
+  check(copyTag === 'BUTTON type=button tabindex=0', `the copy control is ${copyTag}, want a focusable <button type=button>`);
+  check((await copy.innerText()).trim() === 'Copy', `the copy button reads "${await copy.innerText()}"`);
+  await copy.focus();
+  await page.keyboard.press('Enter');
+  const copied = card.locator(':scope > .task-head .copy-note[role="status"]');
+  await copied.filter({ hasText: 'Copied' }).waitFor();
+  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  check(clip === shownId, `the clipboard holds "${clip}", want the task id ${shownId}`);
+  check(await copy.evaluate((el) => el === document.activeElement), 'the focus left the copy button');
+  step('copy button copies the whole id', { clipboard: clip, note: await copied.innerText() });
+
   // A refused upload says why, in the server's words (it once read only
   // "The input is not valid."), and adds no task.
   const ocrCards = await card.locator('.task-ocr').count();
