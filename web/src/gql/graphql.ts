@@ -68,6 +68,74 @@ export type DocumentSource =
   /** A copy the tenant uploaded (a PDF or photos of its pages): it can be doctored; verify it (verifyCopy). */
   | 'UPLOADED';
 
+/**
+ * The verdict of a compared read: a RegistryVerdict, or NONE when there was nothing to judge. A separate enum rather
+ * than a nullable RegistryVerdict, so that the wire keeps the string NONE that verdict carried as a String. On the wire
+ * each value is its name.
+ */
+export type RegistryCheckVerdict =
+  /** The read was complete (an uploaded copy read in full is compared, and recorded, as COMPLETE). */
+  | 'COMPLETE'
+  /** Not recorded: a copy read in full is recorded as COMPLETE. Listed so that this enum holds every RegistryVerdict. */
+  | 'COPY_COMPLETE'
+  /** There was no read: the watch check's issuance failed, or the OCR did. */
+  | 'NONE'
+  | 'NOT_A_REGISTRY'
+  | 'PARTIAL'
+  | 'UNREADABLE'
+  | 'WRONG_DOCUMENT';
+
+/**
+ * What an entry does, whatever its wording. On the wire each value is its name, in lower case as it always was. A 부기
+ * (rank N-1: amendment, right_transfer, pledge) changes the entry it refers to and never cancels it.
+ */
+export type RegistryEntryKind =
+  /** A 부기: N번근저당권변경, N번전세권변경 (the amount or the terms). */
+  | 'amendment'
+  /** 임의경매개시결정, 강제경매개시결정. */
+  | 'auction'
+  /** N번…등기말소. */
+  | 'cancellation'
+  /** 가처분. */
+  | 'injunction'
+  /** 전세권설정. */
+  | 'jeonse'
+  /** 임차권설정: a lease registered by agreement, with its 임차보증금. */
+  | 'lease'
+  /** 주택임차권, by 임차권등기명령. */
+  | 'lease_registration'
+  /** 근저당권설정, 저당권설정. */
+  | 'mortgage'
+  /** Recognised, not judged: 등기명의인표시변경, 환매특약, … */
+  | 'other'
+  /** 소유권보존. */
+  | 'ownership_preservation'
+  /** 소유권이전, 소유권일부이전. */
+  | 'ownership_transfer'
+  /** A 부기: N번근저당권부근질권, 근질권설정 (a right on the right). */
+  | 'pledge'
+  /** 가압류. */
+  | 'provisional_attachment'
+  /** 소유권이전청구권가등기 and other 가등기. */
+  | 'provisional_registration'
+  /** A 부기: N번근저당권이전, N번전세권이전 (the holder). */
+  | 'right_transfer'
+  /** 압류. */
+  | 'seizure'
+  /** 지상권설정, 구분지상권설정. */
+  | 'surface_right'
+  /** 신탁, or a 소유권이전 whose cause is 신탁. */
+  | 'trust'
+  /** The purpose could not be read. */
+  | 'unknown';
+
+/** A section of the registry's entries. On the wire each value is its name, in lower case as it always was. */
+export type RegistrySection =
+  /** 갑구 (소유권에 관한 사항). */
+  | 'ownership'
+  /** 을구 (소유권 이외의 권리에 관한 사항). */
+  | 'rights';
+
 /** The verdict on a registry read. */
 export type RegistryVerdict =
   /** The whole document was read with confidence and its 고유번호 is the nest's: the signals are a judgement. */
@@ -95,6 +163,77 @@ export type RegistryVerdict =
    */
   | 'WRONG_DOCUMENT';
 
+/**
+ * The kinds of live entries the signals flag, most serious first: the RegistryEntryKind values of the same names. On
+ * the wire each value is its name, in lower case.
+ */
+export type RiskFlagKind =
+  /** A 경매 is under way. */
+  | 'auction'
+  /** Someone claims it (가처분). */
+  | 'injunction'
+  /** A lease registered before the tenant ranks before them (임차권설정). */
+  | 'lease'
+  /** A previous tenant's deposit was not returned (임차권등기명령). */
+  | 'lease_registration'
+  /** A creditor attached it (가압류). */
+  | 'provisional_attachment'
+  /** Someone claims it (가등기). */
+  | 'provisional_registration'
+  /** The state seized the property (압류). */
+  | 'seizure'
+  /** A 지상권 registered before the tenant ranks before them. */
+  | 'surface_right'
+  /** It is held in trust: the owner the tenant meets may not be entitled to lease it. */
+  | 'trust';
+
+/**
+ * Why a task failed: the errorCode and lastErrorCode of issuance and OCR tasks, and a TaskEvent's. One
+ * enum for both kinds, so that a selection of errorCode on both members of TaskUpdate (as
+ * nestTasksUpdated's clients make) stays valid: GraphQL requires fields of the same name in fragments
+ * on a union's members to have the same type. Each value says which kind of task it fails. On the
+ * wire each value is its name, the same string errorCode carried when it was a String.
+ */
+export type TaskErrorCode =
+  /**
+   * Issuance: the registry bot failed: it could not start, a step failed (a timeout, the registry
+   * site's 5xx), the property does not exist, or it returned no PDF. Retried with backoff, but for a
+   * property that does not exist.
+   */
+  | 'AUTOMATION_FAILED'
+  /** OCR: no result within OCR_MAX_WAIT. Not retried. */
+  | 'CALLBACK_TIMEOUT'
+  /**
+   * Issuance, only on rows of the original system, where a task could be committed without its
+   * message. A task and its job are now inserted in one transaction, so no new task gets it.
+   */
+  | 'DISPATCH_FAILED'
+  /** Issuance: the document was paid for already by another request. Never retried: a retry could pay twice. */
+  | 'DUPLICATE_PAYMENT'
+  /** OCR: the engine's job failed, or the engine no longer knows it. Not retried. */
+  | 'ENGINE_FAILED'
+  /**
+   * Both kinds: saving the result failed. An issuance is retried, and its stored PDF deleted when it
+   * finally fails.
+   */
+  | 'SAVE_FAILED'
+  /** Both kinds: the task waited PENDING too long for a worker, and the next request replaced it. */
+  | 'STALE_PENDING'
+  /**
+   * OCR: the engine could not take the document (network, 5xx, queue full: retried with backoff) or
+   * refused it (4xx: not retried).
+   */
+  | 'SUBMIT_FAILED'
+  /**
+   * Both kinds: a panic or an unclassified error, or a PROCESSING task whose job was lost (ended by the
+   * next request or by the reconciler). Not retried.
+   */
+  | 'UNKNOWN'
+  /** OCR: the engine declared the document unreadable. Not retried. */
+  | 'UNREADABLE'
+  /** Issuance: storing the PDF failed (the object store's 5xx, a timeout, a refusal). A 5xx or timeout is retried. */
+  | 'UPLOAD_FAILED';
+
 /** Where a task is in its lifecycle. A retry keeps a task PROCESSING. */
 export type TaskStatus =
   /** Final failure, with an error code. */
@@ -105,6 +244,105 @@ export type TaskStatus =
   | 'PROCESSING'
   /** Final success. */
   | 'SUCCESS';
+
+/**
+ * What a VerdictReason is about. The verdict's reasons use all but the last group; an alert's reasons (Alert.reasons,
+ * COULD_NOT_VERIFY) use these and the last group. On the wire each value is its name.
+ */
+export type VerdictReasonCode =
+  /** The printed 소재지 is another property's (WRONG_DOCUMENT). */
+  | 'ADDRESS_MISMATCH'
+  /** The 소재지 read from a page image differs from the nest's address. */
+  | 'ADDRESS_MISREAD'
+  /** A 근저당권 or 전세권 with no amount read. */
+  | 'AMOUNT_MISSING'
+  /** An amount was printed but did not parse. */
+  | 'AMOUNT_UNREAD'
+  /** A blank space of a row or more inside 갑구 or 을구: an entry whited out or erased. */
+  | 'BLANK_ROW'
+  /** A 말소 names a purpose its target's rank does not have; the target is not taken as cancelled. */
+  | 'CANCELLATION_MISMATCH'
+  /** A 말소 whose named purpose was not read cancels a key entry by its rank alone. */
+  | 'CANCELLATION_UNCHECKED'
+  /** An uploaded copy whose 열람일시 was not read (or was read as a day still to come). */
+  | 'COPY_UNDATED'
+  /** A key fact was not taken as read (see RegistryEntry.corrections). */
+  | 'CORRECTED_FACT'
+  /** A key entry's 접수 date was not read. */
+  | 'DATE_MISSING'
+  /** The 접수 dates contradict the register's order or the copy's date: one was misread. */
+  | 'DATE_ORDER'
+  /** 을구 is printed with neither an entry nor 기록사항 없음 read. */
+  | 'EMPTY_SECTION'
+  /** Alerts only: a COMPLETE read lacks entries the previous COMPLETE read had. */
+  | 'ENTRIES_MISSING'
+  /** A holder's name or number was not read as a name and a number. */
+  | 'HOLDER_GARBLED'
+  /** An entry with no right holder read. */
+  | 'HOLDER_MISSING'
+  /** A note: a struck-through row known only from its 말소. */
+  | 'INFERRED_ENTRY'
+  /** A key entry was read with low confidence. */
+  | 'LOW_CONFIDENCE'
+  /** The OCR's confidence over a page is low (UNREADABLE). */
+  | 'LOW_PAGE_QUALITY'
+  /** -- 이하여백 -- was not found: the end of the document was not read. */
+  | 'MISSING_END'
+  /** A 표제부, 갑구 or 을구 heading was not found. */
+  | 'MISSING_HEADING'
+  /** The footers print more pages than were read. */
+  | 'MISSING_PAGE'
+  /**
+   * Nothing of a registry certificate's form was read from a page read with confidence (NOT_A_REGISTRY). On an alert,
+   * also a NOT_A_REGISTRY read's verdict when it gave no other reason.
+   */
+  | 'NOT_A_REGISTRY'
+  /** No 갑구 or 을구 entry was read (UNREADABLE). */
+  | 'NO_ENTRIES'
+  /** No 소유권 entry was read, so no owner (UNREADABLE). */
+  | 'NO_OWNER'
+  /** Alerts only: the issuance or the OCR failed, so there was no read to judge. */
+  | 'NO_READ'
+  /** An uploaded copy printed more than 7 days ago: what was registered since is not in it. */
+  | 'OLD_COPY'
+  /** The ownership entries could not be followed (a 지분 passed on by a holder who holds none). */
+  | 'OWNERSHIP_UNRESOLVED'
+  /** Alerts only: the read was PARTIAL and its verdict gave no other reason. */
+  | 'PARTIAL'
+  /** A 순위번호 is missing: an entry was not read. */
+  | 'RANK_GAP'
+  /** A 순위번호 was inferred where nothing confirms it. */
+  | 'RANK_GUESSED'
+  /** A page image is covered in specks: characters may be misread. */
+  | 'SPECKED_COPY'
+  /** A note: a 말소 names the entry, but no strike line was seen through it. */
+  | 'STRIKE_NOT_SEEN'
+  /** Struck through on the page, but no 말소 names it. */
+  | 'STRIKE_ONLY'
+  /** The 주요 등기사항 요약 and the document's body disagree on a live entry or owner. */
+  | 'SUMMARY_MISMATCH'
+  /** A 주요 등기사항 요약 was printed but not read in full. */
+  | 'SUMMARY_UNREAD'
+  /** An uploaded PDF's text layer and its page images disagree on a key fact. */
+  | 'TEXT_LAYER_MISMATCH'
+  /** An uploaded PDF's text layer could not be checked against its page images. */
+  | 'TEXT_LAYER_UNCHECKED'
+  /** The 고유번호 is another property's (WRONG_DOCUMENT). */
+  | 'UNIQUE_NO_MISMATCH'
+  /** The 고유번호 differs from the nest's in a digit or two: likely misread. */
+  | 'UNIQUE_NO_MISREAD'
+  /** The 고유번호 was not read: the document cannot be matched to the nest. */
+  | 'UNIQUE_NO_MISSING'
+  /** Lines of a row were read but not its first line: an entry was not read. */
+  | 'UNPLACED_ROW'
+  /** Alerts only: the read was UNREADABLE and its verdict gave no other reason. */
+  | 'UNREADABLE'
+  /** Text printed in 갑구 or 을구 on a page image was not read (faint text too). */
+  | 'UNREAD_TEXT'
+  /** A live entry whose 등기목적 was not read. */
+  | 'UNRECOGNIZED_ENTRY'
+  /** Alerts only: the read was WRONG_DOCUMENT and its verdict gave no other reason. */
+  | 'WRONG_DOCUMENT';
 
 export type WatchCheckStatus =
   /** The dates changed or the watch was cancelled before it ran. */
@@ -143,11 +381,11 @@ export type VerifyCopyMutationVariables = Exact<{
 
 export type VerifyCopyMutation = { verifyCopy: { reused: boolean, verification: { id: string, status: CopyVerificationStatus } } };
 
-export type AnalysisRefFragment = { section: string, rank: string, purpose: string, kind: string };
+export type AnalysisRefFragment = { section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind };
 
-export type AnalysisEntryFragment = { section: string, rank: string, purpose: string, kind: string, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> };
+export type AnalysisEntryFragment = { section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> };
 
-export type CopyCheckFragment = { id: string, status: CopyVerificationStatus, message: string | null, file: { id: string }, differences: Array<{ kind: CopyDifferenceKind, section: string, rank: string, purpose: string, afterCopy: boolean, serious: boolean, message: string, copyEntry: { section: string, rank: string, purpose: string, kind: string, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> } | null, registryEntry: { section: string, rank: string, purpose: string, kind: string, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> } | null }> };
+export type CopyCheckFragment = { id: string, status: CopyVerificationStatus, message: string | null, file: { id: string }, differences: Array<{ kind: CopyDifferenceKind, section: RegistrySection, rank: string, purpose: string, afterCopy: boolean, serious: boolean, message: string, copyEntry: { section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> } | null, registryEntry: { section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> } | null }> };
 
 export type RegistryAnalysisQueryVariables = Exact<{
   id: string | number;
@@ -156,7 +394,7 @@ export type RegistryAnalysisQueryVariables = Exact<{
 }>;
 
 
-export type RegistryAnalysisQuery = { nest: { id: string, copyVerification: { id: string, status: CopyVerificationStatus, message: string | null, file: { id: string }, differences: Array<{ kind: CopyDifferenceKind, section: string, rank: string, purpose: string, afterCopy: boolean, serious: boolean, message: string, copyEntry: { section: string, rank: string, purpose: string, kind: string, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> } | null, registryEntry: { section: string, rank: string, purpose: string, kind: string, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> } | null }> } | null, registryAnalysis: { source: DocumentSource, parserVersion: number, analyzedAt: string, verdict: RegistryVerdict, advice: string, error: string | null, ocrTask: { id: string }, file: { id: string }, reasons: Array<{ code: string, message: string, section: string | null, rank: string | null, note: boolean }>, verification: { id: string, status: CopyVerificationStatus, message: string | null, file: { id: string }, differences: Array<{ kind: CopyDifferenceKind, section: string, rank: string, purpose: string, afterCopy: boolean, serious: boolean, message: string, copyEntry: { section: string, rank: string, purpose: string, kind: string, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> } | null, registryEntry: { section: string, rank: string, purpose: string, kind: string, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> } | null }> } | null, registry: { warnings: Array<string>, printedAt: string | null, title: { address: string, uniqueNo: string, buildingName: string, buildingNumber: string, unitNumber: string, areaM2: number }, ownership: Array<{ section: string, rank: string, purpose: string, kind: string, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> }>, rights: Array<{ section: string, rank: string, purpose: string, kind: string, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> }> } | null, findings: { ownership: { since: string | null, recentTransfer: boolean, owners: Array<{ name: string, role: string, share: string | null }>, entries: Array<{ section: string, rank: string, purpose: string, kind: string }> }, mortgages: { total: number, entries: Array<{ section: string, rank: string, purpose: string, kind: string }> }, jeonse: { total: number, entries: Array<{ section: string, rank: string, purpose: string, kind: string }> }, flags: Array<{ kind: string, total: number | null, entries: Array<{ section: string, rank: string, purpose: string, kind: string }> }>, ratio: { value: number, mortgages: number, jeonse: number, leases: number, deposit: number, price: number } | null } } | null } };
+export type RegistryAnalysisQuery = { nest: { id: string, copyVerification: { id: string, status: CopyVerificationStatus, message: string | null, file: { id: string }, differences: Array<{ kind: CopyDifferenceKind, section: RegistrySection, rank: string, purpose: string, afterCopy: boolean, serious: boolean, message: string, copyEntry: { section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> } | null, registryEntry: { section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> } | null }> } | null, registryAnalysis: { source: DocumentSource, parserVersion: number, analyzedAt: string, verdict: RegistryVerdict, advice: string, error: string | null, ocrTask: { id: string }, file: { id: string }, reasons: Array<{ code: VerdictReasonCode, message: string, section: RegistrySection | null, rank: string | null, note: boolean }>, verification: { id: string, status: CopyVerificationStatus, message: string | null, file: { id: string }, differences: Array<{ kind: CopyDifferenceKind, section: RegistrySection, rank: string, purpose: string, afterCopy: boolean, serious: boolean, message: string, copyEntry: { section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> } | null, registryEntry: { section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> } | null }> } | null, registry: { warnings: Array<string>, printedAt: string | null, title: { address: string, uniqueNo: string, buildingName: string, buildingNumber: string, unitNumber: string, areaM2: number }, ownership: Array<{ section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> }>, rights: Array<{ section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind, received: string | null, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ role: string, name: string, share: string | null }> }> } | null, findings: { ownership: { since: string | null, recentTransfer: boolean, owners: Array<{ name: string, role: string, share: string | null }>, entries: Array<{ section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind }> }, mortgages: { total: number, entries: Array<{ section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind }> }, jeonse: { total: number, entries: Array<{ section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind }> }, flags: Array<{ kind: RiskFlagKind, total: number | null, entries: Array<{ section: RegistrySection, rank: string, purpose: string, kind: RegistryEntryKind }> }>, ratio: { value: number, mortgages: number, jeonse: number, leases: number, deposit: number, price: number } | null } } | null } };
 
 export type NestTasksQueryVariables = Exact<{
   id: string | number;
@@ -171,14 +409,14 @@ export type IssuanceTaskQueryVariables = Exact<{
 }>;
 
 
-export type IssuanceTaskQuery = { issuanceTask: { __typename: 'IssuanceTask', id: string, status: TaskStatus, errorCode: string | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: string | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: string | null, attempt: number, version: number, at: string }>, file: { id: string, size: number, url: string } | null } };
+export type IssuanceTaskQuery = { issuanceTask: { __typename: 'IssuanceTask', id: string, status: TaskStatus, errorCode: TaskErrorCode | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: TaskErrorCode | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: TaskErrorCode | null, attempt: number, version: number, at: string }>, file: { id: string, size: number, url: string } | null } };
 
 export type OcrTaskQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type OcrTaskQuery = { ocrTask: { __typename: 'OcrTask', id: string, status: TaskStatus, errorCode: string | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: string | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, pageCount: number | null, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: string | null, attempt: number, version: number, at: string }>, document: { id: string }, issuanceTask: { id: string } | null } };
+export type OcrTaskQuery = { ocrTask: { __typename: 'OcrTask', id: string, status: TaskStatus, errorCode: TaskErrorCode | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: TaskErrorCode | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, pageCount: number | null, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: TaskErrorCode | null, attempt: number, version: number, at: string }>, document: { id: string }, issuanceTask: { id: string } | null } };
 
 export type OcrPagesQueryVariables = Exact<{
   id: string | number;
@@ -207,8 +445,8 @@ export type NestTasksUpdatedSubscriptionVariables = Exact<{
 
 
 export type NestTasksUpdatedSubscription = { nestTasksUpdated:
-    | { __typename: 'IssuanceTask', id: string, status: TaskStatus, errorCode: string | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: string | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: string | null, attempt: number, version: number, at: string }>, file: { id: string, size: number, url: string } | null }
-    | { __typename: 'OcrTask', id: string, status: TaskStatus, errorCode: string | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: string | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, pageCount: number | null, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: string | null, attempt: number, version: number, at: string }>, document: { id: string }, issuanceTask: { id: string } | null }
+    | { __typename: 'IssuanceTask', id: string, status: TaskStatus, errorCode: TaskErrorCode | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: TaskErrorCode | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: TaskErrorCode | null, attempt: number, version: number, at: string }>, file: { id: string, size: number, url: string } | null }
+    | { __typename: 'OcrTask', id: string, status: TaskStatus, errorCode: TaskErrorCode | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: TaskErrorCode | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, pageCount: number | null, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: TaskErrorCode | null, attempt: number, version: number, at: string }>, document: { id: string }, issuanceTask: { id: string } | null }
    };
 
 export type RequestIssuanceMutationVariables = Exact<{
@@ -216,7 +454,7 @@ export type RequestIssuanceMutationVariables = Exact<{
 }>;
 
 
-export type RequestIssuanceMutation = { requestIssuance: { reused: boolean, task: { __typename: 'IssuanceTask', id: string, status: TaskStatus, errorCode: string | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: string | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: string | null, attempt: number, version: number, at: string }>, file: { id: string, size: number, url: string } | null } } | null };
+export type RequestIssuanceMutation = { requestIssuance: { reused: boolean, task: { __typename: 'IssuanceTask', id: string, status: TaskStatus, errorCode: TaskErrorCode | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: TaskErrorCode | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: TaskErrorCode | null, attempt: number, version: number, at: string }>, file: { id: string, size: number, url: string } | null } } | null };
 
 export type UploadRegistryMutationVariables = Exact<{
   nestId: string | number;
@@ -224,7 +462,7 @@ export type UploadRegistryMutationVariables = Exact<{
 }>;
 
 
-export type UploadRegistryMutation = { uploadRegistry: { reused: boolean, ocrTask: { __typename: 'OcrTask', id: string, status: TaskStatus, errorCode: string | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: string | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, pageCount: number | null, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: string | null, attempt: number, version: number, at: string }>, document: { id: string }, issuanceTask: { id: string } | null } } | null };
+export type UploadRegistryMutation = { uploadRegistry: { reused: boolean, ocrTask: { __typename: 'OcrTask', id: string, status: TaskStatus, errorCode: TaskErrorCode | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: TaskErrorCode | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, pageCount: number | null, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: TaskErrorCode | null, attempt: number, version: number, at: string }>, document: { id: string }, issuanceTask: { id: string } | null } } | null };
 
 export type UploadRegistryPagesMutationVariables = Exact<{
   nestId: string | number;
@@ -232,14 +470,14 @@ export type UploadRegistryPagesMutationVariables = Exact<{
 }>;
 
 
-export type UploadRegistryPagesMutation = { uploadRegistryPages: { reused: boolean, ocrTask: { __typename: 'OcrTask', id: string, status: TaskStatus, errorCode: string | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: string | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, pageCount: number | null, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: string | null, attempt: number, version: number, at: string }>, document: { id: string }, issuanceTask: { id: string } | null } } | null };
+export type UploadRegistryPagesMutation = { uploadRegistryPages: { reused: boolean, ocrTask: { __typename: 'OcrTask', id: string, status: TaskStatus, errorCode: TaskErrorCode | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: TaskErrorCode | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, pageCount: number | null, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: TaskErrorCode | null, attempt: number, version: number, at: string }>, document: { id: string }, issuanceTask: { id: string } | null } } | null };
 
 export type RequestOcrMutationVariables = Exact<{
   fileId: string | number;
 }>;
 
 
-export type RequestOcrMutation = { requestOcr: { reused: boolean, task: { __typename: 'OcrTask', id: string, status: TaskStatus, errorCode: string | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: string | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, pageCount: number | null, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: string | null, attempt: number, version: number, at: string }>, document: { id: string }, issuanceTask: { id: string } | null } } | null };
+export type RequestOcrMutation = { requestOcr: { reused: boolean, task: { __typename: 'OcrTask', id: string, status: TaskStatus, errorCode: TaskErrorCode | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: TaskErrorCode | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, pageCount: number | null, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: TaskErrorCode | null, attempt: number, version: number, at: string }>, document: { id: string }, issuanceTask: { id: string } | null } } | null };
 
 export type NestsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -261,22 +499,22 @@ export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type MeQuery = { me: { id: string } };
 
-export type TaskEventFieldsFragment = { from: TaskStatus | null, to: TaskStatus, errorCode: string | null, attempt: number, version: number, at: string };
+export type TaskEventFieldsFragment = { from: TaskStatus | null, to: TaskStatus, errorCode: TaskErrorCode | null, attempt: number, version: number, at: string };
 
-export type IssuanceFieldsFragment = { __typename: 'IssuanceTask', id: string, status: TaskStatus, errorCode: string | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: string | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: string | null, attempt: number, version: number, at: string }>, file: { id: string, size: number, url: string } | null };
+export type IssuanceFieldsFragment = { __typename: 'IssuanceTask', id: string, status: TaskStatus, errorCode: TaskErrorCode | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: TaskErrorCode | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: TaskErrorCode | null, attempt: number, version: number, at: string }>, file: { id: string, size: number, url: string } | null };
 
-export type OcrFieldsFragment = { __typename: 'OcrTask', id: string, status: TaskStatus, errorCode: string | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: string | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, pageCount: number | null, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: string | null, attempt: number, version: number, at: string }>, document: { id: string }, issuanceTask: { id: string } | null };
+export type OcrFieldsFragment = { __typename: 'OcrTask', id: string, status: TaskStatus, errorCode: TaskErrorCode | null, errorMessage: string | null, attempt: number, maxAttempts: number, lastErrorCode: TaskErrorCode | null, nextRetryAt: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, updatedAt: string, version: number, pageCount: number | null, events: Array<{ from: TaskStatus | null, to: TaskStatus, errorCode: TaskErrorCode | null, attempt: number, version: number, at: string }>, document: { id: string }, issuanceTask: { id: string } | null };
 
-export type WatchEntryFragment = { section: string, rank: string, purpose: string, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ name: string }> };
+export type WatchEntryFragment = { section: RegistrySection, rank: string, purpose: string, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ name: string }> };
 
-export type WatchAlertFragment = { id: string, kind: AlertKind, severity: AlertSeverity, message: string, createdAt: string, acknowledgedAt: string | null, before: { section: string, rank: string, purpose: string, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ name: string }> } | null, after: { section: string, rank: string, purpose: string, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ name: string }> } | null, reasons: Array<{ code: string, message: string }> };
+export type WatchAlertFragment = { id: string, kind: AlertKind, severity: AlertSeverity, message: string, createdAt: string, acknowledgedAt: string | null, before: { section: RegistrySection, rank: string, purpose: string, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ name: string }> } | null, after: { section: RegistrySection, rank: string, purpose: string, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ name: string }> } | null, reasons: Array<{ code: VerdictReasonCode, message: string }> };
 
 export type WatchQueryVariables = Exact<{
   nestId: string | number;
 }>;
 
 
-export type WatchQuery = { nest: { watch: { contractDate: string | null, balanceDate: string | null, moveInDate: string | null, everyDays: number | null, until: string | null, checks: Array<{ id: string, purpose: WatchPurpose, date: string, runAt: string, status: WatchCheckStatus, note: string | null }> }, registryChecks: Array<{ id: string, verdict: string, outcome: CheckOutcome, createdAt: string, alerts: Array<{ id: string }> }>, alerts: { nodes: Array<{ id: string, kind: AlertKind, severity: AlertSeverity, message: string, createdAt: string, acknowledgedAt: string | null, before: { section: string, rank: string, purpose: string, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ name: string }> } | null, after: { section: string, rank: string, purpose: string, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ name: string }> } | null, reasons: Array<{ code: string, message: string }> }> } }, watchBudget: { month: string, limit: number, used: number, remaining: number } };
+export type WatchQuery = { nest: { watch: { contractDate: string | null, balanceDate: string | null, moveInDate: string | null, everyDays: number | null, until: string | null, checks: Array<{ id: string, purpose: WatchPurpose, date: string, runAt: string, status: WatchCheckStatus, note: string | null }> }, registryChecks: Array<{ id: string, verdict: RegistryCheckVerdict, outcome: CheckOutcome, createdAt: string, alerts: Array<{ id: string }> }>, alerts: { nodes: Array<{ id: string, kind: AlertKind, severity: AlertSeverity, message: string, createdAt: string, acknowledgedAt: string | null, before: { section: RegistrySection, rank: string, purpose: string, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ name: string }> } | null, after: { section: RegistrySection, rank: string, purpose: string, amountLabel: string | null, amount: number | null, cancelled: boolean, holders: Array<{ name: string }> } | null, reasons: Array<{ code: VerdictReasonCode, message: string }> }> } }, watchBudget: { month: string, limit: number, used: number, remaining: number } };
 
 export type SetWatchMutationVariables = Exact<{
   nestId: string | number;
