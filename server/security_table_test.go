@@ -578,7 +578,7 @@ func bodyRows(add func(...secRow)) {
 		{"variables as a list", "application/json", `{"query": "{ __typename }", "variables": ["` + secretText + `"]}`, 400},
 		{"two JSON values", "application/json", `{"query": "{ __typename }"} {"query": "` + secretText + `"}`, 400},
 		{"an empty body", "application/json", ``, 400},
-		{"an unknown content type", "text/plain", `{"query": "{ __typename }", "x": "` + secretText + `"}`, 0},
+		{"an unknown content type", "text/plain", `{"query": "{ __typename }", "x": "` + secretText + `"}`, 415},
 		{"a query that does not parse", "application/json", `{"query": "{ nests(` + secretText + `"}`, 200},
 	} {
 		add(secRow{name: "body: " + tc.name, status: tc.status, absent: []string{secretText}, unchanged: true,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/dungji/dungji/graph"
 	"github.com/dungji/dungji/jobs"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -67,7 +68,16 @@ const (
 	codeAliasLimit      = "ALIAS_LIMIT_EXCEEDED"
 	codeDepthLimit      = "DEPTH_LIMIT_EXCEEDED"
 	codeComplexityLimit = "COMPLEXITY_LIMIT_EXCEEDED"
+	// codeIntrospectionLimit refuses __schema asked for more than once, or
+	// more than MaxIntrospectionRoots __schema and __type fields.
+	codeIntrospectionLimit = "INTROSPECTION_LIMIT_EXCEEDED"
 )
+
+// MaxIntrospectionRoots bounds the __schema and __type fields of an
+// operation, once expanded; __schema is answered once at most. Neither is
+// priced (the cost counts the API's objects), and 99 aliases of a whole
+// __schema answered 5.6 MB to an anonymous caller.
+const MaxIntrospectionRoots = 10
 
 // DefaultCostLimit is the most objects an operation's answer may hold: a
 // page of 100 nests with 10 issuance tasks each and every field of a task
@@ -75,6 +85,15 @@ const (
 // have, and events) is about 126,500; 100 nests × 100 tasks with every
 // field is 1.26 million and refused.
 const DefaultCostLimit = 200_000
+
+// A refusal by a bound is a request error, as a validation error is: under
+// application/graphql-response+json it is 400 with no "data" (it was 200
+// with "data": null), under application/json 200 (graphQLOverHTTP).
+func init() {
+	for _, code := range []string{codeFragmentLimit, codeSelectionLimit, codeSpreadLimit, codeAliasLimit, codeDepthLimit, codeComplexityLimit, codeIntrospectionLimit} {
+		errcode.RegisterErrorType(code, errcode.KindProtocol)
+	}
+}
 
 // operationBounds refuses, before validation, a document that expands
 // past the bounds above, and after it an operation whose answer could
@@ -133,6 +152,9 @@ type shape struct {
 	// introSelfNested when that is under __schema or __type.
 	listsBelow                  uint8
 	selfNested, introSelfNested bool
+	// schemas and introRoots count __schema fields, and __schema and
+	// __type fields, saturating past their bounds.
+	schemas, introRoots int
 }
 
 func (s *shape) add(o shape, depth int) {
@@ -144,6 +166,8 @@ func (s *shape) add(o shape, depth int) {
 	s.introDepth = max(s.introDepth, o.introDepth)
 	s.introLists = max(s.introLists, o.introLists)
 	s.listsBelow |= o.listsBelow
+	s.schemas = sat(s.schemas, o.schemas, 1)
+	s.introRoots = sat(s.introRoots, o.introRoots, MaxIntrospectionRoots)
 	s.selfNested = s.selfNested || o.selfNested
 	s.introSelfNested = s.introSelfNested || o.introSelfNested
 }
@@ -193,6 +217,12 @@ func checkShape(doc *ast.QueryDocument) (err *gqlerror.Error, visits int) {
 				if s.Alias != "" && s.Alias != s.Name {
 					one.aliases = 1
 				}
+				switch s.Name {
+				case "__schema":
+					one.schemas, one.introRoots = 1, 1
+				case "__type":
+					one.introRoots = 1
+				}
 				out.add(one, 1)
 				if len(s.SelectionSet) > 0 {
 					sub := walk(s.SelectionSet)
@@ -233,6 +263,10 @@ func checkShape(doc *ast.QueryDocument) (err *gqlerror.Error, visits int) {
 			return boundError(codeDepthLimit, "the introspection is nested more than %d levels deep", MaxIntrospectionDepth), visits
 		case s.introLists > MaxIntrospectionLists:
 			return boundError(codeDepthLimit, "the introspection nests more than %d lists (types, fields, args, …)", MaxIntrospectionLists), visits
+		case s.schemas > 1:
+			return boundError(codeIntrospectionLimit, "the operation asks for __schema more than once: once is the whole schema"), visits
+		case s.introRoots > MaxIntrospectionRoots:
+			return boundError(codeIntrospectionLimit, "the operation has more than %d __schema and __type fields", MaxIntrospectionRoots), visits
 		case s.introSelfNested:
 			return boundError(codeDepthLimit, "the introspection nests a list in itself (fields of a field's type's fields, …)"), visits
 		}

@@ -126,6 +126,11 @@ func TestGraphQLBodyLimits(t *testing.T) {
 		{"an array of numbers (a batch of non-requests)", "application/json", `[1,2]`, 400, "operation 0 of the batch: the body must be a JSON object"},
 		{"not JSON", "application/json", `{"query":`, 400, "not a GraphQL request"},
 		{"query not a string", "application/json", `{"query":42}`, 400, "not a GraphQL request"},
+		{"empty", "application/json", ``, 400, "the body is empty"},
+		{"null", "application/json", `null`, 400, "not null"},
+		{"text/plain", "text/plain", `{"query":"{ __typename }"}`, 415, "a GraphQL POST is application/json"},
+		{"no content type", "", `{"query":"{ __typename }"}`, 415, "a body with no Content-Type"},
+		{"application/graphql", "application/graphql", `{ __typename }`, 415, "not application/graphql"},
 		{"an upload may be larger", "multipart/form-data; boundary=x", multipartUpload("x", strings.Repeat("a", MaxGraphQLBody+1)), 204, ""},
 		{"a form that is no upload request", "multipart/form-data; boundary=x", strings.Repeat("a", MaxGraphQLBody+1), 400, "multipart request spec"},
 	} {

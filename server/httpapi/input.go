@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -150,8 +151,11 @@ func checkLiteral(field string, v *ast.Value) *gqlerror.Error {
 // with a message that never quotes the body (gqlgen's echoes all of it).
 // It reports whether the request may go on.
 func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
-	if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
+	if r.Method != http.MethodPost {
 		return true
+	}
+	if r.Body == nil {
+		r.Body = http.NoBody
 	}
 	if r.ContentLength > n {
 		// Declared too large: refused before a byte of it is read.
@@ -175,6 +179,13 @@ func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
 		return false
 	}
 	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "application/json" && mt != "multipart/form-data" {
+		// GraphQL over HTTP: a POST is application/json (an upload
+		// multipart/form-data); gqlgen answered anything else 400 in
+		// text/plain with no code.
+		writeGraphQLError(w, http.StatusUnsupportedMediaType, "a GraphQL POST is application/json (an upload multipart/form-data), not "+cmp.Or(mt, "a body with no Content-Type"), jobs.CodeBadRequest)
+		return false
+	}
 	if isBatch(r, body) {
 		if problem := batchProblem(body); problem != "" {
 			writeGraphQLError(w, http.StatusBadRequest, "the request body is not a GraphQL batch: "+problem, jobs.CodeBadRequest)
@@ -331,6 +342,12 @@ func short(s string) string {
 func graphQLRequestProblem(body []byte) string {
 	if p := textProblem(body); p != "" {
 		return p
+	}
+	switch string(bytes.TrimSpace(body)) {
+	case "":
+		return "the body is empty; it must be a JSON object {\"query\": …}"
+	case "null":
+		return "the body must be a JSON object {\"query\": …}, not null"
 	}
 	var req struct {
 		Query         *string        `json:"query"`
