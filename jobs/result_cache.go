@@ -33,7 +33,7 @@ type resultReadsKey struct{}
 // WithResultReads gives a response (a GraphQL response, each event of a
 // subscription) its decoded results and its text budget.
 func WithResultReads(ctx context.Context) context.Context {
-	return context.WithValue(ctx, resultReadsKey{}, &resultReads{decoded: map[string]*ocrResult{}})
+	return context.WithValue(ctx, resultReadsKey{}, &resultReads{})
 }
 
 // decodeResult decodes a task's stored result, read by raw, once per
@@ -56,6 +56,11 @@ func decodeResult(ctx context.Context, id string, read func() ([]byte, error)) (
 		return nil, err
 	}
 	if rr != nil {
+		if rr.decoded == nil {
+			// Made when first used: a subscription keeps its first
+			// response's context for its whole life.
+			rr.decoded = map[string]*ocrResult{}
+		}
 		rr.decoded[id] = r
 	}
 	return r, nil
