@@ -356,78 +356,117 @@ func figure(c, limit int) string {
 const saturated = 1 << 40
 
 // costOf is the most objects the operation's answer can hold (graph/cost.go
-// says how lists are priced). An interface's or union's fragments are all
-// counted, an upper bound; introspection is free (it is bounded by its
-// shape, and served only in development). visits is the selections it
-// looked at: each of the document's once, twice for a fragment on a
-// connection.
+// says how lists are priced). It prices the answer as GraphQL executes it:
+// fragments are merged into the selection set they are spread in, the
+// fields of one response key are merged into one (a fragment spread ten
+// times, or a field that ten fragments select, is answered once), and a
+// selection that @skip or @include leaves out costs nothing. An
+// interface's or union's fragments on different types are all counted, an
+// upper bound; introspection is free (it is bounded by its shape, and
+// served only in development). checkShape has bounded what the document
+// expands to before this walk, which looks at each selection once for
+// each time its fragment is expanded: visits says how many.
 func costOf(schema *ast.Schema, op *ast.OperationDefinition, vars map[string]any) (price, visits int) {
-	// A fragment's price is linear in the page it is spread under (only a
-	// connection's edges and nodes hold the page): a + b·page, from its
-	// price under no page and under a page of one.
-	type linear struct{ a, b int }
-	memo := map[*ast.FragmentDefinition]*linear{}
-	var set func(sels ast.SelectionSet, page int) int
-	set = func(sels ast.SelectionSet, page int) int {
-		total := 0
-		for _, sel := range sels {
-			visits++
-			switch s := sel.(type) {
-			case *ast.Field:
-				if s.Definition == nil || s.ObjectDefinition == nil || strings.HasPrefix(s.Name, "__") {
-					continue
-				}
-				typ := schema.Types[s.Definition.Type.Name()]
-				if typ == nil || (typ.Kind != ast.Object && typ.Kind != ast.Interface && typ.Kind != ast.Union) {
-					continue // scalars come with their object
-				}
-				inner := 0
-				paged := s.Definition.Arguments.ForName("first") != nil || s.Definition.Arguments.ForName("last") != nil
-				if paged {
-					args := s.ArgumentMap(vars)
-					inner = graph.PageSize(intArg(args["first"]), intArg(args["last"]))
-				}
-				each := min(1+set(s.SelectionSet, inner), saturated)
-				if !isList(s.Definition.Type) {
-					total = min(total+each, saturated)
-					continue
-				}
-				n, ok := graph.ListSizes[s.ObjectDefinition.Name+"."+s.Name]
-				if ids, byID := s.ArgumentMap(vars)["ids"].([]any); byID && s.Definition.Arguments.ForName("ids") != nil {
-					n, ok = len(ids), true
-				}
-				if !ok {
-					// A connection's edges and nodes hold its page; a
-					// list priced nowhere (TestEveryListIsPriced) the
-					// largest page.
-					n = jobs.MaxPageSize
-					if strings.HasSuffix(s.ObjectDefinition.Name, "Connection") && (s.Name == "edges" || s.Name == "nodes") {
-						n = page
+	// group is the fields of one response key in one selection set, with
+	// their selection sets, merged.
+	type group struct {
+		field *ast.Field
+		sets  []ast.SelectionSet
+	}
+	var merged func(sets []ast.SelectionSet, page int) int
+	merged = func(sets []ast.SelectionSet, page int) int {
+		var order []*group
+		groups := map[string]*group{}
+		spread := map[string]bool{}
+		var collect func(set ast.SelectionSet)
+		collect = func(set ast.SelectionSet) {
+			for _, sel := range set {
+				visits++
+				switch s := sel.(type) {
+				case *ast.Field:
+					if leftOut(s.Directives, vars) || s.Definition == nil || s.ObjectDefinition == nil || strings.HasPrefix(s.Name, "__") {
+						continue
 					}
-				}
-				total = min(total+min(n*each, saturated), saturated)
-			case *ast.InlineFragment:
-				total = min(total+set(s.SelectionSet, page), saturated)
-			case *ast.FragmentSpread:
-				if s.Definition == nil {
-					continue
-				}
-				f, ok := memo[s.Definition]
-				if !ok {
-					memo[s.Definition] = &linear{} // a cycle (refused by validation) prices nothing
-					f = &linear{a: set(s.Definition.SelectionSet, 0)}
-					if strings.HasSuffix(s.Definition.TypeCondition, "Connection") {
-						f.b = set(s.Definition.SelectionSet, 1) - f.a
+					// Fields of one key on different types (an
+					// interface's fragments) are kept apart: an upper
+					// bound.
+					key := s.ObjectDefinition.Name + "." + s.Name + ":" + s.Alias
+					g := groups[key]
+					if g == nil {
+						g = &group{field: s}
+						groups[key] = g
+						order = append(order, g)
 					}
-					memo[s.Definition] = f
+					if len(s.SelectionSet) > 0 {
+						g.sets = append(g.sets, s.SelectionSet)
+					}
+				case *ast.InlineFragment:
+					if !leftOut(s.Directives, vars) {
+						collect(s.SelectionSet)
+					}
+				case *ast.FragmentSpread:
+					if s.Definition == nil || spread[s.Name] || leftOut(s.Directives, vars) {
+						continue
+					}
+					spread[s.Name] = true // a cycle, refused by validation, ends here too
+					collect(s.Definition.SelectionSet)
 				}
-				c := min(f.a+min(f.b*page, saturated), saturated)
-				total = min(total+c, saturated)
 			}
+		}
+		for _, set := range sets {
+			collect(set)
+		}
+		total := 0
+		for _, g := range order {
+			total = min(total+fieldCost(schema, g.field, g.sets, page, vars, merged), saturated)
 		}
 		return total
 	}
-	return set(op.SelectionSet, 0), visits
+	return merged([]ast.SelectionSet{op.SelectionSet}, 0), visits
+}
+
+// fieldCost is what one (merged) field's answer can hold: one object, or a
+// list of them, with what its selection sets hold.
+func fieldCost(schema *ast.Schema, f *ast.Field, sets []ast.SelectionSet, page int, vars map[string]any,
+	merged func([]ast.SelectionSet, int) int) int {
+	typ := schema.Types[f.Definition.Type.Name()]
+	if typ == nil || (typ.Kind != ast.Object && typ.Kind != ast.Interface && typ.Kind != ast.Union) {
+		return 0 // scalars come with their object
+	}
+	args := f.ArgumentMap(vars)
+	inner := 0
+	if f.Definition.Arguments.ForName("first") != nil || f.Definition.Arguments.ForName("last") != nil {
+		inner = graph.PageSize(intArg(args["first"]), intArg(args["last"]))
+	}
+	each := min(1+merged(sets, inner), saturated)
+	if !isList(f.Definition.Type) {
+		return each
+	}
+	n, ok := graph.ListSizes[f.ObjectDefinition.Name+"."+f.Name]
+	if ids, byID := args["ids"].([]any); byID && f.Definition.Arguments.ForName("ids") != nil {
+		n, ok = len(ids), true
+	}
+	if !ok {
+		// A connection's edges and nodes hold its page; a list priced
+		// nowhere (TestEveryListIsPriced) the largest page.
+		n = jobs.MaxPageSize
+		if strings.HasSuffix(f.ObjectDefinition.Name, "Connection") && (f.Name == "edges" || f.Name == "nodes") {
+			n = page
+		}
+	}
+	return min(n*each, saturated)
+}
+
+// leftOut reports whether @skip(if: true) or @include(if: false) leaves a
+// selection out of the answer.
+func leftOut(ds ast.DirectiveList, vars map[string]any) bool {
+	for _, d := range ds {
+		on, _ := d.ArgumentMap(vars)["if"].(bool)
+		if d.Name == "skip" && on || d.Name == "include" && !on {
+			return true
+		}
+	}
+	return false
 }
 
 // isList reports whether a field's type is a list (non-null or not).

@@ -235,8 +235,9 @@ func TestOperationBoundsWorkIsLinear(t *testing.T) {
 }
 
 // FuzzOperationBounds: any document within the parser's token limit is
-// shaped and priced in work linear in it — each of its selections looked
-// at once by each walk — whatever it expands to.
+// shaped in work linear in it — each of its selections looked at once —
+// whatever it expands to; one within the bounds is priced looking at each
+// selection once for each spread of its fragment (MaxSpreads bounds them).
 func FuzzOperationBounds(f *testing.F) {
 	for _, s := range []string{fragmentBomb(25, "__typename"), fragmentBomb(60, "me { id }"), repeat(50, "a: me { id }"), nested(14),
 		`{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { id } } } } }`,
@@ -261,7 +262,7 @@ func FuzzOperationBounds(f *testing.F) {
 			return
 		}
 		for _, op := range doc.Operations {
-			if _, visits := costOf(es.Schema(), op, nil); visits > 2*limit {
+			if _, visits := costOf(es.Schema(), op, nil); visits > (MaxSpreads+1)*limit {
 				t.Fatalf("cost: %d visits for %d selections", visits, limit)
 			}
 		}
@@ -372,6 +373,18 @@ func TestCostPricesWhatAnAnswerCanHold(t *testing.T) {
 		{"a fragment on a connection holds each page it is spread under",
 			`{ a: nests(first: 50) { ...C } b: nests(first: 100) { ...C } } fragment C on NestConnection { nodes { id } edges { node { id } } }`,
 			nil, (1 + 50 + 50*2) + (1 + 100 + 100*2)},
+		// Answered as GraphQL executes it: a fragment spread 50 times,
+		// and one field three fragments select, are each answered once.
+		// 1 + 10 × (1 + 1 + 10).
+		{"a fragment spread 50 times is answered once", "{ nests(first: 10) { nodes { " + strings.Repeat("...T ", 50) + "} } } fragment T on Nest { issuanceTasks(first: 10) { nodes { id } } }", nil, 121},
+		// 1 + 10 × (1 + 1 + 10 × (1 + nest)).
+		{"one field selected by three fragments is merged", `{ nests(first: 10) { nodes { issuanceTasks(first: 10) { nodes { id } } ...A ...B } } }
+			fragment A on Nest { issuanceTasks(first: 10) { nodes { status } } }
+			fragment B on Nest { issuanceTasks(first: 10) { nodes { nest { id } } } }`, nil, 221},
+		{"aliases are answered apart", `{ nests(first: 10) { nodes { a: issuanceTasks(first: 10) { nodes { id } } b: issuanceTasks(first: 10) { nodes { id } } } } }`, nil, 1 + 10*(1+2*(1+10))},
+		{"@include(if: false) costs nothing", `query($x: Boolean!) { me { id } nests(first: 100) @include(if: $x) { nodes { id } } }`, map[string]any{"x": false}, 1},
+		{"@include(if: true) costs its answer", `query($x: Boolean!) { me { id } nests(first: 100) @include(if: $x) { nodes { id } } }`, map[string]any{"x": true}, 1 + 1 + 100},
+		{"@skip(if: true) on a fragment costs nothing", `{ me { id } ...N @skip(if: true) } fragment N on Query { nests(first: 100) { nodes { id } } }`, nil, 1},
 		{"introspection is free", `{ __schema { types { name fields { name } } } }`, nil, 0},
 		// 1 + 100 × (2 + 100 × (1 + 1 + 1 + 100)).
 		{"lists nested 100 × 100 × 100", `{ nests(first: 100) { nodes { issuanceTasks(first: 100) { nodes { nest { issuanceTasks(first: 100) { nodes { id } } } } } } } }`, nil, 1030201},
