@@ -25,15 +25,31 @@ const CodeAnswerTooLarge Code = "ANSWER_TOO_LARGE"
 type resultReads struct {
 	mu      sync.Mutex
 	decoded map[string]*ocrResult
-	text    atomic.Int64
+	// text is the OCR text answered so far: the response's own, or its
+	// batch's (WithAnswerTextBudget).
+	text *atomic.Int64
 }
 
 type resultReadsKey struct{}
 
+type answerTextKey struct{}
+
 // WithResultReads gives a response (a GraphQL response, each event of a
-// subscription) its decoded results and its text budget.
+// subscription) its decoded results and its text budget, which is the
+// batch's when ctx has one.
 func WithResultReads(ctx context.Context) context.Context {
-	return context.WithValue(ctx, resultReadsKey{}, &resultReads{})
+	text, _ := ctx.Value(answerTextKey{}).(*atomic.Int64)
+	if text == nil {
+		text = new(atomic.Int64)
+	}
+	return context.WithValue(ctx, resultReadsKey{}, &resultReads{text: text})
+}
+
+// WithAnswerTextBudget makes the responses made under ctx (a batch's
+// operations) share one MaxAnswerText: ten operations in a batch carried
+// ten times 32 MiB.
+func WithAnswerTextBudget(ctx context.Context) context.Context {
+	return context.WithValue(ctx, answerTextKey{}, new(atomic.Int64))
 }
 
 // decodeResult decodes a task's stored result, read by raw, once per
@@ -66,8 +82,8 @@ func decodeResult(ctx context.Context, id string, read func() ([]byte, error)) (
 	return r, nil
 }
 
-// SpendAnswerText counts n bytes of OCR text against the response's
-// MaxAnswerText; past it the field asking is refused, saying why.
+// SpendAnswerText counts n bytes of OCR text against the response's (or
+// its batch's) MaxAnswerText; past it the field asking is refused, saying why.
 func SpendAnswerText(ctx context.Context, n int) error {
 	rr, _ := ctx.Value(resultReadsKey{}).(*resultReads)
 	if rr == nil {

@@ -8,7 +8,8 @@ import (
 
 // TestAnswerTextIsBounded: a response's OCR text is counted across its
 // fields and refused past MaxAnswerText with its own code; another
-// response has its own budget; without one (a worker) nothing is counted.
+// response has its own budget, the operations of a batch share one; without
+// one (a worker) nothing is counted.
 func TestAnswerTextIsBounded(t *testing.T) {
 	t.Parallel()
 	ctx := WithResultReads(context.Background())
@@ -27,6 +28,14 @@ func TestAnswerTextIsBounded(t *testing.T) {
 	}
 	if err := SpendAnswerText(context.Background(), 10*MaxAnswerText); err != nil {
 		t.Fatalf("outside a response: %v", err)
+	}
+	// A batch's responses share one budget.
+	batch := WithAnswerTextBudget(context.Background())
+	if err := SpendAnswerText(WithResultReads(batch), MaxAnswerText); err != nil {
+		t.Fatal(err)
+	}
+	if err := SpendAnswerText(WithResultReads(batch), 1); !errors.As(err, &je) || je.Code != CodeAnswerTooLarge {
+		t.Fatalf("the second operation of a batch past the batch's limit: %v", err)
 	}
 }
 

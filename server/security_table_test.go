@@ -707,6 +707,28 @@ func graphQLLimitRows(add func(...secRow)) {
 		send: func(e *secEnv) secAnswer { return e.gql("", bomb(30), nil) }})
 	add(secRow{name: "limits: a fragment bomb of 30 by GET, anonymous", status: 200, code: "SELECTION_LIMIT_EXCEEDED",
 		send: func(e *secEnv) secAnswer { return e.get("/graphql?query=" + url.QueryEscape(bomb(30))) }})
+	// Errors that multiply: 500 selections of one field with different
+	// arguments (14 KB) were 123,760 conflict errors, 30 MB; ten of them
+	// in a batch 301 MB and 1.3 GB of the server's memory.
+	var conflicts strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&conflicts, "nests(first: %d) { __typename } ", i%101)
+	}
+	conflicting := "{ " + conflicts.String() + "}"
+	boundedErrors := func(e *secEnv, a secAnswer, most int) secAnswer {
+		if n := strings.Count(a.body, `"message"`); n == 0 || n > most || len(a.body) > 100*most*most {
+			e.t.Errorf("%d errors in %d bytes; want 1 to %d", n, len(a.body), most)
+		}
+		return a
+	}
+	add(secRow{name: "limits: 500 conflicting selections, anonymous: a few errors, not 123,760", status: 200, code: "GRAPHQL_VALIDATION_FAILED",
+		send: func(e *secEnv) secAnswer { return boundedErrors(e, e.gql("", conflicting, nil), httpapi.MaxRuleErrors) }})
+	add(secRow{name: "limits: a batch of ten of them, anonymous", status: 200,
+		send: func(e *secEnv) secAnswer {
+			one, _ := json.Marshal(map[string]any{"query": conflicting})
+			batch := "[" + strings.TrimSuffix(strings.Repeat(string(one)+",", httpapi.MaxBatch), ",") + "]"
+			return boundedErrors(e, e.post("/graphql", "application/json", batch), httpapi.MaxBatch*httpapi.MaxRuleErrors)
+		}})
 	add(secRow{name: "introspection: development answers", only: "development", status: 200, code: "-",
 		send: func(e *secEnv) secAnswer { return e.gql("", `{ __schema { queryType { name } } }`, nil) }})
 	add(secRow{name: "introspection: production refuses", only: "production", status: 200, code: "FORBIDDEN",
@@ -756,6 +778,16 @@ func methodRows(add func(...secRow)) {
 				return a
 			}})
 	}
+	add(secRow{name: "method: OPTIONS /graphql names the methods its 405 names", status: 204, header: "Allow",
+		send: func(e *secEnv) secAnswer {
+			opts, _ := http.NewRequest(http.MethodOptions, e.base+"/graphql", nil)
+			patch, _ := http.NewRequest(http.MethodPatch, e.base+"/graphql", nil)
+			a, refused := e.do(opts), e.do(patch)
+			if got, want := a.header.Get("Allow"), refused.header.Get("Allow"); got != want || want == "" {
+				e.t.Errorf("OPTIONS: Allow %q; PATCH's 405: Allow %q", got, want)
+			}
+			return a
+		}})
 	add(secRow{name: "path: NUL in a REST path is a 4xx", status: 0, unchanged: true,
 		send: func(e *secEnv) secAnswer {
 			req, _ := http.NewRequest(http.MethodGet, e.base+"/nests/"+e.nest+"/analysis/registry/issue/%00", nil)

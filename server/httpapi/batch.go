@@ -20,8 +20,9 @@ import (
 // the array of their answers, in order. Each operation runs as a request
 // of its own, one after the other, through everything a single request
 // goes through (its bounds, its answer's GraphQL-over-HTTP shape); the
-// whole batch is one body (MaxGraphQLBody), one REQUEST_TIMEOUT and one
-// cost: its operations' costs are added up against the same limit.
+// whole batch is one body (MaxGraphQLBody), one REQUEST_TIMEOUT, one cost
+// (its operations' costs are added up against the same limit) and one
+// jobs.MaxAnswerText of OCR text.
 
 // MaxBatch is the most operations one batched request may carry (Apollo's
 // BatchHttpLink sends at most 10 by default).
@@ -90,7 +91,7 @@ func batches(h http.Handler) http.Handler {
 		}
 		var ops []json.RawMessage
 		_ = json.Unmarshal(body, &ops) // checked by readGraphQLBody
-		ctx := context.WithValue(r.Context(), batchCostKey{}, &batchCost{})
+		ctx := jobs.WithAnswerTextBudget(context.WithValue(r.Context(), batchCostKey{}, &batchCost{}))
 		var out bytes.Buffer
 		out.WriteByte('[')
 		contentType := ""

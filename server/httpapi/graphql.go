@@ -104,6 +104,7 @@ func NewGraphQLHandler(svc *jobs.Service, o GraphQLOptions) http.Handler {
 	// "Did you mean …?" would describe the schema that production hides.
 	srv.SetDisableSuggestion(!o.Dev)
 	srv.SetParserTokenLimit(parserTokenLimit)
+	srv.SetValidationRulesFn(cappedRules)
 	srv.AroundOperations(graphQLSpans(o.Tracer))
 	srv.SetErrorPresenter(withoutSuggestions(!o.Dev, graph.ErrorPresenter(log)))
 	srv.SetRecoverFunc(graph.RecoverFunc(log))

@@ -161,6 +161,7 @@ func (s *statusOnly) Write(b []byte) (int, error) {
 // graphql-sse's single-connection mode (reserve and stop a stream), and
 // OPTIONS for a CORS preflight. A WebSocket upgrade is a GET.
 func graphQLMethods(next http.Handler) http.Handler {
+	const graphQLAllow = corsMethods // the methods a preflight allows
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodGet:
@@ -173,9 +174,15 @@ func graphQLMethods(next http.Handler) http.Handler {
 					}
 				}
 			}
-		case http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodOptions:
+		case http.MethodOptions:
+			// A CORS preflight from a listed origin is answered before
+			// this (cors); any other OPTIONS is told what a 405 says.
+			w.Header().Set("Allow", graphQLAllow)
+			w.WriteHeader(http.StatusNoContent)
+			return
+		case http.MethodPost, http.MethodPut, http.MethodDelete:
 		default:
-			w.Header().Set("Allow", "GET, POST, PUT, DELETE, OPTIONS")
+			w.Header().Set("Allow", graphQLAllow)
 			writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"errors": []map[string]any{{
 				"message":    r.Method + " is not allowed on /graphql: queries are GET or POST, mutations POST, graphql-sse streams PUT and DELETE",
 				"extensions": map[string]any{"code": "METHOD_NOT_ALLOWED"}}}})
