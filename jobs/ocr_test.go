@@ -98,6 +98,18 @@ func TestApplyOCRResult(t *testing.T) {
 			t.Fatalf("file text %q %v", text, err)
 		}
 	})
+	t.Run("a NUL in the text is stored as U+FFFD", func(t *testing.T) {
+		_, o := issueDocument(t, b)
+		// PostgreSQL's text and jsonb hold no NUL: storing it failed.
+		out, err := b.svc.ApplyOCRResult(ctx, succeeded("engine-nul", o.ID, "page\x00 one", "two"))
+		if err != nil || out != OCRApplied {
+			t.Fatalf("%s %v", out, err)
+		}
+		pages, err := OCRPages(b.ocrTask(t, o.ID))
+		if err != nil || len(pages) != 2 || pages[0].Text != "page\uFFFD one" {
+			t.Fatalf("pages %+v %v", pages, err)
+		}
+	})
 	t.Run("duplicates and a late FAILED change nothing", func(t *testing.T) {
 		before := count(t, b.db, "SELECT count(*) FROM task_events WHERE task_id = ?", o.ID)
 		var wg sync.WaitGroup

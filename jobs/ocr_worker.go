@@ -316,8 +316,9 @@ type ocrResult struct {
 // nothing. OCR never changes the issuance task.
 func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOutcome, error) {
 	if !ocr.ValidJobID(ej.JobID) {
-		return "", InvalidInput("job_id", "job_id is required")
+		return "", InvalidInput("job_id", "job_id is required: at most 200 characters of text, no control characters")
 	}
+	ej.Pages = ocr.WithoutNUL(ej.Pages)
 	var outcome OCRCallbackOutcome
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t := new(db.OCRTask)

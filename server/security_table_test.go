@@ -819,6 +819,15 @@ func edgeInputRows(add func(...secRow)) {
 			body := `{"query":"mutation($in: CreateNestInput!) { createNest(input: $in) { id } }","variables":{"in":{"title":"a\ud800b","address":"x","registryUniqueNo":"11012021003412"}}}`
 			return e.post("/graphql", "application/json", body, "Authorization", "Bearer "+e.token("alice", false))
 		}})
+	add(secRow{name: "UTF-8: an escaped lone surrogate in a GraphQL string literal is refused, not stored as U+FFFD", status: 200, code: "BAD_USER_INPUT", field: "input.title", unchanged: true,
+		present: []string{"half a surrogate pair"},
+		send: func(e *secEnv) secAnswer {
+			return e.gql("alice", `mutation { createNest(input: {title: "\udc00\ud800 block", address: "a", registryUniqueNo: "11012021003412"}) { id } }`, nil)
+		}})
+	add(secRow{name: "UTF-8: a surrogate pair escaped in a GraphQL string literal is text", status: 200, code: "-",
+		send: func(e *secEnv) secAnswer {
+			return e.gql("alice", `mutation { createNest(input: {title: "\ud83c\udfe0 home", address: "a", registryUniqueNo: "11012021003412"}) { id } }`, nil)
+		}})
 	add(secRow{name: "UTF-8: an escaped lone surrogate in a REST body is 400", status: 400, code: "BAD_USER_INPUT",
 		send: func(e *secEnv) secAnswer {
 			return e.post("/webhooks/endpoints", "application/json", `{"url":"https://93.184.215.14/\udc00"}`,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -138,6 +139,29 @@ type Page struct {
 	// misread even where the engine is sure of them (measured: 90 % of
 	// entry fields right against 99 % on a clean copy).
 	Specked bool `json:"specked,omitempty"`
+}
+
+// WithoutNUL returns pages with every NUL in their text replaced by
+// U+FFFD, the character for one that could not be read: PostgreSQL's text
+// and jsonb cannot hold a NUL, and an engine's result carrying one failed
+// to store (500 to the callback, a retried deadline check, the task left
+// PROCESSING). pages is not changed.
+func WithoutNUL(pages []Page) []Page {
+	clean := func(s string) string { return strings.ReplaceAll(s, "\x00", "\uFFFD") }
+	out := make([]Page, len(pages))
+	for i, p := range pages {
+		p.Text, p.Source = clean(p.Text), clean(p.Source)
+		p.Lines = slices.Clone(p.Lines)
+		for k := range p.Lines {
+			p.Lines[k].Text, p.Lines[k].Repaired = clean(p.Lines[k].Text), clean(p.Lines[k].Repaired)
+		}
+		if p.Image != nil {
+			img := WithoutNUL([]Page{*p.Image})[0]
+			p.Image = &img
+		}
+		out[i] = p
+	}
+	return out
 }
 
 // Page sources.

@@ -29,7 +29,7 @@ import (
 // literalCheck refuses number literals that do not fit 64 bits (an Int
 // such as 99999999999999999999, a Float such as 1e400) before execution:
 // gqlparser panics converting them to argument values, which would be a
-// 500. Variables are checked by the scalars' own coercion (graph/scalar).
+// 500; and string literals that escape half a surrogate pair. Variables are checked by the scalars' own coercion (graph/scalar).
 type literalCheck struct{}
 
 var _ interface {
@@ -130,6 +130,15 @@ func checkLiteral(field string, v *ast.Value) *gqlerror.Error {
 			if err := checkLiteral(field+"."+c.Name, c.Value); err != nil {
 				return err
 			}
+		}
+	case ast.StringValue, ast.BlockValue:
+		// gqlparser reads "\ud800" alone as U+FFFD, which would be
+		// stored; the same escape in JSON is refused (textProblem).
+		if p := v.Position; p != nil && p.Src != nil && 0 <= p.Start && p.Start < p.End && p.End <= len(p.Src.Input) &&
+			loneSurrogateEscape([]byte(p.Src.Input[p.Start:p.End])) >= 0 {
+			err := gqlerror.ErrorPosf(v.Position, "%s: the string escapes half a surrogate pair (\\uD800 to \\uDFFF alone): it is not text", field)
+			err.Extensions = map[string]any{"code": string(jobs.CodeBadUserInput), "field": field}
+			return err
 		}
 	}
 	if !bad {
