@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -43,6 +44,16 @@ func ParseID(field, id string) (string, error) {
 
 func newID() string { return uuid.Must(uuid.NewV7()).String() }
 
+// plainText reports whether s has no control character (a newline, a bell,
+// an escape) and no bidirectional embedding, override or isolate (U+202A to
+// U+202E, U+2066 to U+2069), which make a title shown elsewhere read other
+// than it is ("\u202egnp.exe" shows as "exe.png").
+func plainText(s string) bool {
+	return !strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069
+	})
+}
+
 // CreateNest creates a nest owned by the caller.
 func (s *Service) CreateNest(ctx context.Context, in NewNest) (*db.Nest, error) {
 	actor, err := RequireActor(ctx)
@@ -56,10 +67,15 @@ func (s *Service) CreateNest(ctx context.Context, in NewNest) (*db.Nest, error) 
 		return nil, InvalidInput("input.title", "title is required")
 	case utf8.RuneCountInString(title) > 200:
 		return nil, InvalidInput("input.title", "title is longer than 200 characters")
+	case !plainText(title):
+		return nil, InvalidInput("input.title", "title has a control character or a bidirectional override: it is one line of plain text")
 	case address == "":
 		return nil, InvalidInput("input.address", "address is required")
 	case utf8.RuneCountInString(address) > 500:
 		return nil, InvalidInput("input.address", "address is longer than 500 characters")
+	}
+	if !plainText(address) {
+		return nil, InvalidInput("input.address", "address has a control character or a bidirectional override: it is one line of plain text")
 	}
 	uniqueNo, ok := NormalizeUniqueNo(in.RegistryUniqueNo)
 	if !ok {

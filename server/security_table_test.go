@@ -578,6 +578,8 @@ func bodyRows(add func(...secRow)) {
 		{"variables as a list", "application/json", `{"query": "{ __typename }", "variables": ["` + secretText + `"]}`, 400},
 		{"two JSON values", "application/json", `{"query": "{ __typename }"} {"query": "` + secretText + `"}`, 400},
 		{"an empty body", "application/json", ``, 400},
+		// A proxy reading the first "query" would see another operation.
+		{"query given twice", "application/json", `{"query": "{ __typename }", "query": "{ me { id } }", "x": "` + secretText + `"}`, 400},
 		{"an unknown content type", "text/plain", `{"query": "{ __typename }", "x": "` + secretText + `"}`, 415},
 		{"a query that does not parse", "application/json", `{"query": "{ nests(` + secretText + `"}`, 200},
 	} {
@@ -819,6 +821,22 @@ func edgeInputRows(add func(...secRow)) {
 			body := `{"query":"mutation($in: CreateNestInput!) { createNest(input: $in) { id } }","variables":{"in":{"title":"a\ud800b","address":"x","registryUniqueNo":"11012021003412"}}}`
 			return e.post("/graphql", "application/json", body, "Authorization", "Bearer "+e.token("alice", false))
 		}})
+	for _, tc := range []struct{ name, title, address, field string }{
+		{"a bidirectional override in a title", "\u202egnp.exe", "a", "input.title"},
+		{"a bell in a title", "home\u0007", "a", "input.title"},
+		{"a newline in an address", "home", "서울\n마포구", "input.address"},
+	} {
+		add(secRow{name: "text: " + tc.name + " is refused", status: 200, code: "BAD_USER_INPUT", field: tc.field, unchanged: true,
+			send: func(e *secEnv) secAnswer {
+				return e.gql("alice", `mutation($t: String!, $a: String!) { createNest(input: {title: $t, address: $a, registryUniqueNo: "11012021003412"}) { id } }`,
+					map[string]any{"t": tc.title, "a": tc.address})
+			}})
+	}
+	add(secRow{name: "text: an emoji joined by U+200D in a title is text", status: 200, code: "-",
+		send: func(e *secEnv) secAnswer {
+			return e.gql("alice", `mutation($t: String!) { createNest(input: {title: $t, address: "a", registryUniqueNo: "11012021003412"}) { id } }`,
+				map[string]any{"t": "우리 집 👨\u200d👩\u200d👧"})
+		}})
 	add(secRow{name: "UTF-8: an escaped lone surrogate in a GraphQL string literal is refused, not stored as U+FFFD", status: 200, code: "BAD_USER_INPUT", field: "input.title", unchanged: true,
 		present: []string{"half a surrogate pair"},
 		send: func(e *secEnv) secAnswer {
@@ -902,6 +920,14 @@ func headerRows(add func(...secRow)) {
 				send: func(e *secEnv) secAnswer { return e.get(path) }})
 		}
 	}
+	add(secRow{name: "headers: a user's GET /graphql answer is not cached", status: 200, code: "-",
+		send: func(e *secEnv) secAnswer {
+			a := e.get("/graphql?query=%7Bme%7Bid%7D%7D", "Authorization", "Bearer "+e.token("alice", false))
+			if got := a.header.Get("Cache-Control"); got != "no-store" {
+				e.t.Errorf("Cache-Control: %q, want no-store", got)
+			}
+			return a
+		}})
 	add(secRow{name: "CORS: no header for a foreign origin", status: 0, absent: []string{},
 		send: func(e *secEnv) secAnswer {
 			a := e.get("/graphql?query=%7B__typename%7D", "Origin", "https://evil.example")

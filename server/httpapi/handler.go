@@ -188,6 +188,9 @@ func graphQLMethods(next http.Handler) http.Handler {
 				"extensions": map[string]any{"code": "METHOD_NOT_ALLOWED"}}}})
 			return
 		}
+		// An answer is one user's: no cache keeps it (a GET query's
+		// answer was cacheable, with no Vary: Authorization).
+		w.Header().Set("Cache-Control", "no-store")
 		next.ServeHTTP(w, r)
 	})
 }

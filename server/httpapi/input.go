@@ -374,6 +374,11 @@ func graphQLRequestProblem(body []byte) string {
 		if dec.More() {
 			return "more than one JSON value"
 		}
+		if k := duplicateKey(body); k != "" {
+			// encoding/json keeps the last: a proxy that reads the
+			// first would see another operation than the one run.
+			return fmt.Sprintf("%q is given twice", k)
+		}
 		return ""
 	case errors.As(err, &syntax):
 		return fmt.Sprintf("invalid JSON at byte %d", syntax.Offset)
@@ -386,6 +391,32 @@ func graphQLRequestProblem(body []byte) string {
 	default:
 		return "invalid JSON"
 	}
+}
+
+// duplicateKey is a key the JSON object body has twice ("" if none, or if
+// body is not an object).
+func duplicateKey(body []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return k
+		}
+		seen[k] = true
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return ""
+		}
+	}
+	return ""
 }
 
 // jsonKind turns a json.UnmarshalTypeError's Value into words.
