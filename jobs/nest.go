@@ -33,10 +33,13 @@ func NormalizeUniqueNo(s string) (string, bool) {
 	return strings.ReplaceAll(s, "-", ""), true
 }
 
-// ParseID checks that id is a UUID and returns it in canonical form.
+// ParseID checks that id is a UUID as the API writes one (36 characters,
+// in either case) and returns it in canonical form: the other spellings
+// uuid.Parse takes ({…}, urn:uuid:…, 32 digits without dashes) are not ids
+// the API ever gave out.
 func ParseID(field, id string) (string, error) {
 	u, err := uuid.Parse(id)
-	if err != nil {
+	if err != nil || len(id) != 36 {
 		return "", InvalidInput(field, "%s is not a valid id", field)
 	}
 	return u.String(), nil

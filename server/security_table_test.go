@@ -517,6 +517,9 @@ func strictInputRows(add func(...secRow)) {
 		}, "s"},
 		{"NUL in an ID", `query($id: ID!) { nest(id: $id) { id } }`, func(*secEnv) map[string]any { return map[string]any{"id": "01\x00"} }, "id"},
 		{"boolean for ID", `query($id: ID!) { nest(id: $id) { id } }`, func(*secEnv) map[string]any { return map[string]any{"id": true} }, "id"},
+		{"an id in braces", `query($id: ID!) { nest(id: $id) { id } }`, func(e *secEnv) map[string]any { return map[string]any{"id": "{" + e.nest + "}"} }, "nestId"},
+		{"an id as a URN", `query($id: ID!) { nest(id: $id) { id } }`, func(e *secEnv) map[string]any { return map[string]any{"id": "urn:uuid:" + e.nest} }, "nestId"},
+		{"an id without dashes", `query($id: ID!) { nest(id: $id) { id } }`, func(e *secEnv) map[string]any { return map[string]any{"id": strings.ReplaceAll(e.nest, "-", "")} }, "nestId"},
 		{"string for Int64 deposit", `query($id: ID!, $d: Int64) { nest(id: $id) { registryAnalysis(deposit: $d) { __typename } } }`, func(e *secEnv) map[string]any {
 			return map[string]any{"id": e.nest, "d": "100"}
 		}, "deposit"},
