@@ -11,8 +11,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/dungji/dungji/jobs/retry"
 )
 
 // EventsChannel is the NOTIFY channel that wakes event tails. Its payload
@@ -56,7 +54,11 @@ type EventTail struct {
 	// were not lost, but consumers may re-read their state. An error drops
 	// the connection again.
 	OnResync func(ctx context.Context) error
-	Logger   *slog.Logger
+	// Reconnect is the wait before the attempt-th reconnection in a row
+	// (default: Poll each time). The service passes its retry backoff; db
+	// imports nothing of the packages above it.
+	Reconnect func(attempt int) time.Duration
+	Logger    *slog.Logger
 
 	mu        sync.Mutex
 	connected bool
@@ -91,9 +93,6 @@ func (t *EventTail) PID() uint32 {
 	return t.conn.PgConn().PID()
 }
 
-// tailReconnect is the wait before each reconnection of an event tail.
-var tailReconnect = retry.Backoff{InitialInterval: 100 * time.Millisecond, BackoffCoefficient: 2, MaxInterval: 5 * time.Second}
-
 // Run tails until ctx ends, reconnecting with backoff.
 func (t *EventTail) Run(ctx context.Context) error {
 	if t.Poll <= 0 {
@@ -114,7 +113,10 @@ func (t *EventTail) Run(ctx context.Context) error {
 		t.mu.Lock()
 		t.connected, t.conn = false, nil
 		t.mu.Unlock()
-		backoff := tailReconnect.Delay("", attempt)
+		backoff := t.Poll
+		if t.Reconnect != nil {
+			backoff = t.Reconnect(attempt)
+		}
 		log.Warn("event tail: connection lost; reconnecting", "err", err, "backoff", backoff)
 		select {
 		case <-ctx.Done():

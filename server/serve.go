@@ -26,6 +26,7 @@ import (
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/retry"
 	"github.com/dungji/dungji/server/auth"
 	"github.com/dungji/dungji/server/config"
 	"github.com/dungji/dungji/server/httpapi"
@@ -84,6 +85,9 @@ const (
 	RoleAPI    Role = "api"
 	RoleWorker Role = "worker"
 )
+
+// tailReconnect is the wait before each reconnection of the event tail.
+var tailReconnect = retry.Backoff{InitialInterval: 100 * time.Millisecond, BackoffCoefficient: 2, MaxInterval: 5 * time.Second}
 
 func (r Role) api() bool     { return r == RoleAll || r == RoleAPI }
 func (r Role) workers() bool { return r == RoleAll || r == RoleWorker }
@@ -270,7 +274,8 @@ func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger,
 	}
 	if role.api() {
 		a.hub = a.service.Hub()
-		a.tail = &db.EventTail{URL: a.db.URL, OnEvents: a.hub.OnEvents, OnResync: a.hub.OnResync, Logger: log}
+		a.tail = &db.EventTail{URL: a.db.URL, OnEvents: a.hub.OnEvents, OnResync: a.hub.OnResync, Logger: log,
+			Reconnect: func(attempt int) time.Duration { return tailReconnect.Delay("", attempt) }}
 	}
 	a.riverUIUser, a.riverUIPassword = cfg.RiverUIUser, cfg.RiverUIPassword
 	if a.riverUIUser == "" && cfg.Dev() {
