@@ -65,7 +65,27 @@ func boundsServer(t testing.TB) http.Handler {
 	srv.Use(literalCheck{})
 	srv.Use(&operationBounds{costLimit: DefaultCostLimit, tokenLimit: parserTokenLimit})
 	srv.SetParserTokenLimit(parserTokenLimit)
+	srv.SetValidationRulesFn(cappedRules)
 	return srv
+}
+
+// TestValidationErrorsAreCapped: a rule reports at most MaxRuleErrors
+// errors an operation: 50 selections of node(id:) with different ids
+// conflict 1,225 times.
+func TestValidationErrorsAreCapped(t *testing.T) {
+	t.Parallel()
+	body, _ := json.Marshal(map[string]any{"query": "{ " + conflicting(MaxSameKey) + "}"})
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(string(body)))
+	req.Header.Set("Content-Type", "application/json")
+	boundsServer(t).ServeHTTP(rec, req)
+	var out struct{ Errors []struct{ Message string } }
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Errors) != MaxRuleErrors || !strings.Contains(out.Errors[0].Message, "conflict") {
+		t.Fatalf("%d errors (%d bytes), want %d conflicts", len(out.Errors), rec.Body.Len(), MaxRuleErrors)
+	}
 }
 
 func postQuery(t testing.TB, h http.Handler, query string) (code, message string) {
@@ -108,7 +128,14 @@ func TestOperationBounds(t *testing.T) {
 		{"a fragment bomb of 100", fragmentBomb(100, "__typename"), codeFragmentLimit, "defines 100 fragments; the limit is 50"},
 		{"a fragment bomb of 500", fragmentBomb(500, "__typename"), codeFragmentLimit, "defines 500 fragments"},
 		{"1001 fields", repeat(1001, "__typename"), codeSelectionLimit, "more than 1000"},
-		{"1000 fields", repeat(1000, "__typename"), "", ""},
+		{"1000 fields", thousandFields(), "", ""},
+		// Validation compares every two fields of one key in a set.
+		{"50 selections of one field", repeat(50, `node(id: "x") { id }`), "", ""},
+		{"51 selections of one field", repeat(51, `node(id: "x") { id }`), codeSelectionLimit, `"node" is selected 51 times in one selection set`},
+		{"499 conflicting selections in a fragment", "{ ...A } fragment A on Query { " + conflicting(499) + " }", codeSelectionLimit, `"node" is selected 499 times`},
+		{"one field from 60 fragments", sixtyFragments(), codeFragmentLimit, "defines 60 fragments"},
+		{"one field from 30 fragments, 2 each, merged", thirtyFragments(), codeSelectionLimit, `"node" is selected 60 times`},
+		{"fields of one key in fields merged from fragments", nestedMerge(), codeSelectionLimit, `"nodes" is selected 60 times`},
 		{"101 aliases", repeat(101, "a: __typename"), codeAliasLimit, "more than 100 aliased"},
 		{"201 spreads", repeat(201, "...F") + " fragment F on Query { __typename }", codeSpreadLimit, "more than 200 times"},
 		{"13 levels", nested(13), codeDepthLimit, "more than 12 levels"},
@@ -127,6 +154,69 @@ func TestOperationBounds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// thousandFields is 1000 fields of different keys: 100 aliases of 10.
+func thousandFields() string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 100 {
+		fmt.Fprintf(&b, " a%d: nests(first: 1) { nodes { id title address registryUniqueNo } pageInfo { hasNextPage hasPreviousPage startCursor } }", i)
+	}
+	return b.String() + " }"
+}
+
+// conflicting is n selections of node(id:), each with another id.
+func conflicting(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `node(id: "%d") { id } `, i)
+	}
+	return b.String()
+}
+
+// sixtyFragments spreads 60 fragments that each select node(id:).
+func sixtyFragments() string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 60 {
+		fmt.Fprintf(&b, " ...F%d", i)
+	}
+	b.WriteString(" }")
+	for i := range 60 {
+		fmt.Fprintf(&b, ` fragment F%d on Query { node(id: "%d") { id } }`, i, i)
+	}
+	return b.String()
+}
+
+// thirtyFragments spreads 30 fragments that each select node(id:) twice,
+// inside me, so that the 60 meet only once the fragments are merged.
+func thirtyFragments() string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 30 {
+		fmt.Fprintf(&b, " ...F%d", i)
+	}
+	b.WriteString(" }")
+	for i := range 30 {
+		fmt.Fprintf(&b, ` fragment F%d on Query { node(id: "%d") { id } node(id: "%d") { id } }`, i, 2*i, 2*i+1)
+	}
+	return b.String()
+}
+
+// nestedMerge selects nests(first: 1) in 30 fragments, each with nodes
+// twice: 30 of one key at the top, 60 of another in the merged nests.
+func nestedMerge() string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 30 {
+		fmt.Fprintf(&b, " ...F%d", i)
+	}
+	b.WriteString(" }")
+	for i := range 30 {
+		fmt.Fprintf(&b, ` fragment F%d on Query { nests(first: 1) { nodes { id } nodes { title } } }`, i)
+	}
+	return b.String()
 }
 
 // nodes is how many selections a document holds as written (each
@@ -258,7 +348,15 @@ func FuzzOperationBounds(f *testing.F) {
 		if visits > limit {
 			t.Fatalf("shape: %d visits for %d selections", visits, limit)
 		}
-		if gerr != nil || len(validator.Validate(es.Schema(), doc)) > 0 {
+		if gerr != nil {
+			return
+		}
+		for _, op := range doc.Operations {
+			if _, _, visits := mostOfOneKey(doc, op); visits > (MaxSpreads+1)*limit {
+				t.Fatalf("keys: %d visits for %d selections", visits, limit)
+			}
+		}
+		if len(validator.Validate(es.Schema(), doc)) > 0 {
 			return
 		}
 		for _, op := range doc.Operations {
