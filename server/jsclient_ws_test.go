@@ -179,13 +179,15 @@ func TestJavaScriptWebSocketClientsFollowIssuanceToOCR(t *testing.T) {
 	t.Parallel()
 	root, node := jsClientWith(t, "@apollo/client", "@urql/core", "subscriptions-transport-ws")
 	// The bot takes 2 s, so the client subscribes while the task runs; the
-	// server pings every 200 ms, so every client answers pings meanwhile.
-	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "2s", "STREAM_PING_INTERVAL": "200ms"})
+	// server pings every 500 ms, so every client answers pings meanwhile
+	// (at 200 ms a client starved of CPU for 400 ms, on a CI machine
+	// running three test binaries, was dropped as silent: 1006).
+	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "2s", "STREAM_PING_INTERVAL": "500ms"})
 	for _, tc := range []struct {
 		name string
 		args []string // before <url> <token> <nestId>
 		// keep-alive messages the client must have received: the server's
-		// (every 200 ms) and the answers to its own pings.
+		// (every 500 ms) and the answers to its own pings.
 		keepalive []string
 	}{
 		{"apollo client GraphQLWsLink", []string{"web/test/ws-apollo.mjs"}, []string{"ping", "pong"}},

@@ -123,7 +123,14 @@ try {
   const afterText = await after.innerText();
   check(afterText.includes('가압류'), `the "after" entry reads "${afterText}"`);
   check(afterText.includes('35,000,000'), `the "after" entry lacks the claim: "${afterText}"`);
-  const boxes = await Promise.all([before.boundingBox(), after.boundingBox()]);
+  // A box is null while its card is drawn again by a live update: ask
+  // until both are laid out.
+  let boxes = [];
+  for (let i = 0; i < 50; i++) {
+    boxes = await Promise.all([before.boundingBox(), after.boundingBox()]);
+    if (boxes[0] && boxes[1]) break;
+    await page.waitForTimeout(100);
+  }
   check(boxes[0] && boxes[1] && Math.abs(boxes[0].y - boxes[1].y) < 2 && boxes[1].x > boxes[0].x + boxes[0].width - 1,
     `before and after are not side by side: ${JSON.stringify(boxes)}`);
   const heading = await alert.locator('h4').innerText();
