@@ -744,7 +744,7 @@ func graphQLLimitRows(add func(...secRow)) {
 		send: func(e *secEnv) secAnswer { return e.gql("", `{ __type(name: "Nest") { fields { name } } }`, nil) }})
 	add(secRow{name: "GraphiQL: development only", only: "development", status: 200,
 		send: func(e *secEnv) secAnswer { return e.get("/graphiql") }})
-	add(secRow{name: "GraphiQL: not in production", only: "production", status: 0, absent: []string{"graphiql.min.js"},
+	add(secRow{name: "GraphiQL: not in production", only: "production", status: 404, absent: []string{"graphiql.min.js"},
 		send: func(e *secEnv) secAnswer { return e.get("/graphiql") }})
 }
 

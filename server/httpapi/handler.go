@@ -44,7 +44,10 @@ func (a *API) Handler() http.Handler {
 	if a.Config.Dev() {
 		mux.Handle("GET /graphiql", graphiQL())
 	} else {
-		mux.Handle("/graphiql/", http.NotFoundHandler()) // its assets, development only like the page
+		// The page and its assets are development only: 404 for both (a
+		// bare /graphiql was redirected to /graphiql/ first).
+		mux.Handle("/graphiql", http.NotFoundHandler())
+		mux.Handle("/graphiql/", http.NotFoundHandler())
 	}
 	if a.RiverUI != nil {
 		mux.Handle("/riverui/", newOperatorGuard(a.Tokens, a.RiverUIUser, a.RiverUIPassword, a.DB, a.RiverUI)) // operator.go
