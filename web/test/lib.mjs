@@ -45,3 +45,53 @@ export async function chromiumLaunchOptions(extraArgs = []) {
       '--disable-component-update', '--no-first-run', '--disable-sync', ...extraArgs],
   };
 }
+
+// A step of a console script: one JSON line on stdout.
+export function step(name, extra = {}) {
+  process.stdout.write(JSON.stringify({ step: name, ...extra }) + '\n');
+}
+
+// CheckError is a failed check, as opposed to an error of the script.
+export class CheckError extends Error {}
+
+export function check(ok, message) {
+  if (!ok) throw new CheckError(message);
+}
+
+// runConsolePage runs drive(page) in a headless Chromium page (1280 × 1000,
+// en-US, Seoul time) whose every wait has stepMs as its deadline, then
+// saves a screenshot at shot and fails if the page logged an error. On a
+// failure it says why on stderr with the page's text and a screenshot
+// beside shot (-failed.png). It exits the process: 0, or 1 on a failure.
+export async function runConsolePage(shot, stepMs, drive) {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch(await chromiumLaunchOptions());
+  let page;
+  let code = 0;
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, locale: 'en-US', timezoneId: 'Asia/Seoul' });
+    context.setDefaultTimeout(stepMs);
+    page = await context.newPage();
+    const consoleErrors = [];
+    page.on('pageerror', (err) => consoleErrors.push(String(err)));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') consoleErrors.push(msg.text());
+    });
+    await drive(page);
+    await page.screenshot({ path: shot, fullPage: true });
+    step('screenshot', { path: shot });
+    check(consoleErrors.length === 0, `the page logged errors: ${consoleErrors.join(' | ')}`);
+  } catch (err) {
+    code = 1;
+    process.stderr.write(`${err instanceof CheckError ? 'check failed' : 'error'}: ${err.stack ?? err}\n`);
+    if (page) {
+      try {
+        await page.screenshot({ path: shot.replace(/(\.png)?$/, '-failed.png'), fullPage: true });
+        process.stderr.write(`page text:\n${(await page.locator('body').innerText()).slice(0, 4000)}\n`);
+      } catch {}
+    }
+  } finally {
+    await browser.close();
+  }
+  process.exit(code);
+}

@@ -10,8 +10,7 @@
 // stdout: one JSON line per step; exit 0 on success, 1 on a failed check
 // (the reason on stderr), 2 on bad usage. Every wait is on the DOM with a
 // deadline; there are no fixed sleeps.
-import { chromium } from 'playwright-core';
-import { chromiumLaunchOptions } from './lib.mjs';
+import { check, runConsolePage, step } from './lib.mjs';
 
 const args = process.argv.slice(2);
 if (args.length !== 5) {
@@ -21,26 +20,8 @@ if (args.length !== 5) {
 const [base, token, nestId, copyPath, shot] = args;
 const STEP_MS = 120_000; // a copy read from its text layer and its page images, under -race
 
-function step(name, extra = {}) {
-  process.stdout.write(JSON.stringify({ step: name, ...extra }) + '\n');
-}
-class CheckError extends Error {}
-function check(ok, message) {
-  if (!ok) throw new CheckError(message);
-}
 
-const browser = await chromium.launch(await chromiumLaunchOptions());
-let page;
-let code = 0;
-try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, locale: 'en-US', timezoneId: 'Asia/Seoul' });
-  context.setDefaultTimeout(STEP_MS);
-  page = await context.newPage();
-  const consoleErrors = [];
-  page.on('pageerror', (err) => consoleErrors.push(String(err)));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') consoleErrors.push(msg.text());
-  });
+await runConsolePage(shot, STEP_MS, async (page) => {
 
   await page.goto(`${base}/#token=${encodeURIComponent(token)}`);
   await page.getByRole('heading', { level: 1, name: 'Your nests' }).waitFor();
@@ -98,20 +79,4 @@ try {
   check(alertText.includes('근저당'), `the alert reads "${alertText}"`);
   check(await page.evaluate(() => window.__noReload === true), 'the page reloaded');
   step('alert shown live', { alert: alertText.split('\n').slice(0, 3).join(' | ') });
-
-  await page.screenshot({ path: shot, fullPage: true });
-  step('screenshot', { path: shot });
-  check(consoleErrors.length === 0, `the page logged errors: ${consoleErrors.join(' | ')}`);
-} catch (err) {
-  code = 1;
-  process.stderr.write(`${err instanceof CheckError ? 'check failed' : 'error'}: ${err.stack ?? err}\n`);
-  if (page) {
-    try {
-      await page.screenshot({ path: shot.replace(/(\.png)?$/, '-failed.png'), fullPage: true });
-      process.stderr.write(`page text:\n${(await page.locator('body').innerText()).slice(0, 4000)}\n`);
-    } catch {}
-  }
-} finally {
-  await browser.close();
-}
-process.exit(code);
+});

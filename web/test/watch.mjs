@@ -13,8 +13,7 @@
 // success, 1 on a failed check (the reason on stderr), 2 on bad usage. Every
 // wait is on the DOM with a deadline; there are no fixed sleeps.
 import { createInterface } from 'node:readline';
-import { chromium } from 'playwright-core';
-import { chromiumLaunchOptions } from './lib.mjs';
+import { check, runConsolePage, step } from './lib.mjs';
 
 const args = process.argv.slice(2);
 if (args.length !== 3) {
@@ -24,13 +23,6 @@ if (args.length !== 3) {
 const [base, token, shot] = args;
 const STEP_MS = 60_000; // an issuance with its OCR and comparison, under -race
 
-function step(name, extra = {}) {
-  process.stdout.write(JSON.stringify({ step: name, ...extra }) + '\n');
-}
-class CheckError extends Error {}
-function check(ok, message) {
-  if (!ok) throw new CheckError(message);
-}
 const stdinLines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 
 // Dates as the server counts them: Seoul.
@@ -39,18 +31,7 @@ const seoulDate = (days) => {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Seoul', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
 };
 
-const browser = await chromium.launch(await chromiumLaunchOptions());
-let page;
-let code = 0;
-try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, locale: 'en-US', timezoneId: 'Asia/Seoul' });
-  context.setDefaultTimeout(STEP_MS);
-  page = await context.newPage();
-  const consoleErrors = [];
-  page.on('pageerror', (err) => consoleErrors.push(String(err)));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') consoleErrors.push(msg.text());
-  });
+await runConsolePage(shot, STEP_MS, async (page) => {
 
   await page.goto(`${base}/#token=${encodeURIComponent(token)}`);
   await page.getByRole('heading', { level: 1, name: 'Your nests' }).waitFor();
@@ -142,20 +123,4 @@ try {
   check(await alert.evaluate((el) => el.classList.contains('acknowledged')), 'the acknowledged alert is not marked so');
   check((await alert.getByRole('button', { name: 'Acknowledge' }).count()) === 0, 'the Acknowledge button stayed');
   step('alert acknowledged');
-
-  await page.screenshot({ path: shot, fullPage: true });
-  step('screenshot', { path: shot });
-  check(consoleErrors.length === 0, `the page logged errors: ${consoleErrors.join(' | ')}`);
-} catch (err) {
-  code = 1;
-  process.stderr.write(`${err instanceof CheckError ? 'check failed' : 'error'}: ${err.stack ?? err}\n`);
-  if (page) {
-    try {
-      await page.screenshot({ path: shot.replace(/(\.png)?$/, '-failed.png'), fullPage: true });
-      process.stderr.write(`page text:\n${(await page.locator('body').innerText()).slice(0, 4000)}\n`);
-    } catch {}
-  }
-} finally {
-  await browser.close();
-}
-process.exit(code);
+});
