@@ -26,7 +26,7 @@
 // bad usage. Every wait is on the DOM with a deadline; there are no fixed
 // sleeps.
 import { chromium } from 'playwright-core';
-import { chromiumLaunchOptions } from './lib.mjs';
+import { CheckError, check, chromiumLaunchOptions, step } from './lib.mjs';
 
 const args = process.argv.slice(2);
 if (args.length < 3 || args.length > 4 || (args[3] && !['live', 'polling'].includes(args[3]))) {
@@ -43,14 +43,6 @@ const STEP_MS = 90_000;
 const UPLOAD_OCR_MS = 240_000;
 const shotFor = (suffix) => shot.replace(/(\.png)?$/, `${suffix}.png`);
 
-function step(name, extra = {}) {
-  process.stdout.write(JSON.stringify({ step: name, ...extra }) + '\n');
-}
-
-class CheckError extends Error {}
-function check(ok, message) {
-  if (!ok) throw new CheckError(message);
-}
 
 // The console's formats: amounts in won with thousands separators, ratios
 // as percentages with one or two decimals.

@@ -42,7 +42,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
-import { chromiumLaunchOptions } from './lib.mjs';
+import { CheckError, check, chromiumLaunchOptions, step } from './lib.mjs';
 
 const args = process.argv.slice(2);
 if (args.length !== 3 || !/^https?:\/\//.test(args[0]) || !/^\d+$/.test(args[2])) {
@@ -64,14 +64,6 @@ const TOTAL_MS = 240_000;
 
 const webDir = fileURLToPath(new URL('..', import.meta.url));
 
-function step(name, extra = {}) {
-  process.stdout.write(JSON.stringify({ step: name, ...extra }) + '\n');
-}
-
-class CheckError extends Error {}
-function check(ok, message) {
-  if (!ok) throw new CheckError(message);
-}
 
 // withDeadline bounds a promise (a page.evaluate, a server start).
 function withDeadline(promise, ms, what) {

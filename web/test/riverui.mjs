@@ -12,7 +12,7 @@
 // (the reason on stderr), 2 on bad usage. Every wait is on the DOM or the
 // network with a deadline; there are no fixed sleeps.
 import { chromium } from 'playwright-core';
-import { chromiumLaunchOptions } from './lib.mjs';
+import { CheckError, check, chromiumLaunchOptions, step } from './lib.mjs';
 
 const args = process.argv.slice(2);
 if (args.length !== 6) {
@@ -22,13 +22,6 @@ if (args.length !== 6) {
 const [base, user, password, jobId, evilURL, shot] = args;
 const STEP_MS = 60_000;
 
-function step(name, extra = {}) {
-  process.stdout.write(JSON.stringify({ step: name, ...extra }) + '\n');
-}
-class CheckError extends Error {}
-function check(ok, message) {
-  if (!ok) throw new CheckError(message);
-}
 
 const browser = await chromium.launch(await chromiumLaunchOptions());
 let page;
