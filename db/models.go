@@ -109,6 +109,29 @@ type OCRTask struct {
 	Lifecycle
 }
 
+// RegistryAnalysis is the registry analysis of a successful OCR task as
+// stored (jobs/registry_analysis.go says what each part is for).
+type RegistryAnalysis struct {
+	bun.BaseModel `bun:"table:registry_analyses"`
+
+	OCRTaskID      string          `bun:"ocr_task_id,pk"`
+	NestID         string          `bun:"nest_id,notnull"`
+	Source         string          `bun:"source,notnull"`
+	ParserVersion  int             `bun:"parser_version,notnull"`
+	AnalyzedAt     time.Time       `bun:"analyzed_at,notnull"`
+	Registry       json.RawMessage `bun:"registry,type:jsonb"`
+	Error          *string         `bun:"error"`
+	PrintedAt      *time.Time      `bun:"printed_at"`
+	Prepared       json.RawMessage `bun:"prepared,type:jsonb,notnull"`
+	JudgedUniqueNo string          `bun:"judged_unique_no,notnull"`
+	JudgedAddress  string          `bun:"judged_address,notnull"`
+	JudgedAt       time.Time       `bun:"judged_at,notnull"`
+	Verdict        string          `bun:"verdict,notnull"`
+	Reasons        json.RawMessage `bun:"reasons,type:jsonb,notnull"`
+	Advice         string          `bun:"advice,notnull"`
+	Findings       json.RawMessage `bun:"findings,type:jsonb,notnull"`
+}
+
 // TaskEvent is one committed transition of a task.
 type TaskEvent struct {
 	bun.BaseModel `bun:"table:task_events"`

@@ -28,15 +28,16 @@ func (r *nestResolver) RegistryAnalysis(ctx context.Context, obj *db.Nest, depos
 	if err != nil || t == nil {
 		return nil, err
 	}
-	return r.Service.OCRTaskAnalysisOf(ctx, t, func() (*db.Nest, error) { return obj, nil }, deref64(deposit), deref64(price))
+	return r.Service.OCRTaskAnalysisOf(ctx, t, func() (*jobs.StoredAnalysis, error) {
+		return r.loadersOf(ctx).storedAnalysis.Load(ctx, t.ID)
+	}, func() (*db.Nest, error) { return obj, nil }, deref64(deposit), deref64(price))
 }
 
 // Analysis is the resolver for the analysis field.
 func (r *ocrTaskResolver) Analysis(ctx context.Context, obj *db.OCRTask, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error) {
-	if _, err := r.Service.OCRTaskResult(ctx, obj); err != nil {
-		return nil, err
-	}
-	return r.Service.OCRTaskAnalysisOf(ctx, obj, func() (*db.Nest, error) {
+	return r.Service.OCRTaskAnalysisOf(ctx, obj, func() (*jobs.StoredAnalysis, error) {
+		return r.loadersOf(ctx).storedAnalysis.Load(ctx, obj.ID)
+	}, func() (*db.Nest, error) {
 		return r.loadersOf(ctx).nest.Load(ctx, obj.NestID)
 	}, deref64(deposit), deref64(price))
 }

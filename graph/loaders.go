@@ -22,6 +22,7 @@ type Loaders struct {
 	issuanceTask   *dataloadgen.Loader[string, *db.IssuanceTask]
 	ocrOfIssuance  *dataloadgen.Loader[string, *db.OCRTask]
 	latestOCR      *dataloadgen.Loader[string, *db.OCRTask]
+	storedAnalysis *dataloadgen.Loader[string, *jobs.StoredAnalysis]
 	issuanceEvents *dataloadgen.Loader[string, []*db.TaskEvent]
 	ocrEvents      *dataloadgen.Loader[string, []*db.TaskEvent]
 	issuanceFirsts *dataloadgen.Loader[jobs.NestPageKey, jobs.Page[*db.IssuanceTask]]
@@ -48,11 +49,12 @@ const DefaultBatchWait = 2 * time.Millisecond
 func NewLoaders(svc *jobs.Service, wait time.Duration) *Loaders {
 	opt := dataloadgen.WithWait(wait)
 	return &Loaders{
-		nest:          dataloadgen.NewLoader(svc.NestsByID, opt),
-		file:          dataloadgen.NewLoader(svc.FilesUnchecked, opt),
-		issuanceTask:  dataloadgen.NewLoader(svc.IssuanceTasksUnchecked, opt),
-		ocrOfIssuance: dataloadgen.NewLoader(svc.OCRTasksOfIssuancesUnchecked, opt),
-		latestOCR:     dataloadgen.NewLoader(svc.LatestSuccessfulOCRUnchecked, opt),
+		nest:           dataloadgen.NewLoader(svc.NestsByID, opt),
+		file:           dataloadgen.NewLoader(svc.FilesUnchecked, opt),
+		issuanceTask:   dataloadgen.NewLoader(svc.IssuanceTasksUnchecked, opt),
+		ocrOfIssuance:  dataloadgen.NewLoader(svc.OCRTasksOfIssuancesUnchecked, opt),
+		latestOCR:      dataloadgen.NewLoader(svc.LatestSuccessfulOCRUnchecked, opt),
+		storedAnalysis: dataloadgen.NewLoader(svc.StoredAnalysesUnchecked, opt),
 		issuanceEvents: dataloadgen.NewLoader(func(ctx context.Context, ids []string) ([][]*db.TaskEvent, []error) {
 			return svc.TaskEventsOfUnchecked(ctx, db.KindIssuance, ids)
 		}, opt),

@@ -100,9 +100,9 @@ func (s *Service) OCRTasksOfIssuancesUnchecked(ctx context.Context, ids []string
 // NestRegistryAnalysis reads it.
 func (s *Service) LatestSuccessfulOCRUnchecked(ctx context.Context, nestIDs []string) ([]*db.OCRTask, []error) {
 	var rows []*db.OCRTask
-	if err := s.db.Bun.NewSelect().Model(&rows).DistinctOn("nest_id").
-		Where("nest_id IN (?) AND status = ?", bun.In(validIDs(nestIDs)), db.StatusSuccess).
-		OrderExpr("nest_id, " + newestCopyFirst).Scan(ctx); err != nil {
+	if err := s.db.Bun.NewSelect().Model(&rows).Apply(withStoredAnalysis).DistinctOn("ocr_task.nest_id").
+		Where("ocr_task.nest_id IN (?) AND ocr_task.status = ?", bun.In(validIDs(nestIDs)), db.StatusSuccess).
+		OrderExpr("ocr_task.nest_id, " + newestCopyFirst).Scan(ctx); err != nil {
 		return nil, []error{internal("load nest OCR results", err)}
 	}
 	byNest := index(rows, func(t *db.OCRTask) string { return t.NestID })

@@ -304,9 +304,12 @@ const (
 
 // ocrResult is what ocr_tasks.result holds.
 type ocrResult struct {
-	EngineJobID string          `json:"engine_job_id"`
-	Pages       []ocr.Page      `json:"pages"`
-	Analysis    *storedAnalysis `json:"analysis,omitempty"`
+	EngineJobID string     `json:"engine_job_id"`
+	Pages       []ocr.Page `json:"pages"`
+	// Analysis is the registry analysis of a result stored before analyses
+	// were stored apart (registry_analyses), until the registry_reanalysis
+	// job stores it there; a result stored since has none.
+	Analysis *storedAnalysis `json:"analysis,omitempty"`
 }
 
 // ApplyOCRResult applies an engine's job document — from the callback or
@@ -353,11 +356,18 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 		now := s.clock()
 		switch ej.Status {
 		case ocr.StatusSucceeded:
-			// The registry analysis is computed here, in the transaction
-			// that stores the result.
-			res, err := json.Marshal(ocrResult{EngineJobID: ej.JobID, Pages: ej.Pages, Analysis: analyze(ej.Pages, now)})
+			// The registry analysis is computed here and stored as its row
+			// in the transaction that stores the result.
+			res, err := json.Marshal(ocrResult{EngineJobID: ej.JobID, Pages: ej.Pages})
 			if err != nil {
 				return internal("encode OCR result", err)
+			}
+			nest := new(db.Nest)
+			if err := tx.NewSelect().Model(nest).Column("registry_unique_no", "address").Where("id = ?", t.NestID).Scan(ctx); err != nil {
+				return internal("load the nest's 고유번호 and address", err)
+			}
+			if err := upsertAnalysis(ctx, tx, t, nest, ej.Pages, analyze(ej.Pages, now), now); err != nil {
+				return internal("store the registry analysis", err)
 			}
 			t.Result = res
 			n := len(ej.Pages)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
@@ -102,11 +103,6 @@ func (a *RegistryAnalysis) Reasons() []analysis.Reason { return a.Judgement.Reas
 // Advice is what the tenant should do next.
 func (a *RegistryAnalysis) Advice() string { return a.Judgement.Advice }
 
-// judgeInput is what the verdict needs from the pages and the nest.
-func judgeInput(pages []ocr.Page, nest *db.Nest, parseError string) analysis.JudgeInput {
-	return analysis.JudgeInput{UniqueNo: nest.RegistryUniqueNo, Address: nest.Address, ParseError: parseError, Pages: readPages(pages)}
-}
-
 // readPages is what the analysis needs of the OCR's pages.
 func readPages(pages []ocr.Page) []analysis.ReadPage {
 	out := make([]analysis.ReadPage, len(pages))
@@ -134,10 +130,28 @@ func readPages(pages []ocr.Page) []analysis.ReadPage {
 // slower read). So a copy from
 // last season uploaded today does not take the place of this morning's
 // issued copy as the nest's analysis, while a copy printed today does.
-const newestCopyFirst = `CASE WHEN issuance_task_id IS NOT NULL THEN finished_at
-	WHEN result->'analysis'->'registry'->>'printed_at' IS NULL THEN NULL
-	WHEN (result->'analysis'->'registry'->>'printed_at')::timestamptz > finished_at + interval '1 day' THEN NULL
-	ELSE least((result->'analysis'->'registry'->>'printed_at')::timestamptz, finished_at) END DESC NULLS LAST, id DESC`
+const newestCopyFirst = `CASE WHEN ocr_task.issuance_task_id IS NOT NULL THEN ocr_task.finished_at
+	WHEN ` + printedAtSQL + ` IS NULL THEN NULL
+	WHEN ` + printedAtSQL + ` > ocr_task.finished_at + interval '1 day' THEN NULL
+	ELSE least(` + printedAtSQL + `, ocr_task.finished_at) END DESC NULLS LAST, ocr_task.id DESC`
+
+// printedAtSQL is a copy's 열람일시 as read: its stored analysis's, or, for
+// a result analysed before analyses were stored apart (until the
+// registry_reanalysis job stores it), the one inside the result. It needs
+// ocr_tasks AS ocr_task (bun's alias) joined with registry_analyses AS ra
+// (withStoredAnalysis).
+const printedAtSQL = `(CASE WHEN ra.ocr_task_id IS NOT NULL THEN ra.printed_at
+	ELSE (ocr_task.result->'analysis'->'registry'->>'printed_at')::timestamptz END)`
+
+// withStoredAnalysis joins each OCR task's stored analysis, for
+// newestCopyFirst; the task's columns stay the model's, its result left
+// out where the analysis is stored (a read of it needs none of the
+// result) and kept where it is not (a read then analyses the result).
+func withStoredAnalysis(q *bun.SelectQuery) *bun.SelectQuery {
+	return q.ModelTableExpr("ocr_tasks AS ocr_task").ExcludeColumn("result").
+		ColumnExpr("CASE WHEN ra.ocr_task_id IS NULL THEN ocr_task.result END AS result").
+		Join("LEFT JOIN registry_analyses AS ra ON ra.ocr_task_id = ocr_task.id")
+}
 
 // NestRegistryAnalysis returns the analysis of the nest's newest copy
 // (newestCopyFirst; nil before there is one). Deposit and price, when both are
@@ -151,7 +165,8 @@ func (s *Service) NestRegistryAnalysis(ctx context.Context, nestID string, depos
 		return nil, err
 	}
 	var ts []*db.OCRTask
-	if err := s.db.Bun.NewSelect().Model(&ts).Where("nest_id = ? AND status = ?", nestID, db.StatusSuccess).
+	if err := s.db.Bun.NewSelect().Model(&ts).Apply(withStoredAnalysis).
+		Where("ocr_task.nest_id = ? AND ocr_task.status = ?", nestID, db.StatusSuccess).
 		OrderExpr(newestCopyFirst).Limit(1).Scan(ctx); err != nil {
 		return nil, internal("load nest OCR result", err)
 	}
@@ -161,15 +176,15 @@ func (s *Service) NestRegistryAnalysis(ctx context.Context, nestID string, depos
 	return s.OCRTaskAnalysis(ctx, ts[0], deposit, price)
 }
 
-// OCRTaskAnalysis returns the analysis stored with an OCR task's result.
+// OCRTaskAnalysis returns the analysis stored for an OCR task.
 func (s *Service) OCRTaskAnalysis(ctx context.Context, t *db.OCRTask, deposit, price int64) (*RegistryAnalysis, error) {
-	if deposit < 0 || price < 0 {
-		return nil, InvalidInput("deposit", "deposit and price must not be negative")
-	}
-	if _, err := s.OCRTaskResult(ctx, t); err != nil {
-		return nil, err
-	}
-	return s.OCRTaskAnalysisOf(ctx, t, func() (*db.Nest, error) {
+	return s.OCRTaskAnalysisOf(ctx, t, func() (*StoredAnalysis, error) {
+		rows, errs := s.StoredAnalysesUnchecked(ctx, []string{t.ID})
+		if len(errs) > 0 && errs[0] != nil {
+			return nil, errs[0]
+		}
+		return rows[0], nil
+	}, func() (*db.Nest, error) {
 		n := new(db.Nest)
 		if err := s.db.Bun.NewSelect().Model(n).Column("registry_unique_no", "address").Where("id = ?", t.NestID).
 			Scan(ctx); err != nil {
@@ -179,43 +194,207 @@ func (s *Service) OCRTaskAnalysis(ctx context.Context, t *db.OCRTask, deposit, p
 	}, deposit, price)
 }
 
-// OCRTaskAnalysisOf is OCRTaskAnalysis for a task whose result is loaded,
-// with the nest (its 고유번호 and address) from nestOf (the data loaders'
-// nest, batched).
-func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, nestOf func() (*db.Nest, error), deposit, price int64) (*RegistryAnalysis, error) {
+// StoredAnalysis is an OCR task's stored analysis (registry_analyses),
+// decoded: what a read judges from.
+type StoredAnalysis struct {
+	OCRTaskID     string
+	ParserVersion int
+	AnalyzedAt    time.Time
+	Registry      *analysis.Registry
+	// Error says why no registry could be read.
+	Error    string
+	Prepared analysis.Prepared
+}
+
+// StoredAnalysesUnchecked loads the stored analyses of OCR tasks (nil for
+// a task with none), for the data loaders: one statement, no page read.
+func (s *Service) StoredAnalysesUnchecked(ctx context.Context, ocrTaskIDs []string) ([]*StoredAnalysis, []error) {
+	return s.storedAnalyses(ctx, s.db.Bun, ocrTaskIDs)
+}
+
+func (s *Service) storedAnalyses(ctx context.Context, idb bun.IDB, ocrTaskIDs []string) ([]*StoredAnalysis, []error) {
+	var rows []*db.RegistryAnalysis
+	if err := idb.NewSelect().Model(&rows).Column("ocr_task_id", "parser_version", "analyzed_at", "registry", "error", "prepared").
+		Where("ocr_task_id IN (?)", bun.In(validIDs(ocrTaskIDs))).Scan(ctx); err != nil {
+		return nil, []error{internal("load registry analyses", err)}
+	}
+	byTask := map[string]*StoredAnalysis{}
+	for _, r := range rows {
+		a, err := decodeStoredAnalysis(r)
+		if err != nil {
+			return nil, []error{internal("decode registry analysis", err)}
+		}
+		byTask[r.OCRTaskID] = a
+	}
+	out := make([]*StoredAnalysis, len(ocrTaskIDs))
+	for i, id := range ocrTaskIDs {
+		out[i] = byTask[id]
+	}
+	return out, nil
+}
+
+func decodeStoredAnalysis(r *db.RegistryAnalysis) (*StoredAnalysis, error) {
+	a := &StoredAnalysis{OCRTaskID: r.OCRTaskID, ParserVersion: r.ParserVersion, AnalyzedAt: r.AnalyzedAt}
+	if r.Error != nil {
+		a.Error = *r.Error
+	}
+	if len(r.Registry) > 0 && string(r.Registry) != "null" {
+		a.Registry = new(analysis.Registry)
+		if err := json.Unmarshal(r.Registry, a.Registry); err != nil {
+			return nil, fmt.Errorf("OCR task %s: registry: %w", r.OCRTaskID, err)
+		}
+	}
+	if err := json.Unmarshal(r.Prepared, &a.Prepared); err != nil {
+		return nil, fmt.Errorf("OCR task %s: prepared: %w", r.OCRTaskID, err)
+	}
+	return a, nil
+}
+
+// storeOf is what a document's analysis stores: its registry (as it will be
+// read back) and the checks of the document alone, from the pages.
+func storeOf(taskID string, pages []ocr.Page, a *storedAnalysis) (*StoredAnalysis, json.RawMessage, error) {
+	out := &StoredAnalysis{OCRTaskID: taskID, ParserVersion: a.ParserVersion, AnalyzedAt: a.AnalyzedAt, Error: a.Error}
+	var regJSON json.RawMessage
+	if a.Registry != nil {
+		b, err := json.Marshal(a.Registry)
+		if err != nil {
+			return nil, nil, err
+		}
+		// Judged as a read will judge it: from what the row holds.
+		out.Registry = new(analysis.Registry)
+		if err := json.Unmarshal(b, out.Registry); err != nil {
+			return nil, nil, err
+		}
+		regJSON = b
+	}
+	out.Prepared = analysis.Prepare(out.Registry, readPages(pages), a.Error)
+	return out, regJSON, nil
+}
+
+// analysisRow is the row that stores a, judged for t against nest at now.
+func analysisRow(t *db.OCRTask, nest *db.Nest, a *StoredAnalysis, regJSON json.RawMessage, now time.Time) (*db.RegistryAnalysis, error) {
+	judged := judgeStored(t, a, nest, 0, 0, now)
+	prepared, err := json.Marshal(a.Prepared)
+	if err != nil {
+		return nil, err
+	}
+	reasons, err := json.Marshal(judged.Judgement.Reasons)
+	if err != nil {
+		return nil, err
+	}
+	findings, err := json.Marshal(judged.Findings)
+	if err != nil {
+		return nil, err
+	}
+	row := &db.RegistryAnalysis{OCRTaskID: t.ID, NestID: t.NestID, Source: judged.Source, ParserVersion: a.ParserVersion,
+		AnalyzedAt: a.AnalyzedAt, Registry: regJSON, Prepared: prepared, JudgedUniqueNo: nest.RegistryUniqueNo,
+		JudgedAddress: nest.Address, JudgedAt: now, Verdict: string(judged.Judgement.Verdict), Reasons: reasons,
+		Advice: judged.Judgement.Advice, Findings: findings}
+	if a.Error != "" {
+		row.Error = &a.Error
+	}
+	if a.Registry != nil {
+		row.PrintedAt = a.Registry.PrintedAt
+	}
+	return row, nil
+}
+
+// upsertAnalysis stores t's analysis in tx, in place of any before it.
+func upsertAnalysis(ctx context.Context, tx bun.IDB, t *db.OCRTask, nest *db.Nest, pages []ocr.Page, a *storedAnalysis, now time.Time) error {
+	stored, regJSON, err := storeOf(t.ID, pages, a)
+	if err != nil {
+		return fmt.Errorf("encode registry analysis: %w", err)
+	}
+	row, err := analysisRow(t, nest, stored, regJSON, now)
+	if err != nil {
+		return fmt.Errorf("encode registry analysis: %w", err)
+	}
+	_, err = tx.NewInsert().Model(row).On("CONFLICT (ocr_task_id) DO UPDATE").
+		Set("parser_version = EXCLUDED.parser_version, analyzed_at = EXCLUDED.analyzed_at, registry = EXCLUDED.registry").
+		Set("error = EXCLUDED.error, printed_at = EXCLUDED.printed_at, prepared = EXCLUDED.prepared").
+		Set("judged_unique_no = EXCLUDED.judged_unique_no, judged_address = EXCLUDED.judged_address, judged_at = EXCLUDED.judged_at").
+		Set("verdict = EXCLUDED.verdict, reasons = EXCLUDED.reasons, advice = EXCLUDED.advice, findings = EXCLUDED.findings").
+		Exec(ctx)
+	return err
+}
+
+// OCRTaskAnalysisOf is OCRTaskAnalysis with the stored analysis from
+// storedOf and the nest (its 고유번호 and address) from nestOf: the data
+// loaders', batched. A read judges the stored analysis against the nest as
+// it is now and at the time of reading, which costs no page: the nest's
+// checks and the time's are the cheap ones (analysis.Prepared). A task
+// with no stored analysis (a result analysed before analyses were stored
+// apart, until the registry_reanalysis job stores it), or one stored by an
+// older parser, is analysed from its pages for this read: a verdict the
+// current parser would not give is never served as current.
+func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, storedOf func() (*StoredAnalysis, error), nestOf func() (*db.Nest, error), deposit, price int64) (*RegistryAnalysis, error) {
 	if deposit < 0 || price < 0 {
 		return nil, InvalidInput("deposit", "deposit and price must not be negative")
 	}
-	decoded, err := s.resultOf(ctx, t)
-	if err != nil || decoded == nil || decoded.Analysis == nil {
+	if t.Status != db.StatusSuccess && len(t.Result) == 0 {
+		return nil, nil
+	}
+	a, err := storedOf()
+	if err != nil {
 		return nil, err
 	}
-	r := *decoded // shared by the response's fields: changed only in this copy
-	if r.Analysis.ParserVersion < analysis.ParserVersion {
-		// Stored by an older parser, before reanalyzeRegistries ran: the
-		// verdict needs what only the current parser records.
-		r.Analysis = analyze(r.Pages, r.Analysis.AnalyzedAt)
+	if a == nil || a.ParserVersion < analysis.ParserVersion {
+		if a, err = s.analyzeForRead(ctx, t, a); err != nil || a == nil {
+			return nil, err
+		}
 	}
 	nest, err := nestOf()
 	if err != nil {
 		return nil, err
 	}
-	now := s.clock()
-	reg := r.Analysis.Registry
+	return judgeStored(t, a, nest, deposit, price, s.clock()), nil
+}
+
+// analyzeForRead analyses a task's pages for one read: its stored analysis
+// is missing or stale (stale, by an older parser).
+func (s *Service) analyzeForRead(ctx context.Context, t *db.OCRTask, stale *StoredAnalysis) (*StoredAnalysis, error) {
+	r, err := s.resultOf(ctx, t)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	a := r.Analysis
+	switch {
+	case stale != nil:
+		a = analyze(r.Pages, stale.AnalyzedAt)
+	case a == nil:
+		// Never analysed (only a result written straight into the table).
+		return nil, nil
+	case a.ParserVersion < analysis.ParserVersion:
+		// Stored by an older parser, before reanalyzeRegistries ran: the
+		// verdict needs what only the current parser records.
+		a = analyze(r.Pages, a.AnalyzedAt)
+	}
+	out, _, err := storeOf(t.ID, r.Pages, a)
+	if err != nil {
+		return nil, internal("analyse OCR result", err)
+	}
+	return out, nil
+}
+
+// judgeStored is the analysis of t as a read gives it: a stored analysis
+// judged against nest at now, with the ratio when deposit and price are
+// given.
+func judgeStored(t *db.OCRTask, a *StoredAnalysis, nest *db.Nest, deposit, price int64, now time.Time) *RegistryAnalysis {
+	reg := a.Registry
 	if reg != nil && reg.PrintedAt != nil && reg.PrintedAt.After(now.Add(24*time.Hour)) {
 		// A 열람일시 still to come is a misreading: not known, not shown.
 		c := *reg
 		c.PrintedAt = nil
 		reg = &c
 	}
-	out := &RegistryAnalysis{OCRTaskID: t.ID, FileID: t.FileID, ParserVersion: r.Analysis.ParserVersion, AnalyzedAt: r.Analysis.AnalyzedAt,
+	out := &RegistryAnalysis{OCRTaskID: t.ID, FileID: t.FileID, ParserVersion: a.ParserVersion, AnalyzedAt: a.AnalyzedAt,
 		Registry: reg}
-	if r.Analysis.Error != "" {
-		out.Error = &r.Analysis.Error
+	if a.Error != "" {
+		msg := a.Error
+		out.Error = &msg
 	}
-	in := judgeInput(r.Pages, nest, r.Analysis.Error)
-	in.Uploaded, in.Now = t.IssuanceTaskID == nil, now
-	out.Judgement = analysis.Judge(reg, in)
+	in := analysis.JudgeInput{UniqueNo: nest.RegistryUniqueNo, Address: nest.Address, Uploaded: t.IssuanceTaskID == nil, Now: now}
+	out.Judgement = a.Prepared.Finish(reg, in)
 	out.Findings = analysis.Analyze(reg, analysis.Options{Now: now, Deposit: deposit, Price: price})
 	out.Source = SourceIssued
 	if t.IssuanceTaskID == nil {
@@ -229,7 +408,7 @@ func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, nestOf f
 	if out.Judgement.Verdict == analysis.VerdictComplete {
 		out.Signals = &out.Findings
 	}
-	return out, nil
+	return out
 }
 
 // Where a document came from.
@@ -241,10 +420,11 @@ const (
 	SourceUploaded = "UPLOADED"
 )
 
-// ReanalyzeRegistries recomputes, with the current parser, the analysis of
-// every successful OCR result made by an older parser version (or of all,
-// with all): after a parser upgrade. Admins only. It returns how many
-// results it rewrote.
+// ReanalyzeRegistries recomputes from its pages, with the current parser,
+// the stored analysis of every successful OCR result made by an older
+// parser version or never stored (or of all, with all): the
+// registry_reanalysis job's path, at once. Admins only. It returns how
+// many analyses it stored.
 func (s *Service) ReanalyzeRegistries(ctx context.Context, all bool) (int, error) {
 	actor, err := RequireActor(ctx)
 	if err != nil {
@@ -253,9 +433,11 @@ func (s *Service) ReanalyzeRegistries(ctx context.Context, all bool) (int, error
 	if !actor.Admin {
 		return 0, Errorf(CodeForbidden, "only an admin may reanalyze registries")
 	}
-	q := s.db.Bun.NewSelect().Model((*db.OCRTask)(nil)).Column("id").Where("status = ?", db.StatusSuccess)
+	q := s.db.Bun.NewSelect().TableExpr("ocr_tasks AS ocr_task").ColumnExpr("ocr_task.id").
+		Join("LEFT JOIN registry_analyses AS ra ON ra.ocr_task_id = ocr_task.id").
+		Where("ocr_task.status = ?", db.StatusSuccess)
 	if !all {
-		q = q.Where("coalesce((result->'analysis'->>'parser_version')::int, 0) < ?", analysis.ParserVersion)
+		q = q.Where("ra.ocr_task_id IS NULL OR ra.parser_version < ?", analysis.ParserVersion)
 	}
 	var ids []string
 	if err := q.Scan(ctx, &ids); err != nil {
@@ -263,28 +445,128 @@ func (s *Service) ReanalyzeRegistries(ctx context.Context, all bool) (int, error
 	}
 	n := 0
 	for _, id := range ids {
-		err := s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-			t, found, err := lockTask[db.OCRTask](ctx, tx, id)
-			if err != nil || !found {
-				return err
-			}
-			var r ocrResult
-			if err := json.Unmarshal(t.Result, &r); err != nil {
-				return fmt.Errorf("decode OCR result %s: %w", id, err)
-			}
-			r.Analysis = analyze(r.Pages, s.clock())
-			b, err := json.Marshal(r)
-			if err != nil {
-				return err
-			}
-			// A recomputation changes no status: no version, no event.
-			_, err = tx.NewUpdate().Model((*db.OCRTask)(nil)).Set("result = ?", json.RawMessage(b)).Where("id = ?", id).Exec(ctx)
-			return err
-		})
-		if err != nil {
+		if err := s.reanalyze(ctx, id, true); err != nil {
 			return n, internal("reanalyze", errors.Join(fmt.Errorf("OCR task %s", id), err))
 		}
 		n++
 	}
 	return n, nil
+}
+
+// reanalyze stores an OCR task's analysis anew, in one transaction under
+// the task's row lock. From its pages, with the current parser, when
+// fromPages or when what is stored is older than the parser (or missing:
+// a result analysed before analyses were stored apart keeps the registry
+// read then when its parser is the current one); otherwise only the
+// judgement against the nest as it is now. A recomputation changes no
+// status: no version, no event.
+func (s *Service) reanalyze(ctx context.Context, id string, fromPages bool) error {
+	return s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t, found, err := lockTask[db.OCRTask](ctx, tx, id)
+		if err != nil || !found || t.Status != db.StatusSuccess {
+			return err
+		}
+		nest := new(db.Nest)
+		if err := tx.NewSelect().Model(nest).Column("registry_unique_no", "address").Where("id = ?", t.NestID).Scan(ctx); err != nil {
+			return fmt.Errorf("load the nest's 고유번호 and address: %w", err)
+		}
+		now := s.clock()
+		var stored *StoredAnalysis
+		if !fromPages {
+			rows, errs := s.storedAnalyses(ctx, tx, []string{id})
+			if len(errs) > 0 && errs[0] != nil {
+				return errs[0]
+			}
+			if stored = rows[0]; stored != nil && stored.ParserVersion < analysis.ParserVersion {
+				stored = nil
+			}
+		}
+		if stored != nil {
+			var regJSON json.RawMessage
+			if stored.Registry != nil {
+				if regJSON, err = json.Marshal(stored.Registry); err != nil {
+					return err
+				}
+			}
+			row, err := analysisRow(t, nest, stored, regJSON, now)
+			if err != nil {
+				return err
+			}
+			_, err = tx.NewUpdate().Model(row).Column("judged_unique_no", "judged_address", "judged_at", "verdict", "reasons", "advice", "findings").
+				WherePK().Exec(ctx)
+			return err
+		}
+		var r ocrResult
+		if err := json.Unmarshal(t.Result, &r); err != nil {
+			return fmt.Errorf("decode OCR result %s: %w", id, err)
+		}
+		a := r.Analysis
+		if fromPages || a == nil || a.ParserVersion < analysis.ParserVersion {
+			a = analyze(r.Pages, now)
+		}
+		return upsertAnalysis(ctx, tx, t, nest, r.Pages, a, now)
+	})
+}
+
+// RegistryReanalysisArgs is the River job that brings stored analyses up to
+// date: those of an older parser version (after an upgrade), those judged
+// against a 고유번호 or address the nest no longer has, and results
+// analysed before analyses were stored apart. Reads never wait for it: they
+// judge against the nest as it is, and analyse a stale one's pages
+// themselves (OCRTaskAnalysisOf).
+type RegistryReanalysisArgs struct{}
+
+// Kind implements river.JobArgs.
+func (RegistryReanalysisArgs) Kind() string { return "registry_reanalysis" }
+
+// RegistryReanalysisEvery is how often the job looks, besides at start.
+const RegistryReanalysisEvery = 10 * time.Minute
+
+// RegistryReanalysisWorker runs RegistryReanalysisArgs.
+type RegistryReanalysisWorker struct {
+	river.WorkerDefaults[RegistryReanalysisArgs]
+	svc *Service
+}
+
+// Timeout bounds one run: what it leaves, the next run takes up.
+func (w *RegistryReanalysisWorker) Timeout(*river.Job[RegistryReanalysisArgs]) time.Duration {
+	return ShortJobTimeout
+}
+
+// Work stores anew every stale analysis, a batch at a time.
+func (w *RegistryReanalysisWorker) Work(ctx context.Context, _ *river.Job[RegistryReanalysisArgs]) error {
+	_, err := w.svc.reanalyzeStale(ctx)
+	return err
+}
+
+// reanalyzeStale is the job's work; it returns how many analyses it stored.
+func (s *Service) reanalyzeStale(ctx context.Context) (int, error) {
+	const batch = 100
+	n, after := 0, "00000000-0000-0000-0000-000000000000"
+	for {
+		var ids []string
+		err := s.db.Bun.NewRaw(`SELECT t.id::text FROM ocr_tasks t JOIN nests n ON n.id = t.nest_id
+			LEFT JOIN registry_analyses ra ON ra.ocr_task_id = t.id
+			WHERE t.status = ? AND t.id > ? AND (
+				(ra.ocr_task_id IS NULL AND t.result->'analysis' IS NOT NULL)
+				OR ra.parser_version < ?
+				OR ra.judged_unique_no <> n.registry_unique_no OR ra.judged_address <> n.address)
+			ORDER BY t.id LIMIT ?`, db.StatusSuccess, after, analysis.ParserVersion, batch).Scan(ctx, &ids)
+		if err != nil {
+			return n, internal("find stale registry analyses", err)
+		}
+		// A result never analysed (written straight into the table) stays
+		// so, as before analyses were stored apart: reanalyzeRegistries
+		// takes it up.
+		for _, id := range ids {
+			if err := s.reanalyze(ctx, id, false); err != nil {
+				return n, internal("reanalyze", errors.Join(fmt.Errorf("OCR task %s", id), err))
+			}
+			n++
+			after = id
+		}
+		if len(ids) < batch {
+			return n, nil
+		}
+	}
 }

@@ -69,6 +69,9 @@ func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
 	if err := river.AddWorkerSafely(workers, &ObjectRemovalWorker{svc: s, store: deps.Store}); err != nil {
 		return RiverOptions{}, err
 	}
+	if err := river.AddWorkerSafely(workers, &RegistryReanalysisWorker{svc: s}); err != nil {
+		return RiverOptions{}, err
+	}
 	queues := map[string]int{QueueIssuance: deps.IssuanceWorkers, QueueMaintenance: 1}
 	if err := s.addWatchWorkers(workers, queues); err != nil { // watch_workers.go
 		return RiverOptions{}, err
@@ -93,6 +96,10 @@ func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
 			river.NewPeriodicJob(river.PeriodicInterval(deps.ReconcileEvery),
 				func() (river.JobArgs, *river.InsertOpts) {
 					return ReconcileArgs{}, &river.InsertOpts{Queue: QueueMaintenance, MaxAttempts: 1}
+				}, &river.PeriodicJobOpts{RunOnStart: true}),
+			river.NewPeriodicJob(river.PeriodicInterval(RegistryReanalysisEvery),
+				func() (river.JobArgs, *river.InsertOpts) {
+					return RegistryReanalysisArgs{}, &river.InsertOpts{Queue: QueueMaintenance, MaxAttempts: 3}
 				}, &river.PeriodicJobOpts{RunOnStart: true}),
 		},
 		Logger:               deps.Logger,

@@ -242,10 +242,74 @@ var adviceOf = map[Verdict]string{
 const adviceOutOfDate = "The copy was read, but it may be out of date: a 근저당권 or 가압류 registered since it was printed is not in it. Re-issue the document, or upload a copy printed today with its footer, before relying on it."
 
 // Judge gives the verdict on reg (nil when Parse found nothing). It is a
-// pure function of its arguments.
+// pure function of its arguments: Prepare's checks of the document, then
+// Finish's of the nest and the time.
 func Judge(reg *Registry, in JudgeInput) Judgement {
+	return Prepare(reg, in.Pages, in.ParseError).Finish(reg, in)
+}
+
+// Prepared is what the document alone decides of a judgement: every check
+// but the 고유번호 and the address (the nest's, which may change) and the
+// copy's age and the dates (which depend on when it is judged). Those are
+// cheap, given the registry; these read every line of every page. Prepared
+// is stored with an analysis, so that a read judges without the pages.
+type Prepared struct {
+	// TextLayer is set when every page was read from a text layer (or no
+	// page is known), whose characters cannot be misread.
+	TextLayer bool `json:"text_layer"`
+	// Head, Body and Tail are the checks in the order Judge makes them:
+	// before the 고유번호, between the copy's age and the dates, after the
+	// dates.
+	Head Part `json:"head"`
+	Body Part `json:"body"`
+	Tail Part `json:"tail"`
+}
+
+// Part is a run of checks: their reasons, and the levels they set (a
+// reason past the 50 a judgement keeps still sets its level).
+type Part struct {
+	Reasons     []Reason `json:"reasons,omitempty"`
+	Wrong       bool     `json:"wrong,omitempty"`
+	NotRegistry bool     `json:"not_registry,omitempty"`
+	Unreadable  bool     `json:"unreadable,omitempty"`
+	Partial     bool     `json:"partial,omitempty"`
+}
+
+// Prepare makes the checks of the document alone: reg as Parse read it
+// from pages (nil with parseError when it found nothing).
+func Prepare(reg *Registry, pages []ReadPage, parseError string) Prepared {
+	in := JudgeInput{Pages: pages, ParseError: parseError}
+	p := Prepared{TextLayer: in.textLayer()}
 	j := &judge{}
-	j.run(reg, in)
+	done := j.head(reg, in)
+	p.Head = j.part()
+	if done {
+		return p
+	}
+	j.body(reg, in)
+	p.Body = j.part()
+	j.tail(reg, in)
+	p.Tail = j.part()
+	return p
+}
+
+// Finish completes a judgement prepared from reg's pages with the checks
+// of the nest (in.UniqueNo, in.Address) and of the time (in.Uploaded,
+// in.Now); in.Pages and in.ParseError are not read again. It gives what
+// Judge gives.
+func (p Prepared) Finish(reg *Registry, in JudgeInput) Judgement {
+	j := &judge{}
+	j.merge(p.Head)
+	if reg != nil {
+		j.uniqueNo(reg, in.UniqueNo, p.TextLayer)
+		j.address(reg, in, p.TextLayer)
+		if in.Uploaded {
+			j.copyAge(reg.PrintedAt, in.Now)
+		}
+		j.merge(p.Body)
+		j.dates(reg, in.Now)
+		j.merge(p.Tail)
+	}
 	v := VerdictComplete
 	switch {
 	case j.wrong:
@@ -281,12 +345,39 @@ func (j *judge) add(level *bool, r Reason) {
 	} else {
 		*level = true
 	}
-	if len(j.reasons) < 50 {
+	if len(j.reasons) < maxReasons {
 		j.reasons = append(j.reasons, r)
 	}
 }
 
-func (j *judge) run(reg *Registry, in JudgeInput) {
+// maxReasons is how many reasons a judgement keeps.
+const maxReasons = 50
+
+// part takes the reasons and levels found so far as a Part and starts
+// anew.
+func (j *judge) part() Part {
+	p := Part{Reasons: j.reasons, Wrong: j.wrong, NotRegistry: j.notRegistry, Unreadable: j.unreadable, Partial: j.partial}
+	*j = judge{}
+	return p
+}
+
+// merge adds a part's reasons after those found so far, as if its checks
+// had been made here.
+func (j *judge) merge(p Part) {
+	for _, r := range p.Reasons {
+		if len(j.reasons) < maxReasons {
+			j.reasons = append(j.reasons, r)
+		}
+	}
+	j.wrong = j.wrong || p.Wrong
+	j.notRegistry = j.notRegistry || p.NotRegistry
+	j.unreadable = j.unreadable || p.Unreadable
+	j.partial = j.partial || p.Partial
+}
+
+// head makes the checks before the nest's; done when reg is nil and no
+// other check applies.
+func (j *judge) head(reg *Registry, in JudgeInput) (done bool) {
 	// Nothing of the form, on pages read with confidence, is another
 	// kind of document; on pages that could hardly be read it may be a
 	// registry all the same.
@@ -294,23 +385,24 @@ func (j *judge) run(reg *Registry, in JudgeInput) {
 	if reg == nil {
 		if readWell && strings.Contains(in.ParseError, ErrNotRegistry.Error()) {
 			j.add(&j.notRegistry, Reason{Code: ReasonNotRegistry, Message: "The document was read, and it is not a registry certificate: it has no 표제부, 갑구 or 을구, and no 고유번호."})
-			return
+			return true
 		}
 		msg := "No 갑구 or 을구 entry could be read: this is not a registry document, or it could not be read."
 		if in.ParseError != "" && !strings.Contains(in.ParseError, ErrNoEntries.Error()) && !strings.Contains(in.ParseError, ErrNotRegistry.Error()) {
 			msg += " (" + in.ParseError + ")"
 		}
 		j.add(&j.unreadable, Reason{Code: ReasonNoEntries, Message: msg})
-		return
+		return true
 	}
 	if c := reg.Coverage; readWell && !c.Title && !c.ColumnHeader && !c.TitleHeading && !c.OwnershipHeading && !c.RightsHeading && reg.Title.UniqueNo == "" {
 		j.add(&j.notRegistry, Reason{Code: ReasonNotRegistry, Message: "Entries like a registry's were read, but nothing of a registry certificate's form: no title, no 표제부, 갑구 or 을구, no 고유번호. It is not a certificate as the registry office issues it."})
 	}
-	j.uniqueNo(reg, in.UniqueNo, in.textLayer())
-	j.address(reg, in)
-	if in.Uploaded {
-		j.copyAge(reg.PrintedAt, in.Now)
-	}
+	return false
+}
+
+// body makes the checks of the document between the copy's age and the
+// dates.
+func (j *judge) body(reg *Registry, in JudgeInput) {
 	for i, p := range in.Pages {
 		if p.OCR && p.Confidence < UnreadablePageConfidence {
 			j.add(&j.unreadable, Reason{Code: ReasonLowPageQuality, Message: fmt.Sprintf(
@@ -338,7 +430,10 @@ func (j *judge) run(reg *Registry, in JudgeInput) {
 	for _, c := range reg.Conflicts {
 		j.add(&j.partial, Reason{Code: c.Code, Section: c.Section, Rank: c.Rank, Message: c.Message})
 	}
-	j.dates(reg, in.Now)
+}
+
+// tail makes the checks of the document after the dates.
+func (j *judge) tail(reg *Registry, in JudgeInput) {
 	j.summary(reg)
 	j.unreadText(in.Pages)
 	j.entries(reg, lineConfidences(in.Pages), lineRepairs(in.Pages))
@@ -386,7 +481,7 @@ func (j *judge) uniqueNo(reg *Registry, want string, textLayer bool) {
 // address compares the printed 소재지 with the nest's address. On a text
 // layer a part that differs is another property's document; on a page
 // image it may be misread, which the 고유번호, when it matches, settles.
-func (j *judge) address(reg *Registry, in JudgeInput) {
+func (j *judge) address(reg *Registry, in JudgeInput, textLayer bool) {
 	if strings.TrimSpace(in.Address) == "" || strings.TrimSpace(reg.Title.Address) == "" {
 		return
 	}
@@ -394,7 +489,7 @@ func (j *judge) address(reg *Registry, in JudgeInput) {
 	if !compared || len(parts) == 0 {
 		return
 	}
-	if in.textLayer() {
+	if textLayer {
 		j.add(&j.wrong, Reason{Code: ReasonAddressMismatch, Message: fmt.Sprintf(
 			"The document is for %s; this nest's address is %s (they differ in %s): it is another property's registry, or the nest's address is wrong.",
 			reg.Title.Address, in.Address, strings.Join(parts, ", "))})

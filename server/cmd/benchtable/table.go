@@ -326,6 +326,13 @@ func (t *table) readGraph() []row {
 			figs("%s ops/s, p50 / p99 %s / %s ms", ops, p50, p99),
 			figs("one task with the same fields: %s ops/s", t.metric(b, "task-ops/s")), ratio(p50, t.metric(b, "task-p50-ms")) + " p50"})
 	}
+	// The baseline row: the page of 100 as one hand-written SQL statement
+	// that builds the same JSON (readGraphSQL).
+	ops, sql := t.metric(b, "page100-ops/s"), t.metric(b, "sql100-ops/s")
+	rows = append(rows, row{"read, 16 clients: a page of 100 nests, every nested field, beside one hand-written SQL statement",
+		figs("%s ops/s", ops),
+		figs("the same JSON built by one SQL statement (json_agg): %s ops/s, p50 / p99 %s / %s ms", sql, t.metric(b, "sql100-p50-ms"), t.metric(b, "sql100-p99-ms")),
+		ratio(ops, sql) + " the throughput"})
 	return rows
 }
 
