@@ -35,7 +35,7 @@ test: deps versitygw web-build build web-deps browser-deps ## Run every test, wi
 	@# The fuzz budget is a count, not a duration: with -fuzztime 10s, Go 1.26's fuzz coordinator can fail
 	@# the run with a bare "context deadline exceeded" as the time runs out (golang/go#75804, fixed in 1.27).
 	@$(GO) build -o $(BIN)/testprogress ./server/cmd/testprogress || exit 1; \
-	echo "make test: every package with -race, in two runs (the server package, then the image and service packages); about 18 min with a warm build cache on 2 cores (about 10 and 7 min, then the fuzz runs), about 25 min on a fresh machine"; \
+	echo "make test: every package with -race, in two runs (the server package, then the image and service packages); about 13 min with a warm build cache on 2 cores (about 8 and 5 min, then the fuzz runs), about 20 min on a fresh machine"; \
 	mod=$$($(GO) list -m) || exit 1; \
 	heavy="$$mod/jobs/analysis $$mod/jobs/ocr $$mod/jobs/issuer $$mod/jobs"; \
 	rest=$$($(GO) list ./... | grep -v -x -F -e $$mod/server $$(for p in $$heavy; do printf -- '-e %s ' $$p; done)) || exit 1; \
