@@ -159,6 +159,55 @@ func (b *operationBounds) MutateOperationParameters(ctx context.Context, p *grap
 // fragment that selects it: tens, not hundreds.
 const MaxSameKey = 50
 
+// mergedSet gathers the fields of selection sets merged as GraphQL merges
+// them: the selection sets of inline fragments and of fragment spreads
+// are merged in, each fragment once, and not one already on path (its own
+// expansion: a cycle, which validation refuses).
+type mergedSet struct {
+	// fragment is a spread's fragment, nil when there is none.
+	fragment func(*ast.FragmentSpread) *ast.FragmentDefinition
+	// leftOut reports whether directives leave a selection out (nil:
+	// none is).
+	leftOut func(ast.DirectiveList) bool
+	field   func(*ast.Field)
+	// visits counts the selections looked at.
+	visits int
+}
+
+// collect calls m.field for each field of sets, merged, and returns the
+// fragments it spread.
+func (m *mergedSet) collect(sets []ast.SelectionSet, path map[string]bool) map[string]bool {
+	spread := map[string]bool{}
+	var walk func(set ast.SelectionSet)
+	walk = func(set ast.SelectionSet) {
+		for _, sel := range set {
+			m.visits++
+			switch s := sel.(type) {
+			case *ast.Field:
+				if m.leftOut == nil || !m.leftOut(s.Directives) {
+					m.field(s)
+				}
+			case *ast.InlineFragment:
+				if m.leftOut == nil || !m.leftOut(s.Directives) {
+					walk(s.SelectionSet)
+				}
+			case *ast.FragmentSpread:
+				if spread[s.Name] || path[s.Name] || m.leftOut != nil && m.leftOut(s.Directives) {
+					continue
+				}
+				if f := m.fragment(s); f != nil {
+					spread[s.Name] = true
+					walk(f.SelectionSet)
+				}
+			}
+		}
+	}
+	for _, set := range sets {
+		walk(set)
+	}
+	return spread
+}
+
 // mostOfOneKey is the most fields of one response key in one selection set
 // of op, fragments merged as validation merges them, and that key. It runs
 // after checkShape, which bounds what the document expands to; a fragment
@@ -170,39 +219,23 @@ func mostOfOneKey(doc *ast.QueryDocument, op *ast.OperationDefinition) (most int
 		count := map[string]int{}
 		subsets := map[string][]ast.SelectionSet{}
 		var order []string
-		spread := map[string]bool{}
-		var collect func(set ast.SelectionSet)
-		collect = func(set ast.SelectionSet) {
-			for _, sel := range set {
-				visits++
-				switch s := sel.(type) {
-				case *ast.Field:
-					k := cmp.Or(s.Alias, s.Name)
-					if count[k]++; count[k] == 1 {
-						order = append(order, k)
-					}
-					if count[k] > most {
-						most, key = count[k], k
-					}
-					if len(s.SelectionSet) > 0 {
-						subsets[k] = append(subsets[k], s.SelectionSet)
-					}
-				case *ast.InlineFragment:
-					collect(s.SelectionSet)
-				case *ast.FragmentSpread:
-					if spread[s.Name] || path[s.Name] {
-						continue
-					}
-					spread[s.Name] = true
-					if f := doc.Fragments.ForName(s.Name); f != nil {
-						collect(f.SelectionSet)
-					}
+		m := mergedSet{
+			fragment: func(s *ast.FragmentSpread) *ast.FragmentDefinition { return doc.Fragments.ForName(s.Name) },
+			field: func(f *ast.Field) {
+				k := cmp.Or(f.Alias, f.Name)
+				if count[k]++; count[k] == 1 {
+					order = append(order, k)
 				}
-			}
+				if count[k] > most {
+					most, key = count[k], k
+				}
+				if len(f.SelectionSet) > 0 {
+					subsets[k] = append(subsets[k], f.SelectionSet)
+				}
+			},
 		}
-		for _, set := range sets {
-			collect(set)
-		}
+		spread := m.collect(sets, path)
+		visits += m.visits
 		if len(spread) > 0 {
 			path = maps.Clone(path)
 			if path == nil {
@@ -495,45 +528,29 @@ func costOf(schema *ast.Schema, op *ast.OperationDefinition, vars map[string]any
 	merged = func(sets []ast.SelectionSet, page int) int {
 		var order []*group
 		groups := map[string]*group{}
-		spread := map[string]bool{}
-		var collect func(set ast.SelectionSet)
-		collect = func(set ast.SelectionSet) {
-			for _, sel := range set {
-				visits++
-				switch s := sel.(type) {
-				case *ast.Field:
-					if leftOut(s.Directives, vars) || s.Definition == nil || s.ObjectDefinition == nil || strings.HasPrefix(s.Name, "__") {
-						continue
-					}
-					// Fields of one key on different types (an
-					// interface's fragments) are kept apart: an upper
-					// bound.
-					key := s.ObjectDefinition.Name + "." + s.Name + ":" + s.Alias
-					g := groups[key]
-					if g == nil {
-						g = &group{field: s}
-						groups[key] = g
-						order = append(order, g)
-					}
-					if len(s.SelectionSet) > 0 {
-						g.sets = append(g.sets, s.SelectionSet)
-					}
-				case *ast.InlineFragment:
-					if !leftOut(s.Directives, vars) {
-						collect(s.SelectionSet)
-					}
-				case *ast.FragmentSpread:
-					if s.Definition == nil || spread[s.Name] || leftOut(s.Directives, vars) {
-						continue
-					}
-					spread[s.Name] = true // a cycle, refused by validation, ends here too
-					collect(s.Definition.SelectionSet)
+		m := mergedSet{
+			fragment: func(s *ast.FragmentSpread) *ast.FragmentDefinition { return s.Definition },
+			leftOut:  func(ds ast.DirectiveList) bool { return leftOut(ds, vars) },
+			field: func(f *ast.Field) {
+				if f.Definition == nil || f.ObjectDefinition == nil || strings.HasPrefix(f.Name, "__") {
+					return
 				}
-			}
+				// Fields of one key on different types (an interface's
+				// fragments) are kept apart: an upper bound.
+				key := f.ObjectDefinition.Name + "." + f.Name + ":" + f.Alias
+				g := groups[key]
+				if g == nil {
+					g = &group{field: f}
+					groups[key] = g
+					order = append(order, g)
+				}
+				if len(f.SelectionSet) > 0 {
+					g.sets = append(g.sets, f.SelectionSet)
+				}
+			},
 		}
-		for _, set := range sets {
-			collect(set)
-		}
+		m.collect(sets, nil)
+		visits += m.visits
 		total := 0
 		for _, g := range order {
 			total = min(total+fieldCost(schema, g.field, g.sets, page, vars, merged), saturated)

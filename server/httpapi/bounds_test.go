@@ -175,48 +175,36 @@ func conflicting(n int) string {
 	return b.String()
 }
 
-// sixtyFragments spreads 60 fragments that each select node(id:).
-func sixtyFragments() string {
+// spreadAll is an operation spreading n fragments F0…Fn-1, each on Query
+// with body(i) as its selections.
+func spreadAll(n int, body func(i int) string) string {
 	var b strings.Builder
 	b.WriteString("{")
-	for i := range 60 {
+	for i := range n {
 		fmt.Fprintf(&b, " ...F%d", i)
 	}
 	b.WriteString(" }")
-	for i := range 60 {
-		fmt.Fprintf(&b, ` fragment F%d on Query { node(id: "%d") { id } }`, i, i)
+	for i := range n {
+		fmt.Fprintf(&b, " fragment F%d on Query { %s }", i, body(i))
 	}
 	return b.String()
 }
 
+// sixtyFragments spreads 60 fragments that each select node(id:).
+func sixtyFragments() string {
+	return spreadAll(60, func(i int) string { return fmt.Sprintf(`node(id: "%d") { id }`, i) })
+}
+
 // thirtyFragments spreads 30 fragments that each select node(id:) twice,
-// inside me, so that the 60 meet only once the fragments are merged.
+// so that the 60 meet only once the fragments are merged.
 func thirtyFragments() string {
-	var b strings.Builder
-	b.WriteString("{")
-	for i := range 30 {
-		fmt.Fprintf(&b, " ...F%d", i)
-	}
-	b.WriteString(" }")
-	for i := range 30 {
-		fmt.Fprintf(&b, ` fragment F%d on Query { node(id: "%d") { id } node(id: "%d") { id } }`, i, 2*i, 2*i+1)
-	}
-	return b.String()
+	return spreadAll(30, func(i int) string { return fmt.Sprintf(`node(id: "%d") { id } node(id: "%d") { id }`, 2*i, 2*i+1) })
 }
 
 // nestedMerge selects nests(first: 1) in 30 fragments, each with nodes
 // twice: 30 of one key at the top, 60 of another in the merged nests.
 func nestedMerge() string {
-	var b strings.Builder
-	b.WriteString("{")
-	for i := range 30 {
-		fmt.Fprintf(&b, " ...F%d", i)
-	}
-	b.WriteString(" }")
-	for i := range 30 {
-		fmt.Fprintf(&b, ` fragment F%d on Query { nests(first: 1) { nodes { id } nodes { title } } }`, i)
-	}
-	return b.String()
+	return spreadAll(30, func(int) string { return "nests(first: 1) { nodes { id } nodes { title } }" })
 }
 
 // nodes is how many selections a document holds as written (each
