@@ -583,6 +583,9 @@ func bodyRows(add func(...secRow)) {
 		{"an empty body", "application/json", ``, 400},
 		// A proxy reading the first "query" would see another operation.
 		{"query given twice", "application/json", `{"query": "{ __typename }", "query": "{ me { id } }", "x": "` + secretText + `"}`, 400},
+		// encoding/json matches keys in any case: QUERY ran, query was shown.
+		{"query given twice in two cases", "application/json", `{"query": "{ __typename }", "QUERY": "{ me { id } }", "x": "` + secretText + `"}`, 400},
+		{"operationName in another case", "application/json", `{"query": "query A { __typename } query B { me { id } }", "OperationName": "B", "x": "` + secretText + `"}`, 400},
 		{"an unknown content type", "text/plain", `{"query": "{ __typename }", "x": "` + secretText + `"}`, 415},
 		{"a query that does not parse", "application/json", `{"query": "{ nests(` + secretText + `"}`, 200},
 	} {

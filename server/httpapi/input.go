@@ -374,10 +374,8 @@ func graphQLRequestProblem(body []byte) string {
 		if dec.More() {
 			return "more than one JSON value"
 		}
-		if k := duplicateKey(body); k != "" {
-			// encoding/json keeps the last: a proxy that reads the
-			// first would see another operation than the one run.
-			return fmt.Sprintf("%q is given twice", k)
+		if p := keyProblem(body); p != "" {
+			return p
 		}
 		return ""
 	case errors.As(err, &syntax):
@@ -393,9 +391,16 @@ func graphQLRequestProblem(body []byte) string {
 	}
 }
 
-// duplicateKey is a key the JSON object body has twice ("" if none, or if
-// body is not an object).
-func duplicateKey(body []byte) string {
+// requestKeys are the keys of a GraphQL request object.
+var requestKeys = map[string]string{"query": "query", "operationname": "operationName", "variables": "variables", "extensions": "extensions"}
+
+// keyProblem says what is wrong with the keys of the JSON object body ("" if
+// nothing, or if body is not an object). encoding/json keeps the last of
+// two keys and matches them in any case ("QUERY" fills query): a proxy
+// that reads the first "query" would see another operation than the one
+// run. So a key may not be given twice, in any case, and a request key
+// must be spelt as the spec spells it.
+func keyProblem(body []byte) string {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return ""
@@ -407,10 +412,15 @@ func duplicateKey(body []byte) string {
 			return ""
 		}
 		k, _ := t.(string)
-		if seen[k] {
-			return k
+		// encoding/json's folding of keys, ASCII case at least.
+		folded := strings.ToLower(strings.ToUpper(k))
+		if seen[folded] {
+			return fmt.Sprintf("%q is given twice", k)
 		}
-		seen[k] = true
+		seen[folded] = true
+		if want, ok := requestKeys[folded]; ok && k != want {
+			return fmt.Sprintf("%q is not a key of a GraphQL request: it is spelt %q", k, want)
+		}
 		var value json.RawMessage
 		if err := dec.Decode(&value); err != nil {
 			return ""
