@@ -71,7 +71,7 @@ func TestRegroup(t *testing.T) {
 		{"a comma read as 1", "1,531,000,000", "11531,000,000", false, "1,531,000,000"},
 		{"two commas read as 1", "1,111,000,000", "11111,000,000", false, "1,111,000,000"},
 		{"read right", "1,531,000,000", "1,531,000,000", false, ""},
-		{"a comma lost, not misread: the ink has a digit more", "11,531,000,000", "11531,000,000", false, ""},
+		{"a comma lost, not misread: the ink has a digit more", "11,531,000,000", "11531,000,000", false, "11,531,000,000"},
 		{"a comma read as another digit", "1,531,000,000", "17531,000,000", false, ""},
 		{"a digit read as a comma", "11531,000,000", "1,531,000,000", false, ""},
 		{"no grouping would come of it", "1,5310,000", "115310,000", false, ""},
@@ -80,8 +80,9 @@ func TestRegroup(t *testing.T) {
 		{"금 read as a 2", "188,400,000", "2188,400,000", true, "금188,400,000"},
 		{"금 read before the word", "387,000,000", "3387,000,000", false, ""},
 		// An outside review's: 금 and a comma lost from 금2,188,400,000 —
-		// the 2 is a digit's ink, and the ink has a blob more.
-		{"금 and a comma lost", "2,188,400,000", "2188,400,000", true, ""},
+		// the 2 is a digit's ink, not the 금's: the comma is written back,
+		// and no 금 (the parser reads no amount without one).
+		{"금 and a comma lost", "2,188,400,000", "2188,400,000", true, "2,188,400,000"},
 		{"a digit for a syllable read as 4", "387,000,000", "4387,000,000", true, ""},
 		// An outside review's: a speck bridged the 2 of 금2,188,400,000 to
 		// its comma, Tesseract lost the 금 and the comma: the blob is no
@@ -92,6 +93,12 @@ func TestRegroup(t *testing.T) {
 		// 2 the 1's, which is narrow: left as read.
 		{"a reading one character off the ink", "T1,500,000", "21500,000", false, ""},
 		{"leading zeros", "0,000,000", "10000,000", false, ""},
+		// A comma lost from the reading, its ink on the page (a 300 dpi
+		// copy in another font read 금1,068,000,000원 so).
+		{"a comma lost after a 1", "1,068,000,000", "1068,000,000", false, "1,068,000,000"},
+		{"a comma lost after a 2", "2,500,000", "2500,000", false, "2,500,000"},
+		{"a comma lost, and no comma in the ink", "1068,000,000", "1068,000,000", false, ""},
+		{"a comma lost, the ink a digit more", "1,0068,000", "1068,000", false, ""},
 	} {
 		g, box, _ := amountPage(tc.ink)
 		got, ok := regroup(g, tsvWord{text: tc.read, conf: 90, box: box}, tc.kum, nil)

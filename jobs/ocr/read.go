@@ -381,14 +381,15 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 			r.log.WarnContext(ctx, "ocr: reading suspect lines again failed; the page keeps its first reading", "page", n, "error", err)
 		}
 		// A second reading that changed only letters (Latin junk read as
-		// the Hangul it is) is a reading of the ink; one that changed a
-		// number is the engine choosing between two readings of it.
-		markChanged(repaired, before, txt, RepairedReread, digitsDiffer)
+		// the Hangul it is), or read a date's marks the first read as
+		// digits, is a reading of the ink; one that changed a number is the
+		// engine choosing between two readings of it (numbersChanged).
+		markChanged(repaired, before, txt, RepairedReread, numbersChanged)
 	}
 	if !r.raw {
 		before := txt
 		txt, tsv = regroupAmounts(prep.page, txt, tsv)
-		markChanged(repaired, before, txt, RepairedAmount, nil)
+		markChanged(repaired, before, txt, RepairedAmount, numbersChanged)
 	}
 	p := tesseractPage([]byte(correctForm(string(txt))), tsv)
 	p.Page = n
@@ -444,17 +445,64 @@ func markChanged(repaired map[int]string, before, after []byte, how string, coun
 	}
 }
 
-// digitsDiffer reports whether a and b have other digits, in order.
-func digitsDiffer(a, b string) bool {
-	digits := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if r >= '0' && r <= '9' {
-				return r
-			}
-			return -1
-		}, s)
+// numbersChanged reports whether the second reading of a line, after,
+// reads its numbers otherwise than the first, before: true unless after's
+// digits are before's, in the same runs, with at most two more digits in
+// before only where after reads a 년, 월 or 일 after a run. Those are the
+// date's marks read as digits by the first reading (1999년11월10일 read as
+// 19994119109): the second reading read the same digits and the marks
+// between them, so it is a reading of the ink, not a choice between two
+// readings of a number. Anything else (a digit read otherwise, a digit
+// more or less in an amount) is a choice. Commas are no digits: the same
+// digits grouped otherwise are the same number.
+func numbersChanged(before, after string) bool {
+	type run struct {
+		digits string
+		mark   bool // a 년, 월 or 일 follows it
 	}
-	return digits(a) != digits(b)
+	var runs []run
+	rs := []rune(after)
+	for i := 0; i < len(rs); {
+		if rs[i] < '0' || rs[i] > '9' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(rs) && rs[j] >= '0' && rs[j] <= '9' {
+			j++
+		}
+		k := j
+		for k < len(rs) && rs[k] == ' ' {
+			k++
+		}
+		runs = append(runs, run{string(rs[i:j]), k < len(rs) && (rs[k] == '년' || rs[k] == '월' || rs[k] == '일')})
+		i = j
+	}
+	digits := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, before)
+	// at holds the places in digits the runs matched so far can end at.
+	at := map[int]bool{0: true}
+	for _, r := range runs {
+		next := map[int]bool{}
+		for p := range at {
+			if !strings.HasPrefix(digits[p:], r.digits) {
+				continue
+			}
+			end := p + len(r.digits)
+			next[end] = true
+			for extra := 1; r.mark && extra <= 2 && end+extra <= len(digits); extra++ {
+				next[end+extra] = true
+			}
+		}
+		if at = next; len(at) == 0 {
+			return true
+		}
+	}
+	return !at[len(digits)]
 }
 
 func nonEmptyLines(s string) []string {
