@@ -178,6 +178,9 @@ func (p *parser) line(raw string) {
 		}
 	}
 	if p.summary != nil {
+		if p.coverage.EndMarker && (strings.Contains(ns, "등기사항전부증명서") || strings.Contains(ns, "【표제부") || strings.Contains(ns, "표제부】")) {
+			p.coverage.MoreDocuments = true // another document's title or 표제부
+		}
 		if !p.footer(ns) && !collectiveMark.MatchString(line) {
 			p.summaryLine(line, ns)
 		}

@@ -5,7 +5,7 @@ import "time"
 // ParserVersion identifies the rules Parse and Analyze apply. It increases
 // whenever their output for some input changes, so that stored analyses made
 // by an older parser can be found and recomputed.
-const ParserVersion = 12
+const ParserVersion = 13
 
 // Registry is what Parse read from a 등기사항전부증명서.
 type Registry struct {
@@ -104,6 +104,11 @@ type Coverage struct {
 	PagesPrinted int `json:"pages_printed,omitempty"`
 	// PagesRead is the number of pages in the text Parse read.
 	PagesRead int `json:"pages_read,omitempty"`
+	// MoreDocuments is set when a document's form begins again after the
+	// end (-- 이하여백 --): a certificate's title or a 표제부 heading, which
+	// the summary never prints. The file holds more than one document;
+	// Parse read the first.
+	MoreDocuments bool `json:"more_documents,omitempty"`
 }
 
 // Title is the 표제부 of a unit in a 집합건물.

@@ -595,3 +595,44 @@ func TestRatioCountsWhatRanksBefore(t *testing.T) {
 		t.Errorf("ratio %+v, want (260 + 230 + 100) / 1000 = 0.59", r)
 	}
 }
+
+// TestMoreDocuments: a file that holds a document twice, or two documents,
+// is not one certificate read in full (an outside tester uploaded 25 copies
+// of one registry in 100 pages and got COPY_COMPLETE); the summary after
+// the end is no second document.
+func TestMoreDocuments(t *testing.T) {
+	t.Parallel()
+	ids := goldenTextNests(t)
+	var one, other testDocument
+	for _, id := range ids {
+		d := readDocument(t, id, testAddress, false)
+		switch {
+		case one.text == "" && strings.Contains(d.text, "주요 등기사항 요약"):
+			one = d // with a summary after its end
+		case other.text == "":
+			other = d
+		}
+	}
+	if one.text == "" || other.text == "" {
+		t.Fatal("the golden set has no document with a summary, or only one document")
+	}
+	for _, c := range []struct {
+		name  string
+		text  string
+		pages []ocr.Page
+		more  bool
+	}{
+		{"one document", one.text, one.pages, false},
+		{"the same document twice", one.text + "\f" + one.text, slices.Concat(one.pages, one.pages), true},
+		{"the same document three times", one.text + "\f" + one.text + "\f" + one.text, slices.Concat(one.pages, one.pages, one.pages), true},
+		{"another document after it", one.text + "\f" + other.text, slices.Concat(one.pages, other.pages), true},
+	} {
+		reg, j := judgeDoc(c.text, c.pages, testUniqueNo)
+		if reg.Coverage.MoreDocuments != c.more || slices.Contains(codes(j), ReasonMoreDocuments) != c.more {
+			t.Errorf("%s: more documents %v, verdict %s, reasons %v", c.name, reg.Coverage.MoreDocuments, j.Verdict, codes(j))
+		}
+		if c.more && j.Verdict == VerdictComplete {
+			t.Errorf("%s: COMPLETE", c.name)
+		}
+	}
+}

@@ -101,6 +101,10 @@ const (
 	// ReasonSummaryUnread: a 주요 등기사항 요약 was printed but not read in
 	// full, so the body could not be checked against it.
 	ReasonSummaryUnread = "SUMMARY_UNREAD"
+	// ReasonMoreDocuments: the file holds a second document after the
+	// first's end (a certificate's title or a 표제부 heading after
+	// -- 이하여백 --); only the first was read.
+	ReasonMoreDocuments = "MORE_DOCUMENTS"
 	// ReasonTextLayerMismatch: an uploaded PDF's text layer and its page
 	// images disagree on a key fact.
 	ReasonTextLayerMismatch = "TEXT_LAYER_MISMATCH"
@@ -514,6 +518,9 @@ func (j *judge) structure(reg *Registry, pagesRead int) {
 	// the document was read to its end. 기록사항 없음 shows it was printed.
 	if !c.RightsHeading && (len(reg.Rights) > 0 || !c.EndMarker || c.RightsEmpty) {
 		j.add(&j.partial, Reason{Code: ReasonMissingHeading, Section: SectionRights, Message: "The 을구 heading was not found: 근저당권 and other rights may have been missed or read into the wrong section."})
+	}
+	if c.MoreDocuments {
+		j.add(&j.partial, Reason{Code: ReasonMoreDocuments, Message: "The file holds more than one document: a certificate's title or 표제부 follows the first one's end (-- 이하여백 --). Only the first was read; upload one certificate per file."})
 	}
 	if !c.EndMarker {
 		j.add(&j.partial, Reason{Code: ReasonMissingEnd, Message: "The end of the document (-- 이하여백 --) was not found: pages or entries at the end may be missing."})

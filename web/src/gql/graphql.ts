@@ -292,6 +292,8 @@ export type VerdictReasonCode =
   | 'MISSING_HEADING'
   /** The footers print more pages than were read. */
   | 'MISSING_PAGE'
+  /** The file holds a second document after the first's end (-- 이하여백 --); only the first was read. */
+  | 'MORE_DOCUMENTS'
   /**
    * Nothing of a registry certificate's form was read from a page read with confidence (NOT_A_REGISTRY). On an alert,
    * also a NOT_A_REGISTRY read's verdict when it gave no other reason.
