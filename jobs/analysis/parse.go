@@ -666,22 +666,34 @@ func (p *parser) entryStart(line string) *block {
 // the entry it names) as that rank and the number after it, recording the
 // guess.
 func (b *block) boogiRank() {
-	switch b.info.kind {
+	if b.sub > 0 {
+		return
+	}
+	if main, sub, ok := boogiRankOf(b.info, b.rank); ok {
+		b.rank, b.sub, b.rankRead = main, sub, strconv.Itoa(b.rank)
+	}
+}
+
+// boogiRankOf is the 순위번호 main-sub that rank, read without its dash,
+// stands for when info is a 부기's purpose (변경, 이전, 근질권) naming main:
+// 21 with 2번근저당권변경 is 2-1. A 부기 is ranked under the entry it
+// names, so no other reading of those digits is a 부기's rank.
+func boogiRankOf(info purposeInfo, rank int) (main, sub int, ok bool) {
+	switch info.kind {
 	case KindAmendment, KindRightTransfer, KindPledge:
 	default:
-		return
+		return 0, 0, false
 	}
-	refers, err := strconv.Atoi(b.info.refers)
-	if err != nil || b.rank <= 0 || b.sub > 0 || b.rank == refers {
-		return
+	refers, err := strconv.Atoi(info.refers)
+	if err != nil || rank <= 0 || rank == refers {
+		return 0, 0, false
 	}
-	read := strconv.Itoa(b.rank)
-	main := strconv.Itoa(refers)
-	sub, err := strconv.Atoi(strings.TrimPrefix(read, main))
-	if !strings.HasPrefix(read, main) || err != nil || sub < 1 || sub > 9 {
-		return
+	read, prefix := strconv.Itoa(rank), strconv.Itoa(refers)
+	sub, err = strconv.Atoi(strings.TrimPrefix(read, prefix))
+	if !strings.HasPrefix(read, prefix) || err != nil || sub < 1 || sub > 9 {
+		return 0, 0, false
 	}
-	b.rank, b.sub, b.rankRead = refers, sub, read
+	return refers, sub, true
 }
 
 // place puts a new block in its section: the one the last heading named,

@@ -368,6 +368,12 @@ func TestSummaryPage(t *testing.T) {
 		{"another amount", "전세금 금200,000,000원          한예린 등", "전세금 금250,000,000원          한예린 등", ReasonSummaryMismatch},
 		{"another owner", "박서준 (공유자)", "한예린 (공유자)", ReasonSummaryMismatch},
 		{"a part not read", "3. (근)저당권 및 전세권 등 ( 을구 )", "", ReasonSummaryUnread},
+		// A 부기's rank read without its dash (a clean 300 dpi copy of an
+		// evaluation document read 4-1 as 41): its purpose names the rank
+		// it is ranked under.
+		{"a 부기's rank without its dash", "  2-1      2번전세권변경", "  21       2번전세권변경", ""},
+		{"a rank without its dash, not under the rank named", "  2-1      2번전세권변경", "  31       2번전세권변경", ReasonSummaryMismatch},
+		{"a main entry's rank is no 부기's", "  2        전세권설정", "  21       전세권설정", ReasonSummaryMismatch},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			summary := strings.Replace(structureSummary, tt.from, tt.to, 1)
@@ -578,6 +584,28 @@ func TestBoogiRankWithoutItsDash(t *testing.T) {
 	}
 	if sig := Analyze(reg, Options{}); sig.Mortgages.Total != 260_000_000 {
 		t.Errorf("mortgages %d", sig.Mortgages.Total)
+	}
+	// Right after rank 1, 11 can only be 1-1: the form vouches for it and
+	// the read stays COMPLETE (a clean 300 dpi copy of an evaluation
+	// document read 2-1 as 21 and was PARTIAL for it alone). Where the
+	// entry before is not the one a 부기 of that number follows, the rank
+	// is a guess.
+	for _, c := range []struct {
+		name, from, to string
+		guess          bool
+	}{
+		{"1-1 read 11 after 1", "  1-1    1번근저당권변경", "  11     1번근저당권변경", false},
+		{"1-2 read 12 after 1-1", "  1-2    1번근저당권이전", "  12     1번근저당권이전", false},
+		{"1-1 read 12 after 1", "  1-1    1번근저당권변경", "  12     1번근저당권변경", true},
+	} {
+		reg, err := Parse(strings.Replace(structureText, c.from, c.to, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := Judge(reg, JudgeInput{UniqueNo: "1146-1996-004417"})
+		if guess := slices.Contains(codes(j), ReasonCorrected); guess != c.guess || !c.guess && j.Verdict != VerdictComplete {
+			t.Errorf("%s: verdict %s %v, want a guess %v", c.name, j.Verdict, codes(j), c.guess)
+		}
 	}
 }
 

@@ -83,6 +83,13 @@ func (p *parser) summaryLine(line, ns string) {
 				purpose = purpose[:i] // the 접수 date glued to it
 			}
 			info, known := classifyPurpose(purpose)
+			if n, err := strconv.Atoi(rank); err == nil && known {
+				// A 부기's rank read without its dash (41 for 4-1), as in
+				// the body (boogiRankOf).
+				if main, sub, boogi := boogiRankOf(info, n); boogi {
+					rank = strconv.Itoa(main) + "-" + strconv.Itoa(sub)
+				}
+			}
 			if ok && len(*list) < 100 {
 				e := SummaryEntry{Rank: rank, Purpose: purpose, Kind: KindUnknown}
 				if known {

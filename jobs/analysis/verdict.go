@@ -847,7 +847,11 @@ func (j *judge) entries(reg *Registry, conf map[string]float64, repairs map[stri
 			if !key {
 				continue
 			}
-			j.corrections(e, where)
+			var prev *Entry
+			if i > 0 {
+				prev = &list[i-1]
+			}
+			j.corrections(e, prev, where)
 			for k, line := range strings.Split(e.Text, "\n") {
 				if how := repairs[noSpace(line)]; how != "" && (k == 0 || holdsKeyFact(line, e)) {
 					j.add(&j.partial, Reason{Code: ReasonCorrected, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
@@ -1040,6 +1044,21 @@ func (j *judge) summary(reg *Registry) {
 	}
 }
 
+// boogiFollows reports whether e, a 부기 ranked main-k, comes right after
+// the entry it follows in the register (main for k = 1, main-(k-1) after),
+// that entry's own rank read as printed.
+func boogiFollows(prev, e *Entry) bool {
+	main, sub, ok := strings.Cut(e.Rank, "-")
+	k, err := strconv.Atoi(sub)
+	if !ok || err != nil || prev == nil || prev.Section != e.Section || slices.ContainsFunc(prev.Corrections, func(c Correction) bool { return c.Field == FieldRank }) {
+		return false
+	}
+	if k == 1 {
+		return prev.Rank == main
+	}
+	return prev.Rank == main+"-"+strconv.Itoa(k-1)
+}
+
 // summarised reports whether the summary lists a live entry like e: a
 // right or a claim, not an owner (소유지분현황 lists those) nor a change of
 // a name (등기명의인표시변경).
@@ -1051,9 +1070,16 @@ func summarised(e *Entry) bool {
 	return true
 }
 
-// corrections reports each key fact of e that was not taken as read.
-func (j *judge) corrections(e *Entry, where string) {
+// corrections reports each key fact of e that was not taken as read, but
+// a 부기's 순위번호 read without its dash where the entry before it, read as
+// printed, is the one it follows (2-1 read 21 right after 2, 2-2 read 22
+// after 2-1): the purpose names the main rank, the sequence the number
+// after it, so the form vouches for the rank and only its dash was lost.
+func (j *judge) corrections(e, prev *Entry, where string) {
 	for _, c := range e.Corrections {
+		if c.Field == FieldRank && boogiFollows(prev, e) {
+			continue
+		}
 		msg := fmt.Sprintf("%s: its %s was read as %q and taken as %q: a guess, check it on the document.", where, c.Field, c.Read, c.Taken)
 		if c.Read == c.Taken {
 			msg = fmt.Sprintf("%s: its %s %q does not read as printed names do and may be misread: check it on the document.", where, c.Field, c.Read)
