@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -731,7 +732,7 @@ func placedLines(p ReadPage, section Section) ([]placedLine, Section) {
 		ns := noSpace(cleanLine(l.Text))
 		heading := false
 		switch {
-		case strings.Contains(ns, "열람일시") || strings.Contains(ns, "관할등기소") || collectiveMark.MatchString(l.Text):
+		case strings.Contains(ns, "열람일시") || strings.Contains(ns, "관할등기소") || collectiveMark.MatchString(l.Text) || garbledFooter(l.Text):
 			// Printed on every page, inside a section or not: the page's
 			// end or its top, beyond which the rows go on.
 			heading = true
@@ -749,6 +750,19 @@ func placedLines(p ReadPage, section Section) ([]placedLine, Section) {
 	}
 	slices.SortStableFunc(out, func(a, b placedLine) int { return a.mid - b.mid })
 	return out, section
+}
+
+// footerTime is the time of day a footer prints after its 열람일시 date
+// (13시13분38초), anywhere in a line.
+var footerTime = regexp.MustCompile(readDigit + `{1,2}` + readSpace + `[시사]` + readSpace + readDigit + `{1,2}` + readSpace + `[분븐]` + readSpace + readDigit + `{1,2}` + readSpace + `[초조]`)
+
+// garbledFooter reports whether line is a page's footer whose 열람일시 was
+// misread (SAA) : 2026년10월14일 13시13분38초 1/3, a clean 300 dpi copy's):
+// it ends in the page's number of the pages and prints the time of day
+// before it, which no row of a section does.
+func garbledFooter(line string) bool {
+	fields := strings.Fields(line)
+	return len(fields) >= 2 && pageNumber.MatchString(fields[len(fields)-1]) && footerTime.MatchString(line)
 }
 
 // medianLineHeight is the median height of p's placed lines.

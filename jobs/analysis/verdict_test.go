@@ -938,3 +938,49 @@ func TestPlausibleHolder(t *testing.T) {
 		}
 	}
 }
+
+// TestBlankRowsBeforeAGarbledFooter: the space between a section's last
+// row and the page's footer is no blank row, though the footer's 열람일시
+// was misread (a clean 300 dpi copy of an evaluation document was PARTIAL
+// for it); a row's height of nothing between two rows is one.
+func TestBlankRowsBeforeAGarbledFooter(t *testing.T) {
+	t.Parallel()
+	page := func(footer string, gapAt int) ReadPage {
+		p := ReadPage{OCR: true}
+		y := 100
+		add := func(text string) {
+			p.Lines = append(p.Lines, ReadLine{Text: text, Confidence: 0.9, Top: y, Bottom: y + 48})
+			p.Ink = append(p.Ink, InkBand{Top: y + 8, Bottom: y + 40})
+			y += 48
+		}
+		add("【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )")
+		add("순위번호 등 기 목 적 접 수 등 기 원 인 권리자 및 기타사항")
+		for i := 1; i <= 4; i++ {
+			if i == gapAt {
+				y += 3 * 48 // a row painted white
+			}
+			add(fmt.Sprintf("%d 근저당권설정 2003년3월11일 2003년3월11일 설정계약 채권최고액 금108,000,000원", i))
+			add("제23951호 채무자 경샘규")
+		}
+		y += 110 // the table's foot to the footer: 2.3 lines
+		add(footer)
+		return p
+	}
+	for _, c := range []struct {
+		name, footer string
+		gapAt        int
+		blank        bool
+	}{
+		{"footer read", "열람일시 : 2026년10월14일 13시13분38초 1/3", 0, false},
+		{"footer's 열람일시 misread", "SAA) : 2026년10월14일 13시13분38초 1/3", 0, false},
+		{"footer's 열람일시 misread, a row whited", "SAA) : 2026년10월14일 13시13분38초 1/3", 3, true},
+		{"a row's last line ending in a fraction is no footer", "서울특별시 성동구 왕십리로 12 1/3", 0, true},
+	} {
+		var j judge
+		j.blankRows([]ReadPage{page(c.footer, c.gapAt)})
+		got := slices.ContainsFunc(j.reasons, func(r Reason) bool { return r.Code == ReasonBlankRow })
+		if got != c.blank {
+			t.Errorf("%s: BLANK_ROW %v, want %v (%+v)", c.name, got, c.blank, j.reasons)
+		}
+	}
+}
