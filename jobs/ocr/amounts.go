@@ -138,7 +138,9 @@ func regroup(img *image.Gray, w tsvWord, kum bool, soft map[int]bool) (string, b
 // regroupWith is regroup, reading the ink one way: as the reading with its
 // 1s and its first digit misread (lost false), or as the reading with
 // commas it lost and nothing else (lost true: 1068,000,000 where the ink
-// has 1,068,000,000; the digits stay as read).
+// has 1,068,000,000; the digits stay as read, one blob to each: a wide
+// blob is not taken for two digits, as a 2 a speck widened read as 22
+// would make 22,500,000 of 금2,500,000).
 func regroupWith(img *image.Gray, w tsvWord, kum bool, soft map[int]bool, lost bool) (string, bool) {
 	// A comma's tail may hang under Tesseract's box, and a syllable
 	// before the digits stand above it.
@@ -231,10 +233,10 @@ func regroupWith(img *image.Gray, w tsvWord, kum bool, soft map[int]bool, lost b
 	// A 1 is narrow; every other digit is not: a reading one character
 	// off from the ink (its first digit's ink not digit-shaped) does not
 	// match it. A 1's ink is 0.63 of the median digit's width in the
-	// evaluation's font at 300 dpi (10 px against 16); the line was at
-	// 0.6, which only the simulator's font met, and is drawn at 0.75 now,
-	// below every other digit's.
-	narrow := func(c component) bool { return 4*(c.x1-c.x0+1) <= 3*digitW }
+	// evaluation's font at 300 dpi (10 px against 16), its other digits
+	// 0.94 and more; the line was at 0.6, which only the simulator's font
+	// met, and is below 0.7 now (a 7 as narrow as 0.73 is no 1).
+	narrow := func(c component) bool { return 10*(c.x1-c.x0+1) < 7*digitW }
 	fits := func(ch byte, c component) bool { return (ch == '1') == narrow(c) }
 	// Two digits a blur ran together are one blob as tall as a digit and
 	// twice as wide.
@@ -267,7 +269,7 @@ func regroupWith(img *image.Gray, w tsvWord, kum bool, soft map[int]bool, lost b
 			continue
 		case k == digit && out[j] != ',' && fits(out[j], c):
 			j--
-		case k == other && double(c) && j >= 1 && out[j] != ',' && out[j-1] != ',' && out[j] != '1' && out[j-1] != '1':
+		case !lost && k == other && double(c) && j >= 1 && out[j] != ',' && out[j-1] != ',' && out[j] != '1' && out[j-1] != '1':
 			j -= 2
 		case !lost && k == other && j == 0 && kum && (out[0] == '2' || out[0] == '3') && syllable(b):
 			prefix, out = "금", out[1:]

@@ -9,9 +9,10 @@ import (
 // amountPage draws an amount as blobs the way the form's font inks it: a
 // 금 first, taller than the digits and drawn in three strokes, then each
 // character of ink (a 1 narrow, other digits wider, a comma short on the
-// baseline, hanging below it), then a wide 원. Two runes stand for a
+// baseline, hanging below it), then a wide 원. Three runes stand for a
 // speck's damage: B is a 2 a speck bridged to the comma after it, T a 2
-// a speck under it made taller.
+// a speck under it made taller, W a 2 a speck beside it made wider; N is
+// a narrow 7.
 // It returns the page and the box Tesseract gave the number when it
 // boxed the first digit with the 금 (from the second character on), and
 // each character's box.
@@ -49,6 +50,12 @@ func amountPage(ink string) (*image.Gray, image.Rectangle, []image.Rectangle) {
 			fill(x, top, x+15, base)
 			fill(x+5, base, x+10, base+6)
 			x += 15
+		case 'W': // a 2 a speck beside it widened
+			fill(x, top, x+25, base)
+			x += 25
+		case 'N': // a narrow 7
+			fill(x, top, x+11, base)
+			x += 11
 		default:
 			fill(x, top, x+15, base)
 			x += 15
@@ -99,6 +106,11 @@ func TestRegroup(t *testing.T) {
 		{"a comma lost after a 2", "2,500,000", "2500,000", false, "2,500,000"},
 		{"a comma lost, and no comma in the ink", "1068,000,000", "1068,000,000", false, ""},
 		{"a comma lost, the ink a digit more", "1,0068,000", "1068,000", false, ""},
+		// An outside review's: a 2 a speck widened, read as 22 with the
+		// comma lost, is no two digits; a narrow 7 read as 1 is no 1.
+		{"a specked 2 read 22, a comma lost", "W,500,000", "22500,000", false, ""},
+		{"a specked 2 read 22, billions", "W,188,400,000", "22188,400,000", false, ""},
+		{"a narrow 7 read as 1, a comma lost", "N,500,000", "1500,000", false, ""},
 	} {
 		g, box, _ := amountPage(tc.ink)
 		got, ok := regroup(g, tsvWord{text: tc.read, conf: 90, box: box}, tc.kum, nil)

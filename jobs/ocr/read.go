@@ -446,63 +446,118 @@ func markChanged(repaired map[int]string, before, after []byte, how string, coun
 }
 
 // numbersChanged reports whether the second reading of a line, after,
-// reads its numbers otherwise than the first, before: true unless after's
-// digits are before's, in the same runs, with at most two more digits in
-// before only where after reads a 년, 월 or 일 after a run. Those are the
-// date's marks read as digits by the first reading (1999년11월10일 read as
-// 19994119109): the second reading read the same digits and the marks
-// between them, so it is a reading of the ink, not a choice between two
-// readings of a number. Anything else (a digit read otherwise, a digit
-// more or less in an amount) is a choice. Commas are no digits: the same
-// digits grouped otherwise are the same number.
+// reads its numbers otherwise than the first, before. The numbers of the
+// two lines are compared one to one, digits only: a number's commas (or a
+// stop read for one) between its digits are no digits, so the same digits
+// grouped otherwise are the same number. One more case is a reading of the
+// ink rather than a choice between two readings of it: a date the second
+// reading reads with its 년, 월 and 일 where the first read one run of
+// digits, its marks read as digits too (2022년4월10일 read as
+// 20224410 9), when that run splits into a year, a month and a day, each
+// mark one or two digits, in one way only. A run that splits in more ways
+// (19994119109: 1999년11월10일, 1999년1월10일, …) leaves the second
+// reading's split a guess. Anything else — a digit read otherwise, a digit
+// more or less, a digit moved from one number to another — is a choice.
 func numbersChanged(before, after string) bool {
-	type run struct {
-		digits string
-		mark   bool // a 년, 월 or 일 follows it
+	b, a := numbersOf(before), numbersOf(after)
+	i := 0
+	for k := 0; k < len(a); {
+		if k+2 < len(a) && a[k].mark == '년' && a[k+1].mark == '월' && a[k+2].mark == '일' && i < len(b) && b[i].mark == 0 {
+			if y, m, d, ok := onlyDate(b[i].digits); ok && strconv.Itoa(y) == a[k].digits && strconv.Itoa(m) == a[k+1].digits && strconv.Itoa(d) == a[k+2].digits {
+				i, k = i+1, k+3
+				continue
+			}
+		}
+		if i >= len(b) || b[i].digits != a[k].digits {
+			return true
+		}
+		i, k = i+1, k+1
 	}
-	var runs []run
-	rs := []rune(after)
+	return i != len(b)
+}
+
+// lineNumber is a number in a line: its digits, without the commas or
+// stops between them, and the 년, 월 or 일 after it (0 for none).
+type lineNumber struct {
+	digits string
+	mark   rune
+}
+
+// numbersOf returns the numbers in line, in order.
+func numbersOf(line string) []lineNumber {
+	rs := []rune(line)
+	digit := func(i int) bool { return i >= 0 && i < len(rs) && rs[i] >= '0' && rs[i] <= '9' }
+	var out []lineNumber
 	for i := 0; i < len(rs); {
-		if rs[i] < '0' || rs[i] > '9' {
+		if !digit(i) {
 			i++
 			continue
 		}
+		var ds []rune
 		j := i
-		for j < len(rs) && rs[j] >= '0' && rs[j] <= '9' {
-			j++
+		for ; j < len(rs); j++ {
+			switch {
+			case digit(j):
+				ds = append(ds, rs[j])
+				continue
+			case (rs[j] == ',' || rs[j] == '.') && digit(j+1):
+				continue
+			}
+			break
 		}
 		k := j
 		for k < len(rs) && rs[k] == ' ' {
 			k++
 		}
-		runs = append(runs, run{string(rs[i:j]), k < len(rs) && (rs[k] == '년' || rs[k] == '월' || rs[k] == '일')})
+		n := lineNumber{digits: string(ds)}
+		if k < len(rs) && (rs[k] == '년' || rs[k] == '월' || rs[k] == '일') {
+			n.mark = rs[k]
+		}
+		out = append(out, n)
 		i = j
 	}
-	digits := strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return r
+	return out
+}
+
+// onlyDate reads run, a date whose 년, 월 and 일 were read as digits (one
+// or two each; the 일 may be lost), as the year, month and day it stands
+// for, when it splits into one valid date only: a year from 1900 to 2099,
+// a month and a day without a leading zero.
+func onlyDate(run string) (y, m, d int, ok bool) {
+	if len(run) < 7 || len(run) > 12 || !(strings.HasPrefix(run, "19") || strings.HasPrefix(run, "20")) {
+		return 0, 0, 0, false
+	}
+	y, _ = strconv.Atoi(run[:4])
+	found := 0
+	part := func(s string, most int) (int, bool) {
+		if s == "" || s[0] == '0' {
+			return 0, false
 		}
-		return -1
-	}, before)
-	// at holds the places in digits the runs matched so far can end at.
-	at := map[int]bool{0: true}
-	for _, r := range runs {
-		next := map[int]bool{}
-		for p := range at {
-			if !strings.HasPrefix(digits[p:], r.digits) {
-				continue
+		n, err := strconv.Atoi(s)
+		return n, err == nil && n >= 1 && n <= most
+	}
+	for m1 := 1; m1 <= 2; m1++ {
+		for ml := 1; ml <= 2; ml++ {
+			for m2 := 1; m2 <= 2; m2++ {
+				for dl := 1; dl <= 2; dl++ {
+					at := 4 + m1
+					if at+ml+m2+dl > len(run) || len(run)-(at+ml+m2+dl) > 2 {
+						continue
+					}
+					month, okM := part(run[at:at+ml], 12)
+					day, okD := part(run[at+ml+m2:at+ml+m2+dl], 31)
+					if !okM || !okD || found > 0 && (month != m || day != d) {
+						if okM && okD {
+							return 0, 0, 0, false // a second date
+						}
+						continue
+					}
+					m, d, found = month, day, found+1
+				}
 			}
-			end := p + len(r.digits)
-			next[end] = true
-			for extra := 1; r.mark && extra <= 2 && end+extra <= len(digits); extra++ {
-				next[end+extra] = true
-			}
-		}
-		if at = next; len(at) == 0 {
-			return true
 		}
 	}
-	return !at[len(digits)]
+	return y, m, d, found > 0
 }
 
 func nonEmptyLines(s string) []string {
