@@ -984,3 +984,48 @@ func TestBlankRowsBeforeAGarbledFooter(t *testing.T) {
 		}
 	}
 }
+
+// TestBlankRowAboveTheSectionsEnd: a section's last row painted white
+// leaves the margin above the heading that ends the section (the 을구
+// heading, -- 이하여백 --) taller by the row's height; the margin alone is no
+// blank row (the evaluation benchmark had whited last entries COMPLETE).
+func TestBlankRowAboveTheSectionsEnd(t *testing.T) {
+	t.Parallel()
+	const lineH = 48
+	page := func(closing string, margin float64) ReadPage {
+		p := ReadPage{OCR: true}
+		y := 100
+		add := func(text string) {
+			p.Lines = append(p.Lines, ReadLine{Text: text, Confidence: 0.9, Top: y, Bottom: y + lineH})
+			p.Ink = append(p.Ink, InkBand{Top: y + 8, Bottom: y + 40})
+			y += lineH
+		}
+		add("【 갑 구 】 ( 소유권에 관한 사항 )")
+		add("순위번호 등 기 목 적 접 수 등 기 원 인 권리자 및 기타사항")
+		for i := 1; i <= 3; i++ {
+			add(fmt.Sprintf("%d 소유권이전 2003년3월11일 2003년2월1일 매매 소유자 김민준", i))
+			add("제23951호 서울특별시 성동구 왕십리로 12")
+		}
+		y += int(margin * lineH)
+		add(closing)
+		return p
+	}
+	for _, c := range []struct {
+		name, closing string
+		margin        float64 // in lines, beyond the ink's own 16 px
+		blank         bool
+	}{
+		{"the form's margin above 을구", "【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )", 1.2, false},
+		{"the form's margin above the end", "-- 이 하 여 백 --", 1.2, false},
+		{"a last row whited above 을구", "【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )", 1.2 + 2.3, true},
+		{"a last row whited above the end", "-- 이 하 여 백 --", 1.2 + 2.3, true},
+		{"a last row whited above the footer: the page's margin varies", "열람일시 : 2026년10월14일 13시13분38초 1/3", 1.2 + 2.3, false},
+	} {
+		var j judge
+		j.blankRows([]ReadPage{page(c.closing, c.margin)})
+		got := slices.ContainsFunc(j.reasons, func(r Reason) bool { return r.Code == ReasonBlankRow })
+		if got != c.blank {
+			t.Errorf("%s: BLANK_ROW %v, want %v (%+v)", c.name, got, c.blank, j.reasons)
+		}
+	}
+}
