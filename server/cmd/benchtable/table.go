@@ -32,6 +32,7 @@ var packageOf = map[string]string{
 	"BenchmarkEnginePages":      ocrPkg,
 	"BenchmarkReadPage":         ocrPkg,
 	"BenchmarkDegradedOCR":      analysisPkg,
+	"BenchmarkEvalOCR":          analysisPkg,
 }
 
 // otherWorkLimit is how many cores of other work on the machine make a
@@ -222,6 +223,7 @@ func build(r *run, cores int) (rows []row, unplaced []string) {
 	rows = append(rows, t.issuanceToOCR()...)
 	rows = append(rows, t.readPage()...)
 	rows = append(rows, t.degradedOCR()...)
+	rows = append(rows, t.evalOCR()...)
 	for i := len(rows) - 1; i >= 0; i-- {
 		// A baseline or note missing for the same reason as the figure, or
 		// a figure missing for the same reason as the row above's, says so
@@ -583,6 +585,25 @@ func (t *table) degradedOCR() []row {
 			figs("%s %%, %s %%", cer, fields), figs("raw: %s %%, %s %%", cerRaw, fieldsRaw), "per copy, 3 pages"})
 	}
 	return rows
+}
+
+// evalOCR is the analysis of documents it was never tuned on
+// (BenchmarkEvalOCR: jobs/evalgen, a fresh seed each run) beside the tuned
+// set's figures (BenchmarkDegradedOCR, preprocessed).
+func (t *table) evalOCR() []row {
+	const b, tuned = "BenchmarkEvalOCR", "BenchmarkDegradedOCR"
+	const what = "Documents never tuned on (jobs/evalgen, a fresh seed each run)"
+	wrong, tunedWrong := t.metric(b, "eval_complete_wrong"), t.metric(tuned, "complete_wrong_preprocessed")
+	fields, tunedFields := t.metric(b, "eval_fields%"), t.metric(tuned, "fields%_preprocessed")
+	damaged, damagedComplete := t.metric(b, "eval_damaged_copies"), t.metric(b, "eval_damaged_complete")
+	return []row{
+		{what + ": COMPLETE with a key fact wrong or missing", figs("%s", wrong), figs("tuned set, 9 bad copies: %s", tunedWrong), "goal 0"},
+		{what + ": entry fields right, undamaged copies", figs("%s %%", fields), figs("tuned set, 9 bad copies: %s %%", tunedFields), "goal ≥ 98 %"},
+		{what + ": text layers COMPLETE", figs("%s %%", t.metric(b, "eval_text_complete%")), figs("tuned set, 9 bad copies: %s %% COMPLETE", t.metric(tuned, "complete%_preprocessed")), "goal 100 %"},
+		{what + ": clean 300 dpi images COMPLETE", figs("%s %%", t.metric(b, "eval_image_complete%")), "—", "goal ≥ 90 %"},
+		{what + ": damaged copies (faded, smudged, erased, whited, cut out) COMPLETE", figs("%s of %s", damagedComplete, damaged),
+			figs("of them without a last entry cut out, no summary printed (nothing left on the page: verifyCopy's to find): %s", t.metric(b, "eval_cut_last_unseen")), "every other only with every key fact right"},
+	}
 }
 
 // write renders the header and the table as markdown.
