@@ -47,13 +47,18 @@ func ParseID(field, id string) (string, error) {
 
 func newID() string { return uuid.Must(uuid.NewV7()).String() }
 
-// plainText reports whether s has no control character (a newline, a bell,
-// an escape) and no bidirectional embedding, override or isolate (U+202A to
-// U+202E, U+2066 to U+2069), which make a title shown elsewhere read other
-// than it is ("\u202egnp.exe" shows as "exe.png").
+// plainText reports whether s is one line of visible text: no control
+// character (a newline, a bell, an escape), no line or paragraph separator
+// (U+2028, U+2029), and no format character (Unicode's Cf): the
+// bidirectional marks, embeddings, overrides and isolates, which make a
+// title shown elsewhere read other than it is ("\u202egnp.exe" shows as
+// "exe.png"), and the invisible ones (zero-width space U+200B, U+FEFF, the
+// soft hyphen, the tag characters U+E0000 to U+E007F), which make two
+// titles that look alike differ. The zero-width joiner (U+200D) is kept:
+// it joins an emoji's parts and hides nothing.
 func plainText(s string) bool {
 	return !strings.ContainsFunc(s, func(r rune) bool {
-		return unicode.IsControl(r) || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069
+		return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r) && r != '\u200d'
 	})
 }
 
@@ -71,14 +76,14 @@ func (s *Service) CreateNest(ctx context.Context, in NewNest) (*db.Nest, error) 
 	case utf8.RuneCountInString(title) > 200:
 		return nil, InvalidInput("input.title", "title is longer than 200 characters")
 	case !plainText(title):
-		return nil, InvalidInput("input.title", "title has a control character or a bidirectional override: it is one line of plain text")
+		return nil, InvalidInput("input.title", "title has a control, format or invisible character (a newline, a bidirectional mark, a zero-width space): it is one line of plain text")
 	case address == "":
 		return nil, InvalidInput("input.address", "address is required")
 	case utf8.RuneCountInString(address) > 500:
 		return nil, InvalidInput("input.address", "address is longer than 500 characters")
 	}
 	if !plainText(address) {
-		return nil, InvalidInput("input.address", "address has a control character or a bidirectional override: it is one line of plain text")
+		return nil, InvalidInput("input.address", "address has a control, format or invisible character (a newline, a bidirectional mark, a zero-width space): it is one line of plain text")
 	}
 	uniqueNo, ok := NormalizeUniqueNo(in.RegistryUniqueNo)
 	if !ok {

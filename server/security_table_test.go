@@ -833,6 +833,13 @@ func edgeInputRows(add func(...secRow)) {
 		{"a bidirectional override in a title", "\u202egnp.exe", "a", "input.title"},
 		{"a bell in a title", "home\u0007", "a", "input.title"},
 		{"a newline in an address", "home", "서울\n마포구", "input.address"},
+		// An outside tester's: invisible and format characters.
+		{"a line separator in a title", "home\u2028next", "a", "input.title"},
+		{"a left-to-right mark in a title", "home\u200e", "a", "input.title"},
+		{"an Arabic letter mark in an address", "home", "서울\u061c마포구", "input.address"},
+		{"a zero-width space in a title", "ho\u200bme", "a", "input.title"},
+		{"a byte order mark in an address", "home", "\ufeff서울", "input.address"},
+		{"a tag character in a title", "home\U000e0041", "a", "input.title"},
 	} {
 		add(secRow{name: "text: " + tc.name + " is refused", status: 200, code: "BAD_USER_INPUT", field: tc.field, unchanged: true,
 			send: func(e *secEnv) secAnswer {
