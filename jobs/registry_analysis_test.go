@@ -1,11 +1,16 @@
 package jobs
 
 import (
+	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/ocr"
 )
@@ -57,5 +62,85 @@ func TestAnalyzeChecksTextLayer(t *testing.T) {
 				t.Errorf("conflicts %+v, want %q", a.Registry.Conflicts, tt.code)
 			}
 		})
+	}
+}
+
+// TestReanalyzeStale: the registry_reanalysis job stores anew an analysis
+// made by an older parser, and one judged against a 고유번호 or address the
+// nest no longer has; a current one it leaves alone, and a second run finds
+// nothing to do.
+func TestReanalyzeStale(t *testing.T) {
+	t.Parallel()
+	b := setupLazy(t)
+	ctx := context.Background()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	// A successful OCR task of copyText, its analysis stored as the
+	// worker stores it, for a nest of copyText's 고유번호 and address.
+	result := func(t *testing.T) (*db.Nest, *db.OCRTask) {
+		t.Helper()
+		n := &db.Nest{ID: newID(), OwnerID: "alice", Title: "집", Address: "서울특별시 마포구 월드컵북로 396, 104동 102호",
+			RegistryUniqueNo: "11012021003412", CreatedAt: now}
+		f := &db.File{ID: newID(), NestID: n.ID, Bucket: "b", Key: "k/" + n.ID, Size: 1, SHA256: strings.Repeat("0", 64), ContentType: "application/pdf"}
+		// An uploaded copy (no issuance task), printed today.
+		printed := copyText + "\n열람일시 : " + now.In(time.FixedZone("KST", 9*3600)).Format("2006년01월02일 15시04분05초")
+		pages := []ocr.Page{{Page: 1, Text: printed, Confidence: 1, Source: ocr.SourceTextLayer}}
+		raw, err := json.Marshal(ocrResult{EngineJobID: newID(), Pages: pages})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tk := &db.OCRTask{ID: newID(), NestID: n.ID, FileID: f.ID, RequestedBy: "alice", Result: raw,
+			Lifecycle: db.Lifecycle{Status: db.StatusSuccess, MaxAttempts: 1, Version: 3, CreatedAt: now, UpdatedAt: now, FinishedAt: &now}}
+		err = b.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+			for _, m := range []any{n, f, tk} {
+				if _, err := tx.NewInsert().Model(m).Exec(ctx); err != nil {
+					return err
+				}
+			}
+			return upsertAnalysis(ctx, tx, tk, n, pages, analyze(pages, now), now)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n, tk
+	}
+	stored := func(t *testing.T, id string) *db.RegistryAnalysis {
+		t.Helper()
+		ra := new(db.RegistryAnalysis)
+		if err := b.db.Bun.NewSelect().Model(ra).Where("ocr_task_id = ?", id).Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return ra
+	}
+	_, current := result(t)
+	_, old := result(t)
+	if _, err := b.db.Bun.NewUpdate().Model((*db.RegistryAnalysis)(nil)).Set("parser_version = ?", analysis.ParserVersion-1).
+		Set("verdict = 'PARTIAL'").Where("ocr_task_id = ?", old.ID).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	moved, movedTask := result(t)
+	if _, err := b.db.Bun.NewUpdate().Model(moved).Set("address = ?", "서울특별시 마포구 월드컵북로 400").WherePK().Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before := stored(t, current.ID)
+	if before.Verdict != string(analysis.VerdictCopyComplete) {
+		t.Fatalf("the current analysis says %s %s", before.Verdict, before.Reasons)
+	}
+
+	n, err := b.svc.reanalyzeStale(ctx)
+	if err != nil || n != 2 {
+		t.Fatalf("reanalyzeStale: %d, %v; want the 2 stale ones", n, err)
+	}
+	if got := stored(t, old.ID); got.ParserVersion != analysis.ParserVersion || got.Verdict != string(analysis.VerdictCopyComplete) {
+		t.Errorf("the older parser's analysis: version %d, verdict %s", got.ParserVersion, got.Verdict)
+	}
+	got := stored(t, movedTask.ID)
+	if got.JudgedAddress != "서울특별시 마포구 월드컵북로 400" || got.Verdict == string(analysis.VerdictCopyComplete) {
+		t.Errorf("the moved nest's analysis: judged against %q, verdict %s", got.JudgedAddress, got.Verdict)
+	}
+	if after := stored(t, current.ID); !after.JudgedAt.Equal(before.JudgedAt) || after.Verdict != before.Verdict {
+		t.Errorf("the current analysis was stored again: judged at %v, was %v", after.JudgedAt, before.JudgedAt)
+	}
+	if n, err := b.svc.reanalyzeStale(ctx); err != nil || n != 0 {
+		t.Errorf("a second run: %d, %v; want nothing to do", n, err)
 	}
 }
