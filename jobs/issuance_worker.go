@@ -122,9 +122,9 @@ func (w *IssuanceWorker) fail(ctx context.Context, job *river.Job[IssuanceArgs],
 	return recordFailure[db.IssuanceTask](ctx, w.svc, w.svc.cfg.IssuancePolicy, &w.retries, attemptFailure{
 		earlier: job.Errors,
 		jobID:   job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
-		cause: cause, code: issuanceCode(cause), err: causeErr,
+		cause: cause, code: failureOf(cause).code, err: causeErr,
 	}, func(ctx context.Context) error {
-		return w.svc.failIssuance(ctx, task.ID, cause, failureMessage(cause, causeErr))
+		return w.svc.failIssuance(ctx, task.ID, cause, failureOf(cause).message)
 	})
 }
 
@@ -150,32 +150,6 @@ func botCause(err error) Cause {
 		return CauseNoDocument
 	}
 	return CauseUnexpected
-}
-
-// failureMessage is what clients read beside the error code: the bot's own
-// words for its failures, a fixed sentence for ours (whose details are logged).
-func failureMessage(c Cause, err error) string {
-	// Fixed sentences only: a bot's or a store's own error text can carry
-	// internal addresses or a proxy's page. The detail is in the log and in
-	// River's job errors.
-	switch c {
-	case CauseBotStart:
-		return "the registry bot could not start a session"
-	case CauseBotTransient:
-		return "the registry site failed or did not answer in time"
-	case CauseBotPermanent:
-		return "the registry refused the request (for example, no such property)"
-	case CauseDuplicatePayment:
-		return "a payment was already made for another request for this property"
-	case CauseNoDocument:
-		return "the registry bot returned no document"
-	case CauseUploadTransient, CauseUploadPermanent:
-		return "storing the document failed"
-	case CauseSave:
-		return "saving the result failed"
-	default:
-		return "an unexpected error ended the task"
-	}
 }
 
 // beginIssuanceAttempt moves the task to PROCESSING for this attempt under a
@@ -216,7 +190,7 @@ func (s *Service) failIssuance(ctx context.Context, taskID string, cause Cause, 
 		if err != nil || !found || t.Status.Final() {
 			return err
 		}
-		if err := s.finishIssuance(ctx, tx, t, db.StatusFailed, issuanceCode(cause), msg, nil, s.clock()); err != nil {
+		if err := s.finishIssuance(ctx, tx, t, db.StatusFailed, failureOf(cause).code, msg, nil, s.clock()); err != nil {
 			return err
 		}
 		return s.scheduleObjectRemoval(ctx, tx, t)

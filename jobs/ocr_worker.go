@@ -27,24 +27,6 @@ const (
 	CauseOCRTimeout     Cause = "ocr_timeout"     // no result within the wait
 )
 
-// ocrCode maps a cause to the OCR error code clients see.
-func ocrCode(c Cause) Code {
-	switch c {
-	case CauseOCRUnavailable, CauseOCRRejected:
-		return CodeOCRSubmitFailed
-	case CauseOCRUnreadable:
-		return CodeOCRUnreadable
-	case CauseOCREngine, CauseOCRGone:
-		return CodeOCREngineFailed
-	case CauseOCRTimeout:
-		return CodeOCRCallbackTimeout
-	case CauseSave:
-		return CodeSaveFailed
-	default:
-		return CodeUnknown
-	}
-}
-
 // DefaultOCRPolicy is the OCR worker's retry policy: an engine that cannot
 // take the job is retried with backoff; a refused submission, an
 // unreadable document or a failed engine job is not.
@@ -160,26 +142,10 @@ func (w *OCRWorker) fail(ctx context.Context, job *river.Job[OCRArgs], task *db.
 	return recordFailure[db.OCRTask](ctx, w.svc, w.svc.cfg.OCRPolicy, &w.retries, attemptFailure{
 		earlier: job.Errors,
 		jobID:   job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
-		cause: cause, code: ocrCode(cause), err: causeErr,
+		cause: cause, code: failureOf(cause).code, err: causeErr,
 	}, func(ctx context.Context) error {
-		return w.svc.failOCR(ctx, task.ID, cause, ocrFailureMessage(cause, causeErr))
+		return w.svc.failOCR(ctx, task.ID, cause, failureOf(cause).message)
 	})
-}
-
-func ocrFailureMessage(c Cause, err error) string {
-	switch c {
-	case CauseOCRUnavailable:
-		return "the OCR engine could not take the document"
-	case CauseOCRRejected:
-		return "the OCR engine refused the document"
-	case CauseOCRGone:
-		return "the OCR engine no longer knows the job"
-	case CauseOCRTimeout:
-		return "the OCR engine gave no result in time"
-	case CauseSave:
-		return "saving the OCR result failed"
-	}
-	return "an unexpected error ended the task"
 }
 
 // beginOCRAttempt moves the task to PROCESSING for this attempt; a final
@@ -241,7 +207,7 @@ func (s *Service) failOCR(ctx context.Context, taskID string, cause Cause, msg s
 		if err != nil || !found || t.Status.Final() {
 			return err
 		}
-		if err := finishTask(ctx, tx, t, db.StatusFailed, ocrCode(cause), msg, s.clock()); err != nil {
+		if err := finishTask(ctx, tx, t, db.StatusFailed, failureOf(cause).code, msg, s.clock()); err != nil {
 			return err
 		}
 		return s.enqueueComparison(ctx, tx, t.ID) // watch_alerts.go
@@ -271,7 +237,7 @@ func (w *OCRDeadlineWorker) Work(ctx context.Context, job *river.Job[OCRDeadline
 	ej, err := w.engine.Get(ctx, *t.EngineJobID)
 	switch {
 	case errors.Is(err, ocr.ErrJobNotFound):
-		return w.svc.failOCR(ctx, t.ID, CauseOCRGone, ocrFailureMessage(CauseOCRGone, err))
+		return w.svc.failOCR(ctx, t.ID, CauseOCRGone, failureOf(CauseOCRGone).message)
 	case err != nil:
 		return err // the engine is unreachable: River retries this check
 	}
@@ -392,7 +358,7 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 					msg = ej.Error.Message
 				}
 			}
-			if err := finishTask(ctx, tx, t, db.StatusFailed, ocrCode(cause), msg, now, "engine_job_id"); err != nil {
+			if err := finishTask(ctx, tx, t, db.StatusFailed, failureOf(cause).code, msg, now, "engine_job_id"); err != nil {
 				return err
 			}
 			if err := s.enqueueComparison(ctx, tx, t.ID); err != nil { // watch_alerts.go

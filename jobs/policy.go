@@ -34,21 +34,40 @@ const (
 	CauseUnexpected       Cause = "unexpected"        // anything unclassified, panics
 )
 
-// issuanceCode maps a cause to its issuance error code (the failure table
-// in docs/architecture.md).
-func issuanceCode(c Cause) Code {
-	switch c {
-	case CauseBotStart, CauseBotTransient, CauseBotPermanent, CauseNoDocument:
-		return CodeAutomationFailed
-	case CauseDuplicatePayment:
-		return CodeDuplicatePayment
-	case CauseUploadTransient, CauseUploadPermanent:
-		return CodeUploadFailed
-	case CauseSave:
-		return CodeSaveFailed
-	default:
-		return CodeUnknown
+// failure is what the cause of a failed attempt means to a client: the
+// error code on the task and the fixed sentence beside it. Fixed sentences
+// only: a bot's, an engine's or a store's own error text can carry
+// internal addresses or a proxy's page; the detail is in the log and in
+// River's job errors. Both workers read this one table.
+type failure struct {
+	code    Code
+	message string
+}
+
+var failures = map[Cause]failure{
+	CauseBotStart:         {CodeAutomationFailed, "the registry bot could not start a session"},
+	CauseBotTransient:     {CodeAutomationFailed, "the registry site failed or did not answer in time"},
+	CauseBotPermanent:     {CodeAutomationFailed, "the registry refused the request (for example, no such property)"},
+	CauseNoDocument:       {CodeAutomationFailed, "the registry bot returned no document"},
+	CauseDuplicatePayment: {CodeDuplicatePayment, "a payment was already made for another request for this property"},
+	CauseUploadTransient:  {CodeUploadFailed, "storing the document failed"},
+	CauseUploadPermanent:  {CodeUploadFailed, "storing the document failed"},
+	CauseSave:             {CodeSaveFailed, "saving the result failed"},
+	CauseOCRUnavailable:   {CodeOCRSubmitFailed, "the OCR engine could not take the document"},
+	CauseOCRRejected:      {CodeOCRSubmitFailed, "the OCR engine refused the document"},
+	CauseOCRUnreadable:    {CodeOCRUnreadable, "the OCR engine could not read the document"},
+	CauseOCREngine:        {CodeOCREngineFailed, "the OCR engine's job failed"},
+	CauseOCRGone:          {CodeOCREngineFailed, "the OCR engine no longer knows the job"},
+	CauseOCRTimeout:       {CodeOCRCallbackTimeout, "the OCR engine gave no result in time"},
+}
+
+// failureOf is c's entry in failures; an unclassified cause (a panic, an
+// error nothing names) is UNKNOWN.
+func failureOf(c Cause) failure {
+	if f, ok := failures[c]; ok {
+		return f
 	}
+	return failure{CodeUnknown, "an unexpected error ended the task"}
 }
 
 // RetryPolicy says whether and when a failed attempt is tried again, in the

@@ -3,6 +3,11 @@ package jobs
 import (
 	"context"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -71,7 +76,7 @@ func TestRetryPolicyRetryable(t *testing.T) {
 func TestCountCause(t *testing.T) {
 	t.Parallel()
 	text := func(c Cause) string {
-		return errors.Join(failureText(issuanceCode(c), c, errors.New("bot said (no_document) in its words")), nil).Error()
+		return errors.Join(failureText(failureOf(c).code, c, errors.New("bot said (no_document) in its words")), nil).Error()
 	}
 	earlier := []rivertype.AttemptError{
 		{Error: text(CauseBotTransient)}, {Error: "Stuck job rescued by Rescuer"},
@@ -234,4 +239,56 @@ func TestHardStopDuringBotCall(t *testing.T) {
 		t.Fatalf("paid %d times", n)
 	}
 	b.assertBucketMatchesFiles(t)
+}
+
+// TestFailuresNameEveryCause: every cause a worker can fail with (each
+// constant of type Cause in the package) has its code and sentence in the
+// one failure table, but the unclassified one, which is UNKNOWN.
+func TestFailuresNameEveryCause(t *testing.T) {
+	t.Parallel()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				v := spec.(*ast.ValueSpec)
+				if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "Cause" || len(v.Values) != 1 {
+					continue
+				}
+				lit, ok := v.Values[0].(*ast.BasicLit)
+				if !ok {
+					continue
+				}
+				c := Cause(strings.Trim(lit.Value, `"`))
+				n++
+				f, listed := failures[c]
+				switch {
+				case c == CauseUnexpected:
+					if listed || failureOf(c).code != CodeUnknown {
+						t.Errorf("%s: %+v, want UNKNOWN", c, failureOf(c))
+					}
+				case !listed || f.code == "" || f.message == "":
+					t.Errorf("%s (%s): not in the failure table", v.Names[0].Name, name)
+				}
+			}
+		}
+	}
+	if n < 15 {
+		t.Errorf("found %d causes; the parse missed some", n)
+	}
 }
