@@ -481,8 +481,9 @@ func (c *copyLines) pageBreaks() []int {
 // without returns the copy with the lines at the given indexes lost: its
 // text and its pages as read by OCR, every line with a fair confidence.
 // With ink, the pages also say where each line is printed (a line of text
-// every 40 pixel rows, 30 tall) and where their images hold text: every
-// line's band, those lost too, as the page image keeps them.
+// every 40 pixel rows, 30 tall; the text's blank lines take none) and
+// where their images hold text: every line's band, those lost too, as the
+// page image keeps them.
 func (c *copyLines) without(ink bool, lost ...int) (string, []ocr.Page) {
 	drop := map[int]bool{}
 	for _, i := range lost {
@@ -500,8 +501,13 @@ func (c *copyLines) without(ink bool, lost ...int) (string, []ocr.Page) {
 			}
 			continue
 		}
-		row++
 		t := strings.TrimSpace(l)
+		if t == "" {
+			// A blank line of the text layer is no blank row on the page:
+			// the page's rows follow one another, a margin above a heading.
+			continue
+		}
+		row++
 		p := &pages[len(pages)-1]
 		top := 40 * row
 		if ink && t != "" {
