@@ -178,8 +178,12 @@ func (p *parser) line(raw string) {
 		}
 	}
 	if p.summary != nil {
-		if p.coverage.EndMarker && (strings.Contains(ns, "등기사항전부증명서") || strings.Contains(ns, "【표제부") || strings.Contains(ns, "표제부】")) {
-			p.coverage.MoreDocuments = true // another document's title or 표제부
+		if p.coverage.MoreDocuments {
+			return // another document's: Parse reads the first
+		}
+		if p.coverage.EndMarker && secondDocument(ns) {
+			p.coverage.MoreDocuments = true
+			return
 		}
 		if !p.footer(ns) && !collectiveMark.MatchString(line) {
 			p.summaryLine(line, ns)
@@ -424,6 +428,22 @@ func (p *parser) footer(ns string) bool {
 		}
 	}
 	return true
+}
+
+// secondDocument reports whether ns, a line read after the document's end,
+// is of a document's form, which the summary never prints: a
+// certificate's title, a 표제부, 갑구 or 을구 heading (the summary names
+// its parts "( 갑구 )", without the brackets), or a section's column
+// header (the summary's has 접수정보 and 대상소유자, no 등기원인 nor
+// 권리자 및 기타사항). A file holding a second document, whole or from
+// any page on, shows one of them.
+func secondDocument(ns string) bool {
+	for _, mark := range []string{"등기사항전부증명서", "【표제부", "표제부】", "【갑구", "갑구】", "【을구", "을구】", "권리자및기타사항", "등기원인및기타사항"} {
+		if strings.Contains(ns, mark) {
+			return true
+		}
+	}
+	return strings.Contains(ns, "순위번호") && strings.Contains(ns, "등기원인")
 }
 
 // isFooter reports whether ns is a page's footer.

@@ -105,9 +105,10 @@ type Coverage struct {
 	// PagesRead is the number of pages in the text Parse read.
 	PagesRead int `json:"pages_read,omitempty"`
 	// MoreDocuments is set when a document's form begins again after the
-	// end (-- 이하여백 --): a certificate's title or a 표제부 heading, which
-	// the summary never prints. The file holds more than one document;
-	// Parse read the first.
+	// end (-- 이하여백 --): a certificate's title, a section's heading or
+	// column header, which the summary never prints (secondDocument). The
+	// file holds more than one document; Parse read the first, and nothing
+	// after the line that showed it.
 	MoreDocuments bool `json:"more_documents,omitempty"`
 }
 

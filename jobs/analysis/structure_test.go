@@ -630,6 +630,13 @@ func TestRatioCountsWhatRanksBefore(t *testing.T) {
 // the end is no second document.
 func TestMoreDocuments(t *testing.T) {
 	t.Parallel()
+	seq := func(from, to int) []int {
+		var out []int
+		for i := from; i < to; i++ {
+			out = append(out, i)
+		}
+		return out
+	}
 	ids := goldenTextNests(t)
 	var one, other testDocument
 	for _, id := range ids {
@@ -644,20 +651,71 @@ func TestMoreDocuments(t *testing.T) {
 	if one.text == "" || other.text == "" {
 		t.Fatal("the golden set has no document with a summary, or only one document")
 	}
-	for _, c := range []struct {
-		name  string
+	// Files an outside tester made to get around the check: pages of
+	// another copy from its second page on, interleaved pages, a page
+	// twice, another document between the end and the summary.
+	pagesOf := func(d testDocument, at ...int) (string, []ocr.Page) {
+		texts := strings.Split(d.text, "\f")
+		var ts []string
+		var ps []ocr.Page
+		for _, i := range at {
+			ts = append(ts, texts[i])
+			ps = append(ps, d.pages[i])
+		}
+		return strings.Join(ts, "\f"), ps
+	}
+	type file struct {
 		text  string
 		pages []ocr.Page
-		more  bool
+	}
+	cat := func(fs ...file) file {
+		var out file
+		for i, f := range fs {
+			if i > 0 {
+				out.text += "\f"
+			}
+			out.text += f.text
+			out.pages = append(out.pages, f.pages...)
+		}
+		return out
+	}
+	pick := func(d testDocument, at ...int) file {
+		t, p := pagesOf(d, at...)
+		return file{t, p}
+	}
+	n := len(one.pages)
+	all := func(d testDocument) file { return file{d.text, d.pages} }
+	var rest []int
+	for i := 1; i < len(other.pages); i++ {
+		rest = append(rest, i)
+	}
+	var interleaved []int
+	for i := range n {
+		interleaved = append(interleaved, i, i)
+	}
+	if n < 2 || len(rest) == 0 {
+		t.Fatalf("the documents are too short: %d and %d pages", n, len(other.pages))
+	}
+	for _, c := range []struct {
+		name string
+		file
+		more bool
 	}{
-		{"one document", one.text, one.pages, false},
-		{"the same document twice", one.text + "\f" + one.text, slices.Concat(one.pages, one.pages), true},
-		{"the same document three times", one.text + "\f" + one.text + "\f" + one.text, slices.Concat(one.pages, one.pages, one.pages), true},
-		{"another document after it", one.text + "\f" + other.text, slices.Concat(one.pages, other.pages), true},
+		{"one document", all(one), false},
+		{"the same document twice", cat(all(one), all(one)), true},
+		{"the same document three times", cat(all(one), all(one), all(one)), true},
+		{"another document after it", cat(all(one), all(other)), true},
+		{"another document from its second page on after it", cat(all(one), pick(other, rest...)), true},
+		{"its pages twice each, interleaved", pick(one, interleaved...), true},
+		{"its first page twice", cat(pick(one, 0), all(one)), true},
+		{"another document between its end and its summary", cat(pick(one, seq(0, n-1)...), all(other), pick(one, n-1)), true},
 	} {
-		reg, j := judgeDoc(c.text, c.pages, testUniqueNo)
-		if reg.Coverage.MoreDocuments != c.more || slices.Contains(codes(j), ReasonMoreDocuments) != c.more {
-			t.Errorf("%s: more documents %v, verdict %s, reasons %v", c.name, reg.Coverage.MoreDocuments, j.Verdict, codes(j))
+		_, j := judgeDoc(c.text, c.pages, testUniqueNo)
+		if slices.Contains(codes(j), ReasonMoreDocuments) != c.more {
+			t.Errorf("%s: verdict %s, reasons %v", c.name, j.Verdict, codes(j))
+		}
+		if c.more && j.Advice != adviceMoreDocuments {
+			t.Errorf("%s: advice %q", c.name, j.Advice)
 		}
 		if c.more && j.Verdict == VerdictComplete {
 			t.Errorf("%s: COMPLETE", c.name)

@@ -103,8 +103,9 @@ const (
 	// full, so the body could not be checked against it.
 	ReasonSummaryUnread = "SUMMARY_UNREAD"
 	// ReasonMoreDocuments: the file holds a second document after the
-	// first's end (a certificate's title or a 표제부 heading after
-	// -- 이하여백 --); only the first was read.
+	// first's end (a certificate's title, a section's heading or columns
+	// after -- 이하여백 --), or more pages than the footers count; only the
+	// first was read.
 	ReasonMoreDocuments = "MORE_DOCUMENTS"
 	// ReasonTextLayerMismatch: an uploaded PDF's text layer and its page
 	// images disagree on a key fact.
@@ -242,6 +243,10 @@ var adviceOf = map[Verdict]string{
 	VerdictNotRegistry:   "This is not a registry certificate (등기사항전부증명서): a lease contract or another paper cannot be checked here. Issue the registry from this page, or upload the certificate itself.",
 }
 
+// adviceMoreDocuments is the advice on a file that holds more than one
+// document (MORE_DOCUMENTS): a clearer copy would not help.
+const adviceMoreDocuments = "The file holds more than one document, or more pages than the document counts: only the first document was read, and pages of another may have been read as its own. Upload one certificate per file, each page once, or issue the registry from this page."
+
 // adviceOutOfDate is the advice on a copy read in full whose only fault
 // is that it may be out of date (OLD_COPY, COPY_UNDATED).
 const adviceOutOfDate = "The copy was read, but it may be out of date: a 근저당권 or 가압류 registered since it was printed is not in it. Re-issue the document, or upload a copy printed today with its footer, before relying on it."
@@ -335,6 +340,9 @@ func (p Prepared) Finish(reg *Registry, in JudgeInput) Judgement {
 	}) {
 		// Read in full, but perhaps out of date: a clearer copy would not help.
 		advice = adviceOutOfDate
+	}
+	if v == VerdictPartial && slices.ContainsFunc(j.reasons, func(r Reason) bool { return r.Code == ReasonMoreDocuments }) {
+		advice = adviceMoreDocuments
 	}
 	return Judgement{Verdict: v, Reasons: j.reasons, Advice: advice}
 }
@@ -520,8 +528,14 @@ func (j *judge) structure(reg *Registry, pagesRead int) {
 	if !c.RightsHeading && (len(reg.Rights) > 0 || !c.EndMarker || c.RightsEmpty) {
 		j.add(&j.partial, Reason{Code: ReasonMissingHeading, Section: SectionRights, Message: "The 을구 heading was not found: 근저당권 and other rights may have been missed or read into the wrong section."})
 	}
-	if c.MoreDocuments {
-		j.add(&j.partial, Reason{Code: ReasonMoreDocuments, Message: "The file holds more than one document: a certificate's title or 표제부 follows the first one's end (-- 이하여백 --). Only the first was read; upload one certificate per file."})
+	switch {
+	case c.MoreDocuments:
+		j.add(&j.partial, Reason{Code: ReasonMoreDocuments, Message: "The file holds more than one document: a certificate's title, a section or its columns follow the first one's end (-- 이하여백 --). Only the first was read; upload one certificate per file."})
+	case pagesRead > 0 && c.PagesPrinted > 0 && pagesRead > c.PagesPrinted:
+		// Pages of another copy, or a page twice: the footers agree on a
+		// count the file exceeds.
+		j.add(&j.partial, Reason{Code: ReasonMoreDocuments, Message: fmt.Sprintf(
+			"The file has %d pages; the document's footers count %d: pages of another document, or a page twice, are in it, and its entries may be read as this one's. Upload one certificate per file, each page once.", pagesRead, c.PagesPrinted)})
 	}
 	if !c.EndMarker {
 		j.add(&j.partial, Reason{Code: ReasonMissingEnd, Message: "The end of the document (-- 이하여백 --) was not found: pages or entries at the end may be missing."})
