@@ -49,17 +49,51 @@ func newID() string { return uuid.Must(uuid.NewV7()).String() }
 
 // plainText reports whether s is one line of visible text: no control
 // character (a newline, a bell, an escape), no line or paragraph separator
-// (U+2028, U+2029), and no format character (Unicode's Cf): the
-// bidirectional marks, embeddings, overrides and isolates, which make a
-// title shown elsewhere read other than it is ("\u202egnp.exe" shows as
-// "exe.png"), and the invisible ones (zero-width space U+200B, U+FEFF, the
-// soft hyphen, the tag characters U+E0000 to U+E007F), which make two
-// titles that look alike differ. The zero-width joiner (U+200D) is kept:
-// it joins an emoji's parts and hides nothing.
+// (U+2028, U+2029), no format character (Unicode's Cf): the bidirectional
+// marks, embeddings, overrides and isolates, which make a title shown
+// elsewhere read other than it is ("\u202egnp.exe" shows as "exe.png"),
+// and the invisible ones (zero-width space U+200B, U+FEFF, the soft
+// hyphen, the tag characters), which make two titles that look alike
+// differ; no private-use character, noncharacter or unpaired surrogate;
+// no blank that draws nothing (the Hangul fillers, the braille blank, the
+// combining grapheme joiner, U+FFFC). An emoji's joiner (U+200D between
+// two symbols) and variation selector (after a symbol, a digit, # or *)
+// are kept. And something must show: a letter, a digit, a mark of
+// punctuation or a symbol.
 func plainText(s string) bool {
-	return !strings.ContainsFunc(s, func(r rune) bool {
-		return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r) && r != '\u200d'
-	})
+	rs := []rune(s)
+	visible := false
+	for i, r := range rs {
+		prev, next := rune(0), rune(0)
+		if i > 0 {
+			prev = rs[i-1]
+		}
+		if i+1 < len(rs) {
+			next = rs[i+1]
+		}
+		switch {
+		case r == '\u200d':
+			// The zero-width joiner joins an emoji's parts (👨‍👩‍👧,
+			// 🏳️‍🌈) and nothing else.
+			if !(unicode.Is(unicode.So, prev) || unicode.Is(unicode.Sk, prev) || prev == '\ufe0f') || !unicode.Is(unicode.So, next) {
+				return false
+			}
+		case r >= '\ufe00' && r <= '\ufe0f' || r >= 0xE0100 && r <= 0xE01EF:
+			// A variation selector chooses how the character before it
+			// is drawn: an emoji's (❤️, 1️⃣), not a syllable's.
+			if !(unicode.Is(unicode.So, prev) || unicode.Is(unicode.Sk, prev) || unicode.IsDigit(prev) || prev == '#' || prev == '*') {
+				return false
+			}
+		case unicode.IsControl(r), r == '\u2028', r == '\u2029', unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r), unicode.Is(unicode.Cs, r),
+			r&0xFFFE == 0xFFFE, r >= '\ufdd0' && r <= '\ufdef',
+			r == '\u115f', r == '\u1160', r == '\u3164', r == '\uffa0', r == '\u2800', r == '\u034f', r == '\ufffc',
+			r >= '\u180b' && r <= '\u180f':
+			return false
+		case unicode.IsLetter(r), unicode.IsNumber(r), unicode.IsPunct(r), unicode.IsSymbol(r):
+			visible = true
+		}
+	}
+	return visible || s == ""
 }
 
 // CreateNest creates a nest owned by the caller.
@@ -76,14 +110,14 @@ func (s *Service) CreateNest(ctx context.Context, in NewNest) (*db.Nest, error) 
 	case utf8.RuneCountInString(title) > 200:
 		return nil, InvalidInput("input.title", "title is longer than 200 characters")
 	case !plainText(title):
-		return nil, InvalidInput("input.title", "title has a control, format or invisible character (a newline, a bidirectional mark, a zero-width space): it is one line of plain text")
+		return nil, InvalidInput("input.title", "title has a control, format or invisible character (a newline, a bidirectional mark, a zero-width space, a Hangul filler), or nothing visible: it is one line of plain text")
 	case address == "":
 		return nil, InvalidInput("input.address", "address is required")
 	case utf8.RuneCountInString(address) > 500:
 		return nil, InvalidInput("input.address", "address is longer than 500 characters")
 	}
 	if !plainText(address) {
-		return nil, InvalidInput("input.address", "address has a control, format or invisible character (a newline, a bidirectional mark, a zero-width space): it is one line of plain text")
+		return nil, InvalidInput("input.address", "address has a control, format or invisible character (a newline, a bidirectional mark, a zero-width space, a Hangul filler), or nothing visible: it is one line of plain text")
 	}
 	uniqueNo, ok := NormalizeUniqueNo(in.RegistryUniqueNo)
 	if !ok {

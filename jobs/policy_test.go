@@ -292,3 +292,55 @@ func TestFailuresNameEveryCause(t *testing.T) {
 		t.Errorf("found %d causes; the parse missed some", n)
 	}
 }
+
+// TestPlainText: a nest's title or address is one line of visible text
+// (an outside tester's rows: each invisible or format character it tried,
+// and the emoji a title may hold).
+func TestPlainText(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"우리 집", true},
+		{"서울특별시 마포구 월드컵북로 396, 104동 102호", true},
+		{"우리 집 🏠", true},
+		{"👨\u200d👩\u200d👧", true},
+		{"🏳️\u200d🌈", true},
+		{"🇰🇷", true},
+		{"1️⃣ 번지", true},
+		{"❤️", true},
+		{"👍🏽", true},
+		{"e\u0301cole", true},
+		{"\u1112\u1161\u11ab", true}, // 한, decomposed
+		{"home\u0007", false},
+		{"서울\n마포구", false},
+		{"home\u2028next", false},
+		{"home\u200e", false},
+		{"ho\u200bme", false},
+		{"\ufeff서울", false},
+		{"home\U000e0041", false},
+		{"\u202egnp.exe", false},
+		{"집\u200dA", false},
+		{"A\u200d\u200dB", false},
+		{"\u200d", false},
+		{"\u3164", false},
+		{"집\u3164", false},
+		{"\u115f\u1160", false},
+		{"\uffa0", false},
+		{"집\u034f", false},
+		{"\u2800", false},
+		{"집\ufe0f", false},
+		{"집\U000e0100", false},
+		{"집\u180b", false},
+		{"집\uffff", false},
+		{"집\ue000", false},
+		{"집\ufffc", false},
+		{"\u0301", false},
+		{"   ", false},
+	} {
+		if got := plainText(c.s); got != c.want {
+			t.Errorf("plainText(%+q) = %v, want %v", c.s, got, c.want)
+		}
+	}
+}

@@ -840,6 +840,10 @@ func edgeInputRows(add func(...secRow)) {
 		{"a zero-width space in a title", "ho\u200bme", "a", "input.title"},
 		{"a byte order mark in an address", "home", "\ufeff서울", "input.address"},
 		{"a tag character in a title", "home\U000e0041", "a", "input.title"},
+		{"a zero-width joiner between letters in a title", "집\u200dA", "a", "input.title"},
+		{"a title of a Hangul filler only", "\u3164", "a", "input.title"},
+		{"an address of a combining mark only", "home", "\u0301", "input.address"},
+		{"a private-use character in a title", "집\ue000", "a", "input.title"},
 	} {
 		add(secRow{name: "text: " + tc.name + " is refused", status: 200, code: "BAD_USER_INPUT", field: tc.field, unchanged: true,
 			send: func(e *secEnv) secAnswer {
