@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -36,11 +37,35 @@ func TestWebhookURLOutsideReview(t *testing.T) {
 		{"http://93.184.215.14/hook", ""},                        // public IPv4
 		{"http://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/", ""}, // public IPv6
 		{"http://[64:ff9b::5db8:d70e]/", ""},                     // NAT64 of a public address
+		// An outside tester's hosts that no resolver takes, with an
+		// invisible or a bidirectional character, or in another script.
+		{"http://%E2%80%AEexample.com/", CodeBadUserInput},                // RLO
+		{"http://exa%C2%85mple.com/", CodeBadUserInput},                   // U+0085
+		{"http://ex%E2%80%8Bample.com/", CodeBadUserInput},                // zero-width space
+		{"http://%EC%A7%91.example.com/", CodeBadUserInput},               // 집, not punycode
+		{"http://-example.com/", CodeBadUserInput},                        // a label's leading hyphen
+		{"http://exa_mple.com/", CodeBadUserInput},                        // no underscore in a host name
+		{"http://" + strings.Repeat("a", 64) + ".com/", CodeBadUserInput}, // a label over 63
 	}
 	for _, c := range cases {
 		_, err := ValidateWebhookURL(context.Background(), c.url, false)
 		if got := codeOf(err); got != c.want {
 			t.Errorf("%s: code %q (%v), want %q", c.url, got, err, c.want)
+		}
+	}
+}
+
+// TestHostName: a webhook's host is an IP address or a name a resolver
+// takes as it is written.
+func TestHostName(t *testing.T) {
+	for h, want := range map[string]bool{
+		"example.com": true, "xn--9n2b.example.com": true, "a-b.c": true, "hooks.example.com.": true, "A1.EXAMPLE.com": true,
+		"": false, ".": false, "a..b": false, "-a.com": false, "a-.com": false, "exa_mple.com": false,
+		"\u202eexample.com": false, "ex\u200bample.com": false, "집.example.com": false,
+		strings.Repeat("a", 64) + ".com": false, strings.Repeat("a.", 127) + "com": false,
+	} {
+		if got := hostName(h); got != want {
+			t.Errorf("hostName(%+q) = %v, want %v", h, got, want)
 		}
 	}
 }

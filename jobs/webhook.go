@@ -129,6 +129,9 @@ func ValidateWebhookURL(ctx context.Context, raw string, allowPrivate bool) (str
 	if u.Fragment != "" {
 		return bad("url must not have a fragment")
 	}
+	if _, err := netip.ParseAddr(u.Hostname()); err != nil && !hostName(u.Hostname()) {
+		return bad("url's host is not a host name: letters, digits, hyphens and dots (an international name as xn--…)")
+	}
 	if allowPrivate {
 		return u.String(), nil
 	}
@@ -154,6 +157,30 @@ func ValidateWebhookURL(ctx context.Context, raw string, allowPrivate bool) (str
 		}
 	}
 	return u.String(), nil
+}
+
+// hostName reports whether h is a DNS host name as a resolver takes it:
+// labels of ASCII letters, digits and hyphens, 1 to 63 long, not
+// beginning or ending with a hyphen, 253 characters at most. An
+// international name is written in punycode (xn--…): a host percent-encoded
+// or in another script, with an invisible or a bidirectional character in
+// it, is none.
+func hostName(h string) bool {
+	h = strings.TrimSuffix(h, ".")
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(h, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, c := range []byte(label) {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // webhookClient is the deliveries' HTTP client, built once: no redirects
