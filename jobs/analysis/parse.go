@@ -508,9 +508,12 @@ var (
 // kst is the zone the registry office prints times in.
 var kst = time.FixedZone("KST", 9*60*60)
 
-// printedTime is the time of day after a footer's 열람일시 date:
-// 14시05분07초.
-var printedTime = regexp.MustCompile(`^` + readSpace + `(` + readDigit + `{1,2})` + readSpace + `[시사]` + readSpace + `(` + readDigit + `{1,2})` + readSpace + `[분븐]` + readSpace + `(` + readDigit + `{1,2})` + readSpace + `[초조]`)
+// timeOfDay is the time of day a footer prints after its 열람일시 date:
+// 14시05분07초, its hour, minute and second the groups.
+const timeOfDay = `(` + readDigit + `{1,2})` + readSpace + `[시사]` + readSpace + `(` + readDigit + `{1,2})` + readSpace + `[분븐]` + readSpace + `(` + readDigit + `{1,2})` + readSpace + `[초조]`
+
+// printedTime is the time of day right after a footer's 열람일시 date.
+var printedTime = regexp.MustCompile(`^` + readSpace + timeOfDay)
 
 // printedAt reads a footer's 열람일시 (열람일시 : 2026년12월01일 14시05분07초)
 // as a time in Korea; a time of day that does not read leaves the day's

@@ -684,9 +684,9 @@ const MaxBlankRowLines = 1.75
 // section's last row and the heading that ends it (the 을구 heading, or
 // -- 이하여백 --). The form leaves a margin there: 1.06 to 1.73 lines on the
 // image copies of the golden documents the tests read (36 such gaps), 0.94
-// and 1.35 on a clean 300 dpi copy in the evaluation's layout. A last row painted white adds its
-// height, two lines at least (its 접수 date and number), so the gap is
-// about 3 lines or more.
+// and 1.35 on a clean 300 dpi copy in the evaluation's layout. A last row
+// painted white adds its height, two lines at least (its 접수 date and
+// number), so the gap is about 3 lines or more.
 const MaxBlankBeforeHeadingLines = 2.5
 
 // blankRows finds, inside 갑구 or 을구, a gap between two bands of ink
@@ -778,7 +778,7 @@ func placedLines(p ReadPage, section Section) ([]placedLine, Section) {
 			section, heading, closes = SectionOwnership, true, true
 		case strings.Contains(ns, "이하여백"):
 			section, heading, closes = "", true, true
-		case strings.HasPrefix(ns, "--") && strings.HasSuffix(ns, "--") || strings.HasPrefix(ns, "--") && strings.HasSuffix(ns, "--") ||
+		case strings.HasPrefix(ns, "--") && strings.HasSuffix(ns, "--") ||
 			strings.Contains(ns, "표제부") || strings.Contains(ns, "표시번호") || strings.Contains(ns, "주요등기사항요약") ||
 			strings.Contains(ns, "소유지분") || strings.Contains(ns, "저당권및전세권"):
 			// The summary's parts are no section of the document.
@@ -792,7 +792,7 @@ func placedLines(p ReadPage, section Section) ([]placedLine, Section) {
 
 // footerTime is the time of day a footer prints after its 열람일시 date
 // (13시13분38초), anywhere in a line.
-var footerTime = regexp.MustCompile(readDigit + `{1,2}` + readSpace + `[시사]` + readSpace + readDigit + `{1,2}` + readSpace + `[분븐]` + readSpace + readDigit + `{1,2}` + readSpace + `[초조]`)
+var footerTime = regexp.MustCompile(timeOfDay)
 
 // garbledFooter reports whether line is a page's footer whose 열람일시 was
 // misread (SAA) : 2026년10월14일 13시13분38초 1/3, a clean 300 dpi copy's):
