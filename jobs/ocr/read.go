@@ -381,9 +381,9 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 			r.log.WarnContext(ctx, "ocr: reading suspect lines again failed; the page keeps its first reading", "page", n, "error", err)
 		}
 		// A second reading that changed only letters (Latin junk read as
-		// the Hangul it is), or read a date's marks the first read as
-		// digits, is a reading of the ink; one that changed a number is the
-		// engine choosing between two readings of it (numbersChanged).
+		// the Hangul it is) or the grouping of the same digits is a
+		// reading of the ink; one that changed a number is the engine
+		// choosing between two readings of it (numbersChanged).
 		markChanged(repaired, before, txt, RepairedReread, numbersChanged)
 	}
 	if !r.raw {
@@ -452,9 +452,9 @@ func markChanged(repaired map[int]string, before, after []byte, how string, coun
 // grouped otherwise are the same number. One more case is a reading of the
 // ink rather than a choice between two readings of it: a date the second
 // reading reads with its 년, 월 and 일 where the first read one run of
-// digits, its marks read as digits too (2022년4월10일 read as
-// 20224410 9), when that run splits into a year, a month and a day, each
-// mark one or two digits, in one way only. A run that splits in more ways
+// digits, its marks read as digits too (2022년3월9일 read as 20224309),
+// when that run splits into a year, a month and a day, each mark one or
+// two digits, in one way only. A run that splits in more ways
 // (19994119109: 1999년11월10일, 1999년1월10일, …) leaves the second
 // reading's split a guess. Anything else — a digit read otherwise, a digit
 // more or less, a digit moved from one number to another — is a choice.
