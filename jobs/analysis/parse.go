@@ -1,8 +1,10 @@
 package analysis
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -87,8 +89,10 @@ type parser struct {
 	warnings []string
 	coverage Coverage
 
-	// pageTotals counts the page totals the footers print (the 2 of 1/2).
-	pageTotals map[int]int
+	// pageTotals counts the page totals the footers print (the 2 of 1/2),
+	// pageNumbers the pages they number (1/2).
+	pageTotals  map[int]int
+	pageNumbers map[[2]int]int
 	// stray is set once a line of the current section was read where no
 	// entry had started (after a heading or a column header).
 	stray bool
@@ -422,9 +426,12 @@ func (p *parser) footer(ns string) bool {
 	if m := pageOfTotal.FindStringSubmatch(ns); m != nil {
 		if n, ok := number(m[2]); ok && n > 0 {
 			if p.pageTotals == nil {
-				p.pageTotals = map[int]int{}
+				p.pageTotals, p.pageNumbers = map[int]int{}, map[[2]int]int{}
 			}
 			p.pageTotals[n]++
+			if k, ok := number(m[1]); ok && k > 0 {
+				p.pageNumbers[[2]int{k, n}]++
+			}
 		}
 	}
 	return true
@@ -933,6 +940,14 @@ func (p *parser) finish() *Registry {
 	if len(p.pageTotals) == 1 {
 		for n := range p.pageTotals {
 			reg.Coverage.PagesPrinted = n
+		}
+	}
+	if len(p.pageTotals) > 1 {
+		reg.Coverage.FooterTotals = slices.Sorted(maps.Keys(p.pageTotals))
+	}
+	for _, pn := range slices.SortedFunc(maps.Keys(p.pageNumbers), func(a, b [2]int) int { return cmp.Or(a[1]-b[1], a[0]-b[0]) }) {
+		if p.pageNumbers[pn] > 1 {
+			reg.Coverage.PagesTwice = append(reg.Coverage.PagesTwice, fmt.Sprintf("%d/%d", pn[0], pn[1]))
 		}
 	}
 	if reg.Coverage.GuessedRanks == nil {

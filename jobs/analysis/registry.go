@@ -110,6 +110,12 @@ type Coverage struct {
 	// file holds more than one document; Parse read the first, and nothing
 	// after the line that showed it.
 	MoreDocuments bool `json:"more_documents,omitempty"`
+	// FooterTotals are the page totals the footers print, when they print
+	// more than one (1/3 on one page, 2/4 on another): pages of two
+	// documents, or a footer misread. PagesTwice are the page numbers
+	// (2/3) printed on more than one page.
+	FooterTotals []int    `json:"footer_totals,omitempty"`
+	PagesTwice   []string `json:"pages_twice,omitempty"`
 }
 
 // Title is the 표제부 of a unit in a 집합건물.

@@ -638,6 +638,10 @@ func TestMoreDocuments(t *testing.T) {
 		return out
 	}
 	ids := goldenTextNests(t)
+	const strayPage = "  1        근저당권설정           2019년5월2일     2019년5월2일        채권최고액 금98,400,000원\n" +
+		"                          제2346호        설정계약             근저당권자 주식회사 국민은행 110111-2365321\n" +
+		"  2        1번근저당권설정등기말소   2021년3월2일     2021년3월2일        \n" +
+		"열람일시 : 2026년03월04일 19시20분30초          관할등기소 서울중앙지방법원 등기국          2/9"
 	var one, other testDocument
 	for _, id := range ids {
 		d := readDocument(t, id, testAddress, false)
@@ -709,6 +713,9 @@ func TestMoreDocuments(t *testing.T) {
 		{"its pages twice each, interleaved", pick(one, interleaved...), true},
 		{"its first page twice", cat(pick(one, 0), all(one)), true},
 		{"another document between its end and its summary", cat(pick(one, seq(0, n-1)...), all(other), pick(one, n-1)), true},
+		// An outside tester's: a page of another document cropped to two
+		// of its rows and its footer, which numbers it 2 of 4.
+		{"another document's rows and footer after it", cat(all(one), file{strayPage, one.pages[:1]}), true},
 	} {
 		_, j := judgeDoc(c.text, c.pages, testUniqueNo)
 		if slices.Contains(codes(j), ReasonMoreDocuments) != c.more {

@@ -531,6 +531,17 @@ func (j *judge) structure(reg *Registry, pagesRead int) {
 	switch {
 	case c.MoreDocuments:
 		j.add(&j.partial, Reason{Code: ReasonMoreDocuments, Message: "The file holds more than one document: a certificate's title, a section or its columns follow the first one's end (-- 이하여백 --). Only the first was read; upload one certificate per file."})
+	case len(c.FooterTotals) > 1:
+		// A page of another document keeps its own footer.
+		totals := make([]string, len(c.FooterTotals))
+		for i, n := range c.FooterTotals {
+			totals[i] = strconv.Itoa(n)
+		}
+		j.add(&j.partial, Reason{Code: ReasonMoreDocuments, Message: fmt.Sprintf(
+			"The page footers print different page counts (%s): pages of another document are in the file, and its entries may be read as this one's (or a footer was misread). Upload one certificate per file.", strings.Join(totals, " and "))})
+	case len(c.PagesTwice) > 0:
+		j.add(&j.partial, Reason{Code: ReasonMoreDocuments, Message: fmt.Sprintf(
+			"The page footers number a page twice (%s): a page of another copy is in the file, and its entries may be read as this one's. Upload one certificate per file, each page once.", strings.Join(c.PagesTwice, ", "))})
 	case pagesRead > 0 && c.PagesPrinted > 0 && pagesRead > c.PagesPrinted:
 		// Pages of another copy, or a page twice: the footers agree on a
 		// count the file exceeds.
