@@ -21,9 +21,10 @@ import (
 // blur ran together to one blob) and differ only in those ways, writes the
 // commas and the 금 back. A comma written back where the reading lost it
 // changes no digit: the line's numbers are as read (numbersChanged), so it
-// is no guess; a 1 or a digit taken for a comma or the 금 is. Anything else (a blob more or less, a comma read
-// where the ink has a digit, a 1 where the ink has a wide digit) is left as
-// read, for the parser to judge.
+// is no guess; a 1 or a digit taken for a comma or the 금 is. Anything
+// else (a blob more or less, a comma read where the ink has a digit, a 1
+// where the ink has a wide digit) is left as read, for the parser to
+// judge.
 
 // amountDigits is an amount's digits and commas as Tesseract gives them
 // in a TSV word, and what it read the 원 after them as, if it joined it
