@@ -3,16 +3,12 @@ package ocr
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -20,28 +16,6 @@ import (
 
 	"github.com/dungji/dungji/jobs/retry"
 )
-
-// HeaderInternalAPIKey carries the shared key with every callback (and with
-// every request to an engine that requires it); the receiver checks it.
-const HeaderInternalAPIKey = "X-Internal-API-Key"
-
-// SigningSecretPrefix starts every Standard Webhooks signing secret.
-const SigningSecretPrefix = "whsec_"
-
-// CheckSigningSecret reports whether secret is a Standard Webhooks signing
-// secret: whsec_ followed by a base64 key. The engine that signs callbacks
-// and the service that verifies them both check their secret here.
-func CheckSigningSecret(secret string) error {
-	_, err := newSigner(secret)
-	return err
-}
-
-// NewSigningSecret returns a fresh random signing secret (32 bytes).
-func NewSigningSecret() string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b)
-	return SigningSecretPrefix + base64.StdEncoding.EncodeToString(b)
-}
 
 // Callback delivery: the first retry waits DefaultCallbackBackoff, each next
 // wait doubles up to maxCallbackBackoff (a receiver's longer Retry-After is
@@ -78,8 +52,11 @@ type callbackSender struct {
 func newCallbackSender(client *http.Client, key, secret string, initial time.Duration, log *slog.Logger) (*callbackSender, error) {
 	var signer *standardwebhooks.Webhook
 	if secret != "" {
+		if err := CheckSigningSecret(secret); err != nil {
+			return nil, err
+		}
 		var err error
-		if signer, err = newSigner(secret); err != nil {
+		if signer, err = standardwebhooks.NewWebhook(secret); err != nil {
 			return nil, err
 		}
 	}
@@ -89,18 +66,6 @@ func newCallbackSender(client *http.Client, key, secret string, initial time.Dur
 	ctx, cancel := context.WithCancel(context.Background())
 	return &callbackSender{client: client, key: key, signer: signer, log: log, ctx: ctx, cancel: cancel,
 		backoff: retry.Backoff{InitialInterval: initial, BackoffCoefficient: 2, MaxInterval: maxCallbackBackoff}}, nil
-}
-
-// newSigner checks a Standard Webhooks secret: whsec_ and the base64 key.
-func newSigner(secret string) (*standardwebhooks.Webhook, error) {
-	if !strings.HasPrefix(secret, SigningSecretPrefix) || len(secret) == len(SigningSecretPrefix) {
-		return nil, errors.New("ocr: signing secret must be whsec_ followed by a base64 key")
-	}
-	w, err := standardwebhooks.NewWebhook(secret)
-	if err != nil {
-		return nil, errors.New("ocr: signing secret must be whsec_ followed by a base64 key")
-	}
-	return w, nil
 }
 
 // send delivers job to url in the background. It does nothing once the
@@ -203,20 +168,10 @@ func (c *callbackSender) post(url, jobID string, body []byte, traceParent string
 	case s >= 200 && s < 300:
 		return false, 0, nil
 	case retry.TransientStatus(s):
-		return true, parseRetryAfter(resp.Header.Get("Retry-After")), fmt.Errorf("ocr: callback answered %s", resp.Status)
+		return true, ParseRetryAfter(resp.Header.Get("Retry-After")), fmt.Errorf("ocr: callback answered %s", resp.Status)
 	case s >= 400:
 		return false, 0, fmt.Errorf("ocr: callback answered %s", resp.Status)
 	default: // 1xx, 3xx: a misrouted receiver may come back
 		return true, 0, fmt.Errorf("ocr: callback answered %s", resp.Status)
 	}
-}
-
-// parseRetryAfter reads a Retry-After header in seconds; 0 when absent or
-// malformed (HTTP dates are not worth supporting here).
-func parseRetryAfter(v string) time.Duration {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n < 0 {
-		return 0
-	}
-	return time.Duration(min(n, 3600)) * time.Second
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +20,17 @@ import (
 // maxResponseBytes bounds an engine's answer: a job document of a long
 // document stays far below.
 const maxResponseBytes = 64 << 20
+
+// ErrorBody is every error answer of an engine:
+// {"error": {"code": …, "message": …}}.
+type ErrorBody struct {
+	Error *JobError `json:"error"`
+}
+
+// ParseResponse is the answer of POST /v1/parse.
+type ParseResponse struct {
+	Pages []Page `json:"pages"`
+}
 
 // HTTPError is a non-2xx answer of an engine. It matches the sentinel of its
 // code with errors.Is (ErrJobNotFound, ErrTooManyPages, ErrQueueFull, …).
@@ -60,7 +72,7 @@ func Transient(err error) bool {
 	}
 	var je *JobError
 	if errors.As(err, &je) {
-		return retry.TransientStatus(statusOf[je.Code])
+		return retry.TransientStatus(HTTPStatus(je.Code))
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return true
@@ -115,7 +127,7 @@ func (e *httpEngine) Parse(ctx context.Context, pdf []byte, languages []string) 
 	if len(languages) > 0 {
 		path += "?" + url.Values{"languages": {strings.Join(languages, ",")}}.Encode()
 	}
-	var resp parseResponse
+	var resp ParseResponse
 	if err := e.do(ctx, http.MethodPost, path, "application/pdf", pdf, &resp); err != nil {
 		return nil, err
 	}
@@ -147,8 +159,8 @@ func (e *httpEngine) do(ctx context.Context, method, path, contentType string, b
 		return fmt.Errorf("ocr: %s %s: read answer: %w", method, path, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		he := &HTTPError{StatusCode: resp.StatusCode, RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"))}
-		var eb errorBody
+		he := &HTTPError{StatusCode: resp.StatusCode, RetryAfter: ParseRetryAfter(resp.Header.Get("Retry-After"))}
+		var eb ErrorBody
 		if json.Unmarshal(data, &eb) == nil && eb.Error != nil {
 			he.Code, he.Message = eb.Error.Code, eb.Error.Message
 		}
@@ -161,4 +173,16 @@ func (e *httpEngine) do(ctx context.Context, method, path, contentType string, b
 		return fmt.Errorf("ocr: %s %s: decode answer: %w", method, path, err)
 	}
 	return nil
+}
+
+// ParseRetryAfter reads a Retry-After header in seconds, at most an hour;
+// 0 when absent or malformed (HTTP dates are not worth supporting here).
+// The client reads an engine's with it, and an engine its callback
+// receiver's.
+func ParseRetryAfter(v string) time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return time.Duration(min(n, 3600)) * time.Second
 }

@@ -2,71 +2,15 @@ package ocr
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 )
-
-func TestHTTPEngineRoundTrip(t *testing.T) {
-	t.Parallel()
-	short := document(t, nestOnePage, false)
-	long := document(t, nestLong, false)
-	docs := newDocServer(t, map[string][]byte{"r.pdf": short.pdf})
-	receiver := newCallbackReceiver(t, nil)
-	b := setup(t, ServerOptions{CallbackKey: testKey, SigningSecret: testSecret})
-	engine := NewHTTPEngine(b.http.URL, b.http.Client())
-	ctx := context.Background()
-
-	req := SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", ClientToken: "task-7", CallbackURL: receiver.URL, Languages: []string{"ko", "en"}}
-	job, err := engine.Submit(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if job.JobID == "" || job.ClientToken != "task-7" {
-		t.Fatalf("job = %+v", job)
-	}
-	again, err := engine.Submit(ctx, req)
-	if err != nil || again.JobID != job.JobID {
-		t.Fatalf("resubmit: %+v, %v", again, err)
-	}
-
-	cb := receiver.next(t)
-	got, err := engine.Get(ctx, job.JobID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Status != StatusSucceeded || len(got.Pages) != 1 || got.Pages[0].Text != cb.job.Pages[0].Text || got.Pages[0].Confidence != 1 {
-		t.Errorf("Get = %+v", got)
-	}
-
-	_, err = engine.Get(ctx, "no-such-job")
-	if !errors.Is(err, ErrJobNotFound) || Transient(err) {
-		t.Errorf("Get unknown: %v (transient %v), want ErrJobNotFound", err, Transient(err))
-	}
-
-	pages, err := engine.Parse(ctx, short.pdf, []string{"kor", "eng"})
-	if err != nil || len(pages) != 1 || !strings.Contains(Normalize(FullText(pages)), short.reg.FormattedUniqueNo()) {
-		t.Errorf("Parse: %d pages, %v", len(pages), err)
-	}
-	_, err = engine.Parse(ctx, long.pdf, nil)
-	if !errors.Is(err, ErrTooManyPages) || Transient(err) {
-		t.Errorf("Parse of 4 pages: %v, want ErrTooManyPages", err)
-	}
-	_, err = engine.Parse(ctx, []byte("<html>"), nil)
-	if !errors.Is(err, ErrUnreadable) || Transient(err) {
-		t.Errorf("Parse of HTML: %v, want ErrUnreadable", err)
-	}
-	_, err = engine.Submit(ctx, SubmitRequest{DocumentURL: "nope"})
-	var he *HTTPError
-	if !errors.As(err, &he) || he.StatusCode != http.StatusBadRequest || he.Code != CodeBadRequest || Transient(err) {
-		t.Errorf("invalid Submit: %v", err)
-	}
-}
 
 func TestTransient(t *testing.T) {
 	t.Parallel()
@@ -87,7 +31,9 @@ func TestTransient(t *testing.T) {
 				http.Error(w, "upstream says no", status)
 				return
 			}
-			writeJSON(w, status, errorBody{Error: &JobError{Code: code, Message: "from the fake"}})
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			w.WriteHeader(status)
+			json.NewEncoder(w).Encode(ErrorBody{Error: &JobError{Code: code, Message: "from the fake"}})
 		}))
 		t.Cleanup(srv.Close)
 		return srv.URL

@@ -40,7 +40,7 @@ func (h *engineHandler) only(method string, next http.HandlerFunc) http.HandlerF
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != method && !(method == http.MethodGet && r.Method == http.MethodHead) {
 			w.Header().Set("Allow", method)
-			h.writeError(w, r, jobErrorf(codeMethodNotAllowed, "%s %s: use %s", r.Method, r.URL.Path, method))
+			h.writeError(w, r, jobErrorf(CodeMethodNotAllowed, "%s %s: use %s", r.Method, r.URL.Path, method))
 			return
 		}
 		next(w, r)
@@ -75,11 +75,6 @@ func (h *engineHandler) get(w http.ResponseWriter, r *http.Request) {
 type parseRequest struct {
 	DocumentURL string   `json:"document_url"`
 	Languages   []string `json:"languages,omitempty"`
-}
-
-// parseResponse is the answer of POST /v1/parse.
-type parseResponse struct {
-	Pages []Page `json:"pages"`
 }
 
 func (h *engineHandler) parse(w http.ResponseWriter, r *http.Request) {
@@ -125,7 +120,7 @@ func (h *engineHandler) parse(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, parseResponse{Pages: pages})
+	writeJSON(w, http.StatusOK, ParseResponse{Pages: pages})
 }
 
 // queryLanguages reads ?languages=kor,eng (or repeated).
@@ -153,11 +148,6 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	return nil
 }
 
-// errorBody is every error answer: {"error": {"code": …, "message": …}}.
-type errorBody struct {
-	Error *JobError `json:"error"`
-}
-
 // writeError answers err with the status of its code. Errors that are not
 // a *JobError, and INTERNAL ones, are logged and shown as "internal error".
 func (h *engineHandler) writeError(w http.ResponseWriter, r *http.Request, err error) {
@@ -169,8 +159,8 @@ func (h *engineHandler) writeError(w http.ResponseWriter, r *http.Request, err e
 			je = jobErrorf(CodeInternal, "%v", err)
 		}
 	}
-	status, ok := statusOf[je.Code]
-	if !ok {
+	status := HTTPStatus(je.Code)
+	if status == 0 {
 		status = http.StatusInternalServerError
 	}
 	if status >= 500 && je.Code != CodeQueueFull && je.Code != CodeUnavailable {
@@ -180,7 +170,7 @@ func (h *engineHandler) writeError(w http.ResponseWriter, r *http.Request, err e
 	if je.Code == CodeQueueFull || je.Code == CodeUnavailable {
 		w.Header().Set("Retry-After", strconv.Itoa(int(queueRetryAfter.Seconds())))
 	}
-	writeJSON(w, status, errorBody{Error: je})
+	writeJSON(w, status, ErrorBody{Error: je})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -32,9 +32,14 @@ const (
 	CodeTooLarge    = "TOO_LARGE"   // request body over the limit
 	CodeQueueFull   = "QUEUE_FULL"  // the engine's queue is full; retry after Retry-After
 	CodeUnavailable = "UNAVAILABLE" // the engine is shutting down
+
+	CodeMethodNotAllowed = "METHOD_NOT_ALLOWED" // a path asked with a method it does not serve
 )
 
-const codeMethodNotAllowed = "METHOD_NOT_ALLOWED"
+// DefaultSyncPageLimit is the most pages POST /v1/parse reads unless the
+// engine is configured otherwise: the built-in engine's default, and that
+// of the service's configuration (OCR_SYNC_PAGE_LIMIT), which sets it.
+const DefaultSyncPageLimit = 2
 
 // Sentinel errors, matched with errors.Is against the errors engines return:
 // a *JobError or an *HTTPError with the corresponding code matches.
@@ -59,7 +64,7 @@ var sentinelOf = map[string]error{
 var statusOf = map[string]int{
 	CodeBadRequest:          400,
 	CodeNotFound:            404,
-	codeMethodNotAllowed:    405,
+	CodeMethodNotAllowed:    405,
 	CodeTooLarge:            413,
 	CodeTooManyPages:        413,
 	CodeUnreadable:          422,
@@ -68,6 +73,11 @@ var statusOf = map[string]int{
 	CodeQueueFull:           503,
 	CodeUnavailable:         503,
 }
+
+// HTTPStatus is the HTTP status an engine answers an error code with, and
+// the client reads back (Transient); 0 for a code the contract does not
+// define.
+func HTTPStatus(code string) int { return statusOf[code] }
 
 // SubmitRequest asks an engine to read a document asynchronously.
 type SubmitRequest struct {

@@ -260,7 +260,7 @@ func (p *PaddleEngine) recognize(ctx context.Context, pdf []byte) ([]Page, error
 			status = http.StatusBadGateway // errorCode set on a 200: Paddle failed
 		}
 		return nil, &HTTPError{StatusCode: status, Message: fmt.Sprintf("paddle (log id %s): %s", pr.LogID, msg),
-			RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"))}
+			RetryAfter: ParseRetryAfter(resp.Header.Get("Retry-After"))}
 	}
 	if jsonErr != nil || pr.Result == nil {
 		return nil, fmt.Errorf("ocr: paddle: malformed answer: %v", errors.Join(jsonErr, errors.New("no result")))

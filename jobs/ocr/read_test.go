@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"image"
 	"math"
 	"os"
 	"os/exec"
@@ -525,5 +526,26 @@ func TestNumbersChanged(t *testing.T) {
 		if got := numbersChanged(c.before, c.after); got != c.want {
 			t.Errorf("%s: numbersChanged(%q, %q) = %v, want %v", c.name, c.before, c.after, got, c.want)
 		}
+	}
+}
+
+func TestPlaceLines(t *testing.T) {
+	t.Parallel()
+	box := func(top, bottom int) image.Rectangle { return image.Rect(0, top, 100, bottom) }
+	tsv := []tsvLine{
+		{text: "갑 구", box: box(10, 40)},
+		{text: "|", box: box(45, 50)}, // a mark the txt rendering left out
+		{text: "1 소 유 권 보 존", box: box(60, 90)},
+	}
+	p := Page{Lines: []Line{{Text: "갑구"}, {Text: "1 소유권보존"}}}
+	if !placeLines(&p, tsv) {
+		t.Fatal("not placed")
+	}
+	if p.Lines[0].Top != 10 || p.Lines[0].Bottom != 40 || p.Lines[1].Top != 60 || p.Lines[1].Bottom != 90 {
+		t.Errorf("lines %+v", p.Lines)
+	}
+	p = Page{Lines: []Line{{Text: "갑구"}, {Text: "not in the TSV"}}}
+	if placeLines(&p, tsv) || p.Lines[0].Bottom != 0 {
+		t.Errorf("a line not in the TSV placed: %+v", p.Lines)
 	}
 }

@@ -14,11 +14,9 @@ import (
 	"github.com/dungji/dungji/jobs/retry"
 )
 
-// Defaults of ServerOptions.
-const (
-	DefaultSyncPageLimit = 2
-	DefaultMaxPages      = 100
-)
+// DefaultMaxPages is ServerOptions.MaxPages's default; SyncPageLimit's is
+// DefaultSyncPageLimit.
+const DefaultMaxPages = 100
 
 // ServerOptions configures the built-in engine. The zero value is usable.
 type ServerOptions struct {

@@ -18,6 +18,62 @@ type errorAnswer struct {
 	Error JobError `json:"error"`
 }
 
+func TestHTTPEngineRoundTrip(t *testing.T) {
+	t.Parallel()
+	short := document(t, nestOnePage, false)
+	long := document(t, nestLong, false)
+	docs := newDocServer(t, map[string][]byte{"r.pdf": short.pdf})
+	receiver := newCallbackReceiver(t, nil)
+	b := setup(t, ServerOptions{CallbackKey: testKey, SigningSecret: testSecret})
+	engine := NewHTTPEngine(b.http.URL, b.http.Client())
+	ctx := context.Background()
+
+	req := SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", ClientToken: "task-7", CallbackURL: receiver.URL, Languages: []string{"ko", "en"}}
+	job, err := engine.Submit(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if job.JobID == "" || job.ClientToken != "task-7" {
+		t.Fatalf("job = %+v", job)
+	}
+	again, err := engine.Submit(ctx, req)
+	if err != nil || again.JobID != job.JobID {
+		t.Fatalf("resubmit: %+v, %v", again, err)
+	}
+
+	cb := receiver.next(t)
+	got, err := engine.Get(ctx, job.JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != StatusSucceeded || len(got.Pages) != 1 || got.Pages[0].Text != cb.job.Pages[0].Text || got.Pages[0].Confidence != 1 {
+		t.Errorf("Get = %+v", got)
+	}
+
+	_, err = engine.Get(ctx, "no-such-job")
+	if !errors.Is(err, ErrJobNotFound) || Transient(err) {
+		t.Errorf("Get unknown: %v (transient %v), want ErrJobNotFound", err, Transient(err))
+	}
+
+	pages, err := engine.Parse(ctx, short.pdf, []string{"kor", "eng"})
+	if err != nil || len(pages) != 1 || !strings.Contains(Normalize(FullText(pages)), short.reg.FormattedUniqueNo()) {
+		t.Errorf("Parse: %d pages, %v", len(pages), err)
+	}
+	_, err = engine.Parse(ctx, long.pdf, nil)
+	if !errors.Is(err, ErrTooManyPages) || Transient(err) {
+		t.Errorf("Parse of 4 pages: %v, want ErrTooManyPages", err)
+	}
+	_, err = engine.Parse(ctx, []byte("<html>"), nil)
+	if !errors.Is(err, ErrUnreadable) || Transient(err) {
+		t.Errorf("Parse of HTML: %v, want ErrUnreadable", err)
+	}
+	_, err = engine.Submit(ctx, SubmitRequest{DocumentURL: "nope"})
+	var he *HTTPError
+	if !errors.As(err, &he) || he.StatusCode != http.StatusBadRequest || he.Code != CodeBadRequest || Transient(err) {
+		t.Errorf("invalid Submit: %v", err)
+	}
+}
+
 func TestServerSubmitCallback(t *testing.T) {
 	t.Parallel()
 	doc := document(t, nestOnePage, false)
@@ -211,9 +267,9 @@ func TestServerRoutes(t *testing.T) {
 	}{
 		{http.MethodGet, "/v1/jobs/no-such-job", http.StatusNotFound, CodeNotFound},
 		{http.MethodGet, "/v1/nothing", http.StatusNotFound, CodeNotFound},
-		{http.MethodGet, "/v1/jobs", http.StatusMethodNotAllowed, codeMethodNotAllowed},
-		{http.MethodDelete, "/v1/jobs/x", http.StatusMethodNotAllowed, codeMethodNotAllowed},
-		{http.MethodGet, "/v1/parse", http.StatusMethodNotAllowed, codeMethodNotAllowed},
+		{http.MethodGet, "/v1/jobs", http.StatusMethodNotAllowed, CodeMethodNotAllowed},
+		{http.MethodDelete, "/v1/jobs/x", http.StatusMethodNotAllowed, CodeMethodNotAllowed},
+		{http.MethodGet, "/v1/parse", http.StatusMethodNotAllowed, CodeMethodNotAllowed},
 	} {
 		var ans errorAnswer
 		if code := do(t, tc.method, b.http.URL+tc.path, "", nil, &ans); code != tc.status || ans.Error.Code != tc.code {
@@ -324,14 +380,14 @@ func TestServerParse(t *testing.T) {
 	docs := newDocServer(t, map[string][]byte{"short.pdf": short.pdf})
 	b := setup(t, ServerOptions{SyncPageLimit: 2, MaxDocumentBytes: 1 << 20})
 
-	var ans parseResponse
+	var ans ParseResponse
 	if code := do(t, http.MethodPost, b.http.URL+"/v1/parse?languages=kor,eng", "application/pdf", short.pdf, &ans); code != http.StatusOK || len(ans.Pages) != 1 {
 		t.Fatalf("parse: %d, %d pages", code, len(ans.Pages))
 	}
 	if !strings.Contains(Normalize(ans.Pages[0].Text), "고유번호 "+short.reg.FormattedUniqueNo()) {
 		t.Errorf("text lacks the unique number:\n%s", ans.Pages[0].Text)
 	}
-	ans = parseResponse{}
+	ans = ParseResponse{}
 	if code := postJSON(t, b.http.URL+"/v1/parse", parseRequest{DocumentURL: docs.URL + "/doc/short.pdf"}, &ans); code != http.StatusOK || len(ans.Pages) != 1 {
 		t.Errorf("parse by URL: %d, %d pages", code, len(ans.Pages))
 	}

@@ -293,25 +293,3 @@ func fringe(depths []int) int {
 	slices.Sort(s)
 	return min(s[len(s)/4], 3)
 }
-
-// markStruck sets Struck on each line a strike runs through: within its
-// middle three fifths of height, along at least a third of the line or
-// half the strike.
-func markStruck(p *Page, boxes []image.Rectangle, strikes []image.Rectangle) {
-	if len(boxes) != len(p.Lines) {
-		return
-	}
-	for i, b := range boxes {
-		for _, s := range strikes {
-			y := (s.Min.Y + s.Max.Y) / 2
-			if y < b.Min.Y+b.Dy()/5 || y > b.Max.Y-b.Dy()/5 {
-				continue
-			}
-			over := min(b.Max.X, s.Max.X) - max(b.Min.X, s.Min.X)
-			if over > 0 && (3*over >= b.Dx() || 2*over >= s.Dx()) {
-				p.Lines[i].Struck = true
-				break
-			}
-		}
-	}
-}
