@@ -20,7 +20,7 @@ import (
 // BenchmarkDegradedOCR reads three simulated one-page registries (one
 // with a struck-through entry and its 말소, one with a 근저당권 and its
 // 채권최고액, one with three ownership entries and none cancelled) through
-// every copy of degrade.Corpus, with and without ocr.Preprocess, and
+// every copy of degrade.Corpus, with and without pageimage.Preprocess, and
 // reports per copy the character error rate (against the text layer of the
 // same document), the share of entry fields read right, the
 // struck-through entries classified cancelled, the documents whose key

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/dungji/dungji/jobs/ocr/pageimage"
 )
 
 // Tesseract reads the comma after a 1 in an amount as a second 1 now and
@@ -153,23 +155,23 @@ func regroupWith(img *image.Gray, w tsvWord, kum bool, soft map[int]bool, lost b
 	for y := range box.Dy() {
 		copy(sub.Pix[y*sub.Stride:y*sub.Stride+box.Dx()], img.Pix[img.PixOffset(box.Min.X, box.Min.Y+y):img.PixOffset(box.Max.X, box.Min.Y+y)])
 	}
-	comps, _ := components(binarise(sub, otsu(sub)))
+	comps := pageimage.Blobs(sub)
 	// Blobs of a few pixels are specks; the rest, side by side, one to a
 	// character (parts overlapping across are one character: a broken
 	// digit, the three strokes of 금).
-	var blobs []component
+	var blobs []pageimage.Blob
 	for _, c := range comps {
-		if c.area >= 6 {
+		if c.Area >= 6 {
 			blobs = append(blobs, c)
 		}
 	}
-	slices.SortFunc(blobs, func(a, b component) int { return a.x0 - b.x0 })
-	var merged []component
+	slices.SortFunc(blobs, func(a, b pageimage.Blob) int { return a.X0 - b.X0 })
+	var merged []pageimage.Blob
 	var parts []int // how many blobs each of merged was made of
 	for _, c := range blobs {
-		if n := len(merged); n > 0 && 2*(min(merged[n-1].x1, c.x1)-max(merged[n-1].x0, c.x0)+1) > min(c.x1-c.x0+1, merged[n-1].x1-merged[n-1].x0+1) {
+		if n := len(merged); n > 0 && 2*(min(merged[n-1].X1, c.X1)-max(merged[n-1].X0, c.X0)+1) > min(c.X1-c.X0+1, merged[n-1].X1-merged[n-1].X0+1) {
 			m := &merged[n-1]
-			m.x0, m.y0, m.x1, m.y1, m.area = min(m.x0, c.x0), min(m.y0, c.y0), max(m.x1, c.x1), max(m.y1, c.y1), m.area+c.area
+			m.X0, m.Y0, m.X1, m.Y1, m.Area = min(m.X0, c.X0), min(m.Y0, c.Y0), max(m.X1, c.X1), max(m.Y1, c.Y1), m.Area+c.Area
 			parts[n-1]++
 			continue
 		}
@@ -184,24 +186,24 @@ func regroupWith(img *image.Gray, w tsvWord, kum bool, soft map[int]bool, lost b
 	// the blobs shaped like a digit.
 	tallest := 0
 	for _, c := range merged {
-		tallest = max(tallest, c.y1-c.y0+1)
+		tallest = max(tallest, c.Y1-c.Y0+1)
 	}
 	var hs []int
 	for _, c := range merged {
-		if h := c.y1 - c.y0 + 1; 2*h > tallest {
+		if h := c.Y1 - c.Y0 + 1; 2*h > tallest {
 			hs = append(hs, h)
 		}
 	}
 	slices.Sort(hs)
 	digitH := hs[len(hs)/2]
-	digitShaped := func(c component) bool {
-		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
+	digitShaped := func(c pageimage.Blob) bool {
+		h, wd := c.Y1-c.Y0+1, c.X1-c.X0+1
 		return 10*h >= 7*digitH && 10*h <= 12*digitH && 4*wd <= 3*digitH
 	}
 	var tops, bases, widths []int
 	for _, c := range merged {
 		if digitShaped(c) {
-			tops, bases, widths = append(tops, c.y0), append(bases, c.y1), append(widths, c.x1-c.x0+1)
+			tops, bases, widths = append(tops, c.Y0), append(bases, c.Y1), append(widths, c.X1-c.X0+1)
 		}
 	}
 	if len(bases) == 0 {
@@ -212,12 +214,12 @@ func regroupWith(img *image.Gray, w tsvWord, kum bool, soft map[int]bool, lost b
 	slices.Sort(widths)
 	top, base, digitW := tops[len(tops)/2], bases[len(bases)/2], widths[len(widths)/2]
 	const other, digit, comma = 0, 1, 2
-	kind := func(c component) int {
-		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
+	kind := func(c pageimage.Blob) int {
+		h, wd := c.Y1-c.Y0+1, c.X1-c.X0+1
 		switch {
 		case digitShaped(c):
 			return digit
-		case 2*h <= digitH && 2*(c.y0-top) >= digitH && c.y1 > base && 2*wd <= digitH:
+		case 2*h <= digitH && 2*(c.Y0-top) >= digitH && c.Y1 > base && 2*wd <= digitH:
 			return comma // short, low, hanging below the baseline
 		}
 		return other
@@ -228,7 +230,7 @@ func regroupWith(img *image.Gray, w tsvWord, kum bool, soft map[int]bool, lost b
 	// bridged are one).
 	syllable := func(i int) bool {
 		c := merged[i]
-		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
+		h, wd := c.Y1-c.Y0+1, c.X1-c.X0+1
 		return parts[i] >= 2 && 10*h > 11*digitH && 10*wd >= 12*(digitH*3/4) && 10*wd <= 14*digitH
 	}
 	// A 1 is narrow; every other digit is not: a reading one character
@@ -237,12 +239,12 @@ func regroupWith(img *image.Gray, w tsvWord, kum bool, soft map[int]bool, lost b
 	// evaluation's font at 300 dpi (10 px against 16), its other digits
 	// 0.94 and more; the line was at 0.6, which only the simulator's font
 	// met, and is below 0.7 now (a 7 as narrow as 0.73 is no 1).
-	narrow := func(c component) bool { return 10*(c.x1-c.x0+1) < 7*digitW }
-	fits := func(ch byte, c component) bool { return (ch == '1') == narrow(c) }
+	narrow := func(c pageimage.Blob) bool { return 10*(c.X1-c.X0+1) < 7*digitW }
+	fits := func(ch byte, c pageimage.Blob) bool { return (ch == '1') == narrow(c) }
 	// Two digits a blur ran together are one blob as tall as a digit and
 	// twice as wide.
-	double := func(c component) bool {
-		h, wd := c.y1-c.y0+1, c.x1-c.x0+1
+	double := func(c pageimage.Blob) bool {
+		h, wd := c.Y1-c.Y0+1, c.X1-c.X0+1
 		return 10*h >= 7*digitH && 10*h <= 11*digitH && 10*wd >= 16*digitW && 10*wd <= 26*digitW
 	}
 	// From the right: what is not a digit or a comma after the number

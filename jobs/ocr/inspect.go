@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/dungji/dungji/jobs/ocr/pageimage"
 )
 
 // InspectPDF checks that pdf is a PDF poppler can open and returns its page
@@ -49,7 +51,7 @@ func InspectPDF(ctx context.Context, pdf []byte) (int, error) {
 			if err1 != nil || err2 != nil {
 				continue
 			}
-			if w < minPagePoints || h < minPagePoints || w*h/(72*72) > maxPGMPixels {
+			if w < minPagePoints || h < minPagePoints || w*h/(72*72) > pageimage.MaxPGMPixels {
 				return 0, jobErrorf(CodeUnreadable, "page %d is %.0f × %.0f pt: no registry page is that size (at least %d pt, an inch, on a side)", i+1, w, h, minPagePoints)
 			}
 		}

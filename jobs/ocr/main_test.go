@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"image"
 	"io"
 	"log/slog"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr/degrade"
 )
 
 func TestMain(m *testing.M) {
@@ -276,5 +278,45 @@ func decodeInto(t *testing.T, data []byte, out any) {
 	t.Helper()
 	if err := json.Unmarshal(data, out); err != nil {
 		t.Fatalf("%v: %s", err, data)
+	}
+}
+
+var (
+	pageOnce sync.Once
+	pageImg  *image.Gray
+	pageErr  error
+)
+
+// cleanPage is the first page of a simulated registry as a 200 dpi image,
+// the page pageimage's tests prepare.
+func cleanPage(t *testing.T) *image.Gray {
+	t.Helper()
+	doc := document(t, nestOnePage, true)
+	pageOnce.Do(func() {
+		var pages []*image.Gray
+		pages, pageErr = degrade.PageImages(context.Background(), doc.pdf, 200)
+		if pageErr == nil {
+			pageImg = pages[0]
+		}
+	})
+	if pageErr != nil {
+		t.Fatal(pageErr)
+	}
+	return pageImg
+}
+
+// paperPage returns a white page w by h and a function that inks the
+// rectangle from x0, y0 to x1, y1 (exclusive) on it.
+func paperPage(w, h int) (*image.Gray, func(x0, y0, x1, y1 int)) {
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	for i := range g.Pix {
+		g.Pix[i] = 255
+	}
+	return g, func(x0, y0, x1, y1 int) {
+		for y := y0; y < y1; y++ {
+			for x := x0; x < x1; x++ {
+				g.Pix[y*g.Stride+x] = 0
+			}
+		}
 	}
 }

@@ -151,6 +151,20 @@ type Page struct {
 	Specked bool `json:"specked,omitempty"`
 }
 
+// Band is a horizontal band of an image page where text is printed, in
+// the pixel rows of the image the engine read (those of Line.Top and
+// Bottom).
+type Band struct {
+	Top    int `json:"top"`
+	Bottom int `json:"bottom"` // exclusive
+	// Struck is set when a strike-through line runs through the band: a
+	// cancelled (말소) row, which its 말소 entry names.
+	Struck bool `json:"struck,omitempty"`
+	// Faint is set on a band of faint ink only: text faded, smeared or
+	// partly erased, which a person may still read.
+	Faint bool `json:"faint,omitempty"`
+}
+
 // WithoutNUL returns pages with every NUL in their text replaced by
 // U+FFFD, the character for one that could not be read: PostgreSQL's text
 // and jsonb cannot hold a NUL, and an engine's result carrying one failed

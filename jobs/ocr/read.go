@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/dungji/dungji/jobs/ocr/pageimage"
 )
 
 // Resolution and page segmentation of image pages. --psm 6 (one uniform block
@@ -175,11 +177,11 @@ func (r *reader) pageSize(ctx context.Context, path string, n int) (w, h float64
 var pageSizeLine = regexp.MustCompile(`(?m)^Page\s+\d+\s+size:\s+([0-9.eE+-]+)\s+x\s+([0-9.eE+-]+)\s+pts`)
 
 // rasterDPIFor is the resolution a page w × h points is rendered at:
-// rasterDPI, or less for a page that would be over maxPagePixels (at
+// rasterDPI, or less for a page that would be over pageimage.MaxPagePixels (at
 // least 1).
 func rasterDPIFor(w, h float64) string {
 	dpi, _ := strconv.Atoi(rasterDPI)
-	if most := int(72 * math.Sqrt(maxPagePixels/(w*h))); most < dpi {
+	if most := int(72 * math.Sqrt(pageimage.MaxPagePixels/(w*h))); most < dpi {
 		dpi = max(most, 1)
 	}
 	return strconv.Itoa(dpi)
@@ -311,24 +313,24 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 	dpi := rasterDPI
 	if w, h, ok := r.pageSize(ctx, path, n); ok {
 		dpi = rasterDPIFor(w, h)
-		if d, _ := strconv.Atoi(dpi); w*h*float64(d*d)/(72*72) > maxPGMPixels {
-			return Page{}, pageError(outer, n, fmt.Errorf("%w: %.0f × %.0f pt, over %d pixels even at 1 dpi", errPageTooLarge, w, h, maxPGMPixels), CodeUnreadable)
+		if d, _ := strconv.Atoi(dpi); w*h*float64(d*d)/(72*72) > pageimage.MaxPGMPixels {
+			return Page{}, pageError(outer, n, fmt.Errorf("%w: %.0f × %.0f pt, over %d pixels even at 1 dpi", pageimage.ErrPageTooLarge, w, h, pageimage.MaxPGMPixels), CodeUnreadable)
 		}
 	}
 	// pdfinfo's size is the crop box's, which is also what a viewer shows.
 	if _, err := run(ctx, nil, 1<<20, r.tools.pdftoppm, "-r", dpi, "-f", num, "-l", num, "-cropbox", "-gray", "-singlefile", path, root); err != nil {
 		return Page{}, pageError(outer, n, err, CodeUnreadable)
 	}
-	img := root + ".pgm" // pgm.go says why not PNG
+	img := root + ".pgm" // pageimage/pgm.go says why not PNG
 	defer os.Remove(img)
-	var prep prepared
+	var prep pageimage.Prepared
 	var err error
 	if r.raw {
-		err = checkPGM(img)
+		err = pageimage.CheckPGM(img)
 	} else {
-		prep, err = preprocessFile(img)
+		prep, err = pageimage.PrepareFile(img)
 	}
-	if errors.Is(err, errPageTooLarge) {
+	if errors.Is(err, pageimage.ErrPageTooLarge) {
 		return Page{}, pageError(outer, n, err, CodeUnreadable)
 	}
 	if err != nil {
@@ -358,10 +360,10 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 	if err != nil {
 		return Page{}, pageError(outer, n, err, CodeInternal)
 	}
-	if !r.oneReading && prep.page != nil {
+	if !r.oneReading && prep.Page != nil {
 		// As with the suspect lines, a failed reading of the unread bands
 		// leaves the page as first read.
-		if txt, tsv, err = r.readUnread(ctx, prep.page, prep.ink, root, languages, txt, tsv); err != nil {
+		if txt, tsv, err = r.readUnread(ctx, prep.Page, prep.Ink, root, languages, txt, tsv); err != nil {
 			if ctx.Err() != nil {
 				return Page{}, pageError(outer, n, err, CodeInternal)
 			}
@@ -374,7 +376,7 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 	if !r.oneReading && rereadable(languages) {
 		// A failed second reading leaves the first, which is whole.
 		before := txt
-		if txt, tsv, err = r.rereadSuspects(ctx, prep.page, root, txt, tsv); err != nil {
+		if txt, tsv, err = r.rereadSuspects(ctx, prep.Page, root, txt, tsv); err != nil {
 			if ctx.Err() != nil {
 				return Page{}, pageError(outer, n, err, CodeInternal)
 			}
@@ -388,7 +390,7 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 	}
 	if !r.raw {
 		before := txt
-		txt, tsv = regroupAmounts(prep.page, txt, tsv)
+		txt, tsv = regroupAmounts(prep.Page, txt, tsv)
 		markChanged(repaired, before, txt, RepairedAmount, numbersChanged)
 	}
 	p := tesseractPage([]byte(correctForm(string(txt))), tsv)
@@ -399,12 +401,25 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 		}
 	}
 	markRecovered(&p, tsv)
-	markStruck(&p, lineBoxes(tsv), prep.strikes)
-	p.Specked = prep.specked
+	markStruck(&p, lineBoxes(tsv), prep.Strikes)
+	p.Specked = prep.Specked
 	if placeLines(&p, parseTSV(tsv)) {
-		p.Ink = prep.ink
+		p.Ink = wireBands(prep.Ink)
 	}
 	return p, nil
+}
+
+// wireBands returns the bands of ink preprocessing found as Page.Ink
+// carries them (nil for nil).
+func wireBands(bands []pageimage.Band) []Band {
+	if bands == nil {
+		return nil
+	}
+	out := make([]Band, len(bands))
+	for i, b := range bands {
+		out[i] = Band(b)
+	}
+	return out
 }
 
 // markStruck sets Struck on each line a strike runs through: within its

@@ -205,7 +205,7 @@ func TestReadPDFUnreadable(t *testing.T) {
 }
 
 // TestRasterDPI: a page is rendered at 300 dpi unless it would be over
-// maxPagePixels; its size comes from pdfinfo.
+// pageimage.MaxPagePixels; its size comes from pdfinfo.
 func TestRasterDPI(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {

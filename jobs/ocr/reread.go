@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/dungji/dungji/jobs/ocr/pageimage"
 )
 
 // Tesseract reading Korean and English at once takes a specked or blurred
@@ -239,7 +241,7 @@ func (r *reader) rereadSuspects(ctx context.Context, img *image.Gray, root strin
 // is false when its txt and TSV disagree on the lines.
 func (r *reader) readImage(ctx context.Context, img *image.Gray, root, languages string) (reading, bool, error) {
 	in := root + ".pgm"
-	if err := writePGM(in, img); err != nil {
+	if err := pageimage.WritePGM(in, img); err != nil {
 		return reading{}, false, err
 	}
 	defer os.Remove(in)

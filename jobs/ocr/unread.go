@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dungji/dungji/jobs/ocr/pageimage"
 )
 
 // Lines Tesseract left out. Now and then Tesseract (--psm 6) returns
@@ -70,8 +72,8 @@ func meanConfidence(words []tsvWord) float64 {
 
 // unreadBands returns the bands of ink in which a run of rows at least
 // half of lineH tall lies under no line's box.
-func unreadBands(bands []Band, boxes []image.Rectangle, lineH int) []Band {
-	var out []Band
+func unreadBands(bands []pageimage.Band, boxes []image.Rectangle, lineH int) []pageimage.Band {
+	var out []pageimage.Band
 	for _, b := range bands {
 		covered := make([]bool, b.Bottom-b.Top)
 		for _, box := range boxes {
@@ -101,7 +103,7 @@ func unreadBands(bands []Band, boxes []image.Rectangle, lineH int) []Band {
 // unchanged when its txt and TSV disagree on the lines, when no band is
 // unread, and when the second reading's txt and TSV disagree; with an
 // error (and the reading unchanged) when the second run fails.
-func (r *reader) readUnread(ctx context.Context, img *image.Gray, bands []Band, root, languages string, txt, tsv []byte) ([]byte, []byte, error) {
+func (r *reader) readUnread(ctx context.Context, img *image.Gray, bands []pageimage.Band, root, languages string, txt, tsv []byte) ([]byte, []byte, error) {
 	first, ok := newReading(txt, tsv)
 	if !ok || img == nil || len(first.words) == 0 {
 		return txt, tsv, nil
@@ -145,7 +147,7 @@ func (r *reader) readUnread(ctx context.Context, img *image.Gray, bands []Band, 
 	for j, ws := range second.words {
 		box := wordsBox(ws)
 		mid := (box.Min.Y + box.Max.Y) / 2
-		if !slices.ContainsFunc(unread, func(b Band) bool { return mid >= b.Top && mid < b.Bottom }) {
+		if !slices.ContainsFunc(unread, func(b pageimage.Band) bool { return mid >= b.Top && mid < b.Bottom }) {
 			continue
 		}
 		if meanConfidence(ws) < minRecoveredConfidence {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dungji/dungji/jobs/ocr/degrade"
+	"github.com/dungji/dungji/jobs/ocr/pageimage"
 )
 
 func TestUnreadBands(t *testing.T) {
@@ -21,19 +22,19 @@ func TestUnreadBands(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name   string
-		band   Band
+		band   pageimage.Band
 		unread bool
 	}{
-		{"under a line read", Band{Top: 102, Bottom: 128}, false},
-		{"a band as tall as the line, three rows beyond it", Band{Top: 100, Bottom: 133}, false},
-		{"a line read and half a line below it", Band{Top: 100, Bottom: 145}, true},
-		{"no line over it", Band{Top: 150, Bottom: 180}, true},
-		{"less than half a line tall", Band{Top: 150, Bottom: 164}, false},
-		{"a line whose top rows a word of another column covers", Band{Top: 200, Bottom: 230}, true},
-		{"a band no taller than the word over its top", Band{Top: 200, Bottom: 220}, false},
-		{"a struck band counts like any", Band{Top: 150, Bottom: 180, Struck: true}, true},
+		{"under a line read", pageimage.Band{Top: 102, Bottom: 128}, false},
+		{"a band as tall as the line, three rows beyond it", pageimage.Band{Top: 100, Bottom: 133}, false},
+		{"a line read and half a line below it", pageimage.Band{Top: 100, Bottom: 145}, true},
+		{"no line over it", pageimage.Band{Top: 150, Bottom: 180}, true},
+		{"less than half a line tall", pageimage.Band{Top: 150, Bottom: 164}, false},
+		{"a line whose top rows a word of another column covers", pageimage.Band{Top: 200, Bottom: 230}, true},
+		{"a band no taller than the word over its top", pageimage.Band{Top: 200, Bottom: 220}, false},
+		{"a struck band counts like any", pageimage.Band{Top: 150, Bottom: 180, Struck: true}, true},
 	} {
-		got := unreadBands([]Band{tt.band}, boxes, 30)
+		got := unreadBands([]pageimage.Band{tt.band}, boxes, 30)
 		if (len(got) == 1) != tt.unread {
 			t.Errorf("%s: unreadBands(%+v) = %+v, unread want %v", tt.name, tt.band, got, tt.unread)
 		}
@@ -125,10 +126,10 @@ func TestReadUnread(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newReader(tl, 1, testLogger(t))
-	prep := prepare(resize(cleanPage(t), 1.5))
+	prep := pageimage.Prepare(pageimage.Resize(cleanPage(t), 1.5))
 	dir := t.TempDir()
 	root := filepath.Join(dir, "page")
-	if err := writePGM(root+".pgm", prep.page); err != nil {
+	if err := pageimage.WritePGM(root+".pgm", prep.Page); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := run(ctx, r.env, 1<<20, tl.tesseract, root+".pgm", root, "-l", "kor+eng", "--psm", tesseractPSM, "txt", "tsv"); err != nil {
@@ -146,7 +147,7 @@ func TestReadUnread(t *testing.T) {
 	if !ok {
 		t.Fatal("the reading's txt and TSV disagree")
 	}
-	gotTxt, gotTSV, err := r.readUnread(ctx, prep.page, prep.ink, root, "kor+eng", txt, tsv)
+	gotTxt, gotTSV, err := r.readUnread(ctx, prep.Page, prep.Ink, root, "kor+eng", txt, tsv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestReadUnread(t *testing.T) {
 		}
 	}
 	less, lessTSVBytes := []byte(strings.Join(lessTxt, "\n")), []byte(strings.Join(lessTSV, "\n"))
-	gotTxt, gotTSV, err = r.readUnread(ctx, prep.page, prep.ink, root, "kor+eng", less, lessTSVBytes)
+	gotTxt, gotTSV, err = r.readUnread(ctx, prep.Page, prep.Ink, root, "kor+eng", less, lessTSVBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,14 +201,14 @@ func TestReadUnread(t *testing.T) {
 	// outside review did): what Tesseract reads there is below
 	// minRecoveredConfidence (measured 26–52), and nothing is put in; the
 	// band stays unread, for the verdict to say so.
-	junk := image.NewGray(prep.page.Rect)
-	copy(junk.Pix, prep.page.Pix)
-	spoilt := degrade.Specks(degrade.Blur(prep.page, 2.2), 0.06, 3)
+	junk := image.NewGray(prep.Page.Rect)
+	copy(junk.Pix, prep.Page.Pix)
+	spoilt := degrade.Specks(degrade.Blur(prep.Page, 2.2), 0.06, 3)
 	box := wordsBox(first.words[k])
 	for y := box.Min.Y - 4; y < box.Max.Y+4; y++ {
 		copy(junk.Pix[y*junk.Stride:(y+1)*junk.Stride], spoilt.Pix[y*spoilt.Stride:(y+1)*spoilt.Stride])
 	}
-	gotTxt, gotTSV, err = r.readUnread(ctx, junk, prep.ink, root, "kor+eng", less, lessTSVBytes)
+	gotTxt, gotTSV, err = r.readUnread(ctx, junk, prep.Ink, root, "kor+eng", less, lessTSVBytes)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package ocr
+package pageimage
 
 import (
 	"bytes"
@@ -58,7 +58,7 @@ func TestPGMRoundTrip(t *testing.T) {
 // drawn into the PDF.
 func TestPGMFromPdftoppm(t *testing.T) {
 	t.Parallel()
-	tl, err := installedTools()
+	pdftoppm, err := exec.LookPath("pdftoppm")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestPGMFromPdftoppm(t *testing.T) {
 		t.Fatal(err)
 	}
 	// degrade.PDF places the image at 200 dpi; read back at 200 it is the same grid.
-	if out, err := exec.Command(tl.pdftoppm, "-r", "200", "-gray", "-singlefile", in, root).CombinedOutput(); err != nil {
+	if out, err := exec.Command(pdftoppm, "-r", "200", "-gray", "-singlefile", in, root).CombinedOutput(); err != nil {
 		t.Fatalf("pdftoppm: %v: %s", err, out)
 	}
 	got, err := readPGM(root + ".pgm")

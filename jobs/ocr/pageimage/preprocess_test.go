@@ -1,4 +1,4 @@
-package ocr
+package pageimage
 
 import (
 	"context"
@@ -159,7 +159,7 @@ func TestFindStrikes(t *testing.T) {
 			// review found two or three on each such page).
 			// Each as the service reads a 200 dpi scan: at 300 dpi.
 			for _, copied := range []*image.Gray{p, degrade.Rotate(p, 2), degrade.JPEG(degrade.Photo(p, 0.10), 60)} {
-				_, strikes := preprocess(resize(copied, 1.5))
+				_, strikes := preprocess(Resize(copied, 1.5))
 				found += len(strikes)
 			}
 		}
@@ -266,7 +266,7 @@ func TestStrikesOnCopies(t *testing.T) {
 			var lines, covered, left, glyphs, kept int
 			for p := range struckPages {
 				w := 3 * struckPages[p].Rect.Dx() / 2
-				at300 := func(g *image.Gray) *image.Gray { return resize(g, float64(w)/float64(g.Rect.Dx())) }
+				at300 := func(g *image.Gray) *image.Gray { return Resize(g, float64(w)/float64(g.Rect.Dx())) }
 				// The lines' own pixels: ink on the struck page, paper on
 				// the plain one.
 				a, b := inkOf(at300(struckPages[p])), inkOf(at300(plainPages[p]))
@@ -368,7 +368,7 @@ func TestPreparedSpecked(t *testing.T) {
 		{"dust on 0.1% of it", degrade.Specks(page, 0.001, 1), false},
 		{"specks on 1.7% of it", degrade.Specks(page, 0.017, 1), true},
 	} {
-		if got := prepare(tt.img).specked; got != tt.want {
+		if got := Prepare(tt.img).Specked; got != tt.want {
 			t.Errorf("%s: specked %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -520,7 +520,7 @@ func besideStrikes(strikes []image.Rectangle, h, skip int, fn func(x, y int)) {
 
 // TestEnlargement: a narrow page is enlarged to minPageWidth, a sliver of
 // one (an uploaded image two pixels wide) to no more than
-// maxPagePixels, which Preprocess then reads in a moment.
+// MaxPagePixels, which Preprocess then reads in a moment.
 func TestEnlargement(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -542,7 +542,7 @@ func TestEnlargement(t *testing.T) {
 	for i := range sliver.Pix {
 		sliver.Pix[i] = uint8(i * 7)
 	}
-	if got := Preprocess(sliver).Rect; got.Dx()*got.Dy() > maxPagePixels {
+	if got := Preprocess(sliver).Rect; got.Dx()*got.Dy() > MaxPagePixels {
 		t.Errorf("a 2 × 4000 page came out %v", got)
 	}
 }

@@ -1,4 +1,4 @@
-package ocr
+package pageimage
 
 import (
 	"image"
@@ -11,16 +11,17 @@ import (
 // last, say, which no 순위번호 gap shows) from one read whole.
 
 // Band is a horizontal band of a page image, in the pixel rows of the image
-// Tesseract read (after Preprocess), where text is printed.
+// Tesseract read (after Preprocess), where text is printed. The engine
+// hands it on as the contract's ocr.Band, a struct of the same fields.
 type Band struct {
-	Top    int `json:"top"`
-	Bottom int `json:"bottom"` // exclusive
+	Top    int
+	Bottom int // exclusive
 	// Struck is set when a strike-through line runs through the band: a
 	// cancelled (말소) row, which its 말소 entry names.
-	Struck bool `json:"struck,omitempty"`
+	Struck bool
 	// Faint is set on a band of faint ink only (faintBands): text faded,
 	// smeared or partly erased, which a person may still read.
-	Faint bool `json:"faint,omitempty"`
+	Faint bool
 }
 
 // inkBands returns the bands of text on a binary page: runs of pixel rows

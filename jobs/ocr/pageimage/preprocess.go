@@ -1,4 +1,4 @@
-package ocr
+package pageimage
 
 import (
 	"fmt"
@@ -6,15 +6,16 @@ import (
 	"math"
 )
 
-// preprocessFile runs Preprocess on the PGM at path, in place, and returns
-// what it found.
-func preprocessFile(path string) (prepared, error) {
+// PrepareFile runs Preprocess on the PGM at path, in place, and returns
+// what it found (Prepare): the engine prepares each page it rasterised so,
+// before Tesseract reads the file.
+func PrepareFile(path string) (Prepared, error) {
 	g, err := readPGM(path)
 	if err != nil {
-		return prepared{}, fmt.Errorf("preprocess: %w", err)
+		return Prepared{}, fmt.Errorf("preprocess: %w", err)
 	}
-	p := prepare(g)
-	return p, writePGM(path, p.page)
+	p := Prepare(g)
+	return p, WritePGM(path, p.Page)
 }
 
 // Preprocess prepares a page image for Tesseract, as a scanner's or a
@@ -22,7 +23,7 @@ func preprocessFile(path string) (prepared, error) {
 //
 //  1. resolution: a page narrower than minPageWidth pixels (a low-resolution
 //     scan or photo) is enlarged to it, so that text is tall enough (to
-//     no more than maxPagePixels);
+//     no more than MaxPagePixels);
 //  2. light: the paper's brightness is estimated block by block (the
 //     brightest pixels of each) and divided out, so that uneven light and
 //     grey paper become white;
@@ -70,23 +71,25 @@ func Preprocess(img *image.Gray) *image.Gray {
 // preprocess is Preprocess, also returning the strike-through lines it
 // took out, in the coordinates of the page it returns.
 func preprocess(img *image.Gray) (*image.Gray, []image.Rectangle) {
-	p := prepare(img)
-	return p.page, p.strikes
+	p := Prepare(img)
+	return p.Page, p.Strikes
 }
 
-// prepared is a page as preprocess leaves it, with what it found on it.
-type prepared struct {
-	page    *image.Gray
-	strikes []image.Rectangle // the strike-through lines taken out
-	ink     []Band            // the bands of text (inkBands)
-	specked bool              // covered in specks: 1/blotSpecks of its pixels or more
+// Prepared is a page as preprocess leaves it, with what it found on it:
+// the engine marks the lines the strikes run through, hands the bands on as
+// the page's ink and reads again the bands no line covers.
+type Prepared struct {
+	Page    *image.Gray
+	Strikes []image.Rectangle // the strike-through lines taken out
+	Ink     []Band            // the bands of text (inkBands)
+	Specked bool              // covered in specks: 1/blotSpecks of its pixels or more
 }
 
-// prepare is preprocess, also returning the page's bands of text.
-func prepare(img *image.Gray) prepared {
+// Prepare is preprocess, also returning the page's bands of text.
+func Prepare(img *image.Gray) Prepared {
 	g := img
 	if w := g.Rect.Dx(); w > 0 && w < minPageWidth {
-		g = resize(g, enlargement(w, g.Rect.Dy()))
+		g = Resize(g, enlargement(w, g.Rect.Dy()))
 	}
 	g = levelLight(g)
 	bin := binarise(g, otsu(g))
@@ -122,7 +125,7 @@ func prepare(img *image.Gray) prepared {
 	ink := inkBands(bin, charH, strikes)
 	ink = withFaint(ink, faintBands(g, bin, charH, ink))
 	shrinkTallRows(g, bin, charH)
-	return prepared{page: g, strikes: strikes, ink: ink, specked: specked}
+	return Prepared{Page: g, Strikes: strikes, Ink: ink, Specked: specked}
 }
 
 // despeckleGrey runs despeckle (at least least specks) on bin and whitens, in g, the specks it
@@ -157,19 +160,20 @@ func despeckleGrey(g, bin *image.Gray, least int) ([]int, int) {
 // Tesseract reads best; narrower copies are enlarged.
 const minPageWidth = 1650
 
-// maxPagePixels bounds a page image, an A4 page at 600 dpi: the page
-// rasterised (a PDF may declare a page 200 inches square, rendered at
-// rasterDPI unless that would be more) and the page Preprocess enlarges a
-// narrow one to (a sliver, an uploaded image 2 pixels wide and 4,000 tall,
-// enlarged to minPageWidth would be billions of pixels).
-const maxPagePixels = 35_000_000
+// MaxPagePixels bounds a page image, an A4 page at 600 dpi: the page the
+// engine rasterises (a PDF may declare a page 200 inches square, rendered
+// at the engine's rasterDPI unless that would be more) and the page
+// Preprocess enlarges a narrow one to (a sliver, an uploaded image 2
+// pixels wide and 4,000 tall, enlarged to minPageWidth would be billions
+// of pixels).
+const MaxPagePixels = 35_000_000
 
 // enlargement is the factor a page w pixels wide and h tall is enlarged
-// by: to minPageWidth, but to no more than maxPagePixels, and never
+// by: to minPageWidth, but to no more than MaxPagePixels, and never
 // below 1.
 func enlargement(w, h int) float64 {
 	f := float64(minPageWidth) / float64(w)
-	if most := math.Sqrt(maxPagePixels / (float64(w) * float64(h))); f > most {
+	if most := math.Sqrt(MaxPagePixels / (float64(w) * float64(h))); f > most {
 		f = most
 	}
 	return max(f, 1)
@@ -179,11 +183,12 @@ func enlargement(w, h int) float64 {
 // a photo taken slightly turned.
 const maxSkewDegrees = 4.0
 
-// resize scales g by f, bilinearly.
+// Resize scales g by f, bilinearly. Prepare enlarges a narrow page with it;
+// the engine's tests make a 300 dpi copy of a 200 dpi page with it.
 //
 //go:norace
 //go:norace
-func resize(g *image.Gray, f float64) *image.Gray {
+func Resize(g *image.Gray, f float64) *image.Gray {
 	b := g.Rect
 	w, h := int(float64(b.Dx())*f), int(float64(b.Dy())*f)
 	out := image.NewGray(image.Rect(0, 0, w, h))
@@ -374,6 +379,25 @@ const maxComponents = 100_000
 type component struct {
 	x0, y0, x1, y1 int // bounding box, inclusive
 	area           int
+}
+
+// Blob is a connected blob of ink: its bounding box, inclusive, and its
+// area in pixels.
+type Blob struct {
+	X0, Y0, X1, Y1 int
+	Area           int
+}
+
+// Blobs returns the 8-connected blobs of ink of g binarised at its Otsu
+// threshold, in the order components finds them: the engine tells an
+// amount's digits, commas and 금 apart by them.
+func Blobs(g *image.Gray) []Blob {
+	comps, _ := components(binarise(g, otsu(g)))
+	out := make([]Blob, len(comps))
+	for i, c := range comps {
+		out[i] = Blob{X0: c.x0, Y0: c.y0, X1: c.x1, Y1: c.y1, Area: c.area}
+	}
+	return out
 }
 
 // components labels the 8-connected ink blobs of a binary image: labels

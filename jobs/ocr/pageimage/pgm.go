@@ -1,4 +1,4 @@
-package ocr
+package pageimage
 
 import (
 	"bytes"
@@ -16,14 +16,14 @@ import (
 // processing itself (a 300 dpi A4 page is 8.7 million pixels). A PGM is the
 // pixels after a one-line header, read and written in one copy.
 
-// maxPGMPixels bounds what readPGM accepts: more than a page rendered
-// within maxPagePixels, and, when pdfinfo gives no size and the page is
-// rendered at rasterDPI, an A2 sheet (35 million pixels) but not an A1 (70).
-const maxPGMPixels = 64 << 20
+// MaxPGMPixels bounds what readPGM accepts: more than a page rendered
+// within MaxPagePixels, and, when pdfinfo gives no size and the page is
+// rendered at the engine's rasterDPI, an A2 sheet (35 million pixels) but not an A1 (70).
+const MaxPGMPixels = 64 << 20
 
-// errPageTooLarge is a page image over maxPGMPixels: refused as unreadable
+// ErrPageTooLarge is a page image over MaxPGMPixels: refused as unreadable
 // before its pixels are read.
-var errPageTooLarge = errors.New("page image too large")
+var ErrPageTooLarge = errors.New("page image too large")
 
 // pgmHeaderMax is the most a header may take: three numbers of at most 9
 // digits and a comment or two.
@@ -48,8 +48,9 @@ func readPGM(path string) (*image.Gray, error) {
 	return img, nil
 }
 
-// checkPGM checks the header of the binary PGM at path against its size.
-func checkPGM(path string) error {
+// CheckPGM checks the header of the binary PGM at path against its size:
+// what readPGM checks, for a page the engine reads unprepared.
+func CheckPGM(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -82,7 +83,7 @@ func statPGM(f *os.File) (w, h, off int, err error) {
 
 // parsePGMHeader parses the header at the start of b: the image's width
 // and height and the offset of its first pixel. An image over
-// maxPGMPixels is errPageTooLarge.
+// MaxPGMPixels is ErrPageTooLarge.
 func parsePGMHeader(b []byte) (w, h, off int, err error) {
 	if !bytes.HasPrefix(b, []byte("P5")) {
 		return 0, 0, 0, errors.New("pgm: not a binary PGM (P5)")
@@ -120,8 +121,8 @@ func parsePGMHeader(b []byte) (w, h, off int, err error) {
 		return 0, 0, 0, fmt.Errorf("pgm: maxval %d, want 255", maxval)
 	}
 	// Each is below 10⁹: the product is checked without overflowing on 32 bits.
-	if w > maxPGMPixels || h > maxPGMPixels || w > maxPGMPixels/h {
-		return 0, 0, 0, fmt.Errorf("%w: %d×%d pixels, over the %d allowed", errPageTooLarge, w, h, maxPGMPixels)
+	if w > MaxPGMPixels || h > MaxPGMPixels || w > MaxPGMPixels/h {
+		return 0, 0, 0, fmt.Errorf("%w: %d×%d pixels, over the %d allowed", ErrPageTooLarge, w, h, MaxPGMPixels)
 	}
 	// One whitespace character separates the header from the pixels.
 	if len(rest) == 0 || !(rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r') {
@@ -142,7 +143,8 @@ func encodePGM(img *image.Gray) []byte {
 	return out
 }
 
-// writePGM writes img to path as a binary PGM.
-func writePGM(path string, img *image.Gray) error {
+// WritePGM writes img to path as a binary PGM: the engine hands Tesseract
+// a page image, or part of one, so.
+func WritePGM(path string, img *image.Gray) error {
 	return os.WriteFile(path, encodePGM(img), 0o600)
 }
