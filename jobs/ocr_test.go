@@ -14,6 +14,7 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 // issueDocument runs one issuance to SUCCESS with the simulator and returns
@@ -244,7 +245,7 @@ func TestOCRSubmitHoldsNoTransaction(t *testing.T) {
 // through the same code path, and the task ends SUCCESS with the text.
 func TestOCREndToEndWithLostCallbacks(t *testing.T) {
 	t.Parallel()
-	engine, err := ocr.NewServer(ocr.ServerOptions{Workers: 1, CallbackBackoff: time.Hour})
+	engine, err := engine.NewServer(engine.ServerOptions{Workers: 1, CallbackBackoff: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 // Limits on a registry copy a tenant uploads.
@@ -328,7 +329,7 @@ var errLooked = errors.New("rate limit looked at")
 func uploadedPDF(ctx context.Context, data []byte) ([]byte, int, error) {
 	switch {
 	case bytes.HasPrefix(data, []byte("%PDF-")):
-		n, err := ocr.InspectPDF(ctx, data)
+		n, err := engine.InspectPDF(ctx, data)
 		var je *ocr.JobError
 		switch {
 		case errors.As(err, &je):

@@ -18,7 +18,7 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/issuer"
-	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 	"github.com/dungji/dungji/jobs/watch"
 )
 
@@ -129,7 +129,7 @@ func (b *testBundle) runDue(t *testing.T, now time.Time) {
 // a simulator on the injected clock and webhooks allowed to 127.0.0.1.
 func watchBundle(t *testing.T, clock *testClock, schedule []time.Duration) (*testBundle, *issuer.Simulator) {
 	t.Helper()
-	engine, err := ocr.NewServer(ocr.ServerOptions{Workers: 1, CallbackBackoff: time.Hour})
+	engine, err := engine.NewServer(engine.ServerOptions{Workers: 1, CallbackBackoff: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}

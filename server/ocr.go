@@ -14,6 +14,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 	"github.com/dungji/dungji/server/auth"
 	"github.com/dungji/dungji/server/config"
 	"github.com/dungji/dungji/server/httpapi"
@@ -28,14 +29,14 @@ func (a *App) setupOCR() error {
 	case a.cfg.OCRURL != "":
 		a.ocrEngine = ocr.NewHTTPEngine(a.cfg.OCRURL, hc)
 	case a.cfg.OCRPaddleURL != "":
-		pe, err := ocr.NewPaddleEngine(ocr.PaddleOptions{BaseURL: a.cfg.OCRPaddleURL, CallbackKey: a.cfg.OCRCallbackKey,
+		pe, err := engine.NewPaddleEngine(engine.PaddleOptions{BaseURL: a.cfg.OCRPaddleURL, CallbackKey: a.cfg.OCRCallbackKey,
 			SigningSecret: a.cfg.OCRSigningSecret})
 		if err != nil {
 			return fmt.Errorf("OCR_PADDLE_URL: %w", err)
 		}
 		a.ocrEngine = pe
 	default:
-		srv, err := ocr.NewServer(ocr.ServerOptions{
+		srv, err := engine.NewServer(engine.ServerOptions{
 			Workers: a.cfg.OCREngineWorkers, SyncPageLimit: a.cfg.OCRSyncPageLimit,
 			CallbackKey: a.cfg.OCRCallbackKey, SigningSecret: a.cfg.OCRSigningSecret, Logger: a.log,
 		})
@@ -68,7 +69,7 @@ func ocrEngineCmd(ctx context.Context, args []string, getenv func(string) string
 		return err
 	}
 	log := newLogger(stderr, cfg.LogLevel)
-	srv, err := ocr.NewServer(ocr.ServerOptions{Workers: cfg.OCREngineWorkers, SyncPageLimit: cfg.OCRSyncPageLimit,
+	srv, err := engine.NewServer(engine.ServerOptions{Workers: cfg.OCREngineWorkers, SyncPageLimit: cfg.OCRSyncPageLimit,
 		CallbackKey: cfg.OCRCallbackKey, SigningSecret: cfg.OCRSigningSecret, Logger: log})
 	if err != nil {
 		return err

@@ -18,6 +18,7 @@ import (
 
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 // pipelineBenchN is how many issuances BenchmarkPipeline sends
@@ -300,7 +301,7 @@ func engineAlone(b *testing.B, a *testApp, keys []string, wantPages int) float64
 		}
 		urls[i] = u
 	}
-	srv, err := ocr.NewServer(ocr.ServerOptions{Workers: a.cfg.OCREngineWorkers, QueueSize: len(keys),
+	srv, err := engine.NewServer(engine.ServerOptions{Workers: a.cfg.OCREngineWorkers, QueueSize: len(keys),
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)

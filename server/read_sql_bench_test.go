@@ -13,7 +13,7 @@ import (
 
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/issuer"
-	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 // readGraphUniqueNo and readGraphAddress are every analysed read-graph
@@ -41,7 +41,7 @@ func analyseReadGraph(tb testing.TB, a *testApp, owner string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	pages, err := ocr.ReadPDF(ctx, doc.PDF, []string{"kor", "eng"})
+	pages, err := engine.ReadPDF(ctx, doc.PDF, []string{"kor", "eng"})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 	"github.com/dungji/dungji/jobs/retry"
 	"github.com/dungji/dungji/server/auth"
 	"github.com/dungji/dungji/server/config"
@@ -164,7 +165,7 @@ type App struct {
 	internalBase     string
 
 	ocrEngine  ocr.Engine
-	ocrServer  *ocr.Server // the built-in engine, when mounted here
+	ocrServer  *engine.Server // the built-in engine, when mounted here
 	ocrWebhook *standardwebhooks.Webhook
 	api        *httpapi.API  // the HTTP surface, built once the parts above exist
 	ready      chan struct{} // closed once the HTTP server accepts connections

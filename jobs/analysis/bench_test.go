@@ -15,6 +15,7 @@ import (
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocr/degrade"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 // BenchmarkDegradedOCR reads three simulated one-page registries (one
@@ -101,11 +102,11 @@ func BenchmarkDegradedOCR(b *testing.B) {
 	var confidences []keyConfidence // the preprocessed reads' key entries
 	modes := []struct {
 		name string
-		opts ocr.ReadOptions
-	}{{"raw", ocr.ReadOptions{Raw: true}}, {"preprocessed", ocr.ReadOptions{}}}
+		opts engine.ReadOptions
+	}{{"raw", engine.ReadOptions{Raw: true}}, {"preprocessed", engine.ReadOptions{}}}
 	for b.Loop() {
 		for _, doc := range docs {
-			tl, err := ocr.ReadPDFWith(ctx, doc.textPDF, []string{"kor", "eng"}, ocr.ReadOptions{})
+			tl, err := engine.ReadPDFWith(ctx, doc.textPDF, []string{"kor", "eng"}, engine.ReadOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -136,7 +137,7 @@ func BenchmarkDegradedOCR(b *testing.B) {
 						b.Fatal(err)
 					}
 					c.pages += len(imgs)
-					wg.Go(func() { reads[i], errs[i] = ocr.ReadPDFWith(ctx, pdf, []string{"kor", "eng"}, mode.opts) })
+					wg.Go(func() { reads[i], errs[i] = engine.ReadPDFWith(ctx, pdf, []string{"kor", "eng"}, mode.opts) })
 				}
 				wg.Wait()
 				c.elapsed += time.Since(start)

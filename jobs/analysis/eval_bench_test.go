@@ -17,6 +17,7 @@ import (
 	"github.com/dungji/dungji/jobs/evalgen"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocr/degrade"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 // BenchmarkEvalOCR measures the analysis on documents it was never fitted
@@ -141,7 +142,7 @@ func BenchmarkEvalOCR(b *testing.B) {
 	}
 
 	read := func(pdf []byte) ([]ocr.Page, error) {
-		return ocr.ReadPDF(ctx, pdf, []string{"kor", "eng"})
+		return engine.ReadPDF(ctx, pdf, []string{"kor", "eng"})
 	}
 	image300 := func(e evalDoc, damage func(page int, img *image.Gray) *image.Gray) ([]byte, error) {
 		imgs, err := degrade.PageImages(ctx, e.printed.PDF, 300)

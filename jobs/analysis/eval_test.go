@@ -7,6 +7,7 @@ import (
 
 	"github.com/dungji/dungji/jobs/evalgen"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 // TestEvalTextLayers reads, from their text layers, certificates of the
@@ -26,7 +27,7 @@ func TestEvalTextLayers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pages, err := ocr.ReadPDF(context.Background(), p.PDF, nil)
+		pages, err := engine.ReadPDF(context.Background(), p.PDF, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

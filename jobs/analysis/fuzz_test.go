@@ -12,6 +12,7 @@ import (
 
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 // FuzzParse checks that Parse never panics, answers quickly and returns a
@@ -136,7 +137,7 @@ func simulatorTexts(tb testing.TB) []string {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		pages, err := ocr.ReadPDF(context.Background(), doc.PDF, nil)
+		pages, err := engine.ReadPDF(context.Background(), doc.PDF, nil)
 		if err != nil {
 			tb.Logf("no simulator texts as seeds: %v", err)
 			return nil

@@ -13,10 +13,11 @@ import (
 
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 // These golden tests read simulated registry documents the way the service
-// does (ocr.ReadPDF: poppler for a text layer, Tesseract for image-only
+// does (engine.ReadPDF: poppler for a text layer, Tesseract for image-only
 // pages) and compare what Parse and Analyze make of the text with what the
 // simulator put in (issuer.Content). Only the registry office is simulated.
 
@@ -444,7 +445,7 @@ func TestEveryIssuedDocumentComplete(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pages, err := ocr.ReadPDF(context.Background(), doc.PDF, nil)
+		pages, err := engine.ReadPDF(context.Background(), doc.PDF, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 func TestMain(m *testing.M) {
@@ -27,7 +28,7 @@ const (
 // viewedAt is the 열람일시 printed on the test documents.
 var viewedAt = time.Date(2026, 3, 4, 10, 20, 30, 0, time.UTC)
 
-// testDocument is a simulated registry and the text ocr.ReadPDF read from
+// testDocument is a simulated registry and the text engine.ReadPDF read from
 // its PDF.
 type testDocument struct {
 	reg   issuer.Registry
@@ -47,7 +48,7 @@ type documentOnce struct {
 }
 
 // readDocument renders the registry of nestID at address, with a text layer
-// or as images only, and reads it with ocr.ReadPDF (Tesseract for images).
+// or as images only, and reads it with engine.ReadPDF (Tesseract for images).
 // Each document is read once per test binary, however many tests ask.
 func readDocument(t testing.TB, nestID, address string, imageOnly bool) testDocument {
 	t.Helper()
@@ -71,7 +72,7 @@ func readDocument(t testing.TB, nestID, address string, imageOnly bool) testDocu
 			d.err = err
 			return
 		}
-		pages, err := ocr.ReadPDF(context.Background(), doc.PDF, []string{"kor", "eng"})
+		pages, err := engine.ReadPDF(context.Background(), doc.PDF, []string{"kor", "eng"})
 		if err != nil {
 			d.err = err
 			return

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 // structureText is a registry with the entries a real one carries beyond
@@ -439,7 +440,7 @@ func TestCheckTextLayer(t *testing.T) {
 
 // TestTextLayerAgainstItsImage reads an issued document's PDF as an
 // uploaded copy is read, its text layer and its page image both
-// (ocr.ReadOptions.Images), and checks that an honest copy's two readings
+// (engine.ReadOptions.Images), and checks that an honest copy's two readings
 // agree and that a text layer forged to say another amount does not.
 func TestTextLayerAgainstItsImage(t *testing.T) {
 	if testing.Short() {
@@ -460,7 +461,7 @@ func TestTextLayerAgainstItsImage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages, err := ocr.ReadPDFWith(context.Background(), doc.PDF, []string{"kor", "eng"}, ocr.ReadOptions{Images: true})
+	pages, err := engine.ReadPDFWith(context.Background(), doc.PDF, []string{"kor", "eng"}, engine.ReadOptions{Images: true})
 	if err != nil {
 		t.Fatal(err)
 	}

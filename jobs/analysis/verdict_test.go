@@ -14,9 +14,10 @@ import (
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocr/degrade"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
-// judgeDoc judges a document read by ocr.ReadPDF as the service does.
+// judgeDoc judges a document read by engine.ReadPDF as the service does.
 func judgeDoc(text string, pages []ocr.Page, uniqueNo string) (*Registry, Judgement) {
 	in := JudgeInput{UniqueNo: uniqueNo}
 	for _, p := range pages {
@@ -270,7 +271,7 @@ func TestJudgeReasons(t *testing.T) {
 }
 
 // degradedDoc is a simulated registry printed as images, degraded, and read
-// back by ocr.ReadPDF.
+// back by engine.ReadPDF.
 type degradedDoc struct {
 	testDocument
 	cer float64 // against the text layer of the same document
@@ -323,7 +324,7 @@ func readDegraded(t testing.TB, nestID string, d degrade.Degradation) degradedDo
 			if err != nil {
 				return degradedDoc{}, err
 			}
-			pages, err := ocr.ReadPDF(ctx, pdf, []string{"kor", "eng"})
+			pages, err := engine.ReadPDF(ctx, pdf, []string{"kor", "eng"})
 			if err != nil {
 				return degradedDoc{}, fmt.Errorf("read: %w", err)
 			}

@@ -90,8 +90,8 @@ type httpEngine struct {
 
 // NewHTTPEngine returns the client of an engine serving the contract at
 // baseURL (OCR_URL), e.g. "http://ocr.internal:8090" or a prefix under which
-// a Server's Handler is mounted. A nil client is http.DefaultClient; each
-// call is bounded by its context.
+// the built-in engine's handler (engine.Server.Handler) is mounted. A nil
+// client is http.DefaultClient; each call is bounded by its context.
 func NewHTTPEngine(baseURL string, client *http.Client) Engine {
 	if client == nil {
 		client = http.DefaultClient

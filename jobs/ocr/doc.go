@@ -1,7 +1,16 @@
-// Package ocr reads the text of registry PDFs through an OCR engine: the
-// engine contract (Engine), its HTTP client (NewHTTPEngine, for OCR_URL),
-// the built-in engine (Server, backed by poppler and Tesseract) and an
-// adapter for a PaddleOCR/PaddleX serving deployment (NewPaddleEngine).
+// Package ocr is the contract of an OCR engine, which reads the text of
+// registry PDFs: its wire types (SubmitRequest, Job, Page, Line, Band,
+// JobError and their constants), the Engine interface, the HTTP client of
+// an engine (NewHTTPEngine, for OCR_URL) and the callback authentication
+// both sides share (HeaderInternalAPIKey, CheckSigningSecret). The service
+// (jobs, graph, server/httpapi, server/auth, server/config) needs only
+// this package.
+//
+// The engines are elsewhere: the built-in one (poppler and Tesseract) and
+// the PaddleOCR/PaddleX adapter in jobs/ocr/engine, whose pixel kernels
+// are in jobs/ocr/pageimage. This package imports neither; it imports
+// jobs/retry (which statuses are worth retrying) and the Standard Webhooks
+// library (the signing secret's form).
 //
 // An engine is a separate service with an asynchronous contract: a caller
 // submits a document URL with a client token and a callback URL, gets a job
@@ -52,8 +61,9 @@
 //
 //	200 {"pages": […]}       the same pages as a job's
 //
-// /v1/parse reads at most a few pages (ServerOptions.SyncPageLimit, default
-// 2); a longer document answers 413 TOO_MANY_PAGES: submit a job instead.
+// /v1/parse reads at most a few pages (DefaultSyncPageLimit unless the
+// engine is configured otherwise); a longer document answers 413
+// TOO_MANY_PAGES: submit a job instead.
 //
 // Every error answer is {"error": {"code": "<code>", "message": "…"}}:
 //
@@ -94,27 +104,6 @@
 // then doubling up to 30 s between attempts, for up to 10 minutes; a
 // Retry-After is honoured. A 4xx other than 408 and 429 stops it: the
 // receiver refused the message. The receiver must accept duplicates.
-//
-// # Built-in engine
-//
-// Server reads each page from its text layer (pdftotext -layout, exact) and
-// rasterises a page without one (pdftoppm -r 300 -gray, a PGM; less for a
-// page that would be over 35 megapixels), prepares the image with Preprocess
-// (light levelled, specks removed, on a page covered in them those stuck
-// to characters too, skew turned back, strike-through lines taken out and
-// recorded as Line.Struck, the bands of text found as Page.Ink) and reads
-// it with Tesseract (-l kor+eng --psm 6,
-// one thread per process). The lines read with a suspect word (Latin, which
-// kor+eng makes of many a specked Hangul word, or a date read as digits
-// only) are read again in Korean alone, on a copy of the page with every
-// other line whitened, and keep the reading Tesseract is surer of over
-// those words (reread.go). Bands of ink no line read covers (a line
-// Tesseract left out) are read again on their own, and the lines found
-// there put in (unread.go). Workers bounds the pages read
-// at once over all jobs and /v1/parse requests: one Tesseract per core. An
-// image page costs about 2–6 s on one core, a text page about 20 ms.
-// CheckTools names the Debian packages it needs: poppler-utils,
-// tesseract-ocr and tesseract-ocr-kor.
 //
 // # Client
 //

@@ -3,7 +3,6 @@ package ocr
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"unicode"
@@ -236,12 +235,9 @@ func (e *JobError) Is(target error) bool {
 	return ok && s == target
 }
 
-func jobErrorf(code, format string, args ...any) *JobError {
-	return &JobError{Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
-// Engine is an OCR engine: the built-in Server, the HTTP client of the
-// contract (NewHTTPEngine) or the PaddleOCR adapter (NewPaddleEngine).
+// Engine is an OCR engine: the HTTP client of the contract
+// (NewHTTPEngine), or in process the built-in engine (engine.Server) or
+// the PaddleOCR adapter (engine.NewPaddleEngine) of jobs/ocr/engine.
 type Engine interface {
 	// Submit starts reading a document and returns the job at once (QUEUED
 	// or, for a repeated client token, the job as it is now).

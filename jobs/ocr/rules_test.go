@@ -29,7 +29,7 @@ func TestCheckSigningSecret(t *testing.T) {
 		secret string
 		ok     bool
 	}{
-		{testSecret, true},
+		{"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", true},
 		{NewSigningSecret(), true},
 		{"", false},
 		{"whsec_", false},

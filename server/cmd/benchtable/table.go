@@ -15,7 +15,7 @@ import (
 // The packages of the benchmarks the table reads.
 const (
 	serverPkg   = "github.com/dungji/dungji/server"
-	ocrPkg      = "github.com/dungji/dungji/jobs/ocr"
+	ocrPkg      = "github.com/dungji/dungji/jobs/ocr/engine"
 	analysisPkg = "github.com/dungji/dungji/jobs/analysis"
 )
 

@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // tools are the absolute paths of the programs the built-in engine runs,
@@ -122,10 +124,10 @@ func tesseractLanguageSpec(languages, installed []string) (string, error) {
 			l = a
 		}
 		if !validLanguage(l) {
-			return "", jobErrorf(CodeBadRequest, "invalid language %q", l)
+			return "", jobErrorf(ocr.CodeBadRequest, "invalid language %q", l)
 		}
 		if installed != nil && !slices.Contains(installed, l) {
-			return "", jobErrorf(CodeBadRequest, "language %q is not installed; installed: %s", l, strings.Join(installed, ", "))
+			return "", jobErrorf(ocr.CodeBadRequest, "language %q is not installed; installed: %s", l, strings.Join(installed, ", "))
 		}
 		if !slices.Contains(codes, l) {
 			codes = append(codes, l)

@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"context"
@@ -11,11 +11,13 @@ import (
 	"time"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // errorAnswer is the body of every error answer.
 type errorAnswer struct {
-	Error JobError `json:"error"`
+	Error ocr.JobError `json:"error"`
 }
 
 func TestHTTPEngineRoundTrip(t *testing.T) {
@@ -25,10 +27,10 @@ func TestHTTPEngineRoundTrip(t *testing.T) {
 	docs := newDocServer(t, map[string][]byte{"r.pdf": short.pdf})
 	receiver := newCallbackReceiver(t, nil)
 	b := setup(t, ServerOptions{CallbackKey: testKey, SigningSecret: testSecret})
-	engine := NewHTTPEngine(b.http.URL, b.http.Client())
+	engine := ocr.NewHTTPEngine(b.http.URL, b.http.Client())
 	ctx := context.Background()
 
-	req := SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", ClientToken: "task-7", CallbackURL: receiver.URL, Languages: []string{"ko", "en"}}
+	req := ocr.SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", ClientToken: "task-7", CallbackURL: receiver.URL, Languages: []string{"ko", "en"}}
 	job, err := engine.Submit(ctx, req)
 	if err != nil {
 		t.Fatal(err)
@@ -46,30 +48,30 @@ func TestHTTPEngineRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != StatusSucceeded || len(got.Pages) != 1 || got.Pages[0].Text != cb.job.Pages[0].Text || got.Pages[0].Confidence != 1 {
+	if got.Status != ocr.StatusSucceeded || len(got.Pages) != 1 || got.Pages[0].Text != cb.job.Pages[0].Text || got.Pages[0].Confidence != 1 {
 		t.Errorf("Get = %+v", got)
 	}
 
 	_, err = engine.Get(ctx, "no-such-job")
-	if !errors.Is(err, ErrJobNotFound) || Transient(err) {
-		t.Errorf("Get unknown: %v (transient %v), want ErrJobNotFound", err, Transient(err))
+	if !errors.Is(err, ocr.ErrJobNotFound) || ocr.Transient(err) {
+		t.Errorf("Get unknown: %v (transient %v), want ErrJobNotFound", err, ocr.Transient(err))
 	}
 
 	pages, err := engine.Parse(ctx, short.pdf, []string{"kor", "eng"})
-	if err != nil || len(pages) != 1 || !strings.Contains(Normalize(FullText(pages)), short.reg.FormattedUniqueNo()) {
+	if err != nil || len(pages) != 1 || !strings.Contains(ocr.Normalize(ocr.FullText(pages)), short.reg.FormattedUniqueNo()) {
 		t.Errorf("Parse: %d pages, %v", len(pages), err)
 	}
 	_, err = engine.Parse(ctx, long.pdf, nil)
-	if !errors.Is(err, ErrTooManyPages) || Transient(err) {
+	if !errors.Is(err, ocr.ErrTooManyPages) || ocr.Transient(err) {
 		t.Errorf("Parse of 4 pages: %v, want ErrTooManyPages", err)
 	}
 	_, err = engine.Parse(ctx, []byte("<html>"), nil)
-	if !errors.Is(err, ErrUnreadable) || Transient(err) {
+	if !errors.Is(err, ocr.ErrUnreadable) || ocr.Transient(err) {
 		t.Errorf("Parse of HTML: %v, want ErrUnreadable", err)
 	}
-	_, err = engine.Submit(ctx, SubmitRequest{DocumentURL: "nope"})
-	var he *HTTPError
-	if !errors.As(err, &he) || he.StatusCode != http.StatusBadRequest || he.Code != CodeBadRequest || Transient(err) {
+	_, err = engine.Submit(ctx, ocr.SubmitRequest{DocumentURL: "nope"})
+	var he *ocr.HTTPError
+	if !errors.As(err, &he) || he.StatusCode != http.StatusBadRequest || he.Code != ocr.CodeBadRequest || ocr.Transient(err) {
 		t.Errorf("invalid Submit: %v", err)
 	}
 }
@@ -81,22 +83,22 @@ func TestServerSubmitCallback(t *testing.T) {
 	receiver := newCallbackReceiver(t, nil)
 	b := setup(t, ServerOptions{CallbackKey: testKey, SigningSecret: testSecret})
 
-	req := SubmitRequest{
+	req := ocr.SubmitRequest{
 		DocumentURL: docs.URL + "/doc/registry.pdf?X-Amz-Signature=abc",
 		ClientToken: "ocr-task-1",
 		CallbackURL: receiver.URL + "/internal/ocr/callback",
 		Languages:   []string{"kor", "eng"},
 	}
-	var job Job
+	var job ocr.Job
 	if code := postJSON(t, b.http.URL+"/v1/jobs", req, &job); code != http.StatusAccepted {
 		t.Fatalf("submit: %d", code)
 	}
-	if job.JobID == "" || job.ClientToken != req.ClientToken || (job.Status != StatusQueued && job.Status != StatusRunning) {
+	if job.JobID == "" || job.ClientToken != req.ClientToken || (job.Status != ocr.StatusQueued && job.Status != ocr.StatusRunning) {
 		t.Fatalf("submitted job = %+v", job)
 	}
 
 	cb := receiver.next(t)
-	if got := cb.header.Get(HeaderInternalAPIKey); got != testKey {
+	if got := cb.header.Get(ocr.HeaderInternalAPIKey); got != testKey {
 		t.Errorf("X-Internal-API-Key = %q", got)
 	}
 	if got := cb.header.Get("webhook-id"); got != job.JobID {
@@ -112,10 +114,10 @@ func TestServerSubmitCallback(t *testing.T) {
 	if err := wh.Verify(append(cb.body, ' '), cb.header); err == nil {
 		t.Error("a changed body passed verification")
 	}
-	if cb.job.JobID != job.JobID || cb.job.Status != StatusSucceeded || cb.job.Error != nil || len(cb.job.Pages) != 1 {
+	if cb.job.JobID != job.JobID || cb.job.Status != ocr.StatusSucceeded || cb.job.Error != nil || len(cb.job.Pages) != 1 {
 		t.Fatalf("callback job = %+v", cb.job)
 	}
-	if !strings.Contains(Normalize(cb.job.Pages[0].Text), "고유번호 "+doc.reg.FormattedUniqueNo()) {
+	if !strings.Contains(ocr.Normalize(cb.job.Pages[0].Text), "고유번호 "+doc.reg.FormattedUniqueNo()) {
 		t.Errorf("page text lacks the unique number:\n%s", cb.job.Pages[0].Text)
 	}
 	if o := nextOutcome(t, b.deliveries); o.jobID != job.JobID || o.attempts != 1 || o.err != nil {
@@ -124,16 +126,16 @@ func TestServerSubmitCallback(t *testing.T) {
 
 	// The same client token: the same job, finished, even with a fresh URL.
 	req.DocumentURL = docs.URL + "/doc/registry.pdf?X-Amz-Signature=def"
-	var again Job
-	if code := postJSON(t, b.http.URL+"/v1/jobs", req, &again); code != http.StatusAccepted || again.JobID != job.JobID || again.Status != StatusSucceeded {
+	var again ocr.Job
+	if code := postJSON(t, b.http.URL+"/v1/jobs", req, &again); code != http.StatusAccepted || again.JobID != job.JobID || again.Status != ocr.StatusSucceeded {
 		t.Errorf("resubmit: %d %+v", code, again)
 	}
 
-	var got Job
+	var got ocr.Job
 	if code := do(t, http.MethodGet, b.http.URL+"/v1/jobs/"+job.JobID, "", nil, &got); code != http.StatusOK {
 		t.Fatalf("GET job: %d", code)
 	}
-	if got.JobID != job.JobID || got.Status != StatusSucceeded || len(got.Pages) != 1 || got.Pages[0].Text != cb.job.Pages[0].Text {
+	if got.JobID != job.JobID || got.Status != ocr.StatusSucceeded || len(got.Pages) != 1 || got.Pages[0].Text != cb.job.Pages[0].Text {
 		t.Errorf("GET job = %+v", got)
 	}
 	if receiver.count() != 1 {
@@ -146,11 +148,11 @@ func TestServerNoCallbackURL(t *testing.T) {
 	docs := newDocServer(t, map[string][]byte{"r.pdf": document(t, nestOnePage, false).pdf})
 	b := setup(t, ServerOptions{})
 	// Several jobs without a token are several jobs.
-	first, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf"})
+	first, err := b.server.Submit(context.Background(), ocr.SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf"})
+	second, err := b.server.Submit(context.Background(), ocr.SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,14 +162,14 @@ func TestServerNoCallbackURL(t *testing.T) {
 	// No callback to wait on: poll the job, as a caller without callbacks
 	// does.
 	job := pollUntilTerminal(t, b.server, first.JobID)
-	if job.Status != StatusSucceeded {
+	if job.Status != ocr.StatusSucceeded {
 		t.Errorf("job = %+v", job)
 	}
 }
 
 // pollUntilTerminal polls an engine for a job until it finishes; each poll
 // waits for the engine's work, not for a fixed time.
-func pollUntilTerminal(t *testing.T, e Engine, jobID string) Job {
+func pollUntilTerminal(t *testing.T, e ocr.Engine, jobID string) ocr.Job {
 	t.Helper()
 	deadline := time.Now().Add(waitFor)
 	tick := time.NewTicker(10 * time.Millisecond)
@@ -198,11 +200,11 @@ func TestServerJobFailures(t *testing.T) {
 
 	want := map[string]string{} // job id → error code
 	for _, tc := range []struct{ path, code string }{
-		{"/doc/expired.pdf", CodeDocumentUnavailable}, // 404
-		{"/doc/page.html", CodeUnreadable},
-		{"/doc/long.pdf", CodeTooManyPages},
+		{"/doc/expired.pdf", ocr.CodeDocumentUnavailable}, // 404
+		{"/doc/page.html", ocr.CodeUnreadable},
+		{"/doc/long.pdf", ocr.CodeTooManyPages},
 	} {
-		job, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + tc.path, CallbackURL: receiver.URL})
+		job, err := b.server.Submit(context.Background(), ocr.SubmitRequest{DocumentURL: docs.URL + tc.path, CallbackURL: receiver.URL})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,7 +216,7 @@ func TestServerJobFailures(t *testing.T) {
 		if !ok {
 			t.Fatalf("callback for an unknown job %s", cb.job.JobID)
 		}
-		if cb.job.Status != StatusFailed || cb.job.Error == nil || cb.job.Error.Code != code || cb.job.Pages != nil {
+		if cb.job.Status != ocr.StatusFailed || cb.job.Error == nil || cb.job.Error.Code != code || cb.job.Pages != nil {
 			t.Errorf("job = %+v, want FAILED %s", cb.job, code)
 		} else if cb.job.Error.Message == "" || strings.Contains(cb.job.Error.Message, "X-Amz") {
 			t.Errorf("message %q", cb.job.Error.Message)
@@ -233,12 +235,12 @@ func TestServerSubmitInvalid(t *testing.T) {
 		name string
 		body any
 	}{
-		{"no document_url", SubmitRequest{ClientToken: "t"}},
-		{"relative document_url", SubmitRequest{DocumentURL: "/doc.pdf"}},
-		{"file document_url", SubmitRequest{DocumentURL: "file:///etc/passwd"}},
-		{"bad callback_url", SubmitRequest{DocumentURL: "http://x/doc.pdf", CallbackURL: "mailto:a@b"}},
-		{"long client_token", SubmitRequest{DocumentURL: "http://x/doc.pdf", ClientToken: strings.Repeat("t", 257)}},
-		{"language not installed", SubmitRequest{DocumentURL: "http://x/doc.pdf", Languages: []string{"jpn"}}},
+		{"no document_url", ocr.SubmitRequest{ClientToken: "t"}},
+		{"relative document_url", ocr.SubmitRequest{DocumentURL: "/doc.pdf"}},
+		{"file document_url", ocr.SubmitRequest{DocumentURL: "file:///etc/passwd"}},
+		{"bad callback_url", ocr.SubmitRequest{DocumentURL: "http://x/doc.pdf", CallbackURL: "mailto:a@b"}},
+		{"long client_token", ocr.SubmitRequest{DocumentURL: "http://x/doc.pdf", ClientToken: strings.Repeat("t", 257)}},
+		{"language not installed", ocr.SubmitRequest{DocumentURL: "http://x/doc.pdf", Languages: []string{"jpn"}}},
 		{"malformed JSON", `{"document_url": `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -250,7 +252,7 @@ func TestServerSubmitInvalid(t *testing.T) {
 			} else {
 				code = postJSON(t, b.http.URL+"/v1/jobs", tc.body, &ans)
 			}
-			if code != http.StatusBadRequest || ans.Error.Code != CodeBadRequest || ans.Error.Message == "" {
+			if code != http.StatusBadRequest || ans.Error.Code != ocr.CodeBadRequest || ans.Error.Message == "" {
 				t.Errorf("%d %+v, want 400 BAD_REQUEST", code, ans)
 			}
 		})
@@ -265,18 +267,18 @@ func TestServerRoutes(t *testing.T) {
 		status       int
 		code         string
 	}{
-		{http.MethodGet, "/v1/jobs/no-such-job", http.StatusNotFound, CodeNotFound},
-		{http.MethodGet, "/v1/nothing", http.StatusNotFound, CodeNotFound},
-		{http.MethodGet, "/v1/jobs", http.StatusMethodNotAllowed, CodeMethodNotAllowed},
-		{http.MethodDelete, "/v1/jobs/x", http.StatusMethodNotAllowed, CodeMethodNotAllowed},
-		{http.MethodGet, "/v1/parse", http.StatusMethodNotAllowed, CodeMethodNotAllowed},
+		{http.MethodGet, "/v1/jobs/no-such-job", http.StatusNotFound, ocr.CodeNotFound},
+		{http.MethodGet, "/v1/nothing", http.StatusNotFound, ocr.CodeNotFound},
+		{http.MethodGet, "/v1/jobs", http.StatusMethodNotAllowed, ocr.CodeMethodNotAllowed},
+		{http.MethodDelete, "/v1/jobs/x", http.StatusMethodNotAllowed, ocr.CodeMethodNotAllowed},
+		{http.MethodGet, "/v1/parse", http.StatusMethodNotAllowed, ocr.CodeMethodNotAllowed},
 	} {
 		var ans errorAnswer
 		if code := do(t, tc.method, b.http.URL+tc.path, "", nil, &ans); code != tc.status || ans.Error.Code != tc.code {
 			t.Errorf("%s %s: %d %+v, want %d %s", tc.method, tc.path, code, ans, tc.status, tc.code)
 		}
 	}
-	if _, err := b.server.Get(context.Background(), "no-such-job"); !errors.Is(err, ErrJobNotFound) {
+	if _, err := b.server.Get(context.Background(), "no-such-job"); !errors.Is(err, ocr.ErrJobNotFound) {
 		t.Errorf("Get: %v, want ErrJobNotFound", err)
 	}
 }
@@ -286,13 +288,13 @@ func TestServerQueueFull(t *testing.T) {
 	docs := newDocServer(t, nil)
 	b := setup(t, ServerOptions{Workers: 1, QueueSize: 1})
 	h := b.server.Handler()
-	submit := func(token string) (int, Job, errorAnswer, http.Header) {
+	submit := func(token string) (int, ocr.Job, errorAnswer, http.Header) {
 		t.Helper()
 		rec := httptest.NewRecorder()
 		body := `{"document_url": "` + docs.URL + `/slow", "client_token": "` + token + `"}`
 		r := httptest.NewRequest(http.MethodPost, "/v1/jobs", strings.NewReader(body))
 		h.ServeHTTP(rec, r)
-		var job Job
+		var job ocr.Job
 		var ans errorAnswer
 		decodeInto(t, rec.Body.Bytes(), &job)
 		decodeInto(t, rec.Body.Bytes(), &ans)
@@ -312,11 +314,11 @@ func TestServerQueueFull(t *testing.T) {
 		t.Fatalf("second submit (queued): %d", code)
 	}
 	code, _, ans, header := submit("c")
-	if code != http.StatusServiceUnavailable || ans.Error.Code != CodeQueueFull || header.Get("Retry-After") == "" {
+	if code != http.StatusServiceUnavailable || ans.Error.Code != ocr.CodeQueueFull || header.Get("Retry-After") == "" {
 		t.Errorf("third submit: %d %+v Retry-After %q, want 503 QUEUE_FULL", code, ans, header.Get("Retry-After"))
 	}
 	// A known token still answers: it needs no room in the queue.
-	if code, job, _, _ := submit("a"); code != http.StatusAccepted || job.JobID != running.JobID || job.Status != StatusRunning {
+	if code, job, _, _ := submit("a"); code != http.StatusAccepted || job.JobID != running.JobID || job.Status != ocr.StatusRunning {
 		t.Errorf("resubmit of the running job: %d %+v", code, job)
 	}
 }
@@ -335,7 +337,7 @@ func TestServerCallbackRetries(t *testing.T) {
 		return http.StatusOK
 	})
 	b := setup(t, ServerOptions{CallbackKey: testKey, SigningSecret: testSecret})
-	job, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", CallbackURL: receiver.URL, ClientToken: "t"})
+	job, err := b.server.Submit(context.Background(), ocr.SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", CallbackURL: receiver.URL, ClientToken: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,8 +348,8 @@ func TestServerCallbackRetries(t *testing.T) {
 	wh, _ := standardwebhooks.NewWebhook(testSecret)
 	for i := range 3 {
 		cb := receiver.next(t)
-		if cb.header.Get("webhook-id") != job.JobID || cb.header.Get(HeaderInternalAPIKey) != testKey {
-			t.Errorf("attempt %d: webhook-id %q, key %q", i+1, cb.header.Get("webhook-id"), cb.header.Get(HeaderInternalAPIKey))
+		if cb.header.Get("webhook-id") != job.JobID || cb.header.Get(ocr.HeaderInternalAPIKey) != testKey {
+			t.Errorf("attempt %d: webhook-id %q, key %q", i+1, cb.header.Get("webhook-id"), cb.header.Get(ocr.HeaderInternalAPIKey))
 		}
 		if err := wh.Verify(cb.body, cb.header); err != nil {
 			t.Errorf("attempt %d: %v", i+1, err)
@@ -360,7 +362,7 @@ func TestServerCallbackRefused(t *testing.T) {
 	docs := newDocServer(t, map[string][]byte{"r.pdf": document(t, nestOnePage, false).pdf})
 	receiver := newCallbackReceiver(t, func(int) int { return http.StatusBadRequest })
 	b := setup(t, ServerOptions{CallbackKey: "a wrong key"})
-	job, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", CallbackURL: receiver.URL})
+	job, err := b.server.Submit(context.Background(), ocr.SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", CallbackURL: receiver.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,14 +382,14 @@ func TestServerParse(t *testing.T) {
 	docs := newDocServer(t, map[string][]byte{"short.pdf": short.pdf})
 	b := setup(t, ServerOptions{SyncPageLimit: 2, MaxDocumentBytes: 1 << 20})
 
-	var ans ParseResponse
+	var ans ocr.ParseResponse
 	if code := do(t, http.MethodPost, b.http.URL+"/v1/parse?languages=kor,eng", "application/pdf", short.pdf, &ans); code != http.StatusOK || len(ans.Pages) != 1 {
 		t.Fatalf("parse: %d, %d pages", code, len(ans.Pages))
 	}
-	if !strings.Contains(Normalize(ans.Pages[0].Text), "고유번호 "+short.reg.FormattedUniqueNo()) {
+	if !strings.Contains(ocr.Normalize(ans.Pages[0].Text), "고유번호 "+short.reg.FormattedUniqueNo()) {
 		t.Errorf("text lacks the unique number:\n%s", ans.Pages[0].Text)
 	}
-	ans = ParseResponse{}
+	ans = ocr.ParseResponse{}
 	if code := postJSON(t, b.http.URL+"/v1/parse", parseRequest{DocumentURL: docs.URL + "/doc/short.pdf"}, &ans); code != http.StatusOK || len(ans.Pages) != 1 {
 		t.Errorf("parse by URL: %d, %d pages", code, len(ans.Pages))
 	}
@@ -399,12 +401,12 @@ func TestServerParse(t *testing.T) {
 		status      int
 		code        string
 	}{
-		{"over the page limit", "application/pdf", long.pdf, http.StatusRequestEntityTooLarge, CodeTooManyPages},
-		{"not a PDF", "application/pdf", []byte("hello"), http.StatusUnprocessableEntity, CodeUnreadable},
-		{"too large", "application/pdf", make([]byte, 1<<20+1), http.StatusRequestEntityTooLarge, CodeTooLarge},
-		{"document_url 404", "application/json", []byte(`{"document_url": "` + docs.URL + `/doc/gone.pdf"}`), http.StatusUnprocessableEntity, CodeDocumentUnavailable},
-		{"no document_url", "application/json", []byte(`{}`), http.StatusBadRequest, CodeBadRequest},
-		{"unknown language", "application/pdf", short.pdf, http.StatusBadRequest, CodeBadRequest},
+		{"over the page limit", "application/pdf", long.pdf, http.StatusRequestEntityTooLarge, ocr.CodeTooManyPages},
+		{"not a PDF", "application/pdf", []byte("hello"), http.StatusUnprocessableEntity, ocr.CodeUnreadable},
+		{"too large", "application/pdf", make([]byte, 1<<20+1), http.StatusRequestEntityTooLarge, ocr.CodeTooLarge},
+		{"document_url 404", "application/json", []byte(`{"document_url": "` + docs.URL + `/doc/gone.pdf"}`), http.StatusUnprocessableEntity, ocr.CodeDocumentUnavailable},
+		{"no document_url", "application/json", []byte(`{}`), http.StatusBadRequest, ocr.CodeBadRequest},
+		{"unknown language", "application/pdf", short.pdf, http.StatusBadRequest, ocr.CodeBadRequest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -416,7 +418,7 @@ func TestServerParse(t *testing.T) {
 			if code := do(t, http.MethodPost, url, tc.contentType, tc.body, &ans); code != tc.status || ans.Error.Code != tc.code {
 				t.Errorf("%d %+v, want %d %s", code, ans, tc.status, tc.code)
 			}
-			if tc.code == CodeTooManyPages && !strings.Contains(ans.Error.Message, "4 pages") {
+			if tc.code == ocr.CodeTooManyPages && !strings.Contains(ans.Error.Message, "4 pages") {
 				t.Errorf("message %q does not say how many pages", ans.Error.Message)
 			}
 		})
@@ -435,7 +437,7 @@ func TestServerMountedUnderPrefix(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 
-	pages, err := NewHTTPEngine(srv.URL+"/ocr/", srv.Client()).Parse(context.Background(), document(t, nestOnePage, false).pdf, nil)
+	pages, err := ocr.NewHTTPEngine(srv.URL+"/ocr/", srv.Client()).Parse(context.Background(), document(t, nestOnePage, false).pdf, nil)
 	if err != nil || len(pages) != 1 {
 		t.Fatalf("parse under /ocr: %d pages, %v", len(pages), err)
 	}
@@ -467,7 +469,7 @@ func TestServerJobTTL(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 3, 4, 9, 0, 0, 0, time.UTC)}
 	b.server.jobs.now = clock.Now
 
-	req := SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", ClientToken: "task", CallbackURL: receiver.URL}
+	req := ocr.SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", ClientToken: "task", CallbackURL: receiver.URL}
 	job, err := b.server.Submit(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -478,7 +480,7 @@ func TestServerJobTTL(t *testing.T) {
 		t.Fatalf("a job finished 59 min ago: %v", err)
 	}
 	clock.Add(time.Minute)
-	if _, err := b.server.Get(context.Background(), job.JobID); !errors.Is(err, ErrJobNotFound) {
+	if _, err := b.server.Get(context.Background(), job.JobID); !errors.Is(err, ocr.ErrJobNotFound) {
 		t.Fatalf("a job finished an hour ago: %v, want ErrJobNotFound", err)
 	}
 	// Gone, so the same token starts a new job.
@@ -502,11 +504,11 @@ func TestServerClose(t *testing.T) {
 	b := setup(t, ServerOptions{Workers: 1, CallbackBackoff: time.Hour})
 
 	// A job whose callback waits for its retry, and a job being fetched.
-	if _, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", CallbackURL: receiver.URL}); err != nil {
+	if _, err := b.server.Submit(context.Background(), ocr.SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", CallbackURL: receiver.URL}); err != nil {
 		t.Fatal(err)
 	}
 	receiver.next(t)
-	slow, err := b.server.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + "/slow", CallbackURL: receiver.URL})
+	slow, err := b.server.Submit(context.Background(), ocr.SubmitRequest{DocumentURL: docs.URL + "/slow", CallbackURL: receiver.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -518,11 +520,11 @@ func TestServerClose(t *testing.T) {
 	if o := nextOutcome(t, b.deliveries); o.err == nil || !strings.Contains(o.err.Error(), "stopped") {
 		t.Errorf("pending delivery: %+v", o)
 	}
-	if job, err := b.server.Get(context.Background(), slow.JobID); err != nil || job.Status != StatusFailed {
+	if job, err := b.server.Get(context.Background(), slow.JobID); err != nil || job.Status != ocr.StatusFailed {
 		t.Errorf("the job cut short: %+v, %v", job, err)
 	}
 	var ans errorAnswer
-	if code := postJSON(t, b.http.URL+"/v1/jobs", SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf"}, &ans); code != http.StatusServiceUnavailable || ans.Error.Code != CodeUnavailable {
+	if code := postJSON(t, b.http.URL+"/v1/jobs", ocr.SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf"}, &ans); code != http.StatusServiceUnavailable || ans.Error.Code != ocr.CodeUnavailable {
 		t.Errorf("submit after Close: %d %+v", code, ans)
 	}
 	if receiver.count() != 1 {

@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // The document sets of BenchmarkEnginePages, issued by the registry
@@ -55,7 +56,7 @@ type engineBenchSet struct {
 // runners and page slots. cpu-ms/page is the programs' CPU time (children's
 // rusage), which a busy machine does not inflate. Run it once:
 //
-//	go test -run '^$' -bench EnginePages -benchtime 1x ./jobs/ocr/
+//	go test -run '^$' -bench EnginePages -benchtime 1x ./jobs/ocr/engine/
 //
 // Beside each engine run, in the same benchmark, the set's baseline: the
 // same pages read by the programs alone (text_layer_cli, image_300dpi_cli),
@@ -118,7 +119,7 @@ func benchmarkEngineSet(b *testing.B, base string, set engineBenchSet, workers i
 		var ids []string
 		for range set.rounds {
 			for _, name := range set.docs {
-				job, err := s.Submit(ctx, SubmitRequest{DocumentURL: base + "/doc/" + name})
+				job, err := s.Submit(ctx, ocr.SubmitRequest{DocumentURL: base + "/doc/" + name})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -128,7 +129,7 @@ func benchmarkEngineSet(b *testing.B, base string, set engineBenchSet, workers i
 		pages := 0
 		for _, id := range ids {
 			job := waitEngineJob(b, s, id)
-			if job.Status != StatusSucceeded {
+			if job.Status != ocr.StatusSucceeded {
 				b.Fatalf("job %s: %s %+v", id, job.Status, job.Error)
 			}
 			for _, p := range job.Pages {
@@ -179,7 +180,7 @@ func benchmarkCLISet(b *testing.B, docs map[string][]byte, set engineBenchSet, w
 	env := append(os.Environ(), "OMP_THREAD_LIMIT=1") // as the engine runs tesseract
 	read := func(p page, out string) error {
 		num := strconv.Itoa(p.n)
-		if set.source == SourceTextLayer {
+		if set.source == ocr.SourceTextLayer {
 			text, err := exec.Command(t.pdftotext, "-layout", "-enc", "UTF-8", "-f", num, "-l", num, p.path, "-").Output()
 			if err == nil && len(bytes.TrimSpace(text)) == 0 {
 				err = fmt.Errorf("no text")
@@ -250,7 +251,7 @@ func childrenCPU(b *testing.B) time.Duration {
 }
 
 // waitEngineJob polls Get until the job has finished.
-func waitEngineJob(b *testing.B, s *Server, id string) Job {
+func waitEngineJob(b *testing.B, s *Server, id string) ocr.Job {
 	deadline := time.Now().Add(10 * time.Minute)
 	for {
 		job, err := s.Get(context.Background(), id)
@@ -290,8 +291,8 @@ func engineBenchDocuments(b *testing.B) (map[string][]byte, []engineBenchSet) {
 }
 
 func issueEngineBenchDocuments(docs map[string][]byte) ([]engineBenchSet, error) {
-	text := engineBenchSet{name: "text_layer", source: SourceTextLayer, rounds: engineBenchTextRounds}
-	image := engineBenchSet{name: "image_300dpi", source: SourceOCR, rounds: 1}
+	text := engineBenchSet{name: "text_layer", source: ocr.SourceTextLayer, rounds: engineBenchTextRounds}
+	image := engineBenchSet{name: "image_300dpi", source: ocr.SourceOCR, rounds: 1}
 	wantImage := map[int]int{} // page count → documents still wanted
 	for _, n := range engineBenchImagePages {
 		wantImage[n]++

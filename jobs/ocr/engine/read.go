@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocr/pageimage"
 )
 
@@ -40,9 +41,9 @@ const (
 // language, the lines read with Latin words or a date read as digits are
 // read again in Korean alone (rereadSuspects). Pages
 // are read concurrently, one program per CPU. A document that is not a PDF,
-// is password-protected or has no recognisable text fails with a *JobError
-// matching ErrUnreadable.
-func ReadPDF(ctx context.Context, pdf []byte, languages []string) ([]Page, error) {
+// is password-protected or has no recognisable text fails with a *ocr.JobError
+// matching ocr.ErrUnreadable.
+func ReadPDF(ctx context.Context, pdf []byte, languages []string) ([]ocr.Page, error) {
 	return ReadPDFWith(ctx, pdf, languages, ReadOptions{})
 }
 
@@ -62,7 +63,7 @@ type ReadOptions struct {
 }
 
 // ReadPDFWith is ReadPDF with options.
-func ReadPDFWith(ctx context.Context, pdf []byte, languages []string, opts ReadOptions) ([]Page, error) {
+func ReadPDFWith(ctx context.Context, pdf []byte, languages []string, opts ReadOptions) ([]ocr.Page, error) {
 	t, err := installedTools()
 	if err != nil {
 		return nil, err
@@ -128,25 +129,25 @@ func (r *reader) pageCount(ctx context.Context, path string) (int, error) {
 		}
 		var ee *exitError
 		if errors.As(err, &ee) && strings.Contains(ee.stderr, "Incorrect password") {
-			return 0, jobErrorf(CodeUnreadable, "the PDF is password-protected")
+			return 0, jobErrorf(ocr.CodeUnreadable, "the PDF is password-protected")
 		}
 		if errors.As(err, &ee) && ee.exitCode() >= 0 {
 			// pdfinfo's own words name temporary paths and internals: a
 			// reader is told what it can act on.
 			if strings.Contains(ee.stderr, "last page (0)") {
-				return 0, jobErrorf(CodeUnreadable, "the PDF has no pages")
+				return 0, jobErrorf(ocr.CodeUnreadable, "the PDF has no pages")
 			}
-			return 0, jobErrorf(CodeUnreadable, "not a readable PDF: it is damaged or truncated")
+			return 0, jobErrorf(ocr.CodeUnreadable, "not a readable PDF: it is damaged or truncated")
 		}
 		return 0, err
 	}
 	m := pagesLine.FindSubmatch(out)
 	if m == nil {
-		return 0, jobErrorf(CodeUnreadable, "not a readable PDF: pdfinfo reports no page count")
+		return 0, jobErrorf(ocr.CodeUnreadable, "not a readable PDF: pdfinfo reports no page count")
 	}
 	n, err := strconv.Atoi(string(m[1]))
 	if err != nil {
-		return 0, jobErrorf(CodeUnreadable, "not a readable PDF: page count %q", m[1])
+		return 0, jobErrorf(ocr.CodeUnreadable, "not a readable PDF: page count %q", m[1])
 	}
 	return n, nil
 }
@@ -188,17 +189,17 @@ func rasterDPIFor(w, h float64) string {
 }
 
 // read reads every page of pdf. maxPages > 0 fails a longer document with
-// TOO_MANY_PAGES before any page is read. Errors are *JobError but for a
+// TOO_MANY_PAGES before any page is read. Errors are *ocr.JobError but for a
 // cancelled ctx (ctx.Err()).
-func (r *reader) read(ctx context.Context, pdf []byte, languages string, maxPages int) ([]Page, error) {
+func (r *reader) read(ctx context.Context, pdf []byte, languages string, maxPages int) ([]ocr.Page, error) {
 	return r.readDocument(ctx, pdf, languages, maxPages, false)
 }
 
 // readDocument is read; with images, a page read from its text layer is
 // also read from its image (Page.Image).
-func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string, maxPages int, images bool) ([]Page, error) {
+func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string, maxPages int, images bool) ([]ocr.Page, error) {
 	if !isPDF(pdf) {
-		return nil, jobErrorf(CodeUnreadable, "not a PDF (no %%PDF- header)")
+		return nil, jobErrorf(ocr.CodeUnreadable, "not a PDF (no %%PDF- header)")
 	}
 	dir, err := os.MkdirTemp("", "dungji-ocr-*")
 	if err != nil {
@@ -215,15 +216,15 @@ func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string,
 		return nil, err
 	}
 	if n == 0 {
-		return nil, jobErrorf(CodeUnreadable, "the PDF has no pages")
+		return nil, jobErrorf(ocr.CodeUnreadable, "the PDF has no pages")
 	}
 	if maxPages > 0 && n > maxPages {
-		return nil, jobErrorf(CodeTooManyPages, "the document has %d pages; at most %d are read", n, maxPages)
+		return nil, jobErrorf(ocr.CodeTooManyPages, "the document has %d pages; at most %d are read", n, maxPages)
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	pages := make([]Page, n)
+	pages := make([]ocr.Page, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
@@ -251,7 +252,7 @@ func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string,
 			return pages, nil
 		}
 	}
-	return nil, jobErrorf(CodeUnreadable, "no text recognisable on any of the %d pages", n)
+	return nil, jobErrorf(ocr.CodeUnreadable, "no text recognisable on any of the %d pages", n)
 }
 
 // firstError returns the first page error that is not a consequence of
@@ -272,7 +273,7 @@ func firstError(ctx context.Context, errs []error) error {
 
 // readPage reads page n from its text layer, or by OCR when the layer is
 // empty.
-func (r *reader) readPage(ctx context.Context, dir, path string, n int, languages string, images bool) (Page, error) {
+func (r *reader) readPage(ctx context.Context, dir, path string, n int, languages string, images bool) (ocr.Page, error) {
 	outer := ctx
 	// A page that takes this long is pathological; it must not hold a worker
 	// forever.
@@ -288,7 +289,7 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 			if images {
 				img, err := r.readImagePage(ctx, outer, dir, path, n, languages)
 				if err != nil {
-					return Page{}, err
+					return ocr.Page{}, err
 				}
 				p.Image = &img
 			}
@@ -299,7 +300,7 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 		// page can still be rendered and read.
 		r.log.DebugContext(ctx, "ocr: text layer not readable, reading the image", "page", n, "error", err)
 	default:
-		return Page{}, pageError(outer, n, err, CodeUnreadable)
+		return ocr.Page{}, pageError(outer, n, err, ocr.CodeUnreadable)
 	}
 	return r.readImagePage(ctx, outer, dir, path, n, languages)
 }
@@ -307,19 +308,19 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 // readImagePage reads page n of the PDF at path from its image: rendered,
 // prepared and read by Tesseract. outer is the document's context, ctx the
 // page's.
-func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n int, languages string) (Page, error) {
+func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n int, languages string) (ocr.Page, error) {
 	num := strconv.Itoa(n)
 	root := filepath.Join(dir, "page-"+num)
 	dpi := rasterDPI
 	if w, h, ok := r.pageSize(ctx, path, n); ok {
 		dpi = rasterDPIFor(w, h)
 		if d, _ := strconv.Atoi(dpi); w*h*float64(d*d)/(72*72) > pageimage.MaxPGMPixels {
-			return Page{}, pageError(outer, n, fmt.Errorf("%w: %.0f × %.0f pt, over %d pixels even at 1 dpi", pageimage.ErrPageTooLarge, w, h, pageimage.MaxPGMPixels), CodeUnreadable)
+			return ocr.Page{}, pageError(outer, n, fmt.Errorf("%w: %.0f × %.0f pt, over %d pixels even at 1 dpi", pageimage.ErrPageTooLarge, w, h, pageimage.MaxPGMPixels), ocr.CodeUnreadable)
 		}
 	}
 	// pdfinfo's size is the crop box's, which is also what a viewer shows.
 	if _, err := run(ctx, nil, 1<<20, r.tools.pdftoppm, "-r", dpi, "-f", num, "-l", num, "-cropbox", "-gray", "-singlefile", path, root); err != nil {
-		return Page{}, pageError(outer, n, err, CodeUnreadable)
+		return ocr.Page{}, pageError(outer, n, err, ocr.CodeUnreadable)
 	}
 	img := root + ".pgm" // pageimage/pgm.go says why not PNG
 	defer os.Remove(img)
@@ -331,10 +332,10 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 		prep, err = pageimage.PrepareFile(img)
 	}
 	if errors.Is(err, pageimage.ErrPageTooLarge) {
-		return Page{}, pageError(outer, n, err, CodeUnreadable)
+		return ocr.Page{}, pageError(outer, n, err, ocr.CodeUnreadable)
 	}
 	if err != nil {
-		return Page{}, pageError(outer, n, err, CodeInternal)
+		return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
 	}
 	// One recognition, two renderers: txt keeps Tesseract's word spacing
 	// (TSV splits Hangul into one "word" per syllable), TSV has the
@@ -348,24 +349,24 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 		args = append(args, "--dpi", dpi)
 	}
 	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, append(args, "txt", "tsv")...); err != nil {
-		return Page{}, pageError(outer, n, err, CodeInternal)
+		return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
 	}
 	defer os.Remove(root + ".txt")
 	defer os.Remove(root + ".tsv")
 	txt, err := readFile(root+".txt", maxTextOutput)
 	if err != nil {
-		return Page{}, pageError(outer, n, err, CodeInternal)
+		return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
 	}
 	tsv, err := readFile(root+".tsv", maxTextOutput)
 	if err != nil {
-		return Page{}, pageError(outer, n, err, CodeInternal)
+		return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
 	}
 	if !r.oneReading && prep.Page != nil {
 		// As with the suspect lines, a failed reading of the unread bands
 		// leaves the page as first read.
 		if txt, tsv, err = r.readUnread(ctx, prep.Page, prep.Ink, root, languages, txt, tsv); err != nil {
 			if ctx.Err() != nil {
-				return Page{}, pageError(outer, n, err, CodeInternal)
+				return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
 			}
 			r.log.WarnContext(ctx, "ocr: reading unread bands failed; the page keeps its first reading", "page", n, "error", err)
 		}
@@ -378,7 +379,7 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 		before := txt
 		if txt, tsv, err = r.rereadSuspects(ctx, prep.Page, root, txt, tsv); err != nil {
 			if ctx.Err() != nil {
-				return Page{}, pageError(outer, n, err, CodeInternal)
+				return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
 			}
 			r.log.WarnContext(ctx, "ocr: reading suspect lines again failed; the page keeps its first reading", "page", n, "error", err)
 		}
@@ -386,12 +387,12 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 		// the Hangul it is) or the grouping of the same digits is a
 		// reading of the ink; one that changed a number is the engine
 		// choosing between two readings of it (numbersChanged).
-		markChanged(repaired, before, txt, RepairedReread, numbersChanged)
+		markChanged(repaired, before, txt, ocr.RepairedReread, numbersChanged)
 	}
 	if !r.raw {
 		before := txt
 		txt, tsv = regroupAmounts(prep.Page, txt, tsv)
-		markChanged(repaired, before, txt, RepairedAmount, numbersChanged)
+		markChanged(repaired, before, txt, ocr.RepairedAmount, numbersChanged)
 	}
 	p := tesseractPage([]byte(correctForm(string(txt))), tsv)
 	p.Page = n
@@ -411,13 +412,13 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 
 // wireBands returns the bands of ink preprocessing found as Page.Ink
 // carries them (nil for nil).
-func wireBands(bands []pageimage.Band) []Band {
+func wireBands(bands []pageimage.Band) []ocr.Band {
 	if bands == nil {
 		return nil
 	}
-	out := make([]Band, len(bands))
+	out := make([]ocr.Band, len(bands))
 	for i, b := range bands {
-		out[i] = Band(b)
+		out[i] = ocr.Band(b)
 	}
 	return out
 }
@@ -425,7 +426,7 @@ func wireBands(bands []pageimage.Band) []Band {
 // markStruck sets Struck on each line a strike runs through: within its
 // middle three fifths of height, along at least a third of the line or
 // half the strike.
-func markStruck(p *Page, boxes []image.Rectangle, strikes []image.Rectangle) {
+func markStruck(p *ocr.Page, boxes []image.Rectangle, strikes []image.Rectangle) {
 	if len(boxes) != len(p.Lines) {
 		return
 	}
@@ -458,7 +459,7 @@ func readFile(path string, limit int64) ([]byte, error) {
 }
 
 // pageError classifies a program's failure on page n: the context's error
-// when it was cancelled, else a *JobError with code.
+// when it was cancelled, else a *ocr.JobError with code.
 func pageError(ctx context.Context, n int, err error, code string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -607,11 +608,11 @@ func nonEmptyLines(s string) []string {
 	return out
 }
 
-func textLayerPage(n int, text string) Page {
-	p := Page{Page: n, Text: text, Confidence: 1, Source: SourceTextLayer, Lines: []Line{}}
+func textLayerPage(n int, text string) ocr.Page {
+	p := ocr.Page{Page: n, Text: text, Confidence: 1, Source: ocr.SourceTextLayer, Lines: []ocr.Line{}}
 	for line := range strings.SplitSeq(text, "\n") {
 		if line = strings.TrimSpace(line); line != "" {
-			p.Lines = append(p.Lines, Line{Text: line, Confidence: 1})
+			p.Lines = append(p.Lines, ocr.Line{Text: line, Confidence: 1})
 		}
 	}
 	return p
@@ -623,9 +624,9 @@ func textLayerPage(n int, text string) Page {
 // paragraph and line: the same lines, in the same order), the page's the
 // mean of all its words'. Should the two disagree on the number of lines,
 // every line gets the page's confidence.
-func tesseractPage(txt, tsv []byte) Page {
+func tesseractPage(txt, tsv []byte) ocr.Page {
 	words := parseTSV(tsv)
-	p := Page{Text: strings.TrimRight(string(txt), " \t\r\n\f"), Source: SourceOCR, Lines: []Line{}}
+	p := ocr.Page{Text: strings.TrimRight(string(txt), " \t\r\n\f"), Source: ocr.SourceOCR, Lines: []ocr.Line{}}
 	var sum float64
 	var count int
 	for _, l := range words {
@@ -646,7 +647,7 @@ func tesseractPage(txt, tsv []byte) Page {
 		if len(texts) == len(words) {
 			conf = round3(words[i].sum / float64(words[i].words) / 100)
 		}
-		p.Lines = append(p.Lines, Line{Text: text, Confidence: conf})
+		p.Lines = append(p.Lines, ocr.Line{Text: text, Confidence: conf})
 	}
 	return p
 }
@@ -656,7 +657,7 @@ func tesseractPage(txt, tsv []byte) Page {
 // (the TSV's words, spaces left out, are the txt line's). It reports
 // whether every line was placed: a line left unplaced would make its ink
 // look unread.
-func placeLines(p *Page, tsv []tsvLine) bool {
+func placeLines(p *ocr.Page, tsv []tsvLine) bool {
 	if len(tsv) == len(p.Lines) {
 		for i, l := range tsv {
 			p.Lines[i].Top, p.Lines[i].Bottom = l.box.Min.Y, l.box.Max.Y

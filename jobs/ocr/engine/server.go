@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/retry"
 )
 
@@ -58,7 +59,7 @@ func (o *ServerOptions) setDefaults() {
 		o.QueueSize = DefaultQueueSize
 	}
 	if o.SyncPageLimit <= 0 {
-		o.SyncPageLimit = DefaultSyncPageLimit
+		o.SyncPageLimit = ocr.DefaultSyncPageLimit
 	}
 	if o.MaxPages <= 0 {
 		o.MaxPages = DefaultMaxPages
@@ -80,7 +81,7 @@ func (o *ServerOptions) setDefaults() {
 }
 
 // Server is the built-in OCR engine: it speaks the engine contract over HTTP
-// (Handler) and implements Engine in process. It reads documents with
+// (Handler) and implements ocr.Engine in process. It reads documents with
 // poppler and Tesseract (ReadPDF). Jobs live in memory.
 type Server struct {
 	opts      ServerOptions
@@ -91,7 +92,7 @@ type Server struct {
 	closeOnce sync.Once
 }
 
-var _ Engine = (*Server)(nil)
+var _ ocr.Engine = (*Server)(nil)
 
 // NewServer checks the tools (CheckTools) and the signing secret, and starts
 // the workers. Close stops them.
@@ -115,6 +116,12 @@ func NewServer(opts ServerOptions) (*Server, error) {
 	return s, nil
 }
 
+// jobErrorf is the *ocr.JobError of code with a formatted message: what the
+// engine fails a request or a job with.
+func jobErrorf(code, format string, args ...any) *ocr.JobError {
+	return &ocr.JobError{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
 func newFetcher(client *http.Client, maxBytes int64) *fetcher {
 	return &fetcher{client: client, maxBytes: maxBytes,
 		// A document store that is down for a while (a restart, a failover)
@@ -130,44 +137,45 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// Submit queues a job. It fails with a *JobError: BAD_REQUEST for an invalid
-// request, QUEUE_FULL (matching ErrQueueFull) when QueueSize jobs wait.
-func (s *Server) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
+// Submit queues a job. It fails with a *ocr.JobError: BAD_REQUEST for an
+// invalid request, QUEUE_FULL (matching ocr.ErrQueueFull) when QueueSize
+// jobs wait.
+func (s *Server) Submit(ctx context.Context, req ocr.SubmitRequest) (ocr.Job, error) {
 	if err := validateSubmit(req); err != nil {
-		return Job{}, err
+		return ocr.Job{}, err
 	}
 	if _, err := tesseractLanguageSpec(req.Languages, s.tools.languages); err != nil {
-		return Job{}, err
+		return ocr.Job{}, err
 	}
 	return s.jobs.submit(req)
 }
 
-// Get returns a job; the error matches ErrJobNotFound for an unknown or
+// Get returns a job; the error matches ocr.ErrJobNotFound for an unknown or
 // expired job.
-func (s *Server) Get(ctx context.Context, jobID string) (Job, error) {
+func (s *Server) Get(ctx context.Context, jobID string) (ocr.Job, error) {
 	return s.jobs.get(jobID)
 }
 
 // Parse reads a document of at most SyncPageLimit pages now, sharing the
 // workers with the jobs.
-func (s *Server) Parse(ctx context.Context, pdf []byte, languages []string) ([]Page, error) {
+func (s *Server) Parse(ctx context.Context, pdf []byte, languages []string) ([]ocr.Page, error) {
 	spec, err := tesseractLanguageSpec(languages, s.tools.languages)
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(pdf)) > s.opts.MaxDocumentBytes {
-		return nil, jobErrorf(CodeTooLarge, "the document is larger than %d bytes", s.opts.MaxDocumentBytes)
+		return nil, jobErrorf(ocr.CodeTooLarge, "the document is larger than %d bytes", s.opts.MaxDocumentBytes)
 	}
 	pages, err := s.reader.read(ctx, pdf, spec, s.opts.SyncPageLimit)
-	var je *JobError
-	if errors.As(err, &je) && je.Code == CodeTooManyPages {
-		return nil, jobErrorf(CodeTooManyPages, "%s synchronously; submit a job for longer documents", je.Message)
+	var je *ocr.JobError
+	if errors.As(err, &je) && je.Code == ocr.CodeTooManyPages {
+		return nil, jobErrorf(ocr.CodeTooManyPages, "%s synchronously; submit a job for longer documents", je.Message)
 	}
 	return pages, err
 }
 
 // process is a job: fetch the document, read it.
-func (s *Server) process(ctx context.Context, req SubmitRequest) ([]Page, error) {
+func (s *Server) process(ctx context.Context, req ocr.SubmitRequest) ([]ocr.Page, error) {
 	pdf, err := s.fetcher.fetch(ctx, req.DocumentURL)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // Defaults shared by the built-in engine and the Paddle adapter. A waiting
@@ -25,9 +27,9 @@ const (
 // runners and sends their callbacks. A restart loses every job: callers treat
 // an unknown job (NOT_FOUND) as gone and submit again.
 type jobQueue struct {
-	// process reads the job's document: pages, or an error (a *JobError for
+	// process reads the job's document: pages, or an error (a *ocr.JobError for
 	// the job's error; anything else is INTERNAL and logged).
-	process   func(ctx context.Context, req SubmitRequest) ([]Page, error)
+	process   func(ctx context.Context, req ocr.SubmitRequest) ([]ocr.Page, error)
 	queue     chan *entry
 	callbacks *callbackSender
 	log       *slog.Logger
@@ -47,13 +49,13 @@ type jobQueue struct {
 
 // entry is one job; job and finished are guarded by jobQueue.mu.
 type entry struct {
-	req      SubmitRequest
-	job      Job
+	req      ocr.SubmitRequest
+	job      ocr.Job
 	finished time.Time
 }
 
 func newJobQueue(runners, size int, ttl time.Duration, callbacks *callbackSender, log *slog.Logger,
-	process func(ctx context.Context, req SubmitRequest) ([]Page, error)) *jobQueue {
+	process func(ctx context.Context, req ocr.SubmitRequest) ([]ocr.Page, error)) *jobQueue {
 	ctx, cancel := context.WithCancel(context.Background())
 	q := &jobQueue{
 		process:   process,
@@ -74,9 +76,9 @@ func newJobQueue(runners, size int, ttl time.Duration, callbacks *callbackSender
 }
 
 // validateSubmit checks the fields every engine needs.
-func validateSubmit(req SubmitRequest) error {
+func validateSubmit(req ocr.SubmitRequest) error {
 	if req.DocumentURL == "" {
-		return jobErrorf(CodeBadRequest, "document_url is required")
+		return jobErrorf(ocr.CodeBadRequest, "document_url is required")
 	}
 	if err := checkURL("document_url", req.DocumentURL); err != nil {
 		return err
@@ -87,18 +89,18 @@ func validateSubmit(req SubmitRequest) error {
 		}
 	}
 	if len(req.ClientToken) > maxClientToken {
-		return jobErrorf(CodeBadRequest, "client_token is longer than %d bytes", maxClientToken)
+		return jobErrorf(ocr.CodeBadRequest, "client_token is longer than %d bytes", maxClientToken)
 	}
 	return nil
 }
 
 // submit queues a job for req, or returns the job of req's client token.
 // The caller has validated req.
-func (q *jobQueue) submit(req SubmitRequest) (Job, error) {
+func (q *jobQueue) submit(req ocr.SubmitRequest) (ocr.Job, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
-		return Job{}, jobErrorf(CodeUnavailable, "the engine is shutting down")
+		return ocr.Job{}, jobErrorf(ocr.CodeUnavailable, "the engine is shutting down")
 	}
 	now := q.now()
 	q.sweep(now)
@@ -107,11 +109,11 @@ func (q *jobQueue) submit(req SubmitRequest) (Job, error) {
 			return e.job, nil
 		}
 	}
-	e := &entry{req: req, job: Job{JobID: rand.Text(), ClientToken: req.ClientToken, Status: StatusQueued}}
+	e := &entry{req: req, job: ocr.Job{JobID: rand.Text(), ClientToken: req.ClientToken, Status: ocr.StatusQueued}}
 	select {
 	case q.queue <- e:
 	default:
-		return Job{}, jobErrorf(CodeQueueFull, "%d jobs are waiting; retry later", cap(q.queue))
+		return ocr.Job{}, jobErrorf(ocr.CodeQueueFull, "%d jobs are waiting; retry later", cap(q.queue))
 	}
 	q.byID[e.job.JobID] = e
 	if req.ClientToken != "" {
@@ -120,12 +122,12 @@ func (q *jobQueue) submit(req SubmitRequest) (Job, error) {
 	return e.job, nil
 }
 
-func (q *jobQueue) get(jobID string) (Job, error) {
+func (q *jobQueue) get(jobID string) (ocr.Job, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	e, ok := q.byID[jobID]
 	if !ok || q.expired(e, q.now()) {
-		return Job{}, jobErrorf(CodeNotFound, "no job %q: unknown, expired or lost in a restart of the engine", jobID)
+		return ocr.Job{}, jobErrorf(ocr.CodeNotFound, "no job %q: unknown, expired or lost in a restart of the engine", jobID)
 	}
 	return e.job, nil
 }
@@ -163,24 +165,24 @@ func (q *jobQueue) runner() {
 
 func (q *jobQueue) run(e *entry) {
 	q.mu.Lock()
-	e.job.Status = StatusRunning
+	e.job.Status = ocr.StatusRunning
 	q.mu.Unlock()
 
 	start := time.Now()
 	pages, err := q.process(q.ctx, e.req)
 	if q.ctx.Err() != nil {
 		// Shutting down: the job is lost like every other one; no callback.
-		q.finish(e, nil, jobErrorf(CodeInternal, "the engine stopped"))
+		q.finish(e, nil, jobErrorf(ocr.CodeInternal, "the engine stopped"))
 		return
 	}
-	var jerr *JobError
+	var jerr *ocr.JobError
 	switch {
 	case err == nil:
-	case errors.As(err, &jerr) && jerr.Code != CodeInternal:
+	case errors.As(err, &jerr) && jerr.Code != ocr.CodeInternal:
 		q.log.Info("ocr: job failed", "job_id", e.job.JobID, "code", jerr.Code, "error", err)
 	default:
 		q.log.Error("ocr: job failed", "job_id", e.job.JobID, "error", err)
-		jerr = jobErrorf(CodeInternal, "internal error")
+		jerr = jobErrorf(ocr.CodeInternal, "internal error")
 	}
 	job := q.finish(e, pages, jerr)
 	q.log.Debug("ocr: job finished", "job_id", job.JobID, "status", job.Status, "pages", len(pages), "duration", time.Since(start))
@@ -189,13 +191,13 @@ func (q *jobQueue) run(e *entry) {
 	}
 }
 
-func (q *jobQueue) finish(e *entry, pages []Page, jerr *JobError) Job {
+func (q *jobQueue) finish(e *entry, pages []ocr.Page, jerr *ocr.JobError) ocr.Job {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if jerr != nil {
-		e.job.Status, e.job.Error = StatusFailed, jerr
+		e.job.Status, e.job.Error = ocr.StatusFailed, jerr
 	} else {
-		e.job.Status, e.job.Pages = StatusSucceeded, pages
+		e.job.Status, e.job.Pages = ocr.StatusSucceeded, pages
 	}
 	e.finished = q.now()
 	return e.job

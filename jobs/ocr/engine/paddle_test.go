@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"context"
@@ -18,6 +18,8 @@ import (
 	"time"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // paddleSimulator plays a PaddleOCR/PaddleX serving deployment, which cannot
@@ -168,7 +170,7 @@ func TestPaddleEngineSubmitCallback(t *testing.T) {
 
 	// Paddle unavailable twice: the job waits it out.
 	paddle.failNext(http.StatusServiceUnavailable, http.StatusInternalServerError)
-	req := SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", ClientToken: "task-9", CallbackURL: receiver.URL}
+	req := ocr.SubmitRequest{DocumentURL: docs.URL + "/doc/r.pdf", ClientToken: "task-9", CallbackURL: receiver.URL}
 	job, err := engine.Submit(ctx, req)
 	if err != nil {
 		t.Fatal(err)
@@ -178,24 +180,24 @@ func TestPaddleEngineSubmitCallback(t *testing.T) {
 	}
 
 	cb := receiver.next(t)
-	if cb.header.Get(HeaderInternalAPIKey) != testKey || cb.header.Get("webhook-id") != job.JobID {
+	if cb.header.Get(ocr.HeaderInternalAPIKey) != testKey || cb.header.Get("webhook-id") != job.JobID {
 		t.Errorf("headers %v", cb.header)
 	}
 	wh, _ := standardwebhooks.NewWebhook(testSecret)
 	if err := wh.Verify(cb.body, cb.header); err != nil {
 		t.Errorf("signature: %v", err)
 	}
-	if cb.job.Status != StatusSucceeded || len(cb.job.Pages) != doc.reg.Pages {
+	if cb.job.Status != ocr.StatusSucceeded || len(cb.job.Pages) != doc.reg.Pages {
 		t.Fatalf("job = %+v", cb.job)
 	}
-	text := Normalize(FullText(cb.job.Pages))
+	text := ocr.Normalize(ocr.FullText(cb.job.Pages))
 	for _, want := range []string{facts.uniqueNo, "소유자 " + facts.owner, "채권최고액 " + facts.amount} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q", want)
 		}
 	}
 	p := cb.job.Pages[0]
-	if p.Page != 1 || p.Source != SourceOCR || p.Confidence != 0.98 || len(p.Lines) == 0 || p.Lines[0].Confidence != 0.98 {
+	if p.Page != 1 || p.Source != ocr.SourceOCR || p.Confidence != 0.98 || len(p.Lines) == 0 || p.Lines[0].Confidence != 0.98 {
 		t.Errorf("page 1: %d %q %v, %d lines", p.Page, p.Source, p.Confidence, len(p.Lines))
 	}
 	if paddle.callCount() != 3 {
@@ -205,10 +207,10 @@ func TestPaddleEngineSubmitCallback(t *testing.T) {
 		t.Errorf("delivery %+v", o)
 	}
 	got, err := engine.Get(ctx, job.JobID)
-	if err != nil || got.Status != StatusSucceeded {
+	if err != nil || got.Status != ocr.StatusSucceeded {
 		t.Errorf("Get: %+v, %v", got, err)
 	}
-	if _, err := engine.Get(ctx, "unknown"); !errors.Is(err, ErrJobNotFound) {
+	if _, err := engine.Get(ctx, "unknown"); !errors.Is(err, ocr.ErrJobNotFound) {
 		t.Errorf("Get unknown: %v", err)
 	}
 }
@@ -225,11 +227,11 @@ func TestPaddleEngineJobFailures(t *testing.T) {
 
 	want := map[string]string{}
 	for _, tc := range []struct{ path, code string }{
-		{"/doc/gone.pdf", CodeDocumentUnavailable},
-		{"/doc/page.html", CodeUnreadable},
-		{"/doc/long.pdf", CodeTooManyPages}, // 4 pages; Paddle would return 2
+		{"/doc/gone.pdf", ocr.CodeDocumentUnavailable},
+		{"/doc/page.html", ocr.CodeUnreadable},
+		{"/doc/long.pdf", ocr.CodeTooManyPages}, // 4 pages; Paddle would return 2
 	} {
-		job, err := engine.Submit(context.Background(), SubmitRequest{DocumentURL: docs.URL + tc.path, CallbackURL: receiver.URL})
+		job, err := engine.Submit(context.Background(), ocr.SubmitRequest{DocumentURL: docs.URL + tc.path, CallbackURL: receiver.URL})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +239,7 @@ func TestPaddleEngineJobFailures(t *testing.T) {
 	}
 	for range want {
 		cb := receiver.next(t)
-		if cb.job.Status != StatusFailed || cb.job.Error == nil || cb.job.Error.Code != want[cb.job.JobID] {
+		if cb.job.Status != ocr.StatusFailed || cb.job.Error == nil || cb.job.Error.Code != want[cb.job.JobID] {
 			t.Errorf("job = %+v, want FAILED %s", cb.job, want[cb.job.JobID])
 		}
 	}
@@ -254,28 +256,28 @@ func TestPaddleEngineParse(t *testing.T) {
 	ctx := context.Background()
 
 	pages, err := engine.Parse(ctx, short.pdf, nil)
-	if err != nil || len(pages) != 1 || !strings.Contains(Normalize(pages[0].Text), "고유번호 "+short.reg.FormattedUniqueNo()) {
+	if err != nil || len(pages) != 1 || !strings.Contains(ocr.Normalize(pages[0].Text), "고유번호 "+short.reg.FormattedUniqueNo()) {
 		t.Fatalf("Parse: %+v, %v", pages, err)
 	}
-	if _, err := engine.Parse(ctx, document(t, nestLong, false).pdf, nil); !errors.Is(err, ErrTooManyPages) {
+	if _, err := engine.Parse(ctx, document(t, nestLong, false).pdf, nil); !errors.Is(err, ocr.ErrTooManyPages) {
 		t.Errorf("Parse of 4 pages: %v, want ErrTooManyPages", err)
 	}
-	if _, err := engine.Parse(ctx, []byte("GIF89a"), nil); !errors.Is(err, ErrUnreadable) {
+	if _, err := engine.Parse(ctx, []byte("GIF89a"), nil); !errors.Is(err, ocr.ErrUnreadable) {
 		t.Errorf("Parse of a GIF: %v, want ErrUnreadable", err)
 	}
 
 	paddle.failNext(http.StatusInternalServerError)
 	_, err = engine.Parse(ctx, short.pdf, nil)
-	if !Transient(err) || !strings.Contains(err.Error(), "log-") {
-		t.Errorf("Parse with Paddle failing: %v (transient %v), want transient with the log id", err, Transient(err))
+	if !ocr.Transient(err) || !strings.Contains(err.Error(), "log-") {
+		t.Errorf("Parse with Paddle failing: %v (transient %v), want transient with the log id", err, ocr.Transient(err))
 	}
 	paddle.failNext(http.StatusUnprocessableEntity)
-	if _, err = engine.Parse(ctx, short.pdf, nil); !errors.Is(err, ErrUnreadable) || Transient(err) {
+	if _, err = engine.Parse(ctx, short.pdf, nil); !errors.Is(err, ocr.ErrUnreadable) || ocr.Transient(err) {
 		t.Errorf("Parse refused by Paddle: %v, want ErrUnreadable", err)
 	}
 
 	down, _ := setupPaddle(t, PaddleOptions{BaseURL: "http://127.0.0.1:1"})
-	if _, err := down.Parse(ctx, short.pdf, nil); !Transient(err) {
+	if _, err := down.Parse(ctx, short.pdf, nil); !ocr.Transient(err) {
 		t.Errorf("Parse with Paddle down: %v, want transient", err)
 	}
 }

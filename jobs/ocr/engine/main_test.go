@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocr/degrade"
 )
 
@@ -118,7 +119,7 @@ func newDocServer(t *testing.T, docs map[string][]byte) *docServer {
 type callback struct {
 	header http.Header
 	body   []byte
-	job    Job
+	job    ocr.Job
 }
 
 // callbackReceiver plays our service's callback endpoint; status decides the

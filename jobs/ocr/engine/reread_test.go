@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocr/degrade"
 )
 
@@ -384,7 +385,7 @@ func TestSpliceReading(t *testing.T) {
 	// first's where they replaced them: the same lines, their boxes and
 	// confidences.
 	p := tesseractPage(gotTxt, gotTSV)
-	want := []Line{{Text: "【갑 구】", Confidence: 0.9}, {Text: "고유번호      1146-2010-012345", Confidence: 0.907}, {Text: "이하여백", Confidence: 0.5}}
+	want := []ocr.Line{{Text: "【갑 구】", Confidence: 0.9}, {Text: "고유번호      1146-2010-012345", Confidence: 0.907}, {Text: "이하여백", Confidence: 0.5}}
 	if !slices.Equal(p.Lines, want) {
 		t.Errorf("lines = %+v, want %+v", p.Lines, want)
 	}
@@ -443,8 +444,8 @@ func TestRereadSuspects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		text := FullText(pages)
-		got[i] = result{suspectWords(text), degrade.CER(text, FullText(truth))}
+		text := ocr.FullText(pages)
+		got[i] = result{suspectWords(text), degrade.CER(text, ocr.FullText(truth))}
 	}
 	t.Logf("specks 1.7%%: suspect words %d, CER %.2f%% read once; %d, %.2f%% with the suspect lines read again",
 		got[0].suspect, 100*got[0].cer, got[1].suspect, 100*got[1].cer)
@@ -482,10 +483,10 @@ func TestRereadSuspects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			words := strings.Fields(FullText(read))
+			words := strings.Fields(ocr.FullText(read))
 			for _, w := range []string{"DMC", "SK", "VIEW"} {
 				if !slices.Contains(words, w) {
-					t.Errorf("%q was not read as a word: %q", w, linesWith(FullText(read), "아파트", "VIEW", "SK"))
+					t.Errorf("%q was not read as a word: %q", w, linesWith(ocr.FullText(read), "아파트", "VIEW", "SK"))
 				}
 			}
 		})
@@ -536,7 +537,7 @@ func TestRereadFailureKeepsFirstReading(t *testing.T) {
 		if err != nil {
 			t.Fatalf("one reading %v: %v", one, err)
 		}
-		texts = append(texts, FullText(pages))
+		texts = append(texts, ocr.FullText(pages))
 	}
 	if _, err := os.Stat(called); err != nil {
 		t.Fatal("the second run was never tried")

@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocr/pageimage"
 )
 
@@ -49,7 +50,7 @@ const recoveredConfidence = 0.5
 // to recoveredConfidence. p's lines pair with the TSV's as tesseractPage
 // pairs them; when they do not, every line already has the page's
 // confidence, and nothing is changed.
-func markRecovered(p *Page, tsv []byte) {
+func markRecovered(p *ocr.Page, tsv []byte) {
 	lines := tsvLineWords(tsvWords(tsv))
 	if len(lines) != len(p.Lines) {
 		return

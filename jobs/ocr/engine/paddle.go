@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/retry"
 )
 
@@ -54,10 +55,10 @@ type PaddleOptions struct {
 }
 
 // PaddleEngine adapts a PaddleOCR/PaddleX OCR serving deployment, which has
-// a synchronous API only, to the Engine contract: Submit returns at once and
-// the job runs in the background (fetch the document, POST it to Paddle),
-// then its callback is delivered exactly as the built-in engine delivers
-// them. Jobs live in memory, as with Server. Languages are ignored: the
+// a synchronous API only, to the engine contract (ocr.Engine): Submit
+// returns at once and the job runs in the background (fetch the document,
+// POST it to Paddle), then its callback is delivered exactly as the
+// built-in engine delivers them. Jobs live in memory, as with Server. Languages are ignored: the
 // deployment's recognition model decides (Korean needs
 // korean_PP-OCRv5_mobile_rec).
 type PaddleEngine struct {
@@ -69,7 +70,7 @@ type PaddleEngine struct {
 	closeOnce sync.Once
 }
 
-var _ Engine = (*PaddleEngine)(nil)
+var _ ocr.Engine = (*PaddleEngine)(nil)
 
 // NewPaddleEngine validates opts and starts the job runners; Close stops
 // them.
@@ -121,22 +122,22 @@ func (p *PaddleEngine) Close() error {
 }
 
 // Submit queues a job; see Server.Submit.
-func (p *PaddleEngine) Submit(ctx context.Context, req SubmitRequest) (Job, error) {
+func (p *PaddleEngine) Submit(ctx context.Context, req ocr.SubmitRequest) (ocr.Job, error) {
 	if err := validateSubmit(req); err != nil {
-		return Job{}, err
+		return ocr.Job{}, err
 	}
 	return p.jobs.submit(req)
 }
 
 // Get returns a job; see Server.Get.
-func (p *PaddleEngine) Get(ctx context.Context, jobID string) (Job, error) {
+func (p *PaddleEngine) Get(ctx context.Context, jobID string) (ocr.Job, error) {
 	return p.jobs.get(jobID)
 }
 
 // Parse sends pdf to Paddle and waits for the answer. A document of more
-// than MaxPages pages fails with ErrTooManyPages; a Paddle that is down or
-// answers 5xx gives an error for which Transient is true.
-func (p *PaddleEngine) Parse(ctx context.Context, pdf []byte, languages []string) ([]Page, error) {
+// than MaxPages pages fails with ocr.ErrTooManyPages; a Paddle that is down or
+// answers 5xx gives an error for which ocr.Transient is true.
+func (p *PaddleEngine) Parse(ctx context.Context, pdf []byte, languages []string) ([]ocr.Page, error) {
 	if err := p.check(ctx, pdf); err != nil {
 		return nil, err
 	}
@@ -145,7 +146,7 @@ func (p *PaddleEngine) Parse(ctx context.Context, pdf []byte, languages []string
 
 // process is a job: fetch, check, recognise; a transient Paddle failure is
 // tried twice more, waiting as the fetcher does between tries.
-func (p *PaddleEngine) process(ctx context.Context, req SubmitRequest) ([]Page, error) {
+func (p *PaddleEngine) process(ctx context.Context, req ocr.SubmitRequest) ([]ocr.Page, error) {
 	pdf, err := p.fetcher.fetch(ctx, req.DocumentURL)
 	if err != nil {
 		return nil, err
@@ -155,7 +156,7 @@ func (p *PaddleEngine) process(ctx context.Context, req SubmitRequest) ([]Page, 
 	}
 	for attempt := 1; ; attempt++ {
 		pages, err := p.recognize(ctx, pdf)
-		if err == nil || !Transient(err) || attempt == 3 || ctx.Err() != nil {
+		if err == nil || !ocr.Transient(err) || attempt == 3 || ctx.Err() != nil {
 			return pages, err
 		}
 		p.opts.Logger.Info("ocr: paddle unavailable, will retry", "attempt", attempt, "error", err)
@@ -172,10 +173,10 @@ func (p *PaddleEngine) process(ctx context.Context, req SubmitRequest) ([]Page, 
 // check rejects what Paddle cannot or would only partly read.
 func (p *PaddleEngine) check(ctx context.Context, pdf []byte) error {
 	if !isPDF(pdf) {
-		return jobErrorf(CodeUnreadable, "not a PDF (no %%PDF- header)")
+		return jobErrorf(ocr.CodeUnreadable, "not a PDF (no %%PDF- header)")
 	}
 	if int64(len(pdf)) > p.opts.MaxDocumentBytes {
-		return jobErrorf(CodeUnreadable, "the document is larger than %d bytes", p.opts.MaxDocumentBytes)
+		return jobErrorf(ocr.CodeUnreadable, "the document is larger than %d bytes", p.opts.MaxDocumentBytes)
 	}
 	if p.pdfinfo == "" {
 		return nil
@@ -195,7 +196,7 @@ func (p *PaddleEngine) check(ctx context.Context, pdf []byte) error {
 		return err
 	}
 	if n > p.opts.MaxPages {
-		return jobErrorf(CodeTooManyPages, "the document has %d pages; the Paddle deployment reads %d", n, p.opts.MaxPages)
+		return jobErrorf(ocr.CodeTooManyPages, "the document has %d pages; the Paddle deployment reads %d", n, p.opts.MaxPages)
 	}
 	return nil
 }
@@ -222,10 +223,15 @@ type paddleResponse struct {
 	} `json:"result"`
 }
 
+// maxPaddleResponseBytes bounds a Paddle answer: four times what the
+// contract's client reads of an engine's (64 MiB), as with visualisation on
+// Paddle returns an image per page as well.
+const maxPaddleResponseBytes = 4 * (64 << 20)
+
 // recognize calls Paddle. Paddle's 4xx (errorCode 4xx: the file could not be
-// decoded) is UNREADABLE; 5xx and network errors are *HTTPError / transport
-// errors for which Transient is true.
-func (p *PaddleEngine) recognize(ctx context.Context, pdf []byte) ([]Page, error) {
+// decoded) is UNREADABLE; 5xx and network errors are *ocr.HTTPError / transport
+// errors for which ocr.Transient is true.
+func (p *PaddleEngine) recognize(ctx context.Context, pdf []byte) ([]ocr.Page, error) {
 	body, err := json.Marshal(paddleRequest{File: base64.StdEncoding.EncodeToString(pdf), FileType: 0})
 	if err != nil {
 		return nil, fmt.Errorf("ocr: encode paddle request: %w", err)
@@ -240,8 +246,7 @@ func (p *PaddleEngine) recognize(ctx context.Context, pdf []byte) ([]Page, error
 		return nil, fmt.Errorf("ocr: paddle: %w", err)
 	}
 	defer resp.Body.Close()
-	// With visualisation on, Paddle returns an image per page as well.
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 4*maxResponseBytes))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxPaddleResponseBytes))
 	if err != nil {
 		return nil, fmt.Errorf("ocr: paddle: read answer: %w", err)
 	}
@@ -253,22 +258,22 @@ func (p *PaddleEngine) recognize(ctx context.Context, pdf []byte) ([]Page, error
 			msg = lastLine(data)
 		}
 		if resp.StatusCode >= 400 && resp.StatusCode < 500 && !retry.TransientStatus(resp.StatusCode) {
-			return nil, jobErrorf(CodeUnreadable, "paddle answered %d (log id %s): %s", resp.StatusCode, pr.LogID, msg)
+			return nil, jobErrorf(ocr.CodeUnreadable, "paddle answered %d (log id %s): %s", resp.StatusCode, pr.LogID, msg)
 		}
 		status := resp.StatusCode
 		if status == http.StatusOK {
 			status = http.StatusBadGateway // errorCode set on a 200: Paddle failed
 		}
-		return nil, &HTTPError{StatusCode: status, Message: fmt.Sprintf("paddle (log id %s): %s", pr.LogID, msg),
-			RetryAfter: ParseRetryAfter(resp.Header.Get("Retry-After"))}
+		return nil, &ocr.HTTPError{StatusCode: status, Message: fmt.Sprintf("paddle (log id %s): %s", pr.LogID, msg),
+			RetryAfter: ocr.ParseRetryAfter(resp.Header.Get("Retry-After"))}
 	}
 	if jsonErr != nil || pr.Result == nil {
 		return nil, fmt.Errorf("ocr: paddle: malformed answer: %v", errors.Join(jsonErr, errors.New("no result")))
 	}
-	pages := make([]Page, 0, len(pr.Result.OCRResults))
+	pages := make([]ocr.Page, 0, len(pr.Result.OCRResults))
 	empty := true
 	for i, r := range pr.Result.OCRResults {
-		pg := Page{Page: i + 1, Source: SourceOCR, Lines: []Line{}}
+		pg := ocr.Page{Page: i + 1, Source: ocr.SourceOCR, Lines: []ocr.Line{}}
 		var texts []string
 		var sum float64
 		for j, text := range r.PrunedResult.RecTexts {
@@ -280,7 +285,7 @@ func (p *PaddleEngine) recognize(ctx context.Context, pdf []byte) ([]Page, error
 			if j < len(r.PrunedResult.RecScores) {
 				score = r.PrunedResult.RecScores[j]
 			}
-			pg.Lines = append(pg.Lines, Line{Text: text, Confidence: round3(score)})
+			pg.Lines = append(pg.Lines, ocr.Line{Text: text, Confidence: round3(score)})
 			texts = append(texts, text)
 			sum += score
 		}
@@ -292,7 +297,7 @@ func (p *PaddleEngine) recognize(ctx context.Context, pdf []byte) ([]Page, error
 		pages = append(pages, pg)
 	}
 	if empty {
-		return nil, jobErrorf(CodeUnreadable, "no text recognisable on any of the %d pages", len(pages))
+		return nil, jobErrorf(ocr.CodeUnreadable, "no text recognisable on any of the %d pages", len(pages))
 	}
 	if p.pdfinfo == "" && len(pages) == p.opts.MaxPages {
 		p.opts.Logger.Warn("ocr: paddle read exactly MaxPages pages; the document may have been truncated", "pages", len(pages))

@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/retry"
 )
 
@@ -52,7 +53,7 @@ type callbackSender struct {
 func newCallbackSender(client *http.Client, key, secret string, initial time.Duration, log *slog.Logger) (*callbackSender, error) {
 	var signer *standardwebhooks.Webhook
 	if secret != "" {
-		if err := CheckSigningSecret(secret); err != nil {
+		if err := ocr.CheckSigningSecret(secret); err != nil {
 			return nil, err
 		}
 		var err error
@@ -70,7 +71,7 @@ func newCallbackSender(client *http.Client, key, secret string, initial time.Dur
 
 // send delivers job to url in the background. It does nothing once the
 // sender is closed.
-func (c *callbackSender) send(url string, job Job, traceParent string) {
+func (c *callbackSender) send(url string, job ocr.Job, traceParent string) {
 	body, err := json.Marshal(job)
 	if err != nil { // a Job always marshals
 		c.log.Error("ocr: encode callback", "job_id", job.JobID, "error", err)
@@ -144,7 +145,7 @@ func (c *callbackSender) post(url, jobID string, body []byte, traceParent string
 		req.Header.Set("traceparent", traceParent)
 	}
 	if c.key != "" {
-		req.Header.Set(HeaderInternalAPIKey, c.key)
+		req.Header.Set(ocr.HeaderInternalAPIKey, c.key)
 	}
 	if c.signer != nil {
 		// Signed at each attempt: a retry ten minutes later must still pass
@@ -168,7 +169,7 @@ func (c *callbackSender) post(url, jobID string, body []byte, traceParent string
 	case s >= 200 && s < 300:
 		return false, 0, nil
 	case retry.TransientStatus(s):
-		return true, ParseRetryAfter(resp.Header.Get("Retry-After")), fmt.Errorf("ocr: callback answered %s", resp.Status)
+		return true, ocr.ParseRetryAfter(resp.Header.Get("Retry-After")), fmt.Errorf("ocr: callback answered %s", resp.Status)
 	case s >= 400:
 		return false, 0, fmt.Errorf("ocr: callback answered %s", resp.Status)
 	default: // 1xx, 3xx: a misrouted receiver may come back

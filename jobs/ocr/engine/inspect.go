@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"context"
@@ -7,18 +7,19 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocr/pageimage"
 )
 
 // InspectPDF checks that pdf is a PDF poppler can open and returns its page
 // count. A document that is not a PDF, needs a password to open, is damaged
-// or has no pages fails with a *JobError matching ErrUnreadable whose
+// or has no pages fails with a *ocr.JobError matching ocr.ErrUnreadable whose
 // message says which. A PDF that opens without a password but restricts
 // copying (as registry office prints often do) is accepted: its pages can
 // still be rendered and read.
 func InspectPDF(ctx context.Context, pdf []byte) (int, error) {
 	if !isPDF(pdf) {
-		return 0, jobErrorf(CodeUnreadable, "not a PDF (no %%PDF- header)")
+		return 0, jobErrorf(ocr.CodeUnreadable, "not a PDF (no %%PDF- header)")
 	}
 	t, err := installedTools()
 	if err != nil {
@@ -38,7 +39,7 @@ func InspectPDF(ctx context.Context, pdf []byte) (int, error) {
 		return 0, err
 	}
 	if n == 0 {
-		return 0, jobErrorf(CodeUnreadable, "the PDF has no pages")
+		return 0, jobErrorf(ocr.CodeUnreadable, "the PDF has no pages")
 	}
 	// Pages no registry is printed on are refused here, not when they are
 	// read: smaller than an inch on a side, or too large to render even at
@@ -52,7 +53,7 @@ func InspectPDF(ctx context.Context, pdf []byte) (int, error) {
 				continue
 			}
 			if w < minPagePoints || h < minPagePoints || w*h/(72*72) > pageimage.MaxPGMPixels {
-				return 0, jobErrorf(CodeUnreadable, "page %d is %.0f × %.0f pt: no registry page is that size (at least %d pt, an inch, on a side)", i+1, w, h, minPagePoints)
+				return 0, jobErrorf(ocr.CodeUnreadable, "page %d is %.0f × %.0f pt: no registry page is that size (at least %d pt, an inch, on a side)", i+1, w, h, minPagePoints)
 			}
 		}
 	}

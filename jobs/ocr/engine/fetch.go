@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/retry"
 )
 
@@ -27,7 +28,7 @@ type fetcher struct {
 	timeout  time.Duration // per attempt
 }
 
-// fetch returns the document at rawURL. Failures are *JobError:
+// fetch returns the document at rawURL. Failures are *ocr.JobError:
 // DOCUMENT_UNAVAILABLE when the server refuses (4xx) or stays unreachable,
 // UNREADABLE when the body is too large; or ctx.Err().
 func (f *fetcher) fetch(ctx context.Context, rawURL string) ([]byte, error) {
@@ -52,11 +53,11 @@ func (f *fetcher) fetch(ctx context.Context, rawURL string) ([]byte, error) {
 		case <-t.C:
 		}
 	}
-	var je *JobError
+	var je *ocr.JobError
 	if errors.As(last, &je) {
 		return nil, je
 	}
-	return nil, jobErrorf(CodeDocumentUnavailable, "fetch document: %v", last)
+	return nil, jobErrorf(ocr.CodeDocumentUnavailable, "fetch document: %v", last)
 }
 
 // fetchOnce makes one attempt; retry says whether another may succeed.
@@ -65,7 +66,7 @@ func (f *fetcher) fetchOnce(ctx context.Context, rawURL string) (body []byte, ag
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
-		return nil, false, jobErrorf(CodeDocumentUnavailable, "fetch document: %v", err)
+		return nil, false, jobErrorf(ocr.CodeDocumentUnavailable, "fetch document: %v", err)
 	}
 	resp, err := f.client.Do(req)
 	if err != nil {
@@ -77,17 +78,17 @@ func (f *fetcher) fetchOnce(ctx context.Context, rawURL string) (body []byte, ag
 		return nil, true, fmt.Errorf("document server answered %s", resp.Status)
 	case resp.StatusCode != http.StatusOK:
 		// A presigned URL that expired or was never valid: 403 from S3.
-		return nil, false, jobErrorf(CodeDocumentUnavailable, "document server answered %s", resp.Status)
+		return nil, false, jobErrorf(ocr.CodeDocumentUnavailable, "document server answered %s", resp.Status)
 	}
 	if resp.ContentLength > f.maxBytes {
-		return nil, false, jobErrorf(CodeUnreadable, "the document is larger than %d bytes", f.maxBytes)
+		return nil, false, jobErrorf(ocr.CodeUnreadable, "the document is larger than %d bytes", f.maxBytes)
 	}
 	body, err = io.ReadAll(io.LimitReader(resp.Body, f.maxBytes+1))
 	if err != nil {
 		return nil, true, fmt.Errorf("read document: %w", redactURL(err))
 	}
 	if int64(len(body)) > f.maxBytes {
-		return nil, false, jobErrorf(CodeUnreadable, "the document is larger than %d bytes", f.maxBytes)
+		return nil, false, jobErrorf(ocr.CodeUnreadable, "the document is larger than %d bytes", f.maxBytes)
 	}
 	return body, false, nil
 }
@@ -108,11 +109,11 @@ func redactURL(err error) error {
 // checkURL validates a URL a request names: absolute http or https.
 func checkURL(field, raw string) error {
 	if len(raw) > 8<<10 {
-		return jobErrorf(CodeBadRequest, "%s is longer than 8 KiB", field)
+		return jobErrorf(ocr.CodeBadRequest, "%s is longer than 8 KiB", field)
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return jobErrorf(CodeBadRequest, "%s must be an absolute http or https URL", field)
+		return jobErrorf(ocr.CodeBadRequest, "%s must be an absolute http or https URL", field)
 	}
 	return nil
 }

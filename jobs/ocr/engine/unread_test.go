@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocr/degrade"
 	"github.com/dungji/dungji/jobs/ocr/pageimage"
 )
@@ -72,7 +73,7 @@ func TestInsertLines(t *testing.T) {
 		t.Errorf("txt = %q, want %q", gotTxt, want)
 	}
 	p := tesseractPage(gotTxt, gotTSV)
-	want := []Line{{Text: "【갑 구】", Confidence: 0.9}, {Text: "2      소유권이전", Confidence: 0.92}, {Text: "제30095호", Confidence: 0.8},
+	want := []ocr.Line{{Text: "【갑 구】", Confidence: 0.9}, {Text: "2      소유권이전", Confidence: 0.92}, {Text: "제30095호", Confidence: 0.8},
 		{Text: "거래가액", Confidence: 0.6}, {Text: "이하여백", Confidence: 0.5}}
 	if !slices.Equal(p.Lines, want) {
 		t.Errorf("lines = %+v, want %+v", p.Lines, want)

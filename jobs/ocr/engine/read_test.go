@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"github.com/go-pdf/fpdf"
 
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocr/degrade"
 )
 
@@ -83,12 +84,12 @@ func TestReadPDFTextLayer(t *testing.T) {
 		t.Fatalf("%d pages, want %d", len(pages), doc.reg.Pages)
 	}
 	for i, p := range pages {
-		if p.Page != i+1 || p.Confidence != 1 || p.Source != SourceTextLayer || len(p.Lines) == 0 {
+		if p.Page != i+1 || p.Confidence != 1 || p.Source != ocr.SourceTextLayer || len(p.Lines) == 0 {
 			t.Errorf("page %d: number %d, confidence %v, source %q, %d lines", i+1, p.Page, p.Confidence, p.Source, len(p.Lines))
 		}
 	}
 
-	text := Normalize(FullText(pages))
+	text := ocr.Normalize(ocr.FullText(pages))
 	for _, want := range []string{
 		"고유번호 " + facts.uniqueNo,
 		"【갑구】 (소유권에 관한 사항)",
@@ -119,11 +120,11 @@ func TestReadPDFImageOnly(t *testing.T) {
 		t.Fatalf("%d pages, want 1", len(pages))
 	}
 	p := pages[0]
-	if p.Source != SourceOCR || p.Confidence < 0.5 || p.Confidence > 1 || len(p.Lines) < 20 {
+	if p.Source != ocr.SourceOCR || p.Confidence < 0.5 || p.Confidence > 1 || len(p.Lines) < 20 {
 		t.Errorf("source %q, confidence %v, %d lines", p.Source, p.Confidence, len(p.Lines))
 	}
 
-	text := Normalize(p.Text)
+	text := ocr.Normalize(p.Text)
 	for _, want := range []string{"고유번호 " + facts.uniqueNo, "소유자 " + facts.owner} {
 		if !strings.Contains(text, want) {
 			t.Errorf("OCR text lacks %q:\n%s", want, p.Text)
@@ -194,7 +195,7 @@ func TestReadPDFUnreadable(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := ReadPDF(context.Background(), tc.pdf, nil)
-			if !errors.Is(err, ErrUnreadable) {
+			if !errors.Is(err, ocr.ErrUnreadable) {
 				t.Fatalf("err = %v, want UNREADABLE", err)
 			}
 			if !strings.Contains(err.Error(), tc.want) {
@@ -266,7 +267,7 @@ func TestReadPDFRemovesTemporaryFiles(t *testing.T) {
 	if _, err := ReadPDF(context.Background(), document(t, nestOnePage, false).pdf, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadPDF(context.Background(), []byte("%PDF-1.4 garbage"), nil); !errors.Is(err, ErrUnreadable) {
+	if _, err := ReadPDF(context.Background(), []byte("%PDF-1.4 garbage"), nil); !errors.Is(err, ocr.ErrUnreadable) {
 		t.Fatalf("err = %v, want UNREADABLE", err)
 	}
 	entries, err := os.ReadDir(tmp)
@@ -358,7 +359,7 @@ func TestTesseractPage(t *testing.T) {
 	txt := "고유번호      1146-2010-012345\n소유자 강미경\n\n이하여백\n\f"
 
 	p := tesseractPage([]byte(txt), []byte(tsv))
-	want := []Line{{Text: "고유번호      1146-2010-012345", Confidence: 0.85}, {Text: "소유자 강미경", Confidence: 0.675}, {Text: "이하여백", Confidence: 0.5}}
+	want := []ocr.Line{{Text: "고유번호      1146-2010-012345", Confidence: 0.85}, {Text: "소유자 강미경", Confidence: 0.675}, {Text: "이하여백", Confidence: 0.5}}
 	if len(p.Lines) != len(want) {
 		t.Fatalf("lines = %+v, want %+v", p.Lines, want)
 	}
@@ -367,13 +368,13 @@ func TestTesseractPage(t *testing.T) {
 			t.Errorf("line %d = %+v, want %+v", i, p.Lines[i], want[i])
 		}
 	}
-	if p.Text != "고유번호      1146-2010-012345\n소유자 강미경\n\n이하여백" || p.Confidence != 0.7 || p.Source != SourceOCR {
+	if p.Text != "고유번호      1146-2010-012345\n소유자 강미경\n\n이하여백" || p.Confidence != 0.7 || p.Source != ocr.SourceOCR {
 		t.Errorf("page = %q, confidence %v, source %q", p.Text, p.Confidence, p.Source)
 	}
 
 	// Renderings that disagree: the lines get the page's confidence.
 	p = tesseractPage([]byte("one line\ntwo lines\nthree\nfour\n"), []byte(tsv))
-	if len(p.Lines) != 4 || p.Lines[3] != (Line{Text: "four", Confidence: 0.7}) {
+	if len(p.Lines) != 4 || p.Lines[3] != (ocr.Line{Text: "four", Confidence: 0.7}) {
 		t.Errorf("lines = %+v", p.Lines)
 	}
 
@@ -420,7 +421,7 @@ func TestNormalize(t *testing.T) {
 		{"", ""},
 		{" \n\t ", ""},
 	} {
-		if got := Normalize(tc.in); got != tc.want {
+		if got := ocr.Normalize(tc.in); got != tc.want {
 			t.Errorf("Normalize(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -428,11 +429,11 @@ func TestNormalize(t *testing.T) {
 
 func TestFullText(t *testing.T) {
 	t.Parallel()
-	got := FullText([]Page{{Page: 1, Text: "one\n\n"}, {Page: 2, Text: "two\f"}, {Page: 3, Text: ""}})
+	got := ocr.FullText([]ocr.Page{{Page: 1, Text: "one\n\n"}, {Page: 2, Text: "two\f"}, {Page: 3, Text: ""}})
 	if got != "one\n\ftwo\n\f" {
 		t.Errorf("FullText = %q", got)
 	}
-	if FullText(nil) != "" {
+	if ocr.FullText(nil) != "" {
 		t.Error("FullText(nil) is not empty")
 	}
 }
@@ -480,7 +481,7 @@ func TestInspectPDFPageSizes(t *testing.T) {
 		switch {
 		case tc.ok && (err != nil || n != 1):
 			t.Errorf("[%s]: %d, %v; want 1 page", tc.media, n, err)
-		case !tc.ok && !errors.Is(err, ErrUnreadable):
+		case !tc.ok && !errors.Is(err, ocr.ErrUnreadable):
 			t.Errorf("[%s]: %d, %v; want UNREADABLE", tc.media, n, err)
 		case !tc.ok && !strings.Contains(err.Error(), "no registry page is that size"):
 			t.Errorf("[%s]: %v; want it to say the size", tc.media, err)
@@ -537,14 +538,14 @@ func TestPlaceLines(t *testing.T) {
 		{text: "|", box: box(45, 50)}, // a mark the txt rendering left out
 		{text: "1 소 유 권 보 존", box: box(60, 90)},
 	}
-	p := Page{Lines: []Line{{Text: "갑구"}, {Text: "1 소유권보존"}}}
+	p := ocr.Page{Lines: []ocr.Line{{Text: "갑구"}, {Text: "1 소유권보존"}}}
 	if !placeLines(&p, tsv) {
 		t.Fatal("not placed")
 	}
 	if p.Lines[0].Top != 10 || p.Lines[0].Bottom != 40 || p.Lines[1].Top != 60 || p.Lines[1].Bottom != 90 {
 		t.Errorf("lines %+v", p.Lines)
 	}
-	p = Page{Lines: []Line{{Text: "갑구"}, {Text: "not in the TSV"}}}
+	p = ocr.Page{Lines: []ocr.Line{{Text: "갑구"}, {Text: "not in the TSV"}}}
 	if placeLines(&p, tsv) || p.Lines[0].Bottom != 0 {
 		t.Errorf("a line not in the TSV placed: %+v", p.Lines)
 	}

@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // A document store that fails for a while (a restart) is waited out; one
@@ -24,8 +26,8 @@ func TestFetchRidesOutAnOutage(t *testing.T) {
 		{"served at once", 0, 0, "", 1},
 		{"503 six times", 6, http.StatusServiceUnavailable, "", 7},
 		{"500 until the last try", 7, http.StatusInternalServerError, "", 8},
-		{"503 for longer than the retries", 100, http.StatusServiceUnavailable, CodeDocumentUnavailable, 8},
-		{"403 (expired URL) is not retried", 100, http.StatusForbidden, CodeDocumentUnavailable, 1},
+		{"503 for longer than the retries", 100, http.StatusServiceUnavailable, ocr.CodeDocumentUnavailable, 8},
+		{"403 (expired URL) is not retried", 100, http.StatusForbidden, ocr.CodeDocumentUnavailable, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -42,7 +44,7 @@ func TestFetchRidesOutAnOutage(t *testing.T) {
 			f := newFetcher(srv.Client(), 1<<20)
 			f.backoff.InitialInterval, f.backoff.MaxInterval = time.Millisecond, 4*time.Millisecond
 			body, err := f.fetch(context.Background(), srv.URL+"/doc.pdf")
-			var je *JobError
+			var je *ocr.JobError
 			switch {
 			case tc.wantCode == "" && err != nil:
 				t.Fatalf("fetch: %v", err)

@@ -1,4 +1,4 @@
-package ocr
+package engine
 
 import (
 	"context"
@@ -10,26 +10,28 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 const maxRequestJSON = 64 << 10
 
-// engineHandler serves the HTTP contract for any Engine.
+// engineHandler serves the HTTP contract for any ocr.Engine.
 type engineHandler struct {
-	engine   Engine
+	engine   ocr.Engine
 	maxBytes int64    // of a PDF body
 	fetcher  *fetcher // for /v1/parse {document_url}
 	log      *slog.Logger
 	mux      *http.ServeMux
 }
 
-func newEngineHandler(e Engine, maxBytes int64, f *fetcher, log *slog.Logger) http.Handler {
+func newEngineHandler(e ocr.Engine, maxBytes int64, f *fetcher, log *slog.Logger) http.Handler {
 	h := &engineHandler{engine: e, maxBytes: maxBytes, fetcher: f, log: log, mux: http.NewServeMux()}
 	h.mux.HandleFunc("/v1/jobs", h.only(http.MethodPost, h.submit))
 	h.mux.HandleFunc("/v1/jobs/{id}", h.only(http.MethodGet, h.get))
 	h.mux.HandleFunc("/v1/parse", h.only(http.MethodPost, h.parse))
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		h.writeError(w, r, jobErrorf(CodeNotFound, "no such path %s", r.URL.Path))
+		h.writeError(w, r, jobErrorf(ocr.CodeNotFound, "no such path %s", r.URL.Path))
 	})
 	return h.mux
 }
@@ -40,7 +42,7 @@ func (h *engineHandler) only(method string, next http.HandlerFunc) http.HandlerF
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != method && !(method == http.MethodGet && r.Method == http.MethodHead) {
 			w.Header().Set("Allow", method)
-			h.writeError(w, r, jobErrorf(CodeMethodNotAllowed, "%s %s: use %s", r.Method, r.URL.Path, method))
+			h.writeError(w, r, jobErrorf(ocr.CodeMethodNotAllowed, "%s %s: use %s", r.Method, r.URL.Path, method))
 			return
 		}
 		next(w, r)
@@ -48,7 +50,7 @@ func (h *engineHandler) only(method string, next http.HandlerFunc) http.HandlerF
 }
 
 func (h *engineHandler) submit(w http.ResponseWriter, r *http.Request) {
-	var req SubmitRequest
+	var req ocr.SubmitRequest
 	if err := decodeJSON(w, r, &req); err != nil {
 		h.writeError(w, r, err)
 		return
@@ -87,7 +89,7 @@ func (h *engineHandler) parse(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if req.DocumentURL == "" {
-			h.writeError(w, r, jobErrorf(CodeBadRequest, "document_url is required"))
+			h.writeError(w, r, jobErrorf(ocr.CodeBadRequest, "document_url is required"))
 			return
 		}
 		if err := checkURL("document_url", req.DocumentURL); err != nil {
@@ -107,11 +109,11 @@ func (h *engineHandler) parse(w http.ResponseWriter, r *http.Request) {
 		pdf, err = io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBytes))
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			h.writeError(w, r, jobErrorf(CodeTooLarge, "the document is larger than %d bytes", h.maxBytes))
+			h.writeError(w, r, jobErrorf(ocr.CodeTooLarge, "the document is larger than %d bytes", h.maxBytes))
 			return
 		}
 		if err != nil {
-			h.writeError(w, r, jobErrorf(CodeBadRequest, "read body: %v", err))
+			h.writeError(w, r, jobErrorf(ocr.CodeBadRequest, "read body: %v", err))
 			return
 		}
 	}
@@ -120,7 +122,7 @@ func (h *engineHandler) parse(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, ParseResponse{Pages: pages})
+	writeJSON(w, http.StatusOK, ocr.ParseResponse{Pages: pages})
 }
 
 // queryLanguages reads ?languages=kor,eng (or repeated).
@@ -141,36 +143,36 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return jobErrorf(CodeTooLarge, "the request body is larger than %d bytes", maxRequestJSON)
+			return jobErrorf(ocr.CodeTooLarge, "the request body is larger than %d bytes", maxRequestJSON)
 		}
-		return jobErrorf(CodeBadRequest, "malformed JSON: %v", err)
+		return jobErrorf(ocr.CodeBadRequest, "malformed JSON: %v", err)
 	}
 	return nil
 }
 
 // writeError answers err with the status of its code. Errors that are not
-// a *JobError, and INTERNAL ones, are logged and shown as "internal error".
+// a *ocr.JobError, and INTERNAL ones, are logged and shown as "internal error".
 func (h *engineHandler) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	var je *JobError
+	var je *ocr.JobError
 	if !errors.As(err, &je) {
 		if r.Context().Err() != nil && errors.Is(err, context.Canceled) {
-			je = jobErrorf(CodeUnavailable, "request cancelled")
+			je = jobErrorf(ocr.CodeUnavailable, "request cancelled")
 		} else {
-			je = jobErrorf(CodeInternal, "%v", err)
+			je = jobErrorf(ocr.CodeInternal, "%v", err)
 		}
 	}
-	status := HTTPStatus(je.Code)
+	status := ocr.HTTPStatus(je.Code)
 	if status == 0 {
 		status = http.StatusInternalServerError
 	}
-	if status >= 500 && je.Code != CodeQueueFull && je.Code != CodeUnavailable {
+	if status >= 500 && je.Code != ocr.CodeQueueFull && je.Code != ocr.CodeUnavailable {
 		h.log.ErrorContext(r.Context(), "ocr: request failed", "method", r.Method, "path", r.URL.Path, "error", err)
-		je = jobErrorf(CodeInternal, "internal error")
+		je = jobErrorf(ocr.CodeInternal, "internal error")
 	}
-	if je.Code == CodeQueueFull || je.Code == CodeUnavailable {
+	if je.Code == ocr.CodeQueueFull || je.Code == ocr.CodeUnavailable {
 		w.Header().Set("Retry-After", strconv.Itoa(int(queueRetryAfter.Seconds())))
 	}
-	writeJSON(w, status, ErrorBody{Error: je})
+	writeJSON(w, status, ocr.ErrorBody{Error: je})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
