@@ -16,6 +16,7 @@ import (
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 // testClock is an injected clock tests move by hand.
@@ -120,7 +121,7 @@ func setupLazy(t *testing.T, opts ...setupOpts) *testBundle {
 	if b.river, err = NewRiverClient(b.db, RiverOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	b.svc, err = NewService(ServiceOptions{DB: b.db, River: b.river, Store: b.store, Now: o.clock,
+	b.svc, err = NewService(ServiceOptions{DB: b.db, River: b.river, Store: b.store, Now: o.clock, InspectPDF: engine.InspectPDF,
 		Config: Config{IssuancePolicy: o.policy}, Subscriptions: o.subscriptions})
 	if err != nil {
 		t.Fatal(err)

@@ -76,6 +76,8 @@ type Service struct {
 	// jobTimeout is the workers' JobTimeout, set by WorkerRiverOptions; the
 	// short kinds' timeouts derive from it (timeouts.go).
 	jobTimeout time.Duration
+	// inspectPDF checks an uploaded PDF (ServiceOptions.InspectPDF).
+	inspectPDF func(ctx context.Context, pdf []byte) (int, error)
 
 	// webhookHTTP is the deliveries' client (webhookClient), built once.
 	webhookHTTP     *http.Client
@@ -123,6 +125,13 @@ type ServiceOptions struct {
 	// Subscriptions makes the service serve subscriptions (API processes):
 	// it then owns a Hub, fed by an event tail through Hub().
 	Subscriptions bool
+	// InspectPDF checks an uploaded PDF and returns its page count; a
+	// *ocr.JobError (errors.As) says why the PDF cannot be read. The
+	// server passes the built-in engine's (engine.InspectPDF: poppler's
+	// pdfinfo, the tools the engine reads with), so that this package
+	// needs only the engine contract. Nil: a PDF upload fails as an
+	// internal error.
+	InspectPDF func(ctx context.Context, pdf []byte) (pages int, err error)
 }
 
 // NewService returns the lifecycle service. River may be an insert-only
@@ -165,7 +174,7 @@ func NewService(opts ServiceOptions) (*Service, error) {
 	if now == nil {
 		now = time.Now
 	}
-	s := &Service{db: opts.DB, river: opts.River, store: opts.Store, ocr: opts.OCR, cfg: cfg, log: log, now: now,
+	s := &Service{db: opts.DB, river: opts.River, store: opts.Store, ocr: opts.OCR, inspectPDF: opts.InspectPDF, cfg: cfg, log: log, now: now,
 		metrics: opts.Metrics, tracerProvider: opts.TracerProvider, waker: opts.Waker}
 	if opts.Subscriptions {
 		s.hub = newHub(s)

@@ -21,7 +21,6 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/ocr"
-	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 // Limits on a registry copy a tenant uploads.
@@ -130,7 +129,7 @@ func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Rea
 	if len(data) == 0 {
 		return nil, InvalidInput("file", "the file is empty")
 	}
-	pdf, pages, err := uploadedPDF(ctx, data)
+	pdf, pages, err := s.uploadedPDF(ctx, data)
 	if err != nil {
 		return nil, err
 	}
@@ -326,10 +325,13 @@ func (s *Service) reuseUpload(ctx context.Context, f *db.File) (*UploadResult, e
 var errLooked = errors.New("rate limit looked at")
 
 // uploadedPDF checks an upload and returns it as a PDF with its page count.
-func uploadedPDF(ctx context.Context, data []byte) ([]byte, int, error) {
+func (s *Service) uploadedPDF(ctx context.Context, data []byte) ([]byte, int, error) {
 	switch {
 	case bytes.HasPrefix(data, []byte("%PDF-")):
-		n, err := engine.InspectPDF(ctx, data)
+		if s.inspectPDF == nil {
+			return nil, 0, internal("inspect the uploaded PDF", errors.New("the service was made without InspectPDF"))
+		}
+		n, err := s.inspectPDF(ctx, data)
 		var je *ocr.JobError
 		switch {
 		case errors.As(err, &je):

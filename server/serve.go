@@ -249,7 +249,7 @@ func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger,
 	}
 	a.waker = db.NewWaker(a.db.Pool)
 	a.waker.Logger = log
-	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, River: a.river, Store: a.store, OCR: a.ocrEngine, Logger: log,
+	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, River: a.river, Store: a.store, OCR: a.ocrEngine, InspectPDF: engine.InspectPDF, Logger: log,
 		Config: jobs.Config{IssuanceStaleAfter: cfg.StaleAfter, IssuancePolicy: cfg.IssuancePolicy,
 			NotifyInTx: cfg.NotifyInTx, OCRMaxWait: cfg.OCRMaxWait, RateLimit: cfg.RateLimit,
 			OCRDeadline: cfg.OCRDeadline, OCRDeadlinePerPage: cfg.OCRDeadlinePerPage, Watch: cfg.Watch},

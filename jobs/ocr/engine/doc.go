@@ -36,14 +36,16 @@
 // its ink (amounts.go, ocr.RepairedAmount), and the registry form's own
 // words Tesseract misreads are put back (lexicon.go). ReadPDF and
 // ReadPDFWith are the reading alone, which the analysis's tests and
-// benchmarks call; InspectPDF checks an upload with pdfinfo (inspect.go);
-// tools.go finds the programs.
+// benchmarks call; InspectPDF checks an upload with pdfinfo (inspect.go),
+// for the service (jobs.ServiceOptions.InspectPDF); tools.go finds the
+// programs.
 //
 // # Imports
 //
 // It imports jobs/ocr, whose types it reads into and answers with, and
 // jobs/ocr/pageimage for the pixel work on a page image; jobs/retry for
 // its retry schedules and the Standard Webhooks library to sign callbacks.
-// The contract imports nothing of it: the service uses an engine through
-// ocr.Engine, and only the server that runs one (server/ocr.go) builds it.
+// The contract imports nothing of it, nor does the service, which uses an
+// engine through ocr.Engine and is handed InspectPDF: only the server that
+// runs an engine builds it (server/ocr.go, server/serve.go).
 package engine
