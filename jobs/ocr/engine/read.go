@@ -49,9 +49,10 @@ func ReadPDF(ctx context.Context, pdf []byte, languages []string) ([]ocr.Page, e
 
 // ReadOptions change how ReadPDFWith reads image pages.
 type ReadOptions struct {
-	// Raw gives Tesseract the rasterised page as it is, without Preprocess:
-	// for measuring what preprocessing changes. Tesseract's text is still
-	// corrected to the form's words (correctForm).
+	// Raw gives Tesseract the rasterised page as it is, without
+	// pageimage.Preprocess: for measuring what preprocessing changes.
+	// Tesseract's text is still corrected to the form's words
+	// (correctForm).
 	Raw bool
 	// OneReading skips reading the lines read with suspect words again in
 	// Korean alone (rereadSuspects) and the bands of ink no line covers
@@ -105,7 +106,7 @@ type reader struct {
 	slots chan struct{}
 	log   *slog.Logger
 	env   []string // tesseract's environment
-	raw   bool     // skip Preprocess
+	raw   bool     // skip pageimage.Preprocess
 	// oneReading skips readUnread and rereadSuspects.
 	oneReading bool
 }

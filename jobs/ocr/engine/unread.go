@@ -16,13 +16,14 @@ import (
 // Lines Tesseract left out. Now and then Tesseract (--psm 6) returns
 // nothing for a whole line of a page it read otherwise: on the noisy scan
 // of the corpus, nest-0016's 소유권이전 line, nine fields of its entry. The
-// page's ink bands (inkBands) show where text is printed. A band whose
-// rows no line read covers, for half a line's height or more, is read
-// again on its own: the page whitened but for such bands, and within them
-// the boxes of the lines already read, by one more Tesseract run in the
-// page's languages. Each line read there that lies in such a band and
-// over no line of the first reading is put into the first reading, in
-// the txt after the line above it, in the TSV after that line's words.
+// page's ink bands (pageimage.Prepared.Ink) show where text is printed. A
+// band whose rows no line read covers, for half a line's height or more,
+// is read again on its own: the page whitened but for such bands, and
+// within them the boxes of the lines already read, by one more Tesseract
+// run in the page's languages. Each line read there that lies in such a
+// band and over no line of the first reading is put into the first
+// reading, in the txt after the line above it, in the TSV after that
+// line's words.
 
 // minRecoveredConfidence is the least mean word confidence (0–100) of a
 // line read in an unread band that is put into the reading: the verdict's

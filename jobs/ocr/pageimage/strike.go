@@ -10,9 +10,9 @@ import (
 // crosses together, and Tesseract reads about half of those rows. Strikes
 // finds the lines, Preprocess takes them out of the page handed to
 // Tesseract (leaving the glyphs' strokes that cross them), and the lines
-// Tesseract reads where they were are marked Struck: evidence of a
-// cancellation from the image itself, besides the 말소 entries that name
-// the cancelled ones.
+// Tesseract reads where they were are marked Struck (by the engine, from
+// Prepared.Strikes): evidence of a cancellation from the image itself,
+// besides the 말소 entries that name the cancelled ones.
 
 // findStrikes returns the strike-through lines of a binary page: runs of
 // ink at least three characters long (a syllable's own strokes are
