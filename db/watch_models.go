@@ -100,44 +100,48 @@ const (
 )
 
 // Alert is one change (or failure to verify) found by a comparison, or a
-// difference a copy verification found.
+// difference a copy verification found. Its json tags are the one
+// definition of the REST API's alert (snake_case, as legacy clients read
+// it); "-" marks what no client sees.
 type Alert struct {
 	bun.BaseModel `bun:"table:alerts"`
 
-	ID                string          `bun:"id,pk"`
-	NestID            string          `bun:"nest_id,notnull"`
-	OwnerID           string          `bun:"owner_id,notnull"`
-	ComparisonID      *string         `bun:"comparison_id"`
-	VerificationID    *string         `bun:"verification_id"`
-	Kind              string          `bun:"kind,notnull"`
-	Severity          string          `bun:"severity,notnull"`
-	ChangeKey         string          `bun:"change_key,notnull"`
-	Message           string          `bun:"message,notnull"`
-	BeforeEntry       json.RawMessage `bun:"before_entry,type:jsonb"`
-	AfterEntry        json.RawMessage `bun:"after_entry,type:jsonb"`
-	Reasons           json.RawMessage `bun:"reasons,type:jsonb"`
-	OCRTaskID         *string         `bun:"ocr_task_id"`
-	FileID            *string         `bun:"file_id"`
-	PreviousOCRTaskID *string         `bun:"previous_ocr_task_id"`
-	PreviousFileID    *string         `bun:"previous_file_id"`
-	CreatedAt         time.Time       `bun:"created_at,notnull"`
-	AcknowledgedAt    *time.Time      `bun:"acknowledged_at"`
+	ID                string          `bun:"id,pk" json:"alert_id"`
+	NestID            string          `bun:"nest_id,notnull" json:"nest_id"`
+	OwnerID           string          `bun:"owner_id,notnull" json:"-"`
+	ComparisonID      *string         `bun:"comparison_id" json:"-"`
+	VerificationID    *string         `bun:"verification_id" json:"-"`
+	Kind              string          `bun:"kind,notnull" json:"kind"`
+	Severity          string          `bun:"severity,notnull" json:"severity"`
+	ChangeKey         string          `bun:"change_key,notnull" json:"-"`
+	Message           string          `bun:"message,notnull" json:"message"`
+	BeforeEntry       json.RawMessage `bun:"before_entry,type:jsonb" json:"before"`
+	AfterEntry        json.RawMessage `bun:"after_entry,type:jsonb" json:"after"`
+	Reasons           json.RawMessage `bun:"reasons,type:jsonb" json:"reasons"`
+	OCRTaskID         *string         `bun:"ocr_task_id" json:"ocr_task_id"`
+	FileID            *string         `bun:"file_id" json:"file_id"`
+	PreviousOCRTaskID *string         `bun:"previous_ocr_task_id" json:"previous_ocr_task_id"`
+	PreviousFileID    *string         `bun:"previous_file_id" json:"previous_file_id"`
+	CreatedAt         time.Time       `bun:"created_at,notnull" json:"created_at"`
+	AcknowledgedAt    *time.Time      `bun:"acknowledged_at" json:"acknowledged_at"`
 }
 
-// WebhookEndpoint is a client backend's URL that receives alerts.
+// WebhookEndpoint is a client backend's URL that receives alerts. Its json
+// tags are the REST API's endpoint; the secrets are never marshalled (the
+// REST answer adds the new secret once, when it is made or rotated).
 type WebhookEndpoint struct {
 	bun.BaseModel `bun:"table:webhook_endpoints"`
 
-	ID                  string     `bun:"id,pk"`
-	OwnerID             string     `bun:"owner_id,notnull"`
-	URL                 string     `bun:"url,notnull"`
-	Secret              string     `bun:"secret,notnull"`
-	PreviousSecret      *string    `bun:"previous_secret"`
-	PreviousSecretUntil *time.Time `bun:"previous_secret_until"`
-	DisabledAt          *time.Time `bun:"disabled_at"`
-	DisabledReason      *string    `bun:"disabled_reason"`
-	CreatedAt           time.Time  `bun:"created_at,notnull"`
-	UpdatedAt           time.Time  `bun:"updated_at,notnull"`
+	ID                  string     `bun:"id,pk" json:"endpoint_id"`
+	OwnerID             string     `bun:"owner_id,notnull" json:"-"`
+	URL                 string     `bun:"url,notnull" json:"url"`
+	Secret              string     `bun:"secret,notnull" json:"-"`
+	PreviousSecret      *string    `bun:"previous_secret" json:"-"`
+	PreviousSecretUntil *time.Time `bun:"previous_secret_until" json:"previous_secret_valid_until"`
+	DisabledAt          *time.Time `bun:"disabled_at" json:"-"`
+	DisabledReason      *string    `bun:"disabled_reason" json:"disabled_reason"`
+	CreatedAt           time.Time  `bun:"created_at,notnull" json:"created_at"`
+	UpdatedAt           time.Time  `bun:"updated_at,notnull" json:"-"`
 }
 
 // The statuses of a webhook delivery.
@@ -148,23 +152,27 @@ const (
 )
 
 // WebhookDelivery is one alert sent to one endpoint; its id makes the
-// message's webhook-id.
+// message's webhook-id. Its json tags are the REST API's delivery.
 type WebhookDelivery struct {
 	bun.BaseModel `bun:"table:webhook_deliveries"`
 
-	ID          string     `bun:"id,pk"`
-	EndpointID  string     `bun:"endpoint_id,notnull"`
-	AlertID     string     `bun:"alert_id,notnull"`
-	OwnerID     string     `bun:"owner_id,notnull"`
-	Status      string     `bun:"status,notnull"`
-	Attempts    int        `bun:"attempts,notnull"`
-	LastStatus  *int       `bun:"last_status"`
-	LastError   *string    `bun:"last_error"`
-	JobID       *int64     `bun:"job_id"`
-	DeliveredAt *time.Time `bun:"delivered_at"`
-	CreatedAt   time.Time  `bun:"created_at,notnull"`
-	UpdatedAt   time.Time  `bun:"updated_at,notnull"`
+	ID          string     `bun:"id,pk" json:"delivery_id"`
+	EndpointID  string     `bun:"endpoint_id,notnull" json:"endpoint_id"`
+	AlertID     string     `bun:"alert_id,notnull" json:"alert_id"`
+	OwnerID     string     `bun:"owner_id,notnull" json:"-"`
+	Status      string     `bun:"status,notnull" json:"status"`
+	Attempts    int        `bun:"attempts,notnull" json:"attempts"`
+	LastStatus  *int       `bun:"last_status" json:"last_status"`
+	LastError   *string    `bun:"last_error" json:"last_error"`
+	JobID       *int64     `bun:"job_id" json:"-"`
+	DeliveredAt *time.Time `bun:"delivered_at" json:"delivered_at"`
+	CreatedAt   time.Time  `bun:"created_at,notnull" json:"created_at"`
+	UpdatedAt   time.Time  `bun:"updated_at,notnull" json:"-"`
 }
+
+// MessageID is the webhook-id header of the delivery's messages: the same
+// on every attempt, so a receiver drops a repeat.
+func (d *WebhookDelivery) MessageID() string { return "msg_" + d.ID }
 
 // WebhookAttempt is one HTTP attempt of a delivery.
 type WebhookAttempt struct {

@@ -576,7 +576,7 @@ func (w *WebhookDeliveryWorker) Work(ctx context.Context, job *river.Job[Webhook
 	if err != nil {
 		return river.JobCancel(err)
 	}
-	msgID := "msg_" + d.ID
+	msgID := d.MessageID()
 	// The timestamp is the wall clock of this attempt: the receiver
 	// compares it with its own (5 min tolerance).
 	sent := time.Now()

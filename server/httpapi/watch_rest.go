@@ -147,21 +147,12 @@ func (a *API) restDeleteWatch(w http.ResponseWriter, r *http.Request) {
 	a.writeWatch(w, http.StatusOK, r.PathValue("nestId"), nw)
 }
 
-type restAlert struct {
-	AlertID           string          `json:"alert_id"`
-	NestID            string          `json:"nest_id"`
-	Kind              string          `json:"kind"`
-	Severity          string          `json:"severity"`
-	Message           string          `json:"message"`
-	Before            json.RawMessage `json:"before"`
-	After             json.RawMessage `json:"after"`
-	Reasons           json.RawMessage `json:"reasons"`
-	OCRTaskID         *string         `json:"ocr_task_id"`
-	PreviousOCRTaskID *string         `json:"previous_ocr_task_id"`
-	FileID            *string         `json:"file_id"`
-	PreviousFileID    *string         `json:"previous_file_id"`
-	CreatedAt         time.Time       `json:"created_at"`
-	AcknowledgedAt    *time.Time      `json:"acknowledged_at"`
+// restAlert is an alert as REST answers it: the model's own json tags,
+// with an empty JSON column written as null.
+func restAlert(x *db.Alert) *db.Alert {
+	a := *x
+	a.BeforeEntry, a.AfterEntry, a.Reasons = nullJSON(x.BeforeEntry), nullJSON(x.AfterEntry), nullJSON(x.Reasons)
+	return &a
 }
 
 func nullJSON(b json.RawMessage) json.RawMessage {
@@ -169,13 +160,6 @@ func nullJSON(b json.RawMessage) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	return b
-}
-
-func toRESTAlert(x *db.Alert) restAlert {
-	return restAlert{AlertID: x.ID, NestID: x.NestID, Kind: x.Kind, Severity: x.Severity, Message: x.Message,
-		Before: nullJSON(x.BeforeEntry), After: nullJSON(x.AfterEntry), Reasons: nullJSON(x.Reasons), OCRTaskID: x.OCRTaskID,
-		PreviousOCRTaskID: x.PreviousOCRTaskID, FileID: x.FileID, PreviousFileID: x.PreviousFileID, CreatedAt: x.CreatedAt,
-		AcknowledgedAt: x.AcknowledgedAt}
 }
 
 // restAlerts lists alerts, newest first: ?unacknowledged=true, ?after=<next_cursor>.
@@ -202,11 +186,11 @@ func (a *API) restAlerts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := struct {
-		Alerts     []restAlert `json:"alerts"`
+		Alerts     []*db.Alert `json:"alerts"`
 		NextCursor *string     `json:"next_cursor"`
-	}{Alerts: []restAlert{}}
+	}{Alerts: []*db.Alert{}}
 	for _, x := range page.Items {
-		out.Alerts = append(out.Alerts, toRESTAlert(x))
+		out.Alerts = append(out.Alerts, restAlert(x))
 	}
 	if page.HasNextPage {
 		c := page.EndCursor()
@@ -221,7 +205,7 @@ func (a *API) restAckAlert(w http.ResponseWriter, r *http.Request) {
 		a.restFail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, toRESTAlert(x))
+	writeJSON(w, http.StatusOK, restAlert(x))
 }
 
 func (a *API) restBudget(w http.ResponseWriter, r *http.Request) {
@@ -237,19 +221,16 @@ func (a *API) restBudget(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"month": b.Month, "limit": b.Limit, "used": b.Used, "remaining": max(b.Limit-b.Used, 0)})
 }
 
+// restEndpoint is an endpoint as REST answers it: the model's json tags,
+// whether it is disabled, and its secret only when it was just made.
 type restEndpoint struct {
-	EndpointID     string     `json:"endpoint_id"`
-	URL            string     `json:"url"`
-	Secret         string     `json:"secret,omitempty"`
-	Disabled       bool       `json:"disabled"`
-	DisabledReason *string    `json:"disabled_reason"`
-	CreatedAt      time.Time  `json:"created_at"`
-	PreviousUntil  *time.Time `json:"previous_secret_valid_until"`
+	*db.WebhookEndpoint
+	Secret   string `json:"secret,omitempty"`
+	Disabled bool   `json:"disabled"`
 }
 
 func toRESTEndpoint(ep *db.WebhookEndpoint, secret string) restEndpoint {
-	return restEndpoint{EndpointID: ep.ID, URL: ep.URL, Secret: secret, Disabled: ep.DisabledAt != nil, DisabledReason: ep.DisabledReason,
-		CreatedAt: ep.CreatedAt, PreviousUntil: ep.PreviousSecretUntil}
+	return restEndpoint{WebhookEndpoint: ep, Secret: secret, Disabled: ep.DisabledAt != nil}
 }
 
 func (a *API) restRegisterEndpoint(w http.ResponseWriter, r *http.Request) {
@@ -298,18 +279,12 @@ func (a *API) restDeleteEndpoint(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// restDelivery is a delivery as REST answers it: the model's json tags,
+// the webhook-id its messages carry, and its attempts when listed.
 type restDelivery struct {
-	DeliveryID  string               `json:"delivery_id"`
-	WebhookID   string               `json:"webhook_id"`
-	EndpointID  string               `json:"endpoint_id"`
-	AlertID     string               `json:"alert_id"`
-	Status      string               `json:"status"`
-	Attempts    int                  `json:"attempts"`
-	LastStatus  *int                 `json:"last_status"`
-	LastError   *string              `json:"last_error"`
-	DeliveredAt *time.Time           `json:"delivered_at"`
-	CreatedAt   time.Time            `json:"created_at"`
-	Log         []*db.WebhookAttempt `json:"log,omitempty"`
+	*db.WebhookDelivery
+	WebhookID string               `json:"webhook_id"`
+	Log       []*db.WebhookAttempt `json:"log,omitempty"`
 }
 
 // restDeliveries is the delivery log (an admin's of every endpoint):
@@ -347,8 +322,7 @@ func (a *API) restDeliveries(w http.ResponseWriter, r *http.Request) {
 }
 
 func toRESTDelivery(d *db.WebhookDelivery, log []*db.WebhookAttempt) restDelivery {
-	return restDelivery{DeliveryID: d.ID, WebhookID: "msg_" + d.ID, EndpointID: d.EndpointID, AlertID: d.AlertID, Status: d.Status,
-		Attempts: d.Attempts, LastStatus: d.LastStatus, LastError: d.LastError, DeliveredAt: d.DeliveredAt, CreatedAt: d.CreatedAt, Log: log}
+	return restDelivery{WebhookDelivery: d, WebhookID: d.MessageID(), Log: log}
 }
 
 func (a *API) restReplay(w http.ResponseWriter, r *http.Request) {
