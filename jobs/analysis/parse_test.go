@@ -1,7 +1,10 @@
 package analysis
 
 import (
+	"encoding/json"
 	"errors"
+	"maps"
+	"math"
 	"os"
 	"reflect"
 	"slices"
@@ -916,18 +919,13 @@ func TestClassifyPurpose(t *testing.T) {
 	}
 }
 
-// TestParseTimeIsLinear feeds Parse adversarial texts of a quarter of
-// MaxInput: it must answer within seconds (the regular expressions are
-// linear; a quadratic step would take hours here). The race detector's
-// slowdown gets inputs a quarter as long.
-func TestParseTimeIsLinear(t *testing.T) {
-	t.Parallel()
-	size := MaxInput / 4
-	if raceEnabled {
-		size /= 4
-	}
-	fill := func(unit string) string { return strings.Repeat(unit, size/len(unit)) }
-	inputs := map[string]string{
+// hostileTexts are texts shaped to make a parser slow, each of about n
+// bytes: one entry repeated, cancellations, labels with no values, one
+// entry that never ends, no newline, headings without end, digits, and
+// invalid UTF-8.
+func hostileTexts(n int) map[string]string {
+	fill := func(unit string) string { return strings.Repeat(unit, n/len(unit)) }
+	return map[string]string{
 		"entries":            fill("1 가압류 2021년1월5일 2021년1월2일 청구금액 금50,000,000원 채권자 김민준 750101-*******\n"),
 		"cancellations":      fill("9 1번가압류등기말소 2021년1월5일\n"),
 		"labels on one line": fill("소유자 채권자 공유자 지분 1분의 1 "),
@@ -937,16 +935,56 @@ func TestParseTimeIsLinear(t *testing.T) {
 		"digits":             fill("1234567890,"),
 		"invalid UTF-8":      fill("\xff\xfe가"),
 	}
-	for name, in := range inputs {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
+}
+
+// TestParseHostileTexts: Parse answers every hostile shape, and what it
+// answers grows with what it read, not faster: its JSON (field names on
+// every entry) is up to about six times the text, so eight times is the
+// bound. How its time grows with the
+// input is BenchmarkParseHostile's to measure (make bench), not a test's.
+func TestParseHostileTexts(t *testing.T) {
+	t.Parallel()
+	for name, in := range hostileTexts(16 << 10) {
+		reg, err := Parse(in)
+		if err != nil {
+			continue
+		}
+		out, err := json.Marshal(reg)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		t.Logf("%s: %d bytes read, %d bytes of result", name, len(in), len(out))
+		if len(out) > 8*len(in)+4<<10 {
+			t.Errorf("%s: %d bytes read, %d bytes of result", name, len(in), len(out))
+		}
+	}
+}
+
+// BenchmarkParseHostile parses each hostile shape at 256 KiB and at 1 MiB
+// and reports the ns per byte of the larger and the growth: the larger's
+// ns per byte over the smaller's. Linear work grows 1×; a quadratic step
+// would grow 4×. Each size's time is the least of three parses, so a
+// moment of other work on the machine does not read as growth.
+func BenchmarkParseHostile(b *testing.B) {
+	small, large := hostileTexts(256<<10), hostileTexts(1<<20)
+	least := func(in string) float64 {
+		best := time.Duration(math.MaxInt64)
+		for range 3 {
 			start := time.Now()
 			_, _ = Parse(in)
-			if d := time.Since(start); d > 15*time.Second {
-				t.Errorf("Parse took %s on %d bytes", d, len(in))
-			} else {
-				t.Logf("%s on %d bytes", d, len(in))
+			best = min(best, time.Since(start))
+		}
+		return float64(best.Nanoseconds()) / float64(len(in))
+	}
+	for _, name := range slices.Sorted(maps.Keys(small)) {
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			var perByte [2]float64
+			for range b.N {
+				perByte[0] += least(small[name])
+				perByte[1] += least(large[name])
 			}
+			b.ReportMetric(perByte[1]/float64(b.N), "ns/byte")
+			b.ReportMetric(perByte[1]/perByte[0], "x-growth")
 		})
 	}
 }

@@ -33,6 +33,7 @@ var packageOf = map[string]string{
 	"BenchmarkReadPage":         ocrPkg,
 	"BenchmarkDegradedOCR":      analysisPkg,
 	"BenchmarkEvalOCR":          analysisPkg,
+	"BenchmarkParseHostile":     analysisPkg,
 }
 
 // otherWorkLimit is how many cores of other work on the machine make a
@@ -224,6 +225,7 @@ func build(r *run, cores int) (rows []row, unplaced []string) {
 	rows = append(rows, t.readPage()...)
 	rows = append(rows, t.degradedOCR()...)
 	rows = append(rows, t.evalOCR()...)
+	rows = append(rows, t.parseHostile()...)
 	for i := len(rows) - 1; i >= 0; i-- {
 		// A baseline or note missing for the same reason as the figure, or
 		// a figure missing for the same reason as the row above's, says so
@@ -604,6 +606,31 @@ func (t *table) evalOCR() []row {
 		{what + ": damaged copies (faded, smudged, erased, whited, cut out) COMPLETE", figs("%s of %s", damagedComplete, damaged),
 			figs("of them without a last entry cut out, no summary printed (nothing left on the page: verifyCopy's to find): %s", t.metric(b, "eval_cut_last_unseen")), "every other only with every key fact right"},
 	}
+}
+
+// hostileShapes are BenchmarkParseHostile's sub-benchmarks.
+var hostileShapes = []string{"cancellations", "digits", "entries", "headings", "invalid_UTF-8", "labels_on_one_line",
+	"no_newline", "one_long_entry"}
+
+// parseHostile is the parser on texts shaped to slow it: the slowest
+// shape's time per byte and the largest growth from 256 KiB to 1 MiB.
+func (t *table) parseHostile() []row {
+	const b = "BenchmarkParseHostile/"
+	// Missing, each says why, until a shape gives a figure.
+	slow, growth := t.metric(b+hostileShapes[0], "ns/byte"), t.metric(b+hostileShapes[0], "x-growth")
+	slowName := ""
+	for _, s := range hostileShapes {
+		if v := t.metric(b+s, "ns/byte"); v.ok() && (slowName == "" || v.v > slow.v) {
+			slow, slowName = v, s
+		}
+		if g := t.metric(b+s, "x-growth"); g.ok() && (!growth.ok() || g.v > growth.v) {
+			growth = g
+		}
+	}
+	return []row{{"analysis.Parse, 8 hostile texts of 1 MiB: the slowest's time per byte; the largest growth per byte from 256 KiB to 1 MiB",
+		figs("%s ns/byte ("+or(slowName, "—")+"); growth %s×", slow, growth),
+		figs("digits only (nothing to parse): %s ns/byte", t.metric(b+"digits", "ns/byte")),
+		"linear work grows 1×, a quadratic step 4×"}}
 }
 
 // write renders the header and the table as markdown.
