@@ -23,33 +23,39 @@ run: deps web/static/app.js build ## Run API, workers and console on embedded de
 	@# The binary itself, not go run: on Ctrl-C it shuts down and exits 0, and make reports no error.
 	ENV=$${ENV:-development} $(DUNGJI) serve
 
-test: deps versitygw web-build build web-deps browser-deps ## Run every test, with -race, on real Postgres and real S3 servers
-	@# testprogress runs go test -json: a line per package as each finishes, failures in full, a summary.
-	@# Two runs, one after the other: the server package (about 7 min on its own) with the light packages, then
-	@# the image and service packages (jobs/ocr/engine, jobs/ocr/pageimage, jobs/analysis, jobs/issuer, jobs), whose tests are seconds of
-	@# Tesseract and pixel work each. Run at once, the server's tests of uploads, browsers and live streams met
-	@# their hang guards on 2 cores shared with them (a 300×300 photo took over 3 s to store; 16-19 min in all).
-	@# -p 3, one test binary more than cores: most packages spend much of their time waiting on processes,
-	@# sockets and timers. The image tests read their corpora's hardest copies (DUNGJI_TEST_FULL_CORPUS=1 reads
-	@# every one). -timeout is for a hung test.
+test: deps versitygw web-build build web-deps browser-deps ## Run every test on real Postgres and real S3 servers (-race wherever the code runs goroutines)
+	@# gotestsum (a go tool of this module) runs go test -json and prints a line per test as it ends, every failure in
+	@# full and a summary; each run's events stay in .data/test-*.json (go tool gotestsum tool slowest --jsonfile FILE).
+	@# Two runs at once. The first: the server package and the light packages, with -race. The second, at the lowest
+	@# CPU priority (nice 19) so that the server's tests of uploads, browsers and live streams, whose hang guards count
+	@# seconds, get the cores first: the service and image packages (jobs, jobs/issuer, jobs/ocr/engine) with -race,
+	@# then the pure-computation packages (jobs/analysis, jobs/ocr/pageimage: regular expressions and pixel loops, no
+	@# goroutine outside their tests) without it, where the race detector has no interleaving to check and made them
+	@# 2× to 50× slower, then the fuzz runs. -p 3, one test binary more than cores: most packages spend much of their
+	@# time waiting on processes, sockets and timers. The image tests read their corpora's hardest copies
+	@# (DUNGJI_TEST_FULL_CORPUS=1 reads every one). -timeout is for a hung test.
 	@# The fuzz budget is a count, not a duration: with -fuzztime 10s, Go 1.26's fuzz coordinator can fail
 	@# the run with a bare "context deadline exceeded" as the time runs out (golang/go#75804, fixed in 1.27).
-	@$(GO) build -o $(BIN)/testprogress ./server/cmd/testprogress || exit 1; \
-	echo "make test: every package with -race, in two runs (the server package, then the image and service packages); about 13 min with a warm build cache on 2 cores (about 8 and 5 min, then the fuzz runs), about 20 min on a fresh machine"; \
+	@$(GO) build -o $(BIN)/gotestsum gotest.tools/gotestsum || exit 1; \
+	echo "make test: two runs at once, a line per test as it ends; about 9 min with a warm build cache on 2 cores, about 16 min on a fresh machine"; \
 	mod=$$($(GO) list -m) || exit 1; \
-	heavy="$$mod/jobs/analysis $$mod/jobs/ocr/engine $$mod/jobs/ocr/pageimage $$mod/jobs/issuer $$mod/jobs"; \
-	rest=$$($(GO) list ./... | grep -v -x -F -e $$mod/server $$(for p in $$heavy; do printf -- '-e %s ' $$p; done)) || exit 1; \
+	raced="$$mod/jobs $$mod/jobs/issuer $$mod/jobs/ocr/engine"; plain="$$mod/jobs/analysis $$mod/jobs/ocr/pageimage"; \
+	rest=$$($(GO) list ./... | grep -v -x -F -e $$mod/server $$(for p in $$raced $$plain; do printf -- '-e %s ' $$p; done)) || exit 1; \
 	url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
 	export TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 DUNGJI_REQUIRE_NODE=$$(command -v npm >/dev/null 2>&1 && echo 1) DUNGJI_REQUIRE_BROWSER=$$(test -x /usr/bin/chromium && echo 1); \
-	echo "make test, run 1 of 2: the server package and the light packages"; \
-	$(BIN)/testprogress -- -race -count=1 -p 3 -timeout 20m $$mod/server $$rest; rc=$$?; \
-	echo "make test, run 2 of 2: the image and service packages"; \
-	$(BIN)/testprogress -- -race -count=1 -p 3 -timeout 20m $$heavy; rc2=$$?; [ $$rc -ne 0 ] || rc=$$rc2; \
-	$(DUNGJI) pg down; [ $$rc -eq 0 ] || exit $$rc; \
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5000x -fuzzminimizetime 100x -timeout 5m ./jobs/analysis/
-	$(GO) test -run '^$$' -fuzz '^FuzzOperationBounds$$' -fuzztime 20000x -fuzzminimizetime 100x -timeout 5m ./server/httpapi/
+	sum="$(BIN)/gotestsum --format testname --format-icons text"; \
+	nice -n 19 sh -c "$$sum --jsonfile $(DATA)/test-service.json -- -race -count=1 -p 3 -timeout 20m $$raced; rc=\$$?; \
+		$$sum --jsonfile $(DATA)/test-computation.json -- -count=1 -p 2 -timeout 20m $$plain || rc=1; \
+		$(GO) test -run '^\$$' -fuzz '^FuzzParse\$$' -fuzztime 5000x -fuzzminimizetime 100x -timeout 5m ./jobs/analysis/ || rc=1; \
+		$(GO) test -run '^\$$' -fuzz '^FuzzOperationBounds\$$' -fuzztime 20000x -fuzzminimizetime 100x -timeout 5m ./server/httpapi/ || rc=1; \
+		exit \$$rc" & second=$$!; \
+	$$sum --jsonfile $(DATA)/test-server.json -- -race -count=1 -p 3 -timeout 20m $$mod/server $$rest; rc=$$?; \
+	wait $$second || rc=1; \
+	$(DUNGJI) pg down; \
+	[ $$rc -eq 0 ] && echo "make test: every run passed" || echo "make test: FAILED (each run's summary is above; events in $(DATA)/test-*.json)"; \
+	exit $$rc
 
-test-race: test ## Same as test (tests always run with -race)
+test-race: test ## Same as test (-race wherever the code runs goroutines)
 
 bench: deps build ## Run the benchmarks once (raw output: stderr and .data/bench/raw.txt); print one markdown table, each figure beside its baseline
 	@# -v: without it go test prints nothing for a skipped benchmark; -p 1: no package builds while another's benchmarks run.

@@ -1,5 +1,0 @@
-package broken
-
-import "testing"
-
-func TestDoesNotBuild(t *testing.T) { undefinedName() }

@@ -1,3 +1,0 @@
-module sample
-
-go 1.22

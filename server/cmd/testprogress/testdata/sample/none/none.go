@@ -1,2 +1,0 @@
-// Package none has no tests.
-package none
