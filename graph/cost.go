@@ -25,8 +25,8 @@ var ListSizes = map[string]int{
 	"IssuanceTask.events": 10,
 	"OcrTask.events":      10,
 	// An uploaded copy has up to jobs.MaxUploadPages pages (an issued
-	// one a few): priced as the most, since an outside tester's 100-page
-	// upload answered 100 where 20 were priced.
+	// one a few): priced as the most, so that a 100-page upload never
+	// answers more pages than its query was priced for.
 	"OcrTask.pages":        jobs.MaxUploadPages,
 	"OcrFilePayload.pages": jobs.MaxUploadPages,
 	// A registry's entries, as one document reads them.

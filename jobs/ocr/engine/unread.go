@@ -41,9 +41,8 @@ const recoveredBlock = 1000
 // an unread band reports, below the verdict's least confidence for a key
 // entry's line (analysis.KeyFieldConfidence, 0.70): that the page's own
 // reading found no line there is doubt enough. A line read back is often
-// right, but not always: an outside review had a 소유자 박예준 read back
-// as 박예주 at 85 %, with nothing else on the page left to say the row had
-// been lost. A key entry that rests on such a line is PARTIAL
+// right, but not always: a 소유자 박예준 can come back as 박예주 at 85 %,
+// with nothing else on the page left to say the row had been lost. A key entry that rests on such a line is PARTIAL
 // (LOW_CONFIDENCE), never COMPLETE.
 const recoveredConfidence = 0.5
 

@@ -90,9 +90,8 @@ const blotSpecks = 200
 //   - the darkest part, not all the ink: on the noisy copy the blurred
 //     strokes' joins were taken for specks (22.4 %);
 //   - without joins: specked 7.9 %, 101; noisy 9.1 %, 97; but the apex of a
-//     blurred V went (VIEW read as EW), and an outside review (of that,
-//     run on any page with 50 specks) found 호 read as 5 and ㎡ as 11 on
-//     soft copies: a wrong value is worse than an unread one.
+//     blurred V went (VIEW read as EW), and on soft copies with 50 specks
+//     호 read as 5 and ㎡ as 11: a wrong value is worse than an unread one.
 //
 // A page whose darkest ink keeps more than a twentieth in cores is not one
 // of strokes and specks, and is left as it is.

@@ -358,9 +358,8 @@ func (r *run) setup(ctx context.Context) error {
 		// defaults: a killed worker's issuance is taken back after five
 		// minutes. The OCR deadline is shortened: a callback dropped for
 		// an issuance taken back at 5m would be looked up at the engine
-		// 1m + 30s a page after that, past the time bound (a run with every
-		// production timer, 2026-12-01, left one such OCR task PROCESSING
-		// at 8m22s).
+		// 1m + 30s a page after that, past the run's time bound (such an OCR
+		// task stays PROCESSING for over 8 minutes).
 		"OCR_DEADLINE=10s", "OCR_DEADLINE_PER_PAGE=2s",
 		// The receiver is on loopback; its outage is shorter than the
 		// shortened retry schedule (the spec's runs 28 hours).
