@@ -66,6 +66,8 @@ type setupOpts struct {
 	callbackURL string
 	// subscriptions makes the service serve subscriptions (its Hub).
 	subscriptions bool
+	// afterLatestActive is ServiceOptions.AfterLatestActive.
+	afterLatestActive func()
 }
 
 // fastPolicy retries quickly so tests finish in milliseconds.
@@ -121,7 +123,8 @@ func setupLazy(t *testing.T, opts ...setupOpts) *testBundle {
 		t.Fatal(err)
 	}
 	b.svc, err = NewService(ServiceOptions{DB: b.db, River: b.river, Store: b.store, Now: o.clock,
-		Config: Config{IssuancePolicy: o.policy}, Subscriptions: o.subscriptions})
+		Config: Config{IssuancePolicy: o.policy}, Subscriptions: o.subscriptions,
+		AfterLatestActive: o.afterLatestActive})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,8 +110,8 @@ func (s *Service) requestIssuanceTx(ctx context.Context, tx bun.Tx, actor Actor,
 		case err != nil:
 			return internal("latest active issuance", err)
 		}
-		if s.hookAfterLatestActive != nil {
-			s.hookAfterLatestActive()
+		if s.afterLatestActive != nil {
+			s.afterLatestActive()
 		}
 		now := s.clock() // one reading for the whole decision and the new task
 		if active != nil {

@@ -124,11 +124,18 @@ func TestRequestIssuanceBranches(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			clock := newTestClock()
-			b := setup(t, setupOpts{clock: clock.Now})
+			// The hook is given at construction and armed once the case
+			// is prepared: preparing requests issuances too.
+			var hook func()
+			b := setup(t, setupOpts{clock: clock.Now, afterLatestActive: func() {
+				if hook != nil {
+					hook()
+				}
+			}})
 			w := &world{b: b, clock: clock, nest: b.nest(t, "alice")}
 			existing := tc.prepare(t, w)
 			if tc.hook != nil {
-				b.svc.hookAfterLatestActive = func() { tc.hook(t, w, existing) }
+				hook = func() { tc.hook(t, w, existing) }
 			}
 			res, err := b.svc.RequestIssuance(alice, w.nest.ID)
 			if err != nil {

@@ -89,10 +89,8 @@ type Service struct {
 	// task events.
 	waker *db.Waker
 
-	// hookAfterLatestActive runs in RequestIssuance right after the latest
-	// active task is read and locked, before the decision;
-	// tests use it to drive the races deterministically.
-	hookAfterLatestActive func()
+	// afterLatestActive is ServiceOptions.AfterLatestActive.
+	afterLatestActive func()
 }
 
 // ServiceOptions configure NewService: every dependency of the Service is
@@ -123,6 +121,10 @@ type ServiceOptions struct {
 	// Subscriptions makes the service serve subscriptions (API processes):
 	// it then owns a Hub, fed by an event tail through Hub().
 	Subscriptions bool
+	// AfterLatestActive, when set, runs in RequestIssuance right after the
+	// latest active task is read and locked, before the decision. It is for
+	// tests driving the races deterministically; production leaves it nil.
+	AfterLatestActive func()
 }
 
 // NewService returns the lifecycle service. River may be an insert-only
@@ -166,7 +168,8 @@ func NewService(opts ServiceOptions) (*Service, error) {
 		now = time.Now
 	}
 	s := &Service{db: opts.DB, river: opts.River, store: opts.Store, ocr: opts.OCR, cfg: cfg, log: log, now: now,
-		metrics: opts.Metrics, tracerProvider: opts.TracerProvider, waker: opts.Waker}
+		metrics: opts.Metrics, tracerProvider: opts.TracerProvider, waker: opts.Waker,
+		afterLatestActive: opts.AfterLatestActive}
 	if opts.Subscriptions {
 		s.hub = newHub(s)
 	}
