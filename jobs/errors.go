@@ -141,3 +141,12 @@ func HTTPStatus(c Code) int {
 		return 500
 	}
 }
+
+// Error codes of the registry watch.
+const (
+	// CodeDateInPast is a watch date before today (in Seoul).
+	CodeDateInPast Code = "DATE_IN_PAST"
+	// CodeBudgetExceeded is a watch that would schedule more issuances in a
+	// month than the user's budget allows.
+	CodeBudgetExceeded Code = "BUDGET_EXCEEDED"
+)

@@ -6,23 +6,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
 )
-
-// IssuanceArgs is the River job that works one issuance task.
-type IssuanceArgs struct {
-	TaskID string `json:"task_id"`
-}
-
-// Kind implements river.JobArgs.
-func (IssuanceArgs) Kind() string { return "issuance" }
-
-// QueueIssuance is the River queue issuance jobs run on.
-const QueueIssuance = "issuance"
 
 // IssuanceStale reports whether a PENDING task has waited for a worker at
 // least after: such a task is replaced by the next request.
@@ -184,24 +172,6 @@ func (s *Service) insertIssuance(ctx context.Context, tx bun.Tx, nest *db.Nest, 
 	return task, nil
 }
 
-// execTogether sends the inserts, which return no rows, as one statement
-// list: one round trip (pgx's simple protocol, as bun sends no
-// parameters), in the caller's transaction.
-func execTogether(ctx context.Context, idb bun.IDB, queries ...*bun.InsertQuery) error {
-	var sql []byte
-	for i, q := range queries {
-		if i > 0 {
-			sql = append(sql, ";\n"...)
-		}
-		var err error
-		if sql, err = q.AppendQuery(q.DB().QueryGen(), sql); err != nil {
-			return err
-		}
-	}
-	_, err := idb.ExecContext(ctx, string(sql))
-	return err
-}
-
 // finishIssuance moves a locked task to SUCCESS (with its file) or FAILED,
 // in tx.
 func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.IssuanceTask, to db.Status, code Code, msg string, fileID *string, now time.Time) error {
@@ -217,65 +187,7 @@ func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.Issuance
 	return nil
 }
 
-// newEvent is the event row of the transition that brought a task to lc.
-func newEvent(kind db.TaskKind, taskID, nestID string, from *db.Status, lc *db.Lifecycle, at time.Time) *db.TaskEvent {
-	ev := &db.TaskEvent{TaskKind: kind, TaskID: taskID, NestID: nestID, FromStatus: from,
-		ToStatus: lc.Status, ErrorCode: lc.ErrorCode, Attempt: lc.Attempt, Version: lc.Version, At: at}
-	if lc.Status == db.StatusProcessing && lc.LastErrorCode != nil && lc.ErrorCode == nil {
-		ev.ErrorCode = lc.LastErrorCode
-	}
-	return ev
-}
-
-// insertEvent appends the transition that brought a task to lc.
-func insertEvent(ctx context.Context, idb bun.IDB, kind db.TaskKind, taskID, nestID string, from *db.Status, lc *db.Lifecycle, at time.Time) error {
-	ev := newEvent(kind, taskID, nestID, from, lc, at)
-	if _, err := idb.NewInsert().Model(ev).Returning("NULL").Exec(ctx); err != nil {
-		return internal("insert task event", err)
-	}
-	noteTransition(ctx, kind, from, lc, at)
-	return nil
-}
-
-func isUniqueViolation(err error, constraint string) bool {
-	var pgErr *pgconn.PgError
-	if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
-		return false
-	}
-	return constraint == "" || pgErr.ConstraintName == constraint
-}
-
 // IssuanceTask returns a task the caller may see.
 func (s *Service) IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, error) {
-	return visibleTask[db.IssuanceTask](ctx, s, id, "issuance task")
-}
-
-// visibleTask loads a task the caller may see: NOT_FOUND when missing,
-// FORBIDDEN when it is another user's nest's, saying nothing more.
-func visibleTask[T any, P interface {
-	*T
-	db.Task
-}](ctx context.Context, s *Service, id, what string) (P, error) {
-	actor, err := RequireActor(ctx)
-	if err != nil {
-		return nil, err
-	}
-	id, err = ParseID("id", id)
-	if err != nil {
-		return nil, err
-	}
-	t := P(new(T))
-	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
-		if db.ErrNoRows(err) {
-			return nil, Errorf(CodeNotFound, "%s not found", what)
-		}
-		return nil, internal("load "+what, err)
-	}
-	if _, err := s.visibleNest(ctx, s.db.Bun, actor, t.TaskNestID(), false); err != nil {
-		if ErrorCode(err) == CodeForbidden {
-			return nil, Errorf(CodeForbidden, "this task belongs to another user")
-		}
-		return nil, err
-	}
-	return t, nil
+	return visibleTask[db.IssuanceTask](ctx, s.Core, id, "issuance task")
 }

@@ -35,7 +35,7 @@ func NewIssuanceWorker(svc *Service, iss issuer.Issuer, store *blob.Store) *Issu
 // NextRetry schedules the next attempt by the issuance policy, the same time
 // Work wrote to the row's next_retry_at.
 func (w *IssuanceWorker) NextRetry(job *river.Job[IssuanceArgs]) time.Time {
-	return w.retries.next(w.svc, w.svc.cfg.IssuancePolicy, job.JobRow, job.Args.TaskID)
+	return w.retries.next(w.svc.Core, w.svc.cfg.IssuancePolicy, job.JobRow, job.Args.TaskID)
 }
 
 // registryKey is the deterministic S3 key of a task's PDF: a retry
@@ -108,18 +108,11 @@ func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs])
 	return nil
 }
 
-// stopped reports whether the job's context was cancelled by a shutdown
-// (or a cancel from River UI) rather than by its own timeout: River then
-// puts the job back without using an attempt, so nothing is recorded.
-func stopped(ctx context.Context) bool {
-	return errors.Is(ctx.Err(), context.Canceled)
-}
-
 // fail records a failed attempt: retried by the policy (the row stays
 // PROCESSING with its retry metadata and River schedules the job), or final
 // (the row goes FAILED and the job is cancelled).
 func (w *IssuanceWorker) fail(ctx context.Context, job *river.Job[IssuanceArgs], task *db.IssuanceTask, cause Cause, causeErr error) error {
-	return recordFailure[db.IssuanceTask](ctx, w.svc, w.svc.cfg.IssuancePolicy, &w.retries, attemptFailure{
+	return recordFailure[db.IssuanceTask](ctx, w.svc.Core, w.svc.cfg.IssuancePolicy, &w.retries, attemptFailure{
 		earlier: job.Errors,
 		jobID:   job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
 		cause: cause, code: failureOf(cause).code, err: causeErr,

@@ -2,9 +2,11 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
@@ -82,4 +84,87 @@ func update(ctx context.Context, idb bun.IDB, t db.Task, from db.Status, now tim
 		return internal(fmt.Sprintf("update %s task", t.TaskKind()), err)
 	}
 	return insertEvent(ctx, idb, t.TaskKind(), t.TaskID(), t.TaskNestID(), &from, lc, now)
+}
+
+// newEvent is the event row of the transition that brought a task to lc.
+func newEvent(kind db.TaskKind, taskID, nestID string, from *db.Status, lc *db.Lifecycle, at time.Time) *db.TaskEvent {
+	ev := &db.TaskEvent{TaskKind: kind, TaskID: taskID, NestID: nestID, FromStatus: from,
+		ToStatus: lc.Status, ErrorCode: lc.ErrorCode, Attempt: lc.Attempt, Version: lc.Version, At: at}
+	if lc.Status == db.StatusProcessing && lc.LastErrorCode != nil && lc.ErrorCode == nil {
+		ev.ErrorCode = lc.LastErrorCode
+	}
+	return ev
+}
+
+// insertEvent appends the transition that brought a task to lc.
+func insertEvent(ctx context.Context, idb bun.IDB, kind db.TaskKind, taskID, nestID string, from *db.Status, lc *db.Lifecycle, at time.Time) error {
+	ev := newEvent(kind, taskID, nestID, from, lc, at)
+	if _, err := idb.NewInsert().Model(ev).Returning("NULL").Exec(ctx); err != nil {
+		return internal("insert task event", err)
+	}
+	noteTransition(ctx, kind, from, lc, at)
+	return nil
+}
+
+func isUniqueViolation(err error, constraint string) bool {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
+		return false
+	}
+	return constraint == "" || pgErr.ConstraintName == constraint
+}
+
+// execTogether sends the inserts, which return no rows, as one statement
+// list: one round trip (pgx's simple protocol, as bun sends no
+// parameters), in the caller's transaction.
+func execTogether(ctx context.Context, idb bun.IDB, queries ...*bun.InsertQuery) error {
+	var sql []byte
+	for i, q := range queries {
+		if i > 0 {
+			sql = append(sql, ";\n"...)
+		}
+		var err error
+		if sql, err = q.AppendQuery(q.DB().QueryGen(), sql); err != nil {
+			return err
+		}
+	}
+	_, err := idb.ExecContext(ctx, string(sql))
+	return err
+}
+
+// visibleTask loads a task the caller may see: NOT_FOUND when missing,
+// FORBIDDEN when it is another user's nest's, saying nothing more.
+func visibleTask[T any, P interface {
+	*T
+	db.Task
+}](ctx context.Context, s *Core, id, what string) (P, error) {
+	actor, err := RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err = ParseID("id", id)
+	if err != nil {
+		return nil, err
+	}
+	t := P(new(T))
+	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
+		if db.ErrNoRows(err) {
+			return nil, Errorf(CodeNotFound, "%s not found", what)
+		}
+		return nil, internal("load "+what, err)
+	}
+	if _, err := s.visibleNest(ctx, s.db.Bun, actor, t.TaskNestID(), false); err != nil {
+		if ErrorCode(err) == CodeForbidden {
+			return nil, Errorf(CodeForbidden, "this task belongs to another user")
+		}
+		return nil, err
+	}
+	return t, nil
+}
+
+// stopped reports whether the job's context was cancelled by a shutdown
+// (or a cancel from River UI) rather than by its own timeout: River then
+// puts the job back without using an attempt, so nothing is recorded.
+func stopped(ctx context.Context) bool {
+	return errors.Is(ctx.Err(), context.Canceled)
 }

@@ -97,7 +97,7 @@ func plainText(s string) bool {
 }
 
 // CreateNest creates a nest owned by the caller.
-func (s *Service) CreateNest(ctx context.Context, in NewNest) (*db.Nest, error) {
+func (s *Core) CreateNest(ctx context.Context, in NewNest) (*db.Nest, error) {
 	actor, err := RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -133,7 +133,7 @@ func (s *Service) CreateNest(ctx context.Context, in NewNest) (*db.Nest, error) 
 
 // Nest returns a nest the caller may see: NOT_FOUND when it does not exist,
 // FORBIDDEN when it is another user's.
-func (s *Service) Nest(ctx context.Context, id string) (*db.Nest, error) {
+func (s *Core) Nest(ctx context.Context, id string) (*db.Nest, error) {
 	actor, err := RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -152,7 +152,7 @@ const (
 	selectNestForUpdate = selectNest + " FOR NO KEY UPDATE"
 )
 
-func (s *Service) visibleNest(ctx context.Context, idb bun.IDB, actor Actor, id string, lock bool) (*db.Nest, error) {
+func (s *Core) visibleNest(ctx context.Context, idb bun.IDB, actor Actor, id string, lock bool) (*db.Nest, error) {
 	id, err := ParseID("nestId", id)
 	if err != nil {
 		return nil, err
@@ -175,7 +175,7 @@ func (s *Service) visibleNest(ctx context.Context, idb bun.IDB, actor Actor, id 
 }
 
 // Nests lists the caller's nests, newest first.
-func (s *Service) Nests(ctx context.Context, args PageArgs) (Page[*db.Nest], error) {
+func (s *Core) Nests(ctx context.Context, args PageArgs) (Page[*db.Nest], error) {
 	actor, err := RequireActor(ctx)
 	if err != nil {
 		return Page[*db.Nest]{}, err

@@ -13,19 +13,6 @@ import (
 	"github.com/dungji/dungji/jobs/retry"
 )
 
-// ObjectRemovalArgs is the River job that removes the object a FAILED
-// issuance's attempts may have stored. It is inserted in the transaction
-// that fails the task, so the removal cannot be forgotten, and retried
-// until the S3 server answers: an S3 outage at that moment leaves no object
-// without a files row behind (make chaos checks it).
-type ObjectRemovalArgs struct {
-	TaskID string `json:"task_id"`
-	Key    string `json:"key"`
-}
-
-// Kind is the River job kind.
-func (ObjectRemovalArgs) Kind() string { return "issuance_object_removal" }
-
 // objectRemovalAttempts at objectRemovalRetry apart: 5 s more after each
 // failed attempt, up to 5 min.
 const objectRemovalAttempts = 30
@@ -76,4 +63,9 @@ func (w *ObjectRemovalWorker) Work(ctx context.Context, job *river.Job[ObjectRem
 		return err
 	}
 	return nil
+}
+
+// Timeout bounds one S3 delete.
+func (w *ObjectRemovalWorker) Timeout(*river.Job[ObjectRemovalArgs]) time.Duration {
+	return w.svc.shortTimeout()
 }

@@ -125,7 +125,7 @@ func (m *Metrics) observeCall(target string, start time.Time, err error) {
 	m.External.WithLabelValues(target, outcome).Observe(time.Since(start).Seconds())
 }
 
-func (s *Service) tracer() trace.Tracer { return tracerOf(s.tracerProvider) }
+func (s *Core) tracer() trace.Tracer { return tracerOf(s.tracerProvider) }
 
 // tracerOf is the jobs tracer of tp, or of the global provider when tp is nil.
 func tracerOf(tp trace.TracerProvider) trace.Tracer {

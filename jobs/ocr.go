@@ -10,17 +10,6 @@ import (
 	"github.com/dungji/dungji/db"
 )
 
-// OCRArgs is the River job that reads one file with the OCR engine.
-type OCRArgs struct {
-	TaskID string `json:"task_id"`
-}
-
-// Kind implements river.JobArgs.
-func (OCRArgs) Kind() string { return "ocr" }
-
-// QueueOCR is the River queue OCR jobs run on.
-const QueueOCR = "ocr"
-
 // insertOCRTask inserts a PENDING OCR task for a file, its event and its
 // River job, in tx. pages is the document's page count when known (0
 // otherwise); the wait for the engine grows with it. now is the

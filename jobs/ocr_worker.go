@@ -17,41 +17,6 @@ import (
 	"github.com/dungji/dungji/jobs/retry"
 )
 
-// The failure causes of OCR tasks.
-const (
-	CauseOCRUnavailable Cause = "ocr_unavailable" // the engine could not take the job: network, 5xx, queue full
-	CauseOCRRejected    Cause = "ocr_rejected"    // the engine refused the submission (4xx)
-	CauseOCRUnreadable  Cause = "ocr_unreadable"  // the engine declared the document unreadable
-	CauseOCREngine      Cause = "ocr_engine"      // the engine's job failed
-	CauseOCRGone        Cause = "ocr_gone"        // the engine no longer knows the job
-	CauseOCRTimeout     Cause = "ocr_timeout"     // no result within the wait
-)
-
-// DefaultOCRPolicy is the OCR worker's retry policy: an engine that cannot
-// take the job is retried with backoff; a refused submission, an
-// unreadable document or a failed engine job is not.
-func DefaultOCRPolicy() RetryPolicy {
-	return RetryPolicy{
-		MaxAttempts: 5,
-		Backoff: retry.Backoff{
-			InitialInterval:    5 * time.Second,
-			BackoffCoefficient: 2,
-			MaxInterval:        2 * time.Minute,
-			Jitter:             0.2,
-		},
-		NonRetryable: []Cause{CauseOCRRejected, CauseOCRUnreadable, CauseOCREngine, CauseOCRGone, CauseOCRTimeout, CauseUnexpected},
-	}
-}
-
-// OCRDeadlineArgs is the River job that checks an OCR task whose result
-// has not arrived by its deadline.
-type OCRDeadlineArgs struct {
-	TaskID string `json:"task_id"`
-}
-
-// Kind implements river.JobArgs.
-func (OCRDeadlineArgs) Kind() string { return "ocr_deadline" }
-
 // ocrDeadline is how long to wait for an engine result before asking: it
 // grows with the page count (image pages take seconds each).
 func (s *Service) ocrDeadline(pages *int) time.Duration {
@@ -85,7 +50,7 @@ type OCRWorker struct {
 
 // NextRetry schedules the next submission by the OCR policy.
 func (w *OCRWorker) NextRetry(job *river.Job[OCRArgs]) time.Time {
-	return w.retries.next(w.svc, w.svc.cfg.OCRPolicy, job.JobRow, job.Args.TaskID)
+	return w.retries.next(w.svc.Core, w.svc.cfg.OCRPolicy, job.JobRow, job.Args.TaskID)
 }
 
 // Work runs one submission attempt.
@@ -139,7 +104,7 @@ func (w *OCRWorker) Work(ctx context.Context, job *river.Job[OCRArgs]) error {
 
 // fail records a failed submission: retried by the OCR policy or final.
 func (w *OCRWorker) fail(ctx context.Context, job *river.Job[OCRArgs], task *db.OCRTask, cause Cause, causeErr error) error {
-	return recordFailure[db.OCRTask](ctx, w.svc, w.svc.cfg.OCRPolicy, &w.retries, attemptFailure{
+	return recordFailure[db.OCRTask](ctx, w.svc.Core, w.svc.cfg.OCRPolicy, &w.retries, attemptFailure{
 		earlier: job.Errors,
 		jobID:   job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
 		cause: cause, code: failureOf(cause).code, err: causeErr,
@@ -378,4 +343,12 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 		return "", err
 	}
 	return outcome, nil
+}
+
+// Timeout bounds one submission to the OCR engine.
+func (w *OCRWorker) Timeout(*river.Job[OCRArgs]) time.Duration { return w.svc.shortTimeout() }
+
+// Timeout bounds one status check at the OCR engine.
+func (w *OCRDeadlineWorker) Timeout(*river.Job[OCRDeadlineArgs]) time.Duration {
+	return w.svc.shortTimeout()
 }

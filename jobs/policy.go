@@ -211,7 +211,7 @@ func (r *retryTimes) store(jobID int64, attempt int, at time.Time) {
 // policy p gives the same attempt. A recorded time that has passed (a very
 // short delay and a busy machine) becomes a moment from now: River refuses
 // a retry time in the past and would fall back to its own attempt⁴ s policy.
-func (r *retryTimes) next(s *Service, p RetryPolicy, job *rivertype.JobRow, taskID string) time.Time {
+func (r *retryTimes) next(s *Core, p RetryPolicy, job *rivertype.JobRow, taskID string) time.Time {
 	at, ok := r.m.LoadAndDelete(retryKey{job.ID, job.Attempt})
 	if !ok {
 		return retryAt(p, s.clock(), taskID, job.Attempt)
@@ -256,7 +256,7 @@ type attemptFailure struct {
 func recordFailure[T any, P interface {
 	*T
 	db.Task
-}](ctx context.Context, s *Service, p RetryPolicy, retries *retryTimes, f attemptFailure, finish func(context.Context) error) error {
+}](ctx context.Context, s *Core, p RetryPolicy, retries *retryTimes, f attemptFailure, finish func(context.Context) error) error {
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	wrapped := failureText(f.code, f.cause, f.err)
@@ -277,4 +277,30 @@ func recordFailure[T any, P interface {
 		return errors.Join(wrapped, err)
 	}
 	return river.JobCancel(wrapped)
+}
+
+// The failure causes of OCR tasks.
+const (
+	CauseOCRUnavailable Cause = "ocr_unavailable" // the engine could not take the job: network, 5xx, queue full
+	CauseOCRRejected    Cause = "ocr_rejected"    // the engine refused the submission (4xx)
+	CauseOCRUnreadable  Cause = "ocr_unreadable"  // the engine declared the document unreadable
+	CauseOCREngine      Cause = "ocr_engine"      // the engine's job failed
+	CauseOCRGone        Cause = "ocr_gone"        // the engine no longer knows the job
+	CauseOCRTimeout     Cause = "ocr_timeout"     // no result within the wait
+)
+
+// DefaultOCRPolicy is the OCR worker's retry policy: an engine that cannot
+// take the job is retried with backoff; a refused submission, an
+// unreadable document or a failed engine job is not.
+func DefaultOCRPolicy() RetryPolicy {
+	return RetryPolicy{
+		MaxAttempts: 5,
+		Backoff: retry.Backoff{
+			InitialInterval:    5 * time.Second,
+			BackoffCoefficient: 2,
+			MaxInterval:        2 * time.Minute,
+			Jitter:             0.2,
+		},
+		NonRetryable: []Cause{CauseOCRRejected, CauseOCRUnreadable, CauseOCREngine, CauseOCRGone, CauseOCRTimeout, CauseUnexpected},
+	}
 }

@@ -16,7 +16,7 @@ import (
 // each bun query anew. The hottest statements (requestIssuance's, run for
 // every request) are written out instead: with parameters, pgx prepares
 // the text once per connection and the server plans it from its cache.
-func (s *Service) scanPrepared(ctx context.Context, idb bun.IDB, dest any, query string, args ...any) error {
+func (s *Core) scanPrepared(ctx context.Context, idb bun.IDB, dest any, query string, args ...any) error {
 	var (
 		rows *sql.Rows
 		err  error

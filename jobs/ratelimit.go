@@ -54,7 +54,7 @@ func ParseRateLimit(s string) (RateLimit, error) {
 // whatever the number of API processes, and a transaction that rolls back
 // (a refusal, a failure after this call) gives its token back. The
 // database's clock refills it, so instances' clocks do not matter.
-func (s *Service) rateLimited(ctx context.Context, tx bun.IDB, actor Actor) error {
+func (s *Core) rateLimited(ctx context.Context, tx bun.IDB, actor Actor) error {
 	cfg := s.cfg.RateLimit
 	if cfg.Every <= 0 {
 		return nil

@@ -13,15 +13,6 @@ import (
 	"github.com/dungji/dungji/db"
 )
 
-// QueueMaintenance runs the reconciler.
-const QueueMaintenance = "maintenance"
-
-// ReconcileArgs is the periodic job that finishes stuck tasks.
-type ReconcileArgs struct{}
-
-// Kind implements river.JobArgs.
-func (ReconcileArgs) Kind() string { return "reconcile_tasks" }
-
 // ReconcileWorker finishes task rows that no job will ever move again: River's
 // rescuer can discard an exhausted job straight in the database, and a job
 // can be cancelled or deleted from River UI, running none of our code.
@@ -76,41 +67,6 @@ func (s *Service) ReconcileWatchChecks(ctx context.Context, grace time.Duration)
 		return 0, fmt.Errorf("end orphaned watch checks: %w", err)
 	}
 	return len(ended), nil
-}
-
-// taskStuck is the one rule that tells a stuck active task from a waiting
-// one. A task is waiting while its job is available, scheduled, retryable
-// or running — even long past its nextRetryAt, as when every worker is down
-// or busy: River runs the job when a worker is free, and failing the task
-// instead would make the next request pay again. It is stuck when its job
-// is gone, completed, cancelled or discarded: nothing will ever move it.
-func taskStuck(t *db.Lifecycle, jobState *string, now time.Time) (reason string, stuck bool) {
-	if !t.Status.Active() {
-		return "", false
-	}
-	if jobState == nil {
-		return "its job no longer exists", true
-	}
-	switch *jobState {
-	case "completed", "cancelled", "discarded":
-		return fmt.Sprintf("its job is %s", *jobState), true
-	}
-	return "", false
-}
-
-// jobState reads the state of a task's River job (nil when it is gone).
-func jobState(ctx context.Context, idb bun.IDB, jobID *int64) (*string, error) {
-	if jobID == nil {
-		return nil, nil
-	}
-	var states []string
-	if err := idb.NewRaw("SELECT state FROM river_job WHERE id = ?", *jobID).Scan(ctx, &states); err != nil {
-		return nil, fmt.Errorf("read job %d state: %w", *jobID, err)
-	}
-	if len(states) == 0 {
-		return nil, nil
-	}
-	return &states[0], nil
 }
 
 // ReconcileIssuances ends as FAILED (UNKNOWN, the reason in errorMessage)
@@ -190,15 +146,6 @@ func withFile(t db.Task) []string {
 	return nil
 }
 
-// stuckMessage explains a stuck task's end, with its last error when any.
-func stuckMessage(t *db.Lifecycle, reason string) string {
-	msg := "the task was stuck: " + reason
-	if t.LastErrorCode != nil {
-		msg += "; last error " + *t.LastErrorCode
-	}
-	return msg
-}
-
 // jobErrorHandler is River's safety net for our jobs: a panic ends the task
 // FAILED (UNKNOWN) and cancels the job; an error escaping on the last attempt
 // ends the task too, so no row stays active behind a discarded job.
@@ -238,4 +185,9 @@ func (h *jobErrorHandler) failTask(ctx context.Context, job *rivertype.JobRow, m
 	if err != nil {
 		h.svc.log.Error("fail task after job error", "task_id", args.TaskID, "err", err)
 	}
+}
+
+// Timeout bounds one reconciliation pass.
+func (w *ReconcileWorker) Timeout(*river.Job[ReconcileArgs]) time.Duration {
+	return w.svc.shortTimeout()
 }

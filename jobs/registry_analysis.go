@@ -508,20 +508,6 @@ func (s *Service) reanalyze(ctx context.Context, id string, fromPages bool) erro
 	})
 }
 
-// RegistryReanalysisArgs is the River job that brings stored analyses up to
-// date: those of an older parser version (after an upgrade), those judged
-// against a 고유번호 or address the nest no longer has, and results
-// analysed before analyses were stored apart. Reads never wait for it: they
-// judge against the nest as it is, and analyse a stale one's pages
-// themselves (OCRTaskAnalysisOf).
-type RegistryReanalysisArgs struct{}
-
-// Kind implements river.JobArgs.
-func (RegistryReanalysisArgs) Kind() string { return "registry_reanalysis" }
-
-// RegistryReanalysisEvery is how often the job looks, besides at start.
-const RegistryReanalysisEvery = 10 * time.Minute
-
 // RegistryReanalysisWorker runs RegistryReanalysisArgs.
 type RegistryReanalysisWorker struct {
 	river.WorkerDefaults[RegistryReanalysisArgs]

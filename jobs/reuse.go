@@ -1,10 +1,12 @@
 package jobs
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/dungji/dungji/db"
+	"github.com/uptrace/bun"
 )
 
 // activeVerdict is what a request for new work does with an active task
@@ -47,4 +49,48 @@ func judgeActive(lc *db.Lifecycle, jobState *string, now time.Time, staleAfter t
 			Message: fmt.Sprintf("no worker picked the task up within %s", staleAfter)}
 	}
 	return activeVerdict{Reuse: true}
+}
+
+// taskStuck is the one rule that tells a stuck active task from a waiting
+// one. A task is waiting while its job is available, scheduled, retryable
+// or running — even long past its nextRetryAt, as when every worker is down
+// or busy: River runs the job when a worker is free, and failing the task
+// instead would make the next request pay again. It is stuck when its job
+// is gone, completed, cancelled or discarded: nothing will ever move it.
+func taskStuck(t *db.Lifecycle, jobState *string, now time.Time) (reason string, stuck bool) {
+	if !t.Status.Active() {
+		return "", false
+	}
+	if jobState == nil {
+		return "its job no longer exists", true
+	}
+	switch *jobState {
+	case "completed", "cancelled", "discarded":
+		return fmt.Sprintf("its job is %s", *jobState), true
+	}
+	return "", false
+}
+
+// jobState reads the state of a task's River job (nil when it is gone).
+func jobState(ctx context.Context, idb bun.IDB, jobID *int64) (*string, error) {
+	if jobID == nil {
+		return nil, nil
+	}
+	var states []string
+	if err := idb.NewRaw("SELECT state FROM river_job WHERE id = ?", *jobID).Scan(ctx, &states); err != nil {
+		return nil, fmt.Errorf("read job %d state: %w", *jobID, err)
+	}
+	if len(states) == 0 {
+		return nil, nil
+	}
+	return &states[0], nil
+}
+
+// stuckMessage explains a stuck task's end, with its last error when any.
+func stuckMessage(t *db.Lifecycle, reason string) string {
+	msg := "the task was stuck: " + reason
+	if t.LastErrorCode != nil {
+		msg += "; last error " + *t.LastErrorCode
+	}
+	return msg
 }

@@ -247,5 +247,5 @@ func (s *Service) nestSnapshot(ctx context.Context, actor Actor, nestID string) 
 
 // OCRTask returns an OCR task the caller may see.
 func (s *Service) OCRTask(ctx context.Context, id string) (*db.OCRTask, error) {
-	return visibleTask[db.OCRTask](ctx, s, id, "OCR task")
+	return visibleTask[db.OCRTask](ctx, s.Core, id, "OCR task")
 }

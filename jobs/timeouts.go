@@ -2,8 +2,6 @@ package jobs
 
 import (
 	"time"
-
-	"github.com/riverqueue/river"
 )
 
 // Job timeouts and River's rescue of jobs whose worker died.
@@ -37,27 +35,9 @@ func DefaultRescueAfter(jobTimeout time.Duration) time.Duration {
 }
 
 // shortTimeout is the timeout of the kinds that make one short call.
-func (s *Service) shortTimeout() time.Duration {
+func (s *Core) shortTimeout() time.Duration {
 	if s.jobTimeout > 0 && s.jobTimeout < ShortJobTimeout {
 		return s.jobTimeout
 	}
 	return ShortJobTimeout
-}
-
-// Timeout bounds one submission to the OCR engine.
-func (w *OCRWorker) Timeout(*river.Job[OCRArgs]) time.Duration { return w.svc.shortTimeout() }
-
-// Timeout bounds one status check at the OCR engine.
-func (w *OCRDeadlineWorker) Timeout(*river.Job[OCRDeadlineArgs]) time.Duration {
-	return w.svc.shortTimeout()
-}
-
-// Timeout bounds one S3 delete.
-func (w *ObjectRemovalWorker) Timeout(*river.Job[ObjectRemovalArgs]) time.Duration {
-	return w.svc.shortTimeout()
-}
-
-// Timeout bounds one reconciliation pass.
-func (w *ReconcileWorker) Timeout(*river.Job[ReconcileArgs]) time.Duration {
-	return w.svc.shortTimeout()
 }

@@ -14,7 +14,7 @@ func TestJobTimeoutsPerKind(t *testing.T) {
 		{DefaultJobTimeout, ShortJobTimeout},
 		{20 * time.Second, 20 * time.Second},
 	} {
-		s := &Service{jobTimeout: tc.jobTimeout}
+		s := &Service{Core: &Core{jobTimeout: tc.jobTimeout}}
 		got := []time.Duration{(&OCRWorker{svc: s}).Timeout(nil), (&OCRDeadlineWorker{svc: s}).Timeout(nil),
 			(&ObjectRemovalWorker{svc: s}).Timeout(nil), (&ReconcileWorker{svc: s}).Timeout(nil)}
 		for i, d := range got {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -13,70 +12,6 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/watch"
 )
-
-// Error codes of the registry watch.
-const (
-	// CodeDateInPast is a watch date before today (in Seoul).
-	CodeDateInPast Code = "DATE_IN_PAST"
-	// CodeBudgetExceeded is a watch that would schedule more issuances in a
-	// month than the user's budget allows.
-	CodeBudgetExceeded Code = "BUDGET_EXCEEDED"
-)
-
-// WatchConfig holds the registry watch's tunables (jobs.Config.Watch).
-type WatchConfig struct {
-	// MonthlyBudget is how many scheduled issuances one user may have in a
-	// calendar month (Seoul), each costing a fee (WATCH_MONTHLY_BUDGET,
-	// default 20).
-	MonthlyBudget int
-	// WebhookAllowPrivate lets endpoints resolve to loopback, private and
-	// link-local addresses (WEBHOOK_ALLOW_PRIVATE; true in development,
-	// false by default in production).
-	WebhookAllowPrivate bool
-	// WebhookSecretGrace is how long a rotated-out secret keeps signing
-	// (WEBHOOK_SECRET_GRACE, default 24h).
-	WebhookSecretGrace time.Duration
-	// WebhookTimeout bounds one delivery attempt (default 15s).
-	WebhookTimeout time.Duration
-	// WebhookRetrySchedule overrides the Standard Webhooks schedule
-	// (tests shorten it; nil is DefaultWebhookSchedule).
-	WebhookRetrySchedule []time.Duration
-	// WebhookTransport replaces the delivery's HTTP transport (nil: one
-	// that refuses private addresses unless WebhookAllowPrivate).
-	WebhookTransport http.RoundTripper
-}
-
-// DefaultWatchBudget is the monthly budget of scheduled issuances.
-const DefaultWatchBudget = 20
-
-func (s *Service) watchCfg() WatchConfig {
-	c := s.cfg.Watch
-	if c.MonthlyBudget <= 0 {
-		c.MonthlyBudget = DefaultWatchBudget
-	}
-	if c.WebhookSecretGrace <= 0 {
-		c.WebhookSecretGrace = 24 * time.Hour
-	}
-	if c.WebhookTimeout <= 0 {
-		c.WebhookTimeout = 15 * time.Second
-	}
-	if len(c.WebhookRetrySchedule) == 0 {
-		c.WebhookRetrySchedule = DefaultWebhookSchedule
-	}
-	return c
-}
-
-// QueueWatch runs scheduled checks, comparisons and webhook deliveries.
-const QueueWatch = "watch"
-
-// WatchCheckArgs is the River job that runs one scheduled check at its
-// time: it requests an issuance for the check's nest.
-type WatchCheckArgs struct {
-	CheckID string `json:"check_id"`
-}
-
-// Kind implements river.JobArgs.
-func (WatchCheckArgs) Kind() string { return "watch_check" }
 
 // WatchInput is what a tenant sets; dates are YYYY-MM-DD.
 type WatchInput struct {

@@ -14,18 +14,6 @@ import (
 	"github.com/dungji/dungji/jobs/watch"
 )
 
-// CompareArgs is the River job that compares a finished OCR task's read of
-// a registry with the nest's previous complete read and records the alerts.
-type CompareArgs struct {
-	OCRTaskID string `json:"ocr_task_id,omitempty"`
-	// IssuanceTaskID, without OCRTaskID, is a FAILED issuance: a watch
-	// check that read nothing could not verify.
-	IssuanceTaskID string `json:"issuance_task_id,omitempty"`
-}
-
-// Kind implements river.JobArgs.
-func (CompareArgs) Kind() string { return "registry_compare" }
-
 // enqueueComparison inserts, in the transaction that finished an OCR task,
 // the job that compares its read: the comparison cannot be lost.
 func (s *Service) enqueueComparison(ctx context.Context, tx bun.Tx, ocrTaskID string) error {

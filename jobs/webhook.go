@@ -25,21 +25,6 @@ import (
 	"github.com/dungji/dungji/db"
 )
 
-// DefaultWebhookSchedule is the Standard Webhooks retry schedule: after the
-// first attempt (immediately), waits of 5 s, 5 min, 30 min, 2 h, 5 h, 10 h
-// and 10 h; eight attempts in all, about 28 hours.
-var DefaultWebhookSchedule = []time.Duration{5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour,
-	5 * time.Hour, 10 * time.Hour, 10 * time.Hour}
-
-// WebhookDeliveryArgs is the River job that delivers one alert to one
-// endpoint.
-type WebhookDeliveryArgs struct {
-	DeliveryID string `json:"delivery_id"`
-}
-
-// Kind implements river.JobArgs.
-func (WebhookDeliveryArgs) Kind() string { return "webhook_delivery" }
-
 // MaxWebhookEndpoints bounds a user's endpoints.
 const MaxWebhookEndpoints = 10
 

@@ -34,7 +34,7 @@ func TestWebhookDialerRefusesPrivateAddresses(t *testing.T) {
 		{"loopback, private addresses allowed", true, srv.URL, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &Service{cfg: Config{Watch: WatchConfig{WebhookAllowPrivate: tc.allowPrivate, WebhookTimeout: 10 * time.Second}}}
+			s := &Service{Core: &Core{cfg: Config{Watch: WatchConfig{WebhookAllowPrivate: tc.allowPrivate, WebhookTimeout: 10 * time.Second}}}}
 			before := heard.Load()
 			resp, err := s.webhookClient().Post(tc.url, "application/json", strings.NewReader(`{}`))
 			if resp != nil {

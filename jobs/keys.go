@@ -1,0 +1,34 @@
+package jobs
+
+// validIDs keeps the keys that are UUIDs: ids reach a batch from rows, but
+// a malformed one must not fail every key with it.
+func validIDs(ids []string) []string {
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if _, err := ParseID("id", id); err == nil {
+			out = append(out, id)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "00000000-0000-0000-0000-000000000000")
+	}
+	return out
+}
+
+func index[T any](rows []T, key func(T) string) map[string]T {
+	m := make(map[string]T, len(rows))
+	for _, r := range rows {
+		m[key(r)] = r
+	}
+	return m
+}
+
+func byKeys[T any](ids []string, byID map[string]*T, what string) ([]*T, []error) {
+	out, errs := make([]*T, len(ids)), make([]error, len(ids))
+	for i, id := range ids {
+		if out[i] = byID[id]; out[i] == nil {
+			errs[i] = Errorf(CodeNotFound, "%s not found", what)
+		}
+	}
+	return out, errs
+}
