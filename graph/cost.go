@@ -1,6 +1,9 @@
 package graph
 
-import "github.com/dungji/dungji/jobs"
+import (
+	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
+)
 
 // An operation is priced by what its answer can hold, as GitHub prices
 // its API by nodes: every object the answer may contain counts one, and a
@@ -52,17 +55,17 @@ var ListSizes = map[string]int{
 }
 
 // PageSize is what a paged field holds: first or last, else the default,
-// never more than jobs.MaxPageSize (a larger one is refused when the field
+// never more than core.MaxPageSize (a larger one is refused when the field
 // is resolved).
 func PageSize(first, last *int) int {
-	n := jobs.DefaultPageSize
+	n := core.DefaultPageSize
 	switch {
 	case first != nil:
 		n = *first
 	case last != nil:
 		n = *last
 	}
-	return max(0, min(n, jobs.MaxPageSize))
+	return max(0, min(n, core.MaxPageSize))
 }
 
 // NewConfig returns the executable schema's configuration: the served

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // Loaders batch the reads behind every list-reachable edge: the fields of
@@ -25,13 +26,13 @@ type Loaders struct {
 	storedAnalysis *dataloadgen.Loader[string, *jobs.StoredAnalysis]
 	issuanceEvents *dataloadgen.Loader[string, []*db.TaskEvent]
 	ocrEvents      *dataloadgen.Loader[string, []*db.TaskEvent]
-	issuanceFirsts *dataloadgen.Loader[jobs.NestPageKey, jobs.Page[*db.IssuanceTask]]
+	issuanceFirsts *dataloadgen.Loader[jobs.NestPageKey, core.Page[*db.IssuanceTask]]
 
 	// The registry watch's edges.
 	watch            *dataloadgen.Loader[string, *jobs.NestWatch]
 	comparisons      *dataloadgen.Loader[string, []*db.RegistryComparison]
 	comparisonAlerts *dataloadgen.Loader[string, []*db.Alert]
-	alertFirsts      *dataloadgen.Loader[jobs.NestAlertPageKey, jobs.Page[*db.Alert]]
+	alertFirsts      *dataloadgen.Loader[jobs.NestAlertPageKey, core.Page[*db.Alert]]
 	ocrTask          *dataloadgen.Loader[string, *db.OCRTask]
 	alert            *dataloadgen.Loader[string, *db.Alert]
 	endpoint         *dataloadgen.Loader[string, *db.WebhookEndpoint]
@@ -124,32 +125,32 @@ func (d Dataloaders) InterceptResponse(ctx context.Context, next graphql.Respons
 // nestIssuanceTasks is a page of a visible nest's issuance tasks: the first
 // page through the batch loader, any other (after or before a cursor, or
 // the last items) on its own.
-func (r *Resolver) nestIssuanceTasks(ctx context.Context, n *db.Nest, args jobs.PageArgs) (jobs.Page[*db.IssuanceTask], error) {
+func (r *Resolver) nestIssuanceTasks(ctx context.Context, n *db.Nest, args core.PageArgs) (core.Page[*db.IssuanceTask], error) {
 	size, first, err := args.FirstPage()
 	if err != nil {
-		return jobs.Page[*db.IssuanceTask]{}, err
+		return core.Page[*db.IssuanceTask]{}, err
 	}
 	if !first {
 		return r.Service.NestIssuanceTasks(ctx, n.ID, args)
 	}
 	if err := jobs.NestVisible(ctx, n); err != nil {
-		return jobs.Page[*db.IssuanceTask]{}, err
+		return core.Page[*db.IssuanceTask]{}, err
 	}
 	return r.loadersOf(ctx).issuanceFirsts.Load(ctx, jobs.NestPageKey{NestID: n.ID, First: size})
 }
 
 // nestAlerts is a page of a visible nest's alerts: the first page through
 // the batch loader, any other on its own.
-func (r *Resolver) nestAlerts(ctx context.Context, n *db.Nest, unacknowledged bool, args jobs.PageArgs) (jobs.Page[*db.Alert], error) {
+func (r *Resolver) nestAlerts(ctx context.Context, n *db.Nest, unacknowledged bool, args core.PageArgs) (core.Page[*db.Alert], error) {
 	size, first, err := args.FirstPage()
 	if err != nil {
-		return jobs.Page[*db.Alert]{}, err
+		return core.Page[*db.Alert]{}, err
 	}
 	if !first {
 		return r.Service.Alerts(ctx, jobs.AlertFilter{NestID: &n.ID, Unacknowledged: unacknowledged}, args)
 	}
 	if err := jobs.NestVisible(ctx, n); err != nil {
-		return jobs.Page[*db.Alert]{}, err
+		return core.Page[*db.Alert]{}, err
 	}
 	return r.loadersOf(ctx).alertFirsts.Load(ctx, jobs.NestAlertPageKey{NestID: n.ID, First: size, Unacknowledged: unacknowledged})
 }

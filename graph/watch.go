@@ -6,6 +6,7 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // watchDate formats one of a watch's dates (nil when no watch or no date).
@@ -21,7 +22,7 @@ func watchDate(w *jobs.NestWatch, get func(*db.Watch) *time.Time) *string {
 	return &s
 }
 
-func alertConnection(page jobs.Page[*db.Alert], err error) (*model.AlertConnection, error) {
+func alertConnection(page core.Page[*db.Alert], err error) (*model.AlertConnection, error) {
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/dungji/dungji/graph/model"
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/watch"
 )
 
@@ -140,13 +141,13 @@ func (r *nestResolver) RegistryChecks(ctx context.Context, obj *db.Nest) ([]*db.
 // Alerts is the resolver for the alerts field.
 func (r *nestResolver) Alerts(ctx context.Context, obj *db.Nest, unacknowledged *bool, first *int, after *string, last *int, before *string) (*model.AlertConnection, error) {
 	return alertConnection(r.nestAlerts(ctx, obj, unacknowledged != nil && *unacknowledged,
-		jobs.PageArgs{First: first, After: after, Last: last, Before: before}))
+		core.PageArgs{First: first, After: after, Last: last, Before: before}))
 }
 
 // Alerts is the resolver for the alerts field.
 func (r *queryResolver) Alerts(ctx context.Context, nestID *string, unacknowledged *bool, first *int, after *string, last *int, before *string) (*model.AlertConnection, error) {
 	return alertConnection(r.Service.Alerts(ctx, jobs.AlertFilter{NestID: nestID, Unacknowledged: unacknowledged != nil && *unacknowledged},
-		jobs.PageArgs{First: first, After: after, Last: last, Before: before}))
+		core.PageArgs{First: first, After: after, Last: last, Before: before}))
 }
 
 // WatchBudget is the resolver for the watchBudget field.
@@ -161,7 +162,7 @@ func (r *queryResolver) WebhookEndpoints(ctx context.Context) ([]*db.WebhookEndp
 
 // WebhookDeliveries is the resolver for the webhookDeliveries field.
 func (r *queryResolver) WebhookDeliveries(ctx context.Context, endpointID *string, first *int, after *string, last *int, before *string) (*model.WebhookDeliveryConnection, error) {
-	page, err := r.Service.WebhookDeliveries(ctx, endpointID, jobs.PageArgs{First: first, After: after, Last: last, Before: before})
+	page, err := r.Service.WebhookDeliveries(ctx, endpointID, core.PageArgs{First: first, After: after, Last: last, Before: before})
 	if err != nil {
 		return nil, err
 	}

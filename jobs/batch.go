@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // Batch reads: one query for many parents, for the GraphQL API's data
@@ -20,22 +21,22 @@ import (
 // NestsByID loads nests: NOT_FOUND for a missing one, FORBIDDEN for
 // another user's.
 func (s *Service) NestsByID(ctx context.Context, ids []string) ([]*db.Nest, []error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, []error{err}
 	}
 	var rows []*db.Nest
-	if err := s.db.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(validIDs(ids))).Scan(ctx); err != nil {
-		return nil, []error{internal("load nests", err)}
+	if err := s.DB.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(core.ValidIDs(ids))).Scan(ctx); err != nil {
+		return nil, []error{core.Internal("load nests", err)}
 	}
-	byID := index(rows, func(n *db.Nest) string { return n.ID })
+	byID := core.Index(rows, func(n *db.Nest) string { return n.ID })
 	out, errs := make([]*db.Nest, len(ids)), make([]error, len(ids))
 	for i, id := range ids {
 		switch n := byID[id]; {
 		case n == nil:
-			errs[i] = Errorf(CodeNotFound, "nest not found")
-		case !actor.canSee(n.OwnerID):
-			errs[i] = Errorf(CodeForbidden, "this nest belongs to another user")
+			errs[i] = core.Errorf(core.CodeNotFound, "nest not found")
+		case !actor.CanSee(n.OwnerID):
+			errs[i] = core.Errorf(core.CodeForbidden, "this nest belongs to another user")
 		default:
 			out[i] = n
 		}
@@ -46,12 +47,12 @@ func (s *Service) NestsByID(ctx context.Context, ids []string) ([]*db.Nest, []er
 // NestVisible reports, without a query, whether the caller may see a nest
 // already loaded: FORBIDDEN otherwise.
 func NestVisible(ctx context.Context, n *db.Nest) error {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return err
 	}
-	if !actor.canSee(n.OwnerID) {
-		return Errorf(CodeForbidden, "this nest belongs to another user")
+	if !actor.CanSee(n.OwnerID) {
+		return core.Errorf(core.CodeForbidden, "this nest belongs to another user")
 	}
 	return nil
 }
@@ -59,28 +60,28 @@ func NestVisible(ctx context.Context, n *db.Nest) error {
 // FilesUnchecked loads file rows.
 func (s *Service) FilesUnchecked(ctx context.Context, ids []string) ([]*db.File, []error) {
 	var rows []*db.File
-	if err := s.db.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(validIDs(ids))).Scan(ctx); err != nil {
-		return nil, []error{internal("load files", err)}
+	if err := s.DB.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(core.ValidIDs(ids))).Scan(ctx); err != nil {
+		return nil, []error{core.Internal("load files", err)}
 	}
-	return byKeys(ids, index(rows, func(f *db.File) string { return f.ID }), "file")
+	return core.ByKeys(ids, core.Index(rows, func(f *db.File) string { return f.ID }), "file")
 }
 
 // IssuanceTasksUnchecked loads issuance tasks.
 func (s *Service) IssuanceTasksUnchecked(ctx context.Context, ids []string) ([]*db.IssuanceTask, []error) {
 	var rows []*db.IssuanceTask
-	if err := s.db.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(validIDs(ids))).Scan(ctx); err != nil {
-		return nil, []error{internal("load issuance tasks", err)}
+	if err := s.DB.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(core.ValidIDs(ids))).Scan(ctx); err != nil {
+		return nil, []error{core.Internal("load issuance tasks", err)}
 	}
-	return byKeys(ids, index(rows, func(t *db.IssuanceTask) string { return t.ID }), "issuance task")
+	return core.ByKeys(ids, core.Index(rows, func(t *db.IssuanceTask) string { return t.ID }), "issuance task")
 }
 
 // OCRTasksOfIssuancesUnchecked loads the newest OCR task of each issuance task (nil
 // when it has none).
 func (s *Service) OCRTasksOfIssuancesUnchecked(ctx context.Context, ids []string) ([]*db.OCRTask, []error) {
 	var rows []*db.OCRTask
-	if err := s.db.Bun.NewSelect().Model(&rows).DistinctOn("issuance_task_id").
-		Where("issuance_task_id IN (?)", bun.In(validIDs(ids))).OrderExpr("issuance_task_id, id DESC").Scan(ctx); err != nil {
-		return nil, []error{internal("load ocr tasks", err)}
+	if err := s.DB.Bun.NewSelect().Model(&rows).DistinctOn("issuance_task_id").
+		Where("issuance_task_id IN (?)", bun.In(core.ValidIDs(ids))).OrderExpr("issuance_task_id, id DESC").Scan(ctx); err != nil {
+		return nil, []error{core.Internal("load ocr tasks", err)}
 	}
 	byID := map[string]*db.OCRTask{}
 	for _, t := range rows {
@@ -100,12 +101,12 @@ func (s *Service) OCRTasksOfIssuancesUnchecked(ctx context.Context, ids []string
 // NestRegistryAnalysis reads it.
 func (s *Service) LatestSuccessfulOCRUnchecked(ctx context.Context, nestIDs []string) ([]*db.OCRTask, []error) {
 	var rows []*db.OCRTask
-	if err := s.db.Bun.NewSelect().Model(&rows).Apply(withStoredAnalysis).DistinctOn("ocr_task.nest_id").
-		Where("ocr_task.nest_id IN (?) AND ocr_task.status = ?", bun.In(validIDs(nestIDs)), db.StatusSuccess).
+	if err := s.DB.Bun.NewSelect().Model(&rows).Apply(withStoredAnalysis).DistinctOn("ocr_task.nest_id").
+		Where("ocr_task.nest_id IN (?) AND ocr_task.status = ?", bun.In(core.ValidIDs(nestIDs)), db.StatusSuccess).
 		OrderExpr("ocr_task.nest_id, " + newestCopyFirst).Scan(ctx); err != nil {
-		return nil, []error{internal("load nest OCR results", err)}
+		return nil, []error{core.Internal("load nest OCR results", err)}
 	}
-	byNest := index(rows, func(t *db.OCRTask) string { return t.NestID })
+	byNest := core.Index(rows, func(t *db.OCRTask) string { return t.NestID })
 	out := make([]*db.OCRTask, len(nestIDs))
 	for i, id := range nestIDs {
 		out[i] = byNest[id]
@@ -116,9 +117,9 @@ func (s *Service) LatestSuccessfulOCRUnchecked(ctx context.Context, nestIDs []st
 // TaskEventsOfUnchecked loads each task's transitions, oldest first.
 func (s *Service) TaskEventsOfUnchecked(ctx context.Context, kind db.TaskKind, taskIDs []string) ([][]*db.TaskEvent, []error) {
 	var rows []*db.TaskEvent
-	if err := s.db.Bun.NewSelect().Model(&rows).Where("task_kind = ? AND task_id IN (?)", kind, bun.In(validIDs(taskIDs))).
+	if err := s.DB.Bun.NewSelect().Model(&rows).Where("task_kind = ? AND task_id IN (?)", kind, bun.In(core.ValidIDs(taskIDs))).
 		OrderExpr("task_id, version").Scan(ctx); err != nil {
-		return nil, []error{internal("load task events", err)}
+		return nil, []error{core.Internal("load task events", err)}
 	}
 	byTask := map[string][]*db.TaskEvent{}
 	for _, ev := range rows {
@@ -143,7 +144,7 @@ type NestPageKey struct {
 // FirstIssuancePagesUnchecked loads the first page of each nest's issuance tasks,
 // newest first, as NestIssuanceTasks without a cursor: one statement, a
 // LIMIT per nest.
-func (s *Service) FirstIssuancePagesUnchecked(ctx context.Context, keys []NestPageKey) ([]Page[*db.IssuanceTask], []error) {
+func (s *Service) FirstIssuancePagesUnchecked(ctx context.Context, keys []NestPageKey) ([]core.Page[*db.IssuanceTask], []error) {
 	// One nest may come twice (latestIssuance beside issuanceTasks): each
 	// is read once, up to the longest page asked.
 	limit, seen := 0, map[string]bool{}
@@ -156,24 +157,24 @@ func (s *Service) FirstIssuancePagesUnchecked(ctx context.Context, keys []NestPa
 		}
 	}
 	var rows []*db.IssuanceTask
-	if err := s.db.Bun.NewRaw(`SELECT t.* FROM unnest(?::uuid[]) AS n(id)
+	if err := s.DB.Bun.NewRaw(`SELECT t.* FROM unnest(?::uuid[]) AS n(id)
 		CROSS JOIN LATERAL (SELECT * FROM issuance_tasks WHERE nest_id = n.id ORDER BY id DESC LIMIT ?) t`,
-		pgdialect.Array(validIDs(ids)), limit).Scan(ctx, &rows); err != nil {
-		return nil, []error{internal("list issuance tasks", err)}
+		pgdialect.Array(core.ValidIDs(ids)), limit).Scan(ctx, &rows); err != nil {
+		return nil, []error{core.Internal("list issuance tasks", err)}
 	}
 	byNest := map[string][]*db.IssuanceTask{}
 	for _, t := range rows {
 		byNest[t.NestID] = append(byNest[t.NestID], t)
 	}
-	out := make([]Page[*db.IssuanceTask], len(keys))
+	out := make([]core.Page[*db.IssuanceTask], len(keys))
 	for i, k := range keys {
 		items := byNest[k.NestID]
-		p := Page[*db.IssuanceTask]{Items: items}
+		p := core.Page[*db.IssuanceTask]{Items: items}
 		if len(items) > k.First {
 			p.Items, p.HasNextPage = items[:k.First], true
 		}
 		for _, t := range p.Items {
-			p.Cursors = append(p.Cursors, encodeCursor(t.ID))
+			p.Cursors = append(p.Cursors, core.EncodeCursor(t.ID))
 		}
 		out[i] = p
 	}

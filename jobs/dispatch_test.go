@@ -11,23 +11,24 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/db/dbtest"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // startSignalWorker stands in for IssuanceWorker: it only reports when River
 // starts the job, which is what these tests measure.
 type startSignalWorker struct {
-	river.WorkerDefaults[IssuanceArgs]
+	river.WorkerDefaults[core.IssuanceArgs]
 	started chan time.Time
 }
 
-func (w *startSignalWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs]) error {
+func (w *startSignalWorker) Work(ctx context.Context, job *river.Job[core.IssuanceArgs]) error {
 	w.started <- time.Now()
 	return nil
 }
 
 func newNest(t *testing.T, d *db.DB, owner string) *db.Nest {
 	t.Helper()
-	n := &db.Nest{ID: newID(), OwnerID: owner, Title: "집", Address: "서울특별시 마포구 월드컵북로 1", RegistryUniqueNo: "11012021003412", CreatedAt: time.Now()}
+	n := &db.Nest{ID: core.NewID(), OwnerID: owner, Title: "집", Address: "서울특별시 마포구 월드컵북로 1", RegistryUniqueNo: "11012021003412", CreatedAt: time.Now()}
 	if _, err := d.Bun.NewInsert().Model(n).Exec(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestIssuanceDispatchIsTransactional(t *testing.T) {
 	worker := &startSignalWorker{started: make(chan time.Time, 1)}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, worker)
-	rc, err := NewRiverClient(d, RiverOptions{Workers: workers, Queues: map[string]int{QueueIssuance: 2}})
+	rc, err := core.NewRiverClient(d, core.RiverOptions{Workers: workers, Queues: map[string]int{core.QueueIssuance: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestIssuanceDispatchIsTransactional(t *testing.T) {
 		t.Fatal(err)
 	}
 	nest := newNest(t, d, "alice")
-	actor := Actor{UserID: "alice"}
+	actor := core.Actor{UserID: "alice"}
 
 	t.Run("rolled back: neither the task nor the job exists", func(t *testing.T) {
 		errAbort := errors.New("abort")

@@ -14,6 +14,7 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/db/dbtest"
 	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 )
@@ -58,7 +59,7 @@ type setupOpts struct {
 	workers bool
 	issuer  issuer.Issuer // default: the simulator
 	store   *blob.Store   // default: the embedded S3 server
-	policy  RetryPolicy
+	policy  core.RetryPolicy
 	rescue  time.Duration
 	// ocr, when set, makes the workers run OCR tasks too, with results
 	// posted to callbackURL.
@@ -71,8 +72,8 @@ type setupOpts struct {
 }
 
 // fastPolicy retries quickly so tests finish in milliseconds.
-func fastPolicy() RetryPolicy {
-	p := DefaultIssuancePolicy()
+func fastPolicy() core.RetryPolicy {
+	p := core.DefaultIssuancePolicy()
 	p.MaxAttempts = 4
 	p.InitialInterval = 5 * time.Millisecond
 	p.MaxInterval = 20 * time.Millisecond
@@ -119,11 +120,11 @@ func setupLazy(t *testing.T, opts ...setupOpts) *testBundle {
 	if o.policy.MaxAttempts == 0 {
 		o.policy = fastPolicy()
 	}
-	if b.river, err = NewRiverClient(b.db, RiverOptions{}); err != nil {
+	if b.river, err = core.NewRiverClient(b.db, core.RiverOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	b.svc, err = NewService(ServiceOptions{DB: b.db, River: b.river, Store: b.store, Now: o.clock,
-		Config: Config{IssuancePolicy: o.policy}, Subscriptions: o.subscriptions,
+		Config: core.Config{IssuancePolicy: o.policy}, Subscriptions: o.subscriptions,
 		AfterLatestActive: o.afterLatestActive})
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +153,7 @@ func (b *testBundle) startWorkers(t *testing.T, o setupOpts) {
 	if o.rescue > 0 {
 		ropts.RescueStuckJobsAfter, ropts.JobTimeout = o.rescue, o.rescue/2
 	}
-	if b.river, err = NewRiverClient(b.db, ropts); err != nil {
+	if b.river, err = core.NewRiverClient(b.db, ropts); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.river.Start(ctx); err != nil {
@@ -204,7 +205,7 @@ func newUniqueNo() string {
 
 func (b *testBundle) nest(t *testing.T, owner string) *db.Nest {
 	t.Helper()
-	n := &db.Nest{ID: newID(), OwnerID: owner, Title: "집", Address: "서울특별시 마포구 월드컵북로 400",
+	n := &db.Nest{ID: core.NewID(), OwnerID: owner, Title: "집", Address: "서울특별시 마포구 월드컵북로 400",
 		RegistryUniqueNo: newUniqueNo(), CreatedAt: time.Now()}
 	if _, err := b.db.Bun.NewInsert().Model(n).Exec(context.Background()); err != nil {
 		t.Fatal(err)

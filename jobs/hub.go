@@ -215,9 +215,9 @@ func (h *Hub) deliver(ctx context.Context, want map[db.TaskKind]map[string]struc
 		)
 		switch kind {
 		case db.KindIssuance:
-			rows, err = readTasks[db.IssuanceTask](ctx, h.svc.db.Bun, filter)
+			rows, err = readTasks[db.IssuanceTask](ctx, h.svc.DB.Bun, filter)
 		case db.KindOCR:
-			rows, err = readTasks[db.OCRTask](ctx, h.svc.db.Bun, filter)
+			rows, err = readTasks[db.OCRTask](ctx, h.svc.DB.Bun, filter)
 		}
 		tasks = append(tasks, rows...)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // TestSubscriberCoalesces: offering to a subscriber that never reads never
@@ -49,7 +50,7 @@ func TestSubscriptionSnapshotHasNoGap(t *testing.T) {
 	t.Parallel()
 	b := setup(t, setupOpts{subscriptions: true})
 	hub := b.svc.Hub()
-	ctx, cancel := context.WithCancel(WithActor(context.Background(), Actor{UserID: "alice"}))
+	ctx, cancel := context.WithCancel(core.WithActor(context.Background(), core.Actor{UserID: "alice"}))
 	defer cancel()
 	res, err := b.svc.RequestIssuance(ctx, b.nest(t, "alice").ID)
 	if err != nil {
@@ -107,7 +108,7 @@ func TestSubscriptionNeverGoesBack(t *testing.T) {
 	t.Parallel()
 	b := setup(t, setupOpts{subscriptions: true})
 	hub := b.svc.Hub()
-	ctx, cancel := context.WithCancel(WithActor(context.Background(), Actor{UserID: "alice"}))
+	ctx, cancel := context.WithCancel(core.WithActor(context.Background(), core.Actor{UserID: "alice"}))
 	defer cancel()
 	res, err := b.svc.RequestIssuance(ctx, b.nest(t, "alice").ID)
 	if err != nil {

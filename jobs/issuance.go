@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // IssuanceStale reports whether a PENDING task has waited for a worker at
@@ -38,7 +39,7 @@ type RequestIssuanceResult struct {
 //     decision.
 //  3. Insert the PENDING task and its job together.
 func (s *Service) RequestIssuance(ctx context.Context, nestID string) (RequestIssuanceResult, error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return RequestIssuanceResult{}, err
 	}
@@ -46,7 +47,7 @@ func (s *Service) RequestIssuance(ctx context.Context, nestID string) (RequestIs
 		res, err := s.requestIssuance(ctx, actor, nestID)
 		// The partial unique index backs the nest lock up: should another
 		// path have inserted an active task, the retry finds and reuses it.
-		if err != nil && isUniqueViolation(err, "issuance_tasks_one_active_per_nest") && try < 3 {
+		if err != nil && core.IsUniqueViolation(err, "issuance_tasks_one_active_per_nest") && try < 3 {
 			continue
 		}
 		return res, err
@@ -67,10 +68,10 @@ const selectLatestActiveIssuance = `SELECT t.*, (SELECT state FROM river_job WHE
 	FROM issuance_tasks t WHERE t.nest_id = $1 AND t.status IN ('PENDING', 'PROCESSING')
 	ORDER BY t.created_at DESC, t.id DESC LIMIT 1 FOR UPDATE OF t`
 
-func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID string) (RequestIssuanceResult, error) {
+func (s *Service) requestIssuance(ctx context.Context, actor core.Actor, nestID string) (RequestIssuanceResult, error) {
 	var res RequestIssuanceResult
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		nest, err := s.visibleNest(ctx, tx, actor, nestID, true)
+	err := s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		nest, err := s.VisibleNest(ctx, tx, actor, nestID, true)
 		if err != nil {
 			return err
 		}
@@ -86,25 +87,25 @@ func (s *Service) requestIssuance(ctx context.Context, actor Actor, nestID strin
 // requestIssuanceTx is requestIssuance's decision and insert, in tx, for a
 // nest the caller locked (visibleNest with lock): verifyCopy requests the
 // registry's document through it, in its own transaction.
-func (s *Service) requestIssuanceTx(ctx context.Context, tx bun.Tx, actor Actor, nest *db.Nest) (RequestIssuanceResult, error) {
+func (s *Service) requestIssuanceTx(ctx context.Context, tx bun.Tx, actor core.Actor, nest *db.Nest) (RequestIssuanceResult, error) {
 	var res RequestIssuanceResult
 	err := func() error {
 		var err error
 		active := new(activeIssuance)
-		err = s.scanPrepared(ctx, tx, active, selectLatestActiveIssuance, nest.ID)
+		err = s.ScanPrepared(ctx, tx, active, selectLatestActiveIssuance, nest.ID)
 		switch {
 		case db.ErrNoRows(err):
 			active = nil
 		case err != nil:
-			return internal("latest active issuance", err)
+			return core.Internal("latest active issuance", err)
 		}
 		if s.afterLatestActive != nil {
 			s.afterLatestActive()
 		}
-		now := s.clock() // one reading for the whole decision and the new task
+		now := s.Clock() // one reading for the whole decision and the new task
 		if active != nil {
 			locked := &active.IssuanceTask
-			v := judgeActive(&locked.Lifecycle, active.JobState, now, s.cfg.IssuanceStaleAfter)
+			v := core.JudgeActive(&locked.Lifecycle, active.JobState, now, s.Config.IssuanceStaleAfter)
 			if v.Reuse {
 				res = RequestIssuanceResult{Task: locked, Reused: true}
 				return nil
@@ -120,15 +121,15 @@ func (s *Service) requestIssuanceTx(ctx context.Context, tx bun.Tx, actor Actor,
 			}
 			// Its job must never run the bot later for a failed task.
 			if v.Stale && locked.JobID != nil {
-				if _, err := s.river.JobCancelTx(ctx, tx.Tx, *locked.JobID); err != nil && !errors.Is(err, river.ErrNotFound) {
-					return internal("cancel stale issuance job", err)
+				if _, err := s.River.JobCancelTx(ctx, tx.Tx, *locked.JobID); err != nil && !errors.Is(err, river.ErrNotFound) {
+					return core.Internal("cancel stale issuance job", err)
 				}
 			}
 		}
 
 		// Only a request that creates a task spends from the caller's
 		// bucket; refused, it rolls everything back.
-		if err := s.rateLimited(ctx, tx, actor); err != nil {
+		if err := s.RateLimited(ctx, tx, actor); err != nil {
 			return err
 		}
 		task, err := s.insertIssuance(ctx, tx, nest, actor, now)
@@ -143,42 +144,42 @@ func (s *Service) requestIssuanceTx(ctx context.Context, tx bun.Tx, actor Actor,
 
 // insertIssuance inserts a PENDING task, its creation event and its River
 // job, all in tx.
-func (s *Service) insertIssuance(ctx context.Context, tx bun.Tx, nest *db.Nest, actor Actor, now time.Time) (*db.IssuanceTask, error) {
-	task := &db.IssuanceTask{ID: newID(), NestID: nest.ID, RequestedBy: actor.UserID}
+func (s *Service) insertIssuance(ctx context.Context, tx bun.Tx, nest *db.Nest, actor core.Actor, now time.Time) (*db.IssuanceTask, error) {
+	task := &db.IssuanceTask{ID: core.NewID(), NestID: nest.ID, RequestedBy: actor.UserID}
 	task.Status = db.StatusPending
-	task.MaxAttempts = s.cfg.IssuancePolicy.MaxAttempts
+	task.MaxAttempts = s.Config.IssuancePolicy.MaxAttempts
 	task.Version = 1
 	task.CreatedAt, task.UpdatedAt = now, now
 
-	job, err := s.river.InsertTx(ctx, tx.Tx, IssuanceArgs{TaskID: task.ID}, &river.InsertOpts{
-		Queue:       QueueIssuance,
+	job, err := s.River.InsertTx(ctx, tx.Tx, core.IssuanceArgs{TaskID: task.ID}, &river.InsertOpts{
+		Queue:       core.QueueIssuance,
 		MaxAttempts: task.MaxAttempts,
 	})
 	if err != nil {
-		return nil, internal("insert issuance job", err)
+		return nil, core.Internal("insert issuance job", err)
 	}
 	task.JobID = &job.Job.ID
 	// The task and its event in one round trip: neither needs anything
 	// back (bun would otherwise ask for the NULL columns it left to their
 	// defaults).
-	ev := newEvent(db.KindIssuance, task.ID, task.NestID, nil, &task.Lifecycle, now)
-	if err := execTogether(ctx, tx, tx.NewInsert().Model(task).Returning("NULL"), tx.NewInsert().Model(ev).Returning("NULL")); err != nil {
-		if isUniqueViolation(err, "") {
+	ev := core.NewEvent(db.KindIssuance, task.ID, task.NestID, nil, &task.Lifecycle, now)
+	if err := core.ExecTogether(ctx, tx, tx.NewInsert().Model(task).Returning("NULL"), tx.NewInsert().Model(ev).Returning("NULL")); err != nil {
+		if core.IsUniqueViolation(err, "") {
 			return nil, err
 		}
-		return nil, internal("insert issuance task and its event", err)
+		return nil, core.Internal("insert issuance task and its event", err)
 	}
-	noteTransition(ctx, db.KindIssuance, nil, &task.Lifecycle, now)
+	core.NoteTransition(ctx, db.KindIssuance, nil, &task.Lifecycle, now)
 	return task, nil
 }
 
 // finishIssuance moves a locked task to SUCCESS (with its file) or FAILED,
 // in tx.
-func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.IssuanceTask, to db.Status, code Code, msg string, fileID *string, now time.Time) error {
+func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.IssuanceTask, to db.Status, code core.Code, msg string, fileID *string, now time.Time) error {
 	if to == db.StatusSuccess {
 		t.FileID = fileID
 	}
-	if err := finishTask(ctx, tx, t, to, code, msg, now, "file_id"); err != nil {
+	if err := core.FinishTask(ctx, tx, t, to, code, msg, now, "file_id"); err != nil {
 		return err
 	}
 	if to == db.StatusFailed {
@@ -189,5 +190,5 @@ func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.Issuance
 
 // IssuanceTask returns a task the caller may see.
 func (s *Service) IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, error) {
-	return visibleTask[db.IssuanceTask](ctx, s.Core, id, "issuance task")
+	return core.VisibleTask[db.IssuanceTask](ctx, s.Core, id, "issuance task")
 }

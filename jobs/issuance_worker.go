@@ -12,6 +12,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
 )
 
@@ -20,11 +21,11 @@ import (
 // upload, then one transaction for the file row, SUCCESS, the OCR task and
 // its job, and the completion of this job.
 type IssuanceWorker struct {
-	river.WorkerDefaults[IssuanceArgs]
+	river.WorkerDefaults[core.IssuanceArgs]
 	svc     *Service
 	issuer  issuer.Issuer
 	store   *blob.Store
-	retries retryTimes
+	retries core.RetryTimes
 }
 
 // NewIssuanceWorker returns the worker for issuance jobs.
@@ -34,8 +35,8 @@ func NewIssuanceWorker(svc *Service, iss issuer.Issuer, store *blob.Store) *Issu
 
 // NextRetry schedules the next attempt by the issuance policy, the same time
 // Work wrote to the row's next_retry_at.
-func (w *IssuanceWorker) NextRetry(job *river.Job[IssuanceArgs]) time.Time {
-	return w.retries.next(w.svc.Core, w.svc.cfg.IssuancePolicy, job.JobRow, job.Args.TaskID)
+func (w *IssuanceWorker) NextRetry(job *river.Job[core.IssuanceArgs]) time.Time {
+	return w.retries.Next(w.svc.Core, w.svc.Config.IssuancePolicy, job.JobRow, job.Args.TaskID)
 }
 
 // registryKey is the deterministic S3 key of a task's PDF: a retry
@@ -45,7 +46,7 @@ func registryKey(nestID, taskID string) string {
 }
 
 // Work runs one attempt.
-func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs]) error {
+func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[core.IssuanceArgs]) error {
 	task, nest, ok, err := w.svc.beginIssuanceAttempt(ctx, job.Args.TaskID, job.Attempt)
 	if err != nil {
 		return err // the database is unreachable: River retries the job
@@ -53,7 +54,7 @@ func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs])
 	if !ok {
 		return nil // the task is already final (or gone): nothing to do
 	}
-	log := w.svc.log.With("task_id", task.ID, "nest_id", task.NestID, "job_id", job.ID, "attempt", job.Attempt)
+	log := w.svc.Log.With("task_id", task.ID, "nest_id", task.NestID, "job_id", job.ID, "attempt", job.Attempt)
 
 	botStart := time.Now()
 	doc, err := w.issuer.Issue(ctx, issuer.Request{
@@ -62,47 +63,47 @@ func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs])
 		UniqueNo:       nest.RegistryUniqueNo,
 		Address:        nest.Address,
 	})
-	w.svc.metrics.observeCall("bot", botStart, err)
+	w.svc.Metrics.ObserveCall("bot", botStart, err)
 	if err != nil {
-		if stopped(ctx) {
+		if core.Stopped(ctx) {
 			return ctx.Err()
 		}
 		cause := botCause(err)
 		if ctx.Err() != nil {
-			cause = CauseBotTransient // the job's timeout: a failed attempt
+			cause = core.CauseBotTransient // the job's timeout: a failed attempt
 		}
 		return w.fail(ctx, job, task, cause, err)
 	}
 	if doc == nil || len(doc.PDF) == 0 {
-		return w.fail(ctx, job, task, CauseNoDocument, errors.New("the bot returned no PDF"))
+		return w.fail(ctx, job, task, core.CauseNoDocument, errors.New("the bot returned no PDF"))
 	}
 
 	key := registryKey(task.NestID, task.ID)
 	putStart := time.Now()
 	obj, err := w.store.Put(ctx, key, doc.PDF, "application/pdf")
-	w.svc.metrics.observeCall("s3", putStart, err)
-	if err != nil && stopped(ctx) {
+	w.svc.Metrics.ObserveCall("s3", putStart, err)
+	if err != nil && core.Stopped(ctx) {
 		return ctx.Err() // the next run overwrites the same key
 	}
 	if err != nil {
 		// A failed PUT can still have stored the object (a lost response):
 		// a retry overwrites it, a final failure removes it.
-		cause := CauseUploadPermanent
+		cause := core.CauseUploadPermanent
 		if blob.Transient(err) || ctx.Err() != nil {
-			cause = CauseUploadTransient
+			cause = core.CauseUploadTransient
 		}
 		return w.fail(ctx, job, task, cause, err)
 	}
 
 	if err := w.svc.completeIssuance(ctx, job, task, w.store.Bucket(), obj, doc.Pages); err != nil {
 		log.Error("save issuance result", "err", err)
-		if stopped(ctx) {
+		if core.Stopped(ctx) {
 			return ctx.Err()
 		}
 		// A final failure removes the object (failIssuance), unless the
 		// commit did land and only its answer was lost: the row is then
 		// SUCCESS and failIssuance leaves it and its object alone.
-		return w.fail(ctx, job, task, CauseSave, err)
+		return w.fail(ctx, job, task, core.CauseSave, err)
 	}
 	log.Info("issuance succeeded", "key", key, "size", obj.Size)
 	return nil
@@ -111,49 +112,49 @@ func (w *IssuanceWorker) Work(ctx context.Context, job *river.Job[IssuanceArgs])
 // fail records a failed attempt: retried by the policy (the row stays
 // PROCESSING with its retry metadata and River schedules the job), or final
 // (the row goes FAILED and the job is cancelled).
-func (w *IssuanceWorker) fail(ctx context.Context, job *river.Job[IssuanceArgs], task *db.IssuanceTask, cause Cause, causeErr error) error {
-	return recordFailure[db.IssuanceTask](ctx, w.svc.Core, w.svc.cfg.IssuancePolicy, &w.retries, attemptFailure{
-		earlier: job.Errors,
-		jobID:   job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
-		cause: cause, code: failureOf(cause).code, err: causeErr,
+func (w *IssuanceWorker) fail(ctx context.Context, job *river.Job[core.IssuanceArgs], task *db.IssuanceTask, cause core.Cause, causeErr error) error {
+	return core.RecordFailure[db.IssuanceTask](ctx, w.svc.Core, w.svc.Config.IssuancePolicy, &w.retries, core.AttemptFailure{
+		Earlier: job.Errors,
+		JobID:   job.ID, Attempt: job.Attempt, MaxAttempts: job.MaxAttempts, TaskID: task.ID,
+		Cause: cause, Code: core.FailureOf(cause).Code, Err: causeErr,
 	}, func(ctx context.Context) error {
-		return w.svc.failIssuance(ctx, task.ID, cause, failureOf(cause).message)
+		return w.svc.failIssuance(ctx, task.ID, cause, core.FailureOf(cause).Message)
 	})
 }
 
 // botCause classifies an issuer error.
-func botCause(err error) Cause {
+func botCause(err error) core.Cause {
 	c, ok := issuer.CauseOf(err)
 	if !ok {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return CauseBotTransient
+			return core.CauseBotTransient
 		}
-		return CauseUnexpected
+		return core.CauseUnexpected
 	}
 	switch c {
 	case issuer.CauseStartFailed:
-		return CauseBotStart
+		return core.CauseBotStart
 	case issuer.CauseTransient:
-		return CauseBotTransient
+		return core.CauseBotTransient
 	case issuer.CausePermanent:
-		return CauseBotPermanent
+		return core.CauseBotPermanent
 	case issuer.CauseDuplicatePayment:
-		return CauseDuplicatePayment
+		return core.CauseDuplicatePayment
 	case issuer.CauseNoDocument:
-		return CauseNoDocument
+		return core.CauseNoDocument
 	}
-	return CauseUnexpected
+	return core.CauseUnexpected
 }
 
 // beginIssuanceAttempt moves the task to PROCESSING for this attempt under a
 // row lock. A retried job finds the row PROCESSING and runs again; a final
 // row makes the job a no-op (ok false).
 func (s *Service) beginIssuanceAttempt(ctx context.Context, taskID string, attempt int) (task *db.IssuanceTask, nest *db.Nest, ok bool, err error) {
-	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		t, found, err := lockTask[db.IssuanceTask](ctx, tx, taskID)
+	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t, found, err := core.LockTask[db.IssuanceTask](ctx, tx, taskID)
 		if err != nil || !found {
 			if !found && err == nil {
-				s.log.Warn("issuance job for a task that does not exist", "task_id", taskID)
+				s.Log.Warn("issuance job for a task that does not exist", "task_id", taskID)
 			}
 			return err
 		}
@@ -161,7 +162,7 @@ func (s *Service) beginIssuanceAttempt(ctx context.Context, taskID string, attem
 		if t.Status.Final() {
 			return nil
 		}
-		if err := markProcessing(ctx, tx, t, attempt, s.clock()); err != nil {
+		if err := core.MarkProcessing(ctx, tx, t, attempt, s.Clock()); err != nil {
 			return err
 		}
 		nest = new(db.Nest)
@@ -177,13 +178,13 @@ func (s *Service) beginIssuanceAttempt(ctx context.Context, taskID string, attem
 // failIssuance ends an active task as FAILED; a task already final is left
 // as it is (the first final state wins). The same transaction schedules the
 // removal of the task's object, if an attempt stored one.
-func (s *Service) failIssuance(ctx context.Context, taskID string, cause Cause, msg string) error {
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		t, found, err := lockTask[db.IssuanceTask](ctx, tx, taskID)
+func (s *Service) failIssuance(ctx context.Context, taskID string, cause core.Cause, msg string) error {
+	return s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t, found, err := core.LockTask[db.IssuanceTask](ctx, tx, taskID)
 		if err != nil || !found || t.Status.Final() {
 			return err
 		}
-		if err := s.finishIssuance(ctx, tx, t, db.StatusFailed, failureOf(cause).code, msg, nil, s.clock()); err != nil {
+		if err := s.finishIssuance(ctx, tx, t, db.StatusFailed, core.FailureOf(cause).Code, msg, nil, s.Clock()); err != nil {
 			return err
 		}
 		return s.scheduleObjectRemoval(ctx, tx, t)
@@ -193,9 +194,9 @@ func (s *Service) failIssuance(ctx context.Context, taskID string, cause Cause, 
 // completeIssuance commits the result in one transaction: the files row,
 // the task SUCCESS, the OCR task PENDING with its River job, this job's
 // completion and the events.
-func (s *Service) completeIssuance(ctx context.Context, job *river.Job[IssuanceArgs], task *db.IssuanceTask, bucket string, obj blob.Object, pages int) error {
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		t, found, err := lockTask[db.IssuanceTask](ctx, tx, task.ID)
+func (s *Service) completeIssuance(ctx context.Context, job *river.Job[core.IssuanceArgs], task *db.IssuanceTask, bucket string, obj blob.Object, pages int) error {
+	return s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t, found, err := core.LockTask[db.IssuanceTask](ctx, tx, task.ID)
 		if err != nil {
 			return err
 		}
@@ -205,8 +206,8 @@ func (s *Service) completeIssuance(ctx context.Context, job *river.Job[IssuanceA
 		if t.Status != db.StatusProcessing {
 			return fmt.Errorf("issuance %s is %s, not PROCESSING", t.ID, t.Status)
 		}
-		now := s.clock()
-		f := &db.File{ID: newID(), NestID: t.NestID, Bucket: bucket, Key: obj.Key, Size: obj.Size,
+		now := s.Clock()
+		f := &db.File{ID: core.NewID(), NestID: t.NestID, Bucket: bucket, Key: obj.Key, Size: obj.Size,
 			SHA256: obj.SHA256, ContentType: obj.ContentType, CreatedAt: now}
 		// A retry after a failed commit finds no row; a retry after a lost
 		// commit acknowledgement cannot happen (the job completes with it).

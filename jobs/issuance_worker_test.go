@@ -17,6 +17,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
 )
 
@@ -106,9 +107,9 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		// issuer or the store the workers use.
 		arrange     func(t *testing.T, b *testBundle, o *setupOpts, uniqueNo string)
 		status      db.Status
-		code        Code
+		code        core.Code
 		attempt     int
-		lastCode    Code
+		lastCode    core.Code
 		jobState    string
 		events      []string
 		checkBundle func(t *testing.T, b *testBundle, task *db.IssuanceTask)
@@ -127,7 +128,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 			},
 			status:   db.StatusSuccess,
 			attempt:  2,
-			lastCode: CodeAutomationFailed,
+			lastCode: core.CodeAutomationFailed,
 			jobState: "completed",
 			events:   []string{"->PENDING", "PENDING>PROCESSING", retried, retried, "PROCESSING>SUCCESS"},
 		},
@@ -137,7 +138,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				b.sim.FailNext(no, issuer.CauseStartFailed, 100)
 			},
 			status:   db.StatusFailed,
-			code:     CodeAutomationFailed,
+			code:     core.CodeAutomationFailed,
 			attempt:  4,
 			jobState: "cancelled",
 			events:   []string{"->PENDING", "PENDING>PROCESSING", retried, retried, retried, retried, retried, retried, "PROCESSING>FAILED"},
@@ -148,7 +149,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				b.sim.FailNext(no, issuer.CauseTransient, 100)
 			},
 			status:   db.StatusFailed,
-			code:     CodeAutomationFailed,
+			code:     core.CodeAutomationFailed,
 			attempt:  4,
 			jobState: "cancelled",
 		},
@@ -158,7 +159,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				b.sim.FailNext(no, issuer.CausePermanent, 1)
 			},
 			status:   db.StatusFailed,
-			code:     CodeAutomationFailed,
+			code:     core.CodeAutomationFailed,
 			attempt:  1,
 			jobState: "cancelled",
 			events:   []string{"->PENDING", "PENDING>PROCESSING", "PROCESSING>FAILED"},
@@ -169,7 +170,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				b.sim.FailNext(no, issuer.CauseDuplicatePayment, 1)
 			},
 			status:   db.StatusFailed,
-			code:     CodeDuplicatePayment,
+			code:     core.CodeDuplicatePayment,
 			attempt:  1,
 			jobState: "cancelled",
 		},
@@ -179,7 +180,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				b.sim.FailNext(no, issuer.CauseNoDocument, 100)
 			},
 			status:   db.StatusFailed,
-			code:     CodeAutomationFailed,
+			code:     core.CodeAutomationFailed,
 			attempt:  3,
 			jobState: "cancelled",
 		},
@@ -190,7 +191,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 			},
 			status:   db.StatusSuccess,
 			attempt:  3,
-			lastCode: CodeAutomationFailed,
+			lastCode: core.CodeAutomationFailed,
 			jobState: "completed",
 			checkBundle: func(t *testing.T, b *testBundle, task *db.IssuanceTask) {
 				if n := b.sim.PaymentCount(task.ID); n != 1 {
@@ -206,7 +207,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				})
 			},
 			status:   db.StatusFailed,
-			code:     CodeUnknown,
+			code:     core.CodeUnknown,
 			attempt:  1,
 			jobState: "cancelled",
 		},
@@ -218,7 +219,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				})
 			},
 			status:   db.StatusFailed,
-			code:     CodeUnknown,
+			code:     core.CodeUnknown,
 			attempt:  1,
 			jobState: "cancelled",
 		},
@@ -228,7 +229,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				o.store = storeAt(t, b, misbehavingS3(t, http.StatusServiceUnavailable, "SlowDown"), "dungji-test")
 			},
 			status:   db.StatusFailed,
-			code:     CodeUploadFailed,
+			code:     core.CodeUploadFailed,
 			attempt:  4,
 			jobState: "cancelled",
 		},
@@ -238,7 +239,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				o.store = storeAt(t, b, misbehavingS3(t, http.StatusForbidden, "AccessDenied"), "dungji-test")
 			},
 			status:   db.StatusFailed,
-			code:     CodeUploadFailed,
+			code:     core.CodeUploadFailed,
 			attempt:  1,
 			jobState: "cancelled",
 		},
@@ -248,7 +249,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				o.store = storeAt(t, b, lostResponseS3(t, b.storeEndpoint), "dungji-test")
 			},
 			status:   db.StatusFailed,
-			code:     CodeUploadFailed,
+			code:     core.CodeUploadFailed,
 			attempt:  4,
 			jobState: "cancelled",
 		},
@@ -258,7 +259,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				refuseFiles(t, b)
 			},
 			status:   db.StatusFailed,
-			code:     CodeSaveFailed,
+			code:     core.CodeSaveFailed,
 			attempt:  4,
 			jobState: "cancelled",
 		},
@@ -270,7 +271,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				o.store = storeAt(t, b, deleteOutageS3(t, b.storeEndpoint, 3), "dungji-test")
 			},
 			status:   db.StatusFailed,
-			code:     CodeSaveFailed,
+			code:     core.CodeSaveFailed,
 			attempt:  4,
 			jobState: "cancelled",
 			checkBundle: func(t *testing.T, b *testBundle, task *db.IssuanceTask) {
@@ -303,16 +304,16 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				tc.arrange(t, b, &o, nest.RegistryUniqueNo)
 			}
 			b.startWorkers(t, o)
-			res, err := b.svc.RequestIssuance(WithActor(context.Background(), Actor{UserID: "alice"}), nest.ID)
+			res, err := b.svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), nest.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
 			task := b.waitFinal(t, res.Task.ID)
-			if task.Status != tc.status || Code(deref(task.ErrorCode)) != tc.code || task.Attempt != tc.attempt {
+			if task.Status != tc.status || core.Code(deref(task.ErrorCode)) != tc.code || task.Attempt != tc.attempt {
 				t.Fatalf("task ended %s/%s after %d attempts (last %s); want %s/%s after %d",
 					task.Status, deref(task.ErrorCode), task.Attempt, deref(task.LastErrorCode), tc.status, tc.code, tc.attempt)
 			}
-			if tc.lastCode != "" && Code(deref(task.LastErrorCode)) != tc.lastCode {
+			if tc.lastCode != "" && core.Code(deref(task.LastErrorCode)) != tc.lastCode {
 				t.Fatalf("last error code %q, want %q", deref(task.LastErrorCode), tc.lastCode)
 			}
 			if task.Status == db.StatusFailed && (task.ErrorMessage == nil || *task.ErrorMessage == "") {

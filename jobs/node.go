@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // Objects by id alone (the GraphQL API's node and nodes): every row the API
@@ -88,20 +89,20 @@ func loadRows[T any](id func(*T) string) func(context.Context, bun.IDB, []string
 // statement per table found reads them. Ids are canonical UUIDs (ParseID);
 // at most MaxNodes.
 func (s *Service) Nodes(ctx context.Context, ids []string) ([]any, error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if len(ids) > MaxNodes {
-		return nil, InvalidInput("ids", "at most %d ids at once", MaxNodes)
+		return nil, core.InvalidInput("ids", "at most %d ids at once", MaxNodes)
 	}
 	var found []struct {
 		Tbl string `bun:"tbl"`
 		ID  string `bun:"id"`
 	}
-	if err := s.db.Bun.NewRaw(selectVisibleNodes, pgdialect.Array(validIDs(ids)), actor.Admin, actor.UserID).
+	if err := s.DB.Bun.NewRaw(selectVisibleNodes, pgdialect.Array(core.ValidIDs(ids)), actor.Admin, actor.UserID).
 		Scan(ctx, &found); err != nil {
-		return nil, internal("find nodes", err)
+		return nil, core.Internal("find nodes", err)
 	}
 	byTable := map[string][]string{}
 	for _, f := range found {
@@ -112,9 +113,9 @@ func (s *Service) Nodes(ctx context.Context, ids []string) ([]any, error) {
 		if len(byTable[t.name]) == 0 {
 			continue
 		}
-		got, err := t.load(ctx, s.db.Bun, byTable[t.name])
+		got, err := t.load(ctx, s.DB.Bun, byTable[t.name])
 		if err != nil {
-			return nil, internal("load "+t.name, err)
+			return nil, core.Internal("load "+t.name, err)
 		}
 		// A row deleted since the first statement is nil, as if never
 		// found.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/core"
 
 	"github.com/dungji/dungji/jobs/retry"
 )
@@ -25,10 +26,10 @@ func (s *Service) scheduleObjectRemoval(ctx context.Context, tx bun.Tx, t *db.Is
 	if t.StartedAt == nil {
 		return nil
 	}
-	_, err := s.river.InsertTx(ctx, tx.Tx, ObjectRemovalArgs{TaskID: t.ID, Key: registryKey(t.NestID, t.ID)},
-		&river.InsertOpts{Queue: QueueMaintenance, MaxAttempts: objectRemovalAttempts})
+	_, err := s.River.InsertTx(ctx, tx.Tx, core.ObjectRemovalArgs{TaskID: t.ID, Key: registryKey(t.NestID, t.ID)},
+		&river.InsertOpts{Queue: core.QueueMaintenance, MaxAttempts: objectRemovalAttempts})
 	if err != nil {
-		return internal("schedule the removal of a failed issuance's object", err)
+		return core.Internal("schedule the removal of a failed issuance's object", err)
 	}
 	return nil
 }
@@ -37,28 +38,28 @@ func (s *Service) scheduleObjectRemoval(ctx context.Context, tx bun.Tx, t *db.Is
 // missing object succeeds, so a retry or a task that never uploaded is
 // harmless; an object a files row points to is never deleted.
 type ObjectRemovalWorker struct {
-	river.WorkerDefaults[ObjectRemovalArgs]
+	river.WorkerDefaults[core.ObjectRemovalArgs]
 	svc   *Service
 	store *blob.Store
 }
 
 // NextRetry waits by objectRemovalRetry, on River's clock: nothing of this
 // job is written to a row.
-func (w *ObjectRemovalWorker) NextRetry(job *river.Job[ObjectRemovalArgs]) time.Time {
-	return riverNow().Add(objectRemovalRetry.Delay("", job.Attempt))
+func (w *ObjectRemovalWorker) NextRetry(job *river.Job[core.ObjectRemovalArgs]) time.Time {
+	return core.RiverNow().Add(objectRemovalRetry.Delay("", job.Attempt))
 }
 
 // Work runs one attempt.
-func (w *ObjectRemovalWorker) Work(ctx context.Context, job *river.Job[ObjectRemovalArgs]) error {
+func (w *ObjectRemovalWorker) Work(ctx context.Context, job *river.Job[core.ObjectRemovalArgs]) error {
 	var referenced bool
-	if err := w.svc.db.Bun.NewRaw("SELECT EXISTS (SELECT 1 FROM files WHERE key = ?)", job.Args.Key).Scan(ctx, &referenced); err != nil {
+	if err := w.svc.DB.Bun.NewRaw("SELECT EXISTS (SELECT 1 FROM files WHERE key = ?)", job.Args.Key).Scan(ctx, &referenced); err != nil {
 		return err
 	}
 	if referenced {
 		return nil
 	}
 	if err := w.store.Delete(ctx, job.Args.Key); err != nil {
-		w.svc.log.Warn("remove the object of a failed issuance; retried", "task_id", job.Args.TaskID, "key", job.Args.Key,
+		w.svc.Log.Warn("remove the object of a failed issuance; retried", "task_id", job.Args.TaskID, "key", job.Args.Key,
 			"attempt", job.Attempt, "err", err)
 		return err
 	}
@@ -66,6 +67,6 @@ func (w *ObjectRemovalWorker) Work(ctx context.Context, job *river.Job[ObjectRem
 }
 
 // Timeout bounds one S3 delete.
-func (w *ObjectRemovalWorker) Timeout(*river.Job[ObjectRemovalArgs]) time.Duration {
-	return w.svc.shortTimeout()
+func (w *ObjectRemovalWorker) Timeout(*river.Job[core.ObjectRemovalArgs]) time.Duration {
+	return w.svc.ShortTimeout()
 }

@@ -9,13 +9,14 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // visibleFile loads a file whose nest the caller may see; with lock the file
 // row is read FOR NO KEY UPDATE, serializing OCR requests for it.
-func (s *Service) visibleFile(ctx context.Context, idb bun.IDB, actor Actor, fileID string, lock bool) (*db.File, error) {
-	id, err := ParseID("fileId", fileID)
+func (s *Service) visibleFile(ctx context.Context, idb bun.IDB, actor core.Actor, fileID string, lock bool) (*db.File, error) {
+	id, err := core.ParseID("fileId", fileID)
 	if err != nil {
 		return nil, err
 	}
@@ -26,13 +27,13 @@ func (s *Service) visibleFile(ctx context.Context, idb bun.IDB, actor Actor, fil
 	}
 	if err := q.Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
-			return nil, Errorf(CodeNotFound, "file not found")
+			return nil, core.Errorf(core.CodeNotFound, "file not found")
 		}
-		return nil, internal("load file", err)
+		return nil, core.Internal("load file", err)
 	}
-	if _, err := s.visibleNest(ctx, idb, actor, f.NestID, false); err != nil {
-		if ErrorCode(err) == CodeForbidden {
-			return nil, Errorf(CodeForbidden, "this file belongs to another user")
+	if _, err := s.VisibleNest(ctx, idb, actor, f.NestID, false); err != nil {
+		if core.ErrorCode(err) == core.CodeForbidden {
+			return nil, core.Errorf(core.CodeForbidden, "this file belongs to another user")
 		}
 		return nil, err
 	}
@@ -50,11 +51,11 @@ type RequestOCRResult struct {
 // with its job, in one transaction.
 func (s *Service) RequestOCR(ctx context.Context, fileID string) (RequestOCRResult, error) {
 	var res RequestOCRResult
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return res, err
 	}
-	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		f, err := s.visibleFile(ctx, tx, actor, fileID, true)
 		if err != nil {
 			return err
@@ -63,21 +64,21 @@ func (s *Service) RequestOCR(ctx context.Context, fileID string) (RequestOCRResu
 		if err := tx.NewSelect().Model(&active).ExcludeColumn("result").Where("file_id = ?", f.ID).
 			Where("status IN (?)", bun.In([]db.Status{db.StatusPending, db.StatusProcessing})).
 			OrderExpr("id DESC").For("UPDATE").Scan(ctx); err != nil {
-			return internal("active OCR tasks", err)
+			return core.Internal("active OCR tasks", err)
 		}
-		now := s.clock()
+		now := s.Clock()
 		var pages int
 		for _, t := range active {
-			state, err := jobState(ctx, tx, t.JobID)
+			state, err := core.JobState(ctx, tx, t.JobID)
 			if err != nil {
-				return internal("OCR job state", err)
+				return core.Internal("OCR job state", err)
 			}
-			v := judgeActive(&t.Lifecycle, state, now, 0) // OCR has no staleness: see judgeActive
+			v := core.JudgeActive(&t.Lifecycle, state, now, 0) // OCR has no staleness: see judgeActive
 			if v.Reuse {
 				res = RequestOCRResult{Task: t, Reused: true}
 				return nil
 			}
-			if err := finishTask(ctx, tx, t, db.StatusFailed, v.Code, v.Message, now); err != nil {
+			if err := core.FinishTask(ctx, tx, t, db.StatusFailed, v.Code, v.Message, now); err != nil {
 				return err
 			}
 			if t.PageCount != nil {
@@ -88,7 +89,7 @@ func (s *Service) RequestOCR(ctx context.Context, fileID string) (RequestOCRResu
 		var last []*db.OCRTask
 		if err := tx.NewSelect().Model(&last).Column("issuance_task_id", "page_count").Where("file_id = ?", f.ID).
 			OrderExpr("id DESC").Limit(1).Scan(ctx); err != nil {
-			return internal("previous OCR task", err)
+			return core.Internal("previous OCR task", err)
 		}
 		if len(last) == 1 {
 			issuance = last[0].IssuanceTaskID
@@ -96,7 +97,7 @@ func (s *Service) RequestOCR(ctx context.Context, fileID string) (RequestOCRResu
 				pages = *last[0].PageCount
 			}
 		}
-		if err := s.rateLimited(ctx, tx, actor); err != nil {
+		if err := s.RateLimited(ctx, tx, actor); err != nil {
 			return err
 		}
 		t, err := s.insertOCRTask(ctx, tx, f.NestID, issuance, f.ID, actor.UserID, pages, now)
@@ -116,30 +117,30 @@ func (s *Service) RequestOCR(ctx context.Context, fileID string) (RequestOCRResu
 // asynchronous one during the migration): the engine's page limit applies,
 // and a longer document is BAD_USER_INPUT pointing to requestOcr.
 func (s *Service) OCRFileNow(ctx context.Context, fileID string) ([]ocr.Page, error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	f, err := s.visibleFile(ctx, s.db.Bun, actor, fileID, false)
+	f, err := s.visibleFile(ctx, s.DB.Bun, actor, fileID, false)
 	if err != nil {
 		return nil, err
 	}
-	if s.ocr == nil || s.store == nil {
-		return nil, internal("synchronous OCR", errors.New("no OCR engine or store configured"))
+	if s.OCR == nil || s.Store == nil {
+		return nil, core.Internal("synchronous OCR", errors.New("no OCR engine or store configured"))
 	}
-	pdf, err := s.store.Get(ctx, f.Key)
+	pdf, err := s.Store.Get(ctx, f.Key)
 	if err != nil {
-		return nil, internal("read file for OCR", err)
+		return nil, core.Internal("read file for OCR", err)
 	}
-	pages, err := s.ocr.Parse(ctx, pdf, []string{"kor", "eng"})
+	pages, err := s.OCR.Parse(ctx, pdf, []string{"kor", "eng"})
 	if errors.Is(err, ocr.ErrTooManyPages) {
-		return nil, InvalidInput("sync", "the document is too long to read synchronously; use the asynchronous path (sync: false or requestOcr)")
+		return nil, core.InvalidInput("sync", "the document is too long to read synchronously; use the asynchronous path (sync: false or requestOcr)")
 	}
 	if err != nil {
 		if ocr.Transient(err) {
-			return nil, Errorf(CodeConflict, "the OCR engine is busy or unavailable; try again or use the asynchronous path")
+			return nil, core.Errorf(core.CodeConflict, "the OCR engine is busy or unavailable; try again or use the asynchronous path")
 		}
-		return nil, internal("synchronous OCR", err)
+		return nil, core.Internal("synchronous OCR", err)
 	}
 	return pages, nil
 }
@@ -151,7 +152,7 @@ func OCRPages(t *db.OCRTask) ([]ocr.Page, error) {
 	}
 	var r ocrResult
 	if err := json.Unmarshal(t.Result, &r); err != nil {
-		return nil, internal("decode OCR result", err)
+		return nil, core.Internal("decode OCR result", err)
 	}
 	return r.Pages, nil
 }
@@ -180,17 +181,17 @@ func (s *Service) resultOf(ctx context.Context, t *db.OCRTask) (*ocrResult, erro
 		}
 		// As text: bun scans a json.RawMessage as a list of numbers.
 		var raw string
-		if err := s.db.Bun.NewSelect().Model((*db.OCRTask)(nil)).Column("result").Where("id = ?", t.ID).Scan(ctx, &raw); err != nil {
-			return nil, internal("load OCR result", err)
+		if err := s.DB.Bun.NewSelect().Model((*db.OCRTask)(nil)).Column("result").Where("id = ?", t.ID).Scan(ctx, &raw); err != nil {
+			return nil, core.Internal("load OCR result", err)
 		}
 		return []byte(raw), nil
 	})
-	var je *Error
+	var je *core.Error
 	switch {
 	case errors.As(err, &je):
 		return nil, err
 	case err != nil:
-		return nil, internal("decode OCR result", err)
+		return nil, core.Internal("decode OCR result", err)
 	}
 	return r, nil
 }
@@ -199,8 +200,8 @@ func (s *Service) resultOf(ctx context.Context, t *db.OCRTask) (*ocrResult, erro
 // callers that reached it through a task the caller may see.
 func (s *Service) IssuanceTaskUnchecked(ctx context.Context, id string) (*db.IssuanceTask, error) {
 	t := new(db.IssuanceTask)
-	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
-		return nil, internal("load issuance task", err)
+	if err := s.DB.Bun.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
+		return nil, core.Internal("load issuance task", err)
 	}
 	return t, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 )
@@ -20,7 +21,7 @@ import (
 // the task and its OCR task.
 func issueDocument(t *testing.T, b *testBundle) (*db.IssuanceTask, *db.OCRTask) {
 	t.Helper()
-	res, err := b.svc.RequestIssuance(WithActor(context.Background(), Actor{UserID: "alice"}), b.nest(t, "alice").ID)
+	res, err := b.svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), b.nest(t, "alice").ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,16 +145,16 @@ func TestApplyOCRResult(t *testing.T) {
 				t.Fatalf("%+v: %s %v", j, out, err)
 			}
 		}
-		if _, err := b.svc.ApplyOCRResult(ctx, ocr.Job{}); ErrorCode(err) != CodeBadUserInput {
+		if _, err := b.svc.ApplyOCRResult(ctx, ocr.Job{}); core.ErrorCode(err) != core.CodeBadUserInput {
 			t.Fatalf("empty job id: %v", err)
 		}
 	})
 	t.Run("OCR failure never touches the issuance", func(t *testing.T) {
-		res, err := b.svc.RequestOCR(WithActor(ctx, Actor{UserID: "alice"}), o.FileID)
+		res, err := b.svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "alice"}), o.FileID)
 		if err != nil || res.Reused {
 			t.Fatalf("requestOcr: %+v %v", res, err)
 		}
-		if again, _ := b.svc.RequestOCR(WithActor(ctx, Actor{UserID: "alice"}), o.FileID); !again.Reused || again.Task.ID != res.Task.ID {
+		if again, _ := b.svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "alice"}), o.FileID); !again.Reused || again.Task.ID != res.Task.ID {
 			t.Fatal("a second requestOcr did not reuse the active task")
 		}
 		if out, _ := b.svc.ApplyOCRResult(ctx, ocr.Job{JobID: "engine-2", ClientToken: res.Task.ID, Status: ocr.StatusRunning}); out != OCRNotFinal {
@@ -164,7 +165,7 @@ func TestApplyOCRResult(t *testing.T) {
 			t.Fatalf("unreadable gave %s", out)
 		}
 		got := b.ocrTask(t, res.Task.ID)
-		if got.Status != db.StatusFailed || Code(deref(got.ErrorCode)) != CodeOCRUnreadable {
+		if got.Status != db.StatusFailed || core.Code(deref(got.ErrorCode)) != core.CodeOCRUnreadable {
 			t.Fatalf("OCR task %s/%s", got.Status, deref(got.ErrorCode))
 		}
 		if st := b.task(t, issuance.ID).Status; st != db.StatusSuccess {
@@ -172,10 +173,10 @@ func TestApplyOCRResult(t *testing.T) {
 		}
 	})
 	t.Run("requestOcr checks ownership", func(t *testing.T) {
-		if _, err := b.svc.RequestOCR(WithActor(ctx, Actor{UserID: "bob"}), o.FileID); ErrorCode(err) != CodeForbidden {
+		if _, err := b.svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "bob"}), o.FileID); core.ErrorCode(err) != core.CodeForbidden {
 			t.Fatalf("bob: %v", err)
 		}
-		if _, err := b.svc.RequestOCR(WithActor(ctx, Actor{UserID: "alice"}), "01939b4e-0000-7000-8000-000000000000"); ErrorCode(err) != CodeNotFound {
+		if _, err := b.svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "alice"}), "01939b4e-0000-7000-8000-000000000000"); core.ErrorCode(err) != core.CodeNotFound {
 			t.Fatalf("missing file: %v", err)
 		}
 	})
@@ -226,7 +227,7 @@ func TestOCRSubmitHoldsNoTransaction(t *testing.T) {
 		Scan(ctx, &row.ID, &row.EncodedArgs, &row.Attempt, &row.MaxAttempts, &row.Kind, &row.Queue, &row.State); err != nil {
 		t.Fatal(err)
 	}
-	job := &river.Job[OCRArgs]{JobRow: &row, Args: OCRArgs{TaskID: o.ID}}
+	job := &river.Job[core.OCRArgs]{JobRow: &row, Args: core.OCRArgs{TaskID: o.ID}}
 	if err := w.Work(rivertest.WorkContext(ctx, b.river), job); err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +251,7 @@ func TestOCREndToEndWithLostCallbacks(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = engine.Close() })
 	b := setupLazy(t)
-	b.svc.cfg.OCRDeadline, b.svc.cfg.OCRDeadlinePerPage = 200*time.Millisecond, 0
+	b.svc.Config.OCRDeadline, b.svc.Config.OCRDeadlinePerPage = 200*time.Millisecond, 0
 	b.startWorkers(t, setupOpts{ocr: engine, callbackURL: "http://127.0.0.1:1/never"})
 	_, o := issueDocument(t, b)
 	got := b.waitOCRFinal(t, o.ID)

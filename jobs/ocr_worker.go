@@ -13,6 +13,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/retry"
 )
@@ -24,14 +25,14 @@ func (s *Service) ocrDeadline(pages *int) time.Duration {
 	if pages != nil && *pages > 0 {
 		n = *pages
 	}
-	return s.cfg.OCRDeadline + time.Duration(n)*s.cfg.OCRDeadlinePerPage
+	return s.Config.OCRDeadline + time.Duration(n)*s.Config.OCRDeadlinePerPage
 }
 
 // ocrRecheck bounds the wait before asking the engine again about a job
 // still running at its deadline: half the time waited so far, at least a
 // quarter of the deadline, at most 2 min.
 func (s *Service) ocrRecheck() retry.Backoff {
-	return retry.Backoff{InitialInterval: s.cfg.OCRDeadline / 4, MaxInterval: 2 * time.Minute}
+	return retry.Backoff{InitialInterval: s.Config.OCRDeadline / 4, MaxInterval: 2 * time.Minute}
 }
 
 // OCRWorker submits a file to the OCR engine: PENDING → PROCESSING, then
@@ -40,33 +41,33 @@ func (s *Service) ocrRecheck() retry.Backoff {
 // the deadline check and completes this job. The result arrives by callback
 // (ApplyOCRResult) or, when the callback is lost, by the deadline check.
 type OCRWorker struct {
-	river.WorkerDefaults[OCRArgs]
+	river.WorkerDefaults[core.OCRArgs]
 	svc         *Service
 	engine      ocr.Engine
 	store       *blob.Store
 	callbackURL string
-	retries     retryTimes
+	retries     core.RetryTimes
 }
 
 // NextRetry schedules the next submission by the OCR policy.
-func (w *OCRWorker) NextRetry(job *river.Job[OCRArgs]) time.Time {
-	return w.retries.next(w.svc.Core, w.svc.cfg.OCRPolicy, job.JobRow, job.Args.TaskID)
+func (w *OCRWorker) NextRetry(job *river.Job[core.OCRArgs]) time.Time {
+	return w.retries.Next(w.svc.Core, w.svc.Config.OCRPolicy, job.JobRow, job.Args.TaskID)
 }
 
 // Work runs one submission attempt.
-func (w *OCRWorker) Work(ctx context.Context, job *river.Job[OCRArgs]) error {
+func (w *OCRWorker) Work(ctx context.Context, job *river.Job[core.OCRArgs]) error {
 	task, file, ok, err := w.svc.beginOCRAttempt(ctx, job.Args.TaskID, job.Attempt)
 	if err != nil || !ok {
 		return err
 	}
-	log := w.svc.log.With("task_id", task.ID, "nest_id", task.NestID, "job_id", job.ID, "attempt", job.Attempt)
+	log := w.svc.Log.With("task_id", task.ID, "nest_id", task.NestID, "job_id", job.ID, "attempt", job.Attempt)
 	engineJobID := ""
 	if task.EngineJobID != nil {
 		engineJobID = *task.EngineJobID // submitted before: only the wait is left to arrange
 	} else {
 		url, err := w.store.PresignGet(ctx, file.Key, time.Hour)
 		if err != nil {
-			return w.fail(ctx, job, task, CauseOCRUnavailable, err)
+			return w.fail(ctx, job, task, core.CauseOCRUnavailable, err)
 		}
 		submitStart := time.Now()
 		ej, err := w.engine.Submit(ctx, ocr.SubmitRequest{
@@ -78,51 +79,51 @@ func (w *OCRWorker) Work(ctx context.Context, job *river.Job[OCRArgs]) error {
 			// images; the registry office's PDF, issued by us, is not.
 			ReadImages: task.IssuanceTaskID == nil,
 		})
-		w.svc.metrics.observeCall("ocr_engine", submitStart, err)
-		if err != nil && stopped(ctx) {
+		w.svc.Metrics.ObserveCall("ocr_engine", submitStart, err)
+		if err != nil && core.Stopped(ctx) {
 			return ctx.Err() // a resubmission returns the same engine job
 		}
 		if err != nil {
-			cause := CauseOCRRejected
+			cause := core.CauseOCRRejected
 			if ocr.Transient(err) || ctx.Err() != nil {
-				cause = CauseOCRUnavailable
+				cause = core.CauseOCRUnavailable
 			}
 			return w.fail(ctx, job, task, cause, err)
 		}
 		engineJobID = ej.JobID
 	}
 	if err := w.svc.awaitOCRResult(ctx, job, task.ID, engineJobID); err != nil {
-		if stopped(ctx) {
+		if core.Stopped(ctx) {
 			return ctx.Err()
 		}
 		log.Error("record OCR submission", "err", err)
-		return w.fail(ctx, job, task, CauseSave, err)
+		return w.fail(ctx, job, task, core.CauseSave, err)
 	}
 	log.Info("OCR submitted", "engine_job_id", engineJobID)
 	return nil
 }
 
 // fail records a failed submission: retried by the OCR policy or final.
-func (w *OCRWorker) fail(ctx context.Context, job *river.Job[OCRArgs], task *db.OCRTask, cause Cause, causeErr error) error {
-	return recordFailure[db.OCRTask](ctx, w.svc.Core, w.svc.cfg.OCRPolicy, &w.retries, attemptFailure{
-		earlier: job.Errors,
-		jobID:   job.ID, attempt: job.Attempt, maxAttempts: job.MaxAttempts, taskID: task.ID,
-		cause: cause, code: failureOf(cause).code, err: causeErr,
+func (w *OCRWorker) fail(ctx context.Context, job *river.Job[core.OCRArgs], task *db.OCRTask, cause core.Cause, causeErr error) error {
+	return core.RecordFailure[db.OCRTask](ctx, w.svc.Core, w.svc.Config.OCRPolicy, &w.retries, core.AttemptFailure{
+		Earlier: job.Errors,
+		JobID:   job.ID, Attempt: job.Attempt, MaxAttempts: job.MaxAttempts, TaskID: task.ID,
+		Cause: cause, Code: core.FailureOf(cause).Code, Err: causeErr,
 	}, func(ctx context.Context) error {
-		return w.svc.failOCR(ctx, task.ID, cause, failureOf(cause).message)
+		return w.svc.failOCR(ctx, task.ID, cause, core.FailureOf(cause).Message)
 	})
 }
 
 // beginOCRAttempt moves the task to PROCESSING for this attempt; a final
 // task makes the job a no-op.
 func (s *Service) beginOCRAttempt(ctx context.Context, taskID string, attempt int) (task *db.OCRTask, file *db.File, ok bool, err error) {
-	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		t, found, err := lockTask[db.OCRTask](ctx, tx, taskID)
+	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t, found, err := core.LockTask[db.OCRTask](ctx, tx, taskID)
 		if err != nil || !found || t.Status.Final() {
 			return err
 		}
 		task = t
-		if err := markProcessing(ctx, tx, t, attempt, s.clock()); err != nil {
+		if err := core.MarkProcessing(ctx, tx, t, attempt, s.Clock()); err != nil {
 			return err
 		}
 		file = new(db.File)
@@ -139,15 +140,15 @@ func (s *Service) beginOCRAttempt(ctx context.Context, taskID string, attempt in
 // (which becomes the task's job) and completes the submission job, in one
 // transaction. A result that arrived first (an early callback) has already
 // finished the task; then only the job is completed.
-func (s *Service) awaitOCRResult(ctx context.Context, job *river.Job[OCRArgs], taskID, engineJobID string) error {
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		t, found, err := lockTask[db.OCRTask](ctx, tx, taskID)
+func (s *Service) awaitOCRResult(ctx context.Context, job *river.Job[core.OCRArgs], taskID, engineJobID string) error {
+	return s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t, found, err := core.LockTask[db.OCRTask](ctx, tx, taskID)
 		if err != nil {
 			return err
 		}
 		if found && t.Status.Active() {
-			res, err := s.river.InsertTx(ctx, tx.Tx, OCRDeadlineArgs{TaskID: t.ID}, &river.InsertOpts{
-				Queue: QueueOCR, MaxAttempts: 10, ScheduledAt: s.clock().Add(s.ocrDeadline(t.PageCount)),
+			res, err := s.River.InsertTx(ctx, tx.Tx, core.OCRDeadlineArgs{TaskID: t.ID}, &river.InsertOpts{
+				Queue: core.QueueOCR, MaxAttempts: 10, ScheduledAt: s.Clock().Add(s.ocrDeadline(t.PageCount)),
 			})
 			if err != nil {
 				return fmt.Errorf("schedule OCR deadline: %w", err)
@@ -166,13 +167,13 @@ func (s *Service) awaitOCRResult(ctx context.Context, job *river.Job[OCRArgs], t
 }
 
 // failOCR ends an active OCR task as FAILED; a final one is left as it is.
-func (s *Service) failOCR(ctx context.Context, taskID string, cause Cause, msg string) error {
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		t, found, err := lockTask[db.OCRTask](ctx, tx, taskID)
+func (s *Service) failOCR(ctx context.Context, taskID string, cause core.Cause, msg string) error {
+	return s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t, found, err := core.LockTask[db.OCRTask](ctx, tx, taskID)
 		if err != nil || !found || t.Status.Final() {
 			return err
 		}
-		if err := finishTask(ctx, tx, t, db.StatusFailed, failureOf(cause).code, msg, s.clock()); err != nil {
+		if err := core.FinishTask(ctx, tx, t, db.StatusFailed, core.FailureOf(cause).Code, msg, s.Clock()); err != nil {
 			return err
 		}
 		return s.enqueueComparison(ctx, tx, t.ID) // watch_alerts.go
@@ -182,15 +183,15 @@ func (s *Service) failOCR(ctx context.Context, taskID string, cause Cause, msg s
 // OCRDeadlineWorker asks the engine about a task whose result has not
 // arrived: a lost callback is recovered here through the same code path.
 type OCRDeadlineWorker struct {
-	river.WorkerDefaults[OCRDeadlineArgs]
+	river.WorkerDefaults[core.OCRDeadlineArgs]
 	svc    *Service
 	engine ocr.Engine
 }
 
 // Work checks one task.
-func (w *OCRDeadlineWorker) Work(ctx context.Context, job *river.Job[OCRDeadlineArgs]) error {
+func (w *OCRDeadlineWorker) Work(ctx context.Context, job *river.Job[core.OCRDeadlineArgs]) error {
 	t := new(db.OCRTask)
-	if err := w.svc.db.Bun.NewSelect().Model(t).ExcludeColumn("result").Where("id = ?", job.Args.TaskID).Scan(ctx); err != nil {
+	if err := w.svc.DB.Bun.NewSelect().Model(t).ExcludeColumn("result").Where("id = ?", job.Args.TaskID).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
 			return nil
 		}
@@ -202,7 +203,7 @@ func (w *OCRDeadlineWorker) Work(ctx context.Context, job *river.Job[OCRDeadline
 	ej, err := w.engine.Get(ctx, *t.EngineJobID)
 	switch {
 	case errors.Is(err, ocr.ErrJobNotFound):
-		return w.svc.failOCR(ctx, t.ID, CauseOCRGone, failureOf(CauseOCRGone).message)
+		return w.svc.failOCR(ctx, t.ID, core.CauseOCRGone, core.FailureOf(core.CauseOCRGone).Message)
 	case err != nil:
 		return err // the engine is unreachable: River retries this check
 	}
@@ -210,13 +211,13 @@ func (w *OCRDeadlineWorker) Work(ctx context.Context, job *river.Job[OCRDeadline
 		_, err := w.svc.ApplyOCRResult(ctx, ej)
 		return err
 	}
-	now := w.svc.clock()
+	now := w.svc.Clock()
 	waited := now.Sub(t.UpdatedAt)
 	if t.LastAttemptAt != nil {
 		waited = now.Sub(*t.LastAttemptAt)
 	}
-	if waited >= w.svc.cfg.OCRMaxWait {
-		return w.svc.failOCR(ctx, t.ID, CauseOCRTimeout, fmt.Sprintf("the OCR engine's job was still %s after %s", ej.Status, waited.Round(time.Second)))
+	if waited >= w.svc.Config.OCRMaxWait {
+		return w.svc.failOCR(ctx, t.ID, core.CauseOCRTimeout, fmt.Sprintf("the OCR engine's job was still %s after %s", ej.Status, waited.Round(time.Second)))
 	}
 	// Still running: look again later, sooner for a short wait so far.
 	return river.JobSnooze(w.svc.ocrRecheck().Clamp(waited / 2))
@@ -250,18 +251,18 @@ type ocrResult struct {
 // nothing. OCR never changes the issuance task.
 func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOutcome, error) {
 	if !ocr.ValidJobID(ej.JobID) {
-		return "", InvalidInput("job_id", "job_id is required: at most 200 characters of text, no control characters")
+		return "", core.InvalidInput("job_id", "job_id is required: at most 200 characters of text, no control characters")
 	}
 	ej.Pages = ocr.WithoutNUL(ej.Pages)
 	var outcome OCRCallbackOutcome
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err := s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t := new(db.OCRTask)
 		err := tx.NewSelect().Model(t).ExcludeColumn("result").Where("engine_job_id = ?", ej.JobID).For("UPDATE").Scan(ctx)
 		if db.ErrNoRows(err) {
 			// Not recorded yet — or being recorded right now by the worker,
 			// which holds the row: lock it by the client token (the task id)
 			// and decide after that lock, on the committed engine job id.
-			id, perr := ParseID("client_token", ej.ClientToken)
+			id, perr := core.ParseID("client_token", ej.ClientToken)
 			if perr != nil {
 				outcome = OCRUnknownJob
 				return nil
@@ -277,53 +278,53 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 			return nil
 		}
 		if err != nil {
-			return internal("find OCR task", err)
+			return core.Internal("find OCR task", err)
 		}
 		if t.Status.Final() {
 			outcome = OCRAlreadyFinal
 			return nil
 		}
 		t.EngineJobID = &ej.JobID
-		now := s.clock()
+		now := s.Clock()
 		switch ej.Status {
 		case ocr.StatusSucceeded:
 			// The registry analysis is computed here and stored as its row
 			// in the transaction that stores the result.
 			res, err := json.Marshal(ocrResult{EngineJobID: ej.JobID, Pages: ej.Pages})
 			if err != nil {
-				return internal("encode OCR result", err)
+				return core.Internal("encode OCR result", err)
 			}
 			nest := new(db.Nest)
 			if err := tx.NewSelect().Model(nest).Column("registry_unique_no", "address").Where("id = ?", t.NestID).Scan(ctx); err != nil {
-				return internal("load the nest's 고유번호 and address", err)
+				return core.Internal("load the nest's 고유번호 and address", err)
 			}
 			if err := upsertAnalysis(ctx, tx, t, nest, ej.Pages, analyze(ej.Pages, now), now); err != nil {
-				return internal("store the registry analysis", err)
+				return core.Internal("store the registry analysis", err)
 			}
 			t.Result = res
 			n := len(ej.Pages)
 			t.PageCount = &n
 			if _, err := tx.NewUpdate().Model((*db.File)(nil)).Set("ocr_text = ?", ocr.FullText(ej.Pages)).
 				Where("id = ?", t.FileID).Exec(ctx); err != nil {
-				return internal("store OCR text", err)
+				return core.Internal("store OCR text", err)
 			}
-			if err := finishTask(ctx, tx, t, db.StatusSuccess, "", "", now, "result", "page_count", "engine_job_id"); err != nil {
+			if err := core.FinishTask(ctx, tx, t, db.StatusSuccess, "", "", now, "result", "page_count", "engine_job_id"); err != nil {
 				return err
 			}
 			if err := s.enqueueComparison(ctx, tx, t.ID); err != nil { // watch_alerts.go
 				return err
 			}
 		case ocr.StatusFailed:
-			cause, msg := CauseOCREngine, "the OCR engine failed"
+			cause, msg := core.CauseOCREngine, "the OCR engine failed"
 			if ej.Error != nil {
 				if ej.Error.Code == "UNREADABLE" {
-					cause = CauseOCRUnreadable
+					cause = core.CauseOCRUnreadable
 				}
 				if ej.Error.Message != "" {
 					msg = ej.Error.Message
 				}
 			}
-			if err := finishTask(ctx, tx, t, db.StatusFailed, failureOf(cause).code, msg, now, "engine_job_id"); err != nil {
+			if err := core.FinishTask(ctx, tx, t, db.StatusFailed, core.FailureOf(cause).Code, msg, now, "engine_job_id"); err != nil {
 				return err
 			}
 			if err := s.enqueueComparison(ctx, tx, t.ID); err != nil { // watch_alerts.go
@@ -331,7 +332,7 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 			}
 		default:
 			if _, err := tx.NewUpdate().Model(t).Column("engine_job_id").WherePK().Exec(ctx); err != nil {
-				return internal("record engine job id", err)
+				return core.Internal("record engine job id", err)
 			}
 			outcome = OCRNotFinal
 			return nil
@@ -346,9 +347,9 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 }
 
 // Timeout bounds one submission to the OCR engine.
-func (w *OCRWorker) Timeout(*river.Job[OCRArgs]) time.Duration { return w.svc.shortTimeout() }
+func (w *OCRWorker) Timeout(*river.Job[core.OCRArgs]) time.Duration { return w.svc.ShortTimeout() }
 
 // Timeout bounds one status check at the OCR engine.
-func (w *OCRDeadlineWorker) Timeout(*river.Job[OCRDeadlineArgs]) time.Duration {
-	return w.svc.shortTimeout()
+func (w *OCRDeadlineWorker) Timeout(*river.Job[core.OCRDeadlineArgs]) time.Duration {
+	return w.svc.ShortTimeout()
 }

@@ -15,12 +15,13 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
 )
 
 func TestRetryPolicyDelay(t *testing.T) {
 	t.Parallel()
-	p := DefaultIssuancePolicy()
+	p := core.DefaultIssuancePolicy()
 	seen := map[time.Duration]bool{}
 	for attempt := 1; attempt <= 10; attempt++ {
 		base := p.InitialInterval
@@ -47,22 +48,22 @@ func TestRetryPolicyDelay(t *testing.T) {
 
 func TestRetryPolicyRetryable(t *testing.T) {
 	t.Parallel()
-	p := DefaultIssuancePolicy() // 5 attempts, NO_DOCUMENT capped at 3 of its own
+	p := core.DefaultIssuancePolicy() // 5 attempts, NO_DOCUMENT capped at 3 of its own
 	cases := []struct {
-		cause              Cause
+		cause              core.Cause
 		attempt, sameCause int
 		want               bool
 	}{
-		{CauseBotStart, 1, 1, true}, {CauseBotStart, 4, 4, true}, {CauseBotStart, 5, 5, false},
-		{CauseBotTransient, 2, 1, true}, {CauseUploadTransient, 3, 1, true}, {CauseSave, 4, 1, true},
-		{CauseNoDocument, 2, 2, true}, {CauseNoDocument, 3, 3, false},
+		{core.CauseBotStart, 1, 1, true}, {core.CauseBotStart, 4, 4, true}, {core.CauseBotStart, 5, 5, false},
+		{core.CauseBotTransient, 2, 1, true}, {core.CauseUploadTransient, 3, 1, true}, {core.CauseSave, 4, 1, true},
+		{core.CauseNoDocument, 2, 2, true}, {core.CauseNoDocument, 3, 3, false},
 		// Attempts lost to other causes (a partition, a killed worker) do
 		// not use up NO_DOCUMENT's tries: make chaos ended a task FAILED on
 		// its first missing PDF, at attempt 3.
-		{CauseNoDocument, 3, 1, true}, {CauseNoDocument, 4, 2, true}, {CauseNoDocument, 4, 3, false},
-		{CauseNoDocument, 5, 1, false}, // the task's own cap still holds
-		{CauseBotPermanent, 1, 1, false}, {CauseDuplicatePayment, 1, 1, false},
-		{CauseUploadPermanent, 1, 1, false}, {CauseUnexpected, 1, 1, false},
+		{core.CauseNoDocument, 3, 1, true}, {core.CauseNoDocument, 4, 2, true}, {core.CauseNoDocument, 4, 3, false},
+		{core.CauseNoDocument, 5, 1, false}, // the task's own cap still holds
+		{core.CauseBotPermanent, 1, 1, false}, {core.CauseDuplicatePayment, 1, 1, false},
+		{core.CauseUploadPermanent, 1, 1, false}, {core.CauseUnexpected, 1, 1, false},
 	}
 	for _, tc := range cases {
 		if got := p.Retryable(tc.cause, tc.attempt, tc.sameCause); got != tc.want {
@@ -75,15 +76,15 @@ func TestRetryPolicyRetryable(t *testing.T) {
 // record of a job's errors, as failureText wrote them.
 func TestCountCause(t *testing.T) {
 	t.Parallel()
-	text := func(c Cause) string {
-		return errors.Join(failureText(failureOf(c).code, c, errors.New("bot said (no_document) in its words")), nil).Error()
+	text := func(c core.Cause) string {
+		return errors.Join(core.FailureText(core.FailureOf(c).Code, c, errors.New("bot said (no_document) in its words")), nil).Error()
 	}
 	earlier := []rivertype.AttemptError{
-		{Error: text(CauseBotTransient)}, {Error: "Stuck job rescued by Rescuer"},
-		{Error: text(CauseNoDocument)}, {Error: text(CauseNoDocument)}, {Error: text(CauseUploadTransient)},
+		{Error: text(core.CauseBotTransient)}, {Error: "Stuck job rescued by Rescuer"},
+		{Error: text(core.CauseNoDocument)}, {Error: text(core.CauseNoDocument)}, {Error: text(core.CauseUploadTransient)},
 	}
-	for c, want := range map[Cause]int{CauseNoDocument: 2, CauseBotTransient: 1, CauseUploadTransient: 1, CauseSave: 0} {
-		if got := countCause(earlier, c); got != want {
+	for c, want := range map[core.Cause]int{core.CauseNoDocument: 2, core.CauseBotTransient: 1, core.CauseUploadTransient: 1, core.CauseSave: 0} {
+		if got := core.CountCause(earlier, c); got != want {
 			t.Errorf("countCause(%s) = %d, want %d", c, got, want)
 		}
 	}
@@ -91,7 +92,7 @@ func TestCountCause(t *testing.T) {
 
 func TestParseRetryPolicy(t *testing.T) {
 	t.Parallel()
-	p, err := ParseRetryPolicy(DefaultIssuancePolicy(), "max_attempts=7, initial=5s,coefficient=1.5,max=2m,jitter=0.1")
+	p, err := core.ParseRetryPolicy(core.DefaultIssuancePolicy(), "max_attempts=7, initial=5s,coefficient=1.5,max=2m,jitter=0.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestParseRetryPolicy(t *testing.T) {
 		t.Fatalf("parsed %+v", p)
 	}
 	for _, bad := range []string{"max_attempts=0", "initial=soon", "coefficient=0.5", "max=1s", "jitter=2", "colour=blue", "max_attempts"} {
-		if _, err := ParseRetryPolicy(DefaultIssuancePolicy(), bad); err == nil {
+		if _, err := core.ParseRetryPolicy(core.DefaultIssuancePolicy(), bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
@@ -128,7 +129,7 @@ func TestRetryKeepsRowAndKey(t *testing.T) {
 	b.sim.FailNext(nest.RegistryUniqueNo, issuer.CauseTransient, 2)
 	rec := &recordingIssuer{Issuer: b.sim}
 	b.startWorkers(t, setupOpts{issuer: rec})
-	res, err := b.svc.RequestIssuance(WithActor(context.Background(), Actor{UserID: "alice"}), nest.ID)
+	res, err := b.svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,13 +161,13 @@ func TestRetryScheduleMatchesRow(t *testing.T) {
 	b.sim.FailNext(nest.RegistryUniqueNo, issuer.CauseStartFailed, 1)
 	b.startWorkers(t, setupOpts{})
 	before := time.Now()
-	res, err := b.svc.RequestIssuance(WithActor(context.Background(), Actor{UserID: "alice"}), nest.ID)
+	res, err := b.svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b.waitJobState(t, *res.Task.JobID, "retryable")
 	task := b.task(t, res.Task.ID)
-	if task.Status != db.StatusProcessing || task.Attempt != 1 || Code(deref(task.LastErrorCode)) != CodeAutomationFailed || task.ErrorCode != nil {
+	if task.Status != db.StatusProcessing || task.Attempt != 1 || core.Code(deref(task.LastErrorCode)) != core.CodeAutomationFailed || task.ErrorCode != nil {
 		t.Fatalf("row while retrying: %s attempt %d last %s error %s", task.Status, task.Attempt, deref(task.LastErrorCode), deref(task.ErrorCode))
 	}
 	if task.NextRetryAt == nil || task.LastAttemptAt == nil {
@@ -214,7 +215,7 @@ func TestHardStopDuringBotCall(t *testing.T) {
 	blocker := &blockAfterPayment{Issuer: b.sim, blocked: make(chan struct{})}
 	b.startWorkers(t, setupOpts{issuer: blocker})
 	first := b.river
-	res, err := b.svc.RequestIssuance(WithActor(context.Background(), Actor{UserID: "alice"}), nest.ID)
+	res, err := b.svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,15 +275,15 @@ func TestFailuresNameEveryCause(t *testing.T) {
 				if !ok {
 					continue
 				}
-				c := Cause(strings.Trim(lit.Value, `"`))
+				c := core.Cause(strings.Trim(lit.Value, `"`))
 				n++
-				f, listed := failures[c]
+				f, listed := core.Failures[c]
 				switch {
-				case c == CauseUnexpected:
-					if listed || failureOf(c).code != CodeUnknown {
-						t.Errorf("%s: %+v, want UNKNOWN", c, failureOf(c))
+				case c == core.CauseUnexpected:
+					if listed || core.FailureOf(c).Code != core.CodeUnknown {
+						t.Errorf("%s: %+v, want UNKNOWN", c, core.FailureOf(c))
 					}
-				case !listed || f.code == "" || f.message == "":
+				case !listed || f.Code == "" || f.Message == "":
 					t.Errorf("%s (%s): not in the failure table", v.Names[0].Name, name)
 				}
 			}
@@ -339,7 +340,7 @@ func TestPlainText(t *testing.T) {
 		{"\u0301", false},
 		{"   ", false},
 	} {
-		if got := plainText(c.s); got != c.want {
+		if got := core.PlainText(c.s); got != c.want {
 			t.Errorf("plainText(%+q) = %v, want %v", c.s, got, c.want)
 		}
 	}

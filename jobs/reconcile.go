@@ -11,18 +11,19 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // ReconcileWorker finishes task rows that no job will ever move again: River's
 // rescuer can discard an exhausted job straight in the database, and a job
 // can be cancelled or deleted from River UI, running none of our code.
 type ReconcileWorker struct {
-	river.WorkerDefaults[ReconcileArgs]
+	river.WorkerDefaults[core.ReconcileArgs]
 	svc *Service
 }
 
 // Work runs one reconciliation pass.
-func (w *ReconcileWorker) Work(ctx context.Context, job *river.Job[ReconcileArgs]) error {
+func (w *ReconcileWorker) Work(ctx context.Context, job *river.Job[core.ReconcileArgs]) error {
 	n, err := w.svc.ReconcileIssuances(ctx, time.Minute)
 	if err != nil {
 		return err
@@ -36,7 +37,7 @@ func (w *ReconcileWorker) Work(ctx context.Context, job *river.Job[ReconcileArgs
 		return err
 	}
 	if n+m+c > 0 {
-		w.svc.log.Warn("reconciler finished stuck tasks", "issuance", n, "ocr", m, "watch_checks", c)
+		w.svc.Log.Warn("reconciler finished stuck tasks", "issuance", n, "ocr", m, "watch_checks", c)
 	}
 	return nil
 }
@@ -49,11 +50,11 @@ func (w *ReconcileWorker) Work(ctx context.Context, job *river.Job[ReconcileArgs
 // stayed SCHEDULED for ever and kept its place. It returns how many it
 // ended.
 func (s *Service) ReconcileWatchChecks(ctx context.Context, grace time.Duration) (int, error) {
-	now := s.clock()
+	now := s.Clock()
 	// One statement: the row is rechecked against its job's state as it is
 	// updated, so a check whose job is retried meanwhile is left alone.
 	var ended []string
-	err := s.db.Bun.NewRaw(`
+	err := s.DB.Bun.NewRaw(`
 		UPDATE watch_checks AS c SET
 		  status = CASE WHEN j.state = 'cancelled' THEN ? ELSE ? END,
 		  note = 'its job is ' || COALESCE(j.state::text, 'gone') || ': the check will not run',
@@ -85,10 +86,10 @@ func reconcile[T any, P interface {
 	*T
 	db.Task
 }](ctx context.Context, s *Service, table string, grace time.Duration) (int, error) {
-	cutoff := s.clock().Add(-grace)
+	cutoff := s.Clock().Add(-grace)
 	// A superset of the stuck rows, confirmed one by one under a lock.
 	var ids []string
-	err := s.db.Bun.NewRaw(`
+	err := s.DB.Bun.NewRaw(`
 		SELECT t.id FROM ? AS t
 		LEFT JOIN river_job j ON j.id = t.job_id
 		WHERE t.status IN ('PENDING', 'PROCESSING') AND t.updated_at < ?
@@ -100,23 +101,23 @@ func reconcile[T any, P interface {
 	n := 0
 	for _, id := range ids {
 		var ended bool
-		err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-			t, found, err := lockTask[T, P](ctx, tx, id)
+		err := s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+			t, found, err := core.LockTask[T, P](ctx, tx, id)
 			if err != nil || !found {
 				return err
 			}
 			lc := t.TaskLifecycle()
-			state, err := jobState(ctx, tx, lc.JobID)
+			state, err := core.JobState(ctx, tx, lc.JobID)
 			if err != nil {
 				return err
 			}
-			now := s.clock()
-			reason, stuck := taskStuck(lc, state, now)
+			now := s.Clock()
+			reason, stuck := core.TaskStuck(lc, state, now)
 			if !stuck {
 				return nil
 			}
 			ended = true
-			if err := finishTask(ctx, tx, t, db.StatusFailed, CodeUnknown, stuckMessage(lc, reason), now, withFile(t)...); err != nil {
+			if err := core.FinishTask(ctx, tx, t, db.StatusFailed, core.CodeUnknown, core.StuckMessage(lc, reason), now, withFile(t)...); err != nil {
 				return err
 			}
 			if err := s.watchOnFailure(ctx, tx, t); err != nil { // watch_alerts.go
@@ -155,13 +156,13 @@ func (h *jobErrorHandler) HandleError(ctx context.Context, job *rivertype.JobRow
 	if job.Attempt < job.MaxAttempts {
 		return nil
 	}
-	h.svc.log.Error("job failed on its last attempt", "job_id", job.ID, "kind", job.Kind, "err", err)
+	h.svc.Log.Error("job failed on its last attempt", "job_id", job.ID, "kind", job.Kind, "err", err)
 	h.failTask(ctx, job, "the task's last attempt failed without finishing it")
 	return nil
 }
 
 func (h *jobErrorHandler) HandlePanic(ctx context.Context, job *rivertype.JobRow, panicVal any, trace string) *river.ErrorHandlerResult {
-	h.svc.log.Error("job panicked", "job_id", job.ID, "kind", job.Kind, "panic", panicVal, "trace", trace)
+	h.svc.Log.Error("job panicked", "job_id", job.ID, "kind", job.Kind, "panic", panicVal, "trace", trace)
 	h.failTask(ctx, job, "an unexpected error ended the task")
 	return &river.ErrorHandlerResult{SetCancelled: true}
 }
@@ -177,17 +178,17 @@ func (h *jobErrorHandler) failTask(ctx context.Context, job *rivertype.JobRow, m
 	}
 	var err error
 	switch job.Kind {
-	case IssuanceArgs{}.Kind():
-		err = h.svc.failIssuance(ctx, args.TaskID, CauseUnexpected, msg)
-	case OCRArgs{}.Kind(), OCRDeadlineArgs{}.Kind():
-		err = h.svc.failOCR(ctx, args.TaskID, CauseUnexpected, msg)
+	case core.IssuanceArgs{}.Kind():
+		err = h.svc.failIssuance(ctx, args.TaskID, core.CauseUnexpected, msg)
+	case core.OCRArgs{}.Kind(), core.OCRDeadlineArgs{}.Kind():
+		err = h.svc.failOCR(ctx, args.TaskID, core.CauseUnexpected, msg)
 	}
 	if err != nil {
-		h.svc.log.Error("fail task after job error", "task_id", args.TaskID, "err", err)
+		h.svc.Log.Error("fail task after job error", "task_id", args.TaskID, "err", err)
 	}
 }
 
 // Timeout bounds one reconciliation pass.
-func (w *ReconcileWorker) Timeout(*river.Job[ReconcileArgs]) time.Duration {
-	return w.svc.shortTimeout()
+func (w *ReconcileWorker) Timeout(*river.Job[core.ReconcileArgs]) time.Duration {
+	return w.svc.ShortTimeout()
 }

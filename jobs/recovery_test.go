@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // killWorkerMidJob leaves the database as a worker process killed during
@@ -15,7 +16,7 @@ import (
 func killWorkerMidJob(t *testing.T, b *testBundle, nest *db.Nest) string {
 	t.Helper()
 	ctx := context.Background()
-	res, err := b.svc.RequestIssuance(WithActor(ctx, Actor{UserID: nest.OwnerID}), nest.ID)
+	res, err := b.svc.RequestIssuance(core.WithActor(ctx, core.Actor{UserID: nest.OwnerID}), nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestReconcilerFinishesStuckTasks(t *testing.T) {
 		message   string
 	}{
 		{name: "job discarded by the rescuer", mutate: `UPDATE river_job SET state = 'discarded', finalized_at = now() WHERE id = ?`, message: "its job is discarded"},
-		{name: "job cancelled from River UI, after a failed attempt", mutate: `UPDATE river_job SET state = 'cancelled', finalized_at = now() WHERE id = ?`, lastCode: ptr(string(CodeUploadFailed)), message: "last error UPLOAD_FAILED"},
+		{name: "job cancelled from River UI, after a failed attempt", mutate: `UPDATE river_job SET state = 'cancelled', finalized_at = now() WHERE id = ?`, lastCode: ptr(string(core.CodeUploadFailed)), message: "last error UPLOAD_FAILED"},
 		{name: "job completed without the task", mutate: `UPDATE river_job SET state = 'completed', finalized_at = now() WHERE id = ?`, message: "its job is completed"},
 		{name: "job deleted", mutate: `DELETE FROM river_job WHERE id = ?`, message: "no longer exists"},
 	}
@@ -95,7 +96,7 @@ func TestReconcilerFinishesStuckTasks(t *testing.T) {
 				t.Fatalf("reconciled %d tasks, want 1 (%v)", n, err)
 			}
 			got := b.task(t, id)
-			if got.Status != db.StatusFailed || Code(deref(got.ErrorCode)) != CodeUnknown || !strings.Contains(deref(got.ErrorMessage), tc.message) {
+			if got.Status != db.StatusFailed || core.Code(deref(got.ErrorCode)) != core.CodeUnknown || !strings.Contains(deref(got.ErrorMessage), tc.message) {
 				t.Fatalf("task %s/%s %q; want FAILED/UNKNOWN mentioning %q", got.Status, deref(got.ErrorCode), deref(got.ErrorMessage), tc.message)
 			}
 			// A second pass finds nothing.
@@ -125,7 +126,7 @@ func TestReconcilerFinishesStuckTasks(t *testing.T) {
 		t.Parallel()
 		clock := newTestClock()
 		b := setup(t, setupOpts{clock: clock.Now})
-		res, err := b.svc.RequestIssuance(WithActor(ctx, Actor{UserID: "alice"}), b.nest(t, "alice").ID)
+		res, err := b.svc.RequestIssuance(core.WithActor(ctx, core.Actor{UserID: "alice"}), b.nest(t, "alice").ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,12 +151,12 @@ func TestDuplicatePaymentAcrossTasks(t *testing.T) {
 	nest := b.nest(t, "alice")
 	b.sim.FailNextAfterPayment(nest.RegistryUniqueNo, 100)
 	b.startWorkers(t, setupOpts{})
-	ctx := WithActor(context.Background(), Actor{UserID: "alice"})
+	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	first, err := b.svc.RequestIssuance(ctx, nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := b.waitFinal(t, first.Task.ID); Code(deref(got.ErrorCode)) != CodeAutomationFailed {
+	if got := b.waitFinal(t, first.Task.ID); core.Code(deref(got.ErrorCode)) != core.CodeAutomationFailed {
 		t.Fatalf("first task %s/%s", got.Status, deref(got.ErrorCode))
 	}
 	second, err := b.svc.RequestIssuance(ctx, nest.ID)
@@ -163,7 +164,7 @@ func TestDuplicatePaymentAcrossTasks(t *testing.T) {
 		t.Fatalf("second request: %+v %v", second, err)
 	}
 	got := b.waitFinal(t, second.Task.ID)
-	if Code(deref(got.ErrorCode)) != CodeDuplicatePayment || got.Attempt != 1 {
+	if core.Code(deref(got.ErrorCode)) != core.CodeDuplicatePayment || got.Attempt != 1 {
 		t.Fatalf("second task %s/%s after %d attempts; want DUPLICATE_PAYMENT at once", got.Status, deref(got.ErrorCode), got.Attempt)
 	}
 	if n := b.sim.PaymentCount(first.Task.ID); n != 1 {

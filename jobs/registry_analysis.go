@@ -12,6 +12,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
@@ -157,18 +158,18 @@ func withStoredAnalysis(q *bun.SelectQuery) *bun.SelectQuery {
 // (newestCopyFirst; nil before there is one). Deposit and price, when both are
 // given, add the (mortgages + deposit) / price ratio.
 func (s *Service) NestRegistryAnalysis(ctx context.Context, nestID string, deposit, price int64) (*RegistryAnalysis, error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.visibleNest(ctx, s.db.Bun, actor, nestID, false); err != nil {
+	if _, err := s.VisibleNest(ctx, s.DB.Bun, actor, nestID, false); err != nil {
 		return nil, err
 	}
 	var ts []*db.OCRTask
-	if err := s.db.Bun.NewSelect().Model(&ts).Apply(withStoredAnalysis).
+	if err := s.DB.Bun.NewSelect().Model(&ts).Apply(withStoredAnalysis).
 		Where("ocr_task.nest_id = ? AND ocr_task.status = ?", nestID, db.StatusSuccess).
 		OrderExpr(newestCopyFirst).Limit(1).Scan(ctx); err != nil {
-		return nil, internal("load nest OCR result", err)
+		return nil, core.Internal("load nest OCR result", err)
 	}
 	if len(ts) == 0 {
 		return nil, nil
@@ -186,9 +187,9 @@ func (s *Service) OCRTaskAnalysis(ctx context.Context, t *db.OCRTask, deposit, p
 		return rows[0], nil
 	}, func() (*db.Nest, error) {
 		n := new(db.Nest)
-		if err := s.db.Bun.NewSelect().Model(n).Column("registry_unique_no", "address").Where("id = ?", t.NestID).
+		if err := s.DB.Bun.NewSelect().Model(n).Column("registry_unique_no", "address").Where("id = ?", t.NestID).
 			Scan(ctx); err != nil {
-			return nil, internal("load the nest's 고유번호 and address", err)
+			return nil, core.Internal("load the nest's 고유번호 and address", err)
 		}
 		return n, nil
 	}, deposit, price)
@@ -209,20 +210,20 @@ type StoredAnalysis struct {
 // StoredAnalysesUnchecked loads the stored analyses of OCR tasks (nil for
 // a task with none), for the data loaders: one statement, no page read.
 func (s *Service) StoredAnalysesUnchecked(ctx context.Context, ocrTaskIDs []string) ([]*StoredAnalysis, []error) {
-	return s.storedAnalyses(ctx, s.db.Bun, ocrTaskIDs)
+	return s.storedAnalyses(ctx, s.DB.Bun, ocrTaskIDs)
 }
 
 func (s *Service) storedAnalyses(ctx context.Context, idb bun.IDB, ocrTaskIDs []string) ([]*StoredAnalysis, []error) {
 	var rows []*db.RegistryAnalysis
 	if err := idb.NewSelect().Model(&rows).Column("ocr_task_id", "parser_version", "analyzed_at", "registry", "error", "prepared").
-		Where("ocr_task_id IN (?)", bun.In(validIDs(ocrTaskIDs))).Scan(ctx); err != nil {
-		return nil, []error{internal("load registry analyses", err)}
+		Where("ocr_task_id IN (?)", bun.In(core.ValidIDs(ocrTaskIDs))).Scan(ctx); err != nil {
+		return nil, []error{core.Internal("load registry analyses", err)}
 	}
 	byTask := map[string]*StoredAnalysis{}
 	for _, r := range rows {
 		a, err := decodeStoredAnalysis(r)
 		if err != nil {
-			return nil, []error{internal("decode registry analysis", err)}
+			return nil, []error{core.Internal("decode registry analysis", err)}
 		}
 		byTask[r.OCRTaskID] = a
 	}
@@ -329,7 +330,7 @@ func upsertAnalysis(ctx context.Context, tx bun.IDB, t *db.OCRTask, nest *db.Nes
 // current parser would not give is never served as current.
 func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, storedOf func() (*StoredAnalysis, error), nestOf func() (*db.Nest, error), deposit, price int64) (*RegistryAnalysis, error) {
 	if deposit < 0 || price < 0 {
-		return nil, InvalidInput("deposit", "deposit and price must not be negative")
+		return nil, core.InvalidInput("deposit", "deposit and price must not be negative")
 	}
 	if t.Status != db.StatusSuccess && len(t.Result) == 0 {
 		return nil, nil
@@ -347,7 +348,7 @@ func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, storedOf
 	if err != nil {
 		return nil, err
 	}
-	return judgeStored(t, a, nest, deposit, price, s.clock()), nil
+	return judgeStored(t, a, nest, deposit, price, s.Clock()), nil
 }
 
 // analyzeForRead analyses a task's pages for one read: its stored analysis
@@ -371,7 +372,7 @@ func (s *Service) analyzeForRead(ctx context.Context, t *db.OCRTask, stale *Stor
 	}
 	out, _, err := storeOf(t.ID, r.Pages, a)
 	if err != nil {
-		return nil, internal("analyse OCR result", err)
+		return nil, core.Internal("analyse OCR result", err)
 	}
 	return out, nil
 }
@@ -426,14 +427,14 @@ const (
 // registry_reanalysis job's path, at once. Admins only. It returns how
 // many analyses it stored.
 func (s *Service) ReanalyzeRegistries(ctx context.Context, all bool) (int, error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return 0, err
 	}
 	if !actor.Admin {
-		return 0, Errorf(CodeForbidden, "only an admin may reanalyze registries")
+		return 0, core.Errorf(core.CodeForbidden, "only an admin may reanalyze registries")
 	}
-	q := s.db.Bun.NewSelect().TableExpr("ocr_tasks AS ocr_task").ColumnExpr("ocr_task.id").
+	q := s.DB.Bun.NewSelect().TableExpr("ocr_tasks AS ocr_task").ColumnExpr("ocr_task.id").
 		Join("LEFT JOIN registry_analyses AS ra ON ra.ocr_task_id = ocr_task.id").
 		Where("ocr_task.status = ?", db.StatusSuccess)
 	if !all {
@@ -441,12 +442,12 @@ func (s *Service) ReanalyzeRegistries(ctx context.Context, all bool) (int, error
 	}
 	var ids []string
 	if err := q.Scan(ctx, &ids); err != nil {
-		return 0, internal("find results to reanalyze", err)
+		return 0, core.Internal("find results to reanalyze", err)
 	}
 	n := 0
 	for _, id := range ids {
 		if err := s.reanalyze(ctx, id, true); err != nil {
-			return n, internal("reanalyze", errors.Join(fmt.Errorf("OCR task %s", id), err))
+			return n, core.Internal("reanalyze", errors.Join(fmt.Errorf("OCR task %s", id), err))
 		}
 		n++
 	}
@@ -461,8 +462,8 @@ func (s *Service) ReanalyzeRegistries(ctx context.Context, all bool) (int, error
 // judgement against the nest as it is now. A recomputation changes no
 // status: no version, no event.
 func (s *Service) reanalyze(ctx context.Context, id string, fromPages bool) error {
-	return s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		t, found, err := lockTask[db.OCRTask](ctx, tx, id)
+	return s.DB.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		t, found, err := core.LockTask[db.OCRTask](ctx, tx, id)
 		if err != nil || !found || t.Status != db.StatusSuccess {
 			return err
 		}
@@ -470,7 +471,7 @@ func (s *Service) reanalyze(ctx context.Context, id string, fromPages bool) erro
 		if err := tx.NewSelect().Model(nest).Column("registry_unique_no", "address").Where("id = ?", t.NestID).Scan(ctx); err != nil {
 			return fmt.Errorf("load the nest's 고유번호 and address: %w", err)
 		}
-		now := s.clock()
+		now := s.Clock()
 		var stored *StoredAnalysis
 		if !fromPages {
 			rows, errs := s.storedAnalyses(ctx, tx, []string{id})
@@ -510,17 +511,17 @@ func (s *Service) reanalyze(ctx context.Context, id string, fromPages bool) erro
 
 // RegistryReanalysisWorker runs RegistryReanalysisArgs.
 type RegistryReanalysisWorker struct {
-	river.WorkerDefaults[RegistryReanalysisArgs]
+	river.WorkerDefaults[core.RegistryReanalysisArgs]
 	svc *Service
 }
 
 // Timeout bounds one run: what it leaves, the next run takes up.
-func (w *RegistryReanalysisWorker) Timeout(*river.Job[RegistryReanalysisArgs]) time.Duration {
-	return ShortJobTimeout
+func (w *RegistryReanalysisWorker) Timeout(*river.Job[core.RegistryReanalysisArgs]) time.Duration {
+	return core.ShortJobTimeout
 }
 
 // Work stores anew every stale analysis, a batch at a time.
-func (w *RegistryReanalysisWorker) Work(ctx context.Context, _ *river.Job[RegistryReanalysisArgs]) error {
+func (w *RegistryReanalysisWorker) Work(ctx context.Context, _ *river.Job[core.RegistryReanalysisArgs]) error {
 	_, err := w.svc.reanalyzeStale(ctx)
 	return err
 }
@@ -531,7 +532,7 @@ func (s *Service) reanalyzeStale(ctx context.Context) (int, error) {
 	n, after := 0, "00000000-0000-0000-0000-000000000000"
 	for {
 		var ids []string
-		err := s.db.Bun.NewRaw(`SELECT t.id::text FROM ocr_tasks t JOIN nests n ON n.id = t.nest_id
+		err := s.DB.Bun.NewRaw(`SELECT t.id::text FROM ocr_tasks t JOIN nests n ON n.id = t.nest_id
 			LEFT JOIN registry_analyses ra ON ra.ocr_task_id = t.id
 			WHERE t.status = ? AND t.id > ? AND (
 				(ra.ocr_task_id IS NULL AND t.result->'analysis' IS NOT NULL)
@@ -539,14 +540,14 @@ func (s *Service) reanalyzeStale(ctx context.Context) (int, error) {
 				OR ra.judged_unique_no <> n.registry_unique_no OR ra.judged_address <> n.address)
 			ORDER BY t.id LIMIT ?`, db.StatusSuccess, after, analysis.ParserVersion, batch).Scan(ctx, &ids)
 		if err != nil {
-			return n, internal("find stale registry analyses", err)
+			return n, core.Internal("find stale registry analyses", err)
 		}
 		// A result never analysed (written straight into the table) stays
 		// so, as before analyses were stored apart: reanalyzeRegistries
 		// takes it up.
 		for _, id := range ids {
 			if err := s.reanalyze(ctx, id, false); err != nil {
-				return n, internal("reanalyze", errors.Join(fmt.Errorf("OCR task %s", id), err))
+				return n, core.Internal("reanalyze", errors.Join(fmt.Errorf("OCR task %s", id), err))
 			}
 			n++
 			after = id

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
@@ -78,17 +79,17 @@ func TestReanalyzeStale(t *testing.T) {
 	// worker stores it, for a nest of copyText's 고유번호 and address.
 	result := func(t *testing.T) (*db.Nest, *db.OCRTask) {
 		t.Helper()
-		n := &db.Nest{ID: newID(), OwnerID: "alice", Title: "집", Address: "서울특별시 마포구 월드컵북로 396, 104동 102호",
+		n := &db.Nest{ID: core.NewID(), OwnerID: "alice", Title: "집", Address: "서울특별시 마포구 월드컵북로 396, 104동 102호",
 			RegistryUniqueNo: "11012021003412", CreatedAt: now}
-		f := &db.File{ID: newID(), NestID: n.ID, Bucket: "b", Key: "k/" + n.ID, Size: 1, SHA256: strings.Repeat("0", 64), ContentType: "application/pdf"}
+		f := &db.File{ID: core.NewID(), NestID: n.ID, Bucket: "b", Key: "k/" + n.ID, Size: 1, SHA256: strings.Repeat("0", 64), ContentType: "application/pdf"}
 		// An uploaded copy (no issuance task), printed today.
 		printed := copyText + "\n열람일시 : " + now.In(time.FixedZone("KST", 9*3600)).Format("2006년01월02일 15시04분05초")
 		pages := []ocr.Page{{Page: 1, Text: printed, Confidence: 1, Source: ocr.SourceTextLayer}}
-		raw, err := json.Marshal(ocrResult{EngineJobID: newID(), Pages: pages})
+		raw, err := json.Marshal(ocrResult{EngineJobID: core.NewID(), Pages: pages})
 		if err != nil {
 			t.Fatal(err)
 		}
-		tk := &db.OCRTask{ID: newID(), NestID: n.ID, FileID: f.ID, RequestedBy: "alice", Result: raw,
+		tk := &db.OCRTask{ID: core.NewID(), NestID: n.ID, FileID: f.ID, RequestedBy: "alice", Result: raw,
 			Lifecycle: db.Lifecycle{Status: db.StatusSuccess, MaxAttempts: 1, Version: 3, CreatedAt: now, UpdatedAt: now, FinishedAt: &now}}
 		err = b.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 			for _, m := range []any{n, f, tk} {

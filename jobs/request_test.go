@@ -11,12 +11,13 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 func TestRequestIssuanceBranches(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	alice := WithActor(ctx, Actor{UserID: "alice"})
+	alice := core.WithActor(ctx, core.Actor{UserID: "alice"})
 
 	// prepare puts the nest in a state; check looks at the result.
 	cases := []struct {
@@ -60,7 +61,7 @@ func TestRequestIssuanceBranches(t *testing.T) {
 			reused: false,
 			check: func(t *testing.T, w *world, existing string, res RequestIssuanceResult) {
 				old := w.b.task(t, existing)
-				if old.Status != db.StatusFailed || Code(deref(old.ErrorCode)) != CodeStalePending {
+				if old.Status != db.StatusFailed || core.Code(deref(old.ErrorCode)) != core.CodeStalePending {
 					t.Fatalf("stale task is %s/%s, want FAILED/STALE_PENDING", old.Status, deref(old.ErrorCode))
 				}
 				if got := w.b.events(t, existing); len(got) != 2 || got[1] != "PENDING>FAILED" {
@@ -84,7 +85,7 @@ func TestRequestIssuanceBranches(t *testing.T) {
 			reused: false,
 			check: func(t *testing.T, w *world, existing string, res RequestIssuanceResult) {
 				old := w.b.task(t, existing)
-				if old.Status != db.StatusFailed || Code(deref(old.ErrorCode)) != CodeUnknown {
+				if old.Status != db.StatusFailed || core.Code(deref(old.ErrorCode)) != core.CodeUnknown {
 					t.Fatalf("stuck task is %s/%s, want FAILED/UNKNOWN", old.Status, deref(old.ErrorCode))
 				}
 			},
@@ -186,7 +187,7 @@ type world struct {
 // request calls RequestIssuance as the owner and returns the task id.
 func (w *world) request(t *testing.T) string {
 	t.Helper()
-	res, err := w.b.svc.RequestIssuance(WithActor(context.Background(), Actor{UserID: w.nest.OwnerID}), w.nest.ID)
+	res, err := w.b.svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: w.nest.OwnerID}), w.nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func (w *world) setStatus(t *testing.T, id string, st db.Status) {
 	if _, err := w.b.db.Bun.NewUpdate().Model(tk).Column("status", "version", "updated_at").WherePK().Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := insertEvent(ctx, w.b.db.Bun, db.KindIssuance, tk.ID, tk.NestID, &from, &tk.Lifecycle, tk.UpdatedAt); err != nil {
+	if err := core.InsertEvent(ctx, w.b.db.Bun, db.KindIssuance, tk.ID, tk.NestID, &from, &tk.Lifecycle, tk.UpdatedAt); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -215,11 +216,11 @@ func (w *world) finish(t *testing.T, id string) {
 	t.Helper()
 	ctx := context.Background()
 	err := w.b.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		tk, _, err := lockTask[db.IssuanceTask](ctx, tx, id)
+		tk, _, err := core.LockTask[db.IssuanceTask](ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		return finishTask(ctx, tx, tk, db.StatusFailed, CodeAutomationFailed, "injected", w.clock.Now(), "file_id")
+		return core.FinishTask(ctx, tx, tk, db.StatusFailed, core.CodeAutomationFailed, "injected", w.clock.Now(), "file_id")
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -235,18 +236,18 @@ func TestRequestIssuanceErrors(t *testing.T) {
 		name string
 		ctx  context.Context
 		id   string
-		code Code
+		code core.Code
 	}{
-		{"no caller", ctx, nest.ID, CodeUnauthenticated},
-		{"another user's nest", WithActor(ctx, Actor{UserID: "bob"}), nest.ID, CodeForbidden},
-		{"missing nest", WithActor(ctx, Actor{UserID: "alice"}), "01939b4e-0000-7000-8000-000000000000", CodeNotFound},
-		{"malformed id", WithActor(ctx, Actor{UserID: "alice"}), "nest-1", CodeBadUserInput},
-		{"empty id", WithActor(ctx, Actor{UserID: "alice"}), "", CodeBadUserInput},
+		{"no caller", ctx, nest.ID, core.CodeUnauthenticated},
+		{"another user's nest", core.WithActor(ctx, core.Actor{UserID: "bob"}), nest.ID, core.CodeForbidden},
+		{"missing nest", core.WithActor(ctx, core.Actor{UserID: "alice"}), "01939b4e-0000-7000-8000-000000000000", core.CodeNotFound},
+		{"malformed id", core.WithActor(ctx, core.Actor{UserID: "alice"}), "nest-1", core.CodeBadUserInput},
+		{"empty id", core.WithActor(ctx, core.Actor{UserID: "alice"}), "", core.CodeBadUserInput},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := b.svc.RequestIssuance(tc.ctx, tc.id)
-			if ErrorCode(err) != tc.code {
+			if core.ErrorCode(err) != tc.code {
 				t.Fatalf("error %v, want code %s", err, tc.code)
 			}
 		})
@@ -265,7 +266,7 @@ func TestRequestIssuanceStorm(t *testing.T) {
 	t.Parallel()
 	b := setup(t, setupOpts{})
 	nest := b.nest(t, "alice")
-	ctx := WithActor(context.Background(), Actor{UserID: "alice"})
+	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	const n = 100
 	var (
 		wg     sync.WaitGroup

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"sync"
 	"sync/atomic"
+
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // A response's reads of OCR results: each task's stored result is decoded
@@ -20,7 +22,7 @@ const MaxAnswerText = 32 << 20
 
 // CodeAnswerTooLarge refuses a field that would take a response past
 // MaxAnswerText.
-const CodeAnswerTooLarge Code = "ANSWER_TOO_LARGE"
+const CodeAnswerTooLarge core.Code = "ANSWER_TOO_LARGE"
 
 type resultReads struct {
 	mu      sync.Mutex
@@ -90,7 +92,7 @@ func SpendAnswerText(ctx context.Context, n int) error {
 		return nil
 	}
 	if total := rr.text.Add(int64(n)); total > MaxAnswerText {
-		return Errorf(CodeAnswerTooLarge, "this answer's OCR text would pass %d MiB: ask for fewer texts or pages at once", MaxAnswerText>>20)
+		return core.Errorf(CodeAnswerTooLarge, "this answer's OCR text would pass %d MiB: ask for fewer texts or pages at once", MaxAnswerText>>20)
 	}
 	return nil
 }

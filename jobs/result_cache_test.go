@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // TestAnswerTextIsBounded: a response's OCR text is counted across its
@@ -19,7 +21,7 @@ func TestAnswerTextIsBounded(t *testing.T) {
 	if err := SpendAnswerText(ctx, 10); err != nil {
 		t.Fatalf("exactly the limit refused: %v", err)
 	}
-	var je *Error
+	var je *core.Error
 	if err := SpendAnswerText(ctx, 1); !errors.As(err, &je) || je.Code != CodeAnswerTooLarge {
 		t.Fatalf("past the limit: %v", err)
 	}

@@ -12,12 +12,13 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // Service is the task lifecycle on one database.
 type Service struct {
-	*Core
+	*core.Core
 
 	// webhookHTTP is the deliveries' client (webhookClient), built once.
 	webhookHTTP     *http.Client
@@ -43,13 +44,13 @@ type ServiceOptions struct {
 	Store *blob.Store
 	// OCR is the engine the synchronous OCR path calls (nil: none).
 	OCR    ocr.Engine
-	Config Config
+	Config core.Config
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now. Tests inject one so that nothing
 	// sleeps to become stale.
 	Now func() time.Time
 	// Metrics, when set, records the lifecycle's metrics.
-	Metrics *Metrics
+	Metrics *core.Metrics
 	// TracerProvider traces jobs (nil: the global provider).
 	TracerProvider trace.TracerProvider
 	// Waker, when set, wakes every process's event tail after each commit
@@ -67,7 +68,7 @@ type ServiceOptions struct {
 // NewService returns the lifecycle service. River may be an insert-only
 // client (no queues) on API-only instances.
 func NewService(opts ServiceOptions) (*Service, error) {
-	c, err := NewCore(CoreOptions{DB: opts.DB, River: opts.River, Store: opts.Store, OCR: opts.OCR, Config: opts.Config,
+	c, err := core.NewCore(core.CoreOptions{DB: opts.DB, River: opts.River, Store: opts.Store, OCR: opts.OCR, Config: opts.Config,
 		Logger: opts.Logger, Now: opts.Now, Metrics: opts.Metrics, TracerProvider: opts.TracerProvider, Waker: opts.Waker})
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // errNoHub is returned by a process that serves no subscriptions.
@@ -29,12 +30,12 @@ func subscribeTask[T interface {
 	comparable
 }](ctx context.Context, s *Service, id string, load func(context.Context, string) (T, error)) (<-chan T, error) {
 	if s.hub == nil {
-		return nil, internal("subscribe", errNoHub)
+		return nil, core.Internal("subscribe", errNoHub)
 	}
-	if _, err := RequireActor(ctx); err != nil {
+	if _, err := core.RequireActor(ctx); err != nil {
 		return nil, err
 	}
-	canonical, err := ParseID("id", id)
+	canonical, err := core.ParseID("id", id)
 	if err != nil {
 		return nil, err
 	}
@@ -175,13 +176,13 @@ const nestSnapshotSize = 20
 // It stays open until ctx ends.
 func (s *Service) SubscribeNestTasks(ctx context.Context, nestID string) (<-chan db.Task, error) {
 	if s.hub == nil {
-		return nil, internal("subscribe", errNoHub)
+		return nil, core.Internal("subscribe", errNoHub)
 	}
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	canonical, err := ParseID("nestId", nestID)
+	canonical, err := core.ParseID("nestId", nestID)
 	if err != nil {
 		return nil, err
 	}
@@ -213,17 +214,17 @@ func (s *Service) SubscribeNestTasks(ctx context.Context, nestID string) (<-chan
 
 // nestSnapshot checks the caller may see the nest and returns its recent
 // tasks, oldest first.
-func (s *Service) nestSnapshot(ctx context.Context, actor Actor, nestID string) ([]db.Task, error) {
-	if _, err := s.visibleNest(ctx, s.db.Bun, actor, nestID, false); err != nil {
+func (s *Service) nestSnapshot(ctx context.Context, actor core.Actor, nestID string) ([]db.Task, error) {
+	if _, err := s.VisibleNest(ctx, s.DB.Bun, actor, nestID, false); err != nil {
 		return nil, err
 	}
 	var iss []*db.IssuanceTask
-	if err := s.db.Bun.NewSelect().Model(&iss).Where("nest_id = ?", nestID).OrderExpr("id DESC").Limit(nestSnapshotSize).Scan(ctx); err != nil {
-		return nil, internal("nest snapshot", err)
+	if err := s.DB.Bun.NewSelect().Model(&iss).Where("nest_id = ?", nestID).OrderExpr("id DESC").Limit(nestSnapshotSize).Scan(ctx); err != nil {
+		return nil, core.Internal("nest snapshot", err)
 	}
 	var ocr []*db.OCRTask
-	if err := s.db.Bun.NewSelect().Model(&ocr).ExcludeColumn("result").Where("nest_id = ?", nestID).OrderExpr("id DESC").Limit(nestSnapshotSize).Scan(ctx); err != nil {
-		return nil, internal("nest snapshot", err)
+	if err := s.DB.Bun.NewSelect().Model(&ocr).ExcludeColumn("result").Where("nest_id = ?", nestID).OrderExpr("id DESC").Limit(nestSnapshotSize).Scan(ctx); err != nil {
+		return nil, core.Internal("nest snapshot", err)
 	}
 	out := make([]db.Task, 0, len(iss)+len(ocr))
 	for _, t := range iss {
@@ -247,5 +248,5 @@ func (s *Service) nestSnapshot(ctx context.Context, actor Actor, nestID string) 
 
 // OCRTask returns an OCR task the caller may see.
 func (s *Service) OCRTask(ctx context.Context, id string) (*db.OCRTask, error) {
-	return visibleTask[db.OCRTask](ctx, s.Core, id, "OCR task")
+	return core.VisibleTask[db.OCRTask](ctx, s.Core, id, "OCR task")
 }

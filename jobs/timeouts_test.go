@@ -3,6 +3,8 @@ package jobs
 import (
 	"testing"
 	"time"
+
+	"github.com/dungji/dungji/jobs/core"
 )
 
 func TestJobTimeoutsPerKind(t *testing.T) {
@@ -10,11 +12,11 @@ func TestJobTimeoutsPerKind(t *testing.T) {
 	for _, tc := range []struct {
 		jobTimeout, short time.Duration
 	}{
-		{0, ShortJobTimeout},
-		{DefaultJobTimeout, ShortJobTimeout},
+		{0, core.ShortJobTimeout},
+		{core.DefaultJobTimeout, core.ShortJobTimeout},
 		{20 * time.Second, 20 * time.Second},
 	} {
-		s := &Service{Core: &Core{jobTimeout: tc.jobTimeout}}
+		s := &Service{Core: &core.Core{JobTimeout: tc.jobTimeout}}
 		got := []time.Duration{(&OCRWorker{svc: s}).Timeout(nil), (&OCRDeadlineWorker{svc: s}).Timeout(nil),
 			(&ObjectRemovalWorker{svc: s}).Timeout(nil), (&ReconcileWorker{svc: s}).Timeout(nil)}
 		for i, d := range got {
@@ -23,7 +25,7 @@ func TestJobTimeoutsPerKind(t *testing.T) {
 			}
 		}
 	}
-	if DefaultRescueAfter(DefaultJobTimeout) != 5*time.Minute {
-		t.Fatalf("default rescue %v", DefaultRescueAfter(DefaultJobTimeout))
+	if core.DefaultRescueAfter(core.DefaultJobTimeout) != 5*time.Minute {
+		t.Fatalf("default rescue %v", core.DefaultRescueAfter(core.DefaultJobTimeout))
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
@@ -121,13 +122,13 @@ func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Rea
 	}
 	data, err := io.ReadAll(io.LimitReader(body, MaxUploadBytes+1))
 	if err != nil {
-		return nil, InvalidInput("file", "the upload could not be read: %v", err)
+		return nil, core.InvalidInput("file", "the upload could not be read: %v", err)
 	}
 	if len(data) > MaxUploadBytes {
-		return nil, InvalidInput("file", "the file is larger than %d MiB", MaxUploadBytes>>20)
+		return nil, core.InvalidInput("file", "the file is larger than %d MiB", MaxUploadBytes>>20)
 	}
 	if len(data) == 0 {
-		return nil, InvalidInput("file", "the file is empty")
+		return nil, core.InvalidInput("file", "the file is empty")
 	}
 	pdf, pages, err := uploadedPDF(ctx, data)
 	if err != nil {
@@ -151,9 +152,9 @@ func (s *Service) UploadRegistryPages(ctx context.Context, nestID string, pages 
 	}
 	switch {
 	case len(pages) == 0:
-		return nil, InvalidInput("pages", "no page was sent: send the photos of the copy's pages, in order")
+		return nil, core.InvalidInput("pages", "no page was sent: send the photos of the copy's pages, in order")
 	case len(pages) > MaxUploadPhotos:
-		return nil, InvalidInput("pages", "%d pages were sent; at most %d are read", len(pages), MaxUploadPhotos)
+		return nil, core.InvalidInput("pages", "%d pages were sent; at most %d are read", len(pages), MaxUploadPhotos)
 	}
 	if err := s.uploadAllowed(ctx, actor); err != nil {
 		return nil, err
@@ -163,49 +164,49 @@ func (s *Service) UploadRegistryPages(ctx context.Context, nestID string, pages 
 	digest := sha256.New() // of the pages' digests, in order
 	for i, r := range pages {
 		if ctx.Err() != nil {
-			return nil, timedOut(ctx)
+			return nil, core.TimedOut(ctx)
 		}
 		data, err := io.ReadAll(io.LimitReader(r, int64(MaxUploadBytes-total)+1))
 		if err != nil {
-			return nil, InvalidInput("pages", "page %d could not be read: %v", i+1, err)
+			return nil, core.InvalidInput("pages", "page %d could not be read: %v", i+1, err)
 		}
 		if total += len(data); total > MaxUploadBytes {
-			return nil, InvalidInput("pages", "the pages are larger than %d MiB together", MaxUploadBytes>>20)
+			return nil, core.InvalidInput("pages", "the pages are larger than %d MiB together", MaxUploadBytes>>20)
 		}
 		if len(data) == 0 {
-			return nil, InvalidInput("pages", "page %d is empty", i+1)
+			return nil, core.InvalidInput("pages", "page %d is empty", i+1)
 		}
 		pageSum := sha256.Sum256(data)
 		digest.Write(pageSum[:])
 		switch {
 		case bytes.HasPrefix(data, []byte("%PDF-")):
-			return nil, InvalidInput("pages", "page %d is a PDF: a PDF is uploaded alone, as file, and the pages' photos as PNG or JPEG", i+1)
+			return nil, core.InvalidInput("pages", "page %d is a PDF: a PDF is uploaded alone, as file, and the pages' photos as PNG or JPEG", i+1)
 		case !isImage(data):
-			return nil, InvalidInput("pages", "page %d is not a PNG or JPEG", i+1)
+			return nil, core.InvalidInput("pages", "page %d is not a PNG or JPEG", i+1)
 		}
 		if images[i], err = checkImage(ctx, data); err != nil {
-			var je *Error
-			if errors.As(err, &je) && je.Code == CodeBadUserInput {
-				return nil, InvalidInput("pages", "page %d: %s", i+1, je.Message)
+			var je *core.Error
+			if errors.As(err, &je) && je.Code == core.CodeBadUserInput {
+				return nil, core.InvalidInput("pages", "page %d: %s", i+1, je.Message)
 			}
 			return nil, err
 		}
 	}
 	pdf, err := placeImages(images)
 	if err != nil {
-		return nil, InvalidInput("pages", "the images cannot be placed in a PDF: %v", err)
+		return nil, core.InvalidInput("pages", "the images cannot be placed in a PDF: %v", err)
 	}
 	return s.storeUpload(ctx, actor, nest, pdf, len(images), "pages:"+hex.EncodeToString(digest.Sum(nil)))
 }
 
 // uploadNest is the caller and the nest an upload goes to, which they must
 // be able to see.
-func (s *Service) uploadNest(ctx context.Context, nestID string) (Actor, *db.Nest, error) {
-	actor, err := RequireActor(ctx)
+func (s *Service) uploadNest(ctx context.Context, nestID string) (core.Actor, *db.Nest, error) {
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
-		return Actor{}, nil, err
+		return core.Actor{}, nil, err
 	}
-	nest, err := s.visibleNest(ctx, s.db.Bun, actor, nestID, false)
+	nest, err := s.VisibleNest(ctx, s.DB.Bun, actor, nestID, false)
 	return actor, nest, err
 }
 
@@ -213,9 +214,9 @@ func (s *Service) uploadNest(ctx context.Context, nestID string) (Actor, *db.Nes
 // empty: an upload starts OCR work as requestOcr does, and is refused
 // before its file is inspected or stored (a look that gives its token
 // back; storeUpload takes it in the transaction that creates the task).
-func (s *Service) uploadAllowed(ctx context.Context, actor Actor) error {
-	err := s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if err := s.rateLimited(ctx, tx, actor); err != nil {
+func (s *Service) uploadAllowed(ctx context.Context, actor core.Actor) error {
+	err := s.DB.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.RateLimited(ctx, tx, actor); err != nil {
 			return err
 		}
 		return errLooked
@@ -231,26 +232,26 @@ func (s *Service) uploadAllowed(ctx context.Context, actor Actor) error {
 // is taken back. sha is the digest of what was uploaded: the same copy
 // again (a client that never got its answer and sent it once more, a
 // double click) is its earlier upload, reused, not a second one.
-func (s *Service) storeUpload(ctx context.Context, actor Actor, nest *db.Nest, pdf []byte, pages int, sha string) (*UploadResult, error) {
-	if f, err := s.uploadedBefore(ctx, s.db.Bun, nest.ID, sha); err != nil || f != nil {
+func (s *Service) storeUpload(ctx context.Context, actor core.Actor, nest *db.Nest, pdf []byte, pages int, sha string) (*UploadResult, error) {
+	if f, err := s.uploadedBefore(ctx, s.DB.Bun, nest.ID, sha); err != nil || f != nil {
 		if err != nil {
 			return nil, err
 		}
 		return s.reuseUpload(ctx, f)
 	}
-	fileID := newID()
+	fileID := core.NewID()
 	key := fmt.Sprintf("nests/%s/uploads/%s.pdf", nest.ID, fileID)
-	obj, err := s.store.Put(ctx, key, pdf, "application/pdf")
+	obj, err := s.Store.Put(ctx, key, pdf, "application/pdf")
 	if err != nil {
-		return nil, internal("store the upload", err)
+		return nil, core.Internal("store the upload", err)
 	}
 	res := &UploadResult{}
 	var twin *db.File
-	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		now := s.clock()
+	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		now := s.Clock()
 		// Two of the same copy at once: one stores it, the other finds it.
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", nest.ID+"/"+sha); err != nil {
-			return internal("lock the upload's digest", err)
+			return core.Internal("lock the upload's digest", err)
 		}
 		f, err := s.uploadedBefore(ctx, tx, nest.ID, sha)
 		if err != nil {
@@ -260,13 +261,13 @@ func (s *Service) storeUpload(ctx context.Context, actor Actor, nest *db.Nest, p
 			twin = f
 			return errLooked
 		}
-		if err := s.rateLimited(ctx, tx, actor); err != nil {
+		if err := s.RateLimited(ctx, tx, actor); err != nil {
 			return err
 		}
-		f = &db.File{ID: fileID, NestID: nest.ID, Bucket: s.store.Bucket(), Key: obj.Key, Size: obj.Size,
+		f = &db.File{ID: fileID, NestID: nest.ID, Bucket: s.Store.Bucket(), Key: obj.Key, Size: obj.Size,
 			SHA256: obj.SHA256, ContentType: obj.ContentType, CreatedAt: now, UploadSHA256: &sha}
 		if _, err := tx.NewInsert().Model(f).Exec(ctx); err != nil {
-			return internal("insert file", err)
+			return core.Internal("insert file", err)
 		}
 		t, err := s.insertOCRTask(ctx, tx, nest.ID, nil, f.ID, actor.UserID, pages, now)
 		if err != nil {
@@ -279,8 +280,8 @@ func (s *Service) storeUpload(ctx context.Context, actor Actor, nest *db.Nest, p
 		// Nothing refers to the object: take it back. Should S3 refuse
 		// now, the key is under uploads/ with no files row, for an
 		// operator to find.
-		if derr := s.store.Delete(context.WithoutCancel(ctx), key); derr != nil {
-			s.log.ErrorContext(ctx, "upload: remove the object of a failed upload", "key", key, "error", derr)
+		if derr := s.Store.Delete(context.WithoutCancel(ctx), key); derr != nil {
+			s.Log.ErrorContext(ctx, "upload: remove the object of a failed upload", "key", key, "error", derr)
 		}
 		if twin != nil {
 			return s.reuseUpload(ctx, twin)
@@ -295,7 +296,7 @@ func (s *Service) uploadedBefore(ctx context.Context, q bun.IDB, nestID, sha str
 	var fs []*db.File
 	if err := q.NewSelect().Model(&fs).Where("nest_id = ? AND upload_sha256 = ?", nestID, sha).
 		OrderExpr("created_at, id").Limit(1).Scan(ctx); err != nil {
-		return nil, internal("look for the same upload", err)
+		return nil, core.Internal("look for the same upload", err)
 	}
 	if len(fs) == 0 {
 		return nil, nil
@@ -307,8 +308,8 @@ func (s *Service) uploadedBefore(ctx context.Context, q bun.IDB, nestID, sha str
 // latest read, or a new read (RequestOCR, rate limited) when that failed.
 func (s *Service) reuseUpload(ctx context.Context, f *db.File) (*UploadResult, error) {
 	var ts []*db.OCRTask
-	if err := s.db.Bun.NewSelect().Model(&ts).Where("file_id = ?", f.ID).OrderExpr("id DESC").Limit(1).Scan(ctx); err != nil {
-		return nil, internal("load the upload's OCR task", err)
+	if err := s.DB.Bun.NewSelect().Model(&ts).Where("file_id = ?", f.ID).OrderExpr("id DESC").Limit(1).Scan(ctx); err != nil {
+		return nil, core.Internal("load the upload's OCR task", err)
 	}
 	if len(ts) == 1 && ts[0].Status != db.StatusFailed {
 		return &UploadResult{File: f, OCRTask: ts[0], Reused: true}, nil
@@ -332,11 +333,11 @@ func uploadedPDF(ctx context.Context, data []byte) ([]byte, int, error) {
 		var je *ocr.JobError
 		switch {
 		case errors.As(err, &je):
-			return nil, 0, InvalidInput("file", "the PDF cannot be read: %s", je.Message)
+			return nil, 0, core.InvalidInput("file", "the PDF cannot be read: %s", je.Message)
 		case err != nil:
-			return nil, 0, internal("inspect the uploaded PDF", err)
+			return nil, 0, core.Internal("inspect the uploaded PDF", err)
 		case n > MaxUploadPages:
-			return nil, 0, InvalidInput("file", "the PDF has %d pages; at most %d are read", n, MaxUploadPages)
+			return nil, 0, core.InvalidInput("file", "the PDF has %d pages; at most %d are read", n, MaxUploadPages)
 		}
 		return data, n, nil
 	case isImage(data):
@@ -346,11 +347,11 @@ func uploadedPDF(ctx context.Context, data []byte) ([]byte, int, error) {
 		}
 		pdf, err := placeImages([]placedImage{img})
 		if err != nil {
-			return nil, 0, InvalidInput("file", "the image cannot be placed in a PDF: %v", err)
+			return nil, 0, core.InvalidInput("file", "the image cannot be placed in a PDF: %v", err)
 		}
 		return pdf, 1, nil
 	}
-	return nil, 0, InvalidInput("file", "the file is not a PDF, PNG or JPEG")
+	return nil, 0, core.InvalidInput("file", "the file is not a PDF, PNG or JPEG")
 }
 
 // isImage reports whether data starts as a PNG or a JPEG does.
@@ -373,27 +374,27 @@ type placedImage struct {
 func checkImage(ctx context.Context, data []byte) (placedImage, error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
-		return placedImage{}, InvalidInput("file", "the image cannot be read: it is damaged, truncated or not a PNG or JPEG")
+		return placedImage{}, core.InvalidInput("file", "the image cannot be read: it is damaged, truncated or not a PNG or JPEG")
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return placedImage{}, InvalidInput("file", "the image has no pixels")
+		return placedImage{}, core.InvalidInput("file", "the image has no pixels")
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > MaxUploadPixels {
-		return placedImage{}, InvalidInput("file", "the image is %d × %d pixels; at most %d megapixels are read", cfg.Width, cfg.Height, MaxUploadPixels/1_000_000)
+		return placedImage{}, core.InvalidInput("file", "the image is %d × %d pixels; at most %d megapixels are read", cfg.Width, cfg.Height, MaxUploadPixels/1_000_000)
 	}
 	// A page, not a sliver: 1 × 40,000,000 pixels is within the pixel
 	// bound, but no page (and no PDF page: 200 inches at most) is that
 	// shape, and reading it took minutes and gigabytes before failing.
 	if short, long := min(cfg.Width, cfg.Height), max(cfg.Width, cfg.Height); short < MinUploadSide || long > MaxUploadAspect*short {
-		return placedImage{}, InvalidInput("file", "the image is %d × %d pixels: a photo or scan of one page is at least %d pixels each way and at most %d times as long as it is wide",
+		return placedImage{}, core.InvalidInput("file", "the image is %d × %d pixels: a photo or scan of one page is at least %d pixels each way and at most %d times as long as it is wide",
 			cfg.Width, cfg.Height, MinUploadSide, MaxUploadAspect)
 	}
 	if format != "png" && format != "jpeg" {
-		return placedImage{}, InvalidInput("file", "the file is not a PDF, PNG or JPEG")
+		return placedImage{}, core.InvalidInput("file", "the file is not a PDF, PNG or JPEG")
 	}
 	size := decodedBytes(cfg, format)
 	if size > MaxDecodedPageBytes {
-		return placedImage{}, InvalidInput("file", "the image is %d × %d pixels of %d bytes each: %d MiB once decoded, and at most %d MiB a page are read (send it as an 8-bit PNG or a JPEG)",
+		return placedImage{}, core.InvalidInput("file", "the image is %d × %d pixels of %d bytes each: %d MiB once decoded, and at most %d MiB a page are read (send it as an 8-bit PNG or a JPEG)",
 			cfg.Width, cfg.Height, size/(int64(cfg.Width)*int64(cfg.Height)), size>>20, MaxDecodedPageBytes>>20)
 	}
 	// What the check holds at its peak, as BenchmarkUploadImageMemory
@@ -411,7 +412,7 @@ func checkImage(ctx context.Context, data []byte) (placedImage, error) {
 	// Decode it all: a truncated or damaged image fails here, not in OCR.
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
-		return placedImage{}, InvalidInput("file", "the image cannot be read: it is damaged, truncated or not a PNG or JPEG")
+		return placedImage{}, core.InvalidInput("file", "the image cannot be read: it is damaged, truncated or not a PNG or JPEG")
 	}
 	embed, kind := data, "JPG"
 	if format == "png" {
@@ -419,7 +420,7 @@ func checkImage(ctx context.Context, data []byte) (placedImage, error) {
 		// interlaced nor 16-bit PNGs; the pixels stay as they look.
 		var buf bytes.Buffer
 		if err := png.Encode(&buf, eightBit(img)); err != nil {
-			return placedImage{}, internal("re-encode the uploaded PNG", err)
+			return placedImage{}, core.Internal("re-encode the uploaded PNG", err)
 		}
 		embed, kind = buf.Bytes(), "PNG"
 	}
@@ -431,7 +432,7 @@ func checkImage(ctx context.Context, data []byte) (placedImage, error) {
 		// fpdf refuses some valid JPEGs (12-bit, some CMYK): re-encode.
 		var buf bytes.Buffer
 		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 95}); err != nil {
-			return placedImage{}, internal("re-encode the uploaded JPEG", err)
+			return placedImage{}, core.Internal("re-encode the uploaded JPEG", err)
 		}
 		p.data = buf.Bytes()
 	}
@@ -446,9 +447,9 @@ func acquireDecode(ctx context.Context, n int64) error {
 	defer cancel()
 	if err := decodeBudget.Acquire(wctx, n); err != nil {
 		if ctx.Err() != nil {
-			return timedOut(ctx)
+			return core.TimedOut(ctx)
 		}
-		return &Error{Code: CodeUnavailable, RetryAfter: 5 * time.Second,
+		return &core.Error{Code: core.CodeUnavailable, RetryAfter: 5 * time.Second,
 			Message: "the server is reading other uploads' images: send this one again in a few seconds"}
 	}
 	return nil

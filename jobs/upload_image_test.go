@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // TestCheckImageByDecodedCost: an image is judged by what it decodes to
@@ -63,13 +65,13 @@ func TestCheckImageByDecodedCost(t *testing.T) {
 	defer func(d time.Duration) { decodeWait = d }(decodeWait)
 	decodeWait = 200 * time.Millisecond
 	_, err = checkImage(ctx, buf.Bytes())
-	if e := AsError(err); e.Code != CodeUnavailable || e.RetryAfter == 0 {
+	if e := core.AsError(err); e.Code != core.CodeUnavailable || e.RetryAfter == 0 {
 		t.Errorf("the budget held: %v", err)
 	}
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
 	_, err = checkImage(short, buf.Bytes())
-	if e := AsError(err); e.Code != CodeTimeout || HTTPStatus(e.Code) != 504 {
+	if e := core.AsError(err); e.Code != core.CodeTimeout || core.HTTPStatus(e.Code) != 504 {
 		t.Errorf("the request's time ran out while it waited: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/watch"
 )
 
@@ -40,26 +41,26 @@ const VerificationsPerMonth = 20
 // started.
 func (s *Service) VerifyCopy(ctx context.Context, nestID, fileID string) (VerifyCopyResult, error) {
 	var res VerifyCopyResult
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return res, err
 	}
-	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		f, err := s.visibleFile(ctx, tx, actor, fileID, true)
 		if err != nil {
 			return err
 		}
 		if nestID != "" && f.NestID != nestID {
-			return Errorf(CodeNotFound, "file not found in this nest")
+			return core.Errorf(core.CodeNotFound, "file not found in this nest")
 		}
 		var reads []*db.OCRTask
 		if err := tx.NewSelect().Model(&reads).Where("file_id = ?", f.ID).OrderExpr("created_at DESC, id DESC").Scan(ctx); err != nil {
-			return internal("load the copy's reads", err)
+			return core.Internal("load the copy's reads", err)
 		}
 		var read *db.OCRTask
 		for _, t := range reads {
 			if t.IssuanceTaskID != nil {
-				return Errorf(CodeBadUserInput, "this file is the registry's own document, issued for the nest, not an uploaded copy: there is nothing to verify it against")
+				return core.Errorf(core.CodeBadUserInput, "this file is the registry's own document, issued for the nest, not an uploaded copy: there is nothing to verify it against")
 			}
 			if read == nil && t.Status == db.StatusSuccess {
 				read = t
@@ -67,9 +68,9 @@ func (s *Service) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 		}
 		if read == nil {
 			if len(reads) > 0 && !reads[0].Status.Final() {
-				return Errorf(CodeConflict, "the copy is still being read: verify it once its read has finished")
+				return core.Errorf(core.CodeConflict, "the copy is still being read: verify it once its read has finished")
 			}
-			return Errorf(CodeConflict, "the copy could not be read, so there is nothing to compare: upload a clearer copy")
+			return core.Errorf(core.CodeConflict, "the copy could not be read, so there is nothing to compare: upload a clearer copy")
 		}
 		pending := new(db.CopyVerification)
 		switch err := tx.NewSelect().Model(pending).Where("file_id = ? AND status = ?", f.ID, db.VerificationPending).Scan(ctx); {
@@ -77,40 +78,40 @@ func (s *Service) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 			res = VerifyCopyResult{Verification: pending, Reused: true}
 			return nil
 		case !db.ErrNoRows(err):
-			return internal("load a running verification", err)
+			return core.Internal("load a running verification", err)
 		}
-		nest, err := s.visibleNest(ctx, tx, actor, f.NestID, true)
+		nest, err := s.VisibleNest(ctx, tx, actor, f.NestID, true)
 		if err != nil {
 			return err
 		}
-		now := s.clock()
+		now := s.Clock()
 		month := now.In(watch.Seoul)
 		start := time.Date(month.Year(), month.Month(), 1, 0, 0, 0, 0, watch.Seoul)
 		used, err := tx.NewSelect().Model((*db.CopyVerification)(nil)).
 			Where("owner_id = ? AND NOT issuance_reused AND created_at >= ?", nest.OwnerID, start.UTC()).Count(ctx)
 		if err != nil {
-			return internal("count verifications", err)
+			return core.Internal("count verifications", err)
 		}
 		issued, err := s.requestIssuanceTx(ctx, tx, actor, nest)
 		if err != nil {
 			return err
 		}
 		if !issued.Reused && used >= VerificationsPerMonth {
-			return &Error{Code: CodeBudgetExceeded, Field: "fileId", Message: fmt.Sprintf(
+			return &core.Error{Code: core.CodeBudgetExceeded, Field: "fileId", Message: fmt.Sprintf(
 				"%d verifications this month already: each buys a registry document, and %d a month is the most", used, VerificationsPerMonth)}
 		}
-		v := &db.CopyVerification{ID: newID(), NestID: nest.ID, OwnerID: nest.OwnerID, FileID: f.ID, CopyOCRTaskID: read.ID,
+		v := &db.CopyVerification{ID: core.NewID(), NestID: nest.ID, OwnerID: nest.OwnerID, FileID: f.ID, CopyOCRTaskID: read.ID,
 			IssuanceTaskID: issued.Task.ID, IssuanceReused: issued.Reused, Status: db.VerificationPending, CreatedAt: now}
 		if _, err := tx.NewInsert().Model(v).Exec(ctx); err != nil {
-			if isUniqueViolation(err, "copy_verifications_one_pending") {
+			if core.IsUniqueViolation(err, "copy_verifications_one_pending") {
 				return err // a concurrent request started it: retried below
 			}
-			return internal("save verification", err)
+			return core.Internal("save verification", err)
 		}
 		res.Verification = v
 		return nil
 	})
-	if err != nil && isUniqueViolation(err, "copy_verifications_one_pending") {
+	if err != nil && core.IsUniqueViolation(err, "copy_verifications_one_pending") {
 		return s.VerifyCopy(ctx, nestID, fileID)
 	}
 	if err != nil {
@@ -121,22 +122,22 @@ func (s *Service) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 
 // CopyVerification returns a verification the caller may see.
 func (s *Service) CopyVerification(ctx context.Context, id string) (*db.CopyVerification, error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	vid, err := ParseID("id", id)
+	vid, err := core.ParseID("id", id)
 	if err != nil {
 		return nil, err
 	}
 	v := new(db.CopyVerification)
-	if err := s.db.Bun.NewSelect().Model(v).Where("id = ?", vid).Scan(ctx); err != nil {
+	if err := s.DB.Bun.NewSelect().Model(v).Where("id = ?", vid).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
-			return nil, Errorf(CodeNotFound, "verification not found")
+			return nil, core.Errorf(core.CodeNotFound, "verification not found")
 		}
-		return nil, internal("load verification", err)
+		return nil, core.Internal("load verification", err)
 	}
-	if _, err := s.visibleNest(ctx, s.db.Bun, actor, v.NestID, false); err != nil {
+	if _, err := s.VisibleNest(ctx, s.DB.Bun, actor, v.NestID, false); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -146,8 +147,8 @@ func (s *Service) CopyVerification(ctx context.Context, id string) (*db.CopyVeri
 // was never verified); the caller has seen the file.
 func (s *Service) FileVerification(ctx context.Context, fileID string) (*db.CopyVerification, error) {
 	var vs []*db.CopyVerification
-	if err := s.db.Bun.NewSelect().Model(&vs).Where("file_id = ?", fileID).OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
-		return nil, internal("load verification", err)
+	if err := s.DB.Bun.NewSelect().Model(&vs).Where("file_id = ?", fileID).OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
+		return nil, core.Internal("load verification", err)
 	}
 	if len(vs) == 0 {
 		return nil, nil
@@ -159,8 +160,8 @@ func (s *Service) FileVerification(ctx context.Context, fileID string) (*db.Copy
 // when none was made); the caller has seen the nest.
 func (s *Service) NestVerification(ctx context.Context, nestID string) (*db.CopyVerification, error) {
 	var vs []*db.CopyVerification
-	if err := s.db.Bun.NewSelect().Model(&vs).Where("nest_id = ?", nestID).OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
-		return nil, internal("load verification", err)
+	if err := s.DB.Bun.NewSelect().Model(&vs).Where("nest_id = ?", nestID).OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
+		return nil, core.Internal("load verification", err)
 	}
 	if len(vs) == 0 {
 		return nil, nil
@@ -185,8 +186,8 @@ func VerificationDifferences(v *db.CopyVerification) []watch.Difference {
 // official is nil, with why there is none (the issuance failed).
 func (s *Service) settleVerifications(ctx context.Context, issuanceTaskID string, official *db.OCRTask, failed string) error {
 	var waiting []*db.CopyVerification
-	if err := s.db.Bun.NewSelect().Model(&waiting).Where("issuance_task_id = ? AND status = ?", issuanceTaskID, db.VerificationPending).Scan(ctx); err != nil {
-		return internal("load waiting verifications", err)
+	if err := s.DB.Bun.NewSelect().Model(&waiting).Where("issuance_task_id = ? AND status = ?", issuanceTaskID, db.VerificationPending).Scan(ctx); err != nil {
+		return core.Internal("load waiting verifications", err)
 	}
 	for _, v := range waiting {
 		if err := s.settleVerification(ctx, v.ID, official, failed); err != nil {
@@ -202,12 +203,12 @@ func (s *Service) settleVerifications(ctx context.Context, issuanceTaskID string
 func (s *Service) settleVerification(ctx context.Context, id string, official *db.OCRTask, failed string) error {
 	var copyRead, officialRead watch.Read
 	v := new(db.CopyVerification)
-	if err := s.db.Bun.NewSelect().Model(v).Where("id = ?", id).Scan(ctx); err != nil {
-		return internal("load verification", err)
+	if err := s.DB.Bun.NewSelect().Model(v).Where("id = ?", id).Scan(ctx); err != nil {
+		return core.Internal("load verification", err)
 	}
 	ct := new(db.OCRTask)
-	if err := s.db.Bun.NewSelect().Model(ct).Where("id = ?", v.CopyOCRTaskID).Scan(ctx); err != nil {
-		return internal("load the copy's read", err)
+	if err := s.DB.Bun.NewSelect().Model(ct).Where("id = ?", v.CopyOCRTaskID).Scan(ctx); err != nil {
+		return core.Internal("load the copy's read", err)
 	}
 	var err error
 	if copyRead, err = s.readOf(ctx, ct); err != nil {
@@ -238,15 +239,15 @@ func (s *Service) settleVerification(ctx context.Context, id string, official *d
 			msg = fmt.Sprintf("The copy differs from the registry in %d %s.", len(diffs), map[bool]string{true: "entry", false: "entries"}[len(diffs) == 1])
 		}
 	}
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		locked := new(db.CopyVerification)
 		if err := tx.NewSelect().Model(locked).Where("id = ?", v.ID).For("UPDATE").Scan(ctx); err != nil {
-			return internal("lock verification", err)
+			return core.Internal("lock verification", err)
 		}
 		if locked.Status != db.VerificationPending {
 			return nil
 		}
-		now := s.clock()
+		now := s.Clock()
 		locked.Status, locked.Message, locked.FinishedAt = status, &msg, &now
 		if official != nil {
 			locked.OfficialOCRTaskID = &official.ID
@@ -254,12 +255,12 @@ func (s *Service) settleVerification(ctx context.Context, id string, official *d
 		if diffs != nil {
 			b, err := json.Marshal(diffs)
 			if err != nil {
-				return internal("encode differences", err)
+				return core.Internal("encode differences", err)
 			}
 			locked.Differences = b
 		}
 		if _, err := tx.NewUpdate().Model(locked).Column("status", "message", "finished_at", "official_ocr_task_id", "differences").WherePK().Exec(ctx); err != nil {
-			return internal("save verification", err)
+			return core.Internal("save verification", err)
 		}
 		var alerts []*db.Alert
 		for _, d := range diffs {
@@ -270,7 +271,7 @@ func (s *Service) settleVerification(ctx context.Context, id string, official *d
 			if !d.Serious {
 				sev = watch.SeverityWarning // newer than the copy: out of date, not altered
 			}
-			a := &db.Alert{ID: newID(), NestID: locked.NestID, OwnerID: locked.OwnerID, VerificationID: &locked.ID, Kind: string(watch.AlertCopyDiffers),
+			a := &db.Alert{ID: core.NewID(), NestID: locked.NestID, OwnerID: locked.OwnerID, VerificationID: &locked.ID, Kind: string(watch.AlertCopyDiffers),
 				Severity: string(sev), ChangeKey: string(d.Kind) + "/" + string(d.Section) + "/" + d.Rank, Message: d.Message,
 				OCRTaskID: locked.OfficialOCRTaskID, FileID: officialFile(official), PreviousOCRTaskID: &locked.CopyOCRTaskID, PreviousFileID: &locked.FileID,
 				CreatedAt: now}
@@ -294,11 +295,11 @@ func officialFile(t *db.OCRTask) *string {
 // settles nothing.
 func (s *Service) settleRead(ctx context.Context, ocrTaskID string) error {
 	t := new(db.OCRTask)
-	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", ocrTaskID).Scan(ctx); err != nil {
+	if err := s.DB.Bun.NewSelect().Model(t).Where("id = ?", ocrTaskID).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
 			return nil
 		}
-		return internal("load OCR task", err)
+		return core.Internal("load OCR task", err)
 	}
 	if t.IssuanceTaskID == nil || !t.Status.Final() {
 		return nil
@@ -310,11 +311,11 @@ func (s *Service) settleRead(ctx context.Context, ocrTaskID string) error {
 // that failed: COULD_NOT_VERIFY.
 func (s *Service) settleFailedIssuance(ctx context.Context, issuanceTaskID string) error {
 	t := new(db.IssuanceTask)
-	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", issuanceTaskID).Scan(ctx); err != nil {
+	if err := s.DB.Bun.NewSelect().Model(t).Where("id = ?", issuanceTaskID).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
 			return nil
 		}
-		return internal("load issuance task", err)
+		return core.Internal("load issuance task", err)
 	}
 	if t.Status != db.StatusFailed {
 		return nil

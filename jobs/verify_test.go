@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
 )
 
@@ -19,7 +20,7 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 	t.Parallel()
 	clock := &testClock{now: time.Now().UTC()}
 	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
-	ctx := WithActor(context.Background(), Actor{UserID: "alice"})
+	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	nest := b.nest(t, "alice")
 	doc, err := sim.Render(issuer.Content(nest.ID, nest.RegistryUniqueNo, nest.Address), clock.Now())
 	if err != nil {
@@ -29,7 +30,7 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.svc.VerifyCopy(ctx, "", up.File.ID); codeOf(err) != CodeConflict || !strings.Contains(err.Error(), "still being read") {
+	if _, err := b.svc.VerifyCopy(ctx, "", up.File.ID); codeOf(err) != core.CodeConflict || !strings.Contains(err.Error(), "still being read") {
 		t.Errorf("a copy still being read: %v", err)
 	}
 	waitFor(t, "the copy's read", func() bool {
@@ -75,12 +76,12 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 	// The month's budget: each check that bought a document counts.
 	for range VerificationsPerMonth - 2 {
 		v := *res.Verification
-		v.ID, v.Status = newID(), db.VerificationMatches
+		v.ID, v.Status = core.NewID(), db.VerificationMatches
 		if _, err := b.db.Bun.NewInsert().Model(&v).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := b.svc.VerifyCopy(ctx, nest.ID, up.File.ID); codeOf(err) != CodeBudgetExceeded {
+	if _, err := b.svc.VerifyCopy(ctx, nest.ID, up.File.ID); codeOf(err) != core.CodeBudgetExceeded {
 		t.Errorf("a check past the month's budget: %v", err)
 	}
 	var pending int
@@ -89,11 +90,11 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 		t.Errorf("a refused check left %d issuances running (%v)", pending, err)
 	}
 	// Bob may not check alice's copy, nor see her checks.
-	bob := WithActor(context.Background(), Actor{UserID: "bob"})
-	if _, err := b.svc.VerifyCopy(bob, "", up.File.ID); codeOf(err) != CodeForbidden {
+	bob := core.WithActor(context.Background(), core.Actor{UserID: "bob"})
+	if _, err := b.svc.VerifyCopy(bob, "", up.File.ID); codeOf(err) != core.CodeForbidden {
 		t.Errorf("bob verifies alice's copy: %v", err)
 	}
-	if _, err := b.svc.CopyVerification(bob, res.Verification.ID); codeOf(err) != CodeForbidden && codeOf(err) != CodeNotFound {
+	if _, err := b.svc.CopyVerification(bob, res.Verification.ID); codeOf(err) != core.CodeForbidden && codeOf(err) != core.CodeNotFound {
 		t.Errorf("bob reads alice's check: %v", err)
 	}
 }

@@ -11,26 +11,27 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/watch"
 )
 
 // enqueueComparison inserts, in the transaction that finished an OCR task,
 // the job that compares its read: the comparison cannot be lost.
 func (s *Service) enqueueComparison(ctx context.Context, tx bun.Tx, ocrTaskID string) error {
-	if _, err := s.river.InsertTx(ctx, tx.Tx, CompareArgs{OCRTaskID: ocrTaskID}, &river.InsertOpts{Queue: QueueWatch, MaxAttempts: 25}); err != nil {
-		return internal("schedule the registry comparison", err)
+	if _, err := s.River.InsertTx(ctx, tx.Tx, core.CompareArgs{OCRTaskID: ocrTaskID}, &river.InsertOpts{Queue: core.QueueWatch, MaxAttempts: 25}); err != nil {
+		return core.Internal("schedule the registry comparison", err)
 	}
 	return nil
 }
 
 // CompareWorker runs CompareArgs jobs.
 type CompareWorker struct {
-	river.WorkerDefaults[CompareArgs]
+	river.WorkerDefaults[core.CompareArgs]
 	svc *Service
 }
 
 // Work implements river.Worker.
-func (w *CompareWorker) Work(ctx context.Context, job *river.Job[CompareArgs]) error {
+func (w *CompareWorker) Work(ctx context.Context, job *river.Job[core.CompareArgs]) error {
 	if job.Args.OCRTaskID == "" {
 		if _, err := w.svc.CompareFailedIssuance(ctx, job.Args.IssuanceTaskID); err != nil {
 			return err
@@ -48,11 +49,11 @@ func (w *CompareWorker) Work(ctx context.Context, job *river.Job[CompareArgs]) e
 // be a transaction; any other is left alone (no caller passes one).
 func (s *Service) enqueueFailedIssuance(ctx context.Context, idb bun.IDB, t *db.IssuanceTask) error {
 	tx, ok := idb.(bun.Tx)
-	if !ok || s.river == nil {
+	if !ok || s.River == nil {
 		return nil
 	}
-	if _, err := s.river.InsertTx(ctx, tx.Tx, CompareArgs{IssuanceTaskID: t.ID}, &river.InsertOpts{Queue: QueueWatch, MaxAttempts: 25}); err != nil {
-		return internal("schedule the comparison of a failed issuance", err)
+	if _, err := s.River.InsertTx(ctx, tx.Tx, core.CompareArgs{IssuanceTaskID: t.ID}, &river.InsertOpts{Queue: core.QueueWatch, MaxAttempts: 25}); err != nil {
+		return core.Internal("schedule the comparison of a failed issuance", err)
 	}
 	return nil
 }
@@ -76,15 +77,15 @@ func (s *Service) watchOnFailure(ctx context.Context, tx bun.Tx, t db.Task) erro
 // nothing (its requester sees the failure on the task).
 func (s *Service) CompareFailedIssuance(ctx context.Context, issuanceTaskID string) (*db.RegistryComparison, error) {
 	t := new(db.IssuanceTask)
-	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", issuanceTaskID).Scan(ctx); err != nil {
+	if err := s.DB.Bun.NewSelect().Model(t).Where("id = ?", issuanceTaskID).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
 			return nil, nil
 		}
-		return nil, internal("load issuance task", err)
+		return nil, core.Internal("load issuance task", err)
 	}
-	watched, err := s.db.Bun.NewSelect().Model((*db.WatchCheck)(nil)).Where("issuance_task_id = ?", t.ID).Exists(ctx)
+	watched, err := s.DB.Bun.NewSelect().Model((*db.WatchCheck)(nil)).Where("issuance_task_id = ?", t.ID).Exists(ctx)
 	if err != nil {
-		return nil, internal("find watch check", err)
+		return nil, core.Internal("find watch check", err)
 	}
 	if !watched || t.Status != db.StatusFailed {
 		return nil, nil
@@ -136,14 +137,14 @@ func (s *Service) readOf(ctx context.Context, t *db.OCRTask) (watch.Read, error)
 // compared, or undated, is not compared: nil, and nothing recorded.
 func (s *Service) CompareRead(ctx context.Context, ocrTaskID string) (*db.RegistryComparison, error) {
 	t := new(db.OCRTask)
-	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", ocrTaskID).Scan(ctx); err != nil {
+	if err := s.DB.Bun.NewSelect().Model(t).Where("id = ?", ocrTaskID).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
-			return nil, Errorf(CodeNotFound, "OCR task not found")
+			return nil, core.Errorf(core.CodeNotFound, "OCR task not found")
 		}
-		return nil, internal("load OCR task", err)
+		return nil, core.Internal("load OCR task", err)
 	}
 	if !t.Status.Final() {
-		return nil, Errorf(CodeConflict, "the OCR task is not finished")
+		return nil, core.Errorf(core.CodeConflict, "the OCR task is not finished")
 	}
 	cur, err := s.readOf(ctx, t)
 	if err != nil {
@@ -159,12 +160,12 @@ func (s *Service) CompareRead(ctx context.Context, ocrTaskID string) (*db.Regist
 func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCRTask, issuanceTaskID *string, cur watch.Read) (*db.RegistryComparison, error) {
 	var out *db.RegistryComparison
 	var alerts []*db.Alert
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err := s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		nest := new(db.Nest)
 		// One comparison of a nest at a time: each compares with the
 		// previous one's result.
 		if err := tx.NewSelect().Model(nest).Where("id = ?", nestID).For("NO KEY UPDATE").Scan(ctx); err != nil {
-			return internal("lock nest", err)
+			return core.Internal("lock nest", err)
 		}
 		var ocrTaskID, fileID *string
 		existing := tx.NewSelect().Model((*db.RegistryComparison)(nil))
@@ -176,7 +177,7 @@ func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCR
 		}
 		var found []*db.RegistryComparison
 		if err := existing.Model(&found).Scan(ctx); err != nil {
-			return internal("load comparison", err)
+			return core.Internal("load comparison", err)
 		}
 		if len(found) > 0 {
 			out = found[0]
@@ -197,14 +198,14 @@ func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCR
 			q = q.Where("issuance_task_id IS NOT NULL")
 		}
 		if err := q.OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
-			return internal("load previous comparison", err)
+			return core.Internal("load previous comparison", err)
 		}
 		var prevReg *analysis.Registry
 		var prevOCR, prevFile *string
 		if len(prevCmp) == 1 && prevCmp[0].OCRTaskID != nil {
 			pt := new(db.OCRTask)
 			if err := tx.NewSelect().Model(pt).Where("id = ?", *prevCmp[0].OCRTaskID).Scan(ctx); err != nil {
-				return internal("load previous read", err)
+				return core.Internal("load previous read", err)
 			}
 			pr, err := s.readOf(ctx, pt)
 			if err != nil {
@@ -225,19 +226,19 @@ func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCR
 			}
 		}
 		outcome, changes := watch.Compare(prevReg, cur)
-		now := s.clock()
+		now := s.Clock()
 		verdict := string(cur.Verdict)
 		if verdict == "" {
 			verdict = "NONE"
 		}
-		c := &db.RegistryComparison{ID: newID(), NestID: nest.ID, OCRTaskID: ocrTaskID, IssuanceTaskID: issuanceTaskID, FileID: fileID,
+		c := &db.RegistryComparison{ID: core.NewID(), NestID: nest.ID, OCRTaskID: ocrTaskID, IssuanceTaskID: issuanceTaskID, FileID: fileID,
 			PreviousOCRTaskID: prevOCR, PreviousFileID: prevFile, Verdict: verdict, Outcome: string(outcome), CreatedAt: now}
 		if _, err := tx.NewInsert().Model(c).Exec(ctx); err != nil {
-			return internal("save comparison", err)
+			return core.Internal("save comparison", err)
 		}
 		out = c
 		for _, ch := range changes {
-			a := &db.Alert{ID: newID(), NestID: nest.ID, OwnerID: nest.OwnerID, ComparisonID: &c.ID, Kind: string(ch.Kind),
+			a := &db.Alert{ID: core.NewID(), NestID: nest.ID, OwnerID: nest.OwnerID, ComparisonID: &c.ID, Kind: string(ch.Kind),
 				Severity: string(ch.Severity), ChangeKey: ch.Key, Message: ch.Message, OCRTaskID: ocrTaskID, FileID: fileID,
 				PreviousOCRTaskID: prevOCR, PreviousFileID: prevFile, CreatedAt: now}
 			a.BeforeEntry = jsonOrNil(ch.Before)
@@ -264,22 +265,22 @@ func (s *Service) insertAlerts(ctx context.Context, tx bun.Tx, nestID, ownerID s
 	}
 	var endpoints []*db.WebhookEndpoint
 	if err := tx.NewSelect().Model(&endpoints).Where("owner_id = ? AND disabled_at IS NULL", ownerID).Scan(ctx); err != nil {
-		return internal("load webhook endpoints", err)
+		return core.Internal("load webhook endpoints", err)
 	}
 	for _, a := range alerts {
 		if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
-			return internal("save alert", err)
+			return core.Internal("save alert", err)
 		}
 		ev := &db.TaskEvent{TaskKind: db.KindAlert, TaskID: a.ID, NestID: nestID, ToStatus: db.StatusSuccess, Version: 1, At: now}
 		if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
-			return internal("save alert event", err)
+			return core.Internal("save alert event", err)
 		}
 		for _, ep := range endpoints {
 			if err := s.insertDelivery(ctx, tx, ep, a, now); err != nil {
 				return err
 			}
 		}
-		s.log.Info("registry alert", "nest_id", a.NestID, "alert_id", a.ID, "kind", a.Kind, "severity", a.Severity)
+		s.Log.Info("registry alert", "nest_id", a.NestID, "alert_id", a.ID, "kind", a.Kind, "severity", a.Severity)
 	}
 	return nil
 }
@@ -339,20 +340,20 @@ type AlertFilter struct {
 }
 
 // Alerts lists the caller's alerts (an admin's: everyone's), newest first.
-func (s *Service) Alerts(ctx context.Context, f AlertFilter, args PageArgs) (Page[*db.Alert], error) {
-	actor, err := RequireActor(ctx)
+func (s *Service) Alerts(ctx context.Context, f AlertFilter, args core.PageArgs) (core.Page[*db.Alert], error) {
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
-		return Page[*db.Alert]{}, err
+		return core.Page[*db.Alert]{}, err
 	}
 	var nestID string
 	if f.NestID != nil {
-		n, err := s.visibleNest(ctx, s.db.Bun, actor, *f.NestID, false)
+		n, err := s.VisibleNest(ctx, s.DB.Bun, actor, *f.NestID, false)
 		if err != nil {
-			return Page[*db.Alert]{}, err
+			return core.Page[*db.Alert]{}, err
 		}
 		nestID = n.ID
 	}
-	return listPage(ctx, s.db.Bun, args, "list alerts", func(a *db.Alert) string { return a.ID },
+	return core.ListPage(ctx, s.DB.Bun, args, "list alerts", func(a *db.Alert) string { return a.ID },
 		func(q *bun.SelectQuery) *bun.SelectQuery {
 			if !actor.Admin || nestID == "" {
 				q = q.Where("owner_id = ?", actor.UserID)
@@ -369,23 +370,23 @@ func (s *Service) Alerts(ctx context.Context, f AlertFilter, args PageArgs) (Pag
 
 // Alert returns one alert the caller may see.
 func (s *Service) Alert(ctx context.Context, id string) (*db.Alert, error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	id, err = ParseID("id", id)
+	id, err = core.ParseID("id", id)
 	if err != nil {
 		return nil, err
 	}
 	a := new(db.Alert)
-	if err := s.db.Bun.NewSelect().Model(a).Where("id = ?", id).Scan(ctx); err != nil {
+	if err := s.DB.Bun.NewSelect().Model(a).Where("id = ?", id).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
-			return nil, Errorf(CodeNotFound, "alert not found")
+			return nil, core.Errorf(core.CodeNotFound, "alert not found")
 		}
-		return nil, internal("load alert", err)
+		return nil, core.Internal("load alert", err)
 	}
-	if !actor.canSee(a.OwnerID) {
-		return nil, Errorf(CodeNotFound, "alert not found")
+	if !actor.CanSee(a.OwnerID) {
+		return nil, core.Errorf(core.CodeNotFound, "alert not found")
 	}
 	return a, nil
 }
@@ -400,10 +401,10 @@ func (s *Service) AcknowledgeAlert(ctx context.Context, id string) (*db.Alert, e
 	if a.AcknowledgedAt != nil {
 		return a, nil
 	}
-	now := s.clock()
-	if err := s.db.Bun.NewUpdate().Model(a).Set("acknowledged_at = coalesce(acknowledged_at, ?)", now).
+	now := s.Clock()
+	if err := s.DB.Bun.NewUpdate().Model(a).Set("acknowledged_at = coalesce(acknowledged_at, ?)", now).
 		Where("id = ?", a.ID).Returning("acknowledged_at").Scan(ctx); err != nil {
-		return nil, internal("acknowledge alert", err)
+		return nil, core.Internal("acknowledge alert", err)
 	}
 	return a, nil
 }
@@ -411,17 +412,17 @@ func (s *Service) AcknowledgeAlert(ctx context.Context, id string) (*db.Alert, e
 // Comparisons is a nest's history of checks: each read compared, newest
 // first (at most 100).
 func (s *Service) Comparisons(ctx context.Context, nestID string) ([]*db.RegistryComparison, error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	n, err := s.visibleNest(ctx, s.db.Bun, actor, nestID, false)
+	n, err := s.VisibleNest(ctx, s.DB.Bun, actor, nestID, false)
 	if err != nil {
 		return nil, err
 	}
 	var out []*db.RegistryComparison
-	if err := s.db.Bun.NewSelect().Model(&out).Where("nest_id = ?", n.ID).OrderExpr("created_at DESC, id DESC").Limit(100).Scan(ctx); err != nil {
-		return nil, internal("list comparisons", err)
+	if err := s.DB.Bun.NewSelect().Model(&out).Where("nest_id = ?", n.ID).OrderExpr("created_at DESC, id DESC").Limit(100).Scan(ctx); err != nil {
+		return nil, core.Internal("list comparisons", err)
 	}
 	return out, nil
 }
@@ -429,8 +430,8 @@ func (s *Service) Comparisons(ctx context.Context, nestID string) ([]*db.Registr
 // ComparisonAlerts lists the alerts of a comparison.
 func (s *Service) ComparisonAlerts(ctx context.Context, c *db.RegistryComparison) ([]*db.Alert, error) {
 	var out []*db.Alert
-	if err := s.db.Bun.NewSelect().Model(&out).Where("comparison_id = ?", c.ID).OrderExpr("id").Scan(ctx); err != nil {
-		return nil, internal("list comparison alerts", err)
+	if err := s.DB.Bun.NewSelect().Model(&out).Where("comparison_id = ?", c.ID).OrderExpr("id").Scan(ctx); err != nil {
+		return nil, core.Internal("list comparison alerts", err)
 	}
 	return out, nil
 }

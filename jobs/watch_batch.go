@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // Batch reads of the registry watch, for the GraphQL API's data loaders
@@ -20,16 +21,16 @@ import (
 // and its checks, as NestWatch: oldest first, at most 200 a nest.
 func (s *Service) NestWatchesUnchecked(ctx context.Context, nestIDs []string) ([]*NestWatch, []error) {
 	var watches []*db.Watch
-	if err := s.db.Bun.NewSelect().Model(&watches).Where("nest_id IN (?)", bun.In(validIDs(nestIDs))).Scan(ctx); err != nil {
-		return nil, []error{internal("load watches", err)}
+	if err := s.DB.Bun.NewSelect().Model(&watches).Where("nest_id IN (?)", bun.In(core.ValidIDs(nestIDs))).Scan(ctx); err != nil {
+		return nil, []error{core.Internal("load watches", err)}
 	}
 	var checks []*db.WatchCheck
-	if err := s.db.Bun.NewRaw(`SELECT c.* FROM unnest(?::uuid[]) AS n(id)
+	if err := s.DB.Bun.NewRaw(`SELECT c.* FROM unnest(?::uuid[]) AS n(id)
 		CROSS JOIN LATERAL (SELECT * FROM watch_checks WHERE nest_id = n.id ORDER BY run_at, id LIMIT 200) c`,
-		pgdialect.Array(validIDs(nestIDs))).Scan(ctx, &checks); err != nil {
-		return nil, []error{internal("load watch checks", err)}
+		pgdialect.Array(core.ValidIDs(nestIDs))).Scan(ctx, &checks); err != nil {
+		return nil, []error{core.Internal("load watch checks", err)}
 	}
-	byNest := index(watches, func(w *db.Watch) string { return w.NestID })
+	byNest := core.Index(watches, func(w *db.Watch) string { return w.NestID })
 	checksOf := group(checks, func(c *db.WatchCheck) string { return c.NestID })
 	out := make([]*NestWatch, len(nestIDs))
 	for i, id := range nestIDs {
@@ -42,10 +43,10 @@ func (s *Service) NestWatchesUnchecked(ctx context.Context, nestIDs []string) ([
 // newest first, at most 100 a nest.
 func (s *Service) ComparisonsUnchecked(ctx context.Context, nestIDs []string) ([][]*db.RegistryComparison, []error) {
 	var rows []*db.RegistryComparison
-	if err := s.db.Bun.NewRaw(`SELECT c.* FROM unnest(?::uuid[]) AS n(id)
+	if err := s.DB.Bun.NewRaw(`SELECT c.* FROM unnest(?::uuid[]) AS n(id)
 		CROSS JOIN LATERAL (SELECT * FROM registry_comparisons WHERE nest_id = n.id ORDER BY created_at DESC, id DESC LIMIT 100) c`,
-		pgdialect.Array(validIDs(nestIDs))).Scan(ctx, &rows); err != nil {
-		return nil, []error{internal("list comparisons", err)}
+		pgdialect.Array(core.ValidIDs(nestIDs))).Scan(ctx, &rows); err != nil {
+		return nil, []error{core.Internal("list comparisons", err)}
 	}
 	return lists(nestIDs, group(rows, func(c *db.RegistryComparison) string { return c.NestID })), nil
 }
@@ -54,9 +55,9 @@ func (s *Service) ComparisonsUnchecked(ctx context.Context, nestIDs []string) ([
 // ComparisonAlerts: by id.
 func (s *Service) ComparisonAlertsUnchecked(ctx context.Context, comparisonIDs []string) ([][]*db.Alert, []error) {
 	var rows []*db.Alert
-	if err := s.db.Bun.NewSelect().Model(&rows).Where("comparison_id IN (?)", bun.In(validIDs(comparisonIDs))).
+	if err := s.DB.Bun.NewSelect().Model(&rows).Where("comparison_id IN (?)", bun.In(core.ValidIDs(comparisonIDs))).
 		OrderExpr("comparison_id, id").Scan(ctx); err != nil {
-		return nil, []error{internal("list comparison alerts", err)}
+		return nil, []error{core.Internal("list comparison alerts", err)}
 	}
 	return lists(comparisonIDs, group(rows, func(a *db.Alert) string { return derefStr(a.ComparisonID) })), nil
 }
@@ -73,8 +74,8 @@ type NestAlertPageKey struct {
 // first, as Alerts with a NestID and no cursor: the nests were checked
 // (NestVisible), and a user's pages hold their own alerts only, as Alerts'.
 // One statement a batch (two when both filters are asked), a LIMIT per nest.
-func (s *Service) FirstNestAlertPages(ctx context.Context, keys []NestAlertPageKey) ([]Page[*db.Alert], []error) {
-	actor, err := RequireActor(ctx)
+func (s *Service) FirstNestAlertPages(ctx context.Context, keys []NestAlertPageKey) ([]core.Page[*db.Alert], []error) {
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, []error{err}
 	}
@@ -99,23 +100,23 @@ func (s *Service) FirstNestAlertPages(ctx context.Context, keys []NestAlertPageK
 	}
 	for unack, l := range byFilter {
 		var rows []*db.Alert
-		if err := s.db.Bun.NewRaw(`SELECT a.* FROM unnest(?::uuid[]) AS n(id)
+		if err := s.DB.Bun.NewRaw(`SELECT a.* FROM unnest(?::uuid[]) AS n(id)
 			CROSS JOIN LATERAL (SELECT * FROM alerts WHERE nest_id = n.id AND (? OR owner_id = ?)
 				AND (NOT ? OR acknowledged_at IS NULL) ORDER BY id DESC LIMIT ?) a`,
-			pgdialect.Array(validIDs(l.ids)), actor.Admin, actor.UserID, unack, l.limit).Scan(ctx, &rows); err != nil {
-			return nil, []error{internal("list alerts", err)}
+			pgdialect.Array(core.ValidIDs(l.ids)), actor.Admin, actor.UserID, unack, l.limit).Scan(ctx, &rows); err != nil {
+			return nil, []error{core.Internal("list alerts", err)}
 		}
 		l.rows = group(rows, func(a *db.Alert) string { return a.NestID })
 	}
-	out := make([]Page[*db.Alert], len(keys))
+	out := make([]core.Page[*db.Alert], len(keys))
 	for i, k := range keys {
 		items := byFilter[k.Unacknowledged].rows[k.NestID]
-		p := Page[*db.Alert]{Items: items}
+		p := core.Page[*db.Alert]{Items: items}
 		if len(items) > k.First {
 			p.Items, p.HasNextPage = items[:k.First], true
 		}
 		for _, a := range p.Items {
-			p.Cursors = append(p.Cursors, encodeCursor(a.ID))
+			p.Cursors = append(p.Cursors, core.EncodeCursor(a.ID))
 		}
 		out[i] = p
 	}
@@ -126,55 +127,55 @@ func (s *Service) FirstNestAlertPages(ctx context.Context, keys []NestAlertPageK
 // text, pages and analysis read).
 func (s *Service) OCRTasksUnchecked(ctx context.Context, ids []string) ([]*db.OCRTask, []error) {
 	var rows []*db.OCRTask
-	if err := s.db.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(validIDs(ids))).Scan(ctx); err != nil {
-		return nil, []error{internal("load OCR tasks", err)}
+	if err := s.DB.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(core.ValidIDs(ids))).Scan(ctx); err != nil {
+		return nil, []error{core.Internal("load OCR tasks", err)}
 	}
-	return byKeys(ids, index(rows, func(t *db.OCRTask) string { return t.ID }), "OCR task")
+	return core.ByKeys(ids, core.Index(rows, func(t *db.OCRTask) string { return t.ID }), "OCR task")
 }
 
 // AlertsByID loads alerts the caller may see: NOT_FOUND for a missing one
 // and for another user's, as Alert.
 func (s *Service) AlertsByID(ctx context.Context, ids []string) ([]*db.Alert, []error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, []error{err}
 	}
 	var rows []*db.Alert
-	if err := s.db.Bun.NewSelect().Model(&rows).Where("id IN (?) AND (? OR owner_id = ?)", bun.In(validIDs(ids)), actor.Admin, actor.UserID).
+	if err := s.DB.Bun.NewSelect().Model(&rows).Where("id IN (?) AND (? OR owner_id = ?)", bun.In(core.ValidIDs(ids)), actor.Admin, actor.UserID).
 		Scan(ctx); err != nil {
-		return nil, []error{internal("load alerts", err)}
+		return nil, []error{core.Internal("load alerts", err)}
 	}
-	return byKeys(ids, index(rows, func(a *db.Alert) string { return a.ID }), "alert")
+	return core.ByKeys(ids, core.Index(rows, func(a *db.Alert) string { return a.ID }), "alert")
 }
 
 // WebhookEndpointsByID loads endpoints the caller may see (an admin: every
 // one): NOT_FOUND for a missing one and for another user's.
 func (s *Service) WebhookEndpointsByID(ctx context.Context, ids []string) ([]*db.WebhookEndpoint, []error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, []error{err}
 	}
 	var rows []*db.WebhookEndpoint
-	if err := s.db.Bun.NewSelect().Model(&rows).Where("id IN (?) AND (? OR owner_id = ?)", bun.In(validIDs(ids)), actor.Admin, actor.UserID).
+	if err := s.DB.Bun.NewSelect().Model(&rows).Where("id IN (?) AND (? OR owner_id = ?)", bun.In(core.ValidIDs(ids)), actor.Admin, actor.UserID).
 		Scan(ctx); err != nil {
-		return nil, []error{internal("load endpoints", err)}
+		return nil, []error{core.Internal("load endpoints", err)}
 	}
-	return byKeys(ids, index(rows, func(ep *db.WebhookEndpoint) string { return ep.ID }), "webhook endpoint")
+	return core.ByKeys(ids, core.Index(rows, func(ep *db.WebhookEndpoint) string { return ep.ID }), "webhook endpoint")
 }
 
 // WebhookAttemptsOf loads each delivery's attempts, oldest first, as
 // WebhookAttempts; another user's delivery has none.
 func (s *Service) WebhookAttemptsOf(ctx context.Context, deliveryIDs []string) ([][]*db.WebhookAttempt, []error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, []error{err}
 	}
 	var rows []*db.WebhookAttempt
-	if err := s.db.Bun.NewSelect().Model(&rows).
-		Where("delivery_id IN (?)", bun.In(validIDs(deliveryIDs))).
+	if err := s.DB.Bun.NewSelect().Model(&rows).
+		Where("delivery_id IN (?)", bun.In(core.ValidIDs(deliveryIDs))).
 		Where("? OR delivery_id IN (SELECT id FROM webhook_deliveries WHERE owner_id = ?)", actor.Admin, actor.UserID).
 		OrderExpr("delivery_id, id").Scan(ctx); err != nil {
-		return nil, []error{internal("list attempts", err)}
+		return nil, []error{core.Internal("list attempts", err)}
 	}
 	return lists(deliveryIDs, group(rows, func(a *db.WebhookAttempt) string { return a.DeliveryID })), nil
 }

@@ -3,6 +3,8 @@ package jobs
 import (
 	"context"
 	"testing"
+
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // TestWatchBatchReadersAuthorise: the batch readers that check the caller
@@ -37,26 +39,26 @@ func TestWatchBatchReadersAuthorise(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name     string
-		actor    Actor
+		actor    core.Actor
 		sees     bool
 		attempts int
 	}{
-		{"owner", Actor{UserID: "alice"}, true, 2},
-		{"admin", Actor{UserID: "root", Admin: true}, true, 2},
-		{"another user", Actor{UserID: "bob"}, false, 0},
+		{"owner", core.Actor{UserID: "alice"}, true, 2},
+		{"admin", core.Actor{UserID: "root", Admin: true}, true, 2},
+		{"another user", core.Actor{UserID: "bob"}, false, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := WithActor(ctx, tc.actor)
+			ctx := core.WithActor(ctx, tc.actor)
 			keys := []string{alertNew, missing, "'; DROP TABLE alerts; --"}
 			alerts, errs := b.svc.AlertsByID(ctx, keys)
-			if got := errs[0] == nil && alerts[0] != nil && alerts[0].ID == alertNew; got != tc.sees || !tc.sees && ErrorCode(errs[0]) != CodeNotFound {
+			if got := errs[0] == nil && alerts[0] != nil && alerts[0].ID == alertNew; got != tc.sees || !tc.sees && core.ErrorCode(errs[0]) != core.CodeNotFound {
 				t.Errorf("alert: %v, %v; want seen %v", alerts[0], errs[0], tc.sees)
 			}
-			if ErrorCode(errs[1]) != CodeNotFound || ErrorCode(errs[2]) != CodeNotFound {
+			if core.ErrorCode(errs[1]) != core.CodeNotFound || core.ErrorCode(errs[2]) != core.CodeNotFound {
 				t.Errorf("missing and malformed alerts: %v, %v; want NOT_FOUND", errs[1], errs[2])
 			}
 			eps, errs := b.svc.WebhookEndpointsByID(ctx, []string{endpoint, missing})
-			if got := errs[0] == nil && eps[0] != nil; got != tc.sees || !tc.sees && ErrorCode(errs[0]) != CodeNotFound || ErrorCode(errs[1]) != CodeNotFound {
+			if got := errs[0] == nil && eps[0] != nil; got != tc.sees || !tc.sees && core.ErrorCode(errs[0]) != core.CodeNotFound || core.ErrorCode(errs[1]) != core.CodeNotFound {
 				t.Errorf("endpoints: %v, %v; want seen %v, then NOT_FOUND", eps, errs, tc.sees)
 			}
 			logs, errs := b.svc.WebhookAttemptsOf(ctx, []string{delivery, missing})
@@ -66,13 +68,13 @@ func TestWatchBatchReadersAuthorise(t *testing.T) {
 			}
 		})
 	}
-	if _, errs := b.svc.AlertsByID(ctx, []string{alertNew}); ErrorCode(errs[0]) != CodeUnauthenticated {
+	if _, errs := b.svc.AlertsByID(ctx, []string{alertNew}); core.ErrorCode(errs[0]) != core.CodeUnauthenticated {
 		t.Errorf("without a caller: %v; want UNAUTHENTICATED", errs)
 	}
 
 	// The nest's first alert pages match Alerts': newest first, the filter,
 	// the next page flag and the cursors.
-	alice := WithActor(ctx, Actor{UserID: "alice"})
+	alice := core.WithActor(ctx, core.Actor{UserID: "alice"})
 	keys := []NestAlertPageKey{{nest.ID, 1, false}, {nest.ID, 20, false}, {nest.ID, 20, true}, {missing, 20, false}}
 	pages, errs := b.svc.FirstNestAlertPages(alice, keys)
 	if errs != nil {
@@ -80,7 +82,7 @@ func TestWatchBatchReadersAuthorise(t *testing.T) {
 	}
 	for i, k := range keys {
 		first, nestID := k.First, k.NestID
-		want, err := b.svc.Alerts(alice, AlertFilter{NestID: &nestID, Unacknowledged: k.Unacknowledged}, PageArgs{First: &first})
+		want, err := b.svc.Alerts(alice, AlertFilter{NestID: &nestID, Unacknowledged: k.Unacknowledged}, core.PageArgs{First: &first})
 		if k.NestID == missing {
 			if err == nil || len(pages[i].Items) != 0 {
 				t.Errorf("missing nest: %v; batch page %v", err, pages[i])

@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // alertSubs are the live alert subscriptions of one process. Alerts are a
@@ -71,7 +72,7 @@ func (h *Hub) onAlertEvents(ctx context.Context, evs []db.EventRef) error {
 		ids[i] = e.TaskID
 	}
 	var rows []*db.Alert
-	if err := h.svc.db.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).OrderExpr("id").Scan(ctx); err != nil {
+	if err := h.svc.DB.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).OrderExpr("id").Scan(ctx); err != nil {
 		return err
 	}
 	h.alerts.mu.Lock()
@@ -93,15 +94,15 @@ func (h *Hub) onAlertEvents(ctx context.Context, evs []db.EventRef) error {
 // open until ctx ends.
 func (s *Service) SubscribeAlerts(ctx context.Context, nestID *string) (<-chan *db.Alert, error) {
 	if s.hub == nil {
-		return nil, internal("subscribe", errNoHub)
+		return nil, core.Internal("subscribe", errNoHub)
 	}
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
 	sub := &alertSub{owner: actor.UserID, admin: actor.Admin, seen: map[string]bool{}, wake: make(chan struct{}, 1)}
 	if nestID != nil {
-		n, err := s.visibleNest(ctx, s.db.Bun, actor, *nestID, false)
+		n, err := s.VisibleNest(ctx, s.DB.Bun, actor, *nestID, false)
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +123,7 @@ func (s *Service) SubscribeAlerts(ctx context.Context, nestID *string) (<-chan *
 	// The snapshot is read after the subscription is registered: an alert
 	// committed in between arrives both ways and is sent once.
 	var snap []*db.Alert
-	q := s.db.Bun.NewSelect().Model(&snap).Where("acknowledged_at IS NULL AND created_at > ?", s.clock().AddDate(0, 0, -1))
+	q := s.DB.Bun.NewSelect().Model(&snap).Where("acknowledged_at IS NULL AND created_at > ?", s.Clock().AddDate(0, 0, -1))
 	if sub.nestID != "" {
 		q = q.Where("nest_id = ?", sub.nestID)
 	} else {
@@ -130,7 +131,7 @@ func (s *Service) SubscribeAlerts(ctx context.Context, nestID *string) (<-chan *
 	}
 	if err := q.OrderExpr("id").Limit(100).Scan(ctx); err != nil {
 		remove()
-		return nil, internal("alert snapshot", err)
+		return nil, core.Internal("alert snapshot", err)
 	}
 	for _, a := range snap {
 		sub.offer(a)

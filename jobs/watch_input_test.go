@@ -11,17 +11,18 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 )
 
-func codeOf(err error) Code {
+func codeOf(err error) core.Code {
 	if err == nil {
 		return ""
 	}
-	var e *Error
+	var e *core.Error
 	if errors.As(err, &e) {
 		return e.Code
 	}
-	return "not a jobs.Error: " + Code(err.Error())
+	return "not a jobs.Error: " + core.Code(err.Error())
 }
 
 func strp(s string) *string { return &s }
@@ -33,8 +34,8 @@ func TestSetWatchInput(t *testing.T) {
 	t.Parallel()
 	clock := newTestClock() // 2026-11-30 09:00 UTC = 18:00 in Seoul
 	b := setup(t, setupOpts{clock: clock.Now})
-	b.svc.cfg.Watch.MonthlyBudget = 5
-	alice := WithActor(context.Background(), Actor{UserID: "alice"})
+	b.svc.Config.Watch.MonthlyBudget = 5
+	alice := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	nest := b.nest(t, "alice")
 	bobs := b.nest(t, "bob")
 	good, err := b.svc.SetWatch(alice, nest.ID, WatchInput{ContractDate: strp("2026-12-02"), MoveInDate: strp("2026-12-20")})
@@ -61,25 +62,25 @@ func TestSetWatchInput(t *testing.T) {
 		ctx   context.Context
 		nest  string
 		in    WatchInput
-		code  Code
+		code  core.Code
 		field string
 	}{
-		{"not a date", alice, nest.ID, WatchInput{ContractDate: strp("next friday")}, CodeBadUserInput, "input.contractDate"},
-		{"impossible date", alice, nest.ID, WatchInput{BalanceDate: strp("2026-02-30")}, CodeBadUserInput, "input.balanceDate"},
-		{"past date", alice, nest.ID, WatchInput{ContractDate: strp("2026-11-29")}, CodeDateInPast, "input.contractDate"},
-		{"past move-in", alice, nest.ID, WatchInput{MoveInDate: strp("2020-01-01")}, CodeDateInPast, "input.moveInDate"},
-		{"far future", alice, nest.ID, WatchInput{MoveInDate: strp("2099-01-01")}, CodeBadUserInput, "input.moveInDate"},
-		{"nothing set", alice, nest.ID, WatchInput{}, CodeBadUserInput, "input"},
-		{"move-in before balance", alice, nest.ID, WatchInput{BalanceDate: strp("2026-12-10"), MoveInDate: strp("2026-12-05")}, CodeBadUserInput, "input.moveInDate"},
-		{"huge N", alice, nest.ID, WatchInput{EveryDays: intp(1 << 40), Until: strp("2026-12-31")}, CodeBadUserInput, "input.everyDays"},
-		{"zero N", alice, nest.ID, WatchInput{EveryDays: intp(0), Until: strp("2026-12-31")}, CodeBadUserInput, "input.everyDays"},
-		{"negative N", alice, nest.ID, WatchInput{EveryDays: intp(-3), Until: strp("2026-12-31")}, CodeBadUserInput, "input.everyDays"},
-		{"N without until", alice, nest.ID, WatchInput{EveryDays: intp(7)}, CodeBadUserInput, "input.until"},
-		{"over the monthly budget", alice, nest.ID, WatchInput{EveryDays: intp(3), Until: strp("2026-12-30")}, CodeBudgetExceeded, "input"},
-		{"unknown nest", alice, newID(), WatchInput{ContractDate: strp("2026-12-02")}, CodeNotFound, ""},
-		{"not an id", alice, "../../etc", WatchInput{ContractDate: strp("2026-12-02")}, CodeBadUserInput, "nestId"},
-		{"other user's nest", alice, bobs.ID, WatchInput{ContractDate: strp("2026-12-02")}, CodeForbidden, ""},
-		{"no user", context.Background(), nest.ID, WatchInput{ContractDate: strp("2026-12-02")}, CodeUnauthenticated, ""},
+		{"not a date", alice, nest.ID, WatchInput{ContractDate: strp("next friday")}, core.CodeBadUserInput, "input.contractDate"},
+		{"impossible date", alice, nest.ID, WatchInput{BalanceDate: strp("2026-02-30")}, core.CodeBadUserInput, "input.balanceDate"},
+		{"past date", alice, nest.ID, WatchInput{ContractDate: strp("2026-11-29")}, core.CodeDateInPast, "input.contractDate"},
+		{"past move-in", alice, nest.ID, WatchInput{MoveInDate: strp("2020-01-01")}, core.CodeDateInPast, "input.moveInDate"},
+		{"far future", alice, nest.ID, WatchInput{MoveInDate: strp("2099-01-01")}, core.CodeBadUserInput, "input.moveInDate"},
+		{"nothing set", alice, nest.ID, WatchInput{}, core.CodeBadUserInput, "input"},
+		{"move-in before balance", alice, nest.ID, WatchInput{BalanceDate: strp("2026-12-10"), MoveInDate: strp("2026-12-05")}, core.CodeBadUserInput, "input.moveInDate"},
+		{"huge N", alice, nest.ID, WatchInput{EveryDays: intp(1 << 40), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
+		{"zero N", alice, nest.ID, WatchInput{EveryDays: intp(0), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
+		{"negative N", alice, nest.ID, WatchInput{EveryDays: intp(-3), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
+		{"N without until", alice, nest.ID, WatchInput{EveryDays: intp(7)}, core.CodeBadUserInput, "input.until"},
+		{"over the monthly budget", alice, nest.ID, WatchInput{EveryDays: intp(3), Until: strp("2026-12-30")}, core.CodeBudgetExceeded, "input"},
+		{"unknown nest", alice, core.NewID(), WatchInput{ContractDate: strp("2026-12-02")}, core.CodeNotFound, ""},
+		{"not an id", alice, "../../etc", WatchInput{ContractDate: strp("2026-12-02")}, core.CodeBadUserInput, "nestId"},
+		{"other user's nest", alice, bobs.ID, WatchInput{ContractDate: strp("2026-12-02")}, core.CodeForbidden, ""},
+		{"no user", context.Background(), nest.ID, WatchInput{ContractDate: strp("2026-12-02")}, core.CodeUnauthenticated, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -87,7 +88,7 @@ func TestSetWatchInput(t *testing.T) {
 			if codeOf(err) != c.code {
 				t.Fatalf("err %v, want %s", err, c.code)
 			}
-			if e := AsError(err); e.Field != c.field {
+			if e := core.AsError(err); e.Field != c.field {
 				t.Fatalf("field %q, want %q (%v)", e.Field, c.field, err)
 			}
 			if got := snapshot(); got != before {
@@ -125,7 +126,7 @@ func TestSetWatchInput(t *testing.T) {
 	if err != nil || budget.Used != 1 || budget.Limit != 5 {
 		t.Fatalf("budget %+v %v", budget, err)
 	}
-	if _, err := b.svc.WatchBudget(alice, strp("December")); codeOf(err) != CodeBadUserInput {
+	if _, err := b.svc.WatchBudget(alice, strp("December")); codeOf(err) != core.CodeBadUserInput {
 		t.Fatalf("bad month: %v", err)
 	}
 	// Today after 09:00 in Seoul: the check runs at once.
@@ -145,7 +146,7 @@ func TestSetWatchInput(t *testing.T) {
 			t.Fatal("a check is still scheduled after cancel")
 		}
 	}
-	if _, err := b.svc.CancelWatch(WithActor(context.Background(), Actor{UserID: "bob"}), nest.ID); codeOf(err) != CodeForbidden {
+	if _, err := b.svc.CancelWatch(core.WithActor(context.Background(), core.Actor{UserID: "bob"}), nest.ID); codeOf(err) != core.CodeForbidden {
 		t.Fatalf("bob cancels alice's watch: %v", err)
 	}
 }
@@ -154,34 +155,34 @@ func TestSetWatchInput(t *testing.T) {
 func TestWebhookEndpointInput(t *testing.T) {
 	t.Parallel()
 	b := setup(t, setupOpts{})
-	alice := WithActor(context.Background(), Actor{UserID: "alice"})
-	bob := WithActor(context.Background(), Actor{UserID: "bob"})
-	b.svc.cfg.Watch.WebhookAllowPrivate = false // production
+	alice := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
+	bob := core.WithActor(context.Background(), core.Actor{UserID: "bob"})
+	b.svc.Config.Watch.WebhookAllowPrivate = false // production
 	long := "https://example.com/" + strings.Repeat("a", 2000)
 	cases := []struct {
 		url  string
-		code Code
+		code core.Code
 	}{
-		{"", CodeBadUserInput},
-		{"ftp://example.com/hook", CodeBadUserInput},
-		{"javascript:alert(1)", CodeBadUserInput},
-		{"file:///etc/passwd", CodeBadUserInput},
-		{"gopher://127.0.0.1:6379/", CodeBadUserInput},
-		{"https://", CodeBadUserInput},
-		{"/relative/path", CodeBadUserInput},
-		{"https://user:pass@example.com/hook", CodeBadUserInput},
-		{"http://127.0.0.1:8080/hook", CodeBadUserInput},
-		{"http://localhost/hook", CodeBadUserInput},
-		{"http://api.localhost/hook", CodeBadUserInput},
-		{"http://10.1.2.3/hook", CodeBadUserInput},
-		{"http://192.168.0.1/hook", CodeBadUserInput},
-		{"http://169.254.169.254/latest/meta-data", CodeBadUserInput},
-		{"http://[::1]/hook", CodeBadUserInput},
-		{"http://[::ffff:127.0.0.1]/hook", CodeBadUserInput},
-		{"http://0.0.0.0/hook", CodeBadUserInput},
-		{"http://100.64.1.1/hook", CodeBadUserInput},
-		{"https://example.com/hook#frag", CodeBadUserInput},
-		{long, CodeBadUserInput},
+		{"", core.CodeBadUserInput},
+		{"ftp://example.com/hook", core.CodeBadUserInput},
+		{"javascript:alert(1)", core.CodeBadUserInput},
+		{"file:///etc/passwd", core.CodeBadUserInput},
+		{"gopher://127.0.0.1:6379/", core.CodeBadUserInput},
+		{"https://", core.CodeBadUserInput},
+		{"/relative/path", core.CodeBadUserInput},
+		{"https://user:pass@example.com/hook", core.CodeBadUserInput},
+		{"http://127.0.0.1:8080/hook", core.CodeBadUserInput},
+		{"http://localhost/hook", core.CodeBadUserInput},
+		{"http://api.localhost/hook", core.CodeBadUserInput},
+		{"http://10.1.2.3/hook", core.CodeBadUserInput},
+		{"http://192.168.0.1/hook", core.CodeBadUserInput},
+		{"http://169.254.169.254/latest/meta-data", core.CodeBadUserInput},
+		{"http://[::1]/hook", core.CodeBadUserInput},
+		{"http://[::ffff:127.0.0.1]/hook", core.CodeBadUserInput},
+		{"http://0.0.0.0/hook", core.CodeBadUserInput},
+		{"http://100.64.1.1/hook", core.CodeBadUserInput},
+		{"https://example.com/hook#frag", core.CodeBadUserInput},
+		{long, core.CodeBadUserInput},
 		{"https://203.0.113.7/hook", ""}, // a public address literal
 	}
 	for _, c := range cases {
@@ -200,7 +201,7 @@ func TestWebhookEndpointInput(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d endpoints stored, want only the valid one", n)
 	}
-	if _, err := b.svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook"); codeOf(err) != CodeConflict {
+	if _, err := b.svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook"); codeOf(err) != core.CodeConflict {
 		t.Fatalf("duplicate: %v", err)
 	}
 	// Another user may register the same URL; neither sees the other's.
@@ -208,16 +209,16 @@ func TestWebhookEndpointInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.svc.RotateWebhookSecret(alice, other.Endpoint.ID); codeOf(err) != CodeNotFound {
+	if _, err := b.svc.RotateWebhookSecret(alice, other.Endpoint.ID); codeOf(err) != core.CodeNotFound {
 		t.Fatalf("alice rotates bob's secret: %v", err)
 	}
-	if err := b.svc.DeleteWebhookEndpoint(alice, other.Endpoint.ID); codeOf(err) != CodeNotFound {
+	if err := b.svc.DeleteWebhookEndpoint(alice, other.Endpoint.ID); codeOf(err) != core.CodeNotFound {
 		t.Fatalf("alice deletes bob's endpoint: %v", err)
 	}
-	if _, err := b.svc.WebhookDeliveries(alice, &other.Endpoint.ID, PageArgs{}); codeOf(err) != CodeNotFound {
+	if _, err := b.svc.WebhookDeliveries(alice, &other.Endpoint.ID, core.PageArgs{}); codeOf(err) != core.CodeNotFound {
 		t.Fatalf("alice reads bob's log: %v", err)
 	}
-	if _, err := b.svc.ReplayWebhookDelivery(alice, newID()); codeOf(err) != CodeForbidden {
+	if _, err := b.svc.ReplayWebhookDelivery(alice, core.NewID()); codeOf(err) != core.CodeForbidden {
 		t.Fatalf("a user replays: %v", err)
 	}
 	for i := 0; i < MaxWebhookEndpoints-1; i++ {
@@ -225,7 +226,7 @@ func TestWebhookEndpointInput(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := b.svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook/one-too-many"); codeOf(err) != CodeBadUserInput {
+	if _, err := b.svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook/one-too-many"); codeOf(err) != core.CodeBadUserInput {
 		t.Fatalf("endpoint %d: %v", MaxWebhookEndpoints+1, err)
 	}
 }
@@ -235,14 +236,14 @@ func TestWebhookEndpointInput(t *testing.T) {
 func (b *testBundle) raiseAlert(t *testing.T, nest *db.Nest) *db.Alert {
 	t.Helper()
 	ctx := context.Background()
-	now := b.svc.clock()
+	now := b.svc.Clock()
 	var a *db.Alert
-	err := b.svc.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		c := &db.RegistryComparison{ID: newID(), NestID: nest.ID, OCRTaskID: strp(newID()), Verdict: "COMPLETE", Outcome: "CHANGED", CreatedAt: now}
+	err := b.svc.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		c := &db.RegistryComparison{ID: core.NewID(), NestID: nest.ID, OCRTaskID: strp(core.NewID()), Verdict: "COMPLETE", Outcome: "CHANGED", CreatedAt: now}
 		if _, err := tx.NewInsert().Model(c).Exec(ctx); err != nil {
 			return err
 		}
-		a = &db.Alert{ID: newID(), NestID: nest.ID, OwnerID: nest.OwnerID, ComparisonID: &c.ID, Kind: "NEW_ENTRY", Severity: "CRITICAL",
+		a = &db.Alert{ID: core.NewID(), NestID: nest.ID, OwnerID: nest.OwnerID, ComparisonID: &c.ID, Kind: "NEW_ENTRY", Severity: "CRITICAL",
 			ChangeKey: "NEW_ENTRY/ownership/9", Message: "A new 가압류 was registered.", OCRTaskID: c.OCRTaskID, CreatedAt: now}
 		if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
 			return err
@@ -284,11 +285,11 @@ func TestWebhookDelivery(t *testing.T) {
 	t.Parallel()
 	clock := &testClock{now: time.Now().UTC().AddDate(0, 0, -1)}
 	b := setupLazy(t, setupOpts{clock: clock.Now})
-	b.svc.cfg.Watch = WatchConfig{WebhookAllowPrivate: true,
+	b.svc.Config.Watch = core.WatchConfig{WebhookAllowPrivate: true,
 		WebhookRetrySchedule: []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond}}
 	b.startWorkers(t, setupOpts{})
-	alice := WithActor(context.Background(), Actor{UserID: "alice"})
-	admin := WithActor(context.Background(), Actor{UserID: "ops", Admin: true})
+	alice := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
+	admin := core.WithActor(context.Background(), core.Actor{UserID: "ops", Admin: true})
 	nest := b.nest(t, "alice")
 	rcv := newReceiver(t)
 	ep, err := b.svc.RegisterWebhookEndpoint(alice, rcv.srv.URL)
@@ -373,7 +374,7 @@ func TestWebhookDelivery(t *testing.T) {
 	if n != 0 {
 		t.Fatal("an alert was queued to a disabled endpoint")
 	}
-	if _, err := b.svc.ReplayWebhookDelivery(admin, b.delivery(t, a5.ID).ID); codeOf(err) != CodeConflict {
+	if _, err := b.svc.ReplayWebhookDelivery(admin, b.delivery(t, a5.ID).ID); codeOf(err) != core.CodeConflict {
 		t.Fatalf("replay to a disabled endpoint: %v", err)
 	}
 }
@@ -387,7 +388,7 @@ func TestReconcilerEndsOrphanedChecks(t *testing.T) {
 	t.Parallel()
 	clock := newTestClock() // 2026-11-30 09:00 UTC
 	b := setup(t, setupOpts{clock: clock.Now})
-	alice := WithActor(context.Background(), Actor{UserID: "alice"})
+	alice := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	nest := b.nest(t, "alice")
 	w, err := b.svc.SetWatch(alice, nest.ID, WatchInput{ContractDate: strp("2026-12-02"), BalanceDate: strp("2026-12-10"), MoveInDate: strp("2026-12-20")})
 	if err != nil {

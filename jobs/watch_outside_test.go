@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // TestWebhookURLOutsideReview: addresses an outside review of the production
@@ -16,36 +18,36 @@ import (
 func TestWebhookURLOutsideReview(t *testing.T) {
 	cases := []struct {
 		url  string
-		want Code
+		want core.Code
 	}{
-		{"http://[64:ff9b::7f00:1]/", CodeBadUserInput},          // NAT64 of 127.0.0.1
-		{"http://[64:ff9b::a00:1]/", CodeBadUserInput},           // NAT64 of 10.0.0.1
-		{"http://[64:ff9b:1::a9fe:a9fe]/", CodeBadUserInput},     // local-use NAT64 prefix
-		{"http://[2002:7f00:1::]/", CodeBadUserInput},            // 6to4 of 127.0.0.1
-		{"http://[2002:a9fe:a9fe::1]/", CodeBadUserInput},        // 6to4 of 169.254.169.254
-		{"http://[::127.0.0.1]/", CodeBadUserInput},              // IPv4-compatible
-		{"http://[::a9fe:a9fe]/", CodeBadUserInput},              // IPv4-compatible metadata
-		{"http://[2001::1]/", CodeBadUserInput},                  // Teredo
-		{"http://255.255.255.255/", CodeBadUserInput},            // limited broadcast
-		{"http://240.0.0.1/", CodeBadUserInput},                  // reserved
-		{"http://198.18.0.1/", CodeBadUserInput},                 // benchmarking
-		{"http://192.0.0.170/", CodeBadUserInput},                // IETF protocol assignments
-		{"http://[fec0::1]/", CodeBadUserInput},                  // site-local (deprecated)
-		{"http://93.184.215.14:99999/hook", CodeBadUserInput},    // no such port
-		{"http://93.184.215.14:0/hook", CodeBadUserInput},        // no such port
-		{"https://93.184.215.14:65535/hook", ""},                 // the last port
-		{"http://93.184.215.14/hook", ""},                        // public IPv4
-		{"http://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/", ""}, // public IPv6
-		{"http://[64:ff9b::5db8:d70e]/", ""},                     // NAT64 of a public address
+		{"http://[64:ff9b::7f00:1]/", core.CodeBadUserInput},       // NAT64 of 127.0.0.1
+		{"http://[64:ff9b::a00:1]/", core.CodeBadUserInput},        // NAT64 of 10.0.0.1
+		{"http://[64:ff9b:1::a9fe:a9fe]/", core.CodeBadUserInput},  // local-use NAT64 prefix
+		{"http://[2002:7f00:1::]/", core.CodeBadUserInput},         // 6to4 of 127.0.0.1
+		{"http://[2002:a9fe:a9fe::1]/", core.CodeBadUserInput},     // 6to4 of 169.254.169.254
+		{"http://[::127.0.0.1]/", core.CodeBadUserInput},           // IPv4-compatible
+		{"http://[::a9fe:a9fe]/", core.CodeBadUserInput},           // IPv4-compatible metadata
+		{"http://[2001::1]/", core.CodeBadUserInput},               // Teredo
+		{"http://255.255.255.255/", core.CodeBadUserInput},         // limited broadcast
+		{"http://240.0.0.1/", core.CodeBadUserInput},               // reserved
+		{"http://198.18.0.1/", core.CodeBadUserInput},              // benchmarking
+		{"http://192.0.0.170/", core.CodeBadUserInput},             // IETF protocol assignments
+		{"http://[fec0::1]/", core.CodeBadUserInput},               // site-local (deprecated)
+		{"http://93.184.215.14:99999/hook", core.CodeBadUserInput}, // no such port
+		{"http://93.184.215.14:0/hook", core.CodeBadUserInput},     // no such port
+		{"https://93.184.215.14:65535/hook", ""},                   // the last port
+		{"http://93.184.215.14/hook", ""},                          // public IPv4
+		{"http://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/", ""},   // public IPv6
+		{"http://[64:ff9b::5db8:d70e]/", ""},                       // NAT64 of a public address
 		// An outside tester's hosts that no resolver takes, with an
 		// invisible or a bidirectional character, or in another script.
-		{"http://%E2%80%AEexample.com/", CodeBadUserInput},                // RLO
-		{"http://exa%C2%85mple.com/", CodeBadUserInput},                   // U+0085
-		{"http://ex%E2%80%8Bample.com/", CodeBadUserInput},                // zero-width space
-		{"http://%EC%A7%91.example.com/", CodeBadUserInput},               // 집, not punycode
-		{"http://-example.com/", CodeBadUserInput},                        // a label's leading hyphen
-		{"http://exa_mple.com/", CodeBadUserInput},                        // no underscore in a host name
-		{"http://" + strings.Repeat("a", 64) + ".com/", CodeBadUserInput}, // a label over 63
+		{"http://%E2%80%AEexample.com/", core.CodeBadUserInput},                // RLO
+		{"http://exa%C2%85mple.com/", core.CodeBadUserInput},                   // U+0085
+		{"http://ex%E2%80%8Bample.com/", core.CodeBadUserInput},                // zero-width space
+		{"http://%EC%A7%91.example.com/", core.CodeBadUserInput},               // 집, not punycode
+		{"http://-example.com/", core.CodeBadUserInput},                        // a label's leading hyphen
+		{"http://exa_mple.com/", core.CodeBadUserInput},                        // no underscore in a host name
+		{"http://" + strings.Repeat("a", 64) + ".com/", core.CodeBadUserInput}, // a label over 63
 	}
 	for _, c := range cases {
 		_, err := ValidateWebhookURL(context.Background(), c.url, false)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/watch"
@@ -139,8 +140,8 @@ func watchBundle(t *testing.T, clock *testClock, schedule []time.Duration) (*tes
 		t.Fatal(err)
 	}
 	b := setupLazy(t, setupOpts{clock: clock.Now, subscriptions: true})
-	b.svc.cfg.OCRDeadline, b.svc.cfg.OCRDeadlinePerPage = 100*time.Millisecond, 0
-	b.svc.cfg.Watch = WatchConfig{WebhookAllowPrivate: true, WebhookRetrySchedule: schedule}
+	b.svc.Config.OCRDeadline, b.svc.Config.OCRDeadlinePerPage = 100*time.Millisecond, 0
+	b.svc.Config.Watch = core.WatchConfig{WebhookAllowPrivate: true, WebhookRetrySchedule: schedule}
 	b.startWorkers(t, setupOpts{issuer: sim, ocr: engine, callbackURL: "http://127.0.0.1:1/never"})
 	hub := b.svc.Hub()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -206,7 +207,7 @@ func TestWatchTimeline(t *testing.T) {
 	start := time.Now().UTC().AddDate(0, 0, -60)
 	clock := &testClock{now: time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC)} // 12:00 in Seoul
 	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond})
-	ctx, cancel := context.WithCancel(WithActor(context.Background(), Actor{UserID: "alice"}))
+	ctx, cancel := context.WithCancel(core.WithActor(context.Background(), core.Actor{UserID: "alice"}))
 	defer cancel()
 	nest := b.timelineNest(t, "alice")
 
@@ -335,14 +336,14 @@ func TestWatchTimeline(t *testing.T) {
 		pending = n
 		return n == 0
 	})
-	page, err := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID, Unacknowledged: true}, PageArgs{})
+	page, err := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID, Unacknowledged: true}, core.PageArgs{})
 	if err != nil || len(page.Items) != len(allAlerts) {
 		t.Fatalf("listed %d alerts (%v), want %d", len(page.Items), err, len(allAlerts))
 	}
 	if _, err := b.svc.AcknowledgeAlert(ctx, page.Items[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	page, _ = b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID, Unacknowledged: true}, PageArgs{})
+	page, _ = b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID, Unacknowledged: true}, core.PageArgs{})
 	if len(page.Items) != len(allAlerts)-1 {
 		t.Fatalf("%d unacknowledged after one acknowledgement", len(page.Items))
 	}
@@ -364,7 +365,7 @@ func TestWatchCheckWhoseIssuanceFails(t *testing.T) {
 	start := time.Now().UTC().AddDate(0, 0, -30)
 	clock := &testClock{now: time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC)}
 	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
-	ctx := WithActor(context.Background(), Actor{UserID: "alice"})
+	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	nest := b.nest(t, "alice")
 	sim.FailNext(nest.RegistryUniqueNo, issuer.CausePermanent, 2)
 
@@ -409,7 +410,7 @@ func TestWatchCheckWhoseIssuanceFails(t *testing.T) {
 	if len(as) != 1 || !strings.HasPrefix(as[0], "COULD_NOT_VERIFY/WARNING") {
 		t.Fatalf("alerts %v", as)
 	}
-	page, _ := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID}, PageArgs{})
+	page, _ := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID}, core.PageArgs{})
 	if !strings.Contains(page.Items[0].Message, "AUTOMATION_FAILED") {
 		t.Fatalf("message %q", page.Items[0].Message)
 	}
@@ -433,7 +434,7 @@ func TestWatchCopyLackingEntries(t *testing.T) {
 	later := read.Registry.PrintedAt.Add(time.Minute)
 	lacking.PrintedAt = &later
 	gone := read.Registry.Ownership[len(read.Registry.Ownership)-1]
-	cmp, err := b.svc.recordComparison(ctx, nest.ID, &db.OCRTask{ID: newID(), FileID: newID()}, nil,
+	cmp, err := b.svc.recordComparison(ctx, nest.ID, &db.OCRTask{ID: core.NewID(), FileID: core.NewID()}, nil,
 		watch.Read{Registry: &lacking, Verdict: analysis.VerdictComplete})
 	if err != nil {
 		t.Fatal(err)
@@ -441,7 +442,7 @@ func TestWatchCopyLackingEntries(t *testing.T) {
 	if cmp.Outcome != "COULD_NOT_VERIFY" {
 		t.Fatalf("a copy lacking 갑구 rank %s: %s", gone.Rank, cmp.Outcome)
 	}
-	page, err := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID}, PageArgs{})
+	page, err := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID}, core.PageArgs{})
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("alerts %+v %v", page, err)
 	}
@@ -466,7 +467,7 @@ func TestWatchCopyLackingEntries(t *testing.T) {
 func TestWatchResetStormKeepsHistoryBounded(t *testing.T) {
 	t.Parallel()
 	b := setupLazy(t)
-	ctx := WithActor(context.Background(), Actor{UserID: "alice"})
+	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	nest := b.nest(t, "alice")
 	day := time.Now().In(watch.Seoul).AddDate(0, 0, 30).Format(time.DateOnly)
 	for i := range 3 * keptCancelledChecks {
@@ -494,7 +495,7 @@ func baselineRead(t *testing.T) (*testBundle, context.Context, *db.Nest, *testCl
 	start := time.Now().UTC().AddDate(0, 0, -30)
 	clock := &testClock{now: time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC)}
 	b, _ := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
-	ctx := WithActor(context.Background(), Actor{UserID: "alice"})
+	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	nest := b.nest(t, "alice")
 	res, err := b.svc.RequestIssuance(ctx, nest.ID)
 	if err != nil {
@@ -543,7 +544,7 @@ func TestWatchOlderUploadNotCompared(t *testing.T) {
 		{"undated", nil, false},
 		{"printed an hour after", &newer, true},
 	} {
-		cmp, err := b.svc.recordComparison(ctx, nest.ID, &db.OCRTask{ID: newID(), FileID: newID()}, nil, changed(tc.printed))
+		cmp, err := b.svc.recordComparison(ctx, nest.ID, &db.OCRTask{ID: core.NewID(), FileID: core.NewID()}, nil, changed(tc.printed))
 		if err != nil || (cmp != nil) != tc.compared {
 			t.Errorf("%s: comparison %+v %v, want compared %v", tc.name, cmp, err, tc.compared)
 		}

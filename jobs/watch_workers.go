@@ -1,6 +1,9 @@
 package jobs
 
-import "github.com/riverqueue/river"
+import (
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/riverqueue/river"
+)
 
 // addWatchWorkers registers the registry watch's workers and its queue.
 func (s *Service) addWatchWorkers(workers *river.Workers, queues map[string]int) error {
@@ -13,6 +16,6 @@ func (s *Service) addWatchWorkers(workers *river.Workers, queues map[string]int)
 	if err := river.AddWorkerSafely(workers, &WebhookDeliveryWorker{svc: s}); err != nil {
 		return err
 	}
-	queues[QueueWatch] = 4
+	queues[core.QueueWatch] = 4
 	return nil
 }

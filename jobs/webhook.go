@@ -23,6 +23,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // MaxWebhookEndpoints bounds a user's endpoints.
@@ -88,7 +89,7 @@ var (
 // dialer checks again, against DNS rebinding).
 func ValidateWebhookURL(ctx context.Context, raw string, allowPrivate bool) (string, error) {
 	bad := func(format string, args ...any) (string, error) {
-		return "", InvalidInput("url", format, args...)
+		return "", core.InvalidInput("url", format, args...)
 	}
 	if raw == "" || len(raw) > 2000 {
 		return bad("url must be 1 to 2000 characters")
@@ -175,7 +176,7 @@ func hostName(h string) bool {
 // its connections to an endpoint between deliveries.
 func (s *Service) webhookClient() *http.Client {
 	s.webhookHTTPOnce.Do(func() {
-		cfg := s.watchCfg()
+		cfg := s.WatchCfg()
 		tr := cfg.WebhookTransport
 		if tr == nil {
 			tr = newWebhookTransport(cfg.WebhookAllowPrivate, cfg.WebhookTimeout)
@@ -218,32 +219,32 @@ type WebhookEndpointResult struct {
 // RegisterWebhookEndpoint registers an endpoint for the caller's alerts and
 // returns its signing secret (whsec_…), shown this once.
 func (s *Service) RegisterWebhookEndpoint(ctx context.Context, rawURL string) (*WebhookEndpointResult, error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	u, err := ValidateWebhookURL(ctx, rawURL, s.watchCfg().WebhookAllowPrivate)
+	u, err := ValidateWebhookURL(ctx, rawURL, s.WatchCfg().WebhookAllowPrivate)
 	if err != nil {
 		return nil, err
 	}
-	now := s.clock()
-	ep := &db.WebhookEndpoint{ID: newID(), OwnerID: actor.UserID, URL: u, Secret: newWebhookSecret(), CreatedAt: now, UpdatedAt: now}
-	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	now := s.Clock()
+	ep := &db.WebhookEndpoint{ID: core.NewID(), OwnerID: actor.UserID, URL: u, Secret: newWebhookSecret(), CreatedAt: now, UpdatedAt: now}
+	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtext('dungji_webhooks'), hashtext(?))", actor.UserID); err != nil {
-			return internal("lock endpoints", err)
+			return core.Internal("lock endpoints", err)
 		}
 		n, err := tx.NewSelect().Model((*db.WebhookEndpoint)(nil)).Where("owner_id = ?", actor.UserID).Count(ctx)
 		if err != nil {
-			return internal("count endpoints", err)
+			return core.Internal("count endpoints", err)
 		}
 		if n >= MaxWebhookEndpoints {
-			return InvalidInput("url", "at most %d endpoints per user", MaxWebhookEndpoints)
+			return core.InvalidInput("url", "at most %d endpoints per user", MaxWebhookEndpoints)
 		}
 		if _, err := tx.NewInsert().Model(ep).Exec(ctx); err != nil {
-			if isUniqueViolation(err, "") {
-				return &Error{Code: CodeConflict, Field: "url", Message: "this URL is registered already"}
+			if core.IsUniqueViolation(err, "") {
+				return &core.Error{Code: core.CodeConflict, Field: "url", Message: "this URL is registered already"}
 			}
-			return internal("save endpoint", err)
+			return core.Internal("save endpoint", err)
 		}
 		return nil
 	})
@@ -253,8 +254,8 @@ func (s *Service) RegisterWebhookEndpoint(ctx context.Context, rawURL string) (*
 	return &WebhookEndpointResult{Endpoint: ep, Secret: ep.Secret}, nil
 }
 
-func (s *Service) ownEndpoint(ctx context.Context, idb bun.IDB, actor Actor, id string, lock bool) (*db.WebhookEndpoint, error) {
-	id, err := ParseID("id", id)
+func (s *Service) ownEndpoint(ctx context.Context, idb bun.IDB, actor core.Actor, id string, lock bool) (*db.WebhookEndpoint, error) {
+	id, err := core.ParseID("id", id)
 	if err != nil {
 		return nil, err
 	}
@@ -265,12 +266,12 @@ func (s *Service) ownEndpoint(ctx context.Context, idb bun.IDB, actor Actor, id 
 	}
 	if err := q.Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
-			return nil, Errorf(CodeNotFound, "webhook endpoint not found")
+			return nil, core.Errorf(core.CodeNotFound, "webhook endpoint not found")
 		}
-		return nil, internal("load endpoint", err)
+		return nil, core.Internal("load endpoint", err)
 	}
-	if !actor.canSee(ep.OwnerID) {
-		return nil, Errorf(CodeNotFound, "webhook endpoint not found")
+	if !actor.CanSee(ep.OwnerID) {
+		return nil, core.Errorf(core.CodeNotFound, "webhook endpoint not found")
 	}
 	return ep, nil
 }
@@ -279,22 +280,22 @@ func (s *Service) ownEndpoint(ctx context.Context, idb bun.IDB, actor Actor, id 
 // with both the new and the old one until the grace period
 // (WEBHOOK_SECRET_GRACE) ends, so a receiver can switch at its own pace.
 func (s *Service) RotateWebhookSecret(ctx context.Context, id string) (*WebhookEndpointResult, error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out *WebhookEndpointResult
-	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		ep, err := s.ownEndpoint(ctx, tx, actor, id, true)
 		if err != nil {
 			return err
 		}
-		now := s.clock()
-		until := now.Add(s.watchCfg().WebhookSecretGrace)
+		now := s.Clock()
+		until := now.Add(s.WatchCfg().WebhookSecretGrace)
 		old := ep.Secret
 		ep.PreviousSecret, ep.PreviousSecretUntil, ep.Secret, ep.UpdatedAt = &old, &until, newWebhookSecret(), now
 		if _, err := tx.NewUpdate().Model(ep).Column("secret", "previous_secret", "previous_secret_until", "updated_at").WherePK().Exec(ctx); err != nil {
-			return internal("rotate secret", err)
+			return core.Internal("rotate secret", err)
 		}
 		out = &WebhookEndpointResult{Endpoint: ep, Secret: ep.Secret}
 		return nil
@@ -306,15 +307,15 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, id string) (*WebhookE
 // disables it, with enabled false). Deliveries that failed meanwhile can be
 // replayed.
 func (s *Service) EnableWebhookEndpoint(ctx context.Context, id string, enabled bool) (*db.WebhookEndpoint, error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ep, err := s.ownEndpoint(ctx, s.db.Bun, actor, id, false)
+	ep, err := s.ownEndpoint(ctx, s.DB.Bun, actor, id, false)
 	if err != nil {
 		return nil, err
 	}
-	now := s.clock()
+	now := s.Clock()
 	if enabled {
 		ep.DisabledAt, ep.DisabledReason = nil, nil
 	} else if ep.DisabledAt == nil {
@@ -322,37 +323,37 @@ func (s *Service) EnableWebhookEndpoint(ctx context.Context, id string, enabled 
 		ep.DisabledAt, ep.DisabledReason = &now, &r
 	}
 	ep.UpdatedAt = now
-	if _, err := s.db.Bun.NewUpdate().Model(ep).Column("disabled_at", "disabled_reason", "updated_at").WherePK().Exec(ctx); err != nil {
-		return nil, internal("update endpoint", err)
+	if _, err := s.DB.Bun.NewUpdate().Model(ep).Column("disabled_at", "disabled_reason", "updated_at").WherePK().Exec(ctx); err != nil {
+		return nil, core.Internal("update endpoint", err)
 	}
 	return ep, nil
 }
 
 // DeleteWebhookEndpoint removes an endpoint and its delivery log.
 func (s *Service) DeleteWebhookEndpoint(ctx context.Context, id string) error {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return err
 	}
-	ep, err := s.ownEndpoint(ctx, s.db.Bun, actor, id, false)
+	ep, err := s.ownEndpoint(ctx, s.DB.Bun, actor, id, false)
 	if err != nil {
 		return err
 	}
-	if _, err := s.db.Bun.NewDelete().Model(ep).WherePK().Exec(ctx); err != nil {
-		return internal("delete endpoint", err)
+	if _, err := s.DB.Bun.NewDelete().Model(ep).WherePK().Exec(ctx); err != nil {
+		return core.Internal("delete endpoint", err)
 	}
 	return nil
 }
 
 // WebhookEndpoints lists the caller's endpoints (secrets not included).
 func (s *Service) WebhookEndpoints(ctx context.Context) ([]*db.WebhookEndpoint, error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []*db.WebhookEndpoint
-	if err := s.db.Bun.NewSelect().Model(&out).Where("owner_id = ?", actor.UserID).OrderExpr("id").Scan(ctx); err != nil {
-		return nil, internal("list endpoints", err)
+	if err := s.DB.Bun.NewSelect().Model(&out).Where("owner_id = ?", actor.UserID).OrderExpr("id").Scan(ctx); err != nil {
+		return nil, core.Internal("list endpoints", err)
 	}
 	return out, nil
 }
@@ -360,11 +361,11 @@ func (s *Service) WebhookEndpoints(ctx context.Context) ([]*db.WebhookEndpoint, 
 // insertDelivery records, in tx, an alert's delivery to an endpoint and
 // its River job; the same alert is never queued twice to one endpoint.
 func (s *Service) insertDelivery(ctx context.Context, tx bun.Tx, ep *db.WebhookEndpoint, a *db.Alert, now time.Time) error {
-	d := &db.WebhookDelivery{ID: newID(), EndpointID: ep.ID, AlertID: a.ID, OwnerID: ep.OwnerID, Status: db.DeliveryPending,
+	d := &db.WebhookDelivery{ID: core.NewID(), EndpointID: ep.ID, AlertID: a.ID, OwnerID: ep.OwnerID, Status: db.DeliveryPending,
 		CreatedAt: now, UpdatedAt: now}
 	res, err := tx.NewInsert().Model(d).On("CONFLICT (endpoint_id, alert_id) DO NOTHING").Exec(ctx)
 	if err != nil {
-		return internal("save delivery", err)
+		return core.Internal("save delivery", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return nil
@@ -373,14 +374,14 @@ func (s *Service) insertDelivery(ctx context.Context, tx bun.Tx, ep *db.WebhookE
 }
 
 func (s *Service) queueDelivery(ctx context.Context, tx bun.Tx, d *db.WebhookDelivery) error {
-	job, err := s.river.InsertTx(ctx, tx.Tx, WebhookDeliveryArgs{DeliveryID: d.ID}, &river.InsertOpts{
-		Queue: QueueWatch, MaxAttempts: len(s.watchCfg().WebhookRetrySchedule) + 1})
+	job, err := s.River.InsertTx(ctx, tx.Tx, core.WebhookDeliveryArgs{DeliveryID: d.ID}, &river.InsertOpts{
+		Queue: core.QueueWatch, MaxAttempts: len(s.WatchCfg().WebhookRetrySchedule) + 1})
 	if err != nil {
-		return internal("queue delivery", err)
+		return core.Internal("queue delivery", err)
 	}
 	_, err = tx.NewUpdate().Model((*db.WebhookDelivery)(nil)).Set("job_id = ?", job.Job.ID).Where("id = ?", d.ID).Exec(ctx)
 	if err != nil {
-		return internal("record delivery job", err)
+		return core.Internal("record delivery job", err)
 	}
 	d.JobID = &job.Job.ID
 	return nil
@@ -388,20 +389,20 @@ func (s *Service) queueDelivery(ctx context.Context, tx bun.Tx, d *db.WebhookDel
 
 // WebhookDeliveries lists deliveries, newest first: an admin's of every
 // endpoint (or of endpointID), a user's of their own endpoints.
-func (s *Service) WebhookDeliveries(ctx context.Context, endpointID *string, args PageArgs) (Page[*db.WebhookDelivery], error) {
-	actor, err := RequireActor(ctx)
+func (s *Service) WebhookDeliveries(ctx context.Context, endpointID *string, args core.PageArgs) (core.Page[*db.WebhookDelivery], error) {
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
-		return Page[*db.WebhookDelivery]{}, err
+		return core.Page[*db.WebhookDelivery]{}, err
 	}
 	var epID string
 	if endpointID != nil {
-		ep, err := s.ownEndpoint(ctx, s.db.Bun, actor, *endpointID, false)
+		ep, err := s.ownEndpoint(ctx, s.DB.Bun, actor, *endpointID, false)
 		if err != nil {
-			return Page[*db.WebhookDelivery]{}, err
+			return core.Page[*db.WebhookDelivery]{}, err
 		}
 		epID = ep.ID
 	}
-	return listPage(ctx, s.db.Bun, args, "list deliveries", func(d *db.WebhookDelivery) string { return d.ID },
+	return core.ListPage(ctx, s.DB.Bun, args, "list deliveries", func(d *db.WebhookDelivery) string { return d.ID },
 		func(q *bun.SelectQuery) *bun.SelectQuery {
 			if epID != "" {
 				q = q.Where("endpoint_id = ?", epID)
@@ -416,8 +417,8 @@ func (s *Service) WebhookDeliveries(ctx context.Context, endpointID *string, arg
 // WebhookAttempts lists a delivery's attempts, oldest first.
 func (s *Service) WebhookAttempts(ctx context.Context, deliveryID string) ([]*db.WebhookAttempt, error) {
 	var out []*db.WebhookAttempt
-	if err := s.db.Bun.NewSelect().Model(&out).Where("delivery_id = ?", deliveryID).OrderExpr("id").Scan(ctx); err != nil {
-		return nil, internal("list attempts", err)
+	if err := s.DB.Bun.NewSelect().Model(&out).Where("delivery_id = ?", deliveryID).OrderExpr("id").Scan(ctx); err != nil {
+		return nil, core.Internal("list attempts", err)
 	}
 	return out, nil
 }
@@ -426,38 +427,38 @@ func (s *Service) WebhookAttempts(ctx context.Context, deliveryID string) ([]*db
 // webhook-id: a receiver that processed it already can tell. Its endpoint
 // must be enabled.
 func (s *Service) ReplayWebhookDelivery(ctx context.Context, id string) (*db.WebhookDelivery, error) {
-	actor, err := RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if !actor.Admin {
-		return nil, Errorf(CodeForbidden, "only an admin may replay a delivery")
+		return nil, core.Errorf(core.CodeForbidden, "only an admin may replay a delivery")
 	}
-	id, err = ParseID("id", id)
+	id, err = core.ParseID("id", id)
 	if err != nil {
 		return nil, err
 	}
 	d := new(db.WebhookDelivery)
-	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if err := tx.NewSelect().Model(d).Where("id = ?", id).For("UPDATE").Scan(ctx); err != nil {
 			if db.ErrNoRows(err) {
-				return Errorf(CodeNotFound, "delivery not found")
+				return core.Errorf(core.CodeNotFound, "delivery not found")
 			}
-			return internal("load delivery", err)
+			return core.Internal("load delivery", err)
 		}
 		if d.Status == db.DeliveryPending {
-			return Errorf(CodeConflict, "the delivery is pending already")
+			return core.Errorf(core.CodeConflict, "the delivery is pending already")
 		}
 		ep := new(db.WebhookEndpoint)
 		if err := tx.NewSelect().Model(ep).Where("id = ?", d.EndpointID).Scan(ctx); err != nil {
-			return internal("load endpoint", err)
+			return core.Internal("load endpoint", err)
 		}
 		if ep.DisabledAt != nil {
-			return Errorf(CodeConflict, "the endpoint is disabled; enable it first")
+			return core.Errorf(core.CodeConflict, "the endpoint is disabled; enable it first")
 		}
-		d.Status, d.UpdatedAt = db.DeliveryPending, s.clock()
+		d.Status, d.UpdatedAt = db.DeliveryPending, s.Clock()
 		if _, err := tx.NewUpdate().Model(d).Column("status", "updated_at").WherePK().Exec(ctx); err != nil {
-			return internal("replay delivery", err)
+			return core.Internal("replay delivery", err)
 		}
 		return s.queueDelivery(ctx, tx, d)
 	})
@@ -517,27 +518,27 @@ func signatures(ep *db.WebhookEndpoint, msgID string, ts time.Time, body []byte,
 // the Standard Webhooks schedule and, after the last attempt, the delivery
 // is FAILED (an admin can replay it).
 type WebhookDeliveryWorker struct {
-	river.WorkerDefaults[WebhookDeliveryArgs]
+	river.WorkerDefaults[core.WebhookDeliveryArgs]
 	svc *Service
 }
 
 // NextRetry follows the Standard Webhooks schedule.
-func (w *WebhookDeliveryWorker) NextRetry(job *river.Job[WebhookDeliveryArgs]) time.Time {
-	sched := w.svc.watchCfg().WebhookRetrySchedule
+func (w *WebhookDeliveryWorker) NextRetry(job *river.Job[core.WebhookDeliveryArgs]) time.Time {
+	sched := w.svc.WatchCfg().WebhookRetrySchedule
 	i := min(max(job.Attempt-1, 0), len(sched)-1)
 	return time.Now().Add(sched[i])
 }
 
 // Timeout bounds one attempt a little beyond the HTTP timeout.
-func (w *WebhookDeliveryWorker) Timeout(*river.Job[WebhookDeliveryArgs]) time.Duration {
-	return w.svc.watchCfg().WebhookTimeout + 10*time.Second
+func (w *WebhookDeliveryWorker) Timeout(*river.Job[core.WebhookDeliveryArgs]) time.Duration {
+	return w.svc.WatchCfg().WebhookTimeout + 10*time.Second
 }
 
 // Work implements river.Worker.
-func (w *WebhookDeliveryWorker) Work(ctx context.Context, job *river.Job[WebhookDeliveryArgs]) error {
+func (w *WebhookDeliveryWorker) Work(ctx context.Context, job *river.Job[core.WebhookDeliveryArgs]) error {
 	s := w.svc
 	d := new(db.WebhookDelivery)
-	if err := s.db.Bun.NewSelect().Model(d).Where("id = ?", job.Args.DeliveryID).Scan(ctx); err != nil {
+	if err := s.DB.Bun.NewSelect().Model(d).Where("id = ?", job.Args.DeliveryID).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
 			return river.JobCancel(errors.New("delivery is gone"))
 		}
@@ -547,14 +548,14 @@ func (w *WebhookDeliveryWorker) Work(ctx context.Context, job *river.Job[Webhook
 		return nil // delivered already (a replayed job raced the first)
 	}
 	ep := new(db.WebhookEndpoint)
-	if err := s.db.Bun.NewSelect().Model(ep).Where("id = ?", d.EndpointID).Scan(ctx); err != nil {
+	if err := s.DB.Bun.NewSelect().Model(ep).Where("id = ?", d.EndpointID).Scan(ctx); err != nil {
 		return err
 	}
 	if ep.DisabledAt != nil {
 		return w.finish(ctx, d, db.DeliveryFailed, nil, "the endpoint is disabled", true)
 	}
 	a := new(db.Alert)
-	if err := s.db.Bun.NewSelect().Model(a).Where("id = ?", d.AlertID).Scan(ctx); err != nil {
+	if err := s.DB.Bun.NewSelect().Model(a).Where("id = ?", d.AlertID).Scan(ctx); err != nil {
 		return err
 	}
 	body, err := alertMessage(a)
@@ -565,7 +566,7 @@ func (w *WebhookDeliveryWorker) Work(ctx context.Context, job *river.Job[Webhook
 	// The timestamp is the wall clock of this attempt: the receiver
 	// compares it with its own (5 min tolerance).
 	sent := time.Now()
-	sig, err := signatures(ep, msgID, sent, body, s.clock())
+	sig, err := signatures(ep, msgID, sent, body, s.Clock())
 	if err != nil {
 		return river.JobCancel(err)
 	}
@@ -589,21 +590,21 @@ func (w *WebhookDeliveryWorker) Work(ctx context.Context, job *river.Job[Webhook
 		c := resp.StatusCode
 		code = &c
 	}
-	attempt := &db.WebhookAttempt{DeliveryID: d.ID, Attempt: job.Attempt, At: s.clock(), StatusCode: code,
+	attempt := &db.WebhookAttempt{DeliveryID: d.ID, Attempt: job.Attempt, At: s.Clock(), StatusCode: code,
 		DurationMS: int(time.Since(sent).Milliseconds())}
 	if errText != "" {
 		attempt.Error = &errText
 	}
-	if _, err := s.db.Bun.NewInsert().Model(attempt).Exec(ctx); err != nil {
+	if _, err := s.DB.Bun.NewInsert().Model(attempt).Exec(ctx); err != nil {
 		return err
 	}
 	switch {
 	case code != nil && *code >= 200 && *code < 300:
 		return w.finish(ctx, d, db.DeliveryDelivered, code, "", false)
 	case code != nil && *code == http.StatusGone:
-		now := s.clock()
+		now := s.Clock()
 		reason := "the endpoint answered 410 Gone"
-		if _, err := s.db.Bun.NewUpdate().Model(ep).Set("disabled_at = ?, disabled_reason = ?, updated_at = ?", now, reason, now).
+		if _, err := s.DB.Bun.NewUpdate().Model(ep).Set("disabled_at = ?, disabled_reason = ?, updated_at = ?", now, reason, now).
 			WherePK().Exec(ctx); err != nil {
 			return err
 		}
@@ -622,8 +623,8 @@ func (w *WebhookDeliveryWorker) Work(ctx context.Context, job *river.Job[Webhook
 }
 
 func (w *WebhookDeliveryWorker) record(ctx context.Context, d *db.WebhookDelivery, status string, code *int, errText string) error {
-	now := w.svc.clock()
-	q := w.svc.db.Bun.NewUpdate().Model(d).Set("status = ?, attempts = attempts + 1, last_status = ?, updated_at = ?", status, code, now)
+	now := w.svc.Clock()
+	q := w.svc.DB.Bun.NewUpdate().Model(d).Set("status = ?, attempts = attempts + 1, last_status = ?, updated_at = ?", status, code, now)
 	if errText != "" {
 		q = q.Set("last_error = ?", errText)
 	} else {

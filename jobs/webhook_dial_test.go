@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // TestWebhookDialerRefusesPrivateAddresses: the delivery's own client,
@@ -34,7 +36,7 @@ func TestWebhookDialerRefusesPrivateAddresses(t *testing.T) {
 		{"loopback, private addresses allowed", true, srv.URL, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &Service{Core: &Core{cfg: Config{Watch: WatchConfig{WebhookAllowPrivate: tc.allowPrivate, WebhookTimeout: 10 * time.Second}}}}
+			s := &Service{Core: &core.Core{Config: core.Config{Watch: core.WatchConfig{WebhookAllowPrivate: tc.allowPrivate, WebhookTimeout: 10 * time.Second}}}}
 			before := heard.Load()
 			resp, err := s.webhookClient().Post(tc.url, "application/json", strings.NewReader(`{}`))
 			if resp != nil {

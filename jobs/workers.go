@@ -8,6 +8,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 )
@@ -42,9 +43,9 @@ type WorkerDeps struct {
 
 // WorkerRiverOptions returns the River options of a process that works the
 // queues: every worker, its queue, the reconciler and the error handler.
-func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
+func (s *Service) WorkerRiverOptions(deps WorkerDeps) (core.RiverOptions, error) {
 	if deps.Issuer == nil || deps.Store == nil {
-		return RiverOptions{}, errors.New("jobs: workers need an issuer and a store")
+		return core.RiverOptions{}, errors.New("jobs: workers need an issuer and a store")
 	}
 	if deps.IssuanceWorkers <= 0 {
 		deps.IssuanceWorkers = DefaultIssuanceWorkers
@@ -53,53 +54,53 @@ func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
 		deps.ReconcileEvery = 30 * time.Second
 	}
 	if deps.JobTimeout <= 0 {
-		deps.JobTimeout = DefaultJobTimeout
+		deps.JobTimeout = core.DefaultJobTimeout
 	}
 	if deps.JobRescueAfter <= 0 {
-		deps.JobRescueAfter = DefaultRescueAfter(deps.JobTimeout)
+		deps.JobRescueAfter = core.DefaultRescueAfter(deps.JobTimeout)
 	}
-	s.jobTimeout = deps.JobTimeout
+	s.JobTimeout = deps.JobTimeout
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely(workers, NewIssuanceWorker(s, deps.Issuer, deps.Store)); err != nil {
-		return RiverOptions{}, err
+		return core.RiverOptions{}, err
 	}
 	if err := river.AddWorkerSafely(workers, &ReconcileWorker{svc: s}); err != nil {
-		return RiverOptions{}, err
+		return core.RiverOptions{}, err
 	}
 	if err := river.AddWorkerSafely(workers, &ObjectRemovalWorker{svc: s, store: deps.Store}); err != nil {
-		return RiverOptions{}, err
+		return core.RiverOptions{}, err
 	}
 	if err := river.AddWorkerSafely(workers, &RegistryReanalysisWorker{svc: s}); err != nil {
-		return RiverOptions{}, err
+		return core.RiverOptions{}, err
 	}
-	queues := map[string]int{QueueIssuance: deps.IssuanceWorkers, QueueMaintenance: 1}
+	queues := map[string]int{core.QueueIssuance: deps.IssuanceWorkers, core.QueueMaintenance: 1}
 	if err := s.addWatchWorkers(workers, queues); err != nil { // watch_workers.go
-		return RiverOptions{}, err
+		return core.RiverOptions{}, err
 	}
 	if deps.OCR != nil {
 		if deps.OCRWorkers <= 0 {
 			deps.OCRWorkers = 4
 		}
 		if err := river.AddWorkerSafely(workers, &OCRWorker{svc: s, engine: deps.OCR, store: deps.Store, callbackURL: deps.OCRCallbackURL}); err != nil {
-			return RiverOptions{}, err
+			return core.RiverOptions{}, err
 		}
 		if err := river.AddWorkerSafely(workers, &OCRDeadlineWorker{svc: s, engine: deps.OCR}); err != nil {
-			return RiverOptions{}, err
+			return core.RiverOptions{}, err
 		}
-		queues[QueueOCR] = deps.OCRWorkers
+		queues[core.QueueOCR] = deps.OCRWorkers
 	}
-	return RiverOptions{
+	return core.RiverOptions{
 		Workers:      workers,
 		Queues:       queues,
 		ErrorHandler: &jobErrorHandler{svc: s},
 		PeriodicJobs: []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(deps.ReconcileEvery),
 				func() (river.JobArgs, *river.InsertOpts) {
-					return ReconcileArgs{}, &river.InsertOpts{Queue: QueueMaintenance, MaxAttempts: 1}
+					return core.ReconcileArgs{}, &river.InsertOpts{Queue: core.QueueMaintenance, MaxAttempts: 1}
 				}, &river.PeriodicJobOpts{RunOnStart: true}),
-			river.NewPeriodicJob(river.PeriodicInterval(RegistryReanalysisEvery),
+			river.NewPeriodicJob(river.PeriodicInterval(core.RegistryReanalysisEvery),
 				func() (river.JobArgs, *river.InsertOpts) {
-					return RegistryReanalysisArgs{}, &river.InsertOpts{Queue: QueueMaintenance, MaxAttempts: 3}
+					return core.RegistryReanalysisArgs{}, &river.InsertOpts{Queue: core.QueueMaintenance, MaxAttempts: 3}
 				}, &river.PeriodicJobOpts{RunOnStart: true}),
 		},
 		Logger:               deps.Logger,

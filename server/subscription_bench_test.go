@@ -30,7 +30,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph"
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // The subscription benchmark's shape: N subscriptions spread over
@@ -924,7 +924,7 @@ func stockServer(b *testing.B, a *testApp) string {
 			if err != nil {
 				return ctx, nil, err
 			}
-			return jobs.WithActor(ctx, actor), nil, nil
+			return core.WithActor(ctx, actor), nil, nil
 		},
 		InitTimeout:           10 * time.Second,
 		KeepAlivePingInterval: 15 * time.Second,

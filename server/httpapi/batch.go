@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // Batched requests: a POST whose JSON body is an array of GraphQL requests
@@ -81,7 +82,7 @@ func batches(h http.Handler) http.Handler {
 		}
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
-			writeGraphQLError(w, http.StatusBadRequest, "the request body could not be read", jobs.CodeBadRequest)
+			writeGraphQLError(w, http.StatusBadRequest, "the request body could not be read", core.CodeBadRequest)
 			return
 		}
 		if !isBatch(r, body) {

@@ -12,6 +12,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/server/auth"
 )
@@ -127,7 +128,7 @@ func (a *API) ocrCallback(w http.ResponseWriter, r *http.Request) {
 	applied, err := a.Service.ApplyOCRResult(r.Context(), job)
 	if err != nil {
 		a.Log.Error("apply OCR result", "engine_job_id", job.JobID, "err", err)
-		if je := jobs.AsError(err); je.Code == jobs.CodeUnavailable {
+		if je := core.AsError(err); je.Code == core.CodeUnavailable {
 			// The engine retries a callback it could not deliver.
 			outcome = "unavailable"
 			w.Header().Set("Retry-After", strconv.Itoa(int(je.RetryAfter/time.Second)))

@@ -20,6 +20,7 @@ import (
 
 	"github.com/dungji/dungji/graph"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/server/auth"
 	"github.com/dungji/dungji/server/live"
 )
@@ -134,7 +135,7 @@ func limitGraphQLBody(uploads *UploadSlots, h http.Handler) http.Handler {
 			release, ok := uploads.admitUpload(w, r, func(msg string) {
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusTooManyRequests)
-				_, _ = w.Write([]byte(`{"errors":[{"message":` + strconv.Quote(msg) + `,"extensions":{"code":"` + string(jobs.CodeRateLimited) +
+				_, _ = w.Write([]byte(`{"errors":[{"message":` + strconv.Quote(msg) + `,"extensions":{"code":"` + string(core.CodeRateLimited) +
 					`","retryAfter":` + strconv.Itoa(uploadRetryAfter) + `}}]}`))
 			})
 			if !ok {
@@ -152,7 +153,7 @@ func limitGraphQLBody(uploads *UploadSlots, h http.Handler) http.Handler {
 func limitBody(n int64, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > n {
-			writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLargeMessage(n), jobs.CodeBadRequest)
+			writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLargeMessage(n), core.CodeBadRequest)
 			return
 		}
 		if !readGraphQLBody(w, r, n) {
@@ -162,7 +163,7 @@ func limitBody(n int64, h http.Handler) http.Handler {
 	})
 }
 
-func writeGraphQLError(w http.ResponseWriter, status int, msg string, code jobs.Code) {
+func writeGraphQLError(w http.ResponseWriter, status int, msg string, code core.Code) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write([]byte(`{"errors":[{"message":` + strconv.Quote(msg) + `,"extensions":{"code":"` + string(code) + `"}}]}`))
@@ -248,7 +249,7 @@ func (s *specWriter) finish() {
 		status = http.StatusMethodNotAllowed
 		s.Header().Set("Allow", "POST")
 		body = []byte(`{"errors":[{"message":"GET takes queries only: send a mutation by POST, a subscription over WebSocket or graphql-sse","extensions":{"code":"` +
-			string(jobs.CodeMethodNotAllowed) + `"}}]}`)
+			string(core.CodeMethodNotAllowed) + `"}}]}`)
 	}
 	s.Header().Del("Content-Length")
 	s.ResponseWriter.WriteHeader(status)

@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"context"
@@ -45,9 +45,9 @@ func ParseID(field, id string) (string, error) {
 	return u.String(), nil
 }
 
-func newID() string { return uuid.Must(uuid.NewV7()).String() }
+func NewID() string { return uuid.Must(uuid.NewV7()).String() }
 
-// plainText reports whether s is one line of visible text: no control
+// PlainText reports whether s is one line of visible text: no control
 // character (a newline, a bell, an escape), no line or paragraph separator
 // (U+2028, U+2029), no format character (Unicode's Cf): the bidirectional
 // marks, embeddings, overrides and isolates, which make a title shown
@@ -60,7 +60,7 @@ func newID() string { return uuid.Must(uuid.NewV7()).String() }
 // two symbols) and variation selector (after a symbol, a digit, # or *)
 // are kept. And something must show: a letter, a digit, a mark of
 // punctuation or a symbol.
-func plainText(s string) bool {
+func PlainText(s string) bool {
 	rs := []rune(s)
 	visible := false
 	for i, r := range rs {
@@ -109,24 +109,24 @@ func (s *Core) CreateNest(ctx context.Context, in NewNest) (*db.Nest, error) {
 		return nil, InvalidInput("input.title", "title is required")
 	case utf8.RuneCountInString(title) > 200:
 		return nil, InvalidInput("input.title", "title is longer than 200 characters")
-	case !plainText(title):
+	case !PlainText(title):
 		return nil, InvalidInput("input.title", "title has a control, format or invisible character (a newline, a bidirectional mark, a zero-width space, a Hangul filler), or nothing visible: it is one line of plain text")
 	case address == "":
 		return nil, InvalidInput("input.address", "address is required")
 	case utf8.RuneCountInString(address) > 500:
 		return nil, InvalidInput("input.address", "address is longer than 500 characters")
 	}
-	if !plainText(address) {
+	if !PlainText(address) {
 		return nil, InvalidInput("input.address", "address has a control, format or invisible character (a newline, a bidirectional mark, a zero-width space, a Hangul filler), or nothing visible: it is one line of plain text")
 	}
 	uniqueNo, ok := NormalizeUniqueNo(in.RegistryUniqueNo)
 	if !ok {
 		return nil, InvalidInput("input.registryUniqueNo", "registry unique number must be 14 digits, as 1234-5678-901234 or without dashes")
 	}
-	n := &db.Nest{ID: newID(), OwnerID: actor.UserID, Title: title, Address: address,
-		RegistryUniqueNo: uniqueNo, CreatedAt: s.clock()}
-	if _, err := s.db.Bun.NewInsert().Model(n).Exec(ctx); err != nil {
-		return nil, internal("create nest", err)
+	n := &db.Nest{ID: NewID(), OwnerID: actor.UserID, Title: title, Address: address,
+		RegistryUniqueNo: uniqueNo, CreatedAt: s.Clock()}
+	if _, err := s.DB.Bun.NewInsert().Model(n).Exec(ctx); err != nil {
+		return nil, Internal("create nest", err)
 	}
 	return n, nil
 }
@@ -138,7 +138,7 @@ func (s *Core) Nest(ctx context.Context, id string) (*db.Nest, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.visibleNest(ctx, s.db.Bun, actor, id, false)
+	return s.VisibleNest(ctx, s.DB.Bun, actor, id, false)
 }
 
 // visibleNest loads a nest and checks the caller may see it; with lock it is
@@ -152,7 +152,7 @@ const (
 	selectNestForUpdate = selectNest + " FOR NO KEY UPDATE"
 )
 
-func (s *Core) visibleNest(ctx context.Context, idb bun.IDB, actor Actor, id string, lock bool) (*db.Nest, error) {
+func (s *Core) VisibleNest(ctx context.Context, idb bun.IDB, actor Actor, id string, lock bool) (*db.Nest, error) {
 	id, err := ParseID("nestId", id)
 	if err != nil {
 		return nil, err
@@ -162,13 +162,13 @@ func (s *Core) visibleNest(ctx context.Context, idb bun.IDB, actor Actor, id str
 	if lock {
 		q = selectNestForUpdate
 	}
-	if err := s.scanPrepared(ctx, idb, n, q, id); err != nil {
+	if err := s.ScanPrepared(ctx, idb, n, q, id); err != nil {
 		if db.ErrNoRows(err) {
 			return nil, Errorf(CodeNotFound, "nest not found")
 		}
-		return nil, internal("load nest", err)
+		return nil, Internal("load nest", err)
 	}
-	if !actor.canSee(n.OwnerID) {
+	if !actor.CanSee(n.OwnerID) {
 		return nil, Errorf(CodeForbidden, "this nest belongs to another user")
 	}
 	return n, nil
@@ -180,7 +180,7 @@ func (s *Core) Nests(ctx context.Context, args PageArgs) (Page[*db.Nest], error)
 	if err != nil {
 		return Page[*db.Nest]{}, err
 	}
-	return listPage(ctx, s.db.Bun, args, "list nests",
+	return ListPage(ctx, s.DB.Bun, args, "list nests",
 		func(n *db.Nest) string { return n.ID },
 		func(q *bun.SelectQuery) *bun.SelectQuery { return q.Where("owner_id = ?", actor.UserID) })
 }

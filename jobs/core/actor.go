@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"context"
@@ -59,5 +59,5 @@ func RequireActor(ctx context.Context) (Actor, error) {
 	return a, nil
 }
 
-// canSee reports whether a may read or act on a resource owned by owner.
-func (a Actor) canSee(owner string) bool { return a.Admin || a.UserID == owner }
+// CanSee reports whether a may read or act on a resource owned by owner.
+func (a Actor) CanSee(owner string) bool { return a.Admin || a.UserID == owner }

@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"context"
@@ -69,8 +69,8 @@ func withTransitions(ctx context.Context) (context.Context, *[]transition) {
 	return context.WithValue(ctx, transitionsKey{}, &ts), &ts
 }
 
-// noteTransition records a transition in ctx's collector, if any.
-func noteTransition(ctx context.Context, kind db.TaskKind, from *db.Status, lc *db.Lifecycle, at time.Time) {
+// NoteTransition records a transition in ctx's collector, if any.
+func NoteTransition(ctx context.Context, kind db.TaskKind, from *db.Status, lc *db.Lifecycle, at time.Time) {
 	ts, ok := ctx.Value(transitionsKey{}).(*[]transition)
 	if !ok {
 		return
@@ -113,8 +113,8 @@ func (m *Metrics) record(ts []transition) {
 	}
 }
 
-// observeCall times one external call.
-func (m *Metrics) observeCall(target string, start time.Time, err error) {
+// ObserveCall times one external call.
+func (m *Metrics) ObserveCall(target string, start time.Time, err error) {
 	if m == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"net/http"
@@ -74,8 +74,8 @@ type WatchConfig struct {
 // DefaultWatchBudget is the monthly budget of scheduled issuances.
 const DefaultWatchBudget = 20
 
-func (s *Core) watchCfg() WatchConfig {
-	c := s.cfg.Watch
+func (s *Core) WatchCfg() WatchConfig {
+	c := s.Config.Watch
 	if c.MonthlyBudget <= 0 {
 		c.MonthlyBudget = DefaultWatchBudget
 	}

@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"cmp"
@@ -22,18 +22,18 @@ import (
 // that inserts jobs, the file store, the configuration, the clock and the
 // metrics. It is made once (NewCore) and shared by pointer.
 type Core struct {
-	db    *db.DB
-	river *river.Client[*sql.Tx]
-	store *blob.Store
-	ocr   ocr.Engine
-	cfg   Config
-	log   *slog.Logger
-	now   func() time.Time
-	// jobTimeout is the workers' JobTimeout, set by WorkerRiverOptions; the
+	DB     *db.DB
+	River  *river.Client[*sql.Tx]
+	Store  *blob.Store
+	OCR    ocr.Engine
+	Config Config
+	Log    *slog.Logger
+	now    func() time.Time
+	// JobTimeout is the workers' JobTimeout, set by WorkerRiverOptions; the
 	// short kinds' timeouts derive from it (timeouts.go).
-	jobTimeout time.Duration
+	JobTimeout time.Duration
 
-	metrics        *Metrics
+	Metrics        *Metrics
 	tracerProvider trace.TracerProvider
 	// waker wakes every process's event tail after a commit that wrote
 	// task events.
@@ -93,19 +93,19 @@ func NewCore(opts CoreOptions) (*Core, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Core{db: opts.DB, river: opts.River, store: opts.Store, ocr: opts.OCR, cfg: cfg, log: log, now: now,
-		metrics: opts.Metrics, tracerProvider: opts.TracerProvider, waker: opts.Waker}, nil
+	return &Core{DB: opts.DB, River: opts.River, Store: opts.Store, OCR: opts.OCR, Config: cfg, Log: log, now: now,
+		Metrics: opts.Metrics, tracerProvider: opts.TracerProvider, waker: opts.Waker}, nil
 }
 
-// clock returns the service's current time, rounded to what Postgres stores.
-func (s *Core) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+// Clock returns the service's current time, rounded to what Postgres stores.
+func (s *Core) Clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
-// inTx runs fn in one transaction and, once it committed, wakes the event
+// InTx runs fn in one transaction and, once it committed, wakes the event
 // tails (outside the transaction: see db.Waker).
-func (s *Core) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+func (s *Core) InTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
 	ctx, transitions := withTransitions(ctx)
-	if s.cfg.NotifyInTx {
-		err := s.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	if s.Config.NotifyInTx {
+		err := s.DB.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 			if err := fn(ctx, tx); err != nil {
 				return err
 			}
@@ -113,14 +113,14 @@ func (s *Core) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx)
 			return err
 		})
 		if err == nil {
-			s.metrics.record(*transitions)
+			s.Metrics.record(*transitions)
 		}
 		return err
 	}
-	if err := s.db.InTx(ctx, fn); err != nil {
+	if err := s.DB.InTx(ctx, fn); err != nil {
 		return err
 	}
-	s.metrics.record(*transitions)
+	s.Metrics.record(*transitions)
 	s.waker.Poke()
 	return nil
 }
@@ -136,12 +136,12 @@ func RiverMiddleware(m *Metrics, tp trace.TracerProvider) []rivertype.Middleware
 // MiddlewareForRiver is RiverMiddleware with the service's metrics and
 // tracer provider.
 func (s *Core) MiddlewareForRiver() []rivertype.Middleware {
-	return RiverMiddleware(s.metrics, s.tracerProvider)
+	return RiverMiddleware(s.Metrics, s.tracerProvider)
 }
 
-// internal wraps an unexpected error: the cause is kept for the log, the
+// Internal wraps an unexpected error: the cause is kept for the log, the
 // client sees only "internal error".
-func internal(op string, err error) error {
+func Internal(op string, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Code: CodeTimeout, Message: "the request took too long: it was stopped at its time limit (REQUEST_TIMEOUT)", Err: fmt.Errorf("%s: %w", op, err)}
 	}
@@ -151,9 +151,9 @@ func internal(op string, err error) error {
 	return &Error{Code: CodeInternal, Message: "internal error", Err: fmt.Errorf("%s: %w", op, err)}
 }
 
-// timedOut is the error of work stopped by its context's deadline.
-func timedOut(ctx context.Context) error {
-	return internal("the request's time ran out", cmp.Or(ctx.Err(), context.DeadlineExceeded))
+// TimedOut is the error of work stopped by its context's deadline.
+func TimedOut(ctx context.Context) error {
+	return Internal("the request's time ran out", cmp.Or(ctx.Err(), context.DeadlineExceeded))
 }
 
 // unavailableRetryAfter is the wait an UNAVAILABLE answer suggests: long

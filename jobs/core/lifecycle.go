@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"context"
@@ -16,8 +16,8 @@ import (
 // caller's row lock, bumps version by one and appends the matching
 // task_events row, all in the caller's transaction.
 
-// lockTask reads a task FOR UPDATE; found is false when it does not exist.
-func lockTask[T any, P interface {
+// LockTask reads a task FOR UPDATE; found is false when it does not exist.
+func LockTask[T any, P interface {
 	*T
 	db.Task
 }](ctx context.Context, idb bun.IDB, id string) (task P, found bool, err error) {
@@ -31,9 +31,9 @@ func lockTask[T any, P interface {
 	return task, true, nil
 }
 
-// markProcessing starts an attempt: PENDING → PROCESSING, or a retry
+// MarkProcessing starts an attempt: PENDING → PROCESSING, or a retry
 // re-entering a PROCESSING row.
-func markProcessing(ctx context.Context, idb bun.IDB, t db.Task, attempt int, now time.Time) error {
+func MarkProcessing(ctx context.Context, idb bun.IDB, t db.Task, attempt int, now time.Time) error {
 	lc := t.TaskLifecycle()
 	from := lc.Status
 	lc.Status = db.StatusProcessing
@@ -56,9 +56,9 @@ func markRetrying(ctx context.Context, idb bun.IDB, t db.Task, code Code, next, 
 	return update(ctx, idb, t, lc.Status, now, "last_error_code", "next_retry_at")
 }
 
-// finishTask moves a task to SUCCESS or FAILED (with code and msg). Columns
+// FinishTask moves a task to SUCCESS or FAILED (with code and msg). Columns
 // the caller set on the row for this transition are named in extra.
-func finishTask(ctx context.Context, idb bun.IDB, t db.Task, to db.Status, code Code, msg string, now time.Time, extra ...string) error {
+func FinishTask(ctx context.Context, idb bun.IDB, t db.Task, to db.Status, code Code, msg string, now time.Time, extra ...string) error {
 	lc := t.TaskLifecycle()
 	from := lc.Status
 	lc.Status = to
@@ -81,13 +81,13 @@ func update(ctx context.Context, idb bun.IDB, t db.Task, from db.Status, now tim
 	lc.UpdatedAt = now
 	cols = append(cols, "version", "updated_at")
 	if _, err := idb.NewUpdate().Model(t).Column(cols...).WherePK().Exec(ctx); err != nil {
-		return internal(fmt.Sprintf("update %s task", t.TaskKind()), err)
+		return Internal(fmt.Sprintf("update %s task", t.TaskKind()), err)
 	}
-	return insertEvent(ctx, idb, t.TaskKind(), t.TaskID(), t.TaskNestID(), &from, lc, now)
+	return InsertEvent(ctx, idb, t.TaskKind(), t.TaskID(), t.TaskNestID(), &from, lc, now)
 }
 
-// newEvent is the event row of the transition that brought a task to lc.
-func newEvent(kind db.TaskKind, taskID, nestID string, from *db.Status, lc *db.Lifecycle, at time.Time) *db.TaskEvent {
+// NewEvent is the event row of the transition that brought a task to lc.
+func NewEvent(kind db.TaskKind, taskID, nestID string, from *db.Status, lc *db.Lifecycle, at time.Time) *db.TaskEvent {
 	ev := &db.TaskEvent{TaskKind: kind, TaskID: taskID, NestID: nestID, FromStatus: from,
 		ToStatus: lc.Status, ErrorCode: lc.ErrorCode, Attempt: lc.Attempt, Version: lc.Version, At: at}
 	if lc.Status == db.StatusProcessing && lc.LastErrorCode != nil && lc.ErrorCode == nil {
@@ -96,17 +96,17 @@ func newEvent(kind db.TaskKind, taskID, nestID string, from *db.Status, lc *db.L
 	return ev
 }
 
-// insertEvent appends the transition that brought a task to lc.
-func insertEvent(ctx context.Context, idb bun.IDB, kind db.TaskKind, taskID, nestID string, from *db.Status, lc *db.Lifecycle, at time.Time) error {
-	ev := newEvent(kind, taskID, nestID, from, lc, at)
+// InsertEvent appends the transition that brought a task to lc.
+func InsertEvent(ctx context.Context, idb bun.IDB, kind db.TaskKind, taskID, nestID string, from *db.Status, lc *db.Lifecycle, at time.Time) error {
+	ev := NewEvent(kind, taskID, nestID, from, lc, at)
 	if _, err := idb.NewInsert().Model(ev).Returning("NULL").Exec(ctx); err != nil {
-		return internal("insert task event", err)
+		return Internal("insert task event", err)
 	}
-	noteTransition(ctx, kind, from, lc, at)
+	NoteTransition(ctx, kind, from, lc, at)
 	return nil
 }
 
-func isUniqueViolation(err error, constraint string) bool {
+func IsUniqueViolation(err error, constraint string) bool {
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
 		return false
@@ -114,10 +114,10 @@ func isUniqueViolation(err error, constraint string) bool {
 	return constraint == "" || pgErr.ConstraintName == constraint
 }
 
-// execTogether sends the inserts, which return no rows, as one statement
+// ExecTogether sends the inserts, which return no rows, as one statement
 // list: one round trip (pgx's simple protocol, as bun sends no
 // parameters), in the caller's transaction.
-func execTogether(ctx context.Context, idb bun.IDB, queries ...*bun.InsertQuery) error {
+func ExecTogether(ctx context.Context, idb bun.IDB, queries ...*bun.InsertQuery) error {
 	var sql []byte
 	for i, q := range queries {
 		if i > 0 {
@@ -132,9 +132,9 @@ func execTogether(ctx context.Context, idb bun.IDB, queries ...*bun.InsertQuery)
 	return err
 }
 
-// visibleTask loads a task the caller may see: NOT_FOUND when missing,
+// VisibleTask loads a task the caller may see: NOT_FOUND when missing,
 // FORBIDDEN when it is another user's nest's, saying nothing more.
-func visibleTask[T any, P interface {
+func VisibleTask[T any, P interface {
 	*T
 	db.Task
 }](ctx context.Context, s *Core, id, what string) (P, error) {
@@ -147,13 +147,13 @@ func visibleTask[T any, P interface {
 		return nil, err
 	}
 	t := P(new(T))
-	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
+	if err := s.DB.Bun.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
 			return nil, Errorf(CodeNotFound, "%s not found", what)
 		}
-		return nil, internal("load "+what, err)
+		return nil, Internal("load "+what, err)
 	}
-	if _, err := s.visibleNest(ctx, s.db.Bun, actor, t.TaskNestID(), false); err != nil {
+	if _, err := s.VisibleNest(ctx, s.DB.Bun, actor, t.TaskNestID(), false); err != nil {
 		if ErrorCode(err) == CodeForbidden {
 			return nil, Errorf(CodeForbidden, "this task belongs to another user")
 		}
@@ -162,9 +162,9 @@ func visibleTask[T any, P interface {
 	return t, nil
 }
 
-// stopped reports whether the job's context was cancelled by a shutdown
+// Stopped reports whether the job's context was cancelled by a shutdown
 // (or a cancel from River UI) rather than by its own timeout: River then
 // puts the job back without using an attempt, so nothing is recorded.
-func stopped(ctx context.Context) bool {
+func Stopped(ctx context.Context) bool {
 	return errors.Is(ctx.Err(), context.Canceled)
 }

@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"context"
@@ -48,14 +48,14 @@ func ParseRateLimit(s string) (RateLimit, error) {
 	return rl, nil
 }
 
-// rateLimited takes a token from the caller's bucket, in tx, before work is
+// RateLimited takes a token from the caller's bucket, in tx, before work is
 // created. The bucket is a row of rate_limit_buckets, locked for the rest
 // of tx: every instance shares it, so the limit holds for the deployment
 // whatever the number of API processes, and a transaction that rolls back
 // (a refusal, a failure after this call) gives its token back. The
 // database's clock refills it, so instances' clocks do not matter.
-func (s *Core) rateLimited(ctx context.Context, tx bun.IDB, actor Actor) error {
-	cfg := s.cfg.RateLimit
+func (s *Core) RateLimited(ctx context.Context, tx bun.IDB, actor Actor) error {
+	cfg := s.Config.RateLimit
 	if cfg.Every <= 0 {
 		return nil
 	}
@@ -67,7 +67,7 @@ func (s *Core) rateLimited(ctx context.Context, tx bun.IDB, actor Actor) error {
 		ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
 		RETURNING b.tokens, GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - b.updated_at))::float8, clock_timestamp()`,
 		actor.UserID, float64(cfg.Burst)).Scan(ctx, &tokens, &elapsed, &now); err != nil {
-		return internal("rate limit bucket", err)
+		return Internal("rate limit bucket", err)
 	}
 	available := math.Min(float64(cfg.Burst), tokens+elapsed/cfg.Every.Seconds())
 	if available < 1 {
@@ -78,7 +78,7 @@ func (s *Core) rateLimited(ctx context.Context, tx bun.IDB, actor Actor) error {
 	}
 	if _, err := tx.NewRaw(`UPDATE rate_limit_buckets SET tokens = ?, updated_at = ? WHERE user_id = ?`,
 		available-1, now, actor.UserID).Exec(ctx); err != nil {
-		return internal("rate limit bucket", err)
+		return Internal("rate limit bucket", err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// scanPrepared runs query, written with $n placeholders, with args sent as
+// ScanPrepared runs query, written with $n placeholders, with args sent as
 // parameters, and scans its first row into dest with bun (by column name);
 // no row is sql.ErrNoRows.
 //
@@ -16,7 +16,7 @@ import (
 // each bun query anew. The hottest statements (requestIssuance's, run for
 // every request) are written out instead: with parameters, pgx prepares
 // the text once per connection and the server plans it from its cache.
-func (s *Core) scanPrepared(ctx context.Context, idb bun.IDB, dest any, query string, args ...any) error {
+func (s *Core) ScanPrepared(ctx context.Context, idb bun.IDB, dest any, query string, args ...any) error {
 	var (
 		rows *sql.Rows
 		err  error
@@ -39,7 +39,7 @@ func (s *Core) scanPrepared(ctx context.Context, idb bun.IDB, dest any, query st
 		}
 		return sql.ErrNoRows
 	}
-	if err := s.db.Bun.ScanRow(ctx, rows, dest); err != nil {
+	if err := s.DB.Bun.ScanRow(ctx, rows, dest); err != nil {
 		return err
 	}
 	return rows.Close()

@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"context"
@@ -114,7 +114,7 @@ func (a PageArgs) FirstPage() (n int, first bool, err error) {
 }
 
 // Cursors are opaque to clients; inside they are the item's id.
-func encodeCursor(id string) string { return base64.RawURLEncoding.EncodeToString([]byte(id)) }
+func EncodeCursor(id string) string { return base64.RawURLEncoding.EncodeToString([]byte(id)) }
 
 // decodeCursor reads the cursor given as the argument field.
 func decodeCursor(field, c string) (string, error) {
@@ -129,11 +129,11 @@ func decodeCursor(field, c string) (string, error) {
 	return id.String(), nil
 }
 
-// listPage reads one page of rows, newest first by id; filter narrows the
+// ListPage reads one page of rows, newest first by id; filter narrows the
 // query. A page counted from a cursor on its far side (First after a
 // cursor, Last before one) asks one more statement whether items lie
 // beyond that cursor.
-func listPage[T any](ctx context.Context, idb bun.IDB, args PageArgs, op string,
+func ListPage[T any](ctx context.Context, idb bun.IDB, args PageArgs, op string,
 	id func(T) string, filter func(*bun.SelectQuery) *bun.SelectQuery) (Page[T], error) {
 	var page Page[T]
 	w, err := args.window()
@@ -158,7 +158,7 @@ func listPage[T any](ctx context.Context, idb bun.IDB, args PageArgs, op string,
 		q = q.OrderExpr("id DESC")
 	}
 	if err := q.Limit(int64(w.size + 1)).Scan(ctx); err != nil {
-		return page, internal(op, err)
+		return page, Internal(op, err)
 	}
 	more := len(page.Items) > w.size
 	if more {
@@ -178,10 +178,10 @@ func listPage[T any](ctx context.Context, idb bun.IDB, args PageArgs, op string,
 		page.HasNextPage, err = filter(idb.NewSelect().Model(&beyond)).Where("id <= ?", w.before).Exists(ctx)
 	}
 	if err != nil {
-		return page, internal(op, err)
+		return page, Internal(op, err)
 	}
 	for _, it := range page.Items {
-		page.Cursors = append(page.Cursors, encodeCursor(id(it)))
+		page.Cursors = append(page.Cursors, EncodeCursor(id(it)))
 	}
 	return page, nil
 }

@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"testing"
@@ -42,7 +42,7 @@ func TestJudgeActive(t *testing.T) {
 		{"success meanwhile", lc(db.StatusSuccess, time.Hour), str("completed"), stale, activeVerdict{}},
 		{"failed meanwhile", lc(db.StatusFailed, time.Hour), nil, stale, activeVerdict{}},
 	} {
-		if got := judgeActive(tc.lc, tc.job, now, tc.staleAfter); got != tc.want {
+		if got := JudgeActive(tc.lc, tc.job, now, tc.staleAfter); got != tc.want {
 			t.Errorf("%s: judgeActive = %+v, want %+v", tc.name, got, tc.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"context"
@@ -21,7 +21,7 @@ type activeVerdict struct {
 	Stale bool
 }
 
-// judgeActive is the one reuse rule of requestIssuance and requestOcr. An
+// JudgeActive is the one reuse rule of requestIssuance and requestOcr. An
 // active task is reused unless
 //
 //   - it is stuck — its River job is gone or finished (taskStuck) — which
@@ -37,12 +37,12 @@ type activeVerdict struct {
 //
 // now is the transaction's one reading of the clock; jobState is the
 // task's River job state (nil: no job).
-func judgeActive(lc *db.Lifecycle, jobState *string, now time.Time, staleAfter time.Duration) activeVerdict {
+func JudgeActive(lc *db.Lifecycle, jobState *string, now time.Time, staleAfter time.Duration) activeVerdict {
 	if !lc.Status.Active() {
 		return activeVerdict{} // final meanwhile: a new task, nothing to end
 	}
-	if reason, stuck := taskStuck(lc, jobState, now); stuck {
-		return activeVerdict{Code: CodeUnknown, Message: stuckMessage(lc, reason)}
+	if reason, stuck := TaskStuck(lc, jobState, now); stuck {
+		return activeVerdict{Code: CodeUnknown, Message: StuckMessage(lc, reason)}
 	}
 	if lc.Status == db.StatusPending && staleAfter > 0 && now.Sub(lc.UpdatedAt) >= staleAfter {
 		return activeVerdict{Code: CodeStalePending, Stale: true,
@@ -51,13 +51,13 @@ func judgeActive(lc *db.Lifecycle, jobState *string, now time.Time, staleAfter t
 	return activeVerdict{Reuse: true}
 }
 
-// taskStuck is the one rule that tells a stuck active task from a waiting
+// TaskStuck is the one rule that tells a stuck active task from a waiting
 // one. A task is waiting while its job is available, scheduled, retryable
 // or running — even long past its nextRetryAt, as when every worker is down
 // or busy: River runs the job when a worker is free, and failing the task
 // instead would make the next request pay again. It is stuck when its job
 // is gone, completed, cancelled or discarded: nothing will ever move it.
-func taskStuck(t *db.Lifecycle, jobState *string, now time.Time) (reason string, stuck bool) {
+func TaskStuck(t *db.Lifecycle, jobState *string, now time.Time) (reason string, stuck bool) {
 	if !t.Status.Active() {
 		return "", false
 	}
@@ -71,8 +71,8 @@ func taskStuck(t *db.Lifecycle, jobState *string, now time.Time) (reason string,
 	return "", false
 }
 
-// jobState reads the state of a task's River job (nil when it is gone).
-func jobState(ctx context.Context, idb bun.IDB, jobID *int64) (*string, error) {
+// JobState reads the state of a task's River job (nil when it is gone).
+func JobState(ctx context.Context, idb bun.IDB, jobID *int64) (*string, error) {
 	if jobID == nil {
 		return nil, nil
 	}
@@ -86,8 +86,8 @@ func jobState(ctx context.Context, idb bun.IDB, jobID *int64) (*string, error) {
 	return &states[0], nil
 }
 
-// stuckMessage explains a stuck task's end, with its last error when any.
-func stuckMessage(t *db.Lifecycle, reason string) string {
+// StuckMessage explains a stuck task's end, with its last error when any.
+func StuckMessage(t *db.Lifecycle, reason string) string {
 	msg := "the task was stuck: " + reason
 	if t.LastErrorCode != nil {
 		msg += "; last error " + *t.LastErrorCode

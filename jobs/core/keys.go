@@ -1,8 +1,8 @@
-package jobs
+package core
 
-// validIDs keeps the keys that are UUIDs: ids reach a batch from rows, but
+// ValidIDs keeps the keys that are UUIDs: ids reach a batch from rows, but
 // a malformed one must not fail every key with it.
-func validIDs(ids []string) []string {
+func ValidIDs(ids []string) []string {
 	out := make([]string, 0, len(ids))
 	for _, id := range ids {
 		if _, err := ParseID("id", id); err == nil {
@@ -15,7 +15,7 @@ func validIDs(ids []string) []string {
 	return out
 }
 
-func index[T any](rows []T, key func(T) string) map[string]T {
+func Index[T any](rows []T, key func(T) string) map[string]T {
 	m := make(map[string]T, len(rows))
 	for _, r := range rows {
 		m[key(r)] = r
@@ -23,7 +23,7 @@ func index[T any](rows []T, key func(T) string) map[string]T {
 	return m
 }
 
-func byKeys[T any](ids []string, byID map[string]*T, what string) ([]*T, []error) {
+func ByKeys[T any](ids []string, byID map[string]*T, what string) ([]*T, []error) {
 	out, errs := make([]*T, len(ids)), make([]error, len(ids))
 	for i, id := range ids {
 		if out[i] = byID[id]; out[i] == nil {

@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"context"
@@ -40,11 +40,11 @@ const (
 // internal addresses or a proxy's page; the detail is in the log and in
 // River's job errors. Both workers read this one table.
 type failure struct {
-	code    Code
-	message string
+	Code    Code
+	Message string
 }
 
-var failures = map[Cause]failure{
+var Failures = map[Cause]failure{
 	CauseBotStart:         {CodeAutomationFailed, "the registry bot could not start a session"},
 	CauseBotTransient:     {CodeAutomationFailed, "the registry site failed or did not answer in time"},
 	CauseBotPermanent:     {CodeAutomationFailed, "the registry refused the request (for example, no such property)"},
@@ -61,10 +61,10 @@ var failures = map[Cause]failure{
 	CauseOCRTimeout:       {CodeOCRCallbackTimeout, "the OCR engine gave no result in time"},
 }
 
-// failureOf is c's entry in failures; an unclassified cause (a panic, an
+// FailureOf is c's entry in failures; an unclassified cause (a panic, an
 // error nothing names) is UNKNOWN.
-func failureOf(c Cause) failure {
-	if f, ok := failures[c]; ok {
+func FailureOf(c Cause) failure {
+	if f, ok := Failures[c]; ok {
 		return f
 	}
 	return failure{CodeUnknown, "an unexpected error ended the task"}
@@ -102,15 +102,15 @@ func (p RetryPolicy) Retryable(c Cause, attempt, sameCause int) bool {
 	return attempt < p.MaxAttempts
 }
 
-// failureText is the error a failed attempt leaves in River's job errors;
+// FailureText is the error a failed attempt leaves in River's job errors;
 // countCause reads the cause back from them.
-func failureText(code Code, cause Cause, err error) error {
+func FailureText(code Code, cause Cause, err error) error {
 	return fmt.Errorf("%s (%s): %w", code, cause, err)
 }
 
-// countCause counts the earlier attempts of a job that failed with cause c
+// CountCause counts the earlier attempts of a job that failed with cause c
 // (by failureText's words in River's record of its errors).
-func countCause(earlier []rivertype.AttemptError, c Cause) int {
+func CountCause(earlier []rivertype.AttemptError, c Cause) int {
 	mark := " (" + string(c) + "): "
 	n := 0
 	for _, e := range earlier {
@@ -189,11 +189,11 @@ func ParseRetryPolicy(base RetryPolicy, s string) (RetryPolicy, error) {
 	return p, p.Validate()
 }
 
-// retryTimes hands the retry time a task worker's Work wrote to the row
+// RetryTimes hands the retry time a task worker's Work wrote to the row
 // (next_retry_at) over to its NextRetry, which River calls right after
 // Work returns: both then say the same. Every task worker with a
 // RetryPolicy keeps one and answers NextRetry with next.
-type retryTimes struct {
+type RetryTimes struct {
 	m sync.Map // retryKey → time.Time
 }
 
@@ -202,32 +202,32 @@ type retryKey struct {
 	attempt int
 }
 
-func (r *retryTimes) store(jobID int64, attempt int, at time.Time) {
+func (r *RetryTimes) store(jobID int64, attempt int, at time.Time) {
 	r.m.Store(retryKey{jobID, attempt}, at)
 }
 
-// next is the NextRetry of every task worker: the time Work recorded, or —
+// Next is the NextRetry of every task worker: the time Work recorded, or —
 // when Work returned without recording one (a database error) — the time
 // policy p gives the same attempt. A recorded time that has passed (a very
 // short delay and a busy machine) becomes a moment from now: River refuses
 // a retry time in the past and would fall back to its own attempt⁴ s policy.
-func (r *retryTimes) next(s *Core, p RetryPolicy, job *rivertype.JobRow, taskID string) time.Time {
+func (r *RetryTimes) Next(s *Core, p RetryPolicy, job *rivertype.JobRow, taskID string) time.Time {
 	at, ok := r.m.LoadAndDelete(retryKey{job.ID, job.Attempt})
 	if !ok {
-		return retryAt(p, s.clock(), taskID, job.Attempt)
+		return retryAt(p, s.Clock(), taskID, job.Attempt)
 	}
-	if soon := riverNow().Add(time.Millisecond); at.(time.Time).Before(soon) {
+	if soon := RiverNow().Add(time.Millisecond); at.(time.Time).Before(soon) {
 		return soon
 	}
 	return at.(time.Time)
 }
 
-// riverNow is River's clock, which is the wall clock whatever clock the
+// RiverNow is River's clock, which is the wall clock whatever clock the
 // Service was given: River compares the time a NextRetry returns with it
 // (and refuses one in the past). Times handed to River as "from now" are
 // therefore measured from riverNow; times written to rows and events come
-// from Service.clock.
-func riverNow() time.Time { return time.Now() }
+// from Core.Clock.
+func RiverNow() time.Time { return time.Now() }
 
 // retryAt is when the retry of a failed attempt at now runs under policy p,
 // rounded as Postgres stores it.
@@ -235,41 +235,41 @@ func retryAt(p RetryPolicy, now time.Time, taskID string, attempt int) time.Time
 	return now.Add(p.Delay(taskID, attempt)).UTC().Truncate(time.Microsecond)
 }
 
-// attemptFailure is what a worker knows of a failed attempt.
-type attemptFailure struct {
-	jobID                int64
-	attempt, maxAttempts int
-	taskID               string
-	cause                Cause
-	code                 Code // the failure code of cause for this task kind
-	err                  error
-	// earlier are the job's recorded errors of its earlier attempts.
-	earlier []rivertype.AttemptError
+// AttemptFailure is what a worker knows of a failed attempt.
+type AttemptFailure struct {
+	JobID                int64
+	Attempt, MaxAttempts int
+	TaskID               string
+	Cause                Cause
+	Code                 Code // the failure code of cause for this task kind
+	Err                  error
+	// Earlier are the job's recorded errors of its earlier attempts.
+	Earlier []rivertype.AttemptError
 }
 
-// recordFailure records a failed attempt under policy p, the same way for
+// RecordFailure records a failed attempt under policy p, the same way for
 // every task kind: retried — the row stays PROCESSING with last_error_code
 // and next_retry_at (handed to NextRetry through retries), and the error is
 // returned for River to retry — or final, through finish, and the job is
 // cancelled. The job's context may be cancelled (a timeout): the
 // bookkeeping must still land, so it runs on a context of its own.
-func recordFailure[T any, P interface {
+func RecordFailure[T any, P interface {
 	*T
 	db.Task
-}](ctx context.Context, s *Core, p RetryPolicy, retries *retryTimes, f attemptFailure, finish func(context.Context) error) error {
+}](ctx context.Context, s *Core, p RetryPolicy, retries *RetryTimes, f AttemptFailure, finish func(context.Context) error) error {
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	wrapped := failureText(f.code, f.cause, f.err)
-	if p.Retryable(f.cause, f.attempt, countCause(f.earlier, f.cause)+1) && f.attempt < f.maxAttempts {
-		now := s.clock()
-		next := retryAt(p, now, f.taskID, f.attempt)
-		retries.store(f.jobID, f.attempt, next)
-		err := s.inTx(bctx, func(ctx context.Context, tx bun.Tx) error {
-			t, found, err := lockTask[T, P](ctx, tx, f.taskID)
+	wrapped := FailureText(f.Code, f.Cause, f.Err)
+	if p.Retryable(f.Cause, f.Attempt, CountCause(f.Earlier, f.Cause)+1) && f.Attempt < f.MaxAttempts {
+		now := s.Clock()
+		next := retryAt(p, now, f.TaskID, f.Attempt)
+		retries.store(f.JobID, f.Attempt, next)
+		err := s.InTx(bctx, func(ctx context.Context, tx bun.Tx) error {
+			t, found, err := LockTask[T, P](ctx, tx, f.TaskID)
 			if err != nil || !found || t.TaskLifecycle().Status != db.StatusProcessing {
 				return err
 			}
-			return markRetrying(ctx, tx, t, f.code, next, now)
+			return markRetrying(ctx, tx, t, f.Code, next, now)
 		})
 		return errors.Join(wrapped, err)
 	}

@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"time"
@@ -34,10 +34,10 @@ func DefaultRescueAfter(jobTimeout time.Duration) time.Duration {
 	return jobTimeout + rescueMargin
 }
 
-// shortTimeout is the timeout of the kinds that make one short call.
-func (s *Core) shortTimeout() time.Duration {
-	if s.jobTimeout > 0 && s.jobTimeout < ShortJobTimeout {
-		return s.jobTimeout
+// ShortTimeout is the timeout of the kinds that make one short call.
+func (s *Core) ShortTimeout() time.Duration {
+	if s.JobTimeout > 0 && s.JobTimeout < ShortJobTimeout {
+		return s.JobTimeout
 	}
 	return ShortJobTimeout
 }
