@@ -183,7 +183,7 @@ func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.Issuance
 		return err
 	}
 	if to == db.StatusFailed {
-		return s.enqueueFailedIssuance(ctx, tx, t) // watch_alerts.go: a watch check that read nothing
+		return s.EnqueueFailedIssuance(ctx, tx, t) // watch_alerts.go: a watch check that read nothing
 	}
 	return nil
 }

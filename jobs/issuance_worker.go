@@ -217,7 +217,7 @@ func (s *Service) completeIssuance(ctx context.Context, job *river.Job[core.Issu
 		if err := s.finishIssuance(ctx, tx, t, db.StatusSuccess, "", "", &f.ID, now); err != nil {
 			return err
 		}
-		if _, err := s.insertOCRTask(ctx, tx, t.NestID, &t.ID, f.ID, t.RequestedBy, pages, now); err != nil {
+		if _, err := s.InsertOCRTask(ctx, tx, t.NestID, &t.ID, f.ID, t.RequestedBy, pages, now); err != nil {
 			return err
 		}
 		if _, err := river.JobCompleteTx[*riverdatabasesql.Driver](ctx, tx.Tx, job); err != nil {

@@ -100,7 +100,7 @@ func (s *Service) RequestOCR(ctx context.Context, fileID string) (RequestOCRResu
 		if err := s.RateLimited(ctx, tx, actor); err != nil {
 			return err
 		}
-		t, err := s.insertOCRTask(ctx, tx, f.NestID, issuance, f.ID, actor.UserID, pages, now)
+		t, err := s.InsertOCRTask(ctx, tx, f.NestID, issuance, f.ID, actor.UserID, pages, now)
 		if err != nil {
 			return err
 		}

@@ -176,7 +176,7 @@ func (s *Service) failOCR(ctx context.Context, taskID string, cause core.Cause, 
 		if err := core.FinishTask(ctx, tx, t, db.StatusFailed, core.FailureOf(cause).Code, msg, s.Clock()); err != nil {
 			return err
 		}
-		return s.enqueueComparison(ctx, tx, t.ID) // watch_alerts.go
+		return s.EnqueueComparison(ctx, tx, t.ID) // watch_alerts.go
 	})
 }
 
@@ -311,7 +311,7 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 			if err := core.FinishTask(ctx, tx, t, db.StatusSuccess, "", "", now, "result", "page_count", "engine_job_id"); err != nil {
 				return err
 			}
-			if err := s.enqueueComparison(ctx, tx, t.ID); err != nil { // watch_alerts.go
+			if err := s.EnqueueComparison(ctx, tx, t.ID); err != nil { // watch_alerts.go
 				return err
 			}
 		case ocr.StatusFailed:
@@ -327,7 +327,7 @@ func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOu
 			if err := core.FinishTask(ctx, tx, t, db.StatusFailed, core.FailureOf(cause).Code, msg, now, "engine_job_id"); err != nil {
 				return err
 			}
-			if err := s.enqueueComparison(ctx, tx, t.ID); err != nil { // watch_alerts.go
+			if err := s.EnqueueComparison(ctx, tx, t.ID); err != nil { // watch_alerts.go
 				return err
 			}
 		default:

@@ -192,3 +192,16 @@ func (h *jobErrorHandler) failTask(ctx context.Context, job *rivertype.JobRow, m
 func (w *ReconcileWorker) Timeout(*river.Job[core.ReconcileArgs]) time.Duration {
 	return w.svc.ShortTimeout()
 }
+
+// watchOnFailure queues, for a task the reconciler failed, what the watch
+// records of it: the comparison of a failed OCR read, or of a failed
+// issuance.
+func (s *Service) watchOnFailure(ctx context.Context, tx bun.Tx, t db.Task) error {
+	switch x := t.(type) {
+	case *db.IssuanceTask:
+		return s.EnqueueFailedIssuance(ctx, tx, x)
+	case *db.OCRTask:
+		return s.EnqueueComparison(ctx, tx, x.ID)
+	}
+	return nil
+}

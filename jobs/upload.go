@@ -269,7 +269,7 @@ func (s *Service) storeUpload(ctx context.Context, actor core.Actor, nest *db.Ne
 		if _, err := tx.NewInsert().Model(f).Exec(ctx); err != nil {
 			return core.Internal("insert file", err)
 		}
-		t, err := s.insertOCRTask(ctx, tx, nest.ID, nil, f.ID, actor.UserID, pages, now)
+		t, err := s.InsertOCRTask(ctx, tx, nest.ID, nil, f.ID, actor.UserID, pages, now)
 		if err != nil {
 			return err
 		}

@@ -15,15 +15,6 @@ import (
 	"github.com/dungji/dungji/jobs/watch"
 )
 
-// enqueueComparison inserts, in the transaction that finished an OCR task,
-// the job that compares its read: the comparison cannot be lost.
-func (s *Service) enqueueComparison(ctx context.Context, tx bun.Tx, ocrTaskID string) error {
-	if _, err := s.River.InsertTx(ctx, tx.Tx, core.CompareArgs{OCRTaskID: ocrTaskID}, &river.InsertOpts{Queue: core.QueueWatch, MaxAttempts: 25}); err != nil {
-		return core.Internal("schedule the registry comparison", err)
-	}
-	return nil
-}
-
 // CompareWorker runs CompareArgs jobs.
 type CompareWorker struct {
 	river.WorkerDefaults[core.CompareArgs]
@@ -42,33 +33,6 @@ func (w *CompareWorker) Work(ctx context.Context, job *river.Job[core.CompareArg
 		return err
 	}
 	return w.svc.settleRead(ctx, job.Args.OCRTaskID) // verify.go
-}
-
-// enqueueFailedIssuance inserts, in the transaction that failed an
-// issuance, the job that records a watch check's COULD_NOT_VERIFY. idb must
-// be a transaction; any other is left alone (no caller passes one).
-func (s *Service) enqueueFailedIssuance(ctx context.Context, idb bun.IDB, t *db.IssuanceTask) error {
-	tx, ok := idb.(bun.Tx)
-	if !ok || s.River == nil {
-		return nil
-	}
-	if _, err := s.River.InsertTx(ctx, tx.Tx, core.CompareArgs{IssuanceTaskID: t.ID}, &river.InsertOpts{Queue: core.QueueWatch, MaxAttempts: 25}); err != nil {
-		return core.Internal("schedule the comparison of a failed issuance", err)
-	}
-	return nil
-}
-
-// watchOnFailure queues, for a task the reconciler failed, what the watch
-// records of it: the comparison of a failed OCR read, or of a failed
-// issuance.
-func (s *Service) watchOnFailure(ctx context.Context, tx bun.Tx, t db.Task) error {
-	switch x := t.(type) {
-	case *db.IssuanceTask:
-		return s.enqueueFailedIssuance(ctx, tx, x)
-	case *db.OCRTask:
-		return s.enqueueComparison(ctx, tx, x.ID)
-	}
-	return nil
 }
 
 // CompareFailedIssuance records, for a FAILED issuance that a watch check
