@@ -12,6 +12,7 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // ReanalyzeRegistries is the resolver for the reanalyzeRegistries field.
@@ -21,7 +22,7 @@ func (r *mutationResolver) ReanalyzeRegistries(ctx context.Context, all *bool) (
 
 // RegistryAnalysis is the resolver for the registryAnalysis field.
 func (r *nestResolver) RegistryAnalysis(ctx context.Context, obj *db.Nest, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error) {
-	if err := jobs.NestVisible(ctx, obj); err != nil {
+	if err := core.NestVisible(ctx, obj); err != nil {
 		return nil, err
 	}
 	t, err := r.loadersOf(ctx).latestOCR.Load(ctx, obj.ID)

@@ -79,7 +79,7 @@ func NewLoaders(svc *jobs.Service, wait time.Duration) *Loaders {
 				return nil, []error{err}
 			}
 			return rows, nil
-		}, opt, dataloadgen.WithBatchCapacity(jobs.MaxNodes)),
+		}, opt, dataloadgen.WithBatchCapacity(core.MaxNodes)),
 	}
 }
 
@@ -133,7 +133,7 @@ func (r *Resolver) nestIssuanceTasks(ctx context.Context, n *db.Nest, args core.
 	if !first {
 		return r.Service.NestIssuanceTasks(ctx, n.ID, args)
 	}
-	if err := jobs.NestVisible(ctx, n); err != nil {
+	if err := core.NestVisible(ctx, n); err != nil {
 		return core.Page[*db.IssuanceTask]{}, err
 	}
 	return r.loadersOf(ctx).issuanceFirsts.Load(ctx, jobs.NestPageKey{NestID: n.ID, First: size})
@@ -149,7 +149,7 @@ func (r *Resolver) nestAlerts(ctx context.Context, n *db.Nest, unacknowledged bo
 	if !first {
 		return r.Service.Alerts(ctx, jobs.AlertFilter{NestID: &n.ID, Unacknowledged: unacknowledged}, args)
 	}
-	if err := jobs.NestVisible(ctx, n); err != nil {
+	if err := core.NestVisible(ctx, n); err != nil {
 		return core.Page[*db.Alert]{}, err
 	}
 	return r.loadersOf(ctx).alertFirsts.Load(ctx, jobs.NestAlertPageKey{NestID: n.ID, First: size, Unacknowledged: unacknowledged})

@@ -7,7 +7,6 @@ import (
 	"github.com/vikstrous/dataloadgen"
 
 	"github.com/dungji/dungji/graph/model"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
 )
 
@@ -22,8 +21,8 @@ func (r *Resolver) nodes(ctx context.Context, ids []string, field string) ([]mod
 	if err != nil {
 		return nil, err
 	}
-	if len(ids) > jobs.MaxNodes {
-		return nil, core.InvalidInput(field, "at most %d ids can be asked for at once", jobs.MaxNodes)
+	if len(ids) > core.MaxNodes {
+		return nil, core.InvalidInput(field, "at most %d ids can be asked for at once", core.MaxNodes)
 	}
 	out := make([]model.Node, len(ids))
 	var rowIDs []string

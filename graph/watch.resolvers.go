@@ -124,7 +124,7 @@ func (r *mutationResolver) ReplayWebhookDelivery(ctx context.Context, id string)
 
 // Watch is the resolver for the watch field.
 func (r *nestResolver) Watch(ctx context.Context, obj *db.Nest) (*jobs.NestWatch, error) {
-	if err := jobs.NestVisible(ctx, obj); err != nil {
+	if err := core.NestVisible(ctx, obj); err != nil {
 		return nil, err
 	}
 	return r.loadersOf(ctx).watch.Load(ctx, obj.ID)
@@ -132,7 +132,7 @@ func (r *nestResolver) Watch(ctx context.Context, obj *db.Nest) (*jobs.NestWatch
 
 // RegistryChecks is the resolver for the registryChecks field.
 func (r *nestResolver) RegistryChecks(ctx context.Context, obj *db.Nest) ([]*db.RegistryComparison, error) {
-	if err := jobs.NestVisible(ctx, obj); err != nil {
+	if err := core.NestVisible(ctx, obj); err != nil {
 		return nil, err
 	}
 	return r.loadersOf(ctx).comparisons.Load(ctx, obj.ID)

@@ -187,8 +187,3 @@ func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.Issuance
 	}
 	return nil
 }
-
-// IssuanceTask returns a task the caller may see.
-func (s *Service) IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, error) {
-	return core.VisibleTask[db.IssuanceTask](ctx, s.Core, id, "issuance task")
-}

@@ -195,13 +195,3 @@ func (s *Service) resultOf(ctx context.Context, t *db.OCRTask) (*ocrResult, erro
 	}
 	return r, nil
 }
-
-// IssuanceTaskUnchecked returns an issuance task without an ownership check, for
-// callers that reached it through a task the caller may see.
-func (s *Service) IssuanceTaskUnchecked(ctx context.Context, id string) (*db.IssuanceTask, error) {
-	t := new(db.IssuanceTask)
-	if err := s.DB.Bun.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
-		return nil, core.Internal("load issuance task", err)
-	}
-	return t, nil
-}

@@ -245,8 +245,3 @@ func (s *Service) nestSnapshot(ctx context.Context, actor core.Actor, nestID str
 	})
 	return out, nil
 }
-
-// OCRTask returns an OCR task the caller may see.
-func (s *Service) OCRTask(ctx context.Context, id string) (*db.OCRTask, error) {
-	return core.VisibleTask[db.OCRTask](ctx, s.Core, id, "OCR task")
-}

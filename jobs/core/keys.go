@@ -1,5 +1,14 @@
 package core
 
+// Batch reads: one query for many parents, for the GraphQL API's data
+// loaders, so that a page of tasks with their nested fields costs a fixed
+// number of statements whatever the page size. Each returns one value and
+// one error per key, in the keys' order (a nil error with a nil value:
+// none). The callers reached every key through an object the caller may
+// see, as the single-key reads they replace assume; NestsByID checks each
+// nest against the caller itself, all in the one query's result. The
+// batch reads live with their rows' capability; these are their helpers.
+
 // ValidIDs keeps the keys that are UUIDs: ids reach a batch from rows, but
 // a malformed one must not fail every key with it.
 func ValidIDs(ids []string) []string {

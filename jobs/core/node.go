@@ -1,4 +1,4 @@
-package jobs
+package core
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs/core"
 )
 
 // Objects by id alone (the GraphQL API's node and nodes): every row the API
@@ -88,21 +87,21 @@ func loadRows[T any](id func(*T) string) func(context.Context, bun.IDB, []string
 // row alike. One statement finds the visible rows' tables, then one
 // statement per table found reads them. Ids are canonical UUIDs (ParseID);
 // at most MaxNodes.
-func (s *Service) Nodes(ctx context.Context, ids []string) ([]any, error) {
-	actor, err := core.RequireActor(ctx)
+func (s *Core) Nodes(ctx context.Context, ids []string) ([]any, error) {
+	actor, err := RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if len(ids) > MaxNodes {
-		return nil, core.InvalidInput("ids", "at most %d ids at once", MaxNodes)
+		return nil, InvalidInput("ids", "at most %d ids at once", MaxNodes)
 	}
 	var found []struct {
 		Tbl string `bun:"tbl"`
 		ID  string `bun:"id"`
 	}
-	if err := s.DB.Bun.NewRaw(selectVisibleNodes, pgdialect.Array(core.ValidIDs(ids)), actor.Admin, actor.UserID).
+	if err := s.DB.Bun.NewRaw(selectVisibleNodes, pgdialect.Array(ValidIDs(ids)), actor.Admin, actor.UserID).
 		Scan(ctx, &found); err != nil {
-		return nil, core.Internal("find nodes", err)
+		return nil, Internal("find nodes", err)
 	}
 	byTable := map[string][]string{}
 	for _, f := range found {
@@ -115,7 +114,7 @@ func (s *Service) Nodes(ctx context.Context, ids []string) ([]any, error) {
 		}
 		got, err := t.load(ctx, s.DB.Bun, byTable[t.name])
 		if err != nil {
-			return nil, core.Internal("load "+t.name, err)
+			return nil, Internal("load "+t.name, err)
 		}
 		// A row deleted since the first statement is nil, as if never
 		// found.
