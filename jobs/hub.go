@@ -18,7 +18,7 @@ import (
 // only the latest state per task until it is ready for it (status is a
 // state, not a log).
 type Hub struct {
-	svc *Service
+	svc *Subscriptions
 
 	mu     sync.Mutex
 	byTask map[string]map[*subscriber]struct{}
@@ -29,7 +29,7 @@ type Hub struct {
 
 // newHub returns a hub reading through svc; NewService makes it (see
 // ServiceOptions.Subscriptions).
-func newHub(svc *Service) *Hub {
+func newHub(svc *Subscriptions) *Hub {
 	return &Hub{svc: svc, byTask: map[string]map[*subscriber]struct{}{}, byNest: map[string]map[*subscriber]struct{}{}}
 }
 

@@ -38,7 +38,7 @@ type RequestIssuanceResult struct {
 //     this transaction, so nothing can change between the read and the
 //     decision.
 //  3. Insert the PENDING task and its job together.
-func (s *Service) RequestIssuance(ctx context.Context, nestID string) (RequestIssuanceResult, error) {
+func (s *Issuances) RequestIssuance(ctx context.Context, nestID string) (RequestIssuanceResult, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return RequestIssuanceResult{}, err
@@ -68,7 +68,7 @@ const selectLatestActiveIssuance = `SELECT t.*, (SELECT state FROM river_job WHE
 	FROM issuance_tasks t WHERE t.nest_id = $1 AND t.status IN ('PENDING', 'PROCESSING')
 	ORDER BY t.created_at DESC, t.id DESC LIMIT 1 FOR UPDATE OF t`
 
-func (s *Service) requestIssuance(ctx context.Context, actor core.Actor, nestID string) (RequestIssuanceResult, error) {
+func (s *Issuances) requestIssuance(ctx context.Context, actor core.Actor, nestID string) (RequestIssuanceResult, error) {
 	var res RequestIssuanceResult
 	err := s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		nest, err := s.VisibleNest(ctx, tx, actor, nestID, true)
@@ -87,7 +87,7 @@ func (s *Service) requestIssuance(ctx context.Context, actor core.Actor, nestID 
 // requestIssuanceTx is requestIssuance's decision and insert, in tx, for a
 // nest the caller locked (visibleNest with lock): verifyCopy requests the
 // registry's document through it, in its own transaction.
-func (s *Service) requestIssuanceTx(ctx context.Context, tx bun.Tx, actor core.Actor, nest *db.Nest) (RequestIssuanceResult, error) {
+func (s *Issuances) requestIssuanceTx(ctx context.Context, tx bun.Tx, actor core.Actor, nest *db.Nest) (RequestIssuanceResult, error) {
 	var res RequestIssuanceResult
 	err := func() error {
 		var err error
@@ -144,7 +144,7 @@ func (s *Service) requestIssuanceTx(ctx context.Context, tx bun.Tx, actor core.A
 
 // insertIssuance inserts a PENDING task, its creation event and its River
 // job, all in tx.
-func (s *Service) insertIssuance(ctx context.Context, tx bun.Tx, nest *db.Nest, actor core.Actor, now time.Time) (*db.IssuanceTask, error) {
+func (s *Issuances) insertIssuance(ctx context.Context, tx bun.Tx, nest *db.Nest, actor core.Actor, now time.Time) (*db.IssuanceTask, error) {
 	task := &db.IssuanceTask{ID: core.NewID(), NestID: nest.ID, RequestedBy: actor.UserID}
 	task.Status = db.StatusPending
 	task.MaxAttempts = s.Config.IssuancePolicy.MaxAttempts
@@ -175,7 +175,7 @@ func (s *Service) insertIssuance(ctx context.Context, tx bun.Tx, nest *db.Nest, 
 
 // finishIssuance moves a locked task to SUCCESS (with its file) or FAILED,
 // in tx.
-func (s *Service) finishIssuance(ctx context.Context, tx bun.IDB, t *db.IssuanceTask, to db.Status, code core.Code, msg string, fileID *string, now time.Time) error {
+func (s *Issuances) finishIssuance(ctx context.Context, tx bun.IDB, t *db.IssuanceTask, to db.Status, code core.Code, msg string, fileID *string, now time.Time) error {
 	if to == db.StatusSuccess {
 		t.FileID = fileID
 	}

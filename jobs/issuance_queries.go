@@ -10,7 +10,7 @@ import (
 )
 
 // IssuanceTasksUnchecked loads issuance tasks.
-func (s *Service) IssuanceTasksUnchecked(ctx context.Context, ids []string) ([]*db.IssuanceTask, []error) {
+func (s *Issuances) IssuanceTasksUnchecked(ctx context.Context, ids []string) ([]*db.IssuanceTask, []error) {
 	var rows []*db.IssuanceTask
 	if err := s.DB.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(core.ValidIDs(ids))).Scan(ctx); err != nil {
 		return nil, []error{core.Internal("load issuance tasks", err)}
@@ -27,7 +27,7 @@ type NestPageKey struct {
 // FirstIssuancePagesUnchecked loads the first page of each nest's issuance tasks,
 // newest first, as NestIssuanceTasks without a cursor: one statement, a
 // LIMIT per nest.
-func (s *Service) FirstIssuancePagesUnchecked(ctx context.Context, keys []NestPageKey) ([]core.Page[*db.IssuanceTask], []error) {
+func (s *Issuances) FirstIssuancePagesUnchecked(ctx context.Context, keys []NestPageKey) ([]core.Page[*db.IssuanceTask], []error) {
 	// One nest may come twice (latestIssuance beside issuanceTasks): each
 	// is read once, up to the longest page asked.
 	limit, seen := 0, map[string]bool{}
@@ -66,7 +66,7 @@ func (s *Service) FirstIssuancePagesUnchecked(ctx context.Context, keys []NestPa
 
 // NestIssuanceTasks lists a nest's issuance tasks, newest first. The nest
 // must be visible to the caller.
-func (s *Service) NestIssuanceTasks(ctx context.Context, nestID string, args core.PageArgs) (core.Page[*db.IssuanceTask], error) {
+func (s *Issuances) NestIssuanceTasks(ctx context.Context, nestID string, args core.PageArgs) (core.Page[*db.IssuanceTask], error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return core.Page[*db.IssuanceTask]{}, err
@@ -80,7 +80,7 @@ func (s *Service) NestIssuanceTasks(ctx context.Context, nestID string, args cor
 }
 
 // LatestIssuance returns the nest's newest issuance task, or nil.
-func (s *Service) LatestIssuance(ctx context.Context, nestID string) (*db.IssuanceTask, error) {
+func (s *Issuances) LatestIssuance(ctx context.Context, nestID string) (*db.IssuanceTask, error) {
 	one := 1
 	page, err := s.NestIssuanceTasks(ctx, nestID, core.PageArgs{First: &one})
 	if err != nil || len(page.Items) == 0 {
@@ -91,7 +91,7 @@ func (s *Service) LatestIssuance(ctx context.Context, nestID string) (*db.Issuan
 
 // IssuanceTaskUnchecked returns an issuance task without an ownership check, for
 // callers that reached it through a task the caller may see.
-func (s *Service) IssuanceTaskUnchecked(ctx context.Context, id string) (*db.IssuanceTask, error) {
+func (s *Issuances) IssuanceTaskUnchecked(ctx context.Context, id string) (*db.IssuanceTask, error) {
 	t := new(db.IssuanceTask)
 	if err := s.DB.Bun.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
 		return nil, core.Internal("load issuance task", err)

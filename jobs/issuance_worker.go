@@ -22,14 +22,23 @@ import (
 // its job, and the completion of this job.
 type IssuanceWorker struct {
 	river.WorkerDefaults[core.IssuanceArgs]
-	svc     *Service
+	svc     *Issuances
 	issuer  issuer.Issuer
 	store   *blob.Store
 	retries core.RetryTimes
 }
 
+// AddWorkers adds the issuance workers (issuance attempts with iss, and
+// the removal of failed attempts' objects from store).
+func (s *Issuances) AddWorkers(workers *river.Workers, iss issuer.Issuer, store *blob.Store) error {
+	if err := river.AddWorkerSafely(workers, NewIssuanceWorker(s, iss, store)); err != nil {
+		return err
+	}
+	return river.AddWorkerSafely(workers, &ObjectRemovalWorker{svc: s, store: store})
+}
+
 // NewIssuanceWorker returns the worker for issuance jobs.
-func NewIssuanceWorker(svc *Service, iss issuer.Issuer, store *blob.Store) *IssuanceWorker {
+func NewIssuanceWorker(svc *Issuances, iss issuer.Issuer, store *blob.Store) *IssuanceWorker {
 	return &IssuanceWorker{svc: svc, issuer: iss, store: store}
 }
 
@@ -149,7 +158,7 @@ func botCause(err error) core.Cause {
 // beginIssuanceAttempt moves the task to PROCESSING for this attempt under a
 // row lock. A retried job finds the row PROCESSING and runs again; a final
 // row makes the job a no-op (ok false).
-func (s *Service) beginIssuanceAttempt(ctx context.Context, taskID string, attempt int) (task *db.IssuanceTask, nest *db.Nest, ok bool, err error) {
+func (s *Issuances) beginIssuanceAttempt(ctx context.Context, taskID string, attempt int) (task *db.IssuanceTask, nest *db.Nest, ok bool, err error) {
 	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t, found, err := core.LockTask[db.IssuanceTask](ctx, tx, taskID)
 		if err != nil || !found {
@@ -178,7 +187,7 @@ func (s *Service) beginIssuanceAttempt(ctx context.Context, taskID string, attem
 // failIssuance ends an active task as FAILED; a task already final is left
 // as it is (the first final state wins). The same transaction schedules the
 // removal of the task's object, if an attempt stored one.
-func (s *Service) failIssuance(ctx context.Context, taskID string, cause core.Cause, msg string) error {
+func (s *Issuances) failIssuance(ctx context.Context, taskID string, cause core.Cause, msg string) error {
 	return s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t, found, err := core.LockTask[db.IssuanceTask](ctx, tx, taskID)
 		if err != nil || !found || t.Status.Final() {
@@ -194,7 +203,7 @@ func (s *Service) failIssuance(ctx context.Context, taskID string, cause core.Ca
 // completeIssuance commits the result in one transaction: the files row,
 // the task SUCCESS, the OCR task PENDING with its River job, this job's
 // completion and the events.
-func (s *Service) completeIssuance(ctx context.Context, job *river.Job[core.IssuanceArgs], task *db.IssuanceTask, bucket string, obj blob.Object, pages int) error {
+func (s *Issuances) completeIssuance(ctx context.Context, job *river.Job[core.IssuanceArgs], task *db.IssuanceTask, bucket string, obj blob.Object, pages int) error {
 	return s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t, found, err := core.LockTask[db.IssuanceTask](ctx, tx, task.ID)
 		if err != nil {

@@ -22,7 +22,7 @@ var objectRemovalRetry = retry.Backoff{InitialInterval: 5 * time.Second, Backoff
 
 // scheduleObjectRemoval inserts, in tx, the removal of the object t's
 // attempts may have stored; a task that never started stored nothing.
-func (s *Service) scheduleObjectRemoval(ctx context.Context, tx bun.Tx, t *db.IssuanceTask) error {
+func (s *Issuances) scheduleObjectRemoval(ctx context.Context, tx bun.Tx, t *db.IssuanceTask) error {
 	if t.StartedAt == nil {
 		return nil
 	}
@@ -39,7 +39,7 @@ func (s *Service) scheduleObjectRemoval(ctx context.Context, tx bun.Tx, t *db.Is
 // harmless; an object a files row points to is never deleted.
 type ObjectRemovalWorker struct {
 	river.WorkerDefaults[core.ObjectRemovalArgs]
-	svc   *Service
+	svc   *Issuances
 	store *blob.Store
 }
 

@@ -10,7 +10,7 @@ import (
 
 // OCRTasksOfIssuancesUnchecked loads the newest OCR task of each issuance task (nil
 // when it has none).
-func (s *Service) OCRTasksOfIssuancesUnchecked(ctx context.Context, ids []string) ([]*db.OCRTask, []error) {
+func (s *Reads) OCRTasksOfIssuancesUnchecked(ctx context.Context, ids []string) ([]*db.OCRTask, []error) {
 	var rows []*db.OCRTask
 	if err := s.DB.Bun.NewSelect().Model(&rows).DistinctOn("issuance_task_id").
 		Where("issuance_task_id IN (?)", bun.In(core.ValidIDs(ids))).OrderExpr("issuance_task_id, id DESC").Scan(ctx); err != nil {
@@ -32,7 +32,7 @@ func (s *Service) OCRTasksOfIssuancesUnchecked(ctx context.Context, ids []string
 // LatestSuccessfulOCRUnchecked loads each nest's successful OCR task of its
 // newest copy (newestCopyFirst; nil when it has none), as
 // NestRegistryAnalysis reads it.
-func (s *Service) LatestSuccessfulOCRUnchecked(ctx context.Context, nestIDs []string) ([]*db.OCRTask, []error) {
+func (s *Reads) LatestSuccessfulOCRUnchecked(ctx context.Context, nestIDs []string) ([]*db.OCRTask, []error) {
 	var rows []*db.OCRTask
 	if err := s.DB.Bun.NewSelect().Model(&rows).Apply(withStoredAnalysis).DistinctOn("ocr_task.nest_id").
 		Where("ocr_task.nest_id IN (?) AND ocr_task.status = ?", bun.In(core.ValidIDs(nestIDs)), db.StatusSuccess).
@@ -48,7 +48,7 @@ func (s *Service) LatestSuccessfulOCRUnchecked(ctx context.Context, nestIDs []st
 }
 
 // OCRTaskOfIssuanceUnchecked returns the OCR task created by an issuance, or nil.
-func (s *Service) OCRTaskOfIssuanceUnchecked(ctx context.Context, issuanceTaskID string) (*db.OCRTask, error) {
+func (s *Reads) OCRTaskOfIssuanceUnchecked(ctx context.Context, issuanceTaskID string) (*db.OCRTask, error) {
 	var ts []*db.OCRTask
 	if err := s.DB.Bun.NewSelect().Model(&ts).Where("issuance_task_id = ?", issuanceTaskID).
 		OrderExpr("id DESC").Limit(1).Scan(ctx); err != nil {

@@ -15,7 +15,7 @@ import (
 
 // visibleFile loads a file whose nest the caller may see; with lock the file
 // row is read FOR NO KEY UPDATE, serializing OCR requests for it.
-func (s *Service) visibleFile(ctx context.Context, idb bun.IDB, actor core.Actor, fileID string, lock bool) (*db.File, error) {
+func (s *Reads) visibleFile(ctx context.Context, idb bun.IDB, actor core.Actor, fileID string, lock bool) (*db.File, error) {
 	id, err := core.ParseID("fileId", fileID)
 	if err != nil {
 		return nil, err
@@ -49,7 +49,7 @@ type RequestOCRResult struct {
 // RequestOCR runs OCR on a file again: it returns the file's active OCR
 // task (judgeActive: a stuck one is ended and replaced) or creates a new one
 // with its job, in one transaction.
-func (s *Service) RequestOCR(ctx context.Context, fileID string) (RequestOCRResult, error) {
+func (s *Reads) RequestOCR(ctx context.Context, fileID string) (RequestOCRResult, error) {
 	var res RequestOCRResult
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
@@ -116,7 +116,7 @@ func (s *Service) RequestOCR(ctx context.Context, fileID string) (RequestOCRResu
 // OCRFileNow reads a short file synchronously (the path kept beside the
 // asynchronous one during the migration): the engine's page limit applies,
 // and a longer document is BAD_USER_INPUT pointing to requestOcr.
-func (s *Service) OCRFileNow(ctx context.Context, fileID string) ([]ocr.Page, error) {
+func (s *Reads) OCRFileNow(ctx context.Context, fileID string) ([]ocr.Page, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -160,7 +160,7 @@ func OCRPages(t *db.OCRTask) ([]ocr.Page, error) {
 // OCRTaskResult is an OCR task's pages, nil before SUCCESS (hub and
 // subscription reads leave the result column out: it is read here, once
 // per response).
-func (s *Service) OCRTaskResult(ctx context.Context, t *db.OCRTask) ([]ocr.Page, error) {
+func (s *Reads) OCRTaskResult(ctx context.Context, t *db.OCRTask) ([]ocr.Page, error) {
 	r, err := s.resultOf(ctx, t)
 	if err != nil || r == nil {
 		return nil, err
@@ -171,7 +171,7 @@ func (s *Service) OCRTaskResult(ctx context.Context, t *db.OCRTask) ([]ocr.Page,
 // resultOf is an OCR task's decoded result (nil before SUCCESS), loaded
 // when the row was read without it. t is not changed: the fields of one
 // response resolve concurrently and share it.
-func (s *Service) resultOf(ctx context.Context, t *db.OCRTask) (*ocrResult, error) {
+func (s *Reads) resultOf(ctx context.Context, t *db.OCRTask) (*ocrResult, error) {
 	if t.Status != db.StatusSuccess && len(t.Result) == 0 {
 		return nil, nil
 	}

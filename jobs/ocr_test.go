@@ -220,7 +220,7 @@ func TestOCRSubmitHoldsNoTransaction(t *testing.T) {
 		_, err := one.Pool.Exec(ctx, "SELECT 1")
 		return err
 	}}
-	w := &OCRWorker{svc: svc, engine: eng, store: b.store, callbackURL: "http://127.0.0.1:1/cb"}
+	w := &OCRWorker{svc: svc.Reads, engine: eng, store: b.store, callbackURL: "http://127.0.0.1:1/cb"}
 	var row rivertype.JobRow
 	if err := b.db.Bun.NewRaw(`UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now() WHERE id = ?
 		RETURNING id, args, attempt, max_attempts, kind, queue, state`, *o.JobID).

@@ -20,7 +20,7 @@ import (
 
 // ocrDeadline is how long to wait for an engine result before asking: it
 // grows with the page count (image pages take seconds each).
-func (s *Service) ocrDeadline(pages *int) time.Duration {
+func (s *Reads) ocrDeadline(pages *int) time.Duration {
 	n := 4
 	if pages != nil && *pages > 0 {
 		n = *pages
@@ -31,8 +31,24 @@ func (s *Service) ocrDeadline(pages *int) time.Duration {
 // ocrRecheck bounds the wait before asking the engine again about a job
 // still running at its deadline: half the time waited so far, at least a
 // quarter of the deadline, at most 2 min.
-func (s *Service) ocrRecheck() retry.Backoff {
+func (s *Reads) ocrRecheck() retry.Backoff {
 	return retry.Backoff{InitialInterval: s.Config.OCRDeadline / 4, MaxInterval: 2 * time.Minute}
+}
+
+// AddWorkers adds the registry reanalysis and, with an engine, the OCR
+// workers: submissions to engine of files from store, results posted to
+// callbackURL, and the deadline checks.
+func (s *Reads) AddWorkers(workers *river.Workers, engine ocr.Engine, store *blob.Store, callbackURL string) error {
+	if err := river.AddWorkerSafely(workers, &RegistryReanalysisWorker{svc: s}); err != nil {
+		return err
+	}
+	if engine == nil {
+		return nil
+	}
+	if err := river.AddWorkerSafely(workers, &OCRWorker{svc: s, engine: engine, store: store, callbackURL: callbackURL}); err != nil {
+		return err
+	}
+	return river.AddWorkerSafely(workers, &OCRDeadlineWorker{svc: s, engine: engine})
 }
 
 // OCRWorker submits a file to the OCR engine: PENDING → PROCESSING, then
@@ -42,7 +58,7 @@ func (s *Service) ocrRecheck() retry.Backoff {
 // (ApplyOCRResult) or, when the callback is lost, by the deadline check.
 type OCRWorker struct {
 	river.WorkerDefaults[core.OCRArgs]
-	svc         *Service
+	svc         *Reads
 	engine      ocr.Engine
 	store       *blob.Store
 	callbackURL string
@@ -116,7 +132,7 @@ func (w *OCRWorker) fail(ctx context.Context, job *river.Job[core.OCRArgs], task
 
 // beginOCRAttempt moves the task to PROCESSING for this attempt; a final
 // task makes the job a no-op.
-func (s *Service) beginOCRAttempt(ctx context.Context, taskID string, attempt int) (task *db.OCRTask, file *db.File, ok bool, err error) {
+func (s *Reads) beginOCRAttempt(ctx context.Context, taskID string, attempt int) (task *db.OCRTask, file *db.File, ok bool, err error) {
 	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t, found, err := core.LockTask[db.OCRTask](ctx, tx, taskID)
 		if err != nil || !found || t.Status.Final() {
@@ -140,7 +156,7 @@ func (s *Service) beginOCRAttempt(ctx context.Context, taskID string, attempt in
 // (which becomes the task's job) and completes the submission job, in one
 // transaction. A result that arrived first (an early callback) has already
 // finished the task; then only the job is completed.
-func (s *Service) awaitOCRResult(ctx context.Context, job *river.Job[core.OCRArgs], taskID, engineJobID string) error {
+func (s *Reads) awaitOCRResult(ctx context.Context, job *river.Job[core.OCRArgs], taskID, engineJobID string) error {
 	return s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t, found, err := core.LockTask[db.OCRTask](ctx, tx, taskID)
 		if err != nil {
@@ -167,7 +183,7 @@ func (s *Service) awaitOCRResult(ctx context.Context, job *river.Job[core.OCRArg
 }
 
 // failOCR ends an active OCR task as FAILED; a final one is left as it is.
-func (s *Service) failOCR(ctx context.Context, taskID string, cause core.Cause, msg string) error {
+func (s *Reads) failOCR(ctx context.Context, taskID string, cause core.Cause, msg string) error {
 	return s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t, found, err := core.LockTask[db.OCRTask](ctx, tx, taskID)
 		if err != nil || !found || t.Status.Final() {
@@ -184,7 +200,7 @@ func (s *Service) failOCR(ctx context.Context, taskID string, cause core.Cause, 
 // arrived: a lost callback is recovered here through the same code path.
 type OCRDeadlineWorker struct {
 	river.WorkerDefaults[core.OCRDeadlineArgs]
-	svc    *Service
+	svc    *Reads
 	engine ocr.Engine
 }
 
@@ -249,7 +265,7 @@ type ocrResult struct {
 // id or, when that is not recorded yet (an early callback), by the client
 // token (the task id). The first final result wins: later duplicates change
 // nothing. OCR never changes the issuance task.
-func (s *Service) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOutcome, error) {
+func (s *Reads) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOutcome, error) {
 	if !ocr.ValidJobID(ej.JobID) {
 		return "", core.InvalidInput("job_id", "job_id is required: at most 200 characters of text, no control characters")
 	}

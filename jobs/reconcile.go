@@ -14,12 +14,21 @@ import (
 	"github.com/dungji/dungji/jobs/core"
 )
 
+// AddWorkers adds the reconciler's worker.
+func (s *Reconciler) AddWorkers(workers *river.Workers) error {
+	return river.AddWorkerSafely(workers, &ReconcileWorker{svc: s})
+}
+
+// ErrorHandler is River's error handler for the jobs of every kind
+// (jobErrorHandler).
+func (s *Reconciler) ErrorHandler() river.ErrorHandler { return &jobErrorHandler{svc: s} }
+
 // ReconcileWorker finishes task rows that no job will ever move again: River's
 // rescuer can discard an exhausted job straight in the database, and a job
 // can be cancelled or deleted from River UI, running none of our code.
 type ReconcileWorker struct {
 	river.WorkerDefaults[core.ReconcileArgs]
-	svc *Service
+	svc *Reconciler
 }
 
 // Work runs one reconciliation pass.
@@ -49,7 +58,7 @@ func (w *ReconcileWorker) Work(ctx context.Context, job *river.Job[core.Reconcil
 // counts SCHEDULED and REQUESTED checks: a cancelled job's check once
 // stayed SCHEDULED for ever and kept its place. It returns how many it
 // ended.
-func (s *Service) ReconcileWatchChecks(ctx context.Context, grace time.Duration) (int, error) {
+func (s *Reconciler) ReconcileWatchChecks(ctx context.Context, grace time.Duration) (int, error) {
 	now := s.Clock()
 	// One statement: the row is rechecked against its job's state as it is
 	// updated, so a check whose job is retried meanwhile is left alone.
@@ -73,19 +82,19 @@ func (s *Service) ReconcileWatchChecks(ctx context.Context, grace time.Duration)
 // ReconcileIssuances ends as FAILED (UNKNOWN, the reason in errorMessage)
 // every active issuance task unchanged for at least grace that is stuck by
 // taskStuck. It returns how many it ended.
-func (s *Service) ReconcileIssuances(ctx context.Context, grace time.Duration) (int, error) {
+func (s *Reconciler) ReconcileIssuances(ctx context.Context, grace time.Duration) (int, error) {
 	return reconcile[db.IssuanceTask](ctx, s, "issuance_tasks", grace)
 }
 
 // ReconcileOCR is ReconcileIssuances for OCR tasks.
-func (s *Service) ReconcileOCR(ctx context.Context, grace time.Duration) (int, error) {
+func (s *Reconciler) ReconcileOCR(ctx context.Context, grace time.Duration) (int, error) {
 	return reconcile[db.OCRTask](ctx, s, "ocr_tasks", grace)
 }
 
 func reconcile[T any, P interface {
 	*T
 	db.Task
-}](ctx context.Context, s *Service, table string, grace time.Duration) (int, error) {
+}](ctx context.Context, s *Reconciler, table string, grace time.Duration) (int, error) {
 	cutoff := s.Clock().Add(-grace)
 	// A superset of the stuck rows, confirmed one by one under a lock.
 	var ids []string
@@ -124,7 +133,7 @@ func reconcile[T any, P interface {
 				return err
 			}
 			if it, ok := any(t).(*db.IssuanceTask); ok {
-				return s.scheduleObjectRemoval(ctx, tx, it)
+				return s.issuances.scheduleObjectRemoval(ctx, tx, it)
 			}
 			return nil
 		})
@@ -150,7 +159,7 @@ func withFile(t db.Task) []string {
 // jobErrorHandler is River's safety net for our jobs: a panic ends the task
 // FAILED (UNKNOWN) and cancels the job; an error escaping on the last attempt
 // ends the task too, so no row stays active behind a discarded job.
-type jobErrorHandler struct{ svc *Service }
+type jobErrorHandler struct{ svc *Reconciler }
 
 func (h *jobErrorHandler) HandleError(ctx context.Context, job *rivertype.JobRow, err error) *river.ErrorHandlerResult {
 	if job.Attempt < job.MaxAttempts {
@@ -179,9 +188,9 @@ func (h *jobErrorHandler) failTask(ctx context.Context, job *rivertype.JobRow, m
 	var err error
 	switch job.Kind {
 	case core.IssuanceArgs{}.Kind():
-		err = h.svc.failIssuance(ctx, args.TaskID, core.CauseUnexpected, msg)
+		err = h.svc.issuances.failIssuance(ctx, args.TaskID, core.CauseUnexpected, msg)
 	case core.OCRArgs{}.Kind(), core.OCRDeadlineArgs{}.Kind():
-		err = h.svc.failOCR(ctx, args.TaskID, core.CauseUnexpected, msg)
+		err = h.svc.reads.failOCR(ctx, args.TaskID, core.CauseUnexpected, msg)
 	}
 	if err != nil {
 		h.svc.Log.Error("fail task after job error", "task_id", args.TaskID, "err", err)
@@ -196,7 +205,7 @@ func (w *ReconcileWorker) Timeout(*river.Job[core.ReconcileArgs]) time.Duration 
 // watchOnFailure queues, for a task the reconciler failed, what the watch
 // records of it: the comparison of a failed OCR read, or of a failed
 // issuance.
-func (s *Service) watchOnFailure(ctx context.Context, tx bun.Tx, t db.Task) error {
+func (s *Reconciler) watchOnFailure(ctx context.Context, tx bun.Tx, t db.Task) error {
 	switch x := t.(type) {
 	case *db.IssuanceTask:
 		return s.EnqueueFailedIssuance(ctx, tx, x)

@@ -157,7 +157,7 @@ func withStoredAnalysis(q *bun.SelectQuery) *bun.SelectQuery {
 // NestRegistryAnalysis returns the analysis of the nest's newest copy
 // (newestCopyFirst; nil before there is one). Deposit and price, when both are
 // given, add the (mortgages + deposit) / price ratio.
-func (s *Service) NestRegistryAnalysis(ctx context.Context, nestID string, deposit, price int64) (*RegistryAnalysis, error) {
+func (s *Reads) NestRegistryAnalysis(ctx context.Context, nestID string, deposit, price int64) (*RegistryAnalysis, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -178,7 +178,7 @@ func (s *Service) NestRegistryAnalysis(ctx context.Context, nestID string, depos
 }
 
 // OCRTaskAnalysis returns the analysis stored for an OCR task.
-func (s *Service) OCRTaskAnalysis(ctx context.Context, t *db.OCRTask, deposit, price int64) (*RegistryAnalysis, error) {
+func (s *Reads) OCRTaskAnalysis(ctx context.Context, t *db.OCRTask, deposit, price int64) (*RegistryAnalysis, error) {
 	return s.OCRTaskAnalysisOf(ctx, t, func() (*StoredAnalysis, error) {
 		rows, errs := s.StoredAnalysesUnchecked(ctx, []string{t.ID})
 		if len(errs) > 0 && errs[0] != nil {
@@ -209,11 +209,11 @@ type StoredAnalysis struct {
 
 // StoredAnalysesUnchecked loads the stored analyses of OCR tasks (nil for
 // a task with none), for the data loaders: one statement, no page read.
-func (s *Service) StoredAnalysesUnchecked(ctx context.Context, ocrTaskIDs []string) ([]*StoredAnalysis, []error) {
+func (s *Reads) StoredAnalysesUnchecked(ctx context.Context, ocrTaskIDs []string) ([]*StoredAnalysis, []error) {
 	return s.storedAnalyses(ctx, s.DB.Bun, ocrTaskIDs)
 }
 
-func (s *Service) storedAnalyses(ctx context.Context, idb bun.IDB, ocrTaskIDs []string) ([]*StoredAnalysis, []error) {
+func (s *Reads) storedAnalyses(ctx context.Context, idb bun.IDB, ocrTaskIDs []string) ([]*StoredAnalysis, []error) {
 	var rows []*db.RegistryAnalysis
 	if err := idb.NewSelect().Model(&rows).Column("ocr_task_id", "parser_version", "analyzed_at", "registry", "error", "prepared").
 		Where("ocr_task_id IN (?)", bun.In(core.ValidIDs(ocrTaskIDs))).Scan(ctx); err != nil {
@@ -328,7 +328,7 @@ func upsertAnalysis(ctx context.Context, tx bun.IDB, t *db.OCRTask, nest *db.Nes
 // apart, until the registry_reanalysis job stores it), or one stored by an
 // older parser, is analysed from its pages for this read: a verdict the
 // current parser would not give is never served as current.
-func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, storedOf func() (*StoredAnalysis, error), nestOf func() (*db.Nest, error), deposit, price int64) (*RegistryAnalysis, error) {
+func (s *Reads) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, storedOf func() (*StoredAnalysis, error), nestOf func() (*db.Nest, error), deposit, price int64) (*RegistryAnalysis, error) {
 	if deposit < 0 || price < 0 {
 		return nil, core.InvalidInput("deposit", "deposit and price must not be negative")
 	}
@@ -353,7 +353,7 @@ func (s *Service) OCRTaskAnalysisOf(ctx context.Context, t *db.OCRTask, storedOf
 
 // analyzeForRead analyses a task's pages for one read: its stored analysis
 // is missing or stale (stale, by an older parser).
-func (s *Service) analyzeForRead(ctx context.Context, t *db.OCRTask, stale *StoredAnalysis) (*StoredAnalysis, error) {
+func (s *Reads) analyzeForRead(ctx context.Context, t *db.OCRTask, stale *StoredAnalysis) (*StoredAnalysis, error) {
 	r, err := s.resultOf(ctx, t)
 	if err != nil || r == nil {
 		return nil, err
@@ -426,7 +426,7 @@ const (
 // parser version or never stored (or of all, with all): the
 // registry_reanalysis job's path, at once. Admins only. It returns how
 // many analyses it stored.
-func (s *Service) ReanalyzeRegistries(ctx context.Context, all bool) (int, error) {
+func (s *Reads) ReanalyzeRegistries(ctx context.Context, all bool) (int, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return 0, err
@@ -461,7 +461,7 @@ func (s *Service) ReanalyzeRegistries(ctx context.Context, all bool) (int, error
 // read then when its parser is the current one); otherwise only the
 // judgement against the nest as it is now. A recomputation changes no
 // status: no version, no event.
-func (s *Service) reanalyze(ctx context.Context, id string, fromPages bool) error {
+func (s *Reads) reanalyze(ctx context.Context, id string, fromPages bool) error {
 	return s.DB.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t, found, err := core.LockTask[db.OCRTask](ctx, tx, id)
 		if err != nil || !found || t.Status != db.StatusSuccess {
@@ -512,7 +512,7 @@ func (s *Service) reanalyze(ctx context.Context, id string, fromPages bool) erro
 // RegistryReanalysisWorker runs RegistryReanalysisArgs.
 type RegistryReanalysisWorker struct {
 	river.WorkerDefaults[core.RegistryReanalysisArgs]
-	svc *Service
+	svc *Reads
 }
 
 // Timeout bounds one run: what it leaves, the next run takes up.
@@ -527,7 +527,7 @@ func (w *RegistryReanalysisWorker) Work(ctx context.Context, _ *river.Job[core.R
 }
 
 // reanalyzeStale is the job's work; it returns how many analyses it stored.
-func (s *Service) reanalyzeStale(ctx context.Context) (int, error) {
+func (s *Reads) reanalyzeStale(ctx context.Context) (int, error) {
 	const batch = 100
 	n, after := 0, "00000000-0000-0000-0000-000000000000"
 	for {

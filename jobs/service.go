@@ -3,8 +3,6 @@ package jobs
 import (
 	"database/sql"
 	"log/slog"
-	"net/http"
-	"sync"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -16,19 +14,16 @@ import (
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
-// Service is the task lifecycle on one database.
+// Service is the task lifecycle on one database: the capabilities,
+// made on one Core, composed for the callers (GraphQL resolvers, REST
+// handlers, the server's wiring). It holds no rule of its own.
 type Service struct {
 	*core.Core
-
-	// webhookHTTP is the deliveries' client (webhookClient), built once.
-	webhookHTTP     *http.Client
-	webhookHTTPOnce sync.Once
-
-	// hub fans changes out to this process's subscribers (API processes).
-	hub *Hub
-
-	// afterLatestActive is ServiceOptions.AfterLatestActive.
-	afterLatestActive func()
+	*Issuances
+	*Reads
+	*Subscriptions
+	*Watcher
+	*Reconciler
 }
 
 // ServiceOptions configure NewService: every dependency of the Service is
@@ -73,13 +68,9 @@ func NewService(opts ServiceOptions) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{Core: c, afterLatestActive: opts.AfterLatestActive}
-	if opts.Subscriptions {
-		s.hub = newHub(s)
-	}
+	iss := NewIssuances(c, opts.AfterLatestActive)
+	reads := NewReads(c)
+	s := &Service{Core: c, Issuances: iss, Reads: reads, Subscriptions: NewSubscriptions(c, opts.Subscriptions),
+		Watcher: NewWatcher(c, iss, reads), Reconciler: NewReconciler(c, iss, reads)}
 	return s, nil
 }
-
-// Hub is the service's subscription hub, nil unless it was made with
-// Subscriptions. Feed it with OnEvents and OnResync of a db.EventTail.
-func (s *Service) Hub() *Hub { return s.hub }

@@ -16,19 +16,19 @@ var errNoHub = errors.New("this process runs no subscription hub")
 // current state first, then every newer version (never an older or repeated
 // one); the channel closes after a final state or when ctx ends. Missing or
 // foreign tasks fail like the query does.
-func (s *Service) SubscribeIssuanceTask(ctx context.Context, id string) (<-chan *db.IssuanceTask, error) {
+func (s *Subscriptions) SubscribeIssuanceTask(ctx context.Context, id string) (<-chan *db.IssuanceTask, error) {
 	return subscribeTask(ctx, s, id, s.IssuanceTask)
 }
 
 // SubscribeOCRTask is SubscribeIssuanceTask for an OCR task.
-func (s *Service) SubscribeOCRTask(ctx context.Context, id string) (<-chan *db.OCRTask, error) {
+func (s *Subscriptions) SubscribeOCRTask(ctx context.Context, id string) (<-chan *db.OCRTask, error) {
 	return subscribeTask(ctx, s, id, s.OCRTask)
 }
 
 func subscribeTask[T interface {
 	db.Task
 	comparable
-}](ctx context.Context, s *Service, id string, load func(context.Context, string) (T, error)) (<-chan T, error) {
+}](ctx context.Context, s *Subscriptions, id string, load func(context.Context, string) (T, error)) (<-chan T, error) {
 	if s.hub == nil {
 		return nil, core.Internal("subscribe", errNoHub)
 	}
@@ -174,7 +174,7 @@ const nestSnapshotSize = 20
 // caller may see: first the current state of its recent tasks (up to 20 of
 // each kind, oldest first), then every newer version of any of its tasks.
 // It stays open until ctx ends.
-func (s *Service) SubscribeNestTasks(ctx context.Context, nestID string) (<-chan db.Task, error) {
+func (s *Subscriptions) SubscribeNestTasks(ctx context.Context, nestID string) (<-chan db.Task, error) {
 	if s.hub == nil {
 		return nil, core.Internal("subscribe", errNoHub)
 	}
@@ -214,7 +214,7 @@ func (s *Service) SubscribeNestTasks(ctx context.Context, nestID string) (<-chan
 
 // nestSnapshot checks the caller may see the nest and returns its recent
 // tasks, oldest first.
-func (s *Service) nestSnapshot(ctx context.Context, actor core.Actor, nestID string) ([]db.Task, error) {
+func (s *Subscriptions) nestSnapshot(ctx context.Context, actor core.Actor, nestID string) ([]db.Task, error) {
 	if _, err := s.VisibleNest(ctx, s.DB.Bun, actor, nestID, false); err != nil {
 		return nil, err
 	}

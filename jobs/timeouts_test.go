@@ -16,9 +16,9 @@ func TestJobTimeoutsPerKind(t *testing.T) {
 		{core.DefaultJobTimeout, core.ShortJobTimeout},
 		{20 * time.Second, 20 * time.Second},
 	} {
-		s := &Service{Core: &core.Core{JobTimeout: tc.jobTimeout}}
-		got := []time.Duration{(&OCRWorker{svc: s}).Timeout(nil), (&OCRDeadlineWorker{svc: s}).Timeout(nil),
-			(&ObjectRemovalWorker{svc: s}).Timeout(nil), (&ReconcileWorker{svc: s}).Timeout(nil)}
+		c := &core.Core{JobTimeout: tc.jobTimeout}
+		got := []time.Duration{(&OCRWorker{svc: &Reads{Core: c}}).Timeout(nil), (&OCRDeadlineWorker{svc: &Reads{Core: c}}).Timeout(nil),
+			(&ObjectRemovalWorker{svc: &Issuances{Core: c}}).Timeout(nil), (&ReconcileWorker{svc: &Reconciler{Core: c}}).Timeout(nil)}
 		for i, d := range got {
 			if d != tc.short {
 				t.Errorf("job timeout %v: kind %d gets %v, want %v", tc.jobTimeout, i, d, tc.short)

@@ -108,7 +108,7 @@ type UploadResult struct {
 // pages, or an image that is damaged, too large once decoded or of no
 // page's shape is refused with BAD_USER_INPUT (field "file"), and nothing
 // is stored: no row, no object.
-func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Reader) (*UploadResult, error) {
+func (s *Reads) UploadRegistry(ctx context.Context, nestID string, body io.Reader) (*UploadResult, error) {
 	actor, nest, err := s.uploadNest(ctx, nestID)
 	if err != nil {
 		return nil, err
@@ -145,7 +145,7 @@ func (s *Service) UploadRegistry(ctx context.Context, nestID string, body io.Rea
 // task, so that the verdict judges the document whole (a photo of one
 // page of three is PARTIAL: MISSING_PAGE). Each image is checked as
 // UploadRegistry checks one; a refusal (field "pages") names the page.
-func (s *Service) UploadRegistryPages(ctx context.Context, nestID string, pages []io.Reader) (*UploadResult, error) {
+func (s *Reads) UploadRegistryPages(ctx context.Context, nestID string, pages []io.Reader) (*UploadResult, error) {
 	actor, nest, err := s.uploadNest(ctx, nestID)
 	if err != nil {
 		return nil, err
@@ -201,7 +201,7 @@ func (s *Service) UploadRegistryPages(ctx context.Context, nestID string, pages 
 
 // uploadNest is the caller and the nest an upload goes to, which they must
 // be able to see.
-func (s *Service) uploadNest(ctx context.Context, nestID string) (core.Actor, *db.Nest, error) {
+func (s *Reads) uploadNest(ctx context.Context, nestID string) (core.Actor, *db.Nest, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return core.Actor{}, nil, err
@@ -214,7 +214,7 @@ func (s *Service) uploadNest(ctx context.Context, nestID string) (core.Actor, *d
 // empty: an upload starts OCR work as requestOcr does, and is refused
 // before its file is inspected or stored (a look that gives its token
 // back; storeUpload takes it in the transaction that creates the task).
-func (s *Service) uploadAllowed(ctx context.Context, actor core.Actor) error {
+func (s *Reads) uploadAllowed(ctx context.Context, actor core.Actor) error {
 	err := s.DB.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if err := s.RateLimited(ctx, tx, actor); err != nil {
 			return err
@@ -232,7 +232,7 @@ func (s *Service) uploadAllowed(ctx context.Context, actor core.Actor) error {
 // is taken back. sha is the digest of what was uploaded: the same copy
 // again (a client that never got its answer and sent it once more, a
 // double click) is its earlier upload, reused, not a second one.
-func (s *Service) storeUpload(ctx context.Context, actor core.Actor, nest *db.Nest, pdf []byte, pages int, sha string) (*UploadResult, error) {
+func (s *Reads) storeUpload(ctx context.Context, actor core.Actor, nest *db.Nest, pdf []byte, pages int, sha string) (*UploadResult, error) {
 	if f, err := s.uploadedBefore(ctx, s.DB.Bun, nest.ID, sha); err != nil || f != nil {
 		if err != nil {
 			return nil, err
@@ -292,7 +292,7 @@ func (s *Service) storeUpload(ctx context.Context, actor core.Actor, nest *db.Ne
 }
 
 // uploadedBefore returns the nest's upload of digest sha, or nil.
-func (s *Service) uploadedBefore(ctx context.Context, q bun.IDB, nestID, sha string) (*db.File, error) {
+func (s *Reads) uploadedBefore(ctx context.Context, q bun.IDB, nestID, sha string) (*db.File, error) {
 	var fs []*db.File
 	if err := q.NewSelect().Model(&fs).Where("nest_id = ? AND upload_sha256 = ?", nestID, sha).
 		OrderExpr("created_at, id").Limit(1).Scan(ctx); err != nil {
@@ -306,7 +306,7 @@ func (s *Service) uploadedBefore(ctx context.Context, q bun.IDB, nestID, sha str
 
 // reuseUpload answers an upload of a copy the nest has: its file and its
 // latest read, or a new read (RequestOCR, rate limited) when that failed.
-func (s *Service) reuseUpload(ctx context.Context, f *db.File) (*UploadResult, error) {
+func (s *Reads) reuseUpload(ctx context.Context, f *db.File) (*UploadResult, error) {
 	var ts []*db.OCRTask
 	if err := s.DB.Bun.NewSelect().Model(&ts).Where("file_id = ?", f.ID).OrderExpr("id DESC").Limit(1).Scan(ctx); err != nil {
 		return nil, core.Internal("load the upload's OCR task", err)

@@ -39,14 +39,14 @@ const VerificationsPerMonth = 20
 // could not be read is refused. nestID, when not "", is the nest the file
 // must be of (a REST path's): another's is NOT_FOUND, before anything is
 // started.
-func (s *Service) VerifyCopy(ctx context.Context, nestID, fileID string) (VerifyCopyResult, error) {
+func (s *Watcher) VerifyCopy(ctx context.Context, nestID, fileID string) (VerifyCopyResult, error) {
 	var res VerifyCopyResult
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return res, err
 	}
 	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		f, err := s.visibleFile(ctx, tx, actor, fileID, true)
+		f, err := s.reads.visibleFile(ctx, tx, actor, fileID, true)
 		if err != nil {
 			return err
 		}
@@ -92,7 +92,7 @@ func (s *Service) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 		if err != nil {
 			return core.Internal("count verifications", err)
 		}
-		issued, err := s.requestIssuanceTx(ctx, tx, actor, nest)
+		issued, err := s.issuances.requestIssuanceTx(ctx, tx, actor, nest)
 		if err != nil {
 			return err
 		}
@@ -121,7 +121,7 @@ func (s *Service) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 }
 
 // CopyVerification returns a verification the caller may see.
-func (s *Service) CopyVerification(ctx context.Context, id string) (*db.CopyVerification, error) {
+func (s *Watcher) CopyVerification(ctx context.Context, id string) (*db.CopyVerification, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -145,7 +145,7 @@ func (s *Service) CopyVerification(ctx context.Context, id string) (*db.CopyVeri
 
 // FileVerification returns the latest verification of a file (nil when it
 // was never verified); the caller has seen the file.
-func (s *Service) FileVerification(ctx context.Context, fileID string) (*db.CopyVerification, error) {
+func (s *Watcher) FileVerification(ctx context.Context, fileID string) (*db.CopyVerification, error) {
 	var vs []*db.CopyVerification
 	if err := s.DB.Bun.NewSelect().Model(&vs).Where("file_id = ?", fileID).OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
 		return nil, core.Internal("load verification", err)
@@ -158,7 +158,7 @@ func (s *Service) FileVerification(ctx context.Context, fileID string) (*db.Copy
 
 // NestVerification returns the latest verification of a nest's copies (nil
 // when none was made); the caller has seen the nest.
-func (s *Service) NestVerification(ctx context.Context, nestID string) (*db.CopyVerification, error) {
+func (s *Watcher) NestVerification(ctx context.Context, nestID string) (*db.CopyVerification, error) {
 	var vs []*db.CopyVerification
 	if err := s.DB.Bun.NewSelect().Model(&vs).Where("nest_id = ?", nestID).OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
 		return nil, core.Internal("load verification", err)
@@ -184,7 +184,7 @@ func VerificationDifferences(v *db.CopyVerification) []watch.Difference {
 // settleVerifications finishes the verifications waiting on an issuance:
 // with the registry's read (official, a final OCR task of it), or, when
 // official is nil, with why there is none (the issuance failed).
-func (s *Service) settleVerifications(ctx context.Context, issuanceTaskID string, official *db.OCRTask, failed string) error {
+func (s *Watcher) settleVerifications(ctx context.Context, issuanceTaskID string, official *db.OCRTask, failed string) error {
 	var waiting []*db.CopyVerification
 	if err := s.DB.Bun.NewSelect().Model(&waiting).Where("issuance_task_id = ? AND status = ?", issuanceTaskID, db.VerificationPending).Scan(ctx); err != nil {
 		return core.Internal("load waiting verifications", err)
@@ -200,7 +200,7 @@ func (s *Service) settleVerifications(ctx context.Context, issuanceTaskID string
 // settleVerification compares one verification's copy with the registry's
 // read and records the outcome, its alerts, their events and deliveries in
 // one transaction; a verification no longer PENDING is left alone.
-func (s *Service) settleVerification(ctx context.Context, id string, official *db.OCRTask, failed string) error {
+func (s *Watcher) settleVerification(ctx context.Context, id string, official *db.OCRTask, failed string) error {
 	var copyRead, officialRead watch.Read
 	v := new(db.CopyVerification)
 	if err := s.DB.Bun.NewSelect().Model(v).Where("id = ?", id).Scan(ctx); err != nil {
@@ -293,7 +293,7 @@ func officialFile(t *db.OCRTask) *string {
 // settleRead finishes the verifications waiting on the issuance whose
 // document ocrTaskID read (a final OCR task); a read of anything else
 // settles nothing.
-func (s *Service) settleRead(ctx context.Context, ocrTaskID string) error {
+func (s *Watcher) settleRead(ctx context.Context, ocrTaskID string) error {
 	t := new(db.OCRTask)
 	if err := s.DB.Bun.NewSelect().Model(t).Where("id = ?", ocrTaskID).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
@@ -309,7 +309,7 @@ func (s *Service) settleRead(ctx context.Context, ocrTaskID string) error {
 
 // settleFailedIssuance finishes the verifications waiting on an issuance
 // that failed: COULD_NOT_VERIFY.
-func (s *Service) settleFailedIssuance(ctx context.Context, issuanceTaskID string) error {
+func (s *Watcher) settleFailedIssuance(ctx context.Context, issuanceTaskID string) error {
 	t := new(db.IssuanceTask)
 	if err := s.DB.Bun.NewSelect().Model(t).Where("id = ?", issuanceTaskID).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {

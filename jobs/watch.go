@@ -53,7 +53,7 @@ func watchInputError(err error) error {
 // checks not yet run are cancelled and the new ones scheduled, in one
 // transaction. A past date is DATE_IN_PAST; more checks in a month than the
 // owner's budget allows is BUDGET_EXCEEDED; either changes nothing.
-func (s *Service) SetWatch(ctx context.Context, nestID string, in WatchInput) (*NestWatch, error) {
+func (s *Watcher) SetWatch(ctx context.Context, nestID string, in WatchInput) (*NestWatch, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -164,7 +164,7 @@ func (s *Service) SetWatch(ctx context.Context, nestID string, in WatchInput) (*
 }
 
 // cancelChecks cancels a nest's checks that have not run, and their jobs.
-func (s *Service) cancelChecks(ctx context.Context, tx bun.Tx, nestID string, now time.Time) error {
+func (s *Watcher) cancelChecks(ctx context.Context, tx bun.Tx, nestID string, now time.Time) error {
 	var pending []*db.WatchCheck
 	if err := tx.NewSelect().Model(&pending).Where("nest_id = ? AND status = ?", nestID, db.CheckScheduled).For("UPDATE").Scan(ctx); err != nil {
 		return core.Internal("load scheduled checks", err)
@@ -199,7 +199,7 @@ const keptCancelledChecks = 20
 
 // CancelWatch cancels a nest's watch: its checks not yet run are cancelled
 // (kept in the history as CANCELLED) and its dates removed.
-func (s *Service) CancelWatch(ctx context.Context, nestID string) (*NestWatch, error) {
+func (s *Watcher) CancelWatch(ctx context.Context, nestID string) (*NestWatch, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -225,7 +225,7 @@ func (s *Service) CancelWatch(ctx context.Context, nestID string) (*NestWatch, e
 
 // NestWatch returns a nest's watch (nil Watch when none is set) and its
 // checks, oldest first (cancelled ones included).
-func (s *Service) NestWatch(ctx context.Context, nestID string) (*NestWatch, error) {
+func (s *Watcher) NestWatch(ctx context.Context, nestID string) (*NestWatch, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -251,7 +251,7 @@ func (s *Service) NestWatch(ctx context.Context, nestID string) (*NestWatch, err
 
 // budgetUsed counts a user's scheduled or run checks in a month (YYYY-MM,
 // Seoul).
-func (s *Service) budgetUsed(ctx context.Context, idb bun.IDB, owner, month string) (int, error) {
+func (s *Watcher) budgetUsed(ctx context.Context, idb bun.IDB, owner, month string) (int, error) {
 	start, err := time.ParseInLocation("2006-01", month, watch.Seoul)
 	if err != nil {
 		return 0, core.Internal("budget month", err)
@@ -267,7 +267,7 @@ func (s *Service) budgetUsed(ctx context.Context, idb bun.IDB, owner, month stri
 
 // WatchBudget returns the caller's budget for a month (YYYY-MM; nil is the
 // current month in Seoul).
-func (s *Service) WatchBudget(ctx context.Context, month *string) (*WatchBudget, error) {
+func (s *Watcher) WatchBudget(ctx context.Context, month *string) (*WatchBudget, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -298,7 +298,7 @@ func (s *Service) WatchBudget(ctx context.Context, month *string) (*WatchBudget,
 // finds that task and reuses it too.
 type WatchCheckWorker struct {
 	river.WorkerDefaults[core.WatchCheckArgs]
-	svc *Service
+	svc *Watcher
 }
 
 // Work implements river.Worker.
@@ -314,7 +314,7 @@ func (w *WatchCheckWorker) Work(ctx context.Context, job *river.Job[core.WatchCh
 	if c.Status != db.CheckScheduled && c.Status != db.CheckRequested {
 		return nil // cancelled meanwhile
 	}
-	res, err := s.RequestIssuance(core.WithActor(ctx, core.Actor{UserID: c.OwnerID}), c.NestID)
+	res, err := s.issuances.RequestIssuance(core.WithActor(ctx, core.Actor{UserID: c.OwnerID}), c.NestID)
 	now := s.Clock()
 	if err != nil {
 		e := core.AsError(err)

@@ -18,7 +18,7 @@ import (
 // CompareWorker runs CompareArgs jobs.
 type CompareWorker struct {
 	river.WorkerDefaults[core.CompareArgs]
-	svc *Service
+	svc *Watcher
 }
 
 // Work implements river.Worker.
@@ -39,7 +39,7 @@ func (w *CompareWorker) Work(ctx context.Context, job *river.Job[core.CompareArg
 // requested, a COULD_NOT_VERIFY comparison and its alert: the date that
 // mattered passed without a read. An issuance no check requested records
 // nothing (its requester sees the failure on the task).
-func (s *Service) CompareFailedIssuance(ctx context.Context, issuanceTaskID string) (*db.RegistryComparison, error) {
+func (s *Watcher) CompareFailedIssuance(ctx context.Context, issuanceTaskID string) (*db.RegistryComparison, error) {
 	t := new(db.IssuanceTask)
 	if err := s.DB.Bun.NewSelect().Model(t).Where("id = ?", issuanceTaskID).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
@@ -67,7 +67,7 @@ func derefStr(p *string) string {
 
 // readOf is what the watch needs of an OCR task: its registry and verdict,
 // or why there is none.
-func (s *Service) readOf(ctx context.Context, t *db.OCRTask) (watch.Read, error) {
+func (s *Watcher) readOf(ctx context.Context, t *db.OCRTask) (watch.Read, error) {
 	if t.Status == db.StatusFailed {
 		code, msg := "", ""
 		if t.ErrorCode != nil {
@@ -78,7 +78,7 @@ func (s *Service) readOf(ctx context.Context, t *db.OCRTask) (watch.Read, error)
 		}
 		return watch.Read{FailedReason: fmt.Sprintf("the document could not be read (%s: %s)", code, msg)}, nil
 	}
-	a, err := s.OCRTaskAnalysis(ctx, t, 0, 0)
+	a, err := s.reads.OCRTaskAnalysis(ctx, t, 0, 0)
 	if err != nil {
 		return watch.Read{}, err
 	}
@@ -99,7 +99,7 @@ func (s *Service) readOf(ctx context.Context, t *db.OCRTask) (watch.Read, error)
 // transaction. It runs once per OCR task: a repeat returns the recorded
 // comparison. An uploaded copy printed no later than the copy last
 // compared, or undated, is not compared: nil, and nothing recorded.
-func (s *Service) CompareRead(ctx context.Context, ocrTaskID string) (*db.RegistryComparison, error) {
+func (s *Watcher) CompareRead(ctx context.Context, ocrTaskID string) (*db.RegistryComparison, error) {
 	t := new(db.OCRTask)
 	if err := s.DB.Bun.NewSelect().Model(t).Where("id = ?", ocrTaskID).Scan(ctx); err != nil {
 		if db.ErrNoRows(err) {
@@ -121,7 +121,7 @@ func (s *Service) CompareRead(ctx context.Context, ocrTaskID string) (*db.Regist
 // issuance), with the nest's previous COMPLETE read and records the
 // comparison, its alerts, their events and deliveries in one transaction,
 // once per OCR task (or failed issuance).
-func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCRTask, issuanceTaskID *string, cur watch.Read) (*db.RegistryComparison, error) {
+func (s *Watcher) recordComparison(ctx context.Context, nestID string, t *db.OCRTask, issuanceTaskID *string, cur watch.Read) (*db.RegistryComparison, error) {
 	var out *db.RegistryComparison
 	var alerts []*db.Alert
 	err := s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
@@ -223,7 +223,7 @@ func (s *Service) recordComparison(ctx context.Context, nestID string, t *db.OCR
 // insertAlerts saves alerts of a nest, in tx: each with the event that
 // pushes it to live subscribers and its deliveries to the owner's webhook
 // endpoints.
-func (s *Service) insertAlerts(ctx context.Context, tx bun.Tx, nestID, ownerID string, alerts []*db.Alert, now time.Time) error {
+func (s *Watcher) insertAlerts(ctx context.Context, tx bun.Tx, nestID, ownerID string, alerts []*db.Alert, now time.Time) error {
 	if len(alerts) == 0 {
 		return nil
 	}
@@ -304,7 +304,7 @@ type AlertFilter struct {
 }
 
 // Alerts lists the caller's alerts (an admin's: everyone's), newest first.
-func (s *Service) Alerts(ctx context.Context, f AlertFilter, args core.PageArgs) (core.Page[*db.Alert], error) {
+func (s *Watcher) Alerts(ctx context.Context, f AlertFilter, args core.PageArgs) (core.Page[*db.Alert], error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return core.Page[*db.Alert]{}, err
@@ -333,7 +333,7 @@ func (s *Service) Alerts(ctx context.Context, f AlertFilter, args core.PageArgs)
 }
 
 // Alert returns one alert the caller may see.
-func (s *Service) Alert(ctx context.Context, id string) (*db.Alert, error) {
+func (s *Watcher) Alert(ctx context.Context, id string) (*db.Alert, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -357,7 +357,7 @@ func (s *Service) Alert(ctx context.Context, id string) (*db.Alert, error) {
 
 // AcknowledgeAlert marks an alert seen; acknowledging twice keeps the
 // first time.
-func (s *Service) AcknowledgeAlert(ctx context.Context, id string) (*db.Alert, error) {
+func (s *Watcher) AcknowledgeAlert(ctx context.Context, id string) (*db.Alert, error) {
 	a, err := s.Alert(ctx, id)
 	if err != nil {
 		return nil, err
@@ -375,7 +375,7 @@ func (s *Service) AcknowledgeAlert(ctx context.Context, id string) (*db.Alert, e
 
 // Comparisons is a nest's history of checks: each read compared, newest
 // first (at most 100).
-func (s *Service) Comparisons(ctx context.Context, nestID string) ([]*db.RegistryComparison, error) {
+func (s *Watcher) Comparisons(ctx context.Context, nestID string) ([]*db.RegistryComparison, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -392,7 +392,7 @@ func (s *Service) Comparisons(ctx context.Context, nestID string) ([]*db.Registr
 }
 
 // ComparisonAlerts lists the alerts of a comparison.
-func (s *Service) ComparisonAlerts(ctx context.Context, c *db.RegistryComparison) ([]*db.Alert, error) {
+func (s *Watcher) ComparisonAlerts(ctx context.Context, c *db.RegistryComparison) ([]*db.Alert, error) {
 	var out []*db.Alert
 	if err := s.DB.Bun.NewSelect().Model(&out).Where("comparison_id = ?", c.ID).OrderExpr("id").Scan(ctx); err != nil {
 		return nil, core.Internal("list comparison alerts", err)

@@ -19,7 +19,7 @@ import (
 
 // NestWatchesUnchecked loads each nest's watch (nil Watch when none is set)
 // and its checks, as NestWatch: oldest first, at most 200 a nest.
-func (s *Service) NestWatchesUnchecked(ctx context.Context, nestIDs []string) ([]*NestWatch, []error) {
+func (s *Watcher) NestWatchesUnchecked(ctx context.Context, nestIDs []string) ([]*NestWatch, []error) {
 	var watches []*db.Watch
 	if err := s.DB.Bun.NewSelect().Model(&watches).Where("nest_id IN (?)", bun.In(core.ValidIDs(nestIDs))).Scan(ctx); err != nil {
 		return nil, []error{core.Internal("load watches", err)}
@@ -41,7 +41,7 @@ func (s *Service) NestWatchesUnchecked(ctx context.Context, nestIDs []string) ([
 
 // ComparisonsUnchecked loads each nest's history of checks, as Comparisons:
 // newest first, at most 100 a nest.
-func (s *Service) ComparisonsUnchecked(ctx context.Context, nestIDs []string) ([][]*db.RegistryComparison, []error) {
+func (s *Watcher) ComparisonsUnchecked(ctx context.Context, nestIDs []string) ([][]*db.RegistryComparison, []error) {
 	var rows []*db.RegistryComparison
 	if err := s.DB.Bun.NewRaw(`SELECT c.* FROM unnest(?::uuid[]) AS n(id)
 		CROSS JOIN LATERAL (SELECT * FROM registry_comparisons WHERE nest_id = n.id ORDER BY created_at DESC, id DESC LIMIT 100) c`,
@@ -53,7 +53,7 @@ func (s *Service) ComparisonsUnchecked(ctx context.Context, nestIDs []string) ([
 
 // ComparisonAlertsUnchecked loads each comparison's alerts, as
 // ComparisonAlerts: by id.
-func (s *Service) ComparisonAlertsUnchecked(ctx context.Context, comparisonIDs []string) ([][]*db.Alert, []error) {
+func (s *Watcher) ComparisonAlertsUnchecked(ctx context.Context, comparisonIDs []string) ([][]*db.Alert, []error) {
 	var rows []*db.Alert
 	if err := s.DB.Bun.NewSelect().Model(&rows).Where("comparison_id IN (?)", bun.In(core.ValidIDs(comparisonIDs))).
 		OrderExpr("comparison_id, id").Scan(ctx); err != nil {
@@ -74,7 +74,7 @@ type NestAlertPageKey struct {
 // first, as Alerts with a NestID and no cursor: the nests were checked
 // (NestVisible), and a user's pages hold their own alerts only, as Alerts'.
 // One statement a batch (two when both filters are asked), a LIMIT per nest.
-func (s *Service) FirstNestAlertPages(ctx context.Context, keys []NestAlertPageKey) ([]core.Page[*db.Alert], []error) {
+func (s *Watcher) FirstNestAlertPages(ctx context.Context, keys []NestAlertPageKey) ([]core.Page[*db.Alert], []error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, []error{err}
@@ -125,7 +125,7 @@ func (s *Service) FirstNestAlertPages(ctx context.Context, keys []NestAlertPageK
 
 // OCRTasksUnchecked loads OCR tasks (with their results, which the task's
 // text, pages and analysis read).
-func (s *Service) OCRTasksUnchecked(ctx context.Context, ids []string) ([]*db.OCRTask, []error) {
+func (s *Watcher) OCRTasksUnchecked(ctx context.Context, ids []string) ([]*db.OCRTask, []error) {
 	var rows []*db.OCRTask
 	if err := s.DB.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(core.ValidIDs(ids))).Scan(ctx); err != nil {
 		return nil, []error{core.Internal("load OCR tasks", err)}
@@ -135,7 +135,7 @@ func (s *Service) OCRTasksUnchecked(ctx context.Context, ids []string) ([]*db.OC
 
 // AlertsByID loads alerts the caller may see: NOT_FOUND for a missing one
 // and for another user's, as Alert.
-func (s *Service) AlertsByID(ctx context.Context, ids []string) ([]*db.Alert, []error) {
+func (s *Watcher) AlertsByID(ctx context.Context, ids []string) ([]*db.Alert, []error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, []error{err}
@@ -150,7 +150,7 @@ func (s *Service) AlertsByID(ctx context.Context, ids []string) ([]*db.Alert, []
 
 // WebhookEndpointsByID loads endpoints the caller may see (an admin: every
 // one): NOT_FOUND for a missing one and for another user's.
-func (s *Service) WebhookEndpointsByID(ctx context.Context, ids []string) ([]*db.WebhookEndpoint, []error) {
+func (s *Watcher) WebhookEndpointsByID(ctx context.Context, ids []string) ([]*db.WebhookEndpoint, []error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, []error{err}
@@ -165,7 +165,7 @@ func (s *Service) WebhookEndpointsByID(ctx context.Context, ids []string) ([]*db
 
 // WebhookAttemptsOf loads each delivery's attempts, oldest first, as
 // WebhookAttempts; another user's delivery has none.
-func (s *Service) WebhookAttemptsOf(ctx context.Context, deliveryIDs []string) ([][]*db.WebhookAttempt, []error) {
+func (s *Watcher) WebhookAttemptsOf(ctx context.Context, deliveryIDs []string) ([][]*db.WebhookAttempt, []error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, []error{err}

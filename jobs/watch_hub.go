@@ -92,7 +92,7 @@ func (h *Hub) onAlertEvents(ctx context.Context, evs []db.EventRef) error {
 // sends the unacknowledged alerts of the last day (oldest first), so a
 // client that reconnects misses nothing it has not acknowledged. It stays
 // open until ctx ends.
-func (s *Service) SubscribeAlerts(ctx context.Context, nestID *string) (<-chan *db.Alert, error) {
+func (s *Subscriptions) SubscribeAlerts(ctx context.Context, nestID *string) (<-chan *db.Alert, error) {
 	if s.hub == nil {
 		return nil, core.Internal("subscribe", errNoHub)
 	}

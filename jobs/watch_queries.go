@@ -3,4 +3,4 @@ package jobs
 import "time"
 
 // Now is the service's clock.
-func (s *Service) Now() time.Time { return s.Clock() }
+func (s *Watcher) Now() time.Time { return s.Clock() }

@@ -174,7 +174,7 @@ func hostName(h string) bool {
 // refuses them at connect time (a name that resolved to a public address
 // at registration may not now). One transport for every delivery keeps
 // its connections to an endpoint between deliveries.
-func (s *Service) webhookClient() *http.Client {
+func (s *Watcher) webhookClient() *http.Client {
 	s.webhookHTTPOnce.Do(func() {
 		cfg := s.WatchCfg()
 		tr := cfg.WebhookTransport
@@ -218,7 +218,7 @@ type WebhookEndpointResult struct {
 
 // RegisterWebhookEndpoint registers an endpoint for the caller's alerts and
 // returns its signing secret (whsec_…), shown this once.
-func (s *Service) RegisterWebhookEndpoint(ctx context.Context, rawURL string) (*WebhookEndpointResult, error) {
+func (s *Watcher) RegisterWebhookEndpoint(ctx context.Context, rawURL string) (*WebhookEndpointResult, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -254,7 +254,7 @@ func (s *Service) RegisterWebhookEndpoint(ctx context.Context, rawURL string) (*
 	return &WebhookEndpointResult{Endpoint: ep, Secret: ep.Secret}, nil
 }
 
-func (s *Service) ownEndpoint(ctx context.Context, idb bun.IDB, actor core.Actor, id string, lock bool) (*db.WebhookEndpoint, error) {
+func (s *Watcher) ownEndpoint(ctx context.Context, idb bun.IDB, actor core.Actor, id string, lock bool) (*db.WebhookEndpoint, error) {
 	id, err := core.ParseID("id", id)
 	if err != nil {
 		return nil, err
@@ -279,7 +279,7 @@ func (s *Service) ownEndpoint(ctx context.Context, idb bun.IDB, actor core.Actor
 // RotateWebhookSecret gives an endpoint a new secret. Messages are signed
 // with both the new and the old one until the grace period
 // (WEBHOOK_SECRET_GRACE) ends, so a receiver can switch at its own pace.
-func (s *Service) RotateWebhookSecret(ctx context.Context, id string) (*WebhookEndpointResult, error) {
+func (s *Watcher) RotateWebhookSecret(ctx context.Context, id string) (*WebhookEndpointResult, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -306,7 +306,7 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, id string) (*WebhookE
 // EnableWebhookEndpoint re-enables an endpoint disabled after a 410 (or
 // disables it, with enabled false). Deliveries that failed meanwhile can be
 // replayed.
-func (s *Service) EnableWebhookEndpoint(ctx context.Context, id string, enabled bool) (*db.WebhookEndpoint, error) {
+func (s *Watcher) EnableWebhookEndpoint(ctx context.Context, id string, enabled bool) (*db.WebhookEndpoint, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -330,7 +330,7 @@ func (s *Service) EnableWebhookEndpoint(ctx context.Context, id string, enabled 
 }
 
 // DeleteWebhookEndpoint removes an endpoint and its delivery log.
-func (s *Service) DeleteWebhookEndpoint(ctx context.Context, id string) error {
+func (s *Watcher) DeleteWebhookEndpoint(ctx context.Context, id string) error {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return err
@@ -346,7 +346,7 @@ func (s *Service) DeleteWebhookEndpoint(ctx context.Context, id string) error {
 }
 
 // WebhookEndpoints lists the caller's endpoints (secrets not included).
-func (s *Service) WebhookEndpoints(ctx context.Context) ([]*db.WebhookEndpoint, error) {
+func (s *Watcher) WebhookEndpoints(ctx context.Context) ([]*db.WebhookEndpoint, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -360,7 +360,7 @@ func (s *Service) WebhookEndpoints(ctx context.Context) ([]*db.WebhookEndpoint, 
 
 // insertDelivery records, in tx, an alert's delivery to an endpoint and
 // its River job; the same alert is never queued twice to one endpoint.
-func (s *Service) insertDelivery(ctx context.Context, tx bun.Tx, ep *db.WebhookEndpoint, a *db.Alert, now time.Time) error {
+func (s *Watcher) insertDelivery(ctx context.Context, tx bun.Tx, ep *db.WebhookEndpoint, a *db.Alert, now time.Time) error {
 	d := &db.WebhookDelivery{ID: core.NewID(), EndpointID: ep.ID, AlertID: a.ID, OwnerID: ep.OwnerID, Status: db.DeliveryPending,
 		CreatedAt: now, UpdatedAt: now}
 	res, err := tx.NewInsert().Model(d).On("CONFLICT (endpoint_id, alert_id) DO NOTHING").Exec(ctx)
@@ -373,7 +373,7 @@ func (s *Service) insertDelivery(ctx context.Context, tx bun.Tx, ep *db.WebhookE
 	return s.queueDelivery(ctx, tx, d)
 }
 
-func (s *Service) queueDelivery(ctx context.Context, tx bun.Tx, d *db.WebhookDelivery) error {
+func (s *Watcher) queueDelivery(ctx context.Context, tx bun.Tx, d *db.WebhookDelivery) error {
 	job, err := s.River.InsertTx(ctx, tx.Tx, core.WebhookDeliveryArgs{DeliveryID: d.ID}, &river.InsertOpts{
 		Queue: core.QueueWatch, MaxAttempts: len(s.WatchCfg().WebhookRetrySchedule) + 1})
 	if err != nil {
@@ -389,7 +389,7 @@ func (s *Service) queueDelivery(ctx context.Context, tx bun.Tx, d *db.WebhookDel
 
 // WebhookDeliveries lists deliveries, newest first: an admin's of every
 // endpoint (or of endpointID), a user's of their own endpoints.
-func (s *Service) WebhookDeliveries(ctx context.Context, endpointID *string, args core.PageArgs) (core.Page[*db.WebhookDelivery], error) {
+func (s *Watcher) WebhookDeliveries(ctx context.Context, endpointID *string, args core.PageArgs) (core.Page[*db.WebhookDelivery], error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return core.Page[*db.WebhookDelivery]{}, err
@@ -415,7 +415,7 @@ func (s *Service) WebhookDeliveries(ctx context.Context, endpointID *string, arg
 }
 
 // WebhookAttempts lists a delivery's attempts, oldest first.
-func (s *Service) WebhookAttempts(ctx context.Context, deliveryID string) ([]*db.WebhookAttempt, error) {
+func (s *Watcher) WebhookAttempts(ctx context.Context, deliveryID string) ([]*db.WebhookAttempt, error) {
 	var out []*db.WebhookAttempt
 	if err := s.DB.Bun.NewSelect().Model(&out).Where("delivery_id = ?", deliveryID).OrderExpr("id").Scan(ctx); err != nil {
 		return nil, core.Internal("list attempts", err)
@@ -426,7 +426,7 @@ func (s *Service) WebhookAttempts(ctx context.Context, deliveryID string) ([]*db
 // ReplayWebhookDelivery sends a delivery again (admins only), with the same
 // webhook-id: a receiver that processed it already can tell. Its endpoint
 // must be enabled.
-func (s *Service) ReplayWebhookDelivery(ctx context.Context, id string) (*db.WebhookDelivery, error) {
+func (s *Watcher) ReplayWebhookDelivery(ctx context.Context, id string) (*db.WebhookDelivery, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -519,7 +519,7 @@ func signatures(ep *db.WebhookEndpoint, msgID string, ts time.Time, body []byte,
 // is FAILED (an admin can replay it).
 type WebhookDeliveryWorker struct {
 	river.WorkerDefaults[core.WebhookDeliveryArgs]
-	svc *Service
+	svc *Watcher
 }
 
 // NextRetry follows the Standard Webhooks schedule.

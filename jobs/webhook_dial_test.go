@@ -36,7 +36,7 @@ func TestWebhookDialerRefusesPrivateAddresses(t *testing.T) {
 		{"loopback, private addresses allowed", true, srv.URL, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &Service{Core: &core.Core{Config: core.Config{Watch: core.WatchConfig{WebhookAllowPrivate: tc.allowPrivate, WebhookTimeout: 10 * time.Second}}}}
+			s := &Watcher{Core: &core.Core{Config: core.Config{Watch: core.WatchConfig{WebhookAllowPrivate: tc.allowPrivate, WebhookTimeout: 10 * time.Second}}}}
 			before := heard.Load()
 			resp, err := s.webhookClient().Post(tc.url, "application/json", strings.NewReader(`{}`))
 			if resp != nil {

@@ -61,38 +61,29 @@ func (s *Service) WorkerRiverOptions(deps WorkerDeps) (core.RiverOptions, error)
 	}
 	s.JobTimeout = deps.JobTimeout
 	workers := river.NewWorkers()
-	if err := river.AddWorkerSafely(workers, NewIssuanceWorker(s, deps.Issuer, deps.Store)); err != nil {
+	if err := s.Issuances.AddWorkers(workers, deps.Issuer, deps.Store); err != nil {
 		return core.RiverOptions{}, err
 	}
-	if err := river.AddWorkerSafely(workers, &ReconcileWorker{svc: s}); err != nil {
+	if err := s.Reconciler.AddWorkers(workers); err != nil {
 		return core.RiverOptions{}, err
 	}
-	if err := river.AddWorkerSafely(workers, &ObjectRemovalWorker{svc: s, store: deps.Store}); err != nil {
+	if err := s.Reads.AddWorkers(workers, deps.OCR, deps.Store, deps.OCRCallbackURL); err != nil {
 		return core.RiverOptions{}, err
 	}
-	if err := river.AddWorkerSafely(workers, &RegistryReanalysisWorker{svc: s}); err != nil {
+	if err := s.Watcher.AddWorkers(workers); err != nil {
 		return core.RiverOptions{}, err
 	}
-	queues := map[string]int{core.QueueIssuance: deps.IssuanceWorkers, core.QueueMaintenance: 1}
-	if err := s.addWatchWorkers(workers, queues); err != nil { // watch_workers.go
-		return core.RiverOptions{}, err
-	}
+	queues := map[string]int{core.QueueIssuance: deps.IssuanceWorkers, core.QueueMaintenance: 1, core.QueueWatch: 4}
 	if deps.OCR != nil {
 		if deps.OCRWorkers <= 0 {
 			deps.OCRWorkers = 4
-		}
-		if err := river.AddWorkerSafely(workers, &OCRWorker{svc: s, engine: deps.OCR, store: deps.Store, callbackURL: deps.OCRCallbackURL}); err != nil {
-			return core.RiverOptions{}, err
-		}
-		if err := river.AddWorkerSafely(workers, &OCRDeadlineWorker{svc: s, engine: deps.OCR}); err != nil {
-			return core.RiverOptions{}, err
 		}
 		queues[core.QueueOCR] = deps.OCRWorkers
 	}
 	return core.RiverOptions{
 		Workers:      workers,
 		Queues:       queues,
-		ErrorHandler: &jobErrorHandler{svc: s},
+		ErrorHandler: s.Reconciler.ErrorHandler(),
 		PeriodicJobs: []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(deps.ReconcileEvery),
 				func() (river.JobArgs, *river.InsertOpts) {

@@ -1,0 +1,27 @@
+package jobs
+
+import (
+	"net/http"
+	"sync"
+
+	"github.com/dungji/dungji/jobs/core"
+)
+
+// Watcher is the registry watch capability: scheduled checks, the
+// comparison of each read with the previous one, alerts, copy
+// verifications and webhook deliveries. It requests issuances and reads
+// OCR results through the capabilities it is given.
+type Watcher struct {
+	*core.Core
+	issuances *Issuances
+	reads     *Reads
+
+	// webhookHTTP is the deliveries' client (webhookClient), built once.
+	webhookHTTP     *http.Client
+	webhookHTTPOnce sync.Once
+}
+
+// NewWatcher returns the watch capability on c.
+func NewWatcher(c *core.Core, issuances *Issuances, reads *Reads) *Watcher {
+	return &Watcher{Core: c, issuances: issuances, reads: reads}
+}
