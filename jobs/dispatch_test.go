@@ -1,4 +1,4 @@
-package jobs
+package jobs_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/db/dbtest"
+	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
 )
 
@@ -55,7 +56,7 @@ func TestIssuanceDispatchIsTransactional(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewService(ServiceOptions{DB: d, River: rc})
+	s, err := jobs.NewService(jobs.ServiceOptions{DB: d, River: rc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestIssuanceDispatchIsTransactional(t *testing.T) {
 	t.Run("rolled back: neither the task nor the job exists", func(t *testing.T) {
 		errAbort := errors.New("abort")
 		err := d.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-			if _, err := s.insertIssuance(ctx, tx, nest, actor, time.Now()); err != nil {
+			if _, err := s.InsertIssuance(ctx, tx, nest, actor, time.Now()); err != nil {
 				return err
 			}
 			return errAbort
@@ -92,7 +93,7 @@ func TestIssuanceDispatchIsTransactional(t *testing.T) {
 		dispatch := func() (taskID string, committed time.Time) {
 			t.Helper()
 			err := d.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-				task, err := s.insertIssuance(ctx, tx, newNest(t, d, "alice"), actor, time.Now())
+				task, err := s.InsertIssuance(ctx, tx, newNest(t, d, "alice"), actor, time.Now())
 				if err == nil {
 					taskID = task.ID
 				}

@@ -1,4 +1,4 @@
-package jobs
+package jobs_test
 
 import (
 	"context"
@@ -7,56 +7,22 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/internal/jobstest"
 )
-
-// TestSubscriberCoalesces: offering to a subscriber that never reads never
-// blocks, and keeps only the newest state of each task.
-func TestSubscriberCoalesces(t *testing.T) {
-	t.Parallel()
-	s := newSubscriber("", "nest")
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for v := int64(1); v <= 100_000; v++ {
-			for _, id := range []string{"a", "b"} {
-				task := &db.IssuanceTask{ID: id}
-				task.Version = v
-				s.offer(task)
-			}
-		}
-		old := &db.IssuanceTask{ID: "a"}
-		old.Version = 5
-		s.offer(old) // older than pending: dropped
-	}()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("offer blocked on a subscriber that does not read")
-	}
-	got := s.take()
-	if len(got) != 2 || got[0].TaskID() != "a" || got[1].TaskID() != "b" {
-		t.Fatalf("pending %v", got)
-	}
-	for _, g := range got {
-		if g.TaskLifecycle().Version != 100_000 {
-			t.Fatalf("task %s pending at version %d, want the newest", g.TaskID(), g.TaskLifecycle().Version)
-		}
-	}
-}
 
 // TestSubscriptionSnapshotHasNoGap: a change committed between registering
 // and reading the snapshot is delivered, once.
 func TestSubscriptionSnapshotHasNoGap(t *testing.T) {
 	t.Parallel()
-	b := setup(t, setupOpts{subscriptions: true})
-	hub := b.svc.Hub()
+	b := setup(t, jobstest.Opts{Subscriptions: true})
+	hub := b.Svc.Hub()
 	ctx, cancel := context.WithCancel(core.WithActor(context.Background(), core.Actor{UserID: "alice"}))
 	defer cancel()
-	res, err := b.svc.RequestIssuance(ctx, b.nest(t, "alice").ID)
+	res, err := b.Svc.RequestIssuance(ctx, b.Nest(t, "alice").ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := b.svc.SubscribeIssuanceTask(ctx, res.Task.ID)
+	ch, err := b.Svc.SubscribeIssuanceTask(ctx, res.Task.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +30,7 @@ func TestSubscriptionSnapshotHasNoGap(t *testing.T) {
 		t.Fatalf("snapshot %s v%d", first.Status, first.Version)
 	}
 	// The worker's first step commits; the hub hears of it.
-	if _, _, ok, err := b.svc.beginIssuanceAttempt(ctx, res.Task.ID, 1); err != nil || !ok {
+	if _, _, ok, err := b.Svc.BeginIssuanceAttempt(ctx, res.Task.ID, 1); err != nil || !ok {
 		t.Fatal(err)
 	}
 	for range 2 { // the second is a repeat
@@ -106,15 +72,15 @@ func TestSubscriptionSnapshotHasNoGap(t *testing.T) {
 // removed.
 func TestSubscriptionNeverGoesBack(t *testing.T) {
 	t.Parallel()
-	b := setup(t, setupOpts{subscriptions: true})
-	hub := b.svc.Hub()
+	b := setup(t, jobstest.Opts{Subscriptions: true})
+	hub := b.Svc.Hub()
 	ctx, cancel := context.WithCancel(core.WithActor(context.Background(), core.Actor{UserID: "alice"}))
 	defer cancel()
-	res, err := b.svc.RequestIssuance(ctx, b.nest(t, "alice").ID)
+	res, err := b.Svc.RequestIssuance(ctx, b.Nest(t, "alice").ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := b.svc.SubscribeIssuanceTask(ctx, res.Task.ID)
+	ch, err := b.Svc.SubscribeIssuanceTask(ctx, res.Task.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,12 +88,7 @@ func TestSubscriptionNeverGoesBack(t *testing.T) {
 	if first.Version != 1 {
 		t.Fatalf("snapshot v%d", first.Version)
 	}
-	hub.mu.Lock()
-	var sub *subscriber
-	for s := range hub.byTask[res.Task.ID] {
-		sub = s
-	}
-	hub.mu.Unlock()
+	sub := hub.TaskSubscriber(res.Task.ID)
 	if sub == nil {
 		t.Fatal("the subscription is not in the hub")
 	}
@@ -144,17 +105,17 @@ func TestSubscriptionNeverGoesBack(t *testing.T) {
 			return nil, false
 		}
 	}
-	sub.offer(at(3, db.StatusProcessing))
+	sub.Offer(at(3, db.StatusProcessing))
 	if got, ok := receive(); !ok || got.Version != 3 {
 		t.Fatalf("v3 offered: got %v", got)
 	}
 	for _, stale := range []*db.IssuanceTask{at(2, db.StatusProcessing), at(1, db.StatusPending), at(3, db.StatusProcessing)} {
-		sub.offer(stale)
+		sub.Offer(stale)
 		if got, ok := receive(); ok {
 			t.Fatalf("after v3, v%d (%s) offered: delivered v%d", stale.Version, stale.Status, got.Version)
 		}
 	}
-	sub.offer(at(4, db.StatusSuccess))
+	sub.Offer(at(4, db.StatusSuccess))
 	if got, ok := receive(); !ok || got.Version != 4 {
 		t.Fatalf("v4 offered after the stale ones: got %v", got)
 	}

@@ -1,4 +1,4 @@
-package jobs
+package jobs_test
 
 import (
 	"context"
@@ -16,8 +16,10 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/internal/jobstest"
 	"github.com/dungji/dungji/jobs/issuer"
 )
 
@@ -90,7 +92,7 @@ func deleteOutageS3(t *testing.T, target string, n int) string {
 func storeAt(t *testing.T, b *testBundle, endpoint, bucket string) *blob.Store {
 	t.Helper()
 	s, err := blob.New(context.Background(), blob.Config{Endpoint: endpoint, Bucket: bucket, PathStyle: true,
-		AccessKey: b.storeKeys[0], SecretKey: b.storeKeys[1]})
+		AccessKey: b.StoreKeys[0], SecretKey: b.StoreKeys[1]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +107,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		name string
 		// arrange injects the failure for the nest; it may replace the
 		// issuer or the store the workers use.
-		arrange     func(t *testing.T, b *testBundle, o *setupOpts, uniqueNo string)
+		arrange     func(t *testing.T, b *testBundle, o *jobstest.Opts, uniqueNo string)
 		status      db.Status
 		code        core.Code
 		attempt     int
@@ -123,8 +125,8 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		},
 		{
 			name: "bot cannot start once: retried on the same row, then success",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				b.sim.FailNext(no, issuer.CauseStartFailed, 1)
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
+				b.Sim.FailNext(no, issuer.CauseStartFailed, 1)
 			},
 			status:   db.StatusSuccess,
 			attempt:  2,
@@ -134,8 +136,8 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		},
 		{
 			name: "bot cannot start, every attempt",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				b.sim.FailNext(no, issuer.CauseStartFailed, 100)
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
+				b.Sim.FailNext(no, issuer.CauseStartFailed, 100)
 			},
 			status:   db.StatusFailed,
 			code:     core.CodeAutomationFailed,
@@ -145,8 +147,8 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		},
 		{
 			name: "site timeout, every attempt",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				b.sim.FailNext(no, issuer.CauseTransient, 100)
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
+				b.Sim.FailNext(no, issuer.CauseTransient, 100)
 			},
 			status:   db.StatusFailed,
 			code:     core.CodeAutomationFailed,
@@ -155,8 +157,8 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		},
 		{
 			name: "no such property: never retried",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				b.sim.FailNext(no, issuer.CausePermanent, 1)
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
+				b.Sim.FailNext(no, issuer.CausePermanent, 1)
 			},
 			status:   db.StatusFailed,
 			code:     core.CodeAutomationFailed,
@@ -166,8 +168,8 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		},
 		{
 			name: "duplicate payment: never retried",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				b.sim.FailNext(no, issuer.CauseDuplicatePayment, 1)
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
+				b.Sim.FailNext(no, issuer.CauseDuplicatePayment, 1)
 			},
 			status:   db.StatusFailed,
 			code:     core.CodeDuplicatePayment,
@@ -176,8 +178,8 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		},
 		{
 			name: "no PDF: retried a few times only",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				b.sim.FailNext(no, issuer.CauseNoDocument, 100)
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
+				b.Sim.FailNext(no, issuer.CauseNoDocument, 100)
 			},
 			status:   db.StatusFailed,
 			code:     core.CodeAutomationFailed,
@@ -186,23 +188,23 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		},
 		{
 			name: "failure after payment, then success: paid once",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				b.sim.FailNextAfterPayment(no, 2)
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
+				b.Sim.FailNextAfterPayment(no, 2)
 			},
 			status:   db.StatusSuccess,
 			attempt:  3,
 			lastCode: core.CodeAutomationFailed,
 			jobState: "completed",
 			checkBundle: func(t *testing.T, b *testBundle, task *db.IssuanceTask) {
-				if n := b.sim.PaymentCount(task.ID); n != 1 {
+				if n := b.Sim.PaymentCount(task.ID); n != 1 {
 					t.Fatalf("paid %d times for one task", n)
 				}
 			},
 		},
 		{
 			name: "unclassified bot error: UNKNOWN, not retried",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				o.issuer = issuer.IssuerFunc(func(ctx context.Context, r issuer.Request) (*issuer.Document, error) {
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
+				o.Issuer = issuer.IssuerFunc(func(ctx context.Context, r issuer.Request) (*issuer.Document, error) {
 					return nil, errors.New("something nobody expected")
 				})
 			},
@@ -213,8 +215,8 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		},
 		{
 			name: "panic in the worker: UNKNOWN, never stuck",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				o.issuer = issuer.IssuerFunc(func(ctx context.Context, r issuer.Request) (*issuer.Document, error) {
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
+				o.Issuer = issuer.IssuerFunc(func(ctx context.Context, r issuer.Request) (*issuer.Document, error) {
 					panic("injected panic")
 				})
 			},
@@ -225,8 +227,8 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		},
 		{
 			name: "S3 answers 503, every attempt",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				o.store = storeAt(t, b, misbehavingS3(t, http.StatusServiceUnavailable, "SlowDown"), "dungji-test")
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
+				o.Store = storeAt(t, b, misbehavingS3(t, http.StatusServiceUnavailable, "SlowDown"), "dungji-test")
 			},
 			status:   db.StatusFailed,
 			code:     core.CodeUploadFailed,
@@ -235,8 +237,8 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		},
 		{
 			name: "S3 refuses access: not retried",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				o.store = storeAt(t, b, misbehavingS3(t, http.StatusForbidden, "AccessDenied"), "dungji-test")
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
+				o.Store = storeAt(t, b, misbehavingS3(t, http.StatusForbidden, "AccessDenied"), "dungji-test")
 			},
 			status:   db.StatusFailed,
 			code:     core.CodeUploadFailed,
@@ -245,8 +247,8 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		},
 		{
 			name: "S3 stores but the answer is lost: no object left behind",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
-				o.store = storeAt(t, b, lostResponseS3(t, b.storeEndpoint), "dungji-test")
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
+				o.Store = storeAt(t, b, lostResponseS3(t, b.StoreEndpoint), "dungji-test")
 			},
 			status:   db.StatusFailed,
 			code:     core.CodeUploadFailed,
@@ -255,7 +257,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		},
 		{
 			name: "saving the result fails: SAVE_FAILED, the uploaded object removed",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
 				refuseFiles(t, b)
 			},
 			status:   db.StatusFailed,
@@ -265,10 +267,10 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		},
 		{
 			name: "S3 is down when the object of a failed task is removed: removed once it answers",
-			arrange: func(t *testing.T, b *testBundle, o *setupOpts, no string) {
+			arrange: func(t *testing.T, b *testBundle, o *jobstest.Opts, no string) {
 				refuseFiles(t, b)
 				// Every DELETE of the first removal attempt (the client's 3 tries) fails.
-				o.store = storeAt(t, b, deleteOutageS3(t, b.storeEndpoint, 3), "dungji-test")
+				o.Store = storeAt(t, b, deleteOutageS3(t, b.StoreEndpoint, 3), "dungji-test")
 			},
 			status:   db.StatusFailed,
 			code:     core.CodeSaveFailed,
@@ -279,7 +281,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				// River records the completion a moment after the work.
 				var attempt int
 				for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-					err := b.db.Bun.NewRaw(`SELECT attempt FROM river_job WHERE kind = 'issuance_object_removal'
+					err := b.DB.Bun.NewRaw(`SELECT attempt FROM river_job WHERE kind = 'issuance_object_removal'
 						AND args->>'task_id' = ? AND state = 'completed'`, task.ID).Scan(context.Background(), &attempt)
 					if err == nil {
 						break
@@ -298,23 +300,23 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			b := setupLazy(t)
-			nest := b.nest(t, "alice")
-			o := setupOpts{workers: true}
+			nest := b.Nest(t, "alice")
+			o := jobstest.Opts{Workers: true}
 			if tc.arrange != nil {
 				tc.arrange(t, b, &o, nest.RegistryUniqueNo)
 			}
-			b.startWorkers(t, o)
-			res, err := b.svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), nest.ID)
+			b.StartWorkers(t, o)
+			res, err := b.Svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), nest.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
-			task := b.waitFinal(t, res.Task.ID)
-			if task.Status != tc.status || core.Code(deref(task.ErrorCode)) != tc.code || task.Attempt != tc.attempt {
+			task := b.WaitFinal(t, res.Task.ID)
+			if task.Status != tc.status || core.Code(jobstest.Deref(task.ErrorCode)) != tc.code || task.Attempt != tc.attempt {
 				t.Fatalf("task ended %s/%s after %d attempts (last %s); want %s/%s after %d",
-					task.Status, deref(task.ErrorCode), task.Attempt, deref(task.LastErrorCode), tc.status, tc.code, tc.attempt)
+					task.Status, jobstest.Deref(task.ErrorCode), task.Attempt, jobstest.Deref(task.LastErrorCode), tc.status, tc.code, tc.attempt)
 			}
-			if tc.lastCode != "" && core.Code(deref(task.LastErrorCode)) != tc.lastCode {
-				t.Fatalf("last error code %q, want %q", deref(task.LastErrorCode), tc.lastCode)
+			if tc.lastCode != "" && core.Code(jobstest.Deref(task.LastErrorCode)) != tc.lastCode {
+				t.Fatalf("last error code %q, want %q", jobstest.Deref(task.LastErrorCode), tc.lastCode)
 			}
 			if task.Status == db.StatusFailed && (task.ErrorMessage == nil || *task.ErrorMessage == "") {
 				t.Fatal("a failed task without an error message")
@@ -322,8 +324,8 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 			if task.NextRetryAt != nil {
 				t.Fatal("a final task still has a next retry time")
 			}
-			b.waitJobState(t, *task.JobID, tc.jobState)
-			evs := b.events(t, task.ID)
+			b.WaitJobState(t, *task.JobID, tc.jobState)
+			evs := b.Events(t, task.ID)
 			if tc.events != nil && strings.Join(evs, " ") != strings.Join(tc.events, " ") {
 				t.Fatalf("events %v, want %v", evs, tc.events)
 			}
@@ -333,7 +335,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 			if task.Status == db.StatusSuccess {
 				b.checkSuccess(t, task)
 			}
-			b.assertBucketMatchesFiles(t)
+			b.AssertBucketMatchesFiles(t)
 			if tc.checkBundle != nil {
 				tc.checkBundle(t, b, task)
 			}
@@ -347,14 +349,14 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 func (b *testBundle) checkSuccess(t *testing.T, task *db.IssuanceTask) {
 	t.Helper()
 	ctx := context.Background()
-	f, err := b.svc.FileUnchecked(ctx, *task.FileID)
+	f, err := b.Svc.FileUnchecked(ctx, *task.FileID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := registryKey(task.NestID, task.ID); f.Key != want || f.ContentType != "application/pdf" {
+	if want := jobs.RegistryKey(task.NestID, task.ID); f.Key != want || f.ContentType != "application/pdf" {
 		t.Fatalf("file %s (%s); want key %s", f.Key, f.ContentType, want)
 	}
-	body, err := b.store.Get(ctx, f.Key)
+	body, err := b.Store.Get(ctx, f.Key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,14 +364,14 @@ func (b *testBundle) checkSuccess(t *testing.T, task *db.IssuanceTask) {
 	if hex.EncodeToString(sum[:]) != f.SHA256 || int64(len(body)) != f.Size || !strings.HasPrefix(string(body), "%PDF-") {
 		t.Fatal("stored object does not match its files row")
 	}
-	ocr, err := b.svc.OCRTaskOfIssuanceUnchecked(ctx, task.ID)
+	ocr, err := b.Svc.OCRTaskOfIssuanceUnchecked(ctx, task.ID)
 	if err != nil || ocr == nil {
 		t.Fatalf("no OCR task: %v", err)
 	}
 	if ocr.Status != db.StatusPending || ocr.FileID != f.ID || ocr.JobID == nil {
 		t.Fatalf("OCR task %+v", ocr)
 	}
-	if n := count(t, b.db, "SELECT count(*) FROM river_job WHERE id = ? AND kind = 'ocr'", *ocr.JobID); n != 1 {
+	if n := count(t, b.DB, "SELECT count(*) FROM river_job WHERE id = ? AND kind = 'ocr'", *ocr.JobID); n != 1 {
 		t.Fatal("the OCR task has no River job")
 	}
 }
@@ -378,7 +380,7 @@ func (b *testBundle) checkSuccess(t *testing.T, task *db.IssuanceTask) {
 // refuses the result after the upload.
 func refuseFiles(t *testing.T, b *testBundle) {
 	t.Helper()
-	_, err := b.db.Bun.ExecContext(context.Background(), `
+	_, err := b.DB.Bun.ExecContext(context.Background(), `
 		CREATE FUNCTION refuse_files() RETURNS trigger LANGUAGE plpgsql AS
 		$$ BEGIN RAISE EXCEPTION 'injected: files are refused'; END $$;
 		CREATE TRIGGER refuse_files BEFORE INSERT ON files FOR EACH ROW EXECUTE FUNCTION refuse_files();`)

@@ -1,4 +1,4 @@
-package jobs
+package jobs_test
 
 import (
 	"context"
@@ -12,7 +12,9 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/internal/jobstest"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 )
@@ -21,15 +23,15 @@ import (
 // the task and its OCR task.
 func issueDocument(t *testing.T, b *testBundle) (*db.IssuanceTask, *db.OCRTask) {
 	t.Helper()
-	res, err := b.svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), b.nest(t, "alice").ID)
+	res, err := b.Svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), b.Nest(t, "alice").ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := b.waitFinal(t, res.Task.ID)
+	task := b.WaitFinal(t, res.Task.ID)
 	if task.Status != db.StatusSuccess {
 		t.Fatalf("issuance %s", task.Status)
 	}
-	o, err := b.svc.OCRTaskOfIssuanceUnchecked(context.Background(), task.ID)
+	o, err := b.Svc.OCRTaskOfIssuanceUnchecked(context.Background(), task.ID)
 	if err != nil || o == nil {
 		t.Fatalf("no OCR task: %v", err)
 	}
@@ -39,7 +41,7 @@ func issueDocument(t *testing.T, b *testBundle) (*db.IssuanceTask, *db.OCRTask) 
 func (b *testBundle) ocrTask(t *testing.T, id string) *db.OCRTask {
 	t.Helper()
 	o := new(db.OCRTask)
-	if err := b.db.Bun.NewSelect().Model(o).Where("id = ?", id).Scan(context.Background()); err != nil {
+	if err := b.DB.Bun.NewSelect().Model(o).Where("id = ?", id).Scan(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	return o
@@ -78,61 +80,61 @@ func TestApplyOCRResult(t *testing.T) {
 	ctx := context.Background()
 	// Issuance only: the OCR tasks stay PENDING for the test to drive.
 	b := setupLazy(t)
-	b.startWorkers(t, setupOpts{})
+	b.StartWorkers(t, jobstest.Opts{})
 	issuance, o := issueDocument(t, b)
 
 	t.Run("early result, matched by client token", func(t *testing.T) {
-		out, err := b.svc.ApplyOCRResult(ctx, succeeded("engine-1", o.ID, "page one", "page two"))
-		if err != nil || out != OCRApplied {
+		out, err := b.Svc.ApplyOCRResult(ctx, succeeded("engine-1", o.ID, "page one", "page two"))
+		if err != nil || out != jobs.OCRApplied {
 			t.Fatalf("%s %v", out, err)
 		}
 		got := b.ocrTask(t, o.ID)
-		if got.Status != db.StatusSuccess || deref(got.EngineJobID) != "engine-1" || *got.PageCount != 2 {
+		if got.Status != db.StatusSuccess || jobstest.Deref(got.EngineJobID) != "engine-1" || *got.PageCount != 2 {
 			t.Fatalf("task %+v", got.Lifecycle)
 		}
-		pages, err := OCRPages(got)
+		pages, err := jobs.OCRPages(got)
 		if err != nil || len(pages) != 2 || pages[1].Text != "page two" {
 			t.Fatalf("pages %+v %v", pages, err)
 		}
 		var text string
-		if err := b.db.Bun.NewRaw("SELECT ocr_text FROM files WHERE id = ?", got.FileID).Scan(ctx, &text); err != nil || !strings.Contains(text, "page one") {
+		if err := b.DB.Bun.NewRaw("SELECT ocr_text FROM files WHERE id = ?", got.FileID).Scan(ctx, &text); err != nil || !strings.Contains(text, "page one") {
 			t.Fatalf("file text %q %v", text, err)
 		}
 	})
 	t.Run("a NUL in the text is stored as U+FFFD", func(t *testing.T) {
 		_, o := issueDocument(t, b)
 		// PostgreSQL's text and jsonb hold no NUL: storing it failed.
-		out, err := b.svc.ApplyOCRResult(ctx, succeeded("engine-nul", o.ID, "page\x00 one", "two"))
-		if err != nil || out != OCRApplied {
+		out, err := b.Svc.ApplyOCRResult(ctx, succeeded("engine-nul", o.ID, "page\x00 one", "two"))
+		if err != nil || out != jobs.OCRApplied {
 			t.Fatalf("%s %v", out, err)
 		}
-		pages, err := OCRPages(b.ocrTask(t, o.ID))
+		pages, err := jobs.OCRPages(b.ocrTask(t, o.ID))
 		if err != nil || len(pages) != 2 || pages[0].Text != "page\uFFFD one" {
 			t.Fatalf("pages %+v %v", pages, err)
 		}
 	})
 	t.Run("duplicates and a late FAILED change nothing", func(t *testing.T) {
-		before := count(t, b.db, "SELECT count(*) FROM task_events WHERE task_id = ?", o.ID)
+		before := count(t, b.DB, "SELECT count(*) FROM task_events WHERE task_id = ?", o.ID)
 		var wg sync.WaitGroup
-		outs := make([]OCRCallbackOutcome, 10)
+		outs := make([]jobs.OCRCallbackOutcome, 10)
 		for i := range outs {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				outs[i], _ = b.svc.ApplyOCRResult(ctx, succeeded("engine-1", o.ID, "other"))
+				outs[i], _ = b.Svc.ApplyOCRResult(ctx, succeeded("engine-1", o.ID, "other"))
 			}()
 		}
 		wg.Wait()
 		for _, out := range outs {
-			if out != OCRAlreadyFinal {
+			if out != jobs.OCRAlreadyFinal {
 				t.Fatalf("duplicate gave %s", out)
 			}
 		}
 		failed := ocr.Job{JobID: "engine-1", ClientToken: o.ID, Status: ocr.StatusFailed, Error: &ocr.JobError{Code: "INTERNAL"}}
-		if out, _ := b.svc.ApplyOCRResult(ctx, failed); out != OCRAlreadyFinal {
+		if out, _ := b.Svc.ApplyOCRResult(ctx, failed); out != jobs.OCRAlreadyFinal {
 			t.Fatalf("late FAILED gave %s", out)
 		}
-		if after := count(t, b.db, "SELECT count(*) FROM task_events WHERE task_id = ?", o.ID); after != before {
+		if after := count(t, b.DB, "SELECT count(*) FROM task_events WHERE task_id = ?", o.ID); after != before {
 			t.Fatalf("events %d → %d", before, after)
 		}
 		if got := b.ocrTask(t, o.ID); got.Status != db.StatusSuccess {
@@ -141,42 +143,42 @@ func TestApplyOCRResult(t *testing.T) {
 	})
 	t.Run("unknown job and token", func(t *testing.T) {
 		for _, j := range []ocr.Job{succeeded("nope", ""), succeeded("nope", "not-a-uuid"), succeeded("nope", "01939b4e-0000-7000-8000-000000000000")} {
-			if out, err := b.svc.ApplyOCRResult(ctx, j); err != nil || out != OCRUnknownJob {
+			if out, err := b.Svc.ApplyOCRResult(ctx, j); err != nil || out != jobs.OCRUnknownJob {
 				t.Fatalf("%+v: %s %v", j, out, err)
 			}
 		}
-		if _, err := b.svc.ApplyOCRResult(ctx, ocr.Job{}); core.ErrorCode(err) != core.CodeBadUserInput {
+		if _, err := b.Svc.ApplyOCRResult(ctx, ocr.Job{}); core.ErrorCode(err) != core.CodeBadUserInput {
 			t.Fatalf("empty job id: %v", err)
 		}
 	})
 	t.Run("OCR failure never touches the issuance", func(t *testing.T) {
-		res, err := b.svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "alice"}), o.FileID)
+		res, err := b.Svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "alice"}), o.FileID)
 		if err != nil || res.Reused {
 			t.Fatalf("requestOcr: %+v %v", res, err)
 		}
-		if again, _ := b.svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "alice"}), o.FileID); !again.Reused || again.Task.ID != res.Task.ID {
+		if again, _ := b.Svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "alice"}), o.FileID); !again.Reused || again.Task.ID != res.Task.ID {
 			t.Fatal("a second requestOcr did not reuse the active task")
 		}
-		if out, _ := b.svc.ApplyOCRResult(ctx, ocr.Job{JobID: "engine-2", ClientToken: res.Task.ID, Status: ocr.StatusRunning}); out != OCRNotFinal {
+		if out, _ := b.Svc.ApplyOCRResult(ctx, ocr.Job{JobID: "engine-2", ClientToken: res.Task.ID, Status: ocr.StatusRunning}); out != jobs.OCRNotFinal {
 			t.Fatalf("running job gave %s", out)
 		}
 		unreadable := ocr.Job{JobID: "engine-2", Status: ocr.StatusFailed, Error: &ocr.JobError{Code: "UNREADABLE", Message: "no text"}}
-		if out, _ := b.svc.ApplyOCRResult(ctx, unreadable); out != OCRApplied {
+		if out, _ := b.Svc.ApplyOCRResult(ctx, unreadable); out != jobs.OCRApplied {
 			t.Fatalf("unreadable gave %s", out)
 		}
 		got := b.ocrTask(t, res.Task.ID)
-		if got.Status != db.StatusFailed || core.Code(deref(got.ErrorCode)) != core.CodeOCRUnreadable {
-			t.Fatalf("OCR task %s/%s", got.Status, deref(got.ErrorCode))
+		if got.Status != db.StatusFailed || core.Code(jobstest.Deref(got.ErrorCode)) != core.CodeOCRUnreadable {
+			t.Fatalf("OCR task %s/%s", got.Status, jobstest.Deref(got.ErrorCode))
 		}
-		if st := b.task(t, issuance.ID).Status; st != db.StatusSuccess {
+		if st := b.Task(t, issuance.ID).Status; st != db.StatusSuccess {
 			t.Fatalf("issuance became %s", st)
 		}
 	})
 	t.Run("requestOcr checks ownership", func(t *testing.T) {
-		if _, err := b.svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "bob"}), o.FileID); core.ErrorCode(err) != core.CodeForbidden {
+		if _, err := b.Svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "bob"}), o.FileID); core.ErrorCode(err) != core.CodeForbidden {
 			t.Fatalf("bob: %v", err)
 		}
-		if _, err := b.svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "alice"}), "01939b4e-0000-7000-8000-000000000000"); core.ErrorCode(err) != core.CodeNotFound {
+		if _, err := b.Svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "alice"}), "01939b4e-0000-7000-8000-000000000000"); core.ErrorCode(err) != core.CodeNotFound {
 			t.Fatalf("missing file: %v", err)
 		}
 	})
@@ -204,15 +206,15 @@ func TestOCRSubmitHoldsNoTransaction(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := setupLazy(t)
-	b.startWorkers(t, setupOpts{})
+	b.StartWorkers(t, jobstest.Opts{})
 	_, o := issueDocument(t, b)
 
-	one, err := db.Open(ctx, b.db.URL, db.Options{MaxConns: 1})
+	one, err := db.Open(ctx, b.DB.URL, db.Options{MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer one.Close()
-	svc, err := NewService(ServiceOptions{DB: one, River: b.river, Store: b.store})
+	svc, err := jobs.NewService(jobs.ServiceOptions{DB: one, River: b.River, Store: b.Store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,23 +222,23 @@ func TestOCRSubmitHoldsNoTransaction(t *testing.T) {
 		_, err := one.Pool.Exec(ctx, "SELECT 1")
 		return err
 	}}
-	w := &OCRWorker{svc: svc.Reads, engine: eng, store: b.store, callbackURL: "http://127.0.0.1:1/cb"}
+	w := jobs.NewOCRWorker(svc.Reads, eng, b.Store, "http://127.0.0.1:1/cb")
 	var row rivertype.JobRow
-	if err := b.db.Bun.NewRaw(`UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now() WHERE id = ?
+	if err := b.DB.Bun.NewRaw(`UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now() WHERE id = ?
 		RETURNING id, args, attempt, max_attempts, kind, queue, state`, *o.JobID).
 		Scan(ctx, &row.ID, &row.EncodedArgs, &row.Attempt, &row.MaxAttempts, &row.Kind, &row.Queue, &row.State); err != nil {
 		t.Fatal(err)
 	}
 	job := &river.Job[core.OCRArgs]{JobRow: &row, Args: core.OCRArgs{TaskID: o.ID}}
-	if err := w.Work(rivertest.WorkContext(ctx, b.river), job); err != nil {
+	if err := w.Work(rivertest.WorkContext(ctx, b.River), job); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-eng.err; err != nil {
 		t.Fatalf("the engine could not query the database during submit: %v", err)
 	}
 	got := b.ocrTask(t, o.ID)
-	if got.Status != db.StatusProcessing || deref(got.EngineJobID) != "probe-"+o.ID {
-		t.Fatalf("after submit: %s, engine job %q", got.Status, deref(got.EngineJobID))
+	if got.Status != db.StatusProcessing || jobstest.Deref(got.EngineJobID) != "probe-"+o.ID {
+		t.Fatalf("after submit: %s, engine job %q", got.Status, jobstest.Deref(got.EngineJobID))
 	}
 }
 
@@ -251,19 +253,19 @@ func TestOCREndToEndWithLostCallbacks(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = engine.Close() })
 	b := setupLazy(t)
-	b.svc.Config.OCRDeadline, b.svc.Config.OCRDeadlinePerPage = 200*time.Millisecond, 0
-	b.startWorkers(t, setupOpts{ocr: engine, callbackURL: "http://127.0.0.1:1/never"})
+	b.Svc.Config.OCRDeadline, b.Svc.Config.OCRDeadlinePerPage = 200*time.Millisecond, 0
+	b.StartWorkers(t, jobstest.Opts{OCR: engine, CallbackURL: "http://127.0.0.1:1/never"})
 	_, o := issueDocument(t, b)
 	got := b.waitOCRFinal(t, o.ID)
 	if got.Status != db.StatusSuccess {
-		t.Fatalf("OCR %s/%s %s", got.Status, deref(got.ErrorCode), deref(got.ErrorMessage))
+		t.Fatalf("OCR %s/%s %s", got.Status, jobstest.Deref(got.ErrorCode), jobstest.Deref(got.ErrorMessage))
 	}
 	var text string
-	if err := b.db.Bun.NewRaw("SELECT ocr_text FROM files WHERE id = ?", got.FileID).Scan(context.Background(), &text); err != nil {
+	if err := b.DB.Bun.NewRaw("SELECT ocr_text FROM files WHERE id = ?", got.FileID).Scan(context.Background(), &text); err != nil {
 		t.Fatal(err)
 	}
 	nest := new(db.Nest)
-	_ = b.db.Bun.NewSelect().Model(nest).Where("id = ?", got.NestID).Scan(context.Background())
+	_ = b.DB.Bun.NewSelect().Model(nest).Where("id = ?", got.NestID).Scan(context.Background())
 	reg := issuer.Content(nest.ID, nest.RegistryUniqueNo, nest.Address)
 	norm := ocr.Normalize(text)
 	for _, want := range []string{reg.FormattedUniqueNo(), "갑구", "을구"} {

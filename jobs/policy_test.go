@@ -1,4 +1,4 @@
-package jobs
+package jobs_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/internal/jobstest"
 	"github.com/dungji/dungji/jobs/issuer"
 )
 
@@ -30,15 +31,15 @@ func (r *recordingIssuer) Issue(ctx context.Context, req issuer.Request) (*issue
 func TestRetryKeepsRowAndKey(t *testing.T) {
 	t.Parallel()
 	b := setupLazy(t)
-	nest := b.nest(t, "alice")
-	b.sim.FailNext(nest.RegistryUniqueNo, issuer.CauseTransient, 2)
-	rec := &recordingIssuer{Issuer: b.sim}
-	b.startWorkers(t, setupOpts{issuer: rec})
-	res, err := b.svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), nest.ID)
+	nest := b.Nest(t, "alice")
+	b.Sim.FailNext(nest.RegistryUniqueNo, issuer.CauseTransient, 2)
+	rec := &recordingIssuer{Issuer: b.Sim}
+	b.StartWorkers(t, jobstest.Opts{Issuer: rec})
+	res, err := b.Svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := b.waitFinal(t, res.Task.ID)
+	task := b.WaitFinal(t, res.Task.ID)
 	if task.Status != db.StatusSuccess || task.Attempt != 3 {
 		t.Fatalf("%s after %d attempts", task.Status, task.Attempt)
 	}
@@ -50,7 +51,7 @@ func TestRetryKeepsRowAndKey(t *testing.T) {
 			t.Fatalf("attempt used key %s, want the task id %s", k, task.ID)
 		}
 	}
-	if n := count(t, b.db, "SELECT count(*) FROM issuance_tasks"); n != 1 {
+	if n := count(t, b.DB, "SELECT count(*) FROM issuance_tasks"); n != 1 {
 		t.Fatalf("%d task rows", n)
 	}
 }
@@ -59,21 +60,21 @@ func TestRetryKeepsRowAndKey(t *testing.T) {
 // and River runs it at exactly that time.
 func TestRetryScheduleMatchesRow(t *testing.T) {
 	t.Parallel()
-	p := fastPolicy()
+	p := jobstest.FastPolicy()
 	p.InitialInterval, p.MaxInterval, p.Jitter = time.Hour, 2*time.Hour, 0.2
-	b := setupLazy(t, setupOpts{policy: p})
-	nest := b.nest(t, "alice")
-	b.sim.FailNext(nest.RegistryUniqueNo, issuer.CauseStartFailed, 1)
-	b.startWorkers(t, setupOpts{})
+	b := setupLazy(t, jobstest.Opts{Policy: p})
+	nest := b.Nest(t, "alice")
+	b.Sim.FailNext(nest.RegistryUniqueNo, issuer.CauseStartFailed, 1)
+	b.StartWorkers(t, jobstest.Opts{})
 	before := time.Now()
-	res, err := b.svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), nest.ID)
+	res, err := b.Svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.waitJobState(t, *res.Task.JobID, "retryable")
-	task := b.task(t, res.Task.ID)
-	if task.Status != db.StatusProcessing || task.Attempt != 1 || core.Code(deref(task.LastErrorCode)) != core.CodeAutomationFailed || task.ErrorCode != nil {
-		t.Fatalf("row while retrying: %s attempt %d last %s error %s", task.Status, task.Attempt, deref(task.LastErrorCode), deref(task.ErrorCode))
+	b.WaitJobState(t, *res.Task.JobID, "retryable")
+	task := b.Task(t, res.Task.ID)
+	if task.Status != db.StatusProcessing || task.Attempt != 1 || core.Code(jobstest.Deref(task.LastErrorCode)) != core.CodeAutomationFailed || task.ErrorCode != nil {
+		t.Fatalf("row while retrying: %s attempt %d last %s error %s", task.Status, task.Attempt, jobstest.Deref(task.LastErrorCode), jobstest.Deref(task.ErrorCode))
 	}
 	if task.NextRetryAt == nil || task.LastAttemptAt == nil {
 		t.Fatal("no nextRetryAt/lastAttemptAt while a retry is scheduled")
@@ -83,7 +84,7 @@ func TestRetryScheduleMatchesRow(t *testing.T) {
 		t.Fatalf("nextRetryAt %s outside [%s, %s]", task.NextRetryAt, lo, hi)
 	}
 	var scheduled time.Time
-	if err := b.db.Bun.NewRaw("SELECT scheduled_at FROM river_job WHERE id = ?", *task.JobID).Scan(context.Background(), &scheduled); err != nil {
+	if err := b.DB.Bun.NewRaw("SELECT scheduled_at FROM river_job WHERE id = ?", *task.JobID).Scan(context.Background(), &scheduled); err != nil {
 		t.Fatal(err)
 	}
 	if d := scheduled.Sub(*task.NextRetryAt); d < -time.Millisecond || d > time.Millisecond {
@@ -116,11 +117,11 @@ func (b *blockAfterPayment) Issue(ctx context.Context, req issuer.Request) (*iss
 func TestHardStopDuringBotCall(t *testing.T) {
 	t.Parallel()
 	b := setupLazy(t)
-	nest := b.nest(t, "alice")
-	blocker := &blockAfterPayment{Issuer: b.sim, blocked: make(chan struct{})}
-	b.startWorkers(t, setupOpts{issuer: blocker})
-	first := b.river
-	res, err := b.svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), nest.ID)
+	nest := b.Nest(t, "alice")
+	blocker := &blockAfterPayment{Issuer: b.Sim, blocked: make(chan struct{})}
+	b.StartWorkers(t, jobstest.Opts{Issuer: blocker})
+	first := b.River
+	res, err := b.Svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: "alice"}), nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,15 +135,15 @@ func TestHardStopDuringBotCall(t *testing.T) {
 	if err := first.StopAndCancel(ctx); err != nil {
 		t.Fatal(err)
 	}
-	b.startWorkers(t, setupOpts{issuer: blocker})
-	task := b.waitFinal(t, res.Task.ID)
+	b.StartWorkers(t, jobstest.Opts{Issuer: blocker})
+	task := b.WaitFinal(t, res.Task.ID)
 	// A stop is not a failure: River gives the attempt back and nothing is
 	// recorded on the row; the next client's run finishes it.
 	if task.Status != db.StatusSuccess || task.Attempt != 1 || task.LastErrorCode != nil {
-		t.Fatalf("%s after %d attempts, last error %q", task.Status, task.Attempt, deref(task.LastErrorCode))
+		t.Fatalf("%s after %d attempts, last error %q", task.Status, task.Attempt, jobstest.Deref(task.LastErrorCode))
 	}
-	if n := b.sim.PaymentCount(task.ID); n != 1 {
+	if n := b.Sim.PaymentCount(task.ID); n != 1 {
 		t.Fatalf("paid %d times", n)
 	}
-	b.assertBucketMatchesFiles(t)
+	b.AssertBucketMatchesFiles(t)
 }

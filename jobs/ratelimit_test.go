@@ -1,4 +1,4 @@
-package jobs
+package jobs_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db/dbtest"
+	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestRateLimitBucketRefillsAndRollsBack(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
-	s, err := NewService(ServiceOptions{DB: d, Config: core.Config{RateLimit: core.RateLimit{Every: time.Hour, Burst: 2}}})
+	s, err := jobs.NewService(jobs.ServiceOptions{DB: d, Config: core.Config{RateLimit: core.RateLimit{Every: time.Hour, Burst: 2}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestRateLimitBucketRefillsAndRollsBack(t *testing.T) {
 // transaction also taking a token from one of 64 users' buckets.
 func BenchmarkRateLimitBucket(b *testing.B) {
 	d := dbtest.New(b)
-	s, err := NewService(ServiceOptions{DB: d, Config: core.Config{RateLimit: core.RateLimit{Every: time.Nanosecond, Burst: 1 << 30}}})
+	s, err := jobs.NewService(jobs.ServiceOptions{DB: d, Config: core.Config{RateLimit: core.RateLimit{Every: time.Nanosecond, Burst: 1 << 30}}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package jobs
+package jobs_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/internal/jobstest"
 )
 
 // killWorkerMidJob leaves the database as a worker process killed during
@@ -16,14 +17,14 @@ import (
 func killWorkerMidJob(t *testing.T, b *testBundle, nest *db.Nest) string {
 	t.Helper()
 	ctx := context.Background()
-	res, err := b.svc.RequestIssuance(core.WithActor(ctx, core.Actor{UserID: nest.OwnerID}), nest.ID)
+	res, err := b.Svc.RequestIssuance(core.WithActor(ctx, core.Actor{UserID: nest.OwnerID}), nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, ok, err := b.svc.beginIssuanceAttempt(ctx, res.Task.ID, 1); err != nil || !ok {
+	if _, _, ok, err := b.Svc.BeginIssuanceAttempt(ctx, res.Task.ID, 1); err != nil || !ok {
 		t.Fatalf("begin attempt: %v", err)
 	}
-	if _, err := b.db.Bun.ExecContext(ctx, `UPDATE river_job SET state = 'running', attempt = 1,
+	if _, err := b.DB.Bun.ExecContext(ctx, `UPDATE river_job SET state = 'running', attempt = 1,
 		attempted_at = now() - interval '2 hours', attempted_by = ARRAY['killed-worker'] WHERE id = ?`, *res.Task.JobID); err != nil {
 		t.Fatal(err)
 	}
@@ -35,18 +36,18 @@ func killWorkerMidJob(t *testing.T, b *testBundle, nest *db.Nest) string {
 func TestKilledWorkerIsRecovered(t *testing.T) {
 	t.Parallel()
 	b := setupLazy(t)
-	nest := b.nest(t, "alice")
+	nest := b.Nest(t, "alice")
 	id := killWorkerMidJob(t, b, nest)
 
-	b.startWorkers(t, setupOpts{rescue: time.Minute})
-	task := b.waitFinal(t, id)
+	b.StartWorkers(t, jobstest.Opts{Rescue: time.Minute})
+	task := b.WaitFinal(t, id)
 	if task.Status != db.StatusSuccess || task.Attempt != 2 {
 		t.Fatalf("task ended %s after %d attempts; want SUCCESS on the second", task.Status, task.Attempt)
 	}
-	if n := b.sim.PaymentCount(id); n != 1 {
+	if n := b.Sim.PaymentCount(id); n != 1 {
 		t.Fatalf("paid %d times", n)
 	}
-	b.assertBucketMatchesFiles(t)
+	b.AssertBucketMatchesFiles(t)
 }
 
 // TestReconcilerFinishesStuckTasks covers jobs that end without our code:
@@ -69,72 +70,72 @@ func TestReconcilerFinishesStuckTasks(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			clock := newTestClock()
-			b := setup(t, setupOpts{clock: clock.Now})
-			nest := b.nest(t, "alice")
+			clock := jobstest.NewClock()
+			b := setup(t, jobstest.Opts{Clock: clock.Now})
+			nest := b.Nest(t, "alice")
 			id := killWorkerMidJob(t, b, nest)
-			task := b.task(t, id)
+			task := b.Task(t, id)
 			if tc.lastCode != nil {
-				if _, err := b.db.Bun.ExecContext(ctx, "UPDATE issuance_tasks SET last_error_code = ? WHERE id = ?", *tc.lastCode, id); err != nil {
+				if _, err := b.DB.Bun.ExecContext(ctx, "UPDATE issuance_tasks SET last_error_code = ? WHERE id = ?", *tc.lastCode, id); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if _, err := b.db.Bun.ExecContext(ctx, tc.mutate, *task.JobID); err != nil {
+			if _, err := b.DB.Bun.ExecContext(ctx, tc.mutate, *task.JobID); err != nil {
 				t.Fatal(err)
 			}
 			// Within the grace period nothing is touched.
-			if n, err := b.svc.ReconcileIssuances(ctx, time.Minute); err != nil || n != 0 {
+			if n, err := b.Svc.ReconcileIssuances(ctx, time.Minute); err != nil || n != 0 {
 				t.Fatalf("reconciled %d tasks within the grace period (%v)", n, err)
 			}
 			clock.Advance(2 * time.Minute)
 			if tc.nextRetry != 0 {
-				if _, err := b.db.Bun.ExecContext(ctx, "UPDATE issuance_tasks SET next_retry_at = ? WHERE id = ?", clock.Now().Add(tc.nextRetry), id); err != nil {
+				if _, err := b.DB.Bun.ExecContext(ctx, "UPDATE issuance_tasks SET next_retry_at = ? WHERE id = ?", clock.Now().Add(tc.nextRetry), id); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if n, err := b.svc.ReconcileIssuances(ctx, time.Minute); err != nil || n != 1 {
+			if n, err := b.Svc.ReconcileIssuances(ctx, time.Minute); err != nil || n != 1 {
 				t.Fatalf("reconciled %d tasks, want 1 (%v)", n, err)
 			}
-			got := b.task(t, id)
-			if got.Status != db.StatusFailed || core.Code(deref(got.ErrorCode)) != core.CodeUnknown || !strings.Contains(deref(got.ErrorMessage), tc.message) {
-				t.Fatalf("task %s/%s %q; want FAILED/UNKNOWN mentioning %q", got.Status, deref(got.ErrorCode), deref(got.ErrorMessage), tc.message)
+			got := b.Task(t, id)
+			if got.Status != db.StatusFailed || core.Code(jobstest.Deref(got.ErrorCode)) != core.CodeUnknown || !strings.Contains(jobstest.Deref(got.ErrorMessage), tc.message) {
+				t.Fatalf("task %s/%s %q; want FAILED/UNKNOWN mentioning %q", got.Status, jobstest.Deref(got.ErrorCode), jobstest.Deref(got.ErrorMessage), tc.message)
 			}
 			// A second pass finds nothing.
-			if n, _ := b.svc.ReconcileIssuances(ctx, time.Minute); n != 0 {
+			if n, _ := b.Svc.ReconcileIssuances(ctx, time.Minute); n != 0 {
 				t.Fatalf("second pass reconciled %d", n)
 			}
 		})
 	}
 	t.Run("a retry long overdue with its job available is waiting", func(t *testing.T) {
 		t.Parallel()
-		clock := newTestClock()
-		b := setup(t, setupOpts{clock: clock.Now})
-		id := killWorkerMidJob(t, b, b.nest(t, "alice"))
-		task := b.task(t, id)
-		if _, err := b.db.Bun.ExecContext(ctx, "UPDATE river_job SET state = 'available' WHERE id = ?", *task.JobID); err != nil {
+		clock := jobstest.NewClock()
+		b := setup(t, jobstest.Opts{Clock: clock.Now})
+		id := killWorkerMidJob(t, b, b.Nest(t, "alice"))
+		task := b.Task(t, id)
+		if _, err := b.DB.Bun.ExecContext(ctx, "UPDATE river_job SET state = 'available' WHERE id = ?", *task.JobID); err != nil {
 			t.Fatal(err)
 		}
 		clock.Advance(24 * time.Hour) // every worker down for a day
-		if _, err := b.db.Bun.ExecContext(ctx, "UPDATE issuance_tasks SET next_retry_at = ? WHERE id = ?", clock.Now().Add(-23*time.Hour), id); err != nil {
+		if _, err := b.DB.Bun.ExecContext(ctx, "UPDATE issuance_tasks SET next_retry_at = ? WHERE id = ?", clock.Now().Add(-23*time.Hour), id); err != nil {
 			t.Fatal(err)
 		}
-		if n, err := b.svc.ReconcileIssuances(ctx, time.Minute); err != nil || n != 0 {
+		if n, err := b.Svc.ReconcileIssuances(ctx, time.Minute); err != nil || n != 0 {
 			t.Fatalf("reconciled %d (%v)", n, err)
 		}
 	})
 	t.Run("waiting tasks are left alone", func(t *testing.T) {
 		t.Parallel()
-		clock := newTestClock()
-		b := setup(t, setupOpts{clock: clock.Now})
-		res, err := b.svc.RequestIssuance(core.WithActor(ctx, core.Actor{UserID: "alice"}), b.nest(t, "alice").ID)
+		clock := jobstest.NewClock()
+		b := setup(t, jobstest.Opts{Clock: clock.Now})
+		res, err := b.Svc.RequestIssuance(core.WithActor(ctx, core.Actor{UserID: "alice"}), b.Nest(t, "alice").ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		clock.Advance(time.Hour) // available job, nobody working it: waiting, not stuck
-		if n, err := b.svc.ReconcileIssuances(ctx, time.Minute); err != nil || n != 0 {
+		if n, err := b.Svc.ReconcileIssuances(ctx, time.Minute); err != nil || n != 0 {
 			t.Fatalf("reconciled %d (%v)", n, err)
 		}
-		if st := b.task(t, res.Task.ID).Status; st != db.StatusPending {
+		if st := b.Task(t, res.Task.ID).Status; st != db.StatusPending {
 			t.Fatalf("task %s", st)
 		}
 	})
@@ -148,29 +149,29 @@ func ptr[T any](v T) *T { return &v }
 func TestDuplicatePaymentAcrossTasks(t *testing.T) {
 	t.Parallel()
 	b := setupLazy(t)
-	nest := b.nest(t, "alice")
-	b.sim.FailNextAfterPayment(nest.RegistryUniqueNo, 100)
-	b.startWorkers(t, setupOpts{})
+	nest := b.Nest(t, "alice")
+	b.Sim.FailNextAfterPayment(nest.RegistryUniqueNo, 100)
+	b.StartWorkers(t, jobstest.Opts{})
 	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
-	first, err := b.svc.RequestIssuance(ctx, nest.ID)
+	first, err := b.Svc.RequestIssuance(ctx, nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := b.waitFinal(t, first.Task.ID); core.Code(deref(got.ErrorCode)) != core.CodeAutomationFailed {
-		t.Fatalf("first task %s/%s", got.Status, deref(got.ErrorCode))
+	if got := b.WaitFinal(t, first.Task.ID); core.Code(jobstest.Deref(got.ErrorCode)) != core.CodeAutomationFailed {
+		t.Fatalf("first task %s/%s", got.Status, jobstest.Deref(got.ErrorCode))
 	}
-	second, err := b.svc.RequestIssuance(ctx, nest.ID)
+	second, err := b.Svc.RequestIssuance(ctx, nest.ID)
 	if err != nil || second.Reused {
 		t.Fatalf("second request: %+v %v", second, err)
 	}
-	got := b.waitFinal(t, second.Task.ID)
-	if core.Code(deref(got.ErrorCode)) != core.CodeDuplicatePayment || got.Attempt != 1 {
-		t.Fatalf("second task %s/%s after %d attempts; want DUPLICATE_PAYMENT at once", got.Status, deref(got.ErrorCode), got.Attempt)
+	got := b.WaitFinal(t, second.Task.ID)
+	if core.Code(jobstest.Deref(got.ErrorCode)) != core.CodeDuplicatePayment || got.Attempt != 1 {
+		t.Fatalf("second task %s/%s after %d attempts; want DUPLICATE_PAYMENT at once", got.Status, jobstest.Deref(got.ErrorCode), got.Attempt)
 	}
-	if n := b.sim.PaymentCount(first.Task.ID); n != 1 {
+	if n := b.Sim.PaymentCount(first.Task.ID); n != 1 {
 		t.Fatalf("first task paid %d times over its retries", n)
 	}
-	if n := b.sim.PaymentCount(second.Task.ID); n != 0 {
+	if n := b.Sim.PaymentCount(second.Task.ID); n != 0 {
 		t.Fatalf("second task paid %d times", n)
 	}
 }

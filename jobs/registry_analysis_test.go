@@ -1,4 +1,4 @@
-package jobs
+package jobs_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
@@ -54,7 +55,7 @@ func TestAnalyzeChecksTextLayer(t *testing.T) {
 		{"uploaded, the image unreadable", page(copyText, image("@@@ ### !!!")), analysis.ReasonTextLayerUnchecked},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			a := analyze(tt.pages, now)
+			a := jobs.Analyze(tt.pages, now)
 			if a.Registry == nil {
 				t.Fatalf("no registry: %s", a.Error)
 			}
@@ -85,19 +86,19 @@ func TestReanalyzeStale(t *testing.T) {
 		// An uploaded copy (no issuance task), printed today.
 		printed := copyText + "\n열람일시 : " + now.In(time.FixedZone("KST", 9*3600)).Format("2006년01월02일 15시04분05초")
 		pages := []ocr.Page{{Page: 1, Text: printed, Confidence: 1, Source: ocr.SourceTextLayer}}
-		raw, err := json.Marshal(ocrResult{EngineJobID: core.NewID(), Pages: pages})
+		raw, err := json.Marshal(jobs.OCRResult{EngineJobID: core.NewID(), Pages: pages})
 		if err != nil {
 			t.Fatal(err)
 		}
 		tk := &db.OCRTask{ID: core.NewID(), NestID: n.ID, FileID: f.ID, RequestedBy: "alice", Result: raw,
 			Lifecycle: db.Lifecycle{Status: db.StatusSuccess, MaxAttempts: 1, Version: 3, CreatedAt: now, UpdatedAt: now, FinishedAt: &now}}
-		err = b.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		err = b.DB.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 			for _, m := range []any{n, f, tk} {
 				if _, err := tx.NewInsert().Model(m).Exec(ctx); err != nil {
 					return err
 				}
 			}
-			return upsertAnalysis(ctx, tx, tk, n, pages, analyze(pages, now), now)
+			return jobs.UpsertAnalysis(ctx, tx, tk, n, pages, jobs.Analyze(pages, now), now)
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -107,19 +108,19 @@ func TestReanalyzeStale(t *testing.T) {
 	stored := func(t *testing.T, id string) *db.RegistryAnalysis {
 		t.Helper()
 		ra := new(db.RegistryAnalysis)
-		if err := b.db.Bun.NewSelect().Model(ra).Where("ocr_task_id = ?", id).Scan(ctx); err != nil {
+		if err := b.DB.Bun.NewSelect().Model(ra).Where("ocr_task_id = ?", id).Scan(ctx); err != nil {
 			t.Fatal(err)
 		}
 		return ra
 	}
 	_, current := result(t)
 	_, old := result(t)
-	if _, err := b.db.Bun.NewUpdate().Model((*db.RegistryAnalysis)(nil)).Set("parser_version = ?", analysis.ParserVersion-1).
+	if _, err := b.DB.Bun.NewUpdate().Model((*db.RegistryAnalysis)(nil)).Set("parser_version = ?", analysis.ParserVersion-1).
 		Set("verdict = 'PARTIAL'").Where("ocr_task_id = ?", old.ID).Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
 	moved, movedTask := result(t)
-	if _, err := b.db.Bun.NewUpdate().Model(moved).Set("address = ?", "서울특별시 마포구 월드컵북로 400").WherePK().Exec(ctx); err != nil {
+	if _, err := b.DB.Bun.NewUpdate().Model(moved).Set("address = ?", "서울특별시 마포구 월드컵북로 400").WherePK().Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
 	before := stored(t, current.ID)
@@ -127,7 +128,7 @@ func TestReanalyzeStale(t *testing.T) {
 		t.Fatalf("the current analysis says %s %s", before.Verdict, before.Reasons)
 	}
 
-	n, err := b.svc.reanalyzeStale(ctx)
+	n, err := b.Svc.ReanalyzeStale(ctx)
 	if err != nil || n != 2 {
 		t.Fatalf("reanalyzeStale: %d, %v; want the 2 stale ones", n, err)
 	}
@@ -141,7 +142,7 @@ func TestReanalyzeStale(t *testing.T) {
 	if after := stored(t, current.ID); !after.JudgedAt.Equal(before.JudgedAt) || after.Verdict != before.Verdict {
 		t.Errorf("the current analysis was stored again: judged at %v, was %v", after.JudgedAt, before.JudgedAt)
 	}
-	if n, err := b.svc.reanalyzeStale(ctx); err != nil || n != 0 {
+	if n, err := b.Svc.ReanalyzeStale(ctx); err != nil || n != 0 {
 		t.Errorf("a second run: %d, %v; want nothing to do", n, err)
 	}
 }

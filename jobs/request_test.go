@@ -1,4 +1,4 @@
-package jobs
+package jobs_test
 
 import (
 	"context"
@@ -11,7 +11,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/internal/jobstest"
 )
 
 func TestRequestIssuanceBranches(t *testing.T) {
@@ -25,7 +27,7 @@ func TestRequestIssuanceBranches(t *testing.T) {
 		prepare func(t *testing.T, w *world) (existing string)
 		hook    func(t *testing.T, w *world, existing string)
 		reused  bool
-		check   func(t *testing.T, w *world, existing string, res RequestIssuanceResult)
+		check   func(t *testing.T, w *world, existing string, res jobs.RequestIssuanceResult)
 	}{
 		{
 			name:    "no task: a new PENDING task",
@@ -59,15 +61,15 @@ func TestRequestIssuanceBranches(t *testing.T) {
 				return id
 			},
 			reused: false,
-			check: func(t *testing.T, w *world, existing string, res RequestIssuanceResult) {
-				old := w.b.task(t, existing)
-				if old.Status != db.StatusFailed || core.Code(deref(old.ErrorCode)) != core.CodeStalePending {
-					t.Fatalf("stale task is %s/%s, want FAILED/STALE_PENDING", old.Status, deref(old.ErrorCode))
+			check: func(t *testing.T, w *world, existing string, res jobs.RequestIssuanceResult) {
+				old := w.b.Task(t, existing)
+				if old.Status != db.StatusFailed || core.Code(jobstest.Deref(old.ErrorCode)) != core.CodeStalePending {
+					t.Fatalf("stale task is %s/%s, want FAILED/STALE_PENDING", old.Status, jobstest.Deref(old.ErrorCode))
 				}
-				if got := w.b.events(t, existing); len(got) != 2 || got[1] != "PENDING>FAILED" {
+				if got := w.b.Events(t, existing); len(got) != 2 || got[1] != "PENDING>FAILED" {
 					t.Fatalf("stale task events %v", got)
 				}
-				if n := count(t, w.b.db, "SELECT count(*) FROM river_job WHERE id = ? AND state = 'cancelled'", *old.JobID); n != 1 {
+				if n := count(t, w.b.DB, "SELECT count(*) FROM river_job WHERE id = ? AND state = 'cancelled'", *old.JobID); n != 1 {
 					t.Fatal("the stale task's job was not cancelled")
 				}
 			},
@@ -77,16 +79,16 @@ func TestRequestIssuanceBranches(t *testing.T) {
 			prepare: func(t *testing.T, w *world) string {
 				id := w.request(t)
 				w.setStatus(t, id, db.StatusProcessing)
-				if _, err := w.b.db.Bun.ExecContext(context.Background(), "UPDATE river_job SET state = 'discarded', finalized_at = now() WHERE id = ?", *w.b.task(t, id).JobID); err != nil {
+				if _, err := w.b.DB.Bun.ExecContext(context.Background(), "UPDATE river_job SET state = 'discarded', finalized_at = now() WHERE id = ?", *w.b.Task(t, id).JobID); err != nil {
 					t.Fatal(err)
 				}
 				return id
 			},
 			reused: false,
-			check: func(t *testing.T, w *world, existing string, res RequestIssuanceResult) {
-				old := w.b.task(t, existing)
-				if old.Status != db.StatusFailed || core.Code(deref(old.ErrorCode)) != core.CodeUnknown {
-					t.Fatalf("stuck task is %s/%s, want FAILED/UNKNOWN", old.Status, deref(old.ErrorCode))
+			check: func(t *testing.T, w *world, existing string, res jobs.RequestIssuanceResult) {
+				old := w.b.Task(t, existing)
+				if old.Status != db.StatusFailed || core.Code(jobstest.Deref(old.ErrorCode)) != core.CodeUnknown {
+					t.Fatalf("stuck task is %s/%s, want FAILED/UNKNOWN", old.Status, jobstest.Deref(old.ErrorCode))
 				}
 			},
 		},
@@ -124,21 +126,21 @@ func TestRequestIssuanceBranches(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			clock := newTestClock()
+			clock := jobstest.NewClock()
 			// The hook is given at construction and armed once the case
 			// is prepared: preparing requests issuances too.
 			var hook func()
-			b := setup(t, setupOpts{clock: clock.Now, afterLatestActive: func() {
+			b := setup(t, jobstest.Opts{Clock: clock.Now, AfterLatestActive: func() {
 				if hook != nil {
 					hook()
 				}
 			}})
-			w := &world{b: b, clock: clock, nest: b.nest(t, "alice")}
+			w := &world{b: b, clock: clock, nest: b.Nest(t, "alice")}
 			existing := tc.prepare(t, w)
 			if tc.hook != nil {
 				hook = func() { tc.hook(t, w, existing) }
 			}
-			res, err := b.svc.RequestIssuance(alice, w.nest.ID)
+			res, err := b.Svc.RequestIssuance(alice, w.nest.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,11 +154,11 @@ func TestRequestIssuanceBranches(t *testing.T) {
 				if res.Task.Status != db.StatusPending || res.Task.Version != 1 || res.Task.JobID == nil {
 					t.Fatalf("new task %+v", res.Task)
 				}
-				if n := count(t, b.db, "SELECT count(*) FROM river_job WHERE id = ? AND args->>'task_id' = ?", *res.Task.JobID, res.Task.ID); n != 1 {
+				if n := count(t, b.DB, "SELECT count(*) FROM river_job WHERE id = ? AND args->>'task_id' = ?", *res.Task.JobID, res.Task.ID); n != 1 {
 					t.Fatal("the new task has no River job")
 				}
 			}
-			if n := count(t, b.db, "SELECT count(*) FROM issuance_tasks WHERE nest_id = ? AND status IN ('PENDING','PROCESSING')", w.nest.ID); n != 1 {
+			if n := count(t, b.DB, "SELECT count(*) FROM issuance_tasks WHERE nest_id = ? AND status IN ('PENDING','PROCESSING')", w.nest.ID); n != 1 {
 				t.Fatalf("%d active tasks, want 1", n)
 			}
 			if tc.check != nil {
@@ -170,7 +172,7 @@ func TestRequestIssuanceBranches(t *testing.T) {
 // locked: a worker's update of it would wait for RequestIssuance's decision.
 func assertTaskLocked(t *testing.T, w *world, existing string) {
 	t.Helper()
-	_, err := w.b.db.Bun.ExecContext(context.Background(), "SELECT 1 FROM issuance_tasks WHERE id = ? FOR UPDATE NOWAIT", existing)
+	_, err := w.b.DB.Bun.ExecContext(context.Background(), "SELECT 1 FROM issuance_tasks WHERE id = ? FOR UPDATE NOWAIT", existing)
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) || pgErr.Code != "55P03" {
 		t.Fatalf("the task was not locked during the decision: %v", err)
@@ -180,14 +182,14 @@ func assertTaskLocked(t *testing.T, w *world, existing string) {
 // world is one branch test's nest, clock and bundle.
 type world struct {
 	b     *testBundle
-	clock *testClock
+	clock *jobstest.Clock
 	nest  *db.Nest
 }
 
 // request calls RequestIssuance as the owner and returns the task id.
 func (w *world) request(t *testing.T) string {
 	t.Helper()
-	res, err := w.b.svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: w.nest.OwnerID}), w.nest.ID)
+	res, err := w.b.Svc.RequestIssuance(core.WithActor(context.Background(), core.Actor{UserID: w.nest.OwnerID}), w.nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,16 +199,16 @@ func (w *world) request(t *testing.T) string {
 // setStatus moves a task as a worker would, with its event.
 func (w *world) setStatus(t *testing.T, id string, st db.Status) {
 	t.Helper()
-	tk := w.b.task(t, id)
+	tk := w.b.Task(t, id)
 	from := tk.Status
 	tk.Status = st
 	tk.Version++
 	tk.UpdatedAt = w.clock.Now()
 	ctx := context.Background()
-	if _, err := w.b.db.Bun.NewUpdate().Model(tk).Column("status", "version", "updated_at").WherePK().Exec(ctx); err != nil {
+	if _, err := w.b.DB.Bun.NewUpdate().Model(tk).Column("status", "version", "updated_at").WherePK().Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := core.InsertEvent(ctx, w.b.db.Bun, db.KindIssuance, tk.ID, tk.NestID, &from, &tk.Lifecycle, tk.UpdatedAt); err != nil {
+	if err := core.InsertEvent(ctx, w.b.DB.Bun, db.KindIssuance, tk.ID, tk.NestID, &from, &tk.Lifecycle, tk.UpdatedAt); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -215,7 +217,7 @@ func (w *world) setStatus(t *testing.T, id string, st db.Status) {
 func (w *world) finish(t *testing.T, id string) {
 	t.Helper()
 	ctx := context.Background()
-	err := w.b.db.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err := w.b.DB.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		tk, _, err := core.LockTask[db.IssuanceTask](ctx, tx, id)
 		if err != nil {
 			return err
@@ -229,8 +231,8 @@ func (w *world) finish(t *testing.T, id string) {
 
 func TestRequestIssuanceErrors(t *testing.T) {
 	t.Parallel()
-	b := setup(t, setupOpts{})
-	nest := b.nest(t, "alice")
+	b := setup(t, jobstest.Opts{})
+	nest := b.Nest(t, "alice")
 	ctx := context.Background()
 	cases := []struct {
 		name string
@@ -246,16 +248,16 @@ func TestRequestIssuanceErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := b.svc.RequestIssuance(tc.ctx, tc.id)
+			_, err := b.Svc.RequestIssuance(tc.ctx, tc.id)
 			if core.ErrorCode(err) != tc.code {
 				t.Fatalf("error %v, want code %s", err, tc.code)
 			}
 		})
 	}
-	if n := count(t, b.db, "SELECT count(*) FROM issuance_tasks"); n != 0 {
+	if n := count(t, b.DB, "SELECT count(*) FROM issuance_tasks"); n != 0 {
 		t.Fatalf("%d tasks created by failed requests", n)
 	}
-	if n := count(t, b.db, "SELECT count(*) FROM river_job"); n != 0 {
+	if n := count(t, b.DB, "SELECT count(*) FROM river_job"); n != 0 {
 		t.Fatalf("%d jobs created by failed requests", n)
 	}
 }
@@ -264,8 +266,8 @@ func TestRequestIssuanceErrors(t *testing.T) {
 // exactly one task, 99 reused, no error.
 func TestRequestIssuanceStorm(t *testing.T) {
 	t.Parallel()
-	b := setup(t, setupOpts{})
-	nest := b.nest(t, "alice")
+	b := setup(t, jobstest.Opts{})
+	nest := b.Nest(t, "alice")
 	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	const n = 100
 	var (
@@ -281,7 +283,7 @@ func TestRequestIssuanceStorm(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			res, err := b.svc.RequestIssuance(ctx, nest.ID)
+			res, err := b.Svc.RequestIssuance(ctx, nest.ID)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -302,10 +304,10 @@ func TestRequestIssuanceStorm(t *testing.T) {
 	if len(ids) != 1 || reused != n-1 {
 		t.Fatalf("%d distinct tasks, %d reused; want 1 and %d", len(ids), reused, n-1)
 	}
-	if c := count(t, b.db, "SELECT count(*) FROM issuance_tasks"); c != 1 {
+	if c := count(t, b.DB, "SELECT count(*) FROM issuance_tasks"); c != 1 {
 		t.Fatalf("%d task rows", c)
 	}
-	if c := count(t, b.db, "SELECT count(*) FROM river_job WHERE kind = 'issuance'"); c != 1 {
+	if c := count(t, b.DB, "SELECT count(*) FROM river_job WHERE kind = 'issuance'"); c != 1 {
 		t.Fatalf("%d issuance jobs", c)
 	}
 }

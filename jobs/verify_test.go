@@ -1,4 +1,4 @@
-package jobs
+package jobs_test
 
 import (
 	"bytes"
@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/internal/jobstest"
 	"github.com/dungji/dungji/jobs/issuer"
 )
 
@@ -18,24 +20,24 @@ import (
 // month's budget of checks that each buy a document, BUDGET_EXCEEDED.
 func TestVerifyCopyLifecycle(t *testing.T) {
 	t.Parallel()
-	clock := &testClock{now: time.Now().UTC()}
+	clock := jobstest.NewClockAt(time.Now().UTC())
 	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
 	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
-	nest := b.nest(t, "alice")
+	nest := b.Nest(t, "alice")
 	doc, err := sim.Render(issuer.Content(nest.ID, nest.RegistryUniqueNo, nest.Address), clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, err := b.svc.UploadRegistry(ctx, nest.ID, bytes.NewReader(doc.PDF))
+	up, err := b.Svc.UploadRegistry(ctx, nest.ID, bytes.NewReader(doc.PDF))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.svc.VerifyCopy(ctx, "", up.File.ID); codeOf(err) != core.CodeConflict || !strings.Contains(err.Error(), "still being read") {
+	if _, err := b.Svc.VerifyCopy(ctx, "", up.File.ID); codeOf(err) != core.CodeConflict || !strings.Contains(err.Error(), "still being read") {
 		t.Errorf("a copy still being read: %v", err)
 	}
 	waitFor(t, "the copy's read", func() bool {
 		tk := new(db.OCRTask)
-		if err := b.db.Bun.NewSelect().Model(tk).Where("id = ?", up.OCRTask.ID).Scan(ctx); err != nil {
+		if err := b.DB.Bun.NewSelect().Model(tk).Where("id = ?", up.OCRTask.ID).Scan(ctx); err != nil {
 			t.Fatal(err)
 		}
 		return tk.Status.Final()
@@ -44,7 +46,7 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 		var v *db.CopyVerification
 		waitFor(t, "verification "+id, func() bool {
 			var err error
-			if v, err = b.svc.CopyVerification(ctx, id); err != nil {
+			if v, err = b.Svc.CopyVerification(ctx, id); err != nil {
 				t.Fatal(err)
 			}
 			return v.Status != db.VerificationPending
@@ -53,48 +55,48 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 	}
 
 	sim.FailNext(nest.RegistryUniqueNo, issuer.CausePermanent, 1)
-	res, err := b.svc.VerifyCopy(ctx, nest.ID, up.File.ID)
+	res, err := b.Svc.VerifyCopy(ctx, nest.ID, up.File.ID)
 	if err != nil || res.Reused {
 		t.Fatalf("verify: %+v %v", res, err)
 	}
 	if v := settled(res.Verification.ID); v.Status != db.VerificationCouldNotVerify || v.Message == nil ||
-		!strings.Contains(*v.Message, "could not be obtained") || len(VerificationDifferences(v)) != 0 {
-		t.Errorf("a check whose document failed: %s %v", v.Status, deref(v.Message))
+		!strings.Contains(*v.Message, "could not be obtained") || len(jobs.VerificationDifferences(v)) != 0 {
+		t.Errorf("a check whose document failed: %s %v", v.Status, jobstest.Deref(v.Message))
 	}
 
-	res, err = b.svc.VerifyCopy(ctx, nest.ID, up.File.ID)
+	res, err = b.Svc.VerifyCopy(ctx, nest.ID, up.File.ID)
 	if err != nil || res.Reused {
 		t.Fatalf("verify again: %+v %v", res, err)
 	}
 	if v := settled(res.Verification.ID); v.Status != db.VerificationMatches || v.OfficialOCRTaskID == nil {
-		t.Errorf("the copy checked again: %s %v %s", v.Status, deref(v.Message), v.Differences)
+		t.Errorf("the copy checked again: %s %v %s", v.Status, jobstest.Deref(v.Message), v.Differences)
 	}
-	if v, err := b.svc.FileVerification(ctx, up.File.ID); err != nil || v.ID != res.Verification.ID {
+	if v, err := b.Svc.FileVerification(ctx, up.File.ID); err != nil || v.ID != res.Verification.ID {
 		t.Errorf("the file's latest check: %v %v", v, err)
 	}
 
 	// The month's budget: each check that bought a document counts.
-	for range VerificationsPerMonth - 2 {
+	for range jobs.VerificationsPerMonth - 2 {
 		v := *res.Verification
 		v.ID, v.Status = core.NewID(), db.VerificationMatches
-		if _, err := b.db.Bun.NewInsert().Model(&v).Exec(ctx); err != nil {
+		if _, err := b.DB.Bun.NewInsert().Model(&v).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := b.svc.VerifyCopy(ctx, nest.ID, up.File.ID); codeOf(err) != core.CodeBudgetExceeded {
+	if _, err := b.Svc.VerifyCopy(ctx, nest.ID, up.File.ID); codeOf(err) != core.CodeBudgetExceeded {
 		t.Errorf("a check past the month's budget: %v", err)
 	}
 	var pending int
-	if err := b.db.Bun.NewSelect().Model((*db.IssuanceTask)(nil)).Where("nest_id = ? AND status NOT IN ('SUCCESS', 'FAILED')", nest.ID).
+	if err := b.DB.Bun.NewSelect().Model((*db.IssuanceTask)(nil)).Where("nest_id = ? AND status NOT IN ('SUCCESS', 'FAILED')", nest.ID).
 		ColumnExpr("count(*)").Scan(ctx, &pending); err != nil || pending != 0 {
 		t.Errorf("a refused check left %d issuances running (%v)", pending, err)
 	}
 	// Bob may not check alice's copy, nor see her checks.
 	bob := core.WithActor(context.Background(), core.Actor{UserID: "bob"})
-	if _, err := b.svc.VerifyCopy(bob, "", up.File.ID); codeOf(err) != core.CodeForbidden {
+	if _, err := b.Svc.VerifyCopy(bob, "", up.File.ID); codeOf(err) != core.CodeForbidden {
 		t.Errorf("bob verifies alice's copy: %v", err)
 	}
-	if _, err := b.svc.CopyVerification(bob, res.Verification.ID); codeOf(err) != core.CodeForbidden && codeOf(err) != core.CodeNotFound {
+	if _, err := b.Svc.CopyVerification(bob, res.Verification.ID); codeOf(err) != core.CodeForbidden && codeOf(err) != core.CodeNotFound {
 		t.Errorf("bob reads alice's check: %v", err)
 	}
 }

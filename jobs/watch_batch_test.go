@@ -1,10 +1,12 @@
-package jobs
+package jobs_test
 
 import (
 	"context"
 	"testing"
 
+	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/internal/jobstest"
 )
 
 // TestWatchBatchReadersAuthorise: the batch readers that check the caller
@@ -12,9 +14,9 @@ import (
 // and an admin's to read; bob gets NOT_FOUND (no attempts); a missing or
 // malformed key fails alone.
 func TestWatchBatchReadersAuthorise(t *testing.T) {
-	b := setup(t, setupOpts{})
+	b := setup(t, jobstest.Opts{})
 	ctx := context.Background()
-	nest := b.nest(t, "alice")
+	nest := b.Nest(t, "alice")
 	const (
 		comparison = "0193a5a0-0000-7000-8000-0000000000c1"
 		alertOld   = "0193a5a0-0000-7000-8000-0000000000a1"
@@ -23,7 +25,7 @@ func TestWatchBatchReadersAuthorise(t *testing.T) {
 		delivery   = "0193a5a0-0000-7000-8000-0000000000d1"
 		missing    = "0193a5a0-0000-7000-8000-0000000000ff"
 	)
-	if _, err := b.db.Bun.ExecContext(ctx, `
+	if _, err := b.DB.Bun.ExecContext(ctx, `
 		WITH c AS (INSERT INTO registry_comparisons (id, nest_id, verdict, outcome, created_at)
 			VALUES (?::uuid, ?::uuid, 'COMPLETE', 'BASELINE', now()) RETURNING id),
 		a AS (INSERT INTO alerts (id, nest_id, owner_id, comparison_id, kind, severity, change_key, message, created_at, acknowledged_at)
@@ -50,39 +52,39 @@ func TestWatchBatchReadersAuthorise(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := core.WithActor(ctx, tc.actor)
 			keys := []string{alertNew, missing, "'; DROP TABLE alerts; --"}
-			alerts, errs := b.svc.AlertsByID(ctx, keys)
+			alerts, errs := b.Svc.AlertsByID(ctx, keys)
 			if got := errs[0] == nil && alerts[0] != nil && alerts[0].ID == alertNew; got != tc.sees || !tc.sees && core.ErrorCode(errs[0]) != core.CodeNotFound {
 				t.Errorf("alert: %v, %v; want seen %v", alerts[0], errs[0], tc.sees)
 			}
 			if core.ErrorCode(errs[1]) != core.CodeNotFound || core.ErrorCode(errs[2]) != core.CodeNotFound {
 				t.Errorf("missing and malformed alerts: %v, %v; want NOT_FOUND", errs[1], errs[2])
 			}
-			eps, errs := b.svc.WebhookEndpointsByID(ctx, []string{endpoint, missing})
+			eps, errs := b.Svc.WebhookEndpointsByID(ctx, []string{endpoint, missing})
 			if got := errs[0] == nil && eps[0] != nil; got != tc.sees || !tc.sees && core.ErrorCode(errs[0]) != core.CodeNotFound || core.ErrorCode(errs[1]) != core.CodeNotFound {
 				t.Errorf("endpoints: %v, %v; want seen %v, then NOT_FOUND", eps, errs, tc.sees)
 			}
-			logs, errs := b.svc.WebhookAttemptsOf(ctx, []string{delivery, missing})
+			logs, errs := b.Svc.WebhookAttemptsOf(ctx, []string{delivery, missing})
 			if errs != nil || len(logs[0]) != tc.attempts || len(logs[1]) != 0 || logs[1] == nil ||
 				tc.attempts == 2 && (logs[0][0].Attempt != 1 || logs[0][1].Attempt != 2) {
 				t.Errorf("attempts: %v, %v; want %d, oldest first, then none", logs, errs, tc.attempts)
 			}
 		})
 	}
-	if _, errs := b.svc.AlertsByID(ctx, []string{alertNew}); core.ErrorCode(errs[0]) != core.CodeUnauthenticated {
+	if _, errs := b.Svc.AlertsByID(ctx, []string{alertNew}); core.ErrorCode(errs[0]) != core.CodeUnauthenticated {
 		t.Errorf("without a caller: %v; want UNAUTHENTICATED", errs)
 	}
 
 	// The nest's first alert pages match Alerts': newest first, the filter,
 	// the next page flag and the cursors.
 	alice := core.WithActor(ctx, core.Actor{UserID: "alice"})
-	keys := []NestAlertPageKey{{nest.ID, 1, false}, {nest.ID, 20, false}, {nest.ID, 20, true}, {missing, 20, false}}
-	pages, errs := b.svc.FirstNestAlertPages(alice, keys)
+	keys := []jobs.NestAlertPageKey{{nest.ID, 1, false}, {nest.ID, 20, false}, {nest.ID, 20, true}, {missing, 20, false}}
+	pages, errs := b.Svc.FirstNestAlertPages(alice, keys)
 	if errs != nil {
 		t.Fatal(errs)
 	}
 	for i, k := range keys {
 		first, nestID := k.First, k.NestID
-		want, err := b.svc.Alerts(alice, AlertFilter{NestID: &nestID, Unacknowledged: k.Unacknowledged}, core.PageArgs{First: &first})
+		want, err := b.Svc.Alerts(alice, jobs.AlertFilter{NestID: &nestID, Unacknowledged: k.Unacknowledged}, core.PageArgs{First: &first})
 		if k.NestID == missing {
 			if err == nil || len(pages[i].Items) != 0 {
 				t.Errorf("missing nest: %v; batch page %v", err, pages[i])

@@ -1,4 +1,4 @@
-package jobs
+package jobs_test
 
 import (
 	"context"
@@ -11,7 +11,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/internal/jobstest"
 )
 
 func codeOf(err error) core.Code {
@@ -32,13 +34,13 @@ func intp(n int) *int       { return &n }
 // a change of dates cancels the checks not yet run and their jobs.
 func TestSetWatchInput(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock() // 2026-11-30 09:00 UTC = 18:00 in Seoul
-	b := setup(t, setupOpts{clock: clock.Now})
-	b.svc.Config.Watch.MonthlyBudget = 5
+	clock := jobstest.NewClock() // 2026-11-30 09:00 UTC = 18:00 in Seoul
+	b := setup(t, jobstest.Opts{Clock: clock.Now})
+	b.Svc.Config.Watch.MonthlyBudget = 5
 	alice := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
-	nest := b.nest(t, "alice")
-	bobs := b.nest(t, "bob")
-	good, err := b.svc.SetWatch(alice, nest.ID, WatchInput{ContractDate: strp("2026-12-02"), MoveInDate: strp("2026-12-20")})
+	nest := b.Nest(t, "alice")
+	bobs := b.Nest(t, "bob")
+	good, err := b.Svc.SetWatch(alice, nest.ID, jobs.WatchInput{ContractDate: strp("2026-12-02"), MoveInDate: strp("2026-12-20")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func TestSetWatchInput(t *testing.T) {
 		t.Fatalf("%d checks", len(good.Checks))
 	}
 	snapshot := func() string {
-		nw, err := b.svc.NestWatch(alice, nest.ID)
+		nw, err := b.Svc.NestWatch(alice, nest.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,30 +63,30 @@ func TestSetWatchInput(t *testing.T) {
 		name  string
 		ctx   context.Context
 		nest  string
-		in    WatchInput
+		in    jobs.WatchInput
 		code  core.Code
 		field string
 	}{
-		{"not a date", alice, nest.ID, WatchInput{ContractDate: strp("next friday")}, core.CodeBadUserInput, "input.contractDate"},
-		{"impossible date", alice, nest.ID, WatchInput{BalanceDate: strp("2026-02-30")}, core.CodeBadUserInput, "input.balanceDate"},
-		{"past date", alice, nest.ID, WatchInput{ContractDate: strp("2026-11-29")}, core.CodeDateInPast, "input.contractDate"},
-		{"past move-in", alice, nest.ID, WatchInput{MoveInDate: strp("2020-01-01")}, core.CodeDateInPast, "input.moveInDate"},
-		{"far future", alice, nest.ID, WatchInput{MoveInDate: strp("2099-01-01")}, core.CodeBadUserInput, "input.moveInDate"},
-		{"nothing set", alice, nest.ID, WatchInput{}, core.CodeBadUserInput, "input"},
-		{"move-in before balance", alice, nest.ID, WatchInput{BalanceDate: strp("2026-12-10"), MoveInDate: strp("2026-12-05")}, core.CodeBadUserInput, "input.moveInDate"},
-		{"huge N", alice, nest.ID, WatchInput{EveryDays: intp(1 << 40), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
-		{"zero N", alice, nest.ID, WatchInput{EveryDays: intp(0), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
-		{"negative N", alice, nest.ID, WatchInput{EveryDays: intp(-3), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
-		{"N without until", alice, nest.ID, WatchInput{EveryDays: intp(7)}, core.CodeBadUserInput, "input.until"},
-		{"over the monthly budget", alice, nest.ID, WatchInput{EveryDays: intp(3), Until: strp("2026-12-30")}, core.CodeBudgetExceeded, "input"},
-		{"unknown nest", alice, core.NewID(), WatchInput{ContractDate: strp("2026-12-02")}, core.CodeNotFound, ""},
-		{"not an id", alice, "../../etc", WatchInput{ContractDate: strp("2026-12-02")}, core.CodeBadUserInput, "nestId"},
-		{"other user's nest", alice, bobs.ID, WatchInput{ContractDate: strp("2026-12-02")}, core.CodeForbidden, ""},
-		{"no user", context.Background(), nest.ID, WatchInput{ContractDate: strp("2026-12-02")}, core.CodeUnauthenticated, ""},
+		{"not a date", alice, nest.ID, jobs.WatchInput{ContractDate: strp("next friday")}, core.CodeBadUserInput, "input.contractDate"},
+		{"impossible date", alice, nest.ID, jobs.WatchInput{BalanceDate: strp("2026-02-30")}, core.CodeBadUserInput, "input.balanceDate"},
+		{"past date", alice, nest.ID, jobs.WatchInput{ContractDate: strp("2026-11-29")}, core.CodeDateInPast, "input.contractDate"},
+		{"past move-in", alice, nest.ID, jobs.WatchInput{MoveInDate: strp("2020-01-01")}, core.CodeDateInPast, "input.moveInDate"},
+		{"far future", alice, nest.ID, jobs.WatchInput{MoveInDate: strp("2099-01-01")}, core.CodeBadUserInput, "input.moveInDate"},
+		{"nothing set", alice, nest.ID, jobs.WatchInput{}, core.CodeBadUserInput, "input"},
+		{"move-in before balance", alice, nest.ID, jobs.WatchInput{BalanceDate: strp("2026-12-10"), MoveInDate: strp("2026-12-05")}, core.CodeBadUserInput, "input.moveInDate"},
+		{"huge N", alice, nest.ID, jobs.WatchInput{EveryDays: intp(1 << 40), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
+		{"zero N", alice, nest.ID, jobs.WatchInput{EveryDays: intp(0), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
+		{"negative N", alice, nest.ID, jobs.WatchInput{EveryDays: intp(-3), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
+		{"N without until", alice, nest.ID, jobs.WatchInput{EveryDays: intp(7)}, core.CodeBadUserInput, "input.until"},
+		{"over the monthly budget", alice, nest.ID, jobs.WatchInput{EveryDays: intp(3), Until: strp("2026-12-30")}, core.CodeBudgetExceeded, "input"},
+		{"unknown nest", alice, core.NewID(), jobs.WatchInput{ContractDate: strp("2026-12-02")}, core.CodeNotFound, ""},
+		{"not an id", alice, "../../etc", jobs.WatchInput{ContractDate: strp("2026-12-02")}, core.CodeBadUserInput, "nestId"},
+		{"other user's nest", alice, bobs.ID, jobs.WatchInput{ContractDate: strp("2026-12-02")}, core.CodeForbidden, ""},
+		{"no user", context.Background(), nest.ID, jobs.WatchInput{ContractDate: strp("2026-12-02")}, core.CodeUnauthenticated, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := b.svc.SetWatch(c.ctx, c.nest, c.in)
+			_, err := b.Svc.SetWatch(c.ctx, c.nest, c.in)
 			if codeOf(err) != c.code {
 				t.Fatalf("err %v, want %s", err, c.code)
 			}
@@ -98,20 +100,20 @@ func TestSetWatchInput(t *testing.T) {
 	}
 
 	// Changing the dates cancels the checks not run, and their jobs.
-	changed, err := b.svc.SetWatch(alice, nest.ID, WatchInput{BalanceDate: strp("2026-12-10")})
+	changed, err := b.Svc.SetWatch(alice, nest.ID, jobs.WatchInput{BalanceDate: strp("2026-12-10")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(changed.Checks) != 1 || changed.Checks[0].Purpose != "BALANCE" {
 		t.Fatalf("checks %v", changed.Checks)
 	}
-	nw, _ := b.svc.NestWatch(alice, nest.ID)
+	nw, _ := b.Svc.NestWatch(alice, nest.ID)
 	cancelled := 0
 	for _, c := range nw.Checks {
 		if c.Status == db.CheckCancelled {
 			cancelled++
 			var state string
-			if err := b.db.Bun.NewRaw("SELECT state FROM river_job WHERE id = ?", *c.JobID).Scan(context.Background(), &state); err != nil {
+			if err := b.DB.Bun.NewRaw("SELECT state FROM river_job WHERE id = ?", *c.JobID).Scan(context.Background(), &state); err != nil {
 				t.Fatal(err)
 			}
 			if state != "cancelled" {
@@ -122,22 +124,22 @@ func TestSetWatchInput(t *testing.T) {
 	if cancelled != 3 || nw.Watch.BalanceDate == nil || nw.Watch.ContractDate != nil {
 		t.Fatalf("cancelled %d; watch %+v", cancelled, nw.Watch)
 	}
-	budget, err := b.svc.WatchBudget(alice, strp("2026-12"))
+	budget, err := b.Svc.WatchBudget(alice, strp("2026-12"))
 	if err != nil || budget.Used != 1 || budget.Limit != 5 {
 		t.Fatalf("budget %+v %v", budget, err)
 	}
-	if _, err := b.svc.WatchBudget(alice, strp("December")); codeOf(err) != core.CodeBadUserInput {
+	if _, err := b.Svc.WatchBudget(alice, strp("December")); codeOf(err) != core.CodeBadUserInput {
 		t.Fatalf("bad month: %v", err)
 	}
 	// Today after 09:00 in Seoul: the check runs at once.
-	today, err := b.svc.SetWatch(alice, nest.ID, WatchInput{ContractDate: strp("2026-11-30")})
+	today, err := b.Svc.SetWatch(alice, nest.ID, jobs.WatchInput{ContractDate: strp("2026-11-30")})
 	if err != nil || len(today.Checks) != 1 || !today.Checks[0].RunAt.Equal(clock.Now()) {
 		t.Fatalf("today: %v %v", today, err)
 	}
-	if _, err := b.svc.CancelWatch(alice, nest.ID); err != nil {
+	if _, err := b.Svc.CancelWatch(alice, nest.ID); err != nil {
 		t.Fatal(err)
 	}
-	nw, _ = b.svc.NestWatch(alice, nest.ID)
+	nw, _ = b.Svc.NestWatch(alice, nest.ID)
 	if nw.Watch != nil {
 		t.Fatal("watch kept after cancel")
 	}
@@ -146,7 +148,7 @@ func TestSetWatchInput(t *testing.T) {
 			t.Fatal("a check is still scheduled after cancel")
 		}
 	}
-	if _, err := b.svc.CancelWatch(core.WithActor(context.Background(), core.Actor{UserID: "bob"}), nest.ID); codeOf(err) != core.CodeForbidden {
+	if _, err := b.Svc.CancelWatch(core.WithActor(context.Background(), core.Actor{UserID: "bob"}), nest.ID); codeOf(err) != core.CodeForbidden {
 		t.Fatalf("bob cancels alice's watch: %v", err)
 	}
 }
@@ -154,10 +156,10 @@ func TestSetWatchInput(t *testing.T) {
 // TestWebhookEndpointInput: URLs, duplicates and ownership.
 func TestWebhookEndpointInput(t *testing.T) {
 	t.Parallel()
-	b := setup(t, setupOpts{})
+	b := setup(t, jobstest.Opts{})
 	alice := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	bob := core.WithActor(context.Background(), core.Actor{UserID: "bob"})
-	b.svc.Config.Watch.WebhookAllowPrivate = false // production
+	b.Svc.Config.Watch.WebhookAllowPrivate = false // production
 	long := "https://example.com/" + strings.Repeat("a", 2000)
 	cases := []struct {
 		url  string
@@ -191,43 +193,43 @@ func TestWebhookEndpointInput(t *testing.T) {
 			name = name[:60]
 		}
 		t.Run(name, func(t *testing.T) {
-			_, err := b.svc.RegisterWebhookEndpoint(alice, c.url)
+			_, err := b.Svc.RegisterWebhookEndpoint(alice, c.url)
 			if codeOf(err) != c.code {
 				t.Fatalf("err %v, want %q", err, c.code)
 			}
 		})
 	}
-	n, _ := b.db.Bun.NewSelect().Model((*db.WebhookEndpoint)(nil)).Count(context.Background())
+	n, _ := b.DB.Bun.NewSelect().Model((*db.WebhookEndpoint)(nil)).Count(context.Background())
 	if n != 1 {
 		t.Fatalf("%d endpoints stored, want only the valid one", n)
 	}
-	if _, err := b.svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook"); codeOf(err) != core.CodeConflict {
+	if _, err := b.Svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook"); codeOf(err) != core.CodeConflict {
 		t.Fatalf("duplicate: %v", err)
 	}
 	// Another user may register the same URL; neither sees the other's.
-	other, err := b.svc.RegisterWebhookEndpoint(bob, "https://203.0.113.7/hook")
+	other, err := b.Svc.RegisterWebhookEndpoint(bob, "https://203.0.113.7/hook")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.svc.RotateWebhookSecret(alice, other.Endpoint.ID); codeOf(err) != core.CodeNotFound {
+	if _, err := b.Svc.RotateWebhookSecret(alice, other.Endpoint.ID); codeOf(err) != core.CodeNotFound {
 		t.Fatalf("alice rotates bob's secret: %v", err)
 	}
-	if err := b.svc.DeleteWebhookEndpoint(alice, other.Endpoint.ID); codeOf(err) != core.CodeNotFound {
+	if err := b.Svc.DeleteWebhookEndpoint(alice, other.Endpoint.ID); codeOf(err) != core.CodeNotFound {
 		t.Fatalf("alice deletes bob's endpoint: %v", err)
 	}
-	if _, err := b.svc.WebhookDeliveries(alice, &other.Endpoint.ID, core.PageArgs{}); codeOf(err) != core.CodeNotFound {
+	if _, err := b.Svc.WebhookDeliveries(alice, &other.Endpoint.ID, core.PageArgs{}); codeOf(err) != core.CodeNotFound {
 		t.Fatalf("alice reads bob's log: %v", err)
 	}
-	if _, err := b.svc.ReplayWebhookDelivery(alice, core.NewID()); codeOf(err) != core.CodeForbidden {
+	if _, err := b.Svc.ReplayWebhookDelivery(alice, core.NewID()); codeOf(err) != core.CodeForbidden {
 		t.Fatalf("a user replays: %v", err)
 	}
-	for i := 0; i < MaxWebhookEndpoints-1; i++ {
-		if _, err := b.svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook/"+string(rune('a'+i))); err != nil {
+	for i := 0; i < jobs.MaxWebhookEndpoints-1; i++ {
+		if _, err := b.Svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook/"+string(rune('a'+i))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := b.svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook/one-too-many"); codeOf(err) != core.CodeBadUserInput {
-		t.Fatalf("endpoint %d: %v", MaxWebhookEndpoints+1, err)
+	if _, err := b.Svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook/one-too-many"); codeOf(err) != core.CodeBadUserInput {
+		t.Fatalf("endpoint %d: %v", jobs.MaxWebhookEndpoints+1, err)
 	}
 }
 
@@ -236,9 +238,9 @@ func TestWebhookEndpointInput(t *testing.T) {
 func (b *testBundle) raiseAlert(t *testing.T, nest *db.Nest) *db.Alert {
 	t.Helper()
 	ctx := context.Background()
-	now := b.svc.Clock()
+	now := b.Svc.Clock()
 	var a *db.Alert
-	err := b.svc.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err := b.Svc.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		c := &db.RegistryComparison{ID: core.NewID(), NestID: nest.ID, OCRTaskID: strp(core.NewID()), Verdict: "COMPLETE", Outcome: "CHANGED", CreatedAt: now}
 		if _, err := tx.NewInsert().Model(c).Exec(ctx); err != nil {
 			return err
@@ -253,11 +255,11 @@ func (b *testBundle) raiseAlert(t *testing.T, nest *db.Nest) *db.Alert {
 			return err
 		}
 		for _, ep := range eps {
-			if err := b.svc.insertDelivery(ctx, tx, ep, a, now); err != nil {
+			if err := b.Svc.InsertDelivery(ctx, tx, ep, a, now); err != nil {
 				return err
 			}
 			// Recording the same alert twice queues nothing more.
-			if err := b.svc.insertDelivery(ctx, tx, ep, a, now); err != nil {
+			if err := b.Svc.InsertDelivery(ctx, tx, ep, a, now); err != nil {
 				return err
 			}
 		}
@@ -272,7 +274,7 @@ func (b *testBundle) raiseAlert(t *testing.T, nest *db.Nest) *db.Alert {
 func (b *testBundle) delivery(t *testing.T, alertID string) *db.WebhookDelivery {
 	t.Helper()
 	d := new(db.WebhookDelivery)
-	if err := b.db.Bun.NewSelect().Model(d).Where("alert_id = ?", alertID).Scan(context.Background()); err != nil {
+	if err := b.DB.Bun.NewSelect().Model(d).Where("alert_id = ?", alertID).Scan(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	return d
@@ -283,16 +285,16 @@ func (b *testBundle) delivery(t *testing.T, alertID string) *db.WebhookDelivery 
 // endpoint; an admin replays with the same webhook-id.
 func TestWebhookDelivery(t *testing.T) {
 	t.Parallel()
-	clock := &testClock{now: time.Now().UTC().AddDate(0, 0, -1)}
-	b := setupLazy(t, setupOpts{clock: clock.Now})
-	b.svc.Config.Watch = core.WatchConfig{WebhookAllowPrivate: true,
+	clock := jobstest.NewClockAt(time.Now().UTC().AddDate(0, 0, -1))
+	b := setupLazy(t, jobstest.Opts{Clock: clock.Now})
+	b.Svc.Config.Watch = core.WatchConfig{WebhookAllowPrivate: true,
 		WebhookRetrySchedule: []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond}}
-	b.startWorkers(t, setupOpts{})
+	b.StartWorkers(t, jobstest.Opts{})
 	alice := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	admin := core.WithActor(context.Background(), core.Actor{UserID: "ops", Admin: true})
-	nest := b.nest(t, "alice")
+	nest := b.Nest(t, "alice")
 	rcv := newReceiver(t)
-	ep, err := b.svc.RegisterWebhookEndpoint(alice, rcv.srv.URL)
+	ep, err := b.Svc.RegisterWebhookEndpoint(alice, rcv.srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +314,7 @@ func TestWebhookDelivery(t *testing.T) {
 	// Rotation: the receiver still holding the old secret verifies, and so
 	// does one that switched.
 	old := ep.Secret
-	rot, err := b.svc.RotateWebhookSecret(alice, ep.Endpoint.ID)
+	rot, err := b.Svc.RotateWebhookSecret(alice, ep.Endpoint.ID)
 	if err != nil || rot.Secret == old || !strings.HasPrefix(rot.Secret, "whsec_") {
 		t.Fatalf("rotate: %v", err)
 	}
@@ -340,18 +342,18 @@ func TestWebhookDelivery(t *testing.T) {
 
 	// An admin replays the failed delivery: same webhook-id, delivered.
 	d4 := b.delivery(t, a4.ID)
-	if _, err := b.svc.ReplayWebhookDelivery(admin, d4.ID); err != nil {
+	if _, err := b.Svc.ReplayWebhookDelivery(admin, d4.ID); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "replayed delivery", func() bool { return b.delivery(t, a4.ID).Status == db.DeliveryDelivered })
-	if _, err := b.svc.ReplayWebhookDelivery(admin, d4.ID); err != nil {
+	if _, err := b.Svc.ReplayWebhookDelivery(admin, d4.ID); err != nil {
 		t.Fatal(err) // a second replay: the receiver deduplicates by webhook-id
 	}
 	waitFor(t, "second replay", func() bool { return b.delivery(t, a4.ID).Status == db.DeliveryDelivered })
 	if got := rcv.received(); len(got) != 4 {
 		t.Fatalf("received %d distinct messages, want 4", len(got))
 	}
-	log, err := b.svc.WebhookAttempts(admin, d4.ID)
+	log, err := b.Svc.WebhookAttempts(admin, d4.ID)
 	if err != nil || len(log) < 4 {
 		t.Fatalf("log %d %v", len(log), err)
 	}
@@ -362,19 +364,19 @@ func TestWebhookDelivery(t *testing.T) {
 	rcv.mu.Unlock()
 	a5 := b.raiseAlert(t, nest)
 	waitFor(t, "410", func() bool { return b.delivery(t, a5.ID).Status == db.DeliveryFailed })
-	eps, _ := b.svc.WebhookEndpoints(alice)
-	if len(eps) != 1 || eps[0].DisabledAt == nil || !strings.Contains(deref(eps[0].DisabledReason), "410") {
+	eps, _ := b.Svc.WebhookEndpoints(alice)
+	if len(eps) != 1 || eps[0].DisabledAt == nil || !strings.Contains(jobstest.Deref(eps[0].DisabledReason), "410") {
 		t.Fatalf("endpoint after 410: %+v", eps[0])
 	}
 	if d := b.delivery(t, a5.ID); d.LastStatus == nil || *d.LastStatus != http.StatusGone || d.Attempts != 1 {
 		t.Fatalf("delivery after 410: %+v", d)
 	}
 	a6 := b.raiseAlert(t, nest)
-	n, _ := b.db.Bun.NewSelect().Model((*db.WebhookDelivery)(nil)).Where("alert_id = ?", a6.ID).Count(context.Background())
+	n, _ := b.DB.Bun.NewSelect().Model((*db.WebhookDelivery)(nil)).Where("alert_id = ?", a6.ID).Count(context.Background())
 	if n != 0 {
 		t.Fatal("an alert was queued to a disabled endpoint")
 	}
-	if _, err := b.svc.ReplayWebhookDelivery(admin, b.delivery(t, a5.ID).ID); codeOf(err) != core.CodeConflict {
+	if _, err := b.Svc.ReplayWebhookDelivery(admin, b.delivery(t, a5.ID).ID); codeOf(err) != core.CodeConflict {
 		t.Fatalf("replay to a disabled endpoint: %v", err)
 	}
 }
@@ -386,11 +388,11 @@ func TestWebhookDelivery(t *testing.T) {
 // check whose job is still scheduled is left alone.
 func TestReconcilerEndsOrphanedChecks(t *testing.T) {
 	t.Parallel()
-	clock := newTestClock() // 2026-11-30 09:00 UTC
-	b := setup(t, setupOpts{clock: clock.Now})
+	clock := jobstest.NewClock() // 2026-11-30 09:00 UTC
+	b := setup(t, jobstest.Opts{Clock: clock.Now})
 	alice := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
-	nest := b.nest(t, "alice")
-	w, err := b.svc.SetWatch(alice, nest.ID, WatchInput{ContractDate: strp("2026-12-02"), BalanceDate: strp("2026-12-10"), MoveInDate: strp("2026-12-20")})
+	nest := b.Nest(t, "alice")
+	w, err := b.Svc.SetWatch(alice, nest.ID, jobs.WatchInput{ContractDate: strp("2026-12-02"), BalanceDate: strp("2026-12-10"), MoveInDate: strp("2026-12-20")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +401,7 @@ func TestReconcilerEndsOrphanedChecks(t *testing.T) {
 	}
 	month := "2026-12"
 	used := func() int {
-		bu, err := b.svc.WatchBudget(alice, &month)
+		bu, err := b.Svc.WatchBudget(alice, &month)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -411,37 +413,37 @@ func TestReconcilerEndsOrphanedChecks(t *testing.T) {
 	}
 	ctx := context.Background()
 	cancelled, deleted, kept := w.Checks[0], w.Checks[1], w.Checks[2]
-	if _, err := b.db.Bun.ExecContext(ctx, `UPDATE river_job SET state = 'cancelled', finalized_at = now() WHERE id = ?`, *cancelled.JobID); err != nil {
+	if _, err := b.DB.Bun.ExecContext(ctx, `UPDATE river_job SET state = 'cancelled', finalized_at = now() WHERE id = ?`, *cancelled.JobID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.db.Bun.ExecContext(ctx, `DELETE FROM river_job WHERE id = ?`, *deleted.JobID); err != nil {
+	if _, err := b.DB.Bun.ExecContext(ctx, `DELETE FROM river_job WHERE id = ?`, *deleted.JobID); err != nil {
 		t.Fatal(err)
 	}
 	// Within the grace a check is not touched: its worker may be ending it.
-	if n, err := b.svc.ReconcileWatchChecks(ctx, time.Minute); err != nil || n != 0 {
+	if n, err := b.Svc.ReconcileWatchChecks(ctx, time.Minute); err != nil || n != 0 {
 		t.Fatalf("within the grace: %d %v", n, err)
 	}
 	clock.Advance(2 * time.Minute)
-	if n, err := b.svc.ReconcileWatchChecks(ctx, time.Minute); err != nil || n != 2 {
+	if n, err := b.Svc.ReconcileWatchChecks(ctx, time.Minute); err != nil || n != 2 {
 		t.Fatalf("reconcile: %d %v", n, err)
 	}
-	nw, err := b.svc.NestWatch(alice, nest.ID)
+	nw, err := b.Svc.NestWatch(alice, nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{cancelled.ID: db.CheckCancelled, deleted.ID: db.CheckFailed, kept.ID: db.CheckScheduled}
 	for _, c := range nw.Checks {
 		if w, ok := want[c.ID]; ok && c.Status != w {
-			t.Errorf("check %s (%s): %s %v, want %s", c.ID, c.Purpose, c.Status, deref(c.Note), w)
+			t.Errorf("check %s (%s): %s %v, want %s", c.ID, c.Purpose, c.Status, jobstest.Deref(c.Note), w)
 		}
 		if (c.ID == cancelled.ID || c.ID == deleted.ID) && (c.Note == nil || !strings.Contains(*c.Note, "will not run")) {
-			t.Errorf("check %s has no reason: %v", c.ID, deref(c.Note))
+			t.Errorf("check %s has no reason: %v", c.ID, jobstest.Deref(c.Note))
 		}
 	}
 	if u := used(); u != before-2 {
 		t.Errorf("budget used %d after the reconciler, want %d", u, before-2)
 	}
-	if n, err := b.svc.ReconcileWatchChecks(ctx, time.Minute); err != nil || n != 0 {
+	if n, err := b.Svc.ReconcileWatchChecks(ctx, time.Minute); err != nil || n != 0 {
 		t.Errorf("a second pass: %d %v", n, err)
 	}
 }

@@ -1,4 +1,4 @@
-package jobs
+package jobs_test
 
 import (
 	"context"
@@ -16,8 +16,10 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/internal/jobstest"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/watch"
@@ -120,7 +122,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // clock has reached: River schedules by the wall clock.
 func (b *testBundle) runDue(t *testing.T, now time.Time) {
 	t.Helper()
-	if _, err := b.db.Bun.ExecContext(context.Background(), `UPDATE river_job SET state = 'available', scheduled_at = now()
+	if _, err := b.DB.Bun.ExecContext(context.Background(), `UPDATE river_job SET state = 'available', scheduled_at = now()
 		WHERE state = 'scheduled' AND id IN (SELECT job_id FROM watch_checks WHERE status = 'SCHEDULED' AND run_at <= ?)`, now); err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func (b *testBundle) runDue(t *testing.T, now time.Time) {
 
 // watchBundle is a bundle with the OCR engine, the event tail and a hub,
 // a simulator on the injected clock and webhooks allowed to 127.0.0.1.
-func watchBundle(t *testing.T, clock *testClock, schedule []time.Duration) (*testBundle, *issuer.Simulator) {
+func watchBundle(t *testing.T, clock *jobstest.Clock, schedule []time.Duration) (*testBundle, *issuer.Simulator) {
 	t.Helper()
 	engine, err := ocr.NewServer(ocr.ServerOptions{Workers: 1, CallbackBackoff: time.Hour})
 	if err != nil {
@@ -139,13 +141,13 @@ func watchBundle(t *testing.T, clock *testClock, schedule []time.Duration) (*tes
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := setupLazy(t, setupOpts{clock: clock.Now, subscriptions: true})
-	b.svc.Config.OCRDeadline, b.svc.Config.OCRDeadlinePerPage = 100*time.Millisecond, 0
-	b.svc.Config.Watch = core.WatchConfig{WebhookAllowPrivate: true, WebhookRetrySchedule: schedule}
-	b.startWorkers(t, setupOpts{issuer: sim, ocr: engine, callbackURL: "http://127.0.0.1:1/never"})
-	hub := b.svc.Hub()
+	b := setupLazy(t, jobstest.Opts{Clock: clock.Now, Subscriptions: true})
+	b.Svc.Config.OCRDeadline, b.Svc.Config.OCRDeadlinePerPage = 100*time.Millisecond, 0
+	b.Svc.Config.Watch = core.WatchConfig{WebhookAllowPrivate: true, WebhookRetrySchedule: schedule}
+	b.StartWorkers(t, jobstest.Opts{Issuer: sim, OCR: engine, CallbackURL: "http://127.0.0.1:1/never"})
+	hub := b.Svc.Hub()
 	ctx, cancel := context.WithCancel(context.Background())
-	tail := &db.EventTail{URL: b.db.URL, Poll: 50 * time.Millisecond, OnEvents: hub.OnEvents, OnResync: hub.OnResync}
+	tail := &db.EventTail{URL: b.DB.URL, Poll: 50 * time.Millisecond, OnEvents: hub.OnEvents, OnResync: hub.OnResync}
 	done := make(chan struct{})
 	go func() { defer close(done); _ = tail.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
@@ -156,8 +158,8 @@ func watchBundle(t *testing.T, clock *testClock, schedule []time.Duration) (*tes
 func (b *testBundle) timelineNest(t *testing.T, owner string) *db.Nest {
 	t.Helper()
 	n := &db.Nest{ID: "0193a5a0-0000-7000-8000-000000000022", OwnerID: owner, Title: "우리 집",
-		Address: "서울특별시 마포구 망원로 12, 101동 502호", RegistryUniqueNo: newUniqueNo(), CreatedAt: time.Now()}
-	if _, err := b.db.Bun.NewInsert().Model(n).Exec(context.Background()); err != nil {
+		Address: "서울특별시 마포구 망원로 12, 101동 502호", RegistryUniqueNo: jobstest.NewUniqueNo(), CreatedAt: time.Now()}
+	if _, err := b.DB.Bun.NewInsert().Model(n).Exec(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -168,7 +170,7 @@ func (b *testBundle) comparisonOf(t *testing.T, issuanceTaskID string) *db.Regis
 	var c *db.RegistryComparison
 	waitFor(t, "the comparison of issuance "+issuanceTaskID, func() bool {
 		var cs []*db.RegistryComparison
-		if err := b.db.Bun.NewSelect().Model(&cs).Where("issuance_task_id = ?", issuanceTaskID).Scan(context.Background()); err != nil {
+		if err := b.DB.Bun.NewSelect().Model(&cs).Where("issuance_task_id = ?", issuanceTaskID).Scan(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		if len(cs) == 1 {
@@ -181,7 +183,7 @@ func (b *testBundle) comparisonOf(t *testing.T, issuanceTaskID string) *db.Regis
 
 func (b *testBundle) alertsOf(t *testing.T, c *db.RegistryComparison) []string {
 	t.Helper()
-	as, err := b.svc.ComparisonAlerts(context.Background(), c)
+	as, err := b.Svc.ComparisonAlerts(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,14 +207,14 @@ func TestWatchTimeline(t *testing.T) {
 	// River runs on the wall clock: the injected clock starts 60 days back
 	// so that jobs it schedules "now" run at once.
 	start := time.Now().UTC().AddDate(0, 0, -60)
-	clock := &testClock{now: time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC)} // 12:00 in Seoul
+	clock := jobstest.NewClockAt(time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC)) // 12:00 in Seoul
 	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond})
 	ctx, cancel := context.WithCancel(core.WithActor(context.Background(), core.Actor{UserID: "alice"}))
 	defer cancel()
 	nest := b.timelineNest(t, "alice")
 
 	rcv := newReceiver(t)
-	ep, err := b.svc.RegisterWebhookEndpoint(ctx, rcv.srv.URL+"/hooks/dungji")
+	ep, err := b.Svc.RegisterWebhookEndpoint(ctx, rcv.srv.URL+"/hooks/dungji")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +223,7 @@ func TestWatchTimeline(t *testing.T) {
 	}
 	rcv.secret = ep.Secret
 	rcv.down = 2 // the first delivery is retried twice before it gets through
-	pushed, err := b.svc.SubscribeAlerts(ctx, &nest.ID)
+	pushed, err := b.Svc.SubscribeAlerts(ctx, &nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +233,7 @@ func TestWatchTimeline(t *testing.T) {
 		return time.Date(d.Year(), d.Month(), d.Day()+n, 0, 0, 0, 0, time.UTC)
 	}
 	ds := func(n int) *string { s := day(n).Format(time.DateOnly); return &s }
-	w, err := b.svc.SetWatch(ctx, nest.ID, WatchInput{ContractDate: ds(1), BalanceDate: ds(10), MoveInDate: ds(20)})
+	w, err := b.Svc.SetWatch(ctx, nest.ID, jobs.WatchInput{ContractDate: ds(1), BalanceDate: ds(10), MoveInDate: ds(20)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,13 +263,11 @@ func TestWatchTimeline(t *testing.T) {
 		if c.Purpose != want[i].purpose {
 			t.Fatalf("check %d is %s, want %s", i, c.Purpose, want[i].purpose)
 		}
-		clock.mu.Lock()
-		clock.now = c.RunAt.Add(time.Minute)
-		clock.mu.Unlock()
+		clock.Set(c.RunAt.Add(time.Minute))
 		b.runDue(t, clock.Now())
 		var done *db.WatchCheck
 		waitFor(t, "check "+c.Purpose, func() bool {
-			nw, err := b.svc.NestWatch(ctx, nest.ID)
+			nw, err := b.Svc.NestWatch(ctx, nest.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -279,7 +279,7 @@ func TestWatchTimeline(t *testing.T) {
 			return done != nil
 		})
 		if done.Status != db.CheckRequested || done.IssuanceTaskID == nil {
-			t.Fatalf("check %s: %s %v", c.Purpose, done.Status, deref(done.Note))
+			t.Fatalf("check %s: %s %v", c.Purpose, done.Status, jobstest.Deref(done.Note))
 		}
 		cmp := b.comparisonOf(t, *done.IssuanceTaskID)
 		if cmp.Outcome != want[i].outcome {
@@ -295,7 +295,7 @@ func TestWatchTimeline(t *testing.T) {
 
 	// Nothing changed since: a check alerts nobody.
 	clock.Advance(24 * time.Hour)
-	res, err := b.svc.RequestIssuance(ctx, nest.ID)
+	res, err := b.Svc.RequestIssuance(ctx, nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,21 +329,21 @@ func TestWatchTimeline(t *testing.T) {
 	}
 	var pending int64
 	waitFor(t, "deliveries recorded", func() bool {
-		n, err := b.db.Bun.NewSelect().Model((*db.WebhookDelivery)(nil)).Where("status <> ?", db.DeliveryDelivered).Count(context.Background())
+		n, err := b.DB.Bun.NewSelect().Model((*db.WebhookDelivery)(nil)).Where("status <> ?", db.DeliveryDelivered).Count(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
 		pending = n
 		return n == 0
 	})
-	page, err := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID, Unacknowledged: true}, core.PageArgs{})
+	page, err := b.Svc.Alerts(ctx, jobs.AlertFilter{NestID: &nest.ID, Unacknowledged: true}, core.PageArgs{})
 	if err != nil || len(page.Items) != len(allAlerts) {
 		t.Fatalf("listed %d alerts (%v), want %d", len(page.Items), err, len(allAlerts))
 	}
-	if _, err := b.svc.AcknowledgeAlert(ctx, page.Items[0].ID); err != nil {
+	if _, err := b.Svc.AcknowledgeAlert(ctx, page.Items[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	page, _ = b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID, Unacknowledged: true}, core.PageArgs{})
+	page, _ = b.Svc.Alerts(ctx, jobs.AlertFilter{NestID: &nest.ID, Unacknowledged: true}, core.PageArgs{})
 	if len(page.Items) != len(allAlerts)-1 {
 		t.Fatalf("%d unacknowledged after one acknowledgement", len(page.Items))
 	}
@@ -363,59 +363,59 @@ func sameSet(a, b []string) bool {
 func TestWatchCheckWhoseIssuanceFails(t *testing.T) {
 	t.Parallel()
 	start := time.Now().UTC().AddDate(0, 0, -30)
-	clock := &testClock{now: time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC)}
+	clock := jobstest.NewClockAt(time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC))
 	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
 	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
-	nest := b.nest(t, "alice")
+	nest := b.Nest(t, "alice")
 	sim.FailNext(nest.RegistryUniqueNo, issuer.CausePermanent, 2)
 
 	// A manual request that fails: no comparison.
-	res, err := b.svc.RequestIssuance(ctx, nest.ID)
+	res, err := b.Svc.RequestIssuance(ctx, nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tk := b.waitFinal(t, res.Task.ID); tk.Status != db.StatusFailed {
+	if tk := b.WaitFinal(t, res.Task.ID); tk.Status != db.StatusFailed {
 		t.Fatalf("manual issuance %s", tk.Status)
 	}
 	// Today's check (its morning passed: it runs at once) fails too.
 	today := clock.Now().In(watch.Seoul).Format(time.DateOnly)
-	w, err := b.svc.SetWatch(ctx, nest.ID, WatchInput{ContractDate: &today})
+	w, err := b.Svc.SetWatch(ctx, nest.ID, jobs.WatchInput{ContractDate: &today})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var check *db.WatchCheck
 	waitFor(t, "the check's issuance", func() bool {
-		nw, err := b.svc.NestWatch(ctx, nest.ID)
+		nw, err := b.Svc.NestWatch(ctx, nest.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		check = nw.Checks[0]
 		return check.ID == w.Checks[0].ID && check.IssuanceTaskID != nil
 	})
-	if tk := b.waitFinal(t, *check.IssuanceTaskID); tk.Status != db.StatusFailed {
+	if tk := b.WaitFinal(t, *check.IssuanceTaskID); tk.Status != db.StatusFailed {
 		t.Fatalf("check issuance %s", tk.Status)
 	}
 	var cs []*db.RegistryComparison
 	waitFor(t, "the comparison", func() bool {
 		cs = nil
-		if err := b.db.Bun.NewSelect().Model(&cs).Where("nest_id = ?", nest.ID).Scan(context.Background()); err != nil {
+		if err := b.DB.Bun.NewSelect().Model(&cs).Where("nest_id = ?", nest.ID).Scan(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		return len(cs) > 0
 	})
-	if len(cs) != 1 || cs[0].OCRTaskID != nil || deref(cs[0].IssuanceTaskID) != *check.IssuanceTaskID || cs[0].Outcome != "COULD_NOT_VERIFY" {
+	if len(cs) != 1 || cs[0].OCRTaskID != nil || jobstest.Deref(cs[0].IssuanceTaskID) != *check.IssuanceTaskID || cs[0].Outcome != "COULD_NOT_VERIFY" {
 		t.Fatalf("comparisons %+v", cs)
 	}
 	as := b.alertsOf(t, cs[0])
 	if len(as) != 1 || !strings.HasPrefix(as[0], "COULD_NOT_VERIFY/WARNING") {
 		t.Fatalf("alerts %v", as)
 	}
-	page, _ := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID}, core.PageArgs{})
+	page, _ := b.Svc.Alerts(ctx, jobs.AlertFilter{NestID: &nest.ID}, core.PageArgs{})
 	if !strings.Contains(page.Items[0].Message, "AUTOMATION_FAILED") {
 		t.Fatalf("message %q", page.Items[0].Message)
 	}
 	// Recorded once, however often the job runs.
-	again, err := b.svc.CompareFailedIssuance(context.Background(), *check.IssuanceTaskID)
+	again, err := b.Svc.CompareFailedIssuance(context.Background(), *check.IssuanceTaskID)
 	if err != nil || again.ID != cs[0].ID {
 		t.Fatalf("repeat: %v %v", again, err)
 	}
@@ -434,7 +434,7 @@ func TestWatchCopyLackingEntries(t *testing.T) {
 	later := read.Registry.PrintedAt.Add(time.Minute)
 	lacking.PrintedAt = &later
 	gone := read.Registry.Ownership[len(read.Registry.Ownership)-1]
-	cmp, err := b.svc.recordComparison(ctx, nest.ID, &db.OCRTask{ID: core.NewID(), FileID: core.NewID()}, nil,
+	cmp, err := b.Svc.RecordComparison(ctx, nest.ID, &db.OCRTask{ID: core.NewID(), FileID: core.NewID()}, nil,
 		watch.Read{Registry: &lacking, Verdict: analysis.VerdictComplete})
 	if err != nil {
 		t.Fatal(err)
@@ -442,7 +442,7 @@ func TestWatchCopyLackingEntries(t *testing.T) {
 	if cmp.Outcome != "COULD_NOT_VERIFY" {
 		t.Fatalf("a copy lacking 갑구 rank %s: %s", gone.Rank, cmp.Outcome)
 	}
-	page, err := b.svc.Alerts(ctx, AlertFilter{NestID: &nest.ID}, core.PageArgs{})
+	page, err := b.Svc.Alerts(ctx, jobs.AlertFilter{NestID: &nest.ID}, core.PageArgs{})
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("alerts %+v %v", page, err)
 	}
@@ -452,12 +452,12 @@ func TestWatchCopyLackingEntries(t *testing.T) {
 		t.Fatalf("alert %s %s %s", a.Kind, a.Reasons, a.Message)
 	}
 	clock.Advance(time.Hour)
-	res, err := b.svc.RequestIssuance(ctx, nest.ID)
+	res, err := b.Svc.RequestIssuance(ctx, nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if next := b.comparisonOf(t, res.Task.ID); next.Outcome != "UNCHANGED" || deref(next.PreviousOCRTaskID) != *first.OCRTaskID {
-		t.Fatalf("the next read: %s against %v, want UNCHANGED against the first", next.Outcome, deref(next.PreviousOCRTaskID))
+	if next := b.comparisonOf(t, res.Task.ID); next.Outcome != "UNCHANGED" || jobstest.Deref(next.PreviousOCRTaskID) != *first.OCRTaskID {
+		t.Fatalf("the next read: %s against %v, want UNCHANGED against the first", next.Outcome, jobstest.Deref(next.PreviousOCRTaskID))
 	}
 }
 
@@ -468,14 +468,14 @@ func TestWatchResetStormKeepsHistoryBounded(t *testing.T) {
 	t.Parallel()
 	b := setupLazy(t)
 	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
-	nest := b.nest(t, "alice")
+	nest := b.Nest(t, "alice")
 	day := time.Now().In(watch.Seoul).AddDate(0, 0, 30).Format(time.DateOnly)
-	for i := range 3 * keptCancelledChecks {
-		if _, err := b.svc.SetWatch(ctx, nest.ID, WatchInput{ContractDate: &day}); err != nil {
+	for i := range 3 * jobs.KeptCancelledChecks {
+		if _, err := b.Svc.SetWatch(ctx, nest.ID, jobs.WatchInput{ContractDate: &day}); err != nil {
 			t.Fatalf("set %d: %v", i, err)
 		}
 	}
-	nw, err := b.svc.NestWatch(ctx, nest.ID)
+	nw, err := b.Svc.NestWatch(ctx, nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -483,21 +483,21 @@ func TestWatchResetStormKeepsHistoryBounded(t *testing.T) {
 	for _, c := range nw.Checks {
 		counts[c.Status]++
 	}
-	if counts[db.CheckCancelled] != keptCancelledChecks || counts[db.CheckScheduled] != 1 || len(nw.Checks) != keptCancelledChecks+1 {
-		t.Fatalf("checks by status %v, want %d cancelled and 1 scheduled", counts, keptCancelledChecks)
+	if counts[db.CheckCancelled] != jobs.KeptCancelledChecks || counts[db.CheckScheduled] != 1 || len(nw.Checks) != jobs.KeptCancelledChecks+1 {
+		t.Fatalf("checks by status %v, want %d cancelled and 1 scheduled", counts, jobs.KeptCancelledChecks)
 	}
 }
 
 // baselineRead issues alice's new nest's registry once, on a clock 30 days
 // back, and returns its read: the watch's BASELINE.
-func baselineRead(t *testing.T) (*testBundle, context.Context, *db.Nest, *testClock, *db.RegistryComparison, watch.Read) {
+func baselineRead(t *testing.T) (*testBundle, context.Context, *db.Nest, *jobstest.Clock, *db.RegistryComparison, watch.Read) {
 	t.Helper()
 	start := time.Now().UTC().AddDate(0, 0, -30)
-	clock := &testClock{now: time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC)}
+	clock := jobstest.NewClockAt(time.Date(start.Year(), start.Month(), start.Day(), 3, 0, 0, 0, time.UTC))
 	b, _ := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
 	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
-	nest := b.nest(t, "alice")
-	res, err := b.svc.RequestIssuance(ctx, nest.ID)
+	nest := b.Nest(t, "alice")
+	res, err := b.Svc.RequestIssuance(ctx, nest.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -506,10 +506,10 @@ func baselineRead(t *testing.T) (*testBundle, context.Context, *db.Nest, *testCl
 		t.Fatalf("first read: %s", first.Outcome)
 	}
 	pt := new(db.OCRTask)
-	if err := b.db.Bun.NewSelect().Model(pt).Where("id = ?", *first.OCRTaskID).Scan(ctx); err != nil {
+	if err := b.DB.Bun.NewSelect().Model(pt).Where("id = ?", *first.OCRTaskID).Scan(ctx); err != nil {
 		t.Fatal(err)
 	}
-	read, err := b.svc.readOf(ctx, pt)
+	read, err := b.Svc.ReadOf(ctx, pt)
 	if err != nil || read.Registry == nil || len(read.Registry.Ownership) == 0 {
 		t.Fatalf("first read: %+v %v", read, err)
 	}
@@ -544,7 +544,7 @@ func TestWatchOlderUploadNotCompared(t *testing.T) {
 		{"undated", nil, false},
 		{"printed an hour after", &newer, true},
 	} {
-		cmp, err := b.svc.recordComparison(ctx, nest.ID, &db.OCRTask{ID: core.NewID(), FileID: core.NewID()}, nil, changed(tc.printed))
+		cmp, err := b.Svc.RecordComparison(ctx, nest.ID, &db.OCRTask{ID: core.NewID(), FileID: core.NewID()}, nil, changed(tc.printed))
 		if err != nil || (cmp != nil) != tc.compared {
 			t.Errorf("%s: comparison %+v %v, want compared %v", tc.name, cmp, err, tc.compared)
 		}
