@@ -10,6 +10,7 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/issuance"
 )
 
 // Loaders batch the reads behind every list-reachable edge: the fields of
@@ -26,7 +27,7 @@ type Loaders struct {
 	storedAnalysis *dataloadgen.Loader[string, *jobs.StoredAnalysis]
 	issuanceEvents *dataloadgen.Loader[string, []*db.TaskEvent]
 	ocrEvents      *dataloadgen.Loader[string, []*db.TaskEvent]
-	issuanceFirsts *dataloadgen.Loader[jobs.NestPageKey, core.Page[*db.IssuanceTask]]
+	issuanceFirsts *dataloadgen.Loader[issuance.NestPageKey, core.Page[*db.IssuanceTask]]
 
 	// The registry watch's edges.
 	watch            *dataloadgen.Loader[string, *jobs.NestWatch]
@@ -136,7 +137,7 @@ func (r *Resolver) nestIssuanceTasks(ctx context.Context, n *db.Nest, args core.
 	if err := core.NestVisible(ctx, n); err != nil {
 		return core.Page[*db.IssuanceTask]{}, err
 	}
-	return r.loadersOf(ctx).issuanceFirsts.Load(ctx, jobs.NestPageKey{NestID: n.ID, First: size})
+	return r.loadersOf(ctx).issuanceFirsts.Load(ctx, issuance.NestPageKey{NestID: n.ID, First: size})
 }
 
 // nestAlerts is a page of a visible nest's alerts: the first page through

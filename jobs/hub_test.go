@@ -30,9 +30,7 @@ func TestSubscriptionSnapshotHasNoGap(t *testing.T) {
 		t.Fatalf("snapshot %s v%d", first.Status, first.Version)
 	}
 	// The worker's first step commits; the hub hears of it.
-	if _, _, ok, err := b.Svc.BeginIssuanceAttempt(ctx, res.Task.ID, 1); err != nil || !ok {
-		t.Fatal(err)
-	}
+	jobstest.StartIssuanceAttempt(t, b.Bundle, res.Task.ID)
 	for range 2 { // the second is a repeat
 		if err := hub.OnEvents(ctx, []db.EventRef{{Kind: db.KindIssuance, TaskID: res.Task.ID, NestID: res.Task.NestID, Version: 2}}); err != nil {
 			t.Fatal(err)

@@ -114,7 +114,7 @@ func TestApplyOCRResult(t *testing.T) {
 		}
 	})
 	t.Run("duplicates and a late FAILED change nothing", func(t *testing.T) {
-		before := count(t, b.DB, "SELECT count(*) FROM task_events WHERE task_id = ?", o.ID)
+		before := jobstest.Count(t, b.DB, "SELECT count(*) FROM task_events WHERE task_id = ?", o.ID)
 		var wg sync.WaitGroup
 		outs := make([]jobs.OCRCallbackOutcome, 10)
 		for i := range outs {
@@ -134,7 +134,7 @@ func TestApplyOCRResult(t *testing.T) {
 		if out, _ := b.Svc.ApplyOCRResult(ctx, failed); out != jobs.OCRAlreadyFinal {
 			t.Fatalf("late FAILED gave %s", out)
 		}
-		if after := count(t, b.DB, "SELECT count(*) FROM task_events WHERE task_id = ?", o.ID); after != before {
+		if after := jobstest.Count(t, b.DB, "SELECT count(*) FROM task_events WHERE task_id = ?", o.ID); after != before {
 			t.Fatalf("events %d → %d", before, after)
 		}
 		if got := b.ocrTask(t, o.ID); got.Status != db.StatusSuccess {

@@ -133,7 +133,7 @@ func reconcile[T any, P interface {
 				return err
 			}
 			if it, ok := any(t).(*db.IssuanceTask); ok {
-				return s.issuances.scheduleObjectRemoval(ctx, tx, it)
+				return s.issuances.ScheduleObjectRemoval(ctx, tx, it)
 			}
 			return nil
 		})
@@ -188,7 +188,7 @@ func (h *jobErrorHandler) failTask(ctx context.Context, job *rivertype.JobRow, m
 	var err error
 	switch job.Kind {
 	case core.IssuanceArgs{}.Kind():
-		err = h.svc.issuances.failIssuance(ctx, args.TaskID, core.CauseUnexpected, msg)
+		err = h.svc.issuances.FailIssuance(ctx, args.TaskID, core.CauseUnexpected, msg)
 	case core.OCRArgs{}.Kind(), core.OCRDeadlineArgs{}.Kind():
 		err = h.svc.reads.failOCR(ctx, args.TaskID, core.CauseUnexpected, msg)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/issuance"
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
@@ -19,7 +20,7 @@ import (
 // handlers, the server's wiring). It holds no rule of its own.
 type Service struct {
 	*core.Core
-	*Issuances
+	*issuance.Issuances
 	*Reads
 	*Subscriptions
 	*Watcher
@@ -68,7 +69,7 @@ func NewService(opts ServiceOptions) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	iss := NewIssuances(c, opts.AfterLatestActive)
+	iss := issuance.New(c, opts.AfterLatestActive)
 	reads := NewReads(c)
 	s := &Service{Core: c, Issuances: iss, Reads: reads, Subscriptions: NewSubscriptions(c, opts.Subscriptions),
 		Watcher: NewWatcher(c, iss, reads), Reconciler: NewReconciler(c, iss, reads)}

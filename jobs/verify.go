@@ -92,7 +92,7 @@ func (s *Watcher) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 		if err != nil {
 			return core.Internal("count verifications", err)
 		}
-		issued, err := s.issuances.requestIssuanceTx(ctx, tx, actor, nest)
+		issued, err := s.issuances.RequestIssuanceTx(ctx, tx, actor, nest)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/issuance"
 )
 
 // Watcher is the registry watch capability: scheduled checks, the
@@ -13,7 +14,7 @@ import (
 // OCR results through the capabilities it is given.
 type Watcher struct {
 	*core.Core
-	issuances *Issuances
+	issuances *issuance.Issuances
 	reads     *Reads
 
 	// webhookHTTP is the deliveries' client (webhookClient), built once.
@@ -22,6 +23,6 @@ type Watcher struct {
 }
 
 // NewWatcher returns the watch capability on c.
-func NewWatcher(c *core.Core, issuances *Issuances, reads *Reads) *Watcher {
+func NewWatcher(c *core.Core, issuances *issuance.Issuances, reads *Reads) *Watcher {
 	return &Watcher{Core: c, issuances: issuances, reads: reads}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/db/dbtest"
@@ -319,5 +320,32 @@ func (b *Bundle) AssertBucketMatchesFiles(t *testing.T) {
 			t.Fatalf("bucket holds %v; files rows point to %v", keys, rows)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Count runs a query that counts.
+func Count(t *testing.T, d *db.DB, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := d.Bun.NewRaw(query, args...).Scan(context.Background(), &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// StartIssuanceAttempt commits what an issuance worker's first step
+// commits: the task, locked, goes PROCESSING for attempt 1 with its event.
+func StartIssuanceAttempt(t *testing.T, b *Bundle, taskID string) {
+	t.Helper()
+	ctx := context.Background()
+	err := b.Svc.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		task, found, err := core.LockTask[db.IssuanceTask](ctx, tx, taskID)
+		if err != nil || !found {
+			return fmt.Errorf("lock task %s: found %v, %w", taskID, found, err)
+		}
+		return core.MarkProcessing(ctx, tx, task, 1, b.Svc.Clock())
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,4 +1,4 @@
-package jobs
+package issuance
 
 import "github.com/dungji/dungji/jobs/core"
 
@@ -14,6 +14,6 @@ type Issuances struct {
 // NewIssuances returns the issuance capability on c. afterLatestActive,
 // when not nil, runs in RequestIssuance right after the latest active task
 // is read and locked, before the decision: tests drive races with it.
-func NewIssuances(c *core.Core, afterLatestActive func()) *Issuances {
+func New(c *core.Core, afterLatestActive func()) *Issuances {
 	return &Issuances{Core: c, afterLatestActive: afterLatestActive}
 }

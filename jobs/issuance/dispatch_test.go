@@ -1,4 +1,4 @@
-package jobs_test
+package issuance_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/dungji/dungji/db/dbtest"
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/internal/jobstest"
 )
 
 // startSignalWorker stands in for IssuanceWorker: it only reports when River
@@ -31,15 +32,6 @@ func newNest(t *testing.T, d *db.DB, owner string) *db.Nest {
 	t.Helper()
 	n := &db.Nest{ID: core.NewID(), OwnerID: owner, Title: "집", Address: "서울특별시 마포구 월드컵북로 1", RegistryUniqueNo: "11012021003412", CreatedAt: time.Now()}
 	if _, err := d.Bun.NewInsert().Model(n).Exec(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-func count(t *testing.T, d *db.DB, query string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := d.Bun.NewRaw(query, args...).Scan(context.Background(), &n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -74,13 +66,13 @@ func TestIssuanceDispatchIsTransactional(t *testing.T) {
 		if !errors.Is(err, errAbort) {
 			t.Fatalf("InTx = %v", err)
 		}
-		if n := count(t, d, "SELECT count(*) FROM issuance_tasks"); n != 0 {
+		if n := jobstest.Count(t, d, "SELECT count(*) FROM issuance_tasks"); n != 0 {
 			t.Errorf("%d task rows after rollback", n)
 		}
-		if n := count(t, d, "SELECT count(*) FROM river_job"); n != 0 {
+		if n := jobstest.Count(t, d, "SELECT count(*) FROM river_job"); n != 0 {
 			t.Errorf("%d river jobs after rollback", n)
 		}
-		if n := count(t, d, "SELECT count(*) FROM task_events"); n != 0 {
+		if n := jobstest.Count(t, d, "SELECT count(*) FROM task_events"); n != 0 {
 			t.Errorf("%d task events after rollback", n)
 		}
 	})
@@ -127,10 +119,10 @@ func TestIssuanceDispatchIsTransactional(t *testing.T) {
 		if err := d.Bun.NewRaw("SELECT job_id FROM issuance_tasks WHERE id = ?", taskID).Scan(ctx, &jobID); err != nil {
 			t.Fatal(err)
 		}
-		if n := count(t, d, "SELECT count(*) FROM river_job WHERE id = ? AND args->>'task_id' = ?", jobID, taskID); n != 1 {
+		if n := jobstest.Count(t, d, "SELECT count(*) FROM river_job WHERE id = ? AND args->>'task_id' = ?", jobID, taskID); n != 1 {
 			t.Errorf("the task's job_id %d names no job for it", jobID)
 		}
-		if n := count(t, d, "SELECT count(*) FROM task_events WHERE task_id = ? AND to_status = 'PENDING' AND version = 1", taskID); n != 1 {
+		if n := jobstest.Count(t, d, "SELECT count(*) FROM task_events WHERE task_id = ? AND to_status = 'PENDING' AND version = 1", taskID); n != 1 {
 			t.Errorf("%d creation events, want 1", n)
 		}
 	})

@@ -1,4 +1,4 @@
-package jobs_test
+package issuance_test
 
 import (
 	"context"
@@ -51,7 +51,7 @@ func TestRetryKeepsRowAndKey(t *testing.T) {
 			t.Fatalf("attempt used key %s, want the task id %s", k, task.ID)
 		}
 	}
-	if n := count(t, b.DB, "SELECT count(*) FROM issuance_tasks"); n != 1 {
+	if n := jobstest.Count(t, b.DB, "SELECT count(*) FROM issuance_tasks"); n != 1 {
 		t.Fatalf("%d task rows", n)
 	}
 }

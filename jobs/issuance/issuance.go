@@ -1,4 +1,4 @@
-package jobs
+package issuance
 
 import (
 	"context"
@@ -75,7 +75,7 @@ func (s *Issuances) requestIssuance(ctx context.Context, actor core.Actor, nestI
 		if err != nil {
 			return err
 		}
-		res, err = s.requestIssuanceTx(ctx, tx, actor, nest)
+		res, err = s.RequestIssuanceTx(ctx, tx, actor, nest)
 		return err
 	})
 	if err != nil {
@@ -87,7 +87,7 @@ func (s *Issuances) requestIssuance(ctx context.Context, actor core.Actor, nestI
 // requestIssuanceTx is requestIssuance's decision and insert, in tx, for a
 // nest the caller locked (visibleNest with lock): verifyCopy requests the
 // registry's document through it, in its own transaction.
-func (s *Issuances) requestIssuanceTx(ctx context.Context, tx bun.Tx, actor core.Actor, nest *db.Nest) (RequestIssuanceResult, error) {
+func (s *Issuances) RequestIssuanceTx(ctx context.Context, tx bun.Tx, actor core.Actor, nest *db.Nest) (RequestIssuanceResult, error) {
 	var res RequestIssuanceResult
 	err := func() error {
 		var err error
@@ -115,7 +115,7 @@ func (s *Issuances) requestIssuanceTx(ctx context.Context, tx bun.Tx, actor core
 			}
 			if locked.Status == db.StatusProcessing || !v.Stale {
 				// A stuck task may have stored a PDF: clean it up.
-				if err := s.scheduleObjectRemoval(ctx, tx, locked); err != nil {
+				if err := s.ScheduleObjectRemoval(ctx, tx, locked); err != nil {
 					return err
 				}
 			}

@@ -7,7 +7,9 @@ import (
 	"github.com/dungji/dungji/jobs/core"
 )
 
-func TestJobTimeoutsPerKind(t *testing.T) {
+// TestReconcileTimeout: the short kinds get core.ShortJobTimeout, or JobTimeout when
+// that is shorter.
+func TestReconcileTimeout(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		jobTimeout, short time.Duration
@@ -17,15 +19,11 @@ func TestJobTimeoutsPerKind(t *testing.T) {
 		{20 * time.Second, 20 * time.Second},
 	} {
 		c := &core.Core{JobTimeout: tc.jobTimeout}
-		got := []time.Duration{(&OCRWorker{svc: &Reads{Core: c}}).Timeout(nil), (&OCRDeadlineWorker{svc: &Reads{Core: c}}).Timeout(nil),
-			(&ObjectRemovalWorker{svc: &Issuances{Core: c}}).Timeout(nil), (&ReconcileWorker{svc: &Reconciler{Core: c}}).Timeout(nil)}
+		got := []time.Duration{(&ReconcileWorker{svc: &Reconciler{Core: c}}).Timeout(nil)}
 		for i, d := range got {
 			if d != tc.short {
 				t.Errorf("job timeout %v: kind %d gets %v, want %v", tc.jobTimeout, i, d, tc.short)
 			}
 		}
-	}
-	if core.DefaultRescueAfter(core.DefaultJobTimeout) != 5*time.Minute {
-		t.Fatalf("default rescue %v", core.DefaultRescueAfter(core.DefaultJobTimeout))
 	}
 }

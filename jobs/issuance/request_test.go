@@ -1,4 +1,4 @@
-package jobs_test
+package issuance_test
 
 import (
 	"context"
@@ -11,9 +11,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/internal/jobstest"
+	"github.com/dungji/dungji/jobs/issuance"
 )
 
 func TestRequestIssuanceBranches(t *testing.T) {
@@ -27,7 +27,7 @@ func TestRequestIssuanceBranches(t *testing.T) {
 		prepare func(t *testing.T, w *world) (existing string)
 		hook    func(t *testing.T, w *world, existing string)
 		reused  bool
-		check   func(t *testing.T, w *world, existing string, res jobs.RequestIssuanceResult)
+		check   func(t *testing.T, w *world, existing string, res issuance.RequestIssuanceResult)
 	}{
 		{
 			name:    "no task: a new PENDING task",
@@ -61,7 +61,7 @@ func TestRequestIssuanceBranches(t *testing.T) {
 				return id
 			},
 			reused: false,
-			check: func(t *testing.T, w *world, existing string, res jobs.RequestIssuanceResult) {
+			check: func(t *testing.T, w *world, existing string, res issuance.RequestIssuanceResult) {
 				old := w.b.Task(t, existing)
 				if old.Status != db.StatusFailed || core.Code(jobstest.Deref(old.ErrorCode)) != core.CodeStalePending {
 					t.Fatalf("stale task is %s/%s, want FAILED/STALE_PENDING", old.Status, jobstest.Deref(old.ErrorCode))
@@ -69,7 +69,7 @@ func TestRequestIssuanceBranches(t *testing.T) {
 				if got := w.b.Events(t, existing); len(got) != 2 || got[1] != "PENDING>FAILED" {
 					t.Fatalf("stale task events %v", got)
 				}
-				if n := count(t, w.b.DB, "SELECT count(*) FROM river_job WHERE id = ? AND state = 'cancelled'", *old.JobID); n != 1 {
+				if n := jobstest.Count(t, w.b.DB, "SELECT count(*) FROM river_job WHERE id = ? AND state = 'cancelled'", *old.JobID); n != 1 {
 					t.Fatal("the stale task's job was not cancelled")
 				}
 			},
@@ -85,7 +85,7 @@ func TestRequestIssuanceBranches(t *testing.T) {
 				return id
 			},
 			reused: false,
-			check: func(t *testing.T, w *world, existing string, res jobs.RequestIssuanceResult) {
+			check: func(t *testing.T, w *world, existing string, res issuance.RequestIssuanceResult) {
 				old := w.b.Task(t, existing)
 				if old.Status != db.StatusFailed || core.Code(jobstest.Deref(old.ErrorCode)) != core.CodeUnknown {
 					t.Fatalf("stuck task is %s/%s, want FAILED/UNKNOWN", old.Status, jobstest.Deref(old.ErrorCode))
@@ -154,11 +154,11 @@ func TestRequestIssuanceBranches(t *testing.T) {
 				if res.Task.Status != db.StatusPending || res.Task.Version != 1 || res.Task.JobID == nil {
 					t.Fatalf("new task %+v", res.Task)
 				}
-				if n := count(t, b.DB, "SELECT count(*) FROM river_job WHERE id = ? AND args->>'task_id' = ?", *res.Task.JobID, res.Task.ID); n != 1 {
+				if n := jobstest.Count(t, b.DB, "SELECT count(*) FROM river_job WHERE id = ? AND args->>'task_id' = ?", *res.Task.JobID, res.Task.ID); n != 1 {
 					t.Fatal("the new task has no River job")
 				}
 			}
-			if n := count(t, b.DB, "SELECT count(*) FROM issuance_tasks WHERE nest_id = ? AND status IN ('PENDING','PROCESSING')", w.nest.ID); n != 1 {
+			if n := jobstest.Count(t, b.DB, "SELECT count(*) FROM issuance_tasks WHERE nest_id = ? AND status IN ('PENDING','PROCESSING')", w.nest.ID); n != 1 {
 				t.Fatalf("%d active tasks, want 1", n)
 			}
 			if tc.check != nil {
@@ -254,10 +254,10 @@ func TestRequestIssuanceErrors(t *testing.T) {
 			}
 		})
 	}
-	if n := count(t, b.DB, "SELECT count(*) FROM issuance_tasks"); n != 0 {
+	if n := jobstest.Count(t, b.DB, "SELECT count(*) FROM issuance_tasks"); n != 0 {
 		t.Fatalf("%d tasks created by failed requests", n)
 	}
-	if n := count(t, b.DB, "SELECT count(*) FROM river_job"); n != 0 {
+	if n := jobstest.Count(t, b.DB, "SELECT count(*) FROM river_job"); n != 0 {
 		t.Fatalf("%d jobs created by failed requests", n)
 	}
 }
@@ -304,10 +304,10 @@ func TestRequestIssuanceStorm(t *testing.T) {
 	if len(ids) != 1 || reused != n-1 {
 		t.Fatalf("%d distinct tasks, %d reused; want 1 and %d", len(ids), reused, n-1)
 	}
-	if c := count(t, b.DB, "SELECT count(*) FROM issuance_tasks"); c != 1 {
+	if c := jobstest.Count(t, b.DB, "SELECT count(*) FROM issuance_tasks"); c != 1 {
 		t.Fatalf("%d task rows", c)
 	}
-	if c := count(t, b.DB, "SELECT count(*) FROM river_job WHERE kind = 'issuance'"); c != 1 {
+	if c := jobstest.Count(t, b.DB, "SELECT count(*) FROM river_job WHERE kind = 'issuance'"); c != 1 {
 		t.Fatalf("%d issuance jobs", c)
 	}
 }

@@ -1,4 +1,4 @@
-package jobs_test
+package issuance_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package jobs_test
+package issuance_test
 
 import (
 	"context"
@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/internal/jobstest"
+	"github.com/dungji/dungji/jobs/issuance"
 	"github.com/dungji/dungji/jobs/issuer"
 )
 
@@ -353,7 +353,7 @@ func (b *testBundle) checkSuccess(t *testing.T, task *db.IssuanceTask) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := jobs.RegistryKey(task.NestID, task.ID); f.Key != want || f.ContentType != "application/pdf" {
+	if want := issuance.RegistryKey(task.NestID, task.ID); f.Key != want || f.ContentType != "application/pdf" {
 		t.Fatalf("file %s (%s); want key %s", f.Key, f.ContentType, want)
 	}
 	body, err := b.Store.Get(ctx, f.Key)
@@ -371,7 +371,7 @@ func (b *testBundle) checkSuccess(t *testing.T, task *db.IssuanceTask) {
 	if ocr.Status != db.StatusPending || ocr.FileID != f.ID || ocr.JobID == nil {
 		t.Fatalf("OCR task %+v", ocr)
 	}
-	if n := count(t, b.DB, "SELECT count(*) FROM river_job WHERE id = ? AND kind = 'ocr'", *ocr.JobID); n != 1 {
+	if n := jobstest.Count(t, b.DB, "SELECT count(*) FROM river_job WHERE id = ? AND kind = 'ocr'", *ocr.JobID); n != 1 {
 		t.Fatal("the OCR task has no River job")
 	}
 }

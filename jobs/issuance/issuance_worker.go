@@ -1,4 +1,4 @@
-package jobs
+package issuance
 
 import (
 	"context"
@@ -127,7 +127,7 @@ func (w *IssuanceWorker) fail(ctx context.Context, job *river.Job[core.IssuanceA
 		JobID:   job.ID, Attempt: job.Attempt, MaxAttempts: job.MaxAttempts, TaskID: task.ID,
 		Cause: cause, Code: core.FailureOf(cause).Code, Err: causeErr,
 	}, func(ctx context.Context) error {
-		return w.svc.failIssuance(ctx, task.ID, cause, core.FailureOf(cause).Message)
+		return w.svc.FailIssuance(ctx, task.ID, cause, core.FailureOf(cause).Message)
 	})
 }
 
@@ -187,7 +187,7 @@ func (s *Issuances) beginIssuanceAttempt(ctx context.Context, taskID string, att
 // failIssuance ends an active task as FAILED; a task already final is left
 // as it is (the first final state wins). The same transaction schedules the
 // removal of the task's object, if an attempt stored one.
-func (s *Issuances) failIssuance(ctx context.Context, taskID string, cause core.Cause, msg string) error {
+func (s *Issuances) FailIssuance(ctx context.Context, taskID string, cause core.Cause, msg string) error {
 	return s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t, found, err := core.LockTask[db.IssuanceTask](ctx, tx, taskID)
 		if err != nil || !found || t.Status.Final() {
@@ -196,7 +196,7 @@ func (s *Issuances) failIssuance(ctx context.Context, taskID string, cause core.
 		if err := s.finishIssuance(ctx, tx, t, db.StatusFailed, core.FailureOf(cause).Code, msg, nil, s.Clock()); err != nil {
 			return err
 		}
-		return s.scheduleObjectRemoval(ctx, tx, t)
+		return s.ScheduleObjectRemoval(ctx, tx, t)
 	})
 }
 

@@ -1,4 +1,4 @@
-package jobs
+package issuance
 
 import (
 	"context"
@@ -22,7 +22,7 @@ var objectRemovalRetry = retry.Backoff{InitialInterval: 5 * time.Second, Backoff
 
 // scheduleObjectRemoval inserts, in tx, the removal of the object t's
 // attempts may have stored; a task that never started stored nothing.
-func (s *Issuances) scheduleObjectRemoval(ctx context.Context, tx bun.Tx, t *db.IssuanceTask) error {
+func (s *Issuances) ScheduleObjectRemoval(ctx context.Context, tx bun.Tx, t *db.IssuanceTask) error {
 	if t.StartedAt == nil {
 		return nil
 	}
