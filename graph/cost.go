@@ -1,8 +1,8 @@
 package graph
 
 import (
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
 // An operation is priced by what its answer can hold, as GitHub prices
@@ -27,11 +27,11 @@ var ListSizes = map[string]int{
 	// PROCESSING, the end.
 	"IssuanceTask.events": 10,
 	"OcrTask.events":      10,
-	// An uploaded copy has up to jobs.MaxUploadPages pages (an issued
+	// An uploaded copy has up to ocrtask.MaxUploadPages pages (an issued
 	// one a few): priced as the most, since an outside tester's 100-page
 	// upload answered 100 where 20 were priced.
-	"OcrTask.pages":        jobs.MaxUploadPages,
-	"OcrFilePayload.pages": jobs.MaxUploadPages,
+	"OcrTask.pages":        ocrtask.MaxUploadPages,
+	"OcrFilePayload.pages": ocrtask.MaxUploadPages,
 	// A registry's entries, as one document reads them.
 	"Registry.ownership":           50,
 	"Registry.rights":              100,

@@ -21,6 +21,7 @@ import (
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocrtask"
 	"github.com/dungji/dungji/jobs/watch"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -564,7 +565,7 @@ type MutationResolver interface {
 type NestResolver interface {
 	RegistryUniqueNo(ctx context.Context, obj *db.Nest) (string, error)
 
-	RegistryAnalysis(ctx context.Context, obj *db.Nest, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error)
+	RegistryAnalysis(ctx context.Context, obj *db.Nest, deposit *int64, price *int64) (*ocrtask.RegistryAnalysis, error)
 	IssuanceTasks(ctx context.Context, obj *db.Nest, first *int, after *string, last *int, before *string) (*model.IssuanceTaskConnection, error)
 	LatestIssuance(ctx context.Context, obj *db.Nest) (*db.IssuanceTask, error)
 	CopyVerification(ctx context.Context, obj *db.Nest) (*db.CopyVerification, error)
@@ -580,7 +581,7 @@ type OcrTaskResolver interface {
 	File(ctx context.Context, obj *db.OCRTask) (*db.File, error)
 	IssuanceTask(ctx context.Context, obj *db.OCRTask) (*db.IssuanceTask, error)
 	Events(ctx context.Context, obj *db.OCRTask) ([]*db.TaskEvent, error)
-	Analysis(ctx context.Context, obj *db.OCRTask, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error)
+	Analysis(ctx context.Context, obj *db.OCRTask, deposit *int64, price *int64) (*ocrtask.RegistryAnalysis, error)
 }
 type OwnershipSignalResolver interface {
 	Since(ctx context.Context, obj *analysis.Ownership) (*time.Time, error)
@@ -600,11 +601,11 @@ type QueryResolver interface {
 	WebhookDeliveries(ctx context.Context, endpointID *string, first *int, after *string, last *int, before *string) (*model.WebhookDeliveryConnection, error)
 }
 type RegistryAnalysisResolver interface {
-	OcrTask(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.OCRTask, error)
+	OcrTask(ctx context.Context, obj *ocrtask.RegistryAnalysis) (*db.OCRTask, error)
 
-	Source(ctx context.Context, obj *jobs.RegistryAnalysis) (model.DocumentSource, error)
-	File(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.File, error)
-	Verification(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.CopyVerification, error)
+	Source(ctx context.Context, obj *ocrtask.RegistryAnalysis) (model.DocumentSource, error)
+	File(ctx context.Context, obj *ocrtask.RegistryAnalysis) (*db.File, error)
+	Verification(ctx context.Context, obj *ocrtask.RegistryAnalysis) (*db.CopyVerification, error)
 }
 type RegistryCheckResolver interface {
 	OcrTask(ctx context.Context, obj *db.RegistryComparison) (*db.OCRTask, error)
@@ -7202,8 +7203,8 @@ func (ec *executionContext) _Nest_registryAnalysis(ctx context.Context, field gr
 			return ec.Resolvers.Nest().RegistryAnalysis(ctx, obj, fc.Args["deposit"].(*int64), fc.Args["price"].(*int64))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *jobs.RegistryAnalysis) graphql.Marshaler {
-			return ec.marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐRegistryAnalysis(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *ocrtask.RegistryAnalysis) graphql.Marshaler {
+			return ec.marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋocrtaskᚐRegistryAnalysis(ctx, selections, v)
 		},
 		true,
 		false,
@@ -8288,8 +8289,8 @@ func (ec *executionContext) _OcrTask_analysis(ctx context.Context, field graphql
 			return ec.Resolvers.OcrTask().Analysis(ctx, obj, fc.Args["deposit"].(*int64), fc.Args["price"].(*int64))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *jobs.RegistryAnalysis) graphql.Marshaler {
-			return ec.marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐRegistryAnalysis(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *ocrtask.RegistryAnalysis) graphql.Marshaler {
+			return ec.marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋocrtaskᚐRegistryAnalysis(ctx, selections, v)
 		},
 		true,
 		false,
@@ -9243,7 +9244,7 @@ func (ec *executionContext) fieldContext_Registry_printedAt(_ context.Context, f
 	return graphql.NewScalarFieldContext("Registry", field, false, false, "Time")
 }
 
-func (ec *executionContext) _RegistryAnalysis_ocrTask(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_ocrTask(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9275,7 +9276,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_ocrTask(_ context.Cont
 	return fc, nil
 }
 
-func (ec *executionContext) _RegistryAnalysis_parserVersion(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_parserVersion(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9298,7 +9299,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_parserVersion(_ contex
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, false, false, "Int")
 }
 
-func (ec *executionContext) _RegistryAnalysis_analyzedAt(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_analyzedAt(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9321,7 +9322,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_analyzedAt(_ context.C
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, false, false, "Time")
 }
 
-func (ec *executionContext) _RegistryAnalysis_verdict(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_verdict(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9344,7 +9345,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_verdict(_ context.Cont
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, true, false, "RegistryVerdict")
 }
 
-func (ec *executionContext) _RegistryAnalysis_reasons(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_reasons(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9376,7 +9377,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_reasons(_ context.Cont
 	return fc, nil
 }
 
-func (ec *executionContext) _RegistryAnalysis_advice(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_advice(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9399,7 +9400,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_advice(_ context.Conte
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, true, false, "String")
 }
 
-func (ec *executionContext) _RegistryAnalysis_error(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_error(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9422,7 +9423,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_error(_ context.Contex
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, false, false, "String")
 }
 
-func (ec *executionContext) _RegistryAnalysis_registry(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_registry(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9454,7 +9455,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_registry(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _RegistryAnalysis_signals(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_signals(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9486,7 +9487,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_signals(_ context.Cont
 	return fc, nil
 }
 
-func (ec *executionContext) _RegistryAnalysis_findings(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_findings(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9518,7 +9519,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_findings(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _RegistryAnalysis_source(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_source(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9541,7 +9542,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_source(_ context.Conte
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, true, true, "DocumentSource")
 }
 
-func (ec *executionContext) _RegistryAnalysis_file(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_file(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9573,7 +9574,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_file(_ context.Context
 	return fc, nil
 }
 
-func (ec *executionContext) _RegistryAnalysis_verification(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_verification(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15623,7 +15624,7 @@ func (ec *executionContext) _Registry(ctx context.Context, sel ast.SelectionSet,
 
 var registryAnalysisImplementors = []string{"RegistryAnalysis"}
 
-func (ec *executionContext) _RegistryAnalysis(ctx context.Context, sel ast.SelectionSet, obj *jobs.RegistryAnalysis) graphql.Marshaler {
+func (ec *executionContext) _RegistryAnalysis(ctx context.Context, sel ast.SelectionSet, obj *ocrtask.RegistryAnalysis) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, registryAnalysisImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -18852,7 +18853,7 @@ func (ec *executionContext) marshalORegistry2ᚖgithubᚗcomᚋdungjiᚋdungji�
 	return ec._Registry(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐRegistryAnalysis(ctx context.Context, sel ast.SelectionSet, v *jobs.RegistryAnalysis) graphql.Marshaler {
+func (ec *executionContext) marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋocrtaskᚐRegistryAnalysis(ctx context.Context, sel ast.SelectionSet, v *ocrtask.RegistryAnalysis) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuance"
+	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
 // Loaders batch the reads behind every list-reachable edge: the fields of
@@ -24,7 +25,7 @@ type Loaders struct {
 	issuanceTask   *dataloadgen.Loader[string, *db.IssuanceTask]
 	ocrOfIssuance  *dataloadgen.Loader[string, *db.OCRTask]
 	latestOCR      *dataloadgen.Loader[string, *db.OCRTask]
-	storedAnalysis *dataloadgen.Loader[string, *jobs.StoredAnalysis]
+	storedAnalysis *dataloadgen.Loader[string, *ocrtask.StoredAnalysis]
 	issuanceEvents *dataloadgen.Loader[string, []*db.TaskEvent]
 	ocrEvents      *dataloadgen.Loader[string, []*db.TaskEvent]
 	issuanceFirsts *dataloadgen.Loader[issuance.NestPageKey, core.Page[*db.IssuanceTask]]
@@ -120,7 +121,7 @@ func (d Dataloaders) InterceptResponse(ctx context.Context, next graphql.Respons
 	if wait <= 0 {
 		wait = DefaultBatchWait
 	}
-	return next(jobs.WithResultReads(context.WithValue(ctx, loadersKey{}, NewLoaders(d.Service, wait))))
+	return next(ocrtask.WithResultReads(context.WithValue(ctx, loadersKey{}, NewLoaders(d.Service, wait))))
 }
 
 // nestIssuanceTasks is a page of a visible nest's issuance tasks: the first

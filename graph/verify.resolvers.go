@@ -12,6 +12,7 @@ import (
 	"github.com/dungji/dungji/graph/model"
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/ocrtask"
 	"github.com/dungji/dungji/jobs/watch"
 )
 
@@ -70,18 +71,18 @@ func (r *queryResolver) CopyVerification(ctx context.Context, id string) (*db.Co
 }
 
 // Source is the resolver for the source field.
-func (r *registryAnalysisResolver) Source(ctx context.Context, obj *jobs.RegistryAnalysis) (model.DocumentSource, error) {
+func (r *registryAnalysisResolver) Source(ctx context.Context, obj *ocrtask.RegistryAnalysis) (model.DocumentSource, error) {
 	return model.DocumentSource(obj.Source), nil
 }
 
 // File is the resolver for the file field.
-func (r *registryAnalysisResolver) File(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.File, error) {
+func (r *registryAnalysisResolver) File(ctx context.Context, obj *ocrtask.RegistryAnalysis) (*db.File, error) {
 	return r.loadersOf(ctx).file.Load(ctx, obj.FileID)
 }
 
 // Verification is the resolver for the verification field.
-func (r *registryAnalysisResolver) Verification(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.CopyVerification, error) {
-	if obj.Source != jobs.SourceUploaded {
+func (r *registryAnalysisResolver) Verification(ctx context.Context, obj *ocrtask.RegistryAnalysis) (*db.CopyVerification, error) {
+	if obj.Source != ocrtask.SourceUploaded {
 		return nil, nil
 	}
 	return r.Service.FileVerification(ctx, obj.FileID)

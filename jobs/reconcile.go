@@ -190,7 +190,7 @@ func (h *jobErrorHandler) failTask(ctx context.Context, job *rivertype.JobRow, m
 	case core.IssuanceArgs{}.Kind():
 		err = h.svc.issuances.FailIssuance(ctx, args.TaskID, core.CauseUnexpected, msg)
 	case core.OCRArgs{}.Kind(), core.OCRDeadlineArgs{}.Kind():
-		err = h.svc.reads.failOCR(ctx, args.TaskID, core.CauseUnexpected, msg)
+		err = h.svc.reads.FailOCR(ctx, args.TaskID, core.CauseUnexpected, msg)
 	}
 	if err != nil {
 		h.svc.Log.Error("fail task after job error", "task_id", args.TaskID, "err", err)

@@ -1,7 +1,10 @@
 package jobs
 
-import "github.com/dungji/dungji/jobs/core"
-import "github.com/dungji/dungji/jobs/issuance"
+import (
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/issuance"
+	"github.com/dungji/dungji/jobs/ocrtask"
+)
 
 // Reconciler ends the tasks of every kind that nothing will move any more
 // (their River job is gone or finished), and is River's error handler for
@@ -9,10 +12,10 @@ import "github.com/dungji/dungji/jobs/issuance"
 type Reconciler struct {
 	*core.Core
 	issuances *issuance.Issuances
-	reads     *Reads
+	reads     *ocrtask.Reads
 }
 
 // NewReconciler returns the reconciler on c.
-func NewReconciler(c *core.Core, issuances *issuance.Issuances, reads *Reads) *Reconciler {
+func NewReconciler(c *core.Core, issuances *issuance.Issuances, reads *ocrtask.Reads) *Reconciler {
 	return &Reconciler{Core: c, issuances: issuances, reads: reads}
 }

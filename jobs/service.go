@@ -13,6 +13,7 @@ import (
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuance"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
 // Service is the task lifecycle on one database: the capabilities,
@@ -21,7 +22,7 @@ import (
 type Service struct {
 	*core.Core
 	*issuance.Issuances
-	*Reads
+	*ocrtask.Reads
 	*Subscriptions
 	*Watcher
 	*Reconciler
@@ -70,7 +71,7 @@ func NewService(opts ServiceOptions) (*Service, error) {
 		return nil, err
 	}
 	iss := issuance.New(c, opts.AfterLatestActive)
-	reads := NewReads(c)
+	reads := ocrtask.New(c)
 	s := &Service{Core: c, Issuances: iss, Reads: reads, Subscriptions: NewSubscriptions(c, opts.Subscriptions),
 		Watcher: NewWatcher(c, iss, reads), Reconciler: NewReconciler(c, iss, reads)}
 	return s, nil

@@ -46,7 +46,7 @@ func (s *Watcher) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 		return res, err
 	}
 	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		f, err := s.reads.visibleFile(ctx, tx, actor, fileID, true)
+		f, err := s.reads.VisibleFile(ctx, tx, actor, fileID, true)
 		if err != nil {
 			return err
 		}

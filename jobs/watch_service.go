@@ -6,6 +6,7 @@ import (
 
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuance"
+	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
 // Watcher is the registry watch capability: scheduled checks, the
@@ -15,7 +16,7 @@ import (
 type Watcher struct {
 	*core.Core
 	issuances *issuance.Issuances
-	reads     *Reads
+	reads     *ocrtask.Reads
 
 	// webhookHTTP is the deliveries' client (webhookClient), built once.
 	webhookHTTP     *http.Client
@@ -23,6 +24,6 @@ type Watcher struct {
 }
 
 // NewWatcher returns the watch capability on c.
-func NewWatcher(c *core.Core, issuances *issuance.Issuances, reads *Reads) *Watcher {
+func NewWatcher(c *core.Core, issuances *issuance.Issuances, reads *ocrtask.Reads) *Watcher {
 	return &Watcher{Core: c, issuances: issuances, reads: reads}
 }

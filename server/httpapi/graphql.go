@@ -21,6 +21,7 @@ import (
 	"github.com/dungji/dungji/graph"
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/ocrtask"
 	"github.com/dungji/dungji/server/auth"
 	"github.com/dungji/dungji/server/live"
 )
@@ -84,7 +85,7 @@ func NewGraphQLHandler(svc *jobs.Service, o GraphQLOptions) http.Handler {
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(live.NewMultipart(liveOpts))
 	// uploadRegistry: the GraphQL multipart request spec. The file's own
-	// limit is the service's (jobs.MaxUploadBytes, a clear BAD_USER_INPUT);
+	// limit is the service's (ocrtask.MaxUploadBytes, a clear BAD_USER_INPUT);
 	// this one only bounds the request.
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: maxUploadBody, MaxMemory: 8 << 20})
 	srv.AddTransport(transport.POST{})
@@ -123,7 +124,7 @@ const parserTokenLimit = 10_000
 
 // maxUploadBody bounds a multipart request carrying an upload: the largest
 // file accepted and room for the other parts.
-const maxUploadBody = jobs.MaxUploadBytes + 1<<20
+const maxUploadBody = ocrtask.MaxUploadBytes + 1<<20
 
 // limitGraphQLBody bounds a GraphQL request: MaxGraphQLBody, or
 // maxUploadBody for a multipart/form-data upload, which takes one of the

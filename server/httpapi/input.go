@@ -23,8 +23,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
 // literalCheck refuses number literals that do not fit 64 bits (an Int
@@ -222,7 +222,7 @@ func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
 // limit, as REST says it.
 func tooLargeMessage(n int64) string {
 	if n == maxUploadBody {
-		return fmt.Sprintf("the request is larger than a file of %d MiB and its form: the file is too large", jobs.MaxUploadBytes>>20)
+		return fmt.Sprintf("the request is larger than a file of %d MiB and its form: the file is too large", ocrtask.MaxUploadBytes>>20)
 	}
 	return "request body is larger than " + strconv.FormatInt(n, 10) + " bytes"
 }

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
 // The legacy REST paths of the original system, kept for clients that poll.
@@ -107,7 +107,7 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength > maxUploadBody {
 		// Declared too large: refused before a byte of it is read.
 		w.Header().Set("Connection", "close")
-		a.restFail(w, r, core.InvalidInput("file", "the file is larger than %d MiB", jobs.MaxUploadBytes>>20))
+		a.restFail(w, r, core.InvalidInput("file", "the file is larger than %d MiB", ocrtask.MaxUploadBytes>>20))
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBody)
@@ -142,12 +142,12 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 		case name == "file" && len(pages) > 0, name == "page" && found:
 			a.restFail(w, r, core.InvalidInput("file", "the form has both a \"file\" field and \"page\" fields: send one file, or the photos of the pages"))
 			return
-		case name == "page" && len(pages) == jobs.MaxUploadPhotos:
-			a.restFail(w, r, core.InvalidInput("pages", "more than %d pages were sent; at most %d are read", jobs.MaxUploadPhotos, jobs.MaxUploadPhotos))
+		case name == "page" && len(pages) == ocrtask.MaxUploadPhotos:
+			a.restFail(w, r, core.InvalidInput("pages", "more than %d pages were sent; at most %d are read", ocrtask.MaxUploadPhotos, ocrtask.MaxUploadPhotos))
 			return
 		}
 		// One byte over the limit tells the service the file is too large.
-		b, err := io.ReadAll(io.LimitReader(part, int64(jobs.MaxUploadBytes-total)+1))
+		b, err := io.ReadAll(io.LimitReader(part, int64(ocrtask.MaxUploadBytes-total)+1))
 		if err != nil {
 			a.uploadReadFail(w, r, err)
 			return
@@ -158,7 +158,7 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 		} else {
 			pages = append(pages, b)
 		}
-		if total > jobs.MaxUploadBytes {
+		if total > ocrtask.MaxUploadBytes {
 			break // refused below, without reading the rest
 		}
 	}
@@ -166,7 +166,7 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 		a.restFail(w, r, core.InvalidInput("file", "the form has no \"file\" field (nor \"page\" fields)"))
 		return
 	}
-	if total <= jobs.MaxUploadBytes {
+	if total <= ocrtask.MaxUploadBytes {
 		// Past the closing boundary, to the body's end: a body cut off
 		// there is a post the client did not finish.
 		if _, err := io.Copy(io.Discard, r.Body); err != nil {
@@ -176,7 +176,7 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := detachedTimeout(r.Context(), a.Config.RequestTimeout)
 	defer cancel()
-	var res *jobs.UploadResult
+	var res *ocrtask.UploadResult
 	if found {
 		res, err = a.Service.UploadRegistry(ctx, r.PathValue("nestId"), bytes.NewReader(file))
 	} else {
@@ -206,7 +206,7 @@ func (a *API) uploadReadFail(w http.ResponseWriter, r *http.Request, err error) 
 	var ne net.Error
 	switch {
 	case errors.As(err, &tooLarge):
-		a.restFail(w, r, core.InvalidInput("file", "the file is larger than %d MiB", jobs.MaxUploadBytes>>20))
+		a.restFail(w, r, core.InvalidInput("file", "the file is larger than %d MiB", ocrtask.MaxUploadBytes>>20))
 	case errors.Is(err, errSlowBody), errors.As(err, &ne) && ne.Timeout(), bodyTimedOut(r):
 		w.Header().Set("Connection", "close")
 		writeJSON(w, http.StatusRequestTimeout, restError{ErrorCode: string(core.CodeBadRequest),

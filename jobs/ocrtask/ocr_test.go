@@ -1,4 +1,4 @@
-package jobs_test
+package ocrtask_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/dungji/dungji/jobs/internal/jobstest"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
 // issueDocument runs one issuance to SUCCESS with the simulator and returns
@@ -85,14 +86,14 @@ func TestApplyOCRResult(t *testing.T) {
 
 	t.Run("early result, matched by client token", func(t *testing.T) {
 		out, err := b.Svc.ApplyOCRResult(ctx, succeeded("engine-1", o.ID, "page one", "page two"))
-		if err != nil || out != jobs.OCRApplied {
+		if err != nil || out != ocrtask.OCRApplied {
 			t.Fatalf("%s %v", out, err)
 		}
 		got := b.ocrTask(t, o.ID)
 		if got.Status != db.StatusSuccess || jobstest.Deref(got.EngineJobID) != "engine-1" || *got.PageCount != 2 {
 			t.Fatalf("task %+v", got.Lifecycle)
 		}
-		pages, err := jobs.OCRPages(got)
+		pages, err := ocrtask.OCRPages(got)
 		if err != nil || len(pages) != 2 || pages[1].Text != "page two" {
 			t.Fatalf("pages %+v %v", pages, err)
 		}
@@ -105,10 +106,10 @@ func TestApplyOCRResult(t *testing.T) {
 		_, o := issueDocument(t, b)
 		// PostgreSQL's text and jsonb hold no NUL: storing it failed.
 		out, err := b.Svc.ApplyOCRResult(ctx, succeeded("engine-nul", o.ID, "page\x00 one", "two"))
-		if err != nil || out != jobs.OCRApplied {
+		if err != nil || out != ocrtask.OCRApplied {
 			t.Fatalf("%s %v", out, err)
 		}
-		pages, err := jobs.OCRPages(b.ocrTask(t, o.ID))
+		pages, err := ocrtask.OCRPages(b.ocrTask(t, o.ID))
 		if err != nil || len(pages) != 2 || pages[0].Text != "page\uFFFD one" {
 			t.Fatalf("pages %+v %v", pages, err)
 		}
@@ -116,7 +117,7 @@ func TestApplyOCRResult(t *testing.T) {
 	t.Run("duplicates and a late FAILED change nothing", func(t *testing.T) {
 		before := jobstest.Count(t, b.DB, "SELECT count(*) FROM task_events WHERE task_id = ?", o.ID)
 		var wg sync.WaitGroup
-		outs := make([]jobs.OCRCallbackOutcome, 10)
+		outs := make([]ocrtask.OCRCallbackOutcome, 10)
 		for i := range outs {
 			wg.Add(1)
 			go func() {
@@ -126,12 +127,12 @@ func TestApplyOCRResult(t *testing.T) {
 		}
 		wg.Wait()
 		for _, out := range outs {
-			if out != jobs.OCRAlreadyFinal {
+			if out != ocrtask.OCRAlreadyFinal {
 				t.Fatalf("duplicate gave %s", out)
 			}
 		}
 		failed := ocr.Job{JobID: "engine-1", ClientToken: o.ID, Status: ocr.StatusFailed, Error: &ocr.JobError{Code: "INTERNAL"}}
-		if out, _ := b.Svc.ApplyOCRResult(ctx, failed); out != jobs.OCRAlreadyFinal {
+		if out, _ := b.Svc.ApplyOCRResult(ctx, failed); out != ocrtask.OCRAlreadyFinal {
 			t.Fatalf("late FAILED gave %s", out)
 		}
 		if after := jobstest.Count(t, b.DB, "SELECT count(*) FROM task_events WHERE task_id = ?", o.ID); after != before {
@@ -143,7 +144,7 @@ func TestApplyOCRResult(t *testing.T) {
 	})
 	t.Run("unknown job and token", func(t *testing.T) {
 		for _, j := range []ocr.Job{succeeded("nope", ""), succeeded("nope", "not-a-uuid"), succeeded("nope", "01939b4e-0000-7000-8000-000000000000")} {
-			if out, err := b.Svc.ApplyOCRResult(ctx, j); err != nil || out != jobs.OCRUnknownJob {
+			if out, err := b.Svc.ApplyOCRResult(ctx, j); err != nil || out != ocrtask.OCRUnknownJob {
 				t.Fatalf("%+v: %s %v", j, out, err)
 			}
 		}
@@ -159,11 +160,11 @@ func TestApplyOCRResult(t *testing.T) {
 		if again, _ := b.Svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "alice"}), o.FileID); !again.Reused || again.Task.ID != res.Task.ID {
 			t.Fatal("a second requestOcr did not reuse the active task")
 		}
-		if out, _ := b.Svc.ApplyOCRResult(ctx, ocr.Job{JobID: "engine-2", ClientToken: res.Task.ID, Status: ocr.StatusRunning}); out != jobs.OCRNotFinal {
+		if out, _ := b.Svc.ApplyOCRResult(ctx, ocr.Job{JobID: "engine-2", ClientToken: res.Task.ID, Status: ocr.StatusRunning}); out != ocrtask.OCRNotFinal {
 			t.Fatalf("running job gave %s", out)
 		}
 		unreadable := ocr.Job{JobID: "engine-2", Status: ocr.StatusFailed, Error: &ocr.JobError{Code: "UNREADABLE", Message: "no text"}}
-		if out, _ := b.Svc.ApplyOCRResult(ctx, unreadable); out != jobs.OCRApplied {
+		if out, _ := b.Svc.ApplyOCRResult(ctx, unreadable); out != ocrtask.OCRApplied {
 			t.Fatalf("unreadable gave %s", out)
 		}
 		got := b.ocrTask(t, res.Task.ID)
@@ -222,7 +223,7 @@ func TestOCRSubmitHoldsNoTransaction(t *testing.T) {
 		_, err := one.Pool.Exec(ctx, "SELECT 1")
 		return err
 	}}
-	w := jobs.NewOCRWorker(svc.Reads, eng, b.Store, "http://127.0.0.1:1/cb")
+	w := ocrtask.NewOCRWorker(svc.Reads, eng, b.Store, "http://127.0.0.1:1/cb")
 	var row rivertype.JobRow
 	if err := b.DB.Bun.NewRaw(`UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now() WHERE id = ?
 		RETURNING id, args, attempt, max_attempts, kind, queue, state`, *o.JobID).

@@ -1,4 +1,4 @@
-package jobs_test
+package ocrtask_test
 
 import (
 	"context"
@@ -11,10 +11,10 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
 // copyText is a short registry as a text layer reads it.
@@ -55,7 +55,7 @@ func TestAnalyzeChecksTextLayer(t *testing.T) {
 		{"uploaded, the image unreadable", page(copyText, image("@@@ ### !!!")), analysis.ReasonTextLayerUnchecked},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			a := jobs.Analyze(tt.pages, now)
+			a := ocrtask.Analyze(tt.pages, now)
 			if a.Registry == nil {
 				t.Fatalf("no registry: %s", a.Error)
 			}
@@ -86,7 +86,7 @@ func TestReanalyzeStale(t *testing.T) {
 		// An uploaded copy (no issuance task), printed today.
 		printed := copyText + "\n열람일시 : " + now.In(time.FixedZone("KST", 9*3600)).Format("2006년01월02일 15시04분05초")
 		pages := []ocr.Page{{Page: 1, Text: printed, Confidence: 1, Source: ocr.SourceTextLayer}}
-		raw, err := json.Marshal(jobs.OCRResult{EngineJobID: core.NewID(), Pages: pages})
+		raw, err := json.Marshal(ocrtask.OCRResult{EngineJobID: core.NewID(), Pages: pages})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestReanalyzeStale(t *testing.T) {
 					return err
 				}
 			}
-			return jobs.UpsertAnalysis(ctx, tx, tk, n, pages, jobs.Analyze(pages, now), now)
+			return ocrtask.UpsertAnalysis(ctx, tx, tk, n, pages, ocrtask.Analyze(pages, now), now)
 		})
 		if err != nil {
 			t.Fatal(err)

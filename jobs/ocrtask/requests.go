@@ -1,4 +1,4 @@
-package jobs
+package ocrtask
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 
 // visibleFile loads a file whose nest the caller may see; with lock the file
 // row is read FOR NO KEY UPDATE, serializing OCR requests for it.
-func (s *Reads) visibleFile(ctx context.Context, idb bun.IDB, actor core.Actor, fileID string, lock bool) (*db.File, error) {
+func (s *Reads) VisibleFile(ctx context.Context, idb bun.IDB, actor core.Actor, fileID string, lock bool) (*db.File, error) {
 	id, err := core.ParseID("fileId", fileID)
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func (s *Reads) RequestOCR(ctx context.Context, fileID string) (RequestOCRResult
 		return res, err
 	}
 	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		f, err := s.visibleFile(ctx, tx, actor, fileID, true)
+		f, err := s.VisibleFile(ctx, tx, actor, fileID, true)
 		if err != nil {
 			return err
 		}
@@ -121,7 +121,7 @@ func (s *Reads) OCRFileNow(ctx context.Context, fileID string) ([]ocr.Page, erro
 	if err != nil {
 		return nil, err
 	}
-	f, err := s.visibleFile(ctx, s.DB.Bun, actor, fileID, false)
+	f, err := s.VisibleFile(ctx, s.DB.Bun, actor, fileID, false)
 	if err != nil {
 		return nil, err
 	}

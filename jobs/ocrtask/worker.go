@@ -1,4 +1,4 @@
-package jobs
+package ocrtask
 
 import (
 	"context"
@@ -126,7 +126,7 @@ func (w *OCRWorker) fail(ctx context.Context, job *river.Job[core.OCRArgs], task
 		JobID:   job.ID, Attempt: job.Attempt, MaxAttempts: job.MaxAttempts, TaskID: task.ID,
 		Cause: cause, Code: core.FailureOf(cause).Code, Err: causeErr,
 	}, func(ctx context.Context) error {
-		return w.svc.failOCR(ctx, task.ID, cause, core.FailureOf(cause).Message)
+		return w.svc.FailOCR(ctx, task.ID, cause, core.FailureOf(cause).Message)
 	})
 }
 
@@ -183,7 +183,7 @@ func (s *Reads) awaitOCRResult(ctx context.Context, job *river.Job[core.OCRArgs]
 }
 
 // failOCR ends an active OCR task as FAILED; a final one is left as it is.
-func (s *Reads) failOCR(ctx context.Context, taskID string, cause core.Cause, msg string) error {
+func (s *Reads) FailOCR(ctx context.Context, taskID string, cause core.Cause, msg string) error {
 	return s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		t, found, err := core.LockTask[db.OCRTask](ctx, tx, taskID)
 		if err != nil || !found || t.Status.Final() {
@@ -219,7 +219,7 @@ func (w *OCRDeadlineWorker) Work(ctx context.Context, job *river.Job[core.OCRDea
 	ej, err := w.engine.Get(ctx, *t.EngineJobID)
 	switch {
 	case errors.Is(err, ocr.ErrJobNotFound):
-		return w.svc.failOCR(ctx, t.ID, core.CauseOCRGone, core.FailureOf(core.CauseOCRGone).Message)
+		return w.svc.FailOCR(ctx, t.ID, core.CauseOCRGone, core.FailureOf(core.CauseOCRGone).Message)
 	case err != nil:
 		return err // the engine is unreachable: River retries this check
 	}
@@ -233,7 +233,7 @@ func (w *OCRDeadlineWorker) Work(ctx context.Context, job *river.Job[core.OCRDea
 		waited = now.Sub(*t.LastAttemptAt)
 	}
 	if waited >= w.svc.Config.OCRMaxWait {
-		return w.svc.failOCR(ctx, t.ID, core.CauseOCRTimeout, fmt.Sprintf("the OCR engine's job was still %s after %s", ej.Status, waited.Round(time.Second)))
+		return w.svc.FailOCR(ctx, t.ID, core.CauseOCRTimeout, fmt.Sprintf("the OCR engine's job was still %s after %s", ej.Status, waited.Round(time.Second)))
 	}
 	// Still running: look again later, sooner for a short wait so far.
 	return river.JobSnooze(w.svc.ocrRecheck().Clamp(waited / 2))

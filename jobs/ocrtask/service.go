@@ -1,4 +1,4 @@
-package jobs
+package ocrtask
 
 import "github.com/dungji/dungji/jobs/core"
 
@@ -10,4 +10,4 @@ type Reads struct {
 }
 
 // NewReads returns the OCR capability on c.
-func NewReads(c *core.Core) *Reads { return &Reads{Core: c} }
+func New(c *core.Core) *Reads { return &Reads{Core: c} }
