@@ -11,6 +11,7 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/hub"
 	"github.com/dungji/dungji/jobs/issuance"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocrtask"
@@ -23,7 +24,7 @@ type Service struct {
 	*core.Core
 	*issuance.Issuances
 	*ocrtask.Reads
-	*Subscriptions
+	*hub.Subscriptions
 	*Watcher
 	*Reconciler
 }
@@ -72,7 +73,7 @@ func NewService(opts ServiceOptions) (*Service, error) {
 	}
 	iss := issuance.New(c, opts.AfterLatestActive)
 	reads := ocrtask.New(c)
-	s := &Service{Core: c, Issuances: iss, Reads: reads, Subscriptions: NewSubscriptions(c, opts.Subscriptions),
+	s := &Service{Core: c, Issuances: iss, Reads: reads, Subscriptions: hub.New(c, opts.Subscriptions),
 		Watcher: NewWatcher(c, iss, reads), Reconciler: NewReconciler(c, iss, reads)}
 	return s, nil
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/hub"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/retry"
@@ -147,7 +148,7 @@ type App struct {
 	metricsReg      *prometheus.Registry
 	tracer          trace.TracerProvider
 	shutdownTracing func(context.Context) error
-	hub             *jobs.Hub
+	hub             *hub.Hub
 	tail            *db.EventTail
 	// streams is cancelled when shutdown starts, ending subscriptions;
 	// streamWG counts the stream handlers still running.

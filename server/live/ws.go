@@ -17,8 +17,8 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/hub"
 )
 
 // The WebSocket subprotocols served.
@@ -280,7 +280,7 @@ type wsOp struct {
 	id        string
 	ctx       context.Context
 	cancel    context.CancelFunc
-	feed      jobs.Feed
+	feed      hub.Feed
 	responses graphql.ResponseHandler // set once a subscription is running on the feed
 	rctx      context.Context
 	queued    bool // in ready

@@ -12,8 +12,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/hub"
 )
 
 // The protocols' messages: graphql-transport-ws and, where c.legacy, the
@@ -275,7 +275,7 @@ func (c *wsConn) run(op *wsOp, params *graphql.RawParams) {
 	isSub := rc.Operation != nil && rc.Operation.Operation == ast.Subscription
 	if isSub {
 		op.feed.Wake = func() { c.schedule(op) }
-		ctx = jobs.WithFeed(ctx, &op.feed)
+		ctx = hub.WithFeed(ctx, &op.feed)
 	}
 	responses, rctx := c.exec.DispatchOperation(ctx, rc)
 	if isSub && op.feed.Wired() {

@@ -1,4 +1,4 @@
-package jobs_test
+package hub_test
 
 import (
 	"context"

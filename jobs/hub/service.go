@@ -1,4 +1,4 @@
-package jobs
+package hub
 
 import "github.com/dungji/dungji/jobs/core"
 
@@ -13,7 +13,7 @@ type Subscriptions struct {
 
 // NewSubscriptions returns the subscription capability on c; with serve it
 // owns a Hub (API processes), fed by an event tail through Hub().
-func NewSubscriptions(c *core.Core, serve bool) *Subscriptions {
+func New(c *core.Core, serve bool) *Subscriptions {
 	s := &Subscriptions{Core: c}
 	if serve {
 		s.hub = newHub(s)

@@ -1,4 +1,4 @@
-package jobs
+package hub
 
 import "github.com/dungji/dungji/db"
 
