@@ -12,6 +12,7 @@ import (
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuance"
 	"github.com/dungji/dungji/jobs/ocrtask"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // Loaders batch the reads behind every list-reachable edge: the fields of
@@ -31,10 +32,10 @@ type Loaders struct {
 	issuanceFirsts *dataloadgen.Loader[issuance.NestPageKey, core.Page[*db.IssuanceTask]]
 
 	// The registry watch's edges.
-	watch            *dataloadgen.Loader[string, *jobs.NestWatch]
+	watch            *dataloadgen.Loader[string, *watcher.NestWatch]
 	comparisons      *dataloadgen.Loader[string, []*db.RegistryComparison]
 	comparisonAlerts *dataloadgen.Loader[string, []*db.Alert]
-	alertFirsts      *dataloadgen.Loader[jobs.NestAlertPageKey, core.Page[*db.Alert]]
+	alertFirsts      *dataloadgen.Loader[watcher.NestAlertPageKey, core.Page[*db.Alert]]
 	ocrTask          *dataloadgen.Loader[string, *db.OCRTask]
 	alert            *dataloadgen.Loader[string, *db.Alert]
 	endpoint         *dataloadgen.Loader[string, *db.WebhookEndpoint]
@@ -149,12 +150,12 @@ func (r *Resolver) nestAlerts(ctx context.Context, n *db.Nest, unacknowledged bo
 		return core.Page[*db.Alert]{}, err
 	}
 	if !first {
-		return r.Service.Alerts(ctx, jobs.AlertFilter{NestID: &n.ID, Unacknowledged: unacknowledged}, args)
+		return r.Service.Alerts(ctx, watcher.AlertFilter{NestID: &n.ID, Unacknowledged: unacknowledged}, args)
 	}
 	if err := core.NestVisible(ctx, n); err != nil {
 		return core.Page[*db.Alert]{}, err
 	}
-	return r.loadersOf(ctx).alertFirsts.Load(ctx, jobs.NestAlertPageKey{NestID: n.ID, First: size, Unacknowledged: unacknowledged})
+	return r.loadersOf(ctx).alertFirsts.Load(ctx, watcher.NestAlertPageKey{NestID: n.ID, First: size, Unacknowledged: unacknowledged})
 }
 
 // ocrTaskByID is an OCR task reached through an alert or a comparison (nil

@@ -10,10 +10,10 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/ocrtask"
 	"github.com/dungji/dungji/jobs/watch"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // Section is the resolver for the section field.
@@ -43,7 +43,7 @@ func (r *copyVerificationResolver) OfficialOcrTask(ctx context.Context, obj *db.
 
 // Differences is the resolver for the differences field.
 func (r *copyVerificationResolver) Differences(ctx context.Context, obj *db.CopyVerification) ([]*watch.Difference, error) {
-	ds := jobs.VerificationDifferences(obj)
+	ds := watcher.VerificationDifferences(obj)
 	out := make([]*watch.Difference, len(ds))
 	for i := range ds {
 		out[i] = &ds[i]
@@ -52,7 +52,7 @@ func (r *copyVerificationResolver) Differences(ctx context.Context, obj *db.Copy
 }
 
 // VerifyCopy is the resolver for the verifyCopy field.
-func (r *mutationResolver) VerifyCopy(ctx context.Context, fileID string) (*jobs.VerifyCopyResult, error) {
+func (r *mutationResolver) VerifyCopy(ctx context.Context, fileID string) (*watcher.VerifyCopyResult, error) {
 	res, err := r.Service.VerifyCopy(ctx, "", fileID)
 	if err != nil {
 		return nil, err

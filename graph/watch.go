@@ -5,12 +5,12 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // watchDate formats one of a watch's dates (nil when no watch or no date).
-func watchDate(w *jobs.NestWatch, get func(*db.Watch) *time.Time) *string {
+func watchDate(w *watcher.NestWatch, get func(*db.Watch) *time.Time) *string {
 	if w.Watch == nil {
 		return nil
 	}

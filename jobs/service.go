@@ -15,6 +15,7 @@ import (
 	"github.com/dungji/dungji/jobs/issuance"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocrtask"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // Service is the task lifecycle on one database: the capabilities,
@@ -25,7 +26,7 @@ type Service struct {
 	*issuance.Issuances
 	*ocrtask.Reads
 	*hub.Subscriptions
-	*Watcher
+	*watcher.Watcher
 	*Reconciler
 }
 
@@ -74,6 +75,6 @@ func NewService(opts ServiceOptions) (*Service, error) {
 	iss := issuance.New(c, opts.AfterLatestActive)
 	reads := ocrtask.New(c)
 	s := &Service{Core: c, Issuances: iss, Reads: reads, Subscriptions: hub.New(c, opts.Subscriptions),
-		Watcher: NewWatcher(c, iss, reads), Reconciler: NewReconciler(c, iss, reads)}
+		Watcher: watcher.New(c, iss, reads), Reconciler: NewReconciler(c, iss, reads)}
 	return s, nil
 }

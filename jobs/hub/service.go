@@ -11,7 +11,7 @@ type Subscriptions struct {
 	hub *Hub
 }
 
-// NewSubscriptions returns the subscription capability on c; with serve it
+// New returns the subscription capability on c; with serve it
 // owns a Hub (API processes), fed by an event tail through Hub().
 func New(c *core.Core, serve bool) *Subscriptions {
 	s := &Subscriptions{Core: c}

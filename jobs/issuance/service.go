@@ -11,7 +11,7 @@ type Issuances struct {
 	afterLatestActive func()
 }
 
-// NewIssuances returns the issuance capability on c. afterLatestActive,
+// New returns the issuance capability on c. afterLatestActive,
 // when not nil, runs in RequestIssuance right after the latest active task
 // is read and locked, before the decision: tests drive races with it.
 func New(c *core.Core, afterLatestActive func()) *Issuances {

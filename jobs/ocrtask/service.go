@@ -9,5 +9,5 @@ type Reads struct {
 	*core.Core
 }
 
-// NewReads returns the OCR capability on c.
+// New returns the OCR capability on c.
 func New(c *core.Core) *Reads { return &Reads{Core: c} }

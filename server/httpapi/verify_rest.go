@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/watch"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // The REST paths of verifyCopy: an uploaded copy checked against the
@@ -38,7 +38,7 @@ type restVerification struct {
 
 func toRESTVerification(v *db.CopyVerification) restVerification {
 	return restVerification{VerificationID: v.ID, FileID: v.FileID, Status: v.Status, IssuanceTaskID: v.IssuanceTaskID,
-		OfficialOCRTaskID: v.OfficialOCRTaskID, Differences: jobs.VerificationDifferences(v), Message: v.Message,
+		OfficialOCRTaskID: v.OfficialOCRTaskID, Differences: watcher.VerificationDifferences(v), Message: v.Message,
 		CreatedAt: v.CreatedAt, FinishedAt: v.FinishedAt}
 }
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // The registry watch's REST paths, in the legacy style (snake_case fields,
@@ -76,7 +76,7 @@ func dateOf(t *time.Time) *string {
 	return &s
 }
 
-func (a *API) writeWatch(w http.ResponseWriter, status int, nestID string, nw *jobs.NestWatch) {
+func (a *API) writeWatch(w http.ResponseWriter, status int, nestID string, nw *watcher.NestWatch) {
 	out := restWatch{NestID: nestID, Checks: []restWatchCheck{}}
 	if nw.Watch != nil {
 		out.NestID = nw.Watch.NestID
@@ -130,7 +130,7 @@ func (a *API) restPutWatch(w http.ResponseWriter, r *http.Request) {
 		a.restFail(w, r, err)
 		return
 	}
-	nw, err := a.Service.SetWatch(r.Context(), r.PathValue("nestId"), jobs.WatchInput{ContractDate: b.ContractDate,
+	nw, err := a.Service.SetWatch(r.Context(), r.PathValue("nestId"), watcher.WatchInput{ContractDate: b.ContractDate,
 		BalanceDate: b.BalanceDate, MoveInDate: b.MoveInDate, EveryDays: b.EveryDays, Until: b.Until})
 	if err != nil {
 		a.restFail(w, r, err)
@@ -181,7 +181,7 @@ func toRESTAlert(x *db.Alert) restAlert {
 
 // restAlerts lists alerts, newest first: ?unacknowledged=true, ?after=<next_cursor>.
 func (a *API) restAlerts(w http.ResponseWriter, r *http.Request) {
-	var f jobs.AlertFilter
+	var f watcher.AlertFilter
 	if q := r.URL.Query(); q.Has("unacknowledged") {
 		v, err := strconv.ParseBool(q.Get("unacknowledged"))
 		if err != nil {

@@ -1,12 +1,12 @@
-package jobs_test
+package watcher_test
 
 import (
 	"context"
 	"testing"
 
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/internal/jobstest"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // TestWatchBatchReadersAuthorise: the batch readers that check the caller
@@ -77,14 +77,14 @@ func TestWatchBatchReadersAuthorise(t *testing.T) {
 	// The nest's first alert pages match Alerts': newest first, the filter,
 	// the next page flag and the cursors.
 	alice := core.WithActor(ctx, core.Actor{UserID: "alice"})
-	keys := []jobs.NestAlertPageKey{{nest.ID, 1, false}, {nest.ID, 20, false}, {nest.ID, 20, true}, {missing, 20, false}}
+	keys := []watcher.NestAlertPageKey{{nest.ID, 1, false}, {nest.ID, 20, false}, {nest.ID, 20, true}, {missing, 20, false}}
 	pages, errs := b.Svc.FirstNestAlertPages(alice, keys)
 	if errs != nil {
 		t.Fatal(errs)
 	}
 	for i, k := range keys {
 		first, nestID := k.First, k.NestID
-		want, err := b.Svc.Alerts(alice, jobs.AlertFilter{NestID: &nestID, Unacknowledged: k.Unacknowledged}, core.PageArgs{First: &first})
+		want, err := b.Svc.Alerts(alice, watcher.AlertFilter{NestID: &nestID, Unacknowledged: k.Unacknowledged}, core.PageArgs{First: &first})
 		if k.NestID == missing {
 			if err == nil || len(pages[i].Items) != 0 {
 				t.Errorf("missing nest: %v; batch page %v", err, pages[i])

@@ -1,4 +1,4 @@
-package jobs_test
+package watcher_test
 
 import (
 	"context"
@@ -11,9 +11,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/internal/jobstest"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 func codeOf(err error) core.Code {
@@ -40,7 +40,7 @@ func TestSetWatchInput(t *testing.T) {
 	alice := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	nest := b.Nest(t, "alice")
 	bobs := b.Nest(t, "bob")
-	good, err := b.Svc.SetWatch(alice, nest.ID, jobs.WatchInput{ContractDate: strp("2026-12-02"), MoveInDate: strp("2026-12-20")})
+	good, err := b.Svc.SetWatch(alice, nest.ID, watcher.WatchInput{ContractDate: strp("2026-12-02"), MoveInDate: strp("2026-12-20")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,26 +63,26 @@ func TestSetWatchInput(t *testing.T) {
 		name  string
 		ctx   context.Context
 		nest  string
-		in    jobs.WatchInput
+		in    watcher.WatchInput
 		code  core.Code
 		field string
 	}{
-		{"not a date", alice, nest.ID, jobs.WatchInput{ContractDate: strp("next friday")}, core.CodeBadUserInput, "input.contractDate"},
-		{"impossible date", alice, nest.ID, jobs.WatchInput{BalanceDate: strp("2026-02-30")}, core.CodeBadUserInput, "input.balanceDate"},
-		{"past date", alice, nest.ID, jobs.WatchInput{ContractDate: strp("2026-11-29")}, core.CodeDateInPast, "input.contractDate"},
-		{"past move-in", alice, nest.ID, jobs.WatchInput{MoveInDate: strp("2020-01-01")}, core.CodeDateInPast, "input.moveInDate"},
-		{"far future", alice, nest.ID, jobs.WatchInput{MoveInDate: strp("2099-01-01")}, core.CodeBadUserInput, "input.moveInDate"},
-		{"nothing set", alice, nest.ID, jobs.WatchInput{}, core.CodeBadUserInput, "input"},
-		{"move-in before balance", alice, nest.ID, jobs.WatchInput{BalanceDate: strp("2026-12-10"), MoveInDate: strp("2026-12-05")}, core.CodeBadUserInput, "input.moveInDate"},
-		{"huge N", alice, nest.ID, jobs.WatchInput{EveryDays: intp(1 << 40), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
-		{"zero N", alice, nest.ID, jobs.WatchInput{EveryDays: intp(0), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
-		{"negative N", alice, nest.ID, jobs.WatchInput{EveryDays: intp(-3), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
-		{"N without until", alice, nest.ID, jobs.WatchInput{EveryDays: intp(7)}, core.CodeBadUserInput, "input.until"},
-		{"over the monthly budget", alice, nest.ID, jobs.WatchInput{EveryDays: intp(3), Until: strp("2026-12-30")}, core.CodeBudgetExceeded, "input"},
-		{"unknown nest", alice, core.NewID(), jobs.WatchInput{ContractDate: strp("2026-12-02")}, core.CodeNotFound, ""},
-		{"not an id", alice, "../../etc", jobs.WatchInput{ContractDate: strp("2026-12-02")}, core.CodeBadUserInput, "nestId"},
-		{"other user's nest", alice, bobs.ID, jobs.WatchInput{ContractDate: strp("2026-12-02")}, core.CodeForbidden, ""},
-		{"no user", context.Background(), nest.ID, jobs.WatchInput{ContractDate: strp("2026-12-02")}, core.CodeUnauthenticated, ""},
+		{"not a date", alice, nest.ID, watcher.WatchInput{ContractDate: strp("next friday")}, core.CodeBadUserInput, "input.contractDate"},
+		{"impossible date", alice, nest.ID, watcher.WatchInput{BalanceDate: strp("2026-02-30")}, core.CodeBadUserInput, "input.balanceDate"},
+		{"past date", alice, nest.ID, watcher.WatchInput{ContractDate: strp("2026-11-29")}, core.CodeDateInPast, "input.contractDate"},
+		{"past move-in", alice, nest.ID, watcher.WatchInput{MoveInDate: strp("2020-01-01")}, core.CodeDateInPast, "input.moveInDate"},
+		{"far future", alice, nest.ID, watcher.WatchInput{MoveInDate: strp("2099-01-01")}, core.CodeBadUserInput, "input.moveInDate"},
+		{"nothing set", alice, nest.ID, watcher.WatchInput{}, core.CodeBadUserInput, "input"},
+		{"move-in before balance", alice, nest.ID, watcher.WatchInput{BalanceDate: strp("2026-12-10"), MoveInDate: strp("2026-12-05")}, core.CodeBadUserInput, "input.moveInDate"},
+		{"huge N", alice, nest.ID, watcher.WatchInput{EveryDays: intp(1 << 40), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
+		{"zero N", alice, nest.ID, watcher.WatchInput{EveryDays: intp(0), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
+		{"negative N", alice, nest.ID, watcher.WatchInput{EveryDays: intp(-3), Until: strp("2026-12-31")}, core.CodeBadUserInput, "input.everyDays"},
+		{"N without until", alice, nest.ID, watcher.WatchInput{EveryDays: intp(7)}, core.CodeBadUserInput, "input.until"},
+		{"over the monthly budget", alice, nest.ID, watcher.WatchInput{EveryDays: intp(3), Until: strp("2026-12-30")}, core.CodeBudgetExceeded, "input"},
+		{"unknown nest", alice, core.NewID(), watcher.WatchInput{ContractDate: strp("2026-12-02")}, core.CodeNotFound, ""},
+		{"not an id", alice, "../../etc", watcher.WatchInput{ContractDate: strp("2026-12-02")}, core.CodeBadUserInput, "nestId"},
+		{"other user's nest", alice, bobs.ID, watcher.WatchInput{ContractDate: strp("2026-12-02")}, core.CodeForbidden, ""},
+		{"no user", context.Background(), nest.ID, watcher.WatchInput{ContractDate: strp("2026-12-02")}, core.CodeUnauthenticated, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -100,7 +100,7 @@ func TestSetWatchInput(t *testing.T) {
 	}
 
 	// Changing the dates cancels the checks not run, and their jobs.
-	changed, err := b.Svc.SetWatch(alice, nest.ID, jobs.WatchInput{BalanceDate: strp("2026-12-10")})
+	changed, err := b.Svc.SetWatch(alice, nest.ID, watcher.WatchInput{BalanceDate: strp("2026-12-10")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestSetWatchInput(t *testing.T) {
 		t.Fatalf("bad month: %v", err)
 	}
 	// Today after 09:00 in Seoul: the check runs at once.
-	today, err := b.Svc.SetWatch(alice, nest.ID, jobs.WatchInput{ContractDate: strp("2026-11-30")})
+	today, err := b.Svc.SetWatch(alice, nest.ID, watcher.WatchInput{ContractDate: strp("2026-11-30")})
 	if err != nil || len(today.Checks) != 1 || !today.Checks[0].RunAt.Equal(clock.Now()) {
 		t.Fatalf("today: %v %v", today, err)
 	}
@@ -223,13 +223,13 @@ func TestWebhookEndpointInput(t *testing.T) {
 	if _, err := b.Svc.ReplayWebhookDelivery(alice, core.NewID()); codeOf(err) != core.CodeForbidden {
 		t.Fatalf("a user replays: %v", err)
 	}
-	for i := 0; i < jobs.MaxWebhookEndpoints-1; i++ {
+	for i := 0; i < watcher.MaxWebhookEndpoints-1; i++ {
 		if _, err := b.Svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook/"+string(rune('a'+i))); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, err := b.Svc.RegisterWebhookEndpoint(alice, "https://203.0.113.7/hook/one-too-many"); codeOf(err) != core.CodeBadUserInput {
-		t.Fatalf("endpoint %d: %v", jobs.MaxWebhookEndpoints+1, err)
+		t.Fatalf("endpoint %d: %v", watcher.MaxWebhookEndpoints+1, err)
 	}
 }
 
@@ -392,7 +392,7 @@ func TestReconcilerEndsOrphanedChecks(t *testing.T) {
 	b := setup(t, jobstest.Opts{Clock: clock.Now})
 	alice := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	nest := b.Nest(t, "alice")
-	w, err := b.Svc.SetWatch(alice, nest.ID, jobs.WatchInput{ContractDate: strp("2026-12-02"), BalanceDate: strp("2026-12-10"), MoveInDate: strp("2026-12-20")})
+	w, err := b.Svc.SetWatch(alice, nest.ID, watcher.WatchInput{ContractDate: strp("2026-12-02"), BalanceDate: strp("2026-12-10"), MoveInDate: strp("2026-12-20")})
 	if err != nil {
 		t.Fatal(err)
 	}

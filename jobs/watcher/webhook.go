@@ -1,4 +1,4 @@
-package jobs
+package watcher
 
 import (
 	"bytes"

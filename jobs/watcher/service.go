@@ -1,4 +1,4 @@
-package jobs
+package watcher
 
 import (
 	"net/http"
@@ -23,7 +23,7 @@ type Watcher struct {
 	webhookHTTPOnce sync.Once
 }
 
-// NewWatcher returns the watch capability on c.
-func NewWatcher(c *core.Core, issuances *issuance.Issuances, reads *ocrtask.Reads) *Watcher {
+// New returns the watch capability on c.
+func New(c *core.Core, issuances *issuance.Issuances, reads *ocrtask.Reads) *Watcher {
 	return &Watcher{Core: c, issuances: issuances, reads: reads}
 }

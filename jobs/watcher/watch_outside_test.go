@@ -1,12 +1,12 @@
-package jobs_test
+package watcher_test
 
 import (
 	"context"
 	"strings"
 	"testing"
 
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // TestWebhookURLOutsideReview: addresses an outside review of the production
@@ -51,7 +51,7 @@ func TestWebhookURLOutsideReview(t *testing.T) {
 		{"http://" + strings.Repeat("a", 64) + ".com/", core.CodeBadUserInput}, // a label over 63
 	}
 	for _, c := range cases {
-		_, err := jobs.ValidateWebhookURL(context.Background(), c.url, false)
+		_, err := watcher.ValidateWebhookURL(context.Background(), c.url, false)
 		if got := codeOf(err); got != c.want {
 			t.Errorf("%s: code %q (%v), want %q", c.url, got, err, c.want)
 		}
@@ -67,7 +67,7 @@ func TestHostName(t *testing.T) {
 		"\u202eexample.com": false, "ex\u200bample.com": false, "집.example.com": false,
 		strings.Repeat("a", 64) + ".com": false, strings.Repeat("a.", 127) + "com": false,
 	} {
-		if got := jobs.HostName(h); got != want {
+		if got := watcher.HostName(h); got != want {
 			t.Errorf("hostName(%+q) = %v, want %v", h, got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package jobs_test
+package watcher_test
 
 import (
 	"context"
@@ -16,13 +16,13 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/internal/jobstest"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/watch"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // receiver is a client backend's webhook endpoint: it verifies every
@@ -233,7 +233,7 @@ func TestWatchTimeline(t *testing.T) {
 		return time.Date(d.Year(), d.Month(), d.Day()+n, 0, 0, 0, 0, time.UTC)
 	}
 	ds := func(n int) *string { s := day(n).Format(time.DateOnly); return &s }
-	w, err := b.Svc.SetWatch(ctx, nest.ID, jobs.WatchInput{ContractDate: ds(1), BalanceDate: ds(10), MoveInDate: ds(20)})
+	w, err := b.Svc.SetWatch(ctx, nest.ID, watcher.WatchInput{ContractDate: ds(1), BalanceDate: ds(10), MoveInDate: ds(20)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,14 +336,14 @@ func TestWatchTimeline(t *testing.T) {
 		pending = n
 		return n == 0
 	})
-	page, err := b.Svc.Alerts(ctx, jobs.AlertFilter{NestID: &nest.ID, Unacknowledged: true}, core.PageArgs{})
+	page, err := b.Svc.Alerts(ctx, watcher.AlertFilter{NestID: &nest.ID, Unacknowledged: true}, core.PageArgs{})
 	if err != nil || len(page.Items) != len(allAlerts) {
 		t.Fatalf("listed %d alerts (%v), want %d", len(page.Items), err, len(allAlerts))
 	}
 	if _, err := b.Svc.AcknowledgeAlert(ctx, page.Items[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	page, _ = b.Svc.Alerts(ctx, jobs.AlertFilter{NestID: &nest.ID, Unacknowledged: true}, core.PageArgs{})
+	page, _ = b.Svc.Alerts(ctx, watcher.AlertFilter{NestID: &nest.ID, Unacknowledged: true}, core.PageArgs{})
 	if len(page.Items) != len(allAlerts)-1 {
 		t.Fatalf("%d unacknowledged after one acknowledgement", len(page.Items))
 	}
@@ -379,7 +379,7 @@ func TestWatchCheckWhoseIssuanceFails(t *testing.T) {
 	}
 	// Today's check (its morning passed: it runs at once) fails too.
 	today := clock.Now().In(watch.Seoul).Format(time.DateOnly)
-	w, err := b.Svc.SetWatch(ctx, nest.ID, jobs.WatchInput{ContractDate: &today})
+	w, err := b.Svc.SetWatch(ctx, nest.ID, watcher.WatchInput{ContractDate: &today})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +410,7 @@ func TestWatchCheckWhoseIssuanceFails(t *testing.T) {
 	if len(as) != 1 || !strings.HasPrefix(as[0], "COULD_NOT_VERIFY/WARNING") {
 		t.Fatalf("alerts %v", as)
 	}
-	page, _ := b.Svc.Alerts(ctx, jobs.AlertFilter{NestID: &nest.ID}, core.PageArgs{})
+	page, _ := b.Svc.Alerts(ctx, watcher.AlertFilter{NestID: &nest.ID}, core.PageArgs{})
 	if !strings.Contains(page.Items[0].Message, "AUTOMATION_FAILED") {
 		t.Fatalf("message %q", page.Items[0].Message)
 	}
@@ -442,7 +442,7 @@ func TestWatchCopyLackingEntries(t *testing.T) {
 	if cmp.Outcome != "COULD_NOT_VERIFY" {
 		t.Fatalf("a copy lacking 갑구 rank %s: %s", gone.Rank, cmp.Outcome)
 	}
-	page, err := b.Svc.Alerts(ctx, jobs.AlertFilter{NestID: &nest.ID}, core.PageArgs{})
+	page, err := b.Svc.Alerts(ctx, watcher.AlertFilter{NestID: &nest.ID}, core.PageArgs{})
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("alerts %+v %v", page, err)
 	}
@@ -470,8 +470,8 @@ func TestWatchResetStormKeepsHistoryBounded(t *testing.T) {
 	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	nest := b.Nest(t, "alice")
 	day := time.Now().In(watch.Seoul).AddDate(0, 0, 30).Format(time.DateOnly)
-	for i := range 3 * jobs.KeptCancelledChecks {
-		if _, err := b.Svc.SetWatch(ctx, nest.ID, jobs.WatchInput{ContractDate: &day}); err != nil {
+	for i := range 3 * watcher.KeptCancelledChecks {
+		if _, err := b.Svc.SetWatch(ctx, nest.ID, watcher.WatchInput{ContractDate: &day}); err != nil {
 			t.Fatalf("set %d: %v", i, err)
 		}
 	}
@@ -483,8 +483,8 @@ func TestWatchResetStormKeepsHistoryBounded(t *testing.T) {
 	for _, c := range nw.Checks {
 		counts[c.Status]++
 	}
-	if counts[db.CheckCancelled] != jobs.KeptCancelledChecks || counts[db.CheckScheduled] != 1 || len(nw.Checks) != jobs.KeptCancelledChecks+1 {
-		t.Fatalf("checks by status %v, want %d cancelled and 1 scheduled", counts, jobs.KeptCancelledChecks)
+	if counts[db.CheckCancelled] != watcher.KeptCancelledChecks || counts[db.CheckScheduled] != 1 || len(nw.Checks) != watcher.KeptCancelledChecks+1 {
+		t.Fatalf("checks by status %v, want %d cancelled and 1 scheduled", counts, watcher.KeptCancelledChecks)
 	}
 }
 

@@ -1,4 +1,4 @@
-package jobs_test
+package watcher_test
 
 import (
 	"bytes"
@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/internal/jobstest"
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // TestVerifyCopyLifecycle: a copy still being read cannot be verified; a
@@ -60,7 +60,7 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 		t.Fatalf("verify: %+v %v", res, err)
 	}
 	if v := settled(res.Verification.ID); v.Status != db.VerificationCouldNotVerify || v.Message == nil ||
-		!strings.Contains(*v.Message, "could not be obtained") || len(jobs.VerificationDifferences(v)) != 0 {
+		!strings.Contains(*v.Message, "could not be obtained") || len(watcher.VerificationDifferences(v)) != 0 {
 		t.Errorf("a check whose document failed: %s %v", v.Status, jobstest.Deref(v.Message))
 	}
 
@@ -76,7 +76,7 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 	}
 
 	// The month's budget: each check that bought a document counts.
-	for range jobs.VerificationsPerMonth - 2 {
+	for range watcher.VerificationsPerMonth - 2 {
 		v := *res.Verification
 		v.ID, v.Status = core.NewID(), db.VerificationMatches
 		if _, err := b.DB.Bun.NewInsert().Model(&v).Exec(ctx); err != nil {
