@@ -15,6 +15,7 @@ import (
 	"github.com/dungji/dungji/jobs/issuance"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocrtask"
+	"github.com/dungji/dungji/jobs/reconcile"
 	"github.com/dungji/dungji/jobs/watcher"
 )
 
@@ -27,7 +28,7 @@ type Service struct {
 	*ocrtask.Reads
 	*hub.Subscriptions
 	*watcher.Watcher
-	*Reconciler
+	*reconcile.Reconciler
 }
 
 // ServiceOptions configure NewService: every dependency of the Service is
@@ -75,6 +76,6 @@ func NewService(opts ServiceOptions) (*Service, error) {
 	iss := issuance.New(c, opts.AfterLatestActive)
 	reads := ocrtask.New(c)
 	s := &Service{Core: c, Issuances: iss, Reads: reads, Subscriptions: hub.New(c, opts.Subscriptions),
-		Watcher: watcher.New(c, iss, reads), Reconciler: NewReconciler(c, iss, reads)}
+		Watcher: watcher.New(c, iss, reads), Reconciler: reconcile.New(c, iss, reads)}
 	return s, nil
 }

@@ -1,4 +1,4 @@
-package jobs
+package reconcile
 
 import (
 	"github.com/dungji/dungji/jobs/core"
@@ -15,7 +15,7 @@ type Reconciler struct {
 	reads     *ocrtask.Reads
 }
 
-// NewReconciler returns the reconciler on c.
-func NewReconciler(c *core.Core, issuances *issuance.Issuances, reads *ocrtask.Reads) *Reconciler {
+// New returns the reconciler on c.
+func New(c *core.Core, issuances *issuance.Issuances, reads *ocrtask.Reads) *Reconciler {
 	return &Reconciler{Core: c, issuances: issuances, reads: reads}
 }
