@@ -26,11 +26,11 @@ type WorkerDeps struct {
 	IssuanceWorkers int
 	// ReconcileEvery is the reconciler's period (default 30s).
 	ReconcileEvery time.Duration
-	// JobTimeout bounds one issuance attempt (default DefaultJobTimeout);
-	// other kinds get ShortJobTimeout at most (timeouts.go).
+	// JobTimeout bounds one issuance attempt (default core.DefaultJobTimeout);
+	// other kinds get core.ShortJobTimeout at most (jobs/core/timeouts.go).
 	JobTimeout time.Duration
 	// JobRescueAfter is when River takes back a job still running, as
-	// after a killed worker (default DefaultRescueAfter(JobTimeout)).
+	// after a killed worker (default core.DefaultRescueAfter(JobTimeout)).
 	JobRescueAfter time.Duration
 	// OCR is the OCR engine; nil leaves OCR tasks to another process.
 	OCR ocr.Engine

@@ -24,7 +24,7 @@ type Hub struct {
 	byTask map[string]map[*subscriber]struct{}
 	byNest map[string]map[*subscriber]struct{}
 	subs   int
-	alerts alertSubs // watch_hub.go
+	alerts alertSubs // alerts.go
 }
 
 // newHub returns a hub reading through svc; NewService makes it (see

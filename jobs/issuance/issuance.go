@@ -183,7 +183,7 @@ func (s *Issuances) finishIssuance(ctx context.Context, tx bun.IDB, t *db.Issuan
 		return err
 	}
 	if to == db.StatusFailed {
-		return s.EnqueueFailedIssuance(ctx, tx, t) // watch_alerts.go: a watch check that read nothing
+		return s.EnqueueFailedIssuance(ctx, tx, t) // jobs/watcher: a watch check that read nothing
 	}
 	return nil
 }

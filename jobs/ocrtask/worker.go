@@ -192,7 +192,7 @@ func (s *Reads) FailOCR(ctx context.Context, taskID string, cause core.Cause, ms
 		if err := core.FinishTask(ctx, tx, t, db.StatusFailed, core.FailureOf(cause).Code, msg, s.Clock()); err != nil {
 			return err
 		}
-		return s.EnqueueComparison(ctx, tx, t.ID) // watch_alerts.go
+		return s.EnqueueComparison(ctx, tx, t.ID) // compared by jobs/watcher
 	})
 }
 
@@ -327,7 +327,7 @@ func (s *Reads) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOutc
 			if err := core.FinishTask(ctx, tx, t, db.StatusSuccess, "", "", now, "result", "page_count", "engine_job_id"); err != nil {
 				return err
 			}
-			if err := s.EnqueueComparison(ctx, tx, t.ID); err != nil { // watch_alerts.go
+			if err := s.EnqueueComparison(ctx, tx, t.ID); err != nil { // compared by jobs/watcher
 				return err
 			}
 		case ocr.StatusFailed:
@@ -343,7 +343,7 @@ func (s *Reads) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOutc
 			if err := core.FinishTask(ctx, tx, t, db.StatusFailed, core.FailureOf(cause).Code, msg, now, "engine_job_id"); err != nil {
 				return err
 			}
-			if err := s.EnqueueComparison(ctx, tx, t.ID); err != nil { // watch_alerts.go
+			if err := s.EnqueueComparison(ctx, tx, t.ID); err != nil { // compared by jobs/watcher
 				return err
 			}
 		default:

@@ -2,8 +2,8 @@
 // issuance or OCR task whose River job is gone, completed, cancelled or
 // discarded (core.TaskStuck) ends FAILED (UNKNOWN), with what its kind
 // does on such an end (an issuance's stored object removed, the watch's
-// comparison queued); a scheduled watch check whose job is lost is queued
-// again. It is also River's error handler for the jobs of every kind: a
+// comparison queued); a SCHEDULED watch check whose job will never run
+// it ends CANCELLED or FAILED. It is also River's error handler for the jobs of every kind: a
 // panic, or an error on the last attempt, ends the task.
 //
 // It imports jobs/core, and jobs/issuance and jobs/ocrtask, given at

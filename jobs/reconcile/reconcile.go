@@ -129,7 +129,7 @@ func reconcile[T any, P interface {
 			if err := core.FinishTask(ctx, tx, t, db.StatusFailed, core.CodeUnknown, core.StuckMessage(lc, reason), now, withFile(t)...); err != nil {
 				return err
 			}
-			if err := s.watchOnFailure(ctx, tx, t); err != nil { // watch_alerts.go
+			if err := s.watchOnFailure(ctx, tx, t); err != nil {
 				return err
 			}
 			if it, ok := any(t).(*db.IssuanceTask); ok {

@@ -11,7 +11,7 @@ import (
 )
 
 // Batch reads of the registry watch, for the GraphQL API's data loaders
-// (see batch.go): one statement for many parents, one value and one error
+// (see jobs/core/keys.go): one statement for many parents, one value and one error
 // per key in the keys' order. The …Unchecked ones serve keys the caller
 // reached through a nest it may see (checked once per batch by NestsByID,
 // or by NestVisible on a nest already loaded) or through an alert or a
