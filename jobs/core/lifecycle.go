@@ -132,9 +132,9 @@ func ExecTogether(ctx context.Context, idb bun.IDB, queries ...*bun.InsertQuery)
 	return err
 }
 
-// VisibleTask loads a task the caller may see: NOT_FOUND when missing,
+// visibleTask loads a task the caller may see: NOT_FOUND when missing,
 // FORBIDDEN when it is another user's nest's, saying nothing more.
-func VisibleTask[T any, P interface {
+func visibleTask[T any, P interface {
 	*T
 	db.Task
 }](ctx context.Context, s *Core, id, what string) (P, error) {

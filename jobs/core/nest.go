@@ -47,7 +47,7 @@ func ParseID(field, id string) (string, error) {
 
 func NewID() string { return uuid.Must(uuid.NewV7()).String() }
 
-// PlainText reports whether s is one line of visible text: no control
+// plainText reports whether s is one line of visible text: no control
 // character (a newline, a bell, an escape), no line or paragraph separator
 // (U+2028, U+2029), no format character (Unicode's Cf): the bidirectional
 // marks, embeddings, overrides and isolates, which make a title shown
@@ -60,7 +60,7 @@ func NewID() string { return uuid.Must(uuid.NewV7()).String() }
 // two symbols) and variation selector (after a symbol, a digit, # or *)
 // are kept. And something must show: a letter, a digit, a mark of
 // punctuation or a symbol.
-func PlainText(s string) bool {
+func plainText(s string) bool {
 	rs := []rune(s)
 	visible := false
 	for i, r := range rs {
@@ -109,14 +109,14 @@ func (s *Core) CreateNest(ctx context.Context, in NewNest) (*db.Nest, error) {
 		return nil, InvalidInput("input.title", "title is required")
 	case utf8.RuneCountInString(title) > 200:
 		return nil, InvalidInput("input.title", "title is longer than 200 characters")
-	case !PlainText(title):
+	case !plainText(title):
 		return nil, InvalidInput("input.title", "title has a control, format or invisible character (a newline, a bidirectional mark, a zero-width space, a Hangul filler), or nothing visible: it is one line of plain text")
 	case address == "":
 		return nil, InvalidInput("input.address", "address is required")
 	case utf8.RuneCountInString(address) > 500:
 		return nil, InvalidInput("input.address", "address is longer than 500 characters")
 	}
-	if !PlainText(address) {
+	if !plainText(address) {
 		return nil, InvalidInput("input.address", "address has a control, format or invisible character (a newline, a bidirectional mark, a zero-width space, a Hangul filler), or nothing visible: it is one line of plain text")
 	}
 	uniqueNo, ok := NormalizeUniqueNo(in.RegistryUniqueNo)

@@ -44,7 +44,7 @@ type failure struct {
 	Message string
 }
 
-var Failures = map[Cause]failure{
+var failures = map[Cause]failure{
 	CauseBotStart:         {CodeAutomationFailed, "the registry bot could not start a session"},
 	CauseBotTransient:     {CodeAutomationFailed, "the registry site failed or did not answer in time"},
 	CauseBotPermanent:     {CodeAutomationFailed, "the registry refused the request (for example, no such property)"},
@@ -64,7 +64,7 @@ var Failures = map[Cause]failure{
 // FailureOf is c's entry in failures; an unclassified cause (a panic, an
 // error nothing names) is UNKNOWN.
 func FailureOf(c Cause) failure {
-	if f, ok := Failures[c]; ok {
+	if f, ok := failures[c]; ok {
 		return f
 	}
 	return failure{CodeUnknown, "an unexpected error ended the task"}
@@ -102,15 +102,15 @@ func (p RetryPolicy) Retryable(c Cause, attempt, sameCause int) bool {
 	return attempt < p.MaxAttempts
 }
 
-// FailureText is the error a failed attempt leaves in River's job errors;
+// failureText is the error a failed attempt leaves in River's job errors;
 // countCause reads the cause back from them.
-func FailureText(code Code, cause Cause, err error) error {
+func failureText(code Code, cause Cause, err error) error {
 	return fmt.Errorf("%s (%s): %w", code, cause, err)
 }
 
-// CountCause counts the earlier attempts of a job that failed with cause c
+// countCause counts the earlier attempts of a job that failed with cause c
 // (by failureText's words in River's record of its errors).
-func CountCause(earlier []rivertype.AttemptError, c Cause) int {
+func countCause(earlier []rivertype.AttemptError, c Cause) int {
 	mark := " (" + string(c) + "): "
 	n := 0
 	for _, e := range earlier {
@@ -259,8 +259,8 @@ func RecordFailure[T any, P interface {
 }](ctx context.Context, s *Core, p RetryPolicy, retries *RetryTimes, f AttemptFailure, finish func(context.Context) error) error {
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	wrapped := FailureText(f.Code, f.Cause, f.Err)
-	if p.Retryable(f.Cause, f.Attempt, CountCause(f.Earlier, f.Cause)+1) && f.Attempt < f.MaxAttempts {
+	wrapped := failureText(f.Code, f.Cause, f.Err)
+	if p.Retryable(f.Cause, f.Attempt, countCause(f.Earlier, f.Cause)+1) && f.Attempt < f.MaxAttempts {
 		now := s.Clock()
 		next := retryAt(p, now, f.TaskID, f.Attempt)
 		retries.store(f.JobID, f.Attempt, next)

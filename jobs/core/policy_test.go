@@ -71,14 +71,14 @@ func TestRetryPolicyRetryable(t *testing.T) {
 func TestCountCause(t *testing.T) {
 	t.Parallel()
 	text := func(c Cause) string {
-		return errors.Join(FailureText(FailureOf(c).Code, c, errors.New("bot said (no_document) in its words")), nil).Error()
+		return errors.Join(failureText(FailureOf(c).Code, c, errors.New("bot said (no_document) in its words")), nil).Error()
 	}
 	earlier := []rivertype.AttemptError{
 		{Error: text(CauseBotTransient)}, {Error: "Stuck job rescued by Rescuer"},
 		{Error: text(CauseNoDocument)}, {Error: text(CauseNoDocument)}, {Error: text(CauseUploadTransient)},
 	}
 	for c, want := range map[Cause]int{CauseNoDocument: 2, CauseBotTransient: 1, CauseUploadTransient: 1, CauseSave: 0} {
-		if got := CountCause(earlier, c); got != want {
+		if got := countCause(earlier, c); got != want {
 			t.Errorf("countCause(%s) = %d, want %d", c, got, want)
 		}
 	}
@@ -135,7 +135,7 @@ func TestFailuresNameEveryCause(t *testing.T) {
 				}
 				c := Cause(strings.Trim(lit.Value, `"`))
 				n++
-				f, listed := Failures[c]
+				f, listed := failures[c]
 				switch {
 				case c == CauseUnexpected:
 					if listed || FailureOf(c).Code != CodeUnknown {
@@ -198,7 +198,7 @@ func TestPlainText(t *testing.T) {
 		{"\u0301", false},
 		{"   ", false},
 	} {
-		if got := PlainText(c.s); got != c.want {
+		if got := plainText(c.s); got != c.want {
 			t.Errorf("plainText(%+q) = %v, want %v", c.s, got, c.want)
 		}
 	}

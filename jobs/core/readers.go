@@ -115,10 +115,10 @@ func (s *Core) TaskEventsUnchecked(ctx context.Context, kind db.TaskKind, taskID
 
 // IssuanceTask returns a task the caller may see.
 func (s *Core) IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, error) {
-	return VisibleTask[db.IssuanceTask](ctx, s, id, "issuance task")
+	return visibleTask[db.IssuanceTask](ctx, s, id, "issuance task")
 }
 
 // OCRTask returns an OCR task the caller may see.
 func (s *Core) OCRTask(ctx context.Context, id string) (*db.OCRTask, error) {
-	return VisibleTask[db.OCRTask](ctx, s, id, "OCR task")
+	return visibleTask[db.OCRTask](ctx, s, id, "OCR task")
 }
