@@ -26,7 +26,7 @@ run: deps web/static/app.js build ## Run API, workers and console on embedded de
 test: deps versitygw web-build build web-deps browser-deps ## Run every test, with -race, on real Postgres and real S3 servers
 	@# testprogress runs go test -json: a line per package as each finishes, failures in full, a summary.
 	@# Two runs, one after the other: the server package (about 7 min on its own) with the light packages, then
-	@# the image and service packages (jobs/ocr, jobs/analysis, jobs/issuer, jobs), whose tests are seconds of
+	@# the image and service packages (jobs/ocr, jobs/analysis, jobs/issuer, jobs and its capabilities), whose tests are seconds of
 	@# Tesseract and pixel work each. Run at once, the server's tests of uploads, browsers and live streams met
 	@# their hang guards on 2 cores shared with them (a 300×300 photo took over 3 s to store; 16-19 min in all).
 	@# -p 3, one test binary more than cores: most packages spend much of their time waiting on processes,
@@ -37,7 +37,7 @@ test: deps versitygw web-build build web-deps browser-deps ## Run every test, wi
 	@$(GO) build -o $(BIN)/testprogress ./server/cmd/testprogress || exit 1; \
 	echo "make test: every package with -race, in two runs (the server package, then the image and service packages); about 13 min with a warm build cache on 2 cores (about 8 and 5 min, then the fuzz runs), about 20 min on a fresh machine"; \
 	mod=$$($(GO) list -m) || exit 1; \
-	heavy="$$mod/jobs/analysis $$mod/jobs/ocr $$mod/jobs/issuer $$mod/jobs"; \
+	heavy="$$mod/jobs/analysis $$mod/jobs/ocr $$mod/jobs/issuer $$mod/jobs $$mod/jobs/core $$mod/jobs/issuance $$mod/jobs/ocrtask $$mod/jobs/hub $$mod/jobs/watcher $$mod/jobs/reconcile"; \
 	rest=$$($(GO) list ./... | grep -v -x -F -e $$mod/server $$(for p in $$heavy; do printf -- '-e %s ' $$p; done)) || exit 1; \
 	url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
 	export TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 DUNGJI_REQUIRE_NODE=$$(command -v npm >/dev/null 2>&1 && echo 1) DUNGJI_REQUIRE_BROWSER=$$(test -x /usr/bin/chromium && echo 1); \
