@@ -169,7 +169,7 @@ func logCause(err error) string {
 }
 
 // pagesText is the bytes of text in pages, as counted against
-// jobs.MaxAnswerText.
+// ocrtask.MaxAnswerText.
 func pagesText(pages []ocr.Page) int {
 	n := 0
 	for _, p := range pages {

@@ -912,7 +912,7 @@ func BenchmarkWakeupNotify(b *testing.B) {
 // transport, configured as this app's was before it had its own (ping every
 // 15 s, init within 10 s, the same token check): the baseline of the
 // subscription memory, goroutine and latency rows. Its subscriptions run
-// without a jobs.Feed, so the service moves each one's deliveries with a
+// without a hub.Feed, so the service moves each one's deliveries with a
 // goroutine, as it does for any transport that brings no feed.
 func stockServer(b *testing.B, a *testApp) string {
 	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{Service: a.service})))

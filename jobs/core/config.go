@@ -48,7 +48,7 @@ func DefaultConfig() Config {
 	}
 }
 
-// WatchConfig holds the registry watch's tunables (jobs.Config.Watch).
+// WatchConfig holds the registry watch's tunables (Config.Watch).
 type WatchConfig struct {
 	// MonthlyBudget is how many scheduled issuances one user may have in a
 	// calendar month (Seoul), each costing a fee (WATCH_MONTHLY_BUDGET,

@@ -24,7 +24,7 @@ func codeOf(err error) core.Code {
 	if errors.As(err, &e) {
 		return e.Code
 	}
-	return "not a jobs.Error: " + core.Code(err.Error())
+	return "not a core.Error: " + core.Code(err.Error())
 }
 
 func strp(s string) *string { return &s }
