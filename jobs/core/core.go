@@ -9,13 +9,14 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs/blob"
-	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 	"github.com/uptrace/bun"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // Core is what every capability shares: the database, the River client

@@ -4,9 +4,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/dungji/dungji/db"
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
 )
 
 // Helpers that insert one capability's task or job from another's

@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 
-	"github.com/dungji/dungji/db"
 	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
 )
 
 // Readers of rows every capability shows: nests, files, task events,

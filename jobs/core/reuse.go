@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dungji/dungji/db"
 	"github.com/uptrace/bun"
+
+	"github.com/dungji/dungji/db"
 )
 
 // activeVerdict is what a request for new work does with an active task

@@ -10,7 +10,6 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/blob"
 	"github.com/dungji/dungji/jobs/core"
-
 	"github.com/dungji/dungji/jobs/retry"
 )
 

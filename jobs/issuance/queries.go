@@ -3,10 +3,11 @@ package issuance
 import (
 	"context"
 
-	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs/core"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // IssuanceTasksUnchecked loads issuance tasks.

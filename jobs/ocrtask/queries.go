@@ -3,9 +3,10 @@ package ocrtask
 import (
 	"context"
 
+	"github.com/uptrace/bun"
+
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/core"
-	"github.com/uptrace/bun"
 )
 
 // OCRTasksOfIssuancesUnchecked loads the newest OCR task of each issuance task (nil

@@ -4,9 +4,10 @@ import (
 	"context"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/watch"
-	"github.com/uptrace/bun"
 )
 
 // What the external tests reach of the unexported parts.
