@@ -1,4 +1,4 @@
-package jobs_test
+package core
 
 import (
 	"context"
@@ -9,8 +9,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/dungji/dungji/db/dbtest"
-	"github.com/dungji/dungji/jobs"
-	"github.com/dungji/dungji/jobs/core"
 )
 
 // TestRateLimitBucketRefillsAndRollsBack: the bucket allows its burst, then
@@ -19,19 +17,19 @@ import (
 func TestRateLimitBucketRefillsAndRollsBack(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
-	s, err := jobs.NewService(jobs.ServiceOptions{DB: d, Config: core.Config{RateLimit: core.RateLimit{Every: time.Hour, Burst: 2}}})
+	s, err := NewCore(CoreOptions{DB: d, Config: Config{RateLimit: RateLimit{Every: time.Hour, Burst: 2}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
 	take := func(user string) error {
-		return d.InTx(ctx, func(ctx context.Context, tx bun.Tx) error { return s.RateLimited(ctx, tx, core.Actor{UserID: user}) })
+		return d.InTx(ctx, func(ctx context.Context, tx bun.Tx) error { return s.RateLimited(ctx, tx, Actor{UserID: user}) })
 	}
 	// A rolled-back transaction costs nothing.
 	for range 3 {
 		errRollback := fmt.Errorf("roll back")
 		if err := d.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-			if err := s.RateLimited(ctx, tx, core.Actor{UserID: "alice"}); err != nil {
+			if err := s.RateLimited(ctx, tx, Actor{UserID: "alice"}); err != nil {
 				return err
 			}
 			return errRollback
@@ -39,11 +37,11 @@ func TestRateLimitBucketRefillsAndRollsBack(t *testing.T) {
 			t.Fatalf("rolled back: %v", err)
 		}
 	}
-	for i, want := range []core.Code{"", "", core.CodeRateLimited, core.CodeRateLimited} {
+	for i, want := range []Code{"", "", CodeRateLimited, CodeRateLimited} {
 		err := take("alice")
-		if got := core.Code(""); err != nil {
-			got = core.ErrorCode(err)
-			if je := core.AsError(err); je.RetryAfter < 59*time.Minute {
+		if got := Code(""); err != nil {
+			got = ErrorCode(err)
+			if je := AsError(err); je.RetryAfter < 59*time.Minute {
 				t.Fatalf("take %d: retry after %v, want about an hour", i, je.RetryAfter)
 			}
 			if got != want {
@@ -64,7 +62,7 @@ func TestRateLimitBucketRefillsAndRollsBack(t *testing.T) {
 // transaction also taking a token from one of 64 users' buckets.
 func BenchmarkRateLimitBucket(b *testing.B) {
 	d := dbtest.New(b)
-	s, err := jobs.NewService(jobs.ServiceOptions{DB: d, Config: core.Config{RateLimit: core.RateLimit{Every: time.Nanosecond, Burst: 1 << 30}}})
+	s, err := NewCore(CoreOptions{DB: d, Config: Config{RateLimit: RateLimit{Every: time.Nanosecond, Burst: 1 << 30}}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,7 +87,7 @@ func BenchmarkRateLimitBucket(b *testing.B) {
 				if err := write(ctx, tx); err != nil {
 					return err
 				}
-				return s.RateLimited(ctx, tx, core.Actor{UserID: fmt.Sprint("user-", i%64)})
+				return s.RateLimited(ctx, tx, Actor{UserID: fmt.Sprint("user-", i%64)})
 			}); err != nil {
 				b.Fatal(err)
 			}
