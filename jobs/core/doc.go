@@ -15,9 +15,13 @@
 //   - Lifecycle and events: LockTask, MarkProcessing, FinishTask,
 //     InsertEvent, JudgeActive (reuse of an active task), TaskStuck.
 //   - Retries: RetryPolicy, Cause, RetryTimes, RecordFailure.
-//   - Jobs: every River job's argument type and queue name (args.go), so
-//     that one capability inserts another's job without importing it;
+//   - Jobs: every River job's argument type and queue name (args.go), and
+//     the inserts one capability makes for another (enqueue.go:
+//     InsertOCRTask, EnqueueComparison, EnqueueFailedIssuance), so that a
+//     capability inserts another's task or job without importing it;
 //     NewRiverClient and the job timeouts.
+//   - Readers every capability shows: nests, files, task events, a task by
+//     id, Nodes (readers.go, node.go).
 //   - Metrics and traces: Metrics, RiverMiddleware.
 //   - Config: every capability's tunables (Config, WatchConfig).
 //
