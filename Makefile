@@ -28,7 +28,7 @@ test: deps versitygw web-build build web-deps browser-deps ## Run every test on 
 	@# full and a summary; each run's events stay in .data/test-*.json (go tool gotestsum tool slowest --jsonfile FILE).
 	@# Two runs at once. The first: the server package and the light packages, with -race. The second, at the lowest
 	@# CPU priority (nice 19) so that the server's tests of uploads, browsers and live streams, whose hang guards count
-	@# seconds, get the cores first: the service and image packages (jobs, jobs/issuer, jobs/ocr/engine) with -race,
+	@# seconds, get the cores first: the service and image packages (jobs and its capability packages, jobs/issuer, jobs/ocr/engine) with -race,
 	@# then the pure-computation packages (jobs/analysis, jobs/ocr/pageimage: regular expressions and pixel loops, no
 	@# goroutine outside their tests) without it, where the race detector has no interleaving to check and made them
 	@# 2× to 50× slower, then the fuzz runs. -p 3, one test binary more than cores: most packages spend much of their
@@ -37,9 +37,9 @@ test: deps versitygw web-build build web-deps browser-deps ## Run every test on 
 	@# The fuzz budget is a count, not a duration: with -fuzztime 10s, Go 1.26's fuzz coordinator can fail
 	@# the run with a bare "context deadline exceeded" as the time runs out (golang/go#75804, fixed in 1.27).
 	@$(GO) build -o $(BIN)/gotestsum gotest.tools/gotestsum || exit 1; \
-	echo "make test: two runs at once, a line per test as it ends; about 9 min with a warm build cache on 2 cores, about 16 min on a fresh machine"; \
+	echo "make test: two runs at once, a line per test as it ends; about 8 min with a warm build cache on 2 cores, about 15 min on a fresh machine"; \
 	mod=$$($(GO) list -m) || exit 1; \
-	raced="$$mod/jobs $$mod/jobs/issuer $$mod/jobs/ocr/engine"; plain="$$mod/jobs/analysis $$mod/jobs/ocr/pageimage"; \
+	raced="$$mod/jobs $$mod/jobs/core $$mod/jobs/issuance $$mod/jobs/ocrtask $$mod/jobs/hub $$mod/jobs/watcher $$mod/jobs/reconcile $$mod/jobs/issuer $$mod/jobs/ocr/engine"; plain="$$mod/jobs/analysis $$mod/jobs/ocr/pageimage"; \
 	rest=$$($(GO) list ./... | grep -v -x -F -e $$mod/server $$(for p in $$raced $$plain; do printf -- '-e %s ' $$p; done)) || exit 1; \
 	url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
 	export TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 DUNGJI_REQUIRE_NODE=$$(command -v npm >/dev/null 2>&1 && echo 1) DUNGJI_REQUIRE_BROWSER=$$(test -x /usr/bin/chromium && echo 1); \

@@ -60,7 +60,7 @@ type File struct {
 	OCRText     *string   `bun:"ocr_text"`
 	CreatedAt   time.Time `bun:"created_at,notnull,default:current_timestamp"`
 	// UploadSHA256 is the hex digest of what a tenant uploaded (the PDF,
-	// or the photos of its pages in order; jobs.UploadRegistry); nil for
+	// or the photos of its pages in order; ocrtask's UploadRegistry); nil for
 	// an issued document.
 	UploadSHA256 *string `bun:"upload_sha256"`
 }

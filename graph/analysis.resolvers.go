@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
 // ReanalyzeRegistries is the resolver for the reanalyzeRegistries field.
@@ -20,22 +21,22 @@ func (r *mutationResolver) ReanalyzeRegistries(ctx context.Context, all *bool) (
 }
 
 // RegistryAnalysis is the resolver for the registryAnalysis field.
-func (r *nestResolver) RegistryAnalysis(ctx context.Context, obj *db.Nest, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error) {
-	if err := jobs.NestVisible(ctx, obj); err != nil {
+func (r *nestResolver) RegistryAnalysis(ctx context.Context, obj *db.Nest, deposit *int64, price *int64) (*ocrtask.RegistryAnalysis, error) {
+	if err := core.NestVisible(ctx, obj); err != nil {
 		return nil, err
 	}
 	t, err := r.loadersOf(ctx).latestOCR.Load(ctx, obj.ID)
 	if err != nil || t == nil {
 		return nil, err
 	}
-	return r.Service.OCRTaskAnalysisOf(ctx, t, func() (*jobs.StoredAnalysis, error) {
+	return r.Service.OCRTaskAnalysisOf(ctx, t, func() (*ocrtask.StoredAnalysis, error) {
 		return r.loadersOf(ctx).storedAnalysis.Load(ctx, t.ID)
 	}, func() (*db.Nest, error) { return obj, nil }, deref64(deposit), deref64(price))
 }
 
 // Analysis is the resolver for the analysis field.
-func (r *ocrTaskResolver) Analysis(ctx context.Context, obj *db.OCRTask, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error) {
-	return r.Service.OCRTaskAnalysisOf(ctx, obj, func() (*jobs.StoredAnalysis, error) {
+func (r *ocrTaskResolver) Analysis(ctx context.Context, obj *db.OCRTask, deposit *int64, price *int64) (*ocrtask.RegistryAnalysis, error) {
+	return r.Service.OCRTaskAnalysisOf(ctx, obj, func() (*ocrtask.StoredAnalysis, error) {
 		return r.loadersOf(ctx).storedAnalysis.Load(ctx, obj.ID)
 	}, func() (*db.Nest, error) {
 		return r.loadersOf(ctx).nest.Load(ctx, obj.NestID)
@@ -48,7 +49,7 @@ func (r *ownershipSignalResolver) Since(ctx context.Context, obj *analysis.Owner
 }
 
 // OcrTask is the resolver for the ocrTask field.
-func (r *registryAnalysisResolver) OcrTask(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.OCRTask, error) {
+func (r *registryAnalysisResolver) OcrTask(ctx context.Context, obj *ocrtask.RegistryAnalysis) (*db.OCRTask, error) {
 	return r.Service.OCRTask(ctx, obj.OCRTaskID)
 }
 

@@ -1,6 +1,9 @@
 package graph
 
-import "github.com/dungji/dungji/jobs"
+import (
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/ocrtask"
+)
 
 // An operation is priced by what its answer can hold, as GitHub prices
 // its API by nodes: every object the answer may contain counts one, and a
@@ -24,11 +27,11 @@ var ListSizes = map[string]int{
 	// PROCESSING, the end.
 	"IssuanceTask.events": 10,
 	"OcrTask.events":      10,
-	// An uploaded copy has up to jobs.MaxUploadPages pages (an issued
+	// An uploaded copy has up to ocrtask.MaxUploadPages pages (an issued
 	// one a few): priced as the most, so that a 100-page upload never
 	// answers more pages than its query was priced for.
-	"OcrTask.pages":        jobs.MaxUploadPages,
-	"OcrFilePayload.pages": jobs.MaxUploadPages,
+	"OcrTask.pages":        ocrtask.MaxUploadPages,
+	"OcrFilePayload.pages": ocrtask.MaxUploadPages,
 	// A registry's entries, as one document reads them.
 	"Registry.ownership":           50,
 	"Registry.rights":              100,
@@ -52,17 +55,17 @@ var ListSizes = map[string]int{
 }
 
 // PageSize is what a paged field holds: first or last, else the default,
-// never more than jobs.MaxPageSize (a larger one is refused when the field
+// never more than core.MaxPageSize (a larger one is refused when the field
 // is resolved).
 func PageSize(first, last *int) int {
-	n := jobs.DefaultPageSize
+	n := core.DefaultPageSize
 	switch {
 	case first != nil:
 		n = *first
 	case last != nil:
 		n = *last
 	}
-	return max(0, min(n, jobs.MaxPageSize))
+	return max(0, min(n, core.MaxPageSize))
 }
 
 // NewConfig returns the executable schema's configuration: the served

@@ -47,7 +47,7 @@
 // (model.Node): node.go answers Query.node and Query.nodes through
 // jobs.Service.Nodes, which checks the owner inside its one lookup. Every
 // connection pages as the Relay cursor connections spec says
-// (jobs.PageArgs).
+// (core.PageArgs).
 //
 // The schema served is the files' with gqlparser's prelude, less @defer,
 // which the API does not deliver (served.go).

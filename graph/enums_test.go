@@ -93,9 +93,9 @@ func untypedNamed(prefix string) func(goConstant) bool {
 	return func(c goConstant) bool { return c.typ == "" && strings.HasPrefix(c.name, prefix) }
 }
 
-// requestCodes are the jobs.Code values that only refuse requests (GraphQL
+// requestCodes are the core.Code values that only refuse requests (GraphQL
 // extensions.code, REST error_code): no task row stores them, so no task
-// enum lists them. A new jobs.Code is either one of these or a task's
+// enum lists them. A new core.Code is either one of these or a task's
 // failure code, which the schema must list.
 var requestCodes = []string{"UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "BAD_USER_INPUT", "CONFLICT",
 	"RATE_LIMITED", "UNAVAILABLE", "INTERNAL", "BAD_REQUEST", "METHOD_NOT_ALLOWED", "DEPTH_LIMIT_EXCEEDED",
@@ -109,7 +109,13 @@ var requestCodes = []string{"UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "BAD_US
 // it.
 func TestEnumsHoldEveryGoValue(t *testing.T) {
 	schema := NewExecutableSchema(NewConfig(&Resolver{})).Schema()
-	jobsConsts := goConstants(t, "../jobs")
+	// The service layer's string constants: its base and the capabilities
+	// that declare some (Codes are core's and ocrtask's, Sources
+	// ocrtask's).
+	var jobsConsts []goConstant
+	for _, dir := range []string{"../jobs/core", "../jobs/ocrtask"} {
+		jobsConsts = append(jobsConsts, goConstants(t, dir)...)
+	}
 	analysisConsts := goConstants(t, "../jobs/analysis")
 	watchConsts := goConstants(t, "../jobs/watch")
 	dbConsts := goConstants(t, "../db")
@@ -138,7 +144,7 @@ func TestEnumsHoldEveryGoValue(t *testing.T) {
 		want []string
 		from string
 	}{
-		{"TaskErrorCode", taskCodes, "jobs.Code constants other than requestCodes"},
+		{"TaskErrorCode", taskCodes, "core.Code constants other than requestCodes"},
 		{"RegistryEntryKind", values(analysisConsts, ofType("Kind")), "analysis.Kind constants"},
 		{"RiskFlagKind", flagKinds, "analysis.FlagKinds"},
 		{"RegistrySection", values(analysisConsts, ofType("Section")), "analysis.Section constants"},
@@ -157,7 +163,7 @@ func TestEnumsHoldEveryGoValue(t *testing.T) {
 		{"WatchCheckStatus", values(dbConsts, untypedNamed("Check")), "db.Check* constants"},
 		{"CopyVerificationStatus", values(dbConsts, untypedNamed("Verification")), "db.Verification* constants"},
 		{"WebhookDeliveryStatus", values(dbConsts, untypedNamed("Delivery")), "db.Delivery* constants"},
-		{"DocumentSource", values(jobsConsts, untypedNamed("Source")), "jobs.Source* constants"},
+		{"DocumentSource", values(jobsConsts, untypedNamed("Source")), "ocrtask.Source* constants"},
 	} {
 		def := schema.Types[c.enum]
 		if def == nil || len(c.want) == 0 {

@@ -15,12 +15,12 @@ import (
 
 	"github.com/dungji/dungji/graph/model"
 	"github.com/dungji/dungji/graph/scalar"
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // pageInfoOf is a page's PageInfo.
-func pageInfoOf[T any](p jobs.Page[T]) *model.PageInfo {
+func pageInfoOf[T any](p core.Page[T]) *model.PageInfo {
 	return &model.PageInfo{HasNextPage: p.HasNextPage, HasPreviousPage: p.HasPreviousPage,
 		StartCursor: optional(p.StartCursor()), EndCursor: optional(p.EndCursor())}
 }
@@ -57,15 +57,15 @@ func pagePointers(pages []ocr.Page) []*ocr.Page {
 }
 
 // ErrorPresenter puts the lifecycle's error code in extensions.code. Errors
-// that are not a *jobs.Error are logged with their cause and shown as
+// that are not a *core.Error are logged with their cause and shown as
 // "internal error": a client never sees a stack, a SQL message or another
 // user's data.
 func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gerr := graphql.DefaultErrorPresenter(ctx, err)
-		var je *jobs.Error
+		var je *core.Error
 		if errors.As(err, &je) {
-			if je.Code == jobs.CodeInternal && !errors.Is(err, context.Canceled) {
+			if je.Code == core.CodeInternal && !errors.Is(err, context.Canceled) {
 				log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", logCause(err))
 			}
 			gerr.Message = je.Message
@@ -99,7 +99,7 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 				msg = "variable $" + f + ": " + ge.Message
 			}
 			return &gqlerror.Error{Message: msg, Path: gerr.Path, Locations: gerr.Locations,
-				Extensions: map[string]any{"code": string(jobs.CodeBadUserInput), "field": f}}
+				Extensions: map[string]any{"code": string(core.CodeBadUserInput), "field": f}}
 		}
 		if errors.As(err, &ge) && (ge.Rule != "" || ge.Extensions["code"] != nil || ge.Err == nil) {
 			// Parse, validation and input-coercion errors from gqlgen itself
@@ -108,27 +108,27 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 				if gerr.Extensions == nil {
 					gerr.Extensions = map[string]any{}
 				}
-				gerr.Extensions["code"] = string(jobs.CodeBadUserInput)
+				gerr.Extensions["code"] = string(core.CodeBadUserInput)
 			}
 			return gerr
 		}
-		if je := jobs.AsError(err); je.Code == jobs.CodeUnavailable {
+		if je := core.AsError(err); je.Code == core.CodeUnavailable {
 			log.WarnContext(ctx, "database unavailable", "path", gerr.Path.String(), "err", logCause(err))
 			return &gqlerror.Error{Message: je.Message, Path: gerr.Path,
 				Extensions: map[string]any{"code": string(je.Code), "retryAfter": int(je.RetryAfter / time.Second)}}
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			return &gqlerror.Error{Message: "the request took too long", Path: gerr.Path,
-				Extensions: map[string]any{"code": string(jobs.CodeTimeout)}}
+				Extensions: map[string]any{"code": string(core.CodeTimeout)}}
 		}
 		// gqlgen's own refusal when introspection is off (production).
 		if strings.HasSuffix(err.Error(), "introspection disabled") {
 			return &gqlerror.Error{Message: "introspection is disabled", Path: gerr.Path,
-				Extensions: map[string]any{"code": string(jobs.CodeForbidden)}}
+				Extensions: map[string]any{"code": string(core.CodeForbidden)}}
 		}
 		log.ErrorContext(ctx, "internal error", "path", gerr.Path.String(), "err", logCause(err))
 		return &gqlerror.Error{Message: "internal error", Path: gerr.Path,
-			Extensions: map[string]any{"code": string(jobs.CodeInternal)}}
+			Extensions: map[string]any{"code": string(core.CodeInternal)}}
 	}
 }
 
@@ -146,7 +146,7 @@ func inputField(p ast.Path) string {
 func RecoverFunc(log *slog.Logger) graphql.RecoverFunc {
 	return func(ctx context.Context, v any) error {
 		log.ErrorContext(ctx, "resolver panic", "panic", logCause(fmt.Errorf("%v", v)))
-		return &jobs.Error{Code: jobs.CodeInternal, Message: "internal error"}
+		return &core.Error{Code: core.CodeInternal, Message: "internal error"}
 	}
 }
 
@@ -169,7 +169,7 @@ func logCause(err error) string {
 }
 
 // pagesText is the bytes of text in pages, as counted against
-// jobs.MaxAnswerText.
+// ocrtask.MaxAnswerText.
 func pagesText(pages []ocr.Page) int {
 	n := 0
 	for _, p := range pages {

@@ -18,10 +18,11 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
 	"github.com/dungji/dungji/graph/scalar"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocrtask"
 	"github.com/dungji/dungji/jobs/watch"
+	"github.com/dungji/dungji/jobs/watcher"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -551,12 +552,12 @@ type MutationResolver interface {
 	OcrFile(ctx context.Context, fileID string, sync *bool) (*model.OcrFilePayload, error)
 	UploadRegistry(ctx context.Context, nestID string, file graphql.Upload) (*model.UploadRegistryPayload, error)
 	UploadRegistryPages(ctx context.Context, nestID string, pages []*graphql.Upload) (*model.UploadRegistryPayload, error)
-	VerifyCopy(ctx context.Context, fileID string) (*jobs.VerifyCopyResult, error)
-	SetWatch(ctx context.Context, nestID string, input model.WatchInput) (*jobs.NestWatch, error)
-	CancelWatch(ctx context.Context, nestID string) (*jobs.NestWatch, error)
+	VerifyCopy(ctx context.Context, fileID string) (*watcher.VerifyCopyResult, error)
+	SetWatch(ctx context.Context, nestID string, input model.WatchInput) (*watcher.NestWatch, error)
+	CancelWatch(ctx context.Context, nestID string) (*watcher.NestWatch, error)
 	AcknowledgeAlert(ctx context.Context, id string) (*db.Alert, error)
-	RegisterWebhookEndpoint(ctx context.Context, url string) (*jobs.WebhookEndpointResult, error)
-	RotateWebhookSecret(ctx context.Context, id string) (*jobs.WebhookEndpointResult, error)
+	RegisterWebhookEndpoint(ctx context.Context, url string) (*watcher.WebhookEndpointResult, error)
+	RotateWebhookSecret(ctx context.Context, id string) (*watcher.WebhookEndpointResult, error)
 	SetWebhookEndpointEnabled(ctx context.Context, id string, enabled bool) (*db.WebhookEndpoint, error)
 	DeleteWebhookEndpoint(ctx context.Context, id string) (bool, error)
 	ReplayWebhookDelivery(ctx context.Context, id string) (*db.WebhookDelivery, error)
@@ -564,11 +565,11 @@ type MutationResolver interface {
 type NestResolver interface {
 	RegistryUniqueNo(ctx context.Context, obj *db.Nest) (string, error)
 
-	RegistryAnalysis(ctx context.Context, obj *db.Nest, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error)
+	RegistryAnalysis(ctx context.Context, obj *db.Nest, deposit *int64, price *int64) (*ocrtask.RegistryAnalysis, error)
 	IssuanceTasks(ctx context.Context, obj *db.Nest, first *int, after *string, last *int, before *string) (*model.IssuanceTaskConnection, error)
 	LatestIssuance(ctx context.Context, obj *db.Nest) (*db.IssuanceTask, error)
 	CopyVerification(ctx context.Context, obj *db.Nest) (*db.CopyVerification, error)
-	Watch(ctx context.Context, obj *db.Nest) (*jobs.NestWatch, error)
+	Watch(ctx context.Context, obj *db.Nest) (*watcher.NestWatch, error)
 	RegistryChecks(ctx context.Context, obj *db.Nest) ([]*db.RegistryComparison, error)
 	Alerts(ctx context.Context, obj *db.Nest, unacknowledged *bool, first *int, after *string, last *int, before *string) (*model.AlertConnection, error)
 }
@@ -580,7 +581,7 @@ type OcrTaskResolver interface {
 	File(ctx context.Context, obj *db.OCRTask) (*db.File, error)
 	IssuanceTask(ctx context.Context, obj *db.OCRTask) (*db.IssuanceTask, error)
 	Events(ctx context.Context, obj *db.OCRTask) ([]*db.TaskEvent, error)
-	Analysis(ctx context.Context, obj *db.OCRTask, deposit *int64, price *int64) (*jobs.RegistryAnalysis, error)
+	Analysis(ctx context.Context, obj *db.OCRTask, deposit *int64, price *int64) (*ocrtask.RegistryAnalysis, error)
 }
 type OwnershipSignalResolver interface {
 	Since(ctx context.Context, obj *analysis.Ownership) (*time.Time, error)
@@ -595,16 +596,16 @@ type QueryResolver interface {
 	OcrTask(ctx context.Context, id string) (*db.OCRTask, error)
 	CopyVerification(ctx context.Context, id string) (*db.CopyVerification, error)
 	Alerts(ctx context.Context, nestID *string, unacknowledged *bool, first *int, after *string, last *int, before *string) (*model.AlertConnection, error)
-	WatchBudget(ctx context.Context, month *string) (*jobs.WatchBudget, error)
+	WatchBudget(ctx context.Context, month *string) (*watcher.WatchBudget, error)
 	WebhookEndpoints(ctx context.Context) ([]*db.WebhookEndpoint, error)
 	WebhookDeliveries(ctx context.Context, endpointID *string, first *int, after *string, last *int, before *string) (*model.WebhookDeliveryConnection, error)
 }
 type RegistryAnalysisResolver interface {
-	OcrTask(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.OCRTask, error)
+	OcrTask(ctx context.Context, obj *ocrtask.RegistryAnalysis) (*db.OCRTask, error)
 
-	Source(ctx context.Context, obj *jobs.RegistryAnalysis) (model.DocumentSource, error)
-	File(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.File, error)
-	Verification(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.CopyVerification, error)
+	Source(ctx context.Context, obj *ocrtask.RegistryAnalysis) (model.DocumentSource, error)
+	File(ctx context.Context, obj *ocrtask.RegistryAnalysis) (*db.File, error)
+	Verification(ctx context.Context, obj *ocrtask.RegistryAnalysis) (*db.CopyVerification, error)
 }
 type RegistryCheckResolver interface {
 	OcrTask(ctx context.Context, obj *db.RegistryComparison) (*db.OCRTask, error)
@@ -651,14 +652,14 @@ type VerdictReasonResolver interface {
 	Rank(ctx context.Context, obj *analysis.Reason) (*string, error)
 }
 type WatchResolver interface {
-	ContractDate(ctx context.Context, obj *jobs.NestWatch) (*string, error)
-	BalanceDate(ctx context.Context, obj *jobs.NestWatch) (*string, error)
-	MoveInDate(ctx context.Context, obj *jobs.NestWatch) (*string, error)
-	EveryDays(ctx context.Context, obj *jobs.NestWatch) (*int, error)
-	Until(ctx context.Context, obj *jobs.NestWatch) (*string, error)
+	ContractDate(ctx context.Context, obj *watcher.NestWatch) (*string, error)
+	BalanceDate(ctx context.Context, obj *watcher.NestWatch) (*string, error)
+	MoveInDate(ctx context.Context, obj *watcher.NestWatch) (*string, error)
+	EveryDays(ctx context.Context, obj *watcher.NestWatch) (*int, error)
+	Until(ctx context.Context, obj *watcher.NestWatch) (*string, error)
 }
 type WatchBudgetResolver interface {
-	Remaining(ctx context.Context, obj *jobs.WatchBudget) (int, error)
+	Remaining(ctx context.Context, obj *watcher.WatchBudget) (int, error)
 }
 type WatchCheckResolver interface {
 	Purpose(ctx context.Context, obj *db.WatchCheck) (watch.Purpose, error)
@@ -6691,8 +6692,8 @@ func (ec *executionContext) _Mutation_verifyCopy(ctx context.Context, field grap
 			return ec.Resolvers.Mutation().VerifyCopy(ctx, fc.Args["fileId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *jobs.VerifyCopyResult) graphql.Marshaler {
-			return ec.marshalNVerifyCopyPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐVerifyCopyResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *watcher.VerifyCopyResult) graphql.Marshaler {
+			return ec.marshalNVerifyCopyPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatcherᚐVerifyCopyResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6735,8 +6736,8 @@ func (ec *executionContext) _Mutation_setWatch(ctx context.Context, field graphq
 			return ec.Resolvers.Mutation().SetWatch(ctx, fc.Args["nestId"].(string), fc.Args["input"].(model.WatchInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *jobs.NestWatch) graphql.Marshaler {
-			return ec.marshalNWatch2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐNestWatch(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *watcher.NestWatch) graphql.Marshaler {
+			return ec.marshalNWatch2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatcherᚐNestWatch(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6779,8 +6780,8 @@ func (ec *executionContext) _Mutation_cancelWatch(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().CancelWatch(ctx, fc.Args["nestId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *jobs.NestWatch) graphql.Marshaler {
-			return ec.marshalNWatch2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐNestWatch(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *watcher.NestWatch) graphql.Marshaler {
+			return ec.marshalNWatch2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatcherᚐNestWatch(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6867,8 +6868,8 @@ func (ec *executionContext) _Mutation_registerWebhookEndpoint(ctx context.Contex
 			return ec.Resolvers.Mutation().RegisterWebhookEndpoint(ctx, fc.Args["url"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *jobs.WebhookEndpointResult) graphql.Marshaler {
-			return ec.marshalNWebhookEndpointWithSecret2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐWebhookEndpointResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *watcher.WebhookEndpointResult) graphql.Marshaler {
+			return ec.marshalNWebhookEndpointWithSecret2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatcherᚐWebhookEndpointResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6911,8 +6912,8 @@ func (ec *executionContext) _Mutation_rotateWebhookSecret(ctx context.Context, f
 			return ec.Resolvers.Mutation().RotateWebhookSecret(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *jobs.WebhookEndpointResult) graphql.Marshaler {
-			return ec.marshalNWebhookEndpointWithSecret2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐWebhookEndpointResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *watcher.WebhookEndpointResult) graphql.Marshaler {
+			return ec.marshalNWebhookEndpointWithSecret2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatcherᚐWebhookEndpointResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7202,8 +7203,8 @@ func (ec *executionContext) _Nest_registryAnalysis(ctx context.Context, field gr
 			return ec.Resolvers.Nest().RegistryAnalysis(ctx, obj, fc.Args["deposit"].(*int64), fc.Args["price"].(*int64))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *jobs.RegistryAnalysis) graphql.Marshaler {
-			return ec.marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐRegistryAnalysis(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *ocrtask.RegistryAnalysis) graphql.Marshaler {
+			return ec.marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋocrtaskᚐRegistryAnalysis(ctx, selections, v)
 		},
 		true,
 		false,
@@ -7353,8 +7354,8 @@ func (ec *executionContext) _Nest_watch(ctx context.Context, field graphql.Colle
 			return ec.Resolvers.Nest().Watch(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *jobs.NestWatch) graphql.Marshaler {
-			return ec.marshalNWatch2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐNestWatch(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *watcher.NestWatch) graphql.Marshaler {
+			return ec.marshalNWatch2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatcherᚐNestWatch(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8288,8 +8289,8 @@ func (ec *executionContext) _OcrTask_analysis(ctx context.Context, field graphql
 			return ec.Resolvers.OcrTask().Analysis(ctx, obj, fc.Args["deposit"].(*int64), fc.Args["price"].(*int64))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *jobs.RegistryAnalysis) graphql.Marshaler {
-			return ec.marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐRegistryAnalysis(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *ocrtask.RegistryAnalysis) graphql.Marshaler {
+			return ec.marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋocrtaskᚐRegistryAnalysis(ctx, selections, v)
 		},
 		true,
 		false,
@@ -8918,8 +8919,8 @@ func (ec *executionContext) _Query_watchBudget(ctx context.Context, field graphq
 			return ec.Resolvers.Query().WatchBudget(ctx, fc.Args["month"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *jobs.WatchBudget) graphql.Marshaler {
-			return ec.marshalNWatchBudget2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐWatchBudget(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *watcher.WatchBudget) graphql.Marshaler {
+			return ec.marshalNWatchBudget2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatcherᚐWatchBudget(ctx, selections, v)
 		},
 		true,
 		true,
@@ -9243,7 +9244,7 @@ func (ec *executionContext) fieldContext_Registry_printedAt(_ context.Context, f
 	return graphql.NewScalarFieldContext("Registry", field, false, false, "Time")
 }
 
-func (ec *executionContext) _RegistryAnalysis_ocrTask(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_ocrTask(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9275,7 +9276,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_ocrTask(_ context.Cont
 	return fc, nil
 }
 
-func (ec *executionContext) _RegistryAnalysis_parserVersion(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_parserVersion(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9298,7 +9299,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_parserVersion(_ contex
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, false, false, "Int")
 }
 
-func (ec *executionContext) _RegistryAnalysis_analyzedAt(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_analyzedAt(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9321,7 +9322,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_analyzedAt(_ context.C
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, false, false, "Time")
 }
 
-func (ec *executionContext) _RegistryAnalysis_verdict(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_verdict(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9344,7 +9345,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_verdict(_ context.Cont
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, true, false, "RegistryVerdict")
 }
 
-func (ec *executionContext) _RegistryAnalysis_reasons(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_reasons(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9376,7 +9377,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_reasons(_ context.Cont
 	return fc, nil
 }
 
-func (ec *executionContext) _RegistryAnalysis_advice(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_advice(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9399,7 +9400,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_advice(_ context.Conte
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, true, false, "String")
 }
 
-func (ec *executionContext) _RegistryAnalysis_error(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_error(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9422,7 +9423,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_error(_ context.Contex
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, false, false, "String")
 }
 
-func (ec *executionContext) _RegistryAnalysis_registry(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_registry(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9454,7 +9455,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_registry(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _RegistryAnalysis_signals(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_signals(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9486,7 +9487,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_signals(_ context.Cont
 	return fc, nil
 }
 
-func (ec *executionContext) _RegistryAnalysis_findings(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_findings(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9518,7 +9519,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_findings(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _RegistryAnalysis_source(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_source(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9541,7 +9542,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_source(_ context.Conte
 	return graphql.NewScalarFieldContext("RegistryAnalysis", field, true, true, "DocumentSource")
 }
 
-func (ec *executionContext) _RegistryAnalysis_file(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_file(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9573,7 +9574,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_file(_ context.Context
 	return fc, nil
 }
 
-func (ec *executionContext) _RegistryAnalysis_verification(ctx context.Context, field graphql.CollectedField, obj *jobs.RegistryAnalysis) (ret graphql.Marshaler) {
+func (ec *executionContext) _RegistryAnalysis_verification(ctx context.Context, field graphql.CollectedField, obj *ocrtask.RegistryAnalysis) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11590,7 +11591,7 @@ func (ec *executionContext) fieldContext_VerdictReason_note(_ context.Context, f
 	return graphql.NewScalarFieldContext("VerdictReason", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _VerifyCopyPayload_verification(ctx context.Context, field graphql.CollectedField, obj *jobs.VerifyCopyResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _VerifyCopyPayload_verification(ctx context.Context, field graphql.CollectedField, obj *watcher.VerifyCopyResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11622,7 +11623,7 @@ func (ec *executionContext) fieldContext_VerifyCopyPayload_verification(_ contex
 	return fc, nil
 }
 
-func (ec *executionContext) _VerifyCopyPayload_reused(ctx context.Context, field graphql.CollectedField, obj *jobs.VerifyCopyResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _VerifyCopyPayload_reused(ctx context.Context, field graphql.CollectedField, obj *watcher.VerifyCopyResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11645,7 +11646,7 @@ func (ec *executionContext) fieldContext_VerifyCopyPayload_reused(_ context.Cont
 	return graphql.NewScalarFieldContext("VerifyCopyPayload", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _Watch_contractDate(ctx context.Context, field graphql.CollectedField, obj *jobs.NestWatch) (ret graphql.Marshaler) {
+func (ec *executionContext) _Watch_contractDate(ctx context.Context, field graphql.CollectedField, obj *watcher.NestWatch) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11668,7 +11669,7 @@ func (ec *executionContext) fieldContext_Watch_contractDate(_ context.Context, f
 	return graphql.NewScalarFieldContext("Watch", field, true, true, "String")
 }
 
-func (ec *executionContext) _Watch_balanceDate(ctx context.Context, field graphql.CollectedField, obj *jobs.NestWatch) (ret graphql.Marshaler) {
+func (ec *executionContext) _Watch_balanceDate(ctx context.Context, field graphql.CollectedField, obj *watcher.NestWatch) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11691,7 +11692,7 @@ func (ec *executionContext) fieldContext_Watch_balanceDate(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Watch", field, true, true, "String")
 }
 
-func (ec *executionContext) _Watch_moveInDate(ctx context.Context, field graphql.CollectedField, obj *jobs.NestWatch) (ret graphql.Marshaler) {
+func (ec *executionContext) _Watch_moveInDate(ctx context.Context, field graphql.CollectedField, obj *watcher.NestWatch) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11714,7 +11715,7 @@ func (ec *executionContext) fieldContext_Watch_moveInDate(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Watch", field, true, true, "String")
 }
 
-func (ec *executionContext) _Watch_everyDays(ctx context.Context, field graphql.CollectedField, obj *jobs.NestWatch) (ret graphql.Marshaler) {
+func (ec *executionContext) _Watch_everyDays(ctx context.Context, field graphql.CollectedField, obj *watcher.NestWatch) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11737,7 +11738,7 @@ func (ec *executionContext) fieldContext_Watch_everyDays(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Watch", field, true, true, "Int")
 }
 
-func (ec *executionContext) _Watch_until(ctx context.Context, field graphql.CollectedField, obj *jobs.NestWatch) (ret graphql.Marshaler) {
+func (ec *executionContext) _Watch_until(ctx context.Context, field graphql.CollectedField, obj *watcher.NestWatch) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11760,7 +11761,7 @@ func (ec *executionContext) fieldContext_Watch_until(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Watch", field, true, true, "String")
 }
 
-func (ec *executionContext) _Watch_checks(ctx context.Context, field graphql.CollectedField, obj *jobs.NestWatch) (ret graphql.Marshaler) {
+func (ec *executionContext) _Watch_checks(ctx context.Context, field graphql.CollectedField, obj *watcher.NestWatch) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11792,7 +11793,7 @@ func (ec *executionContext) fieldContext_Watch_checks(_ context.Context, field g
 	return fc, nil
 }
 
-func (ec *executionContext) _WatchBudget_month(ctx context.Context, field graphql.CollectedField, obj *jobs.WatchBudget) (ret graphql.Marshaler) {
+func (ec *executionContext) _WatchBudget_month(ctx context.Context, field graphql.CollectedField, obj *watcher.WatchBudget) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11815,7 +11816,7 @@ func (ec *executionContext) fieldContext_WatchBudget_month(_ context.Context, fi
 	return graphql.NewScalarFieldContext("WatchBudget", field, false, false, "String")
 }
 
-func (ec *executionContext) _WatchBudget_limit(ctx context.Context, field graphql.CollectedField, obj *jobs.WatchBudget) (ret graphql.Marshaler) {
+func (ec *executionContext) _WatchBudget_limit(ctx context.Context, field graphql.CollectedField, obj *watcher.WatchBudget) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11838,7 +11839,7 @@ func (ec *executionContext) fieldContext_WatchBudget_limit(_ context.Context, fi
 	return graphql.NewScalarFieldContext("WatchBudget", field, false, false, "Int")
 }
 
-func (ec *executionContext) _WatchBudget_used(ctx context.Context, field graphql.CollectedField, obj *jobs.WatchBudget) (ret graphql.Marshaler) {
+func (ec *executionContext) _WatchBudget_used(ctx context.Context, field graphql.CollectedField, obj *watcher.WatchBudget) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11861,7 +11862,7 @@ func (ec *executionContext) fieldContext_WatchBudget_used(_ context.Context, fie
 	return graphql.NewScalarFieldContext("WatchBudget", field, false, false, "Int")
 }
 
-func (ec *executionContext) _WatchBudget_remaining(ctx context.Context, field graphql.CollectedField, obj *jobs.WatchBudget) (ret graphql.Marshaler) {
+func (ec *executionContext) _WatchBudget_remaining(ctx context.Context, field graphql.CollectedField, obj *watcher.WatchBudget) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12761,7 +12762,7 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_createdAt(_ context.Con
 	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, "Time")
 }
 
-func (ec *executionContext) _WebhookEndpointWithSecret_endpoint(ctx context.Context, field graphql.CollectedField, obj *jobs.WebhookEndpointResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _WebhookEndpointWithSecret_endpoint(ctx context.Context, field graphql.CollectedField, obj *watcher.WebhookEndpointResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12793,7 +12794,7 @@ func (ec *executionContext) fieldContext_WebhookEndpointWithSecret_endpoint(_ co
 	return fc, nil
 }
 
-func (ec *executionContext) _WebhookEndpointWithSecret_secret(ctx context.Context, field graphql.CollectedField, obj *jobs.WebhookEndpointResult) (ret graphql.Marshaler) {
+func (ec *executionContext) _WebhookEndpointWithSecret_secret(ctx context.Context, field graphql.CollectedField, obj *watcher.WebhookEndpointResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15623,7 +15624,7 @@ func (ec *executionContext) _Registry(ctx context.Context, sel ast.SelectionSet,
 
 var registryAnalysisImplementors = []string{"RegistryAnalysis"}
 
-func (ec *executionContext) _RegistryAnalysis(ctx context.Context, sel ast.SelectionSet, obj *jobs.RegistryAnalysis) graphql.Marshaler {
+func (ec *executionContext) _RegistryAnalysis(ctx context.Context, sel ast.SelectionSet, obj *ocrtask.RegistryAnalysis) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, registryAnalysisImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16549,7 +16550,7 @@ func (ec *executionContext) _VerdictReason(ctx context.Context, sel ast.Selectio
 
 var verifyCopyPayloadImplementors = []string{"VerifyCopyPayload"}
 
-func (ec *executionContext) _VerifyCopyPayload(ctx context.Context, sel ast.SelectionSet, obj *jobs.VerifyCopyResult) graphql.Marshaler {
+func (ec *executionContext) _VerifyCopyPayload(ctx context.Context, sel ast.SelectionSet, obj *watcher.VerifyCopyResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, verifyCopyPayloadImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16587,7 +16588,7 @@ func (ec *executionContext) _VerifyCopyPayload(ctx context.Context, sel ast.Sele
 
 var watchImplementors = []string{"Watch"}
 
-func (ec *executionContext) _Watch(ctx context.Context, sel ast.SelectionSet, obj *jobs.NestWatch) graphql.Marshaler {
+func (ec *executionContext) _Watch(ctx context.Context, sel ast.SelectionSet, obj *watcher.NestWatch) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, watchImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16650,7 +16651,7 @@ func (ec *executionContext) _Watch(ctx context.Context, sel ast.SelectionSet, ob
 
 var watchBudgetImplementors = []string{"WatchBudget"}
 
-func (ec *executionContext) _WatchBudget(ctx context.Context, sel ast.SelectionSet, obj *jobs.WatchBudget) graphql.Marshaler {
+func (ec *executionContext) _WatchBudget(ctx context.Context, sel ast.SelectionSet, obj *watcher.WatchBudget) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, watchBudgetImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -17053,7 +17054,7 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 
 var webhookEndpointWithSecretImplementors = []string{"WebhookEndpointWithSecret"}
 
-func (ec *executionContext) _WebhookEndpointWithSecret(ctx context.Context, sel ast.SelectionSet, obj *jobs.WebhookEndpointResult) graphql.Marshaler {
+func (ec *executionContext) _WebhookEndpointWithSecret(ctx context.Context, sel ast.SelectionSet, obj *watcher.WebhookEndpointResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointWithSecretImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -18358,7 +18359,7 @@ func (ec *executionContext) marshalNVerdictReasonCode2string(ctx context.Context
 	return res
 }
 
-func (ec *executionContext) marshalNVerifyCopyPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐVerifyCopyResult(ctx context.Context, sel ast.SelectionSet, v *jobs.VerifyCopyResult) graphql.Marshaler {
+func (ec *executionContext) marshalNVerifyCopyPayload2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatcherᚐVerifyCopyResult(ctx context.Context, sel ast.SelectionSet, v *watcher.VerifyCopyResult) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "VerifyCopyPayload!")
 		return graphql.Null
@@ -18366,7 +18367,7 @@ func (ec *executionContext) marshalNVerifyCopyPayload2ᚖgithubᚗcomᚋdungji�
 	return ec._VerifyCopyPayload(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNWatch2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐNestWatch(ctx context.Context, sel ast.SelectionSet, v *jobs.NestWatch) graphql.Marshaler {
+func (ec *executionContext) marshalNWatch2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatcherᚐNestWatch(ctx context.Context, sel ast.SelectionSet, v *watcher.NestWatch) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Watch!")
 		return graphql.Null
@@ -18374,7 +18375,7 @@ func (ec *executionContext) marshalNWatch2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjo
 	return ec._Watch(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNWatchBudget2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐWatchBudget(ctx context.Context, sel ast.SelectionSet, v *jobs.WatchBudget) graphql.Marshaler {
+func (ec *executionContext) marshalNWatchBudget2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatcherᚐWatchBudget(ctx context.Context, sel ast.SelectionSet, v *watcher.WatchBudget) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "WatchBudget!")
 		return graphql.Null
@@ -18550,7 +18551,7 @@ func (ec *executionContext) marshalNWebhookEndpoint2ᚖgithubᚗcomᚋdungjiᚋd
 	return ec._WebhookEndpoint(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNWebhookEndpointWithSecret2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐWebhookEndpointResult(ctx context.Context, sel ast.SelectionSet, v *jobs.WebhookEndpointResult) graphql.Marshaler {
+func (ec *executionContext) marshalNWebhookEndpointWithSecret2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋwatcherᚐWebhookEndpointResult(ctx context.Context, sel ast.SelectionSet, v *watcher.WebhookEndpointResult) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "WebhookEndpointWithSecret!")
 		return graphql.Null
@@ -18852,7 +18853,7 @@ func (ec *executionContext) marshalORegistry2ᚖgithubᚗcomᚋdungjiᚋdungji�
 	return ec._Registry(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚐRegistryAnalysis(ctx context.Context, sel ast.SelectionSet, v *jobs.RegistryAnalysis) graphql.Marshaler {
+func (ec *executionContext) marshalORegistryAnalysis2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋocrtaskᚐRegistryAnalysis(ctx context.Context, sel ast.SelectionSet, v *ocrtask.RegistryAnalysis) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

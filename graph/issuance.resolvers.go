@@ -10,7 +10,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // URL is the resolver for the url field.
@@ -57,7 +57,7 @@ func (r *mutationResolver) RequestIssuance(ctx context.Context, nestID string) (
 
 // IssuanceTasks is the resolver for the issuanceTasks field.
 func (r *nestResolver) IssuanceTasks(ctx context.Context, obj *db.Nest, first *int, after *string, last *int, before *string) (*model.IssuanceTaskConnection, error) {
-	page, err := r.nestIssuanceTasks(ctx, obj, jobs.PageArgs{First: first, After: after, Last: last, Before: before})
+	page, err := r.nestIssuanceTasks(ctx, obj, core.PageArgs{First: first, After: after, Last: last, Before: before})
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func (r *nestResolver) IssuanceTasks(ctx context.Context, obj *db.Nest, first *i
 // LatestIssuance is the resolver for the latestIssuance field.
 func (r *nestResolver) LatestIssuance(ctx context.Context, obj *db.Nest) (*db.IssuanceTask, error) {
 	one := 1
-	page, err := r.nestIssuanceTasks(ctx, obj, jobs.PageArgs{First: &one})
+	page, err := r.nestIssuanceTasks(ctx, obj, core.PageArgs{First: &one})
 	if err != nil || len(page.Items) == 0 {
 		return nil, err
 	}

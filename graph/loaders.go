@@ -9,6 +9,10 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/issuance"
+	"github.com/dungji/dungji/jobs/ocrtask"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // Loaders batch the reads behind every list-reachable edge: the fields of
@@ -22,16 +26,16 @@ type Loaders struct {
 	issuanceTask   *dataloadgen.Loader[string, *db.IssuanceTask]
 	ocrOfIssuance  *dataloadgen.Loader[string, *db.OCRTask]
 	latestOCR      *dataloadgen.Loader[string, *db.OCRTask]
-	storedAnalysis *dataloadgen.Loader[string, *jobs.StoredAnalysis]
+	storedAnalysis *dataloadgen.Loader[string, *ocrtask.StoredAnalysis]
 	issuanceEvents *dataloadgen.Loader[string, []*db.TaskEvent]
 	ocrEvents      *dataloadgen.Loader[string, []*db.TaskEvent]
-	issuanceFirsts *dataloadgen.Loader[jobs.NestPageKey, jobs.Page[*db.IssuanceTask]]
+	issuanceFirsts *dataloadgen.Loader[issuance.NestPageKey, core.Page[*db.IssuanceTask]]
 
 	// The registry watch's edges.
-	watch            *dataloadgen.Loader[string, *jobs.NestWatch]
+	watch            *dataloadgen.Loader[string, *watcher.NestWatch]
 	comparisons      *dataloadgen.Loader[string, []*db.RegistryComparison]
 	comparisonAlerts *dataloadgen.Loader[string, []*db.Alert]
-	alertFirsts      *dataloadgen.Loader[jobs.NestAlertPageKey, jobs.Page[*db.Alert]]
+	alertFirsts      *dataloadgen.Loader[watcher.NestAlertPageKey, core.Page[*db.Alert]]
 	ocrTask          *dataloadgen.Loader[string, *db.OCRTask]
 	alert            *dataloadgen.Loader[string, *db.Alert]
 	endpoint         *dataloadgen.Loader[string, *db.WebhookEndpoint]
@@ -78,7 +82,7 @@ func NewLoaders(svc *jobs.Service, wait time.Duration) *Loaders {
 				return nil, []error{err}
 			}
 			return rows, nil
-		}, opt, dataloadgen.WithBatchCapacity(jobs.MaxNodes)),
+		}, opt, dataloadgen.WithBatchCapacity(core.MaxNodes)),
 	}
 }
 
@@ -118,40 +122,40 @@ func (d Dataloaders) InterceptResponse(ctx context.Context, next graphql.Respons
 	if wait <= 0 {
 		wait = DefaultBatchWait
 	}
-	return next(jobs.WithResultReads(context.WithValue(ctx, loadersKey{}, NewLoaders(d.Service, wait))))
+	return next(ocrtask.WithResultReads(context.WithValue(ctx, loadersKey{}, NewLoaders(d.Service, wait))))
 }
 
 // nestIssuanceTasks is a page of a visible nest's issuance tasks: the first
 // page through the batch loader, any other (after or before a cursor, or
 // the last items) on its own.
-func (r *Resolver) nestIssuanceTasks(ctx context.Context, n *db.Nest, args jobs.PageArgs) (jobs.Page[*db.IssuanceTask], error) {
+func (r *Resolver) nestIssuanceTasks(ctx context.Context, n *db.Nest, args core.PageArgs) (core.Page[*db.IssuanceTask], error) {
 	size, first, err := args.FirstPage()
 	if err != nil {
-		return jobs.Page[*db.IssuanceTask]{}, err
+		return core.Page[*db.IssuanceTask]{}, err
 	}
 	if !first {
 		return r.Service.NestIssuanceTasks(ctx, n.ID, args)
 	}
-	if err := jobs.NestVisible(ctx, n); err != nil {
-		return jobs.Page[*db.IssuanceTask]{}, err
+	if err := core.NestVisible(ctx, n); err != nil {
+		return core.Page[*db.IssuanceTask]{}, err
 	}
-	return r.loadersOf(ctx).issuanceFirsts.Load(ctx, jobs.NestPageKey{NestID: n.ID, First: size})
+	return r.loadersOf(ctx).issuanceFirsts.Load(ctx, issuance.NestPageKey{NestID: n.ID, First: size})
 }
 
 // nestAlerts is a page of a visible nest's alerts: the first page through
 // the batch loader, any other on its own.
-func (r *Resolver) nestAlerts(ctx context.Context, n *db.Nest, unacknowledged bool, args jobs.PageArgs) (jobs.Page[*db.Alert], error) {
+func (r *Resolver) nestAlerts(ctx context.Context, n *db.Nest, unacknowledged bool, args core.PageArgs) (core.Page[*db.Alert], error) {
 	size, first, err := args.FirstPage()
 	if err != nil {
-		return jobs.Page[*db.Alert]{}, err
+		return core.Page[*db.Alert]{}, err
 	}
 	if !first {
-		return r.Service.Alerts(ctx, jobs.AlertFilter{NestID: &n.ID, Unacknowledged: unacknowledged}, args)
+		return r.Service.Alerts(ctx, watcher.AlertFilter{NestID: &n.ID, Unacknowledged: unacknowledged}, args)
 	}
-	if err := jobs.NestVisible(ctx, n); err != nil {
-		return jobs.Page[*db.Alert]{}, err
+	if err := core.NestVisible(ctx, n); err != nil {
+		return core.Page[*db.Alert]{}, err
 	}
-	return r.loadersOf(ctx).alertFirsts.Load(ctx, jobs.NestAlertPageKey{NestID: n.ID, First: size, Unacknowledged: unacknowledged})
+	return r.loadersOf(ctx).alertFirsts.Load(ctx, watcher.NestAlertPageKey{NestID: n.ID, First: size, Unacknowledged: unacknowledged})
 }
 
 // ocrTaskByID is an OCR task reached through an alert or a comparison (nil

@@ -10,13 +10,13 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
 )
 
 // CreateNest is the resolver for the createNest field.
 func (r *mutationResolver) CreateNest(ctx context.Context, input model.CreateNestInput) (*db.Nest, error) {
-	return r.Service.CreateNest(ctx, jobs.NewNest{Title: input.Title, Address: input.Address, RegistryUniqueNo: input.RegistryUniqueNo})
+	return r.Service.CreateNest(ctx, core.NewNest{Title: input.Title, Address: input.Address, RegistryUniqueNo: input.RegistryUniqueNo})
 }
 
 // RegistryUniqueNo is the resolver for the registryUniqueNo field.
@@ -31,7 +31,7 @@ func (r *queryResolver) Nest(ctx context.Context, id string) (*db.Nest, error) {
 
 // Nests is the resolver for the nests field.
 func (r *queryResolver) Nests(ctx context.Context, first *int, after *string, last *int, before *string) (*model.NestConnection, error) {
-	page, err := r.Service.Nests(ctx, jobs.PageArgs{First: first, After: after, Last: last, Before: before})
+	page, err := r.Service.Nests(ctx, core.PageArgs{First: first, After: after, Last: last, Before: before})
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/vikstrous/dataloadgen"
 
 	"github.com/dungji/dungji/graph/model"
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // nodes answers Query.node and Query.nodes: the object of each id the
@@ -17,12 +17,12 @@ import (
 // through the response's node loader, so that the node fields of one
 // request share one lookup.
 func (r *Resolver) nodes(ctx context.Context, ids []string, field string) ([]model.Node, error) {
-	actor, err := jobs.RequireActor(ctx)
+	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(ids) > jobs.MaxNodes {
-		return nil, jobs.InvalidInput(field, "at most %d ids can be asked for at once", jobs.MaxNodes)
+	if len(ids) > core.MaxNodes {
+		return nil, core.InvalidInput(field, "at most %d ids can be asked for at once", core.MaxNodes)
 	}
 	out := make([]model.Node, len(ids))
 	var rowIDs []string
@@ -32,10 +32,10 @@ func (r *Resolver) nodes(ctx context.Context, ids []string, field string) ([]mod
 			out[i] = &model.User{ID: actor.UserID, Admin: actor.Admin}
 			continue
 		}
-		canonical, err := jobs.ParseID(field, id)
+		canonical, err := core.ParseID(field, id)
 		if err != nil {
 			if field == "ids" {
-				return nil, jobs.InvalidInput(field, "ids[%d] is not a valid id", i)
+				return nil, core.InvalidInput(field, "ids[%d] is not a valid id", i)
 			}
 			return nil, err
 		}

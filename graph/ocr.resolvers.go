@@ -10,8 +10,8 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
 // RequestOcr is the resolver for the requestOcr field.
@@ -31,7 +31,7 @@ func (r *mutationResolver) OcrFile(ctx context.Context, fileID string, sync *boo
 			return nil, err
 		}
 		text := ocr.FullText(pages)
-		if err := jobs.SpendAnswerText(ctx, len(text)+pagesText(pages)); err != nil {
+		if err := ocrtask.SpendAnswerText(ctx, len(text)+pagesText(pages)); err != nil {
 			return nil, err
 		}
 		return &model.OcrFilePayload{Pages: pagePointers(pages), Text: &text}, nil
@@ -54,7 +54,7 @@ func (r *ocrTaskResolver) Pages(ctx context.Context, obj *db.OCRTask) ([]*ocr.Pa
 	if err != nil || pages == nil {
 		return nil, err
 	}
-	if err := jobs.SpendAnswerText(ctx, pagesText(pages)); err != nil {
+	if err := ocrtask.SpendAnswerText(ctx, pagesText(pages)); err != nil {
 		return nil, err
 	}
 	return pagePointers(pages), nil
@@ -67,7 +67,7 @@ func (r *ocrTaskResolver) Text(ctx context.Context, obj *db.OCRTask) (*string, e
 		return nil, err
 	}
 	text := ocr.FullText(pages)
-	if err := jobs.SpendAnswerText(ctx, len(text)); err != nil {
+	if err := ocrtask.SpendAnswerText(ctx, len(text)); err != nil {
 		return nil, err
 	}
 	return &text, nil

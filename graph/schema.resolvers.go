@@ -9,12 +9,12 @@ import (
 	"context"
 
 	"github.com/dungji/dungji/graph/model"
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // Me is the resolver for the me field.
 func (r *queryResolver) Me(ctx context.Context) (*model.User, error) {
-	a, err := jobs.RequireActor(ctx)
+	a, err := core.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -10,9 +10,10 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/ocrtask"
 	"github.com/dungji/dungji/jobs/watch"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // Section is the resolver for the section field.
@@ -42,7 +43,7 @@ func (r *copyVerificationResolver) OfficialOcrTask(ctx context.Context, obj *db.
 
 // Differences is the resolver for the differences field.
 func (r *copyVerificationResolver) Differences(ctx context.Context, obj *db.CopyVerification) ([]*watch.Difference, error) {
-	ds := jobs.VerificationDifferences(obj)
+	ds := watcher.VerificationDifferences(obj)
 	out := make([]*watch.Difference, len(ds))
 	for i := range ds {
 		out[i] = &ds[i]
@@ -51,7 +52,7 @@ func (r *copyVerificationResolver) Differences(ctx context.Context, obj *db.Copy
 }
 
 // VerifyCopy is the resolver for the verifyCopy field.
-func (r *mutationResolver) VerifyCopy(ctx context.Context, fileID string) (*jobs.VerifyCopyResult, error) {
+func (r *mutationResolver) VerifyCopy(ctx context.Context, fileID string) (*watcher.VerifyCopyResult, error) {
 	res, err := r.Service.VerifyCopy(ctx, "", fileID)
 	if err != nil {
 		return nil, err
@@ -70,18 +71,18 @@ func (r *queryResolver) CopyVerification(ctx context.Context, id string) (*db.Co
 }
 
 // Source is the resolver for the source field.
-func (r *registryAnalysisResolver) Source(ctx context.Context, obj *jobs.RegistryAnalysis) (model.DocumentSource, error) {
+func (r *registryAnalysisResolver) Source(ctx context.Context, obj *ocrtask.RegistryAnalysis) (model.DocumentSource, error) {
 	return model.DocumentSource(obj.Source), nil
 }
 
 // File is the resolver for the file field.
-func (r *registryAnalysisResolver) File(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.File, error) {
+func (r *registryAnalysisResolver) File(ctx context.Context, obj *ocrtask.RegistryAnalysis) (*db.File, error) {
 	return r.loadersOf(ctx).file.Load(ctx, obj.FileID)
 }
 
 // Verification is the resolver for the verification field.
-func (r *registryAnalysisResolver) Verification(ctx context.Context, obj *jobs.RegistryAnalysis) (*db.CopyVerification, error) {
-	if obj.Source != jobs.SourceUploaded {
+func (r *registryAnalysisResolver) Verification(ctx context.Context, obj *ocrtask.RegistryAnalysis) (*db.CopyVerification, error) {
+	if obj.Source != ocrtask.SourceUploaded {
 		return nil, nil
 	}
 	return r.Service.FileVerification(ctx, obj.FileID)

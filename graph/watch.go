@@ -5,11 +5,12 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // watchDate formats one of a watch's dates (nil when no watch or no date).
-func watchDate(w *jobs.NestWatch, get func(*db.Watch) *time.Time) *string {
+func watchDate(w *watcher.NestWatch, get func(*db.Watch) *time.Time) *string {
 	if w.Watch == nil {
 		return nil
 	}
@@ -21,7 +22,7 @@ func watchDate(w *jobs.NestWatch, get func(*db.Watch) *time.Time) *string {
 	return &s
 }
 
-func alertConnection(page jobs.Page[*db.Alert], err error) (*model.AlertConnection, error) {
+func alertConnection(page core.Page[*db.Alert], err error) (*model.AlertConnection, error) {
 	if err != nil {
 		return nil, err
 	}

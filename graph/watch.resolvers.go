@@ -11,9 +11,10 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph/model"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/watch"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // Nest is the resolver for the nest field.
@@ -33,17 +34,17 @@ func (r *alertResolver) Severity(ctx context.Context, obj *db.Alert) (watch.Seve
 
 // Before is the resolver for the before field.
 func (r *alertResolver) Before(ctx context.Context, obj *db.Alert) (*analysis.Entry, error) {
-	return jobs.AlertEntry(obj.BeforeEntry), nil
+	return watcher.AlertEntry(obj.BeforeEntry), nil
 }
 
 // After is the resolver for the after field.
 func (r *alertResolver) After(ctx context.Context, obj *db.Alert) (*analysis.Entry, error) {
-	return jobs.AlertEntry(obj.AfterEntry), nil
+	return watcher.AlertEntry(obj.AfterEntry), nil
 }
 
 // Reasons is the resolver for the reasons field.
 func (r *alertResolver) Reasons(ctx context.Context, obj *db.Alert) ([]*analysis.Reason, error) {
-	rs := jobs.AlertReasons(obj.Reasons)
+	rs := watcher.AlertReasons(obj.Reasons)
 	out := make([]*analysis.Reason, len(rs))
 	for i := range rs {
 		out[i] = &rs[i]
@@ -78,13 +79,13 @@ func (r *alertResolver) PreviousFile(ctx context.Context, obj *db.Alert) (*db.Fi
 }
 
 // SetWatch is the resolver for the setWatch field.
-func (r *mutationResolver) SetWatch(ctx context.Context, nestID string, input model.WatchInput) (*jobs.NestWatch, error) {
-	return r.Service.SetWatch(ctx, nestID, jobs.WatchInput{ContractDate: input.ContractDate, BalanceDate: input.BalanceDate,
+func (r *mutationResolver) SetWatch(ctx context.Context, nestID string, input model.WatchInput) (*watcher.NestWatch, error) {
+	return r.Service.SetWatch(ctx, nestID, watcher.WatchInput{ContractDate: input.ContractDate, BalanceDate: input.BalanceDate,
 		MoveInDate: input.MoveInDate, EveryDays: input.EveryDays, Until: input.Until})
 }
 
 // CancelWatch is the resolver for the cancelWatch field.
-func (r *mutationResolver) CancelWatch(ctx context.Context, nestID string) (*jobs.NestWatch, error) {
+func (r *mutationResolver) CancelWatch(ctx context.Context, nestID string) (*watcher.NestWatch, error) {
 	return r.Service.CancelWatch(ctx, nestID)
 }
 
@@ -94,12 +95,12 @@ func (r *mutationResolver) AcknowledgeAlert(ctx context.Context, id string) (*db
 }
 
 // RegisterWebhookEndpoint is the resolver for the registerWebhookEndpoint field.
-func (r *mutationResolver) RegisterWebhookEndpoint(ctx context.Context, url string) (*jobs.WebhookEndpointResult, error) {
+func (r *mutationResolver) RegisterWebhookEndpoint(ctx context.Context, url string) (*watcher.WebhookEndpointResult, error) {
 	return r.Service.RegisterWebhookEndpoint(ctx, url)
 }
 
 // RotateWebhookSecret is the resolver for the rotateWebhookSecret field.
-func (r *mutationResolver) RotateWebhookSecret(ctx context.Context, id string) (*jobs.WebhookEndpointResult, error) {
+func (r *mutationResolver) RotateWebhookSecret(ctx context.Context, id string) (*watcher.WebhookEndpointResult, error) {
 	return r.Service.RotateWebhookSecret(ctx, id)
 }
 
@@ -122,8 +123,8 @@ func (r *mutationResolver) ReplayWebhookDelivery(ctx context.Context, id string)
 }
 
 // Watch is the resolver for the watch field.
-func (r *nestResolver) Watch(ctx context.Context, obj *db.Nest) (*jobs.NestWatch, error) {
-	if err := jobs.NestVisible(ctx, obj); err != nil {
+func (r *nestResolver) Watch(ctx context.Context, obj *db.Nest) (*watcher.NestWatch, error) {
+	if err := core.NestVisible(ctx, obj); err != nil {
 		return nil, err
 	}
 	return r.loadersOf(ctx).watch.Load(ctx, obj.ID)
@@ -131,7 +132,7 @@ func (r *nestResolver) Watch(ctx context.Context, obj *db.Nest) (*jobs.NestWatch
 
 // RegistryChecks is the resolver for the registryChecks field.
 func (r *nestResolver) RegistryChecks(ctx context.Context, obj *db.Nest) ([]*db.RegistryComparison, error) {
-	if err := jobs.NestVisible(ctx, obj); err != nil {
+	if err := core.NestVisible(ctx, obj); err != nil {
 		return nil, err
 	}
 	return r.loadersOf(ctx).comparisons.Load(ctx, obj.ID)
@@ -140,17 +141,17 @@ func (r *nestResolver) RegistryChecks(ctx context.Context, obj *db.Nest) ([]*db.
 // Alerts is the resolver for the alerts field.
 func (r *nestResolver) Alerts(ctx context.Context, obj *db.Nest, unacknowledged *bool, first *int, after *string, last *int, before *string) (*model.AlertConnection, error) {
 	return alertConnection(r.nestAlerts(ctx, obj, unacknowledged != nil && *unacknowledged,
-		jobs.PageArgs{First: first, After: after, Last: last, Before: before}))
+		core.PageArgs{First: first, After: after, Last: last, Before: before}))
 }
 
 // Alerts is the resolver for the alerts field.
 func (r *queryResolver) Alerts(ctx context.Context, nestID *string, unacknowledged *bool, first *int, after *string, last *int, before *string) (*model.AlertConnection, error) {
-	return alertConnection(r.Service.Alerts(ctx, jobs.AlertFilter{NestID: nestID, Unacknowledged: unacknowledged != nil && *unacknowledged},
-		jobs.PageArgs{First: first, After: after, Last: last, Before: before}))
+	return alertConnection(r.Service.Alerts(ctx, watcher.AlertFilter{NestID: nestID, Unacknowledged: unacknowledged != nil && *unacknowledged},
+		core.PageArgs{First: first, After: after, Last: last, Before: before}))
 }
 
 // WatchBudget is the resolver for the watchBudget field.
-func (r *queryResolver) WatchBudget(ctx context.Context, month *string) (*jobs.WatchBudget, error) {
+func (r *queryResolver) WatchBudget(ctx context.Context, month *string) (*watcher.WatchBudget, error) {
 	return r.Service.WatchBudget(ctx, month)
 }
 
@@ -161,7 +162,7 @@ func (r *queryResolver) WebhookEndpoints(ctx context.Context) ([]*db.WebhookEndp
 
 // WebhookDeliveries is the resolver for the webhookDeliveries field.
 func (r *queryResolver) WebhookDeliveries(ctx context.Context, endpointID *string, first *int, after *string, last *int, before *string) (*model.WebhookDeliveryConnection, error) {
-	page, err := r.Service.WebhookDeliveries(ctx, endpointID, jobs.PageArgs{First: first, After: after, Last: last, Before: before})
+	page, err := r.Service.WebhookDeliveries(ctx, endpointID, core.PageArgs{First: first, After: after, Last: last, Before: before})
 	if err != nil {
 		return nil, err
 	}
@@ -207,22 +208,22 @@ func (r *subscriptionResolver) AlertRaised(ctx context.Context, nestID *string) 
 }
 
 // ContractDate is the resolver for the contractDate field.
-func (r *watchResolver) ContractDate(ctx context.Context, obj *jobs.NestWatch) (*string, error) {
+func (r *watchResolver) ContractDate(ctx context.Context, obj *watcher.NestWatch) (*string, error) {
 	return watchDate(obj, func(w *db.Watch) *time.Time { return w.ContractDate }), nil
 }
 
 // BalanceDate is the resolver for the balanceDate field.
-func (r *watchResolver) BalanceDate(ctx context.Context, obj *jobs.NestWatch) (*string, error) {
+func (r *watchResolver) BalanceDate(ctx context.Context, obj *watcher.NestWatch) (*string, error) {
 	return watchDate(obj, func(w *db.Watch) *time.Time { return w.BalanceDate }), nil
 }
 
 // MoveInDate is the resolver for the moveInDate field.
-func (r *watchResolver) MoveInDate(ctx context.Context, obj *jobs.NestWatch) (*string, error) {
+func (r *watchResolver) MoveInDate(ctx context.Context, obj *watcher.NestWatch) (*string, error) {
 	return watchDate(obj, func(w *db.Watch) *time.Time { return w.MoveInDate }), nil
 }
 
 // EveryDays is the resolver for the everyDays field.
-func (r *watchResolver) EveryDays(ctx context.Context, obj *jobs.NestWatch) (*int, error) {
+func (r *watchResolver) EveryDays(ctx context.Context, obj *watcher.NestWatch) (*int, error) {
 	if obj.Watch == nil {
 		return nil, nil
 	}
@@ -230,12 +231,12 @@ func (r *watchResolver) EveryDays(ctx context.Context, obj *jobs.NestWatch) (*in
 }
 
 // Until is the resolver for the until field.
-func (r *watchResolver) Until(ctx context.Context, obj *jobs.NestWatch) (*string, error) {
+func (r *watchResolver) Until(ctx context.Context, obj *watcher.NestWatch) (*string, error) {
 	return watchDate(obj, func(w *db.Watch) *time.Time { return w.UntilDate }), nil
 }
 
 // Remaining is the resolver for the remaining field.
-func (r *watchBudgetResolver) Remaining(ctx context.Context, obj *jobs.WatchBudget) (int, error) {
+func (r *watchBudgetResolver) Remaining(ctx context.Context, obj *watcher.WatchBudget) (int, error) {
 	return max(obj.Limit-obj.Used, 0), nil
 }
 
@@ -264,7 +265,7 @@ func (r *watchCheckResolver) IssuanceTask(ctx context.Context, obj *db.WatchChec
 
 // WebhookID is the resolver for the webhookId field.
 func (r *webhookDeliveryResolver) WebhookID(ctx context.Context, obj *db.WebhookDelivery) (string, error) {
-	return "msg_" + obj.ID, nil
+	return obj.MessageID(), nil
 }
 
 // Endpoint is the resolver for the endpoint field.

@@ -8,6 +8,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 )
@@ -25,11 +26,11 @@ type WorkerDeps struct {
 	IssuanceWorkers int
 	// ReconcileEvery is the reconciler's period (default 30s).
 	ReconcileEvery time.Duration
-	// JobTimeout bounds one issuance attempt (default DefaultJobTimeout);
-	// other kinds get ShortJobTimeout at most (timeouts.go).
+	// JobTimeout bounds one issuance attempt (default core.DefaultJobTimeout);
+	// other kinds get core.ShortJobTimeout at most (jobs/core/timeouts.go).
 	JobTimeout time.Duration
 	// JobRescueAfter is when River takes back a job still running, as
-	// after a killed worker (default DefaultRescueAfter(JobTimeout)).
+	// after a killed worker (default core.DefaultRescueAfter(JobTimeout)).
 	JobRescueAfter time.Duration
 	// OCR is the OCR engine; nil leaves OCR tasks to another process.
 	OCR ocr.Engine
@@ -42,9 +43,9 @@ type WorkerDeps struct {
 
 // WorkerRiverOptions returns the River options of a process that works the
 // queues: every worker, its queue, the reconciler and the error handler.
-func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
+func (s *Service) WorkerRiverOptions(deps WorkerDeps) (core.RiverOptions, error) {
 	if deps.Issuer == nil || deps.Store == nil {
-		return RiverOptions{}, errors.New("jobs: workers need an issuer and a store")
+		return core.RiverOptions{}, errors.New("jobs: workers need an issuer and a store")
 	}
 	if deps.IssuanceWorkers <= 0 {
 		deps.IssuanceWorkers = DefaultIssuanceWorkers
@@ -53,53 +54,44 @@ func (s *Service) WorkerRiverOptions(deps WorkerDeps) (RiverOptions, error) {
 		deps.ReconcileEvery = 30 * time.Second
 	}
 	if deps.JobTimeout <= 0 {
-		deps.JobTimeout = DefaultJobTimeout
+		deps.JobTimeout = core.DefaultJobTimeout
 	}
 	if deps.JobRescueAfter <= 0 {
-		deps.JobRescueAfter = DefaultRescueAfter(deps.JobTimeout)
+		deps.JobRescueAfter = core.DefaultRescueAfter(deps.JobTimeout)
 	}
-	s.jobTimeout = deps.JobTimeout
+	s.JobTimeout = deps.JobTimeout
 	workers := river.NewWorkers()
-	if err := river.AddWorkerSafely(workers, NewIssuanceWorker(s, deps.Issuer, deps.Store)); err != nil {
-		return RiverOptions{}, err
+	if err := s.Issuances.AddWorkers(workers, deps.Issuer, deps.Store); err != nil {
+		return core.RiverOptions{}, err
 	}
-	if err := river.AddWorkerSafely(workers, &ReconcileWorker{svc: s}); err != nil {
-		return RiverOptions{}, err
+	if err := s.Reconciler.AddWorkers(workers); err != nil {
+		return core.RiverOptions{}, err
 	}
-	if err := river.AddWorkerSafely(workers, &ObjectRemovalWorker{svc: s, store: deps.Store}); err != nil {
-		return RiverOptions{}, err
+	if err := s.Reads.AddWorkers(workers, deps.OCR, deps.Store, deps.OCRCallbackURL); err != nil {
+		return core.RiverOptions{}, err
 	}
-	if err := river.AddWorkerSafely(workers, &RegistryReanalysisWorker{svc: s}); err != nil {
-		return RiverOptions{}, err
+	if err := s.Watcher.AddWorkers(workers); err != nil {
+		return core.RiverOptions{}, err
 	}
-	queues := map[string]int{QueueIssuance: deps.IssuanceWorkers, QueueMaintenance: 1}
-	if err := s.addWatchWorkers(workers, queues); err != nil { // watch_workers.go
-		return RiverOptions{}, err
-	}
+	queues := map[string]int{core.QueueIssuance: deps.IssuanceWorkers, core.QueueMaintenance: 1, core.QueueWatch: 4}
 	if deps.OCR != nil {
 		if deps.OCRWorkers <= 0 {
 			deps.OCRWorkers = 4
 		}
-		if err := river.AddWorkerSafely(workers, &OCRWorker{svc: s, engine: deps.OCR, store: deps.Store, callbackURL: deps.OCRCallbackURL}); err != nil {
-			return RiverOptions{}, err
-		}
-		if err := river.AddWorkerSafely(workers, &OCRDeadlineWorker{svc: s, engine: deps.OCR}); err != nil {
-			return RiverOptions{}, err
-		}
-		queues[QueueOCR] = deps.OCRWorkers
+		queues[core.QueueOCR] = deps.OCRWorkers
 	}
-	return RiverOptions{
+	return core.RiverOptions{
 		Workers:      workers,
 		Queues:       queues,
-		ErrorHandler: &jobErrorHandler{svc: s},
+		ErrorHandler: s.Reconciler.ErrorHandler(),
 		PeriodicJobs: []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(deps.ReconcileEvery),
 				func() (river.JobArgs, *river.InsertOpts) {
-					return ReconcileArgs{}, &river.InsertOpts{Queue: QueueMaintenance, MaxAttempts: 1}
+					return core.ReconcileArgs{}, &river.InsertOpts{Queue: core.QueueMaintenance, MaxAttempts: 1}
 				}, &river.PeriodicJobOpts{RunOnStart: true}),
-			river.NewPeriodicJob(river.PeriodicInterval(RegistryReanalysisEvery),
+			river.NewPeriodicJob(river.PeriodicInterval(core.RegistryReanalysisEvery),
 				func() (river.JobArgs, *river.InsertOpts) {
-					return RegistryReanalysisArgs{}, &river.InsertOpts{Queue: QueueMaintenance, MaxAttempts: 3}
+					return core.RegistryReanalysisArgs{}, &river.InsertOpts{Queue: core.QueueMaintenance, MaxAttempts: 3}
 				}, &river.PeriodicJobOpts{RunOnStart: true}),
 		},
 		Logger:               deps.Logger,

@@ -6,8 +6,8 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph"
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/analysis"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
 )
 
@@ -87,11 +87,11 @@ func TestRegistryAnalysisOverGraphQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	nests := (&graph.Resolver{Service: a.service}).Nest()
-	bob := jobs.WithActor(context.Background(), jobs.Actor{UserID: "bob"})
-	if an, err := nests.RegistryAnalysis(bob, &row, nil, nil); an != nil || jobs.ErrorCode(err) != jobs.CodeForbidden {
+	bob := core.WithActor(context.Background(), core.Actor{UserID: "bob"})
+	if an, err := nests.RegistryAnalysis(bob, &row, nil, nil); an != nil || core.ErrorCode(err) != core.CodeForbidden {
 		t.Errorf("the resolver handed alice's nest for bob: %v, %v; want FORBIDDEN", an, err)
 	}
-	alice := jobs.WithActor(context.Background(), jobs.Actor{UserID: "alice"})
+	alice := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	if an, err := nests.RegistryAnalysis(alice, &row, nil, nil); an == nil || err != nil {
 		t.Errorf("the resolver handed alice's nest for alice: %v, %v", an, err)
 	}

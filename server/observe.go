@@ -18,7 +18,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.26.0"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/server/config"
 	"github.com/dungji/dungji/server/httpapi"
 )
@@ -29,7 +29,7 @@ import (
 func (a *App) setupMetrics() {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	a.metrics = jobs.NewMetrics(reg)
+	a.metrics = core.NewMetrics(reg)
 	a.callbacks = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dungji_ocr_callbacks_total",
 		Help: "OCR engine callbacks by outcome (applied, duplicate, pending, unknown, or rejected_<reason>)."}, []string{"outcome"})
 	reg.MustRegister(a.callbacks)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr/engine"
 )
@@ -57,7 +57,7 @@ func analyseReadGraph(tb testing.TB, a *testApp, owner string) {
 		owner, result, len(pages)); err != nil {
 		tb.Fatal(err)
 	}
-	admin := jobs.WithActor(ctx, jobs.Actor{UserID: "root", Admin: true})
+	admin := core.WithActor(ctx, core.Actor{UserID: "root", Admin: true})
 	if _, err := a.service.ReanalyzeRegistries(admin, false); err != nil {
 		tb.Fatal(err)
 	}

@@ -24,6 +24,8 @@ import (
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/hub"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocr/engine"
@@ -142,12 +144,12 @@ type App struct {
 	wsLimits *httpapi.WSLimits
 	waker    *db.Waker
 
-	metrics         *jobs.Metrics
+	metrics         *core.Metrics
 	callbacks       *prometheus.CounterVec
 	metricsReg      *prometheus.Registry
 	tracer          trace.TracerProvider
 	shutdownTracing func(context.Context) error
-	hub             *jobs.Hub
+	hub             *hub.Hub
 	tail            *db.EventTail
 	// streams is cancelled when shutdown starts, ending subscriptions;
 	// streamWG counts the stream handlers still running.
@@ -244,13 +246,13 @@ func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger,
 	// River client (enough to insert and cancel jobs in its transactions),
 	// the waker, metrics and tracer. A process that works jobs then makes
 	// its working client from the Service's workers.
-	if a.river, err = jobs.NewRiverClient(a.db, jobs.RiverOptions{Logger: log, Middleware: jobs.RiverMiddleware(a.metrics, a.tracer)}); err != nil {
+	if a.river, err = core.NewRiverClient(a.db, core.RiverOptions{Logger: log, Middleware: core.RiverMiddleware(a.metrics, a.tracer)}); err != nil {
 		return nil, err
 	}
 	a.waker = db.NewWaker(a.db.Pool)
 	a.waker.Logger = log
 	a.service, err = jobs.NewService(jobs.ServiceOptions{DB: a.db, River: a.river, Store: a.store, OCR: a.ocrEngine, InspectPDF: engine.InspectPDF, Logger: log,
-		Config: jobs.Config{IssuanceStaleAfter: cfg.StaleAfter, IssuancePolicy: cfg.IssuancePolicy,
+		Config: core.Config{IssuanceStaleAfter: cfg.StaleAfter, IssuancePolicy: cfg.IssuancePolicy,
 			NotifyInTx: cfg.NotifyInTx, OCRMaxWait: cfg.OCRMaxWait, RateLimit: cfg.RateLimit,
 			OCRDeadline: cfg.OCRDeadline, OCRDeadlinePerPage: cfg.OCRDeadlinePerPage, Watch: cfg.Watch},
 		Metrics: a.metrics, TracerProvider: a.tracer, Waker: a.waker, Subscriptions: role.api()})
@@ -268,7 +270,7 @@ func newApp(ctx context.Context, cfg config.Config, role Role, log *slog.Logger,
 		if err != nil {
 			return nil, err
 		}
-		if a.river, err = jobs.NewRiverClient(a.db, ropts); err != nil {
+		if a.river, err = core.NewRiverClient(a.db, ropts); err != nil {
 			return nil, err
 		}
 		a.runsJobs = true

@@ -30,7 +30,7 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph"
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // The subscription benchmark's shape: N subscriptions spread over
@@ -912,7 +912,7 @@ func BenchmarkWakeupNotify(b *testing.B) {
 // transport, configured as this app's was before it had its own (ping every
 // 15 s, init within 10 s, the same token check): the baseline of the
 // subscription memory, goroutine and latency rows. Its subscriptions run
-// without a jobs.Feed, so the service moves each one's deliveries with a
+// without a hub.Feed, so the service moves each one's deliveries with a
 // goroutine, as it does for any transport that brings no feed.
 func stockServer(b *testing.B, a *testApp) string {
 	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{Service: a.service})))
@@ -924,7 +924,7 @@ func stockServer(b *testing.B, a *testApp) string {
 			if err != nil {
 				return ctx, nil, err
 			}
-			return jobs.WithActor(ctx, actor), nil, nil
+			return core.WithActor(ctx, actor), nil, nil
 		},
 		InitTimeout:           10 * time.Second,
 		KeepAlivePingInterval: 15 * time.Second,

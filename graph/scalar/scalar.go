@@ -3,7 +3,7 @@
 // turn the number 123 into the String "123" and the string "10" into an
 // Int). gqlgen.yml maps String, Int, Float, Boolean, ID and Int64 here.
 //
-// Every refusal is a *jobs.Error with code BAD_USER_INPUT; the error
+// Every refusal is a *core.Error with code BAD_USER_INPUT; the error
 // presenter adds the field from the error's path. Strings carrying a NUL
 // character are refused too: PostgreSQL text cannot store one, and no field
 // of this API has a use for it.
@@ -19,7 +19,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // ErrCoercion marks the errors of this package: the error presenter names
@@ -27,7 +27,7 @@ import (
 var ErrCoercion = errors.New("scalar: input coercion")
 
 func refuse(format string, args ...any) error {
-	return &jobs.Error{Code: jobs.CodeBadUserInput, Message: fmt.Sprintf(format, args...), Err: ErrCoercion}
+	return &core.Error{Code: core.CodeBadUserInput, Message: fmt.Sprintf(format, args...), Err: ErrCoercion}
 }
 
 // describe names a refused value's kind; of the value itself it shows only

@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 func TestCoercion(t *testing.T) {
@@ -62,8 +62,8 @@ func TestCoercion(t *testing.T) {
 				}
 				return
 			}
-			var je *jobs.Error
-			if !errors.As(err, &je) || je.Code != jobs.CodeBadUserInput || !errors.Is(err, ErrCoercion) {
+			var je *core.Error
+			if !errors.As(err, &je) || je.Code != core.CodeBadUserInput || !errors.Is(err, ErrCoercion) {
 				t.Fatalf("got %v, %v; want a BAD_USER_INPUT coercion error", got, err)
 			}
 		})

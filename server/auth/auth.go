@@ -12,7 +12,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // claims are the token's claims: sub is the user id; role "admin" makes an admin.
@@ -90,7 +90,7 @@ func (tk *Tokens) Issue(user string, admin bool, ttl time.Duration) (string, err
 // refused), signed by the current or the previous secret, exp required,
 // nbf and iat honoured, iss and aud checked when configured, 60 s of clock
 // skew.
-func (tk *Tokens) Verify(raw string) (jobs.Actor, error) {
+func (tk *Tokens) Verify(raw string) (core.Actor, error) {
 	opts := []jwt.ParserOption{
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithExpirationRequired(),
@@ -111,15 +111,15 @@ func (tk *Tokens) Verify(raw string) (jobs.Actor, error) {
 		_, err = jwt.ParseWithClaims(raw, &c, func(*jwt.Token) (any, error) { return tk.previous, nil }, opts...)
 	}
 	if err != nil {
-		return jobs.Actor{}, err
+		return core.Actor{}, err
 	}
 	if c.Subject == "" {
-		return jobs.Actor{}, errors.New("token has no subject")
+		return core.Actor{}, errors.New("token has no subject")
 	}
 	if !ValidSubject(c.Subject) {
-		return jobs.Actor{}, errBadSubject
+		return core.Actor{}, errBadSubject
 	}
-	a := jobs.Actor{UserID: c.Subject, Admin: c.Role == "admin"}
+	a := core.Actor{UserID: c.Subject, Admin: c.Role == "admin"}
 	if c.ExpiresAt != nil {
 		a.Expires = c.ExpiresAt.Time
 	}
@@ -156,11 +156,11 @@ func (tk *Tokens) Authenticate(next http.Handler) http.Handler {
 		ctx := r.Context()
 		scheme, raw, ok := strings.Cut(h, " ")
 		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(raw) == "" {
-			ctx = jobs.WithAuthFailure(ctx, "the Authorization header must be \"Bearer <token>\"")
+			ctx = core.WithAuthFailure(ctx, "the Authorization header must be \"Bearer <token>\"")
 		} else if actor, err := tk.Verify(strings.TrimSpace(raw)); err != nil {
-			ctx = jobs.WithAuthFailure(ctx, Problem(err))
+			ctx = core.WithAuthFailure(ctx, Problem(err))
 		} else {
-			ctx = jobs.WithActor(ctx, actor)
+			ctx = core.WithActor(ctx, actor)
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
@@ -169,14 +169,14 @@ func (tk *Tokens) Authenticate(next http.Handler) http.Handler {
 // Bearer verifies a "Bearer <token>" value outside a header (the one a
 // WebSocket sends in connection_init); the error says what is wrong without
 // echoing the token.
-func (tk *Tokens) Bearer(raw string) (jobs.Actor, error) {
+func (tk *Tokens) Bearer(raw string) (core.Actor, error) {
 	scheme, tok, ok := strings.Cut(raw, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
-		return jobs.Actor{}, errors.New("the Authorization value must be \"Bearer <token>\"")
+		return core.Actor{}, errors.New("the Authorization value must be \"Bearer <token>\"")
 	}
 	actor, err := tk.Verify(strings.TrimSpace(tok))
 	if err != nil {
-		return jobs.Actor{}, errors.New(Problem(err))
+		return core.Actor{}, errors.New(Problem(err))
 	}
 	return actor, nil
 }

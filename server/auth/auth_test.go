@@ -9,7 +9,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
@@ -104,11 +104,11 @@ func TestAuthenticate(t *testing.T) {
 	tk, _ := New(Options{Secret: secret})
 	tok, _ := tk.Issue("alice", false, time.Hour)
 	h := tk.Authenticate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if a, ok := jobs.ActorFrom(r.Context()); ok {
+		if a, ok := core.ActorFrom(r.Context()); ok {
 			_, _ = w.Write([]byte("user " + a.UserID))
 			return
 		}
-		_, err := jobs.RequireActor(r.Context())
+		_, err := core.RequireActor(r.Context())
 		_, _ = w.Write([]byte(err.Error()))
 	}))
 	for _, tc := range []struct{ header, want string }{

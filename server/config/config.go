@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/server/live"
@@ -34,7 +35,7 @@ type Config struct {
 	ReadyzDetails      bool           // READYZ_DETAILS
 	RequestTimeout     time.Duration  // REQUEST_TIMEOUT
 	BodyTimeout        time.Duration  // REQUEST_BODY_TIMEOUT
-	RateLimit          jobs.RateLimit // RATE_LIMIT
+	RateLimit          core.RateLimit // RATE_LIMIT
 	WSMaxSubscriptions int            // WS_MAX_SUBSCRIPTIONS
 	WSMaxConnsPerUser  int            // WS_MAX_CONNECTIONS_PER_USER
 	StreamPing         time.Duration  // STREAM_PING_INTERVAL: WebSocket ping / SSE heartbeat
@@ -52,7 +53,7 @@ type Config struct {
 	// variable name read); the server logs each as a warning.
 	Notices    []string
 	NotifyInTx bool             // EVENTS_NOTIFY_IN_TX (benchmarks only)
-	Watch      jobs.WatchConfig // WATCH_MONTHLY_BUDGET, WEBHOOK_ALLOW_PRIVATE, WEBHOOK_SECRET_GRACE (watch.go)
+	Watch      core.WatchConfig // WATCH_MONTHLY_BUDGET, WEBHOOK_ALLOW_PRIVATE, WEBHOOK_SECRET_GRACE (watch.go)
 
 	S3Endpoint  string // S3_ENDPOINT; empty: the embedded S3 server, or AWS resolution when S3AWS
 	S3AWS       bool   // S3_ENDPOINT=aws: the AWS SDK's own endpoint resolution
@@ -67,7 +68,7 @@ type Config struct {
 	SimFailures     map[issuer.Cause]float64 // ISSUER_SIM_FAILURES
 	SimImageOnly    bool                     // ISSUER_SIM_IMAGE_ONLY
 	SimFont         string                   // ISSUER_SIM_FONT
-	IssuancePolicy  jobs.RetryPolicy         // ISSUANCE_RETRY_POLICY
+	IssuancePolicy  core.RetryPolicy         // ISSUANCE_RETRY_POLICY
 	IssuanceWorkers int                      // ISSUANCE_WORKERS
 	JobTimeout      time.Duration            // JOB_TIMEOUT
 	JobRescueAfter  time.Duration            // JOB_RESCUE_AFTER
@@ -144,7 +145,7 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.ShutdownTimeout, err = duration(getenv, "SHUTDOWN_TIMEOUT", 30*time.Second); err != nil {
 		return c, err
 	}
-	if c.StaleAfter, err = duration(getenv, "ISSUANCE_STALE_AFTER", jobs.DefaultConfig().IssuanceStaleAfter); err != nil {
+	if c.StaleAfter, err = duration(getenv, "ISSUANCE_STALE_AFTER", core.DefaultConfig().IssuanceStaleAfter); err != nil {
 		return c, err
 	}
 	if c.AutoMigrate, err = boolean(getenv, "AUTO_MIGRATE", c.Dev()); err != nil {
@@ -194,7 +195,7 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.SimFont = getenv("ISSUER_SIM_FONT")
-	if c.IssuancePolicy, err = jobs.ParseRetryPolicy(jobs.DefaultIssuancePolicy(), getenv("ISSUANCE_RETRY_POLICY")); err != nil {
+	if c.IssuancePolicy, err = core.ParseRetryPolicy(core.DefaultIssuancePolicy(), getenv("ISSUANCE_RETRY_POLICY")); err != nil {
 		return c, fmt.Errorf("ISSUANCE_RETRY_POLICY: %v", err)
 	}
 	c.IssuanceWorkers = jobs.DefaultIssuanceWorkers
@@ -203,10 +204,10 @@ func Load(getenv func(string) string) (Config, error) {
 			return c, fmt.Errorf("ISSUANCE_WORKERS must be a number from 1 to 1000, not %q", v)
 		}
 	}
-	if c.JobTimeout, err = duration(getenv, "JOB_TIMEOUT", jobs.DefaultJobTimeout); err != nil {
+	if c.JobTimeout, err = duration(getenv, "JOB_TIMEOUT", core.DefaultJobTimeout); err != nil {
 		return c, err
 	}
-	if c.JobRescueAfter, err = duration(getenv, "JOB_RESCUE_AFTER", jobs.DefaultRescueAfter(c.JobTimeout)); err != nil {
+	if c.JobRescueAfter, err = duration(getenv, "JOB_RESCUE_AFTER", core.DefaultRescueAfter(c.JobTimeout)); err != nil {
 		return c, err
 	}
 	// River's rescuer would take back a job that is still running.
@@ -345,13 +346,13 @@ func loadOCRConfig(c *Config, getenv func(string) string) error {
 	if _, _, err := net.SplitHostPort(c.OCREngineAddr); err != nil {
 		return fmt.Errorf("OCR_ENGINE_ADDR %q is not host:port", c.OCREngineAddr)
 	}
-	if c.OCRMaxWait, err = duration(getenv, "OCR_MAX_WAIT", jobs.DefaultConfig().OCRMaxWait); err != nil {
+	if c.OCRMaxWait, err = duration(getenv, "OCR_MAX_WAIT", core.DefaultConfig().OCRMaxWait); err != nil {
 		return err
 	}
-	if c.OCRDeadline, err = duration(getenv, "OCR_DEADLINE", jobs.DefaultConfig().OCRDeadline); err != nil {
+	if c.OCRDeadline, err = duration(getenv, "OCR_DEADLINE", core.DefaultConfig().OCRDeadline); err != nil {
 		return err
 	}
-	if c.OCRDeadlinePerPage, err = duration(getenv, "OCR_DEADLINE_PER_PAGE", jobs.DefaultConfig().OCRDeadlinePerPage); err != nil {
+	if c.OCRDeadlinePerPage, err = duration(getenv, "OCR_DEADLINE_PER_PAGE", core.DefaultConfig().OCRDeadlinePerPage); err != nil {
 		return err
 	}
 	return nil
@@ -376,7 +377,7 @@ func loadSecurityConfig(c *Config, getenv func(string) string) error {
 	if c.BodyTimeout, err = duration(getenv, "REQUEST_BODY_TIMEOUT", 20*time.Second); err != nil {
 		return err
 	}
-	if c.RateLimit, err = jobs.ParseRateLimit(or(getenv("RATE_LIMIT"), "30/m,burst=10")); err != nil {
+	if c.RateLimit, err = core.ParseRateLimit(or(getenv("RATE_LIMIT"), "30/m,burst=10")); err != nil {
 		return fmt.Errorf("RATE_LIMIT: %v", err)
 	}
 	if c.MetricsPublic, err = boolean(getenv, "METRICS_PUBLIC", c.Dev()); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
@@ -100,7 +101,7 @@ func TestDefaultsAreTheOwnersDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := jobs.DefaultConfig()
+	d := core.DefaultConfig()
 	for _, tc := range []struct {
 		name      string
 		got, want any
@@ -109,12 +110,12 @@ func TestDefaultsAreTheOwnersDefaults(t *testing.T) {
 		{"OCR_MAX_WAIT", c.OCRMaxWait, d.OCRMaxWait},
 		{"OCR_DEADLINE", c.OCRDeadline, d.OCRDeadline},
 		{"OCR_DEADLINE_PER_PAGE", c.OCRDeadlinePerPage, d.OCRDeadlinePerPage},
-		{"JOB_TIMEOUT", c.JobTimeout, jobs.DefaultJobTimeout},
-		{"JOB_RESCUE_AFTER", c.JobRescueAfter, jobs.DefaultRescueAfter(jobs.DefaultJobTimeout)},
+		{"JOB_TIMEOUT", c.JobTimeout, core.DefaultJobTimeout},
+		{"JOB_RESCUE_AFTER", c.JobRescueAfter, core.DefaultRescueAfter(core.DefaultJobTimeout)},
 		{"ISSUANCE_WORKERS", c.IssuanceWorkers, jobs.DefaultIssuanceWorkers},
 		{"OCR_SYNC_PAGE_LIMIT", c.OCRSyncPageLimit, ocr.DefaultSyncPageLimit},
 		{"OCR_ENGINE_WORKERS", c.OCREngineWorkers, runtime.NumCPU()},
-		{"ISSUANCE_RETRY_POLICY", fmt.Sprint(c.IssuancePolicy), fmt.Sprint(jobs.DefaultIssuancePolicy())},
+		{"ISSUANCE_RETRY_POLICY", fmt.Sprint(c.IssuancePolicy), fmt.Sprint(core.DefaultIssuancePolicy())},
 	} {
 		if fmt.Sprint(tc.got) != fmt.Sprint(tc.want) {
 			t.Errorf("%s defaults to %v, its owner says %v", tc.name, tc.got, tc.want)

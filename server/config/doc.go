@@ -3,8 +3,8 @@
 // every variable in one table.
 //
 // A default is written once, in the package that owns the behaviour: where
-// jobs or another package defines a default (jobs.DefaultJobTimeout,
-// jobs.DefaultIssuancePolicy), Load uses it rather than repeating the
+// jobs or another package defines a default (core.DefaultJobTimeout,
+// core.DefaultIssuancePolicy), Load uses it rather than repeating the
 // number.
 //
 // ENV=development gives a workstation everything it needs with no setup:

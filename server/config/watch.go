@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // loadWatchConfig reads the registry watch's settings:
@@ -20,7 +20,7 @@ import (
 //	                       Webhooks schedule (5s,5m,30m,2h,5h,10h,10h). make
 //	                       chaos shortens it so that a run sees the retries end.
 func loadWatchConfig(c *Config, getenv func(string) string) error {
-	c.Watch.MonthlyBudget = jobs.DefaultWatchBudget
+	c.Watch.MonthlyBudget = core.DefaultWatchBudget
 	if s := getenv("WATCH_MONTHLY_BUDGET"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > 1000 {

@@ -12,7 +12,8 @@ import (
 	"strconv"
 	"sync/atomic"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
 // Batched requests: a POST whose JSON body is an array of GraphQL requests
@@ -22,7 +23,7 @@ import (
 // goes through (its bounds, its answer's GraphQL-over-HTTP shape); the
 // whole batch is one body (MaxGraphQLBody), one REQUEST_TIMEOUT, one cost
 // (its operations' costs are added up against the same limit) and one
-// jobs.MaxAnswerText of OCR text.
+// ocrtask.MaxAnswerText of OCR text.
 
 // MaxBatch is the most operations one batched request may carry (Apollo's
 // BatchHttpLink sends at most 10 by default).
@@ -81,7 +82,7 @@ func batches(h http.Handler) http.Handler {
 		}
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
-			writeGraphQLError(w, http.StatusBadRequest, "the request body could not be read", jobs.CodeBadRequest)
+			writeGraphQLError(w, http.StatusBadRequest, "the request body could not be read", core.CodeBadRequest)
 			return
 		}
 		if !isBatch(r, body) {
@@ -91,7 +92,7 @@ func batches(h http.Handler) http.Handler {
 		}
 		var ops []json.RawMessage
 		_ = json.Unmarshal(body, &ops) // checked by readGraphQLBody
-		ctx := jobs.WithAnswerTextBudget(context.WithValue(r.Context(), batchCostKey{}, &batchCost{}))
+		ctx := ocrtask.WithAnswerTextBudget(context.WithValue(r.Context(), batchCostKey{}, &batchCost{}))
 		var out bytes.Buffer
 		out.WriteByte('[')
 		contentType := ""

@@ -10,7 +10,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/dungji/dungji/graph"
-	"github.com/dungji/dungji/jobs"
+	jobcore "github.com/dungji/dungji/jobs/core"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -584,7 +584,7 @@ func fieldCost(schema *ast.Schema, f *ast.Field, sets []ast.SelectionSet, page i
 	if !ok {
 		// A connection's edges and nodes hold its page; a list priced
 		// nowhere (TestEveryListIsPriced) the largest page.
-		n = jobs.MaxPageSize
+		n = jobcore.MaxPageSize
 		if strings.HasSuffix(f.ObjectDefinition.Name, "Connection") && (f.Name == "edges" || f.Name == "nodes") {
 			n = page
 		}

@@ -11,8 +11,9 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocrtask"
 	"github.com/dungji/dungji/server/auth"
 )
 
@@ -127,7 +128,7 @@ func (a *API) ocrCallback(w http.ResponseWriter, r *http.Request) {
 	applied, err := a.Service.ApplyOCRResult(r.Context(), job)
 	if err != nil {
 		a.Log.Error("apply OCR result", "engine_job_id", job.JobID, "err", err)
-		if je := jobs.AsError(err); je.Code == jobs.CodeUnavailable {
+		if je := core.AsError(err); je.Code == core.CodeUnavailable {
 			// The engine retries a callback it could not deliver.
 			outcome = "unavailable"
 			w.Header().Set("Retry-After", strconv.Itoa(int(je.RetryAfter/time.Second)))
@@ -139,10 +140,10 @@ func (a *API) ocrCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	outcome = string(applied)
 	a.Log.Info("OCR callback", "engine_job_id", job.JobID, "status", job.Status, "outcome", applied)
-	if applied != jobs.OCRUnknownJob {
+	if applied != ocrtask.OCRUnknownJob {
 		a.replays.remember(webhookID)
 	}
-	if applied == jobs.OCRUnknownJob {
+	if applied == ocrtask.OCRUnknownJob {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no OCR task has this job"})
 		return
 	}

@@ -20,7 +20,7 @@
 //     application/json a request error answers 200, under
 //     application/graphql-response+json it keeps its 4xx but omits "data".
 //     Bodies are bounded before any parsing (MaxGraphQLBody; an upload's
-//     multipart request gets jobs.MaxUploadBytes plus room for its other
+//     multipart request gets ocrtask.MaxUploadBytes plus room for its other
 //     parts), a body's JSON shape is checked before gqlgen sees it so a
 //     malformed request gets a message saying what is wrong, and number
 //     literals that do not fit 64 bits are refused before execution

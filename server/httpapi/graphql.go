@@ -20,6 +20,8 @@ import (
 
 	"github.com/dungji/dungji/graph"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/ocrtask"
 	"github.com/dungji/dungji/server/auth"
 	"github.com/dungji/dungji/server/live"
 )
@@ -83,7 +85,7 @@ func NewGraphQLHandler(svc *jobs.Service, o GraphQLOptions) http.Handler {
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(live.NewMultipart(liveOpts))
 	// uploadRegistry: the GraphQL multipart request spec. The file's own
-	// limit is the service's (jobs.MaxUploadBytes, a clear BAD_USER_INPUT);
+	// limit is the service's (ocrtask.MaxUploadBytes, a clear BAD_USER_INPUT);
 	// this one only bounds the request.
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: maxUploadBody, MaxMemory: 8 << 20})
 	srv.AddTransport(transport.POST{})
@@ -122,7 +124,7 @@ const parserTokenLimit = 10_000
 
 // maxUploadBody bounds a multipart request carrying an upload: the largest
 // file accepted and room for the other parts.
-const maxUploadBody = jobs.MaxUploadBytes + 1<<20
+const maxUploadBody = ocrtask.MaxUploadBytes + 1<<20
 
 // limitGraphQLBody bounds a GraphQL request: MaxGraphQLBody, or
 // maxUploadBody for a multipart/form-data upload, which takes one of the
@@ -134,7 +136,7 @@ func limitGraphQLBody(uploads *UploadSlots, h http.Handler) http.Handler {
 			release, ok := uploads.admitUpload(w, r, func(msg string) {
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusTooManyRequests)
-				_, _ = w.Write([]byte(`{"errors":[{"message":` + strconv.Quote(msg) + `,"extensions":{"code":"` + string(jobs.CodeRateLimited) +
+				_, _ = w.Write([]byte(`{"errors":[{"message":` + strconv.Quote(msg) + `,"extensions":{"code":"` + string(core.CodeRateLimited) +
 					`","retryAfter":` + strconv.Itoa(uploadRetryAfter) + `}}]}`))
 			})
 			if !ok {
@@ -152,7 +154,7 @@ func limitGraphQLBody(uploads *UploadSlots, h http.Handler) http.Handler {
 func limitBody(n int64, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > n {
-			writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLargeMessage(n), jobs.CodeBadRequest)
+			writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLargeMessage(n), core.CodeBadRequest)
 			return
 		}
 		if !readGraphQLBody(w, r, n) {
@@ -162,7 +164,7 @@ func limitBody(n int64, h http.Handler) http.Handler {
 	})
 }
 
-func writeGraphQLError(w http.ResponseWriter, status int, msg string, code jobs.Code) {
+func writeGraphQLError(w http.ResponseWriter, status int, msg string, code core.Code) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write([]byte(`{"errors":[{"message":` + strconv.Quote(msg) + `,"extensions":{"code":"` + string(code) + `"}}]}`))
@@ -248,7 +250,7 @@ func (s *specWriter) finish() {
 		status = http.StatusMethodNotAllowed
 		s.Header().Set("Allow", "POST")
 		body = []byte(`{"errors":[{"message":"GET takes queries only: send a mutation by POST, a subscription over WebSocket or graphql-sse","extensions":{"code":"` +
-			string(jobs.CodeMethodNotAllowed) + `"}}]}`)
+			string(core.CodeMethodNotAllowed) + `"}}]}`)
 	}
 	s.Header().Del("Content-Length")
 	s.ResponseWriter.WriteHeader(status)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql/playground"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/server/auth"
 	"github.com/dungji/dungji/web"
 )
@@ -172,7 +172,7 @@ func graphQLMethods(next http.Handler) http.Handler {
 			for _, vs := range r.URL.Query() {
 				for _, v := range vs {
 					if !utf8.ValidString(v) || loneSurrogateEscape([]byte(v)) >= 0 {
-						writeGraphQLError(w, http.StatusBadRequest, "a query parameter is not text: invalid UTF-8, or an escape of half a surrogate pair", jobs.CodeBadRequest)
+						writeGraphQLError(w, http.StatusBadRequest, "a query parameter is not text: invalid UTF-8, or an escape of half a surrogate pair", core.CodeBadRequest)
 						return
 					}
 				}

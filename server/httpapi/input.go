@@ -23,7 +23,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
 // literalCheck refuses number literals that do not fit 64 bits (an Int
@@ -137,7 +138,7 @@ func checkLiteral(field string, v *ast.Value) *gqlerror.Error {
 		if p := v.Position; p != nil && p.Src != nil && 0 <= p.Start && p.Start < p.End && p.End <= len(p.Src.Input) &&
 			loneSurrogateEscape([]byte(p.Src.Input[p.Start:p.End])) >= 0 {
 			err := gqlerror.ErrorPosf(v.Position, "%s: the string escapes half a surrogate pair (\\uD800 to \\uDFFF alone): it is not text", field)
-			err.Extensions = map[string]any{"code": string(jobs.CodeBadUserInput), "field": field}
+			err.Extensions = map[string]any{"code": string(core.CodeBadUserInput), "field": field}
 			return err
 		}
 	}
@@ -149,7 +150,7 @@ func checkLiteral(field string, v *ast.Value) *gqlerror.Error {
 		raw = raw[:24] + "…"
 	}
 	err := gqlerror.ErrorPosf(v.Position, "%s: the number %s is out of range", field, raw)
-	err.Extensions = map[string]any{"code": string(jobs.CodeBadUserInput), "field": field}
+	err.Extensions = map[string]any{"code": string(core.CodeBadUserInput), "field": field}
 	return err
 }
 
@@ -169,7 +170,7 @@ func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
 	if r.ContentLength > n {
 		// Declared too large: refused before a byte of it is read.
 		w.Header().Set("Connection", "close")
-		writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLargeMessage(n), jobs.CodeBadRequest)
+		writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLargeMessage(n), core.CodeBadRequest)
 		return false
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, n))
@@ -177,14 +178,14 @@ func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
 	var ne net.Error
 	switch {
 	case errors.As(err, &tooLarge):
-		writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLargeMessage(n), jobs.CodeBadRequest)
+		writeGraphQLError(w, http.StatusRequestEntityTooLarge, tooLargeMessage(n), core.CodeBadRequest)
 		return false
 	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, errSlowBody), bodyTimedOut(r):
 		w.Header().Set("Connection", "close")
-		writeGraphQLError(w, http.StatusRequestTimeout, "the request body arrived too slowly", jobs.CodeBadRequest)
+		writeGraphQLError(w, http.StatusRequestTimeout, "the request body arrived too slowly", core.CodeBadRequest)
 		return false
 	case err != nil:
-		writeGraphQLError(w, http.StatusBadRequest, "the request body could not be read", jobs.CodeBadRequest)
+		writeGraphQLError(w, http.StatusBadRequest, "the request body could not be read", core.CodeBadRequest)
 		return false
 	}
 	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -192,23 +193,23 @@ func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
 		// GraphQL over HTTP: a POST is application/json (an upload
 		// multipart/form-data); gqlgen answered anything else 400 in
 		// text/plain with no code.
-		writeGraphQLError(w, http.StatusUnsupportedMediaType, "a GraphQL POST is application/json (an upload multipart/form-data), not "+cmp.Or(mt, "a body with no Content-Type"), jobs.CodeBadRequest)
+		writeGraphQLError(w, http.StatusUnsupportedMediaType, "a GraphQL POST is application/json (an upload multipart/form-data), not "+cmp.Or(mt, "a body with no Content-Type"), core.CodeBadRequest)
 		return false
 	}
 	if isBatch(r, body) {
 		if problem := batchProblem(body); problem != "" {
-			writeGraphQLError(w, http.StatusBadRequest, "the request body is not a GraphQL batch: "+problem, jobs.CodeBadRequest)
+			writeGraphQLError(w, http.StatusBadRequest, "the request body is not a GraphQL batch: "+problem, core.CodeBadRequest)
 			return false
 		}
 	} else if mt == "application/json" {
 		if problem := graphQLRequestProblem(body); problem != "" {
-			writeGraphQLError(w, http.StatusBadRequest, "the request body is not a GraphQL request: "+problem, jobs.CodeBadRequest)
+			writeGraphQLError(w, http.StatusBadRequest, "the request body is not a GraphQL request: "+problem, core.CodeBadRequest)
 			return false
 		}
 	}
 	if mt == "multipart/form-data" {
 		if problem := multipartRequestProblem(body, params["boundary"]); problem != "" {
-			writeGraphQLError(w, http.StatusBadRequest, "the multipart request does not follow the GraphQL multipart request spec: "+problem, jobs.CodeBadRequest)
+			writeGraphQLError(w, http.StatusBadRequest, "the multipart request does not follow the GraphQL multipart request spec: "+problem, core.CodeBadRequest)
 			return false
 		}
 	}
@@ -221,7 +222,7 @@ func readGraphQLBody(w http.ResponseWriter, r *http.Request, n int64) bool {
 // limit, as REST says it.
 func tooLargeMessage(n int64) string {
 	if n == maxUploadBody {
-		return fmt.Sprintf("the request is larger than a file of %d MiB and its form: the file is too large", jobs.MaxUploadBytes>>20)
+		return fmt.Sprintf("the request is larger than a file of %d MiB and its form: the file is too large", ocrtask.MaxUploadBytes>>20)
 	}
 	return "request body is larger than " + strconv.FormatInt(n, 10) + " bytes"
 }

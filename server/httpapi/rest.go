@@ -13,8 +13,9 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
 // The legacy REST paths of the original system, kept for clients that poll.
@@ -97,7 +98,7 @@ func (a *API) restRoutes(mux *http.ServeMux) {
 // is refused.
 func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 	release, ok := a.uploads.admitUpload(w, r, func(msg string) {
-		writeJSON(w, http.StatusTooManyRequests, restError{ErrorCode: string(jobs.CodeRateLimited), Message: msg})
+		writeJSON(w, http.StatusTooManyRequests, restError{ErrorCode: string(core.CodeRateLimited), Message: msg})
 	})
 	if !ok {
 		return
@@ -106,13 +107,13 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength > maxUploadBody {
 		// Declared too large: refused before a byte of it is read.
 		w.Header().Set("Connection", "close")
-		a.restFail(w, r, jobs.InvalidInput("file", "the file is larger than %d MiB", jobs.MaxUploadBytes>>20))
+		a.restFail(w, r, core.InvalidInput("file", "the file is larger than %d MiB", ocrtask.MaxUploadBytes>>20))
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBody)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		a.restFail(w, r, jobs.InvalidInput("file", "send the file as the \"file\" field of a multipart/form-data post"))
+		a.restFail(w, r, core.InvalidInput("file", "send the file as the \"file\" field of a multipart/form-data post"))
 		return
 	}
 	var file []byte
@@ -136,17 +137,17 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 			}
 			continue
 		case name == "file" && found:
-			a.restFail(w, r, jobs.InvalidInput("file", "the form has two \"file\" fields: send one file"))
+			a.restFail(w, r, core.InvalidInput("file", "the form has two \"file\" fields: send one file"))
 			return
 		case name == "file" && len(pages) > 0, name == "page" && found:
-			a.restFail(w, r, jobs.InvalidInput("file", "the form has both a \"file\" field and \"page\" fields: send one file, or the photos of the pages"))
+			a.restFail(w, r, core.InvalidInput("file", "the form has both a \"file\" field and \"page\" fields: send one file, or the photos of the pages"))
 			return
-		case name == "page" && len(pages) == jobs.MaxUploadPhotos:
-			a.restFail(w, r, jobs.InvalidInput("pages", "more than %d pages were sent; at most %d are read", jobs.MaxUploadPhotos, jobs.MaxUploadPhotos))
+		case name == "page" && len(pages) == ocrtask.MaxUploadPhotos:
+			a.restFail(w, r, core.InvalidInput("pages", "more than %d pages were sent; at most %d are read", ocrtask.MaxUploadPhotos, ocrtask.MaxUploadPhotos))
 			return
 		}
 		// One byte over the limit tells the service the file is too large.
-		b, err := io.ReadAll(io.LimitReader(part, int64(jobs.MaxUploadBytes-total)+1))
+		b, err := io.ReadAll(io.LimitReader(part, int64(ocrtask.MaxUploadBytes-total)+1))
 		if err != nil {
 			a.uploadReadFail(w, r, err)
 			return
@@ -157,15 +158,15 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 		} else {
 			pages = append(pages, b)
 		}
-		if total > jobs.MaxUploadBytes {
+		if total > ocrtask.MaxUploadBytes {
 			break // refused below, without reading the rest
 		}
 	}
 	if !found && len(pages) == 0 {
-		a.restFail(w, r, jobs.InvalidInput("file", "the form has no \"file\" field (nor \"page\" fields)"))
+		a.restFail(w, r, core.InvalidInput("file", "the form has no \"file\" field (nor \"page\" fields)"))
 		return
 	}
-	if total <= jobs.MaxUploadBytes {
+	if total <= ocrtask.MaxUploadBytes {
 		// Past the closing boundary, to the body's end: a body cut off
 		// there is a post the client did not finish.
 		if _, err := io.Copy(io.Discard, r.Body); err != nil {
@@ -175,7 +176,7 @@ func (a *API) restUploadRegistry(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := detachedTimeout(r.Context(), a.Config.RequestTimeout)
 	defer cancel()
-	var res *jobs.UploadResult
+	var res *ocrtask.UploadResult
 	if found {
 		res, err = a.Service.UploadRegistry(ctx, r.PathValue("nestId"), bytes.NewReader(file))
 	} else {
@@ -205,15 +206,15 @@ func (a *API) uploadReadFail(w http.ResponseWriter, r *http.Request, err error) 
 	var ne net.Error
 	switch {
 	case errors.As(err, &tooLarge):
-		a.restFail(w, r, jobs.InvalidInput("file", "the file is larger than %d MiB", jobs.MaxUploadBytes>>20))
+		a.restFail(w, r, core.InvalidInput("file", "the file is larger than %d MiB", ocrtask.MaxUploadBytes>>20))
 	case errors.Is(err, errSlowBody), errors.As(err, &ne) && ne.Timeout(), bodyTimedOut(r):
 		w.Header().Set("Connection", "close")
-		writeJSON(w, http.StatusRequestTimeout, restError{ErrorCode: string(jobs.CodeBadRequest),
+		writeJSON(w, http.StatusRequestTimeout, restError{ErrorCode: string(core.CodeBadRequest),
 			Message: fmt.Sprintf("the upload arrived too slowly: a post must arrive within REQUEST_BODY_TIMEOUT and a second for every %d KiB of it; nothing was stored", MinBodyRate>>10)})
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		a.restFail(w, r, jobs.InvalidInput("file", "the post was cut off before its end: nothing was stored; send it again"))
+		a.restFail(w, r, core.InvalidInput("file", "the post was cut off before its end: nothing was stored; send it again"))
 	default:
-		a.restFail(w, r, jobs.InvalidInput("file", "the form could not be read as multipart/form-data: nothing was stored"))
+		a.restFail(w, r, core.InvalidInput("file", "the form could not be read as multipart/form-data: nothing was stored"))
 	}
 }
 
@@ -234,7 +235,7 @@ func methods(hs map[string]http.HandlerFunc) http.Handler {
 		h, ok := hs[m]
 		if !ok {
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeJSON(w, http.StatusMethodNotAllowed, restError{ErrorCode: string(jobs.CodeMethodNotAllowed), Message: r.Method + " is not allowed here"})
+			writeJSON(w, http.StatusMethodNotAllowed, restError{ErrorCode: string(core.CodeMethodNotAllowed), Message: r.Method + " is not allowed here"})
 			return
 		}
 		h(w, r)
@@ -243,22 +244,22 @@ func methods(hs map[string]http.HandlerFunc) http.Handler {
 
 // restFail writes err in the REST error shape with the status of its code.
 func (a *API) restFail(w http.ResponseWriter, r *http.Request, err error) {
-	je := jobs.AsError(err)
+	je := core.AsError(err)
 	code := je.Code
 	msg := "internal error"
-	if code != jobs.CodeInternal {
+	if code != core.CodeInternal {
 		msg = je.Message
 	}
-	if code == jobs.CodeInternal && !errors.Is(err, context.Canceled) {
+	if code == core.CodeInternal && !errors.Is(err, context.Canceled) {
 		a.Log.ErrorContext(r.Context(), "internal error", "path", r.URL.Path, "err", err)
 	}
-	if code == jobs.CodeUnauthenticated {
+	if code == core.CodeUnauthenticated {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="dungji"`)
 	}
 	if je.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int((je.RetryAfter+time.Second-1)/time.Second)))
 	}
-	writeJSON(w, jobs.HTTPStatus(code), restError{ErrorCode: string(code), Message: msg})
+	writeJSON(w, core.HTTPStatus(code), restError{ErrorCode: string(code), Message: msg})
 }
 
 func (a *API) restRequestIssuance(w http.ResponseWriter, r *http.Request) {
@@ -277,12 +278,12 @@ func (a *API) restRequestIssuance(w http.ResponseWriter, r *http.Request) {
 // taskInNest checks that a task belongs to the nest in the path: one that
 // does not is 404, as if it did not exist there.
 func taskInNest(nestID, taskNestID string) error {
-	id, err := jobs.ParseID("nestId", nestID)
+	id, err := core.ParseID("nestId", nestID)
 	if err != nil {
 		return err
 	}
 	if id != taskNestID {
-		return jobs.Errorf(jobs.CodeNotFound, "no such task in this nest")
+		return core.Errorf(core.CodeNotFound, "no such task in this nest")
 	}
 	return nil
 }

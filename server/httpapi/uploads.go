@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // Uploads in flight. Each holds its body (up to 21 MiB) and what is made of
@@ -62,7 +62,7 @@ func (u *UploadSlots) admit(user string) (release func(), refusal string) {
 // is read, or answers it (in the path's error shape, by fail) and reports
 // false. The connection is closed after a refusal: the body is not read.
 func (u *UploadSlots) admitUpload(w http.ResponseWriter, r *http.Request, fail func(msg string)) (release func(), ok bool) {
-	actor, _ := jobs.ActorFrom(r.Context())
+	actor, _ := core.ActorFrom(r.Context())
 	release, refusal := u.admit(actor.UserID)
 	if refusal != "" {
 		w.Header().Set("Connection", "close")

@@ -5,8 +5,9 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/watch"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // The REST paths of verifyCopy: an uploaded copy checked against the
@@ -37,7 +38,7 @@ type restVerification struct {
 
 func toRESTVerification(v *db.CopyVerification) restVerification {
 	return restVerification{VerificationID: v.ID, FileID: v.FileID, Status: v.Status, IssuanceTaskID: v.IssuanceTaskID,
-		OfficialOCRTaskID: v.OfficialOCRTaskID, Differences: jobs.VerificationDifferences(v), Message: v.Message,
+		OfficialOCRTaskID: v.OfficialOCRTaskID, Differences: watcher.VerificationDifferences(v), Message: v.Message,
 		CreatedAt: v.CreatedAt, FinishedAt: v.FinishedAt}
 }
 
@@ -56,10 +57,10 @@ func (a *API) restVerifyCopy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if b.FileID == "" {
-		a.restFail(w, r, jobs.InvalidInput("file_id", "file_id is required: the uploaded copy to verify"))
+		a.restFail(w, r, core.InvalidInput("file_id", "file_id is required: the uploaded copy to verify"))
 		return
 	}
-	nestID, err := jobs.ParseID("nestId", r.PathValue("nestId"))
+	nestID, err := core.ParseID("nestId", r.PathValue("nestId"))
 	if err != nil {
 		a.restFail(w, r, err)
 		return
@@ -81,7 +82,7 @@ func (a *API) restVerifyCopy(w http.ResponseWriter, r *http.Request) {
 func (a *API) restGetVerification(w http.ResponseWriter, r *http.Request) {
 	v, err := a.Service.CopyVerification(r.Context(), r.PathValue("verificationId"))
 	if err == nil && v.NestID != r.PathValue("nestId") {
-		err = jobs.Errorf(jobs.CodeNotFound, "verification not found in this nest")
+		err = core.Errorf(core.CodeNotFound, "verification not found in this nest")
 	}
 	if err != nil {
 		a.restFail(w, r, err)

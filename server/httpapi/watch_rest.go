@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/dungji/dungji/db"
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/watcher"
 )
 
 // The registry watch's REST paths, in the legacy style (snake_case fields,
@@ -75,7 +76,7 @@ func dateOf(t *time.Time) *string {
 	return &s
 }
 
-func (a *API) writeWatch(w http.ResponseWriter, status int, nestID string, nw *jobs.NestWatch) {
+func (a *API) writeWatch(w http.ResponseWriter, status int, nestID string, nw *watcher.NestWatch) {
 	out := restWatch{NestID: nestID, Checks: []restWatchCheck{}}
 	if nw.Watch != nil {
 		out.NestID = nw.Watch.NestID
@@ -95,21 +96,21 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
-		return jobs.InvalidInput("body", "the body is larger than %d bytes", maxWatchRequestBody)
+		return core.InvalidInput("body", "the body is larger than %d bytes", maxWatchRequestBody)
 	case err != nil:
-		return jobs.InvalidInput("body", "the body could not be read")
+		return core.InvalidInput("body", "the body could not be read")
 	case textProblem(body) != "":
-		return jobs.InvalidInput("body", "the body is not text: %s", textProblem(body))
+		return core.InvalidInput("body", "the body is not text: %s", textProblem(body))
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return jobs.InvalidInput("body", "the body is not the expected JSON object: %v", err)
+		return core.InvalidInput("body", "the body is not the expected JSON object: %v", err)
 	}
 	// One object and nothing after it: a second value or trailing bytes
 	// mean the client sent something else than it thinks.
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return jobs.InvalidInput("body", "the body has data after its JSON object")
+		return core.InvalidInput("body", "the body has data after its JSON object")
 	}
 	return nil
 }
@@ -129,7 +130,7 @@ func (a *API) restPutWatch(w http.ResponseWriter, r *http.Request) {
 		a.restFail(w, r, err)
 		return
 	}
-	nw, err := a.Service.SetWatch(r.Context(), r.PathValue("nestId"), jobs.WatchInput{ContractDate: b.ContractDate,
+	nw, err := a.Service.SetWatch(r.Context(), r.PathValue("nestId"), watcher.WatchInput{ContractDate: b.ContractDate,
 		BalanceDate: b.BalanceDate, MoveInDate: b.MoveInDate, EveryDays: b.EveryDays, Until: b.Until})
 	if err != nil {
 		a.restFail(w, r, err)
@@ -164,11 +165,11 @@ func nullJSON(b json.RawMessage) json.RawMessage {
 
 // restAlerts lists alerts, newest first: ?unacknowledged=true, ?after=<next_cursor>.
 func (a *API) restAlerts(w http.ResponseWriter, r *http.Request) {
-	var f jobs.AlertFilter
+	var f watcher.AlertFilter
 	if q := r.URL.Query(); q.Has("unacknowledged") {
 		v, err := strconv.ParseBool(q.Get("unacknowledged"))
 		if err != nil {
-			a.restFail(w, r, jobs.InvalidInput("unacknowledged", "unacknowledged must be true or false"))
+			a.restFail(w, r, core.InvalidInput("unacknowledged", "unacknowledged must be true or false"))
 			return
 		}
 		f.Unacknowledged = v
@@ -180,7 +181,7 @@ func (a *API) restAlerts(w http.ResponseWriter, r *http.Request) {
 	if c := r.URL.Query().Get("after"); c != "" {
 		after = &c
 	}
-	page, err := a.Service.Alerts(r.Context(), f, jobs.PageArgs{After: after})
+	page, err := a.Service.Alerts(r.Context(), f, core.PageArgs{After: after})
 	if err != nil {
 		a.restFail(w, r, err)
 		return
@@ -297,7 +298,7 @@ func (a *API) restDeliveries(w http.ResponseWriter, r *http.Request) {
 	if v := r.URL.Query().Get("after"); v != "" {
 		after = &v
 	}
-	page, err := a.Service.WebhookDeliveries(r.Context(), ep, jobs.PageArgs{After: after})
+	page, err := a.Service.WebhookDeliveries(r.Context(), ep, core.PageArgs{After: after})
 	if err != nil {
 		a.restFail(w, r, err)
 		return

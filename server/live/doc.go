@@ -14,7 +14,7 @@
 //
 // Three rules hold for every transport:
 //
-//   - A connection's identity expires with its token (jobs.Actor.Expires):
+//   - A connection's identity expires with its token (core.Actor.Expires):
 //     at that instant a WebSocket is closed with 4403, which the graphql-ws
 //     client answers by re-running connectionParams and reconnecting, and
 //     an event stream ends without "complete", which graphql-sse clients
@@ -26,6 +26,6 @@
 //   - Idle connections are cheap: a WebSocket holds one goroutine (its
 //     reader) while idle; deliveries are pulled from the subscription hub's
 //     mailbox by a writer goroutine that exists only while there is
-//     something to send (see jobs.Feed), never a goroutine per
+//     something to send (see hub.Feed), never a goroutine per
 //     subscription.
 package live

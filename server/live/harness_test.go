@@ -22,7 +22,7 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/server/internal/testkit"
 )
 
@@ -137,12 +137,12 @@ func testIdentity(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if ok && raw != "" {
-			a := jobs.Actor{UserID: raw}
+			a := core.Actor{UserID: raw}
 			if user, exp, ok := strings.Cut(raw, "@"); ok {
 				ms, _ := strconv.ParseInt(exp, 10, 64)
-				a = jobs.Actor{UserID: user, Expires: time.UnixMilli(ms)}
+				a = core.Actor{UserID: user, Expires: time.UnixMilli(ms)}
 			}
-			r = r.WithContext(jobs.WithActor(r.Context(), a))
+			r = r.WithContext(core.WithActor(r.Context(), a))
 		}
 		next.ServeHTTP(w, r.WithContext(WithRequestID(r.Context(), "test-request")))
 	})

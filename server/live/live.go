@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // Options configure the transports. Zero values take the defaults named on
@@ -23,7 +23,7 @@ type Options struct {
 	// <token>"). The error's text is shown to the client; it must not echo
 	// the token. HTTP transports read the actor the request's middleware put
 	// in its context instead.
-	Authenticate func(authorization string) (jobs.Actor, error)
+	Authenticate func(authorization string) (core.Actor, error)
 	// Admit is asked when a WebSocket connection authenticates (nil admits
 	// all). It returns a release function called when the connection ends,
 	// or an error shown to the client with close code 4429.
@@ -83,7 +83,7 @@ func (o Options) withDefaults() Options {
 
 // expiry returns when the identity in ctx stops being valid, if it does.
 func expiry(ctx context.Context) (time.Time, bool) {
-	a, ok := jobs.ActorFrom(ctx)
+	a, ok := core.ActorFrom(ctx)
 	if !ok || a.Expires.IsZero() {
 		return time.Time{}, false
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // Multipart serves subscriptions over Apollo's multipart HTTP protocol
@@ -151,7 +151,7 @@ func (t *Multipart) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		return
 	}
 	if !AcceptsMultipartSubscription(r.Header.Get("Accept")) {
-		(&problem{http.StatusNotAcceptable, jobs.CodeBadRequest, "a subscription over multipart/mixed needs Accept: multipart/mixed;subscriptionSpec=1.0 " +
+		(&problem{http.StatusNotAcceptable, core.CodeBadRequest, "a subscription over multipart/mixed needs Accept: multipart/mixed;subscriptionSpec=1.0 " +
 			"(Apollo's multipart subscription protocol); this API has no @defer and does not answer subscriptions in the incremental-delivery format. " +
 			"Or subscribe over WebSocket (graphql-transport-ws) or graphql-sse"}).write(w)
 		return
@@ -190,7 +190,7 @@ func (t *Multipart) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 	}
 	if exp, ok := expiry(ctx); ok {
 		defer time.AfterFunc(exp.Sub(t.o.Now()), func() {
-			end(transportErrorPart(string(jobs.CodeUnauthenticated), "the token has expired: subscribe again with a fresh token"))
+			end(transportErrorPart(string(core.CodeUnauthenticated), "the token has expired: subscribe again with a fresh token"))
 		}).Stop()
 	}
 	go func() {
@@ -199,7 +199,7 @@ func (t *Multipart) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 		defer func() {
 			if r := recover(); r != nil {
 				_ = recovered(opCtx, t.o.Logger, "multipart subscription", r)
-				final = transportErrorPart(string(jobs.CodeInternal), "internal error")
+				final = transportErrorPart(string(core.CodeInternal), "internal error")
 			}
 		}()
 		responses, dctx := exec.DispatchOperation(graphql.WithOperationContext(opCtx, oc), oc)
@@ -211,7 +211,7 @@ func (t *Multipart) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 			b, err := encodeResponse(resp)
 			if err != nil {
 				t.o.Logger.ErrorContext(opCtx, "live: a result could not be encoded; the stream ends with an INTERNAL error", "err", err, "request_id", RequestID(opCtx))
-				final = transportErrorPart(string(jobs.CodeInternal), "internal error")
+				final = transportErrorPart(string(core.CodeInternal), "internal error")
 				return
 			}
 			if !out.write(payloadPart(b)) {

@@ -15,14 +15,14 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // problem is a request refused before any operation runs, answered per
 // GraphQL over HTTP: an HTTP status and a JSON body with one error.
 type problem struct {
 	status int
-	code   jobs.Code
+	code   core.Code
 	msg    string
 }
 
@@ -69,7 +69,7 @@ func readParams(r *http.Request, limit int64) (*graphql.RawParams, *problem) {
 		for _, vs := range q {
 			for _, v := range vs {
 				if !utf8.ValidString(v) {
-					return nil, &problem{http.StatusBadRequest, jobs.CodeBadRequest, "a query parameter is not valid UTF-8"}
+					return nil, &problem{http.StatusBadRequest, core.CodeBadRequest, "a query parameter is not valid UTF-8"}
 				}
 			}
 		}
@@ -85,7 +85,7 @@ func readParams(r *http.Request, limit int64) (*graphql.RawParams, *problem) {
 				continue
 			}
 			if err := decodeJSON([]byte(s), dst); err != nil {
-				return nil, &problem{http.StatusBadRequest, jobs.CodeBadRequest, "the " + name + " parameter must be a JSON object"}
+				return nil, &problem{http.StatusBadRequest, core.CodeBadRequest, "the " + name + " parameter must be a JSON object"}
 			}
 		}
 	case http.MethodPost:
@@ -97,7 +97,7 @@ func readParams(r *http.Request, limit int64) (*graphql.RawParams, *problem) {
 			return nil, badBody
 		}
 	default:
-		return nil, &problem{http.StatusMethodNotAllowed, jobs.CodeBadRequest, "a GraphQL request is a GET or a POST"}
+		return nil, &problem{http.StatusMethodNotAllowed, core.CodeBadRequest, "a GraphQL request is a GET or a POST"}
 	}
 	p := &graphql.RawParams{Variables: body.Variables, Extensions: body.Extensions, Headers: r.Header}
 	if body.OperationName != nil {
@@ -107,29 +107,29 @@ func readParams(r *http.Request, limit int64) (*graphql.RawParams, *problem) {
 		p.Query = *body.Query
 	}
 	if strings.TrimSpace(p.Query) == "" && p.Extensions["persistedQuery"] == nil {
-		return nil, &problem{http.StatusBadRequest, jobs.CodeBadRequest, "the request has no query"}
+		return nil, &problem{http.StatusBadRequest, core.CodeBadRequest, "the request has no query"}
 	}
 	return p, nil
 }
 
-var badBody = &problem{http.StatusBadRequest, jobs.CodeBadRequest, "the request body must be a JSON object with a string \"query\" (and optional \"operationName\", \"variables\", \"extensions\" objects)"}
+var badBody = &problem{http.StatusBadRequest, core.CodeBadRequest, "the request body must be a JSON object with a string \"query\" (and optional \"operationName\", \"variables\", \"extensions\" objects)"}
 
 // readBody reads a POSTed application/json body of at most limit bytes,
 // which must be valid UTF-8.
 func readBody(r *http.Request, limit int64) ([]byte, *problem) {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
-		return nil, &problem{http.StatusUnsupportedMediaType, jobs.CodeBadRequest, "the request body must be application/json"}
+		return nil, &problem{http.StatusUnsupportedMediaType, core.CodeBadRequest, "the request body must be application/json"}
 	}
 	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig) || int64(len(b)) > limit:
-		return nil, &problem{http.StatusRequestEntityTooLarge, jobs.CodeBadRequest, "the request body is larger than " + strconv.FormatInt(limit, 10) + " bytes"}
+		return nil, &problem{http.StatusRequestEntityTooLarge, core.CodeBadRequest, "the request body is larger than " + strconv.FormatInt(limit, 10) + " bytes"}
 	case err != nil:
-		return nil, &problem{http.StatusBadRequest, jobs.CodeBadRequest, "the request body could not be read"}
+		return nil, &problem{http.StatusBadRequest, core.CodeBadRequest, "the request body could not be read"}
 	case !utf8.Valid(b):
-		return nil, &problem{http.StatusBadRequest, jobs.CodeBadRequest, "the request body is not valid UTF-8"}
+		return nil, &problem{http.StatusBadRequest, core.CodeBadRequest, "the request body is not valid UTF-8"}
 	}
 	return b, nil
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // TokenHeader carries a single-connection reservation's token (or the
@@ -125,29 +125,29 @@ func (t *SSE) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecu
 	case token == "" && acceptsEventStream(r):
 		t.distinct(w, r, exec)
 	case token == "":
-		(&problem{http.StatusBadRequest, jobs.CodeBadRequest, "no " + TokenHeader + " header or token parameter"}).write(w)
+		(&problem{http.StatusBadRequest, core.CodeBadRequest, "no " + TokenHeader + " header or token parameter"}).write(w)
 	case r.Method != http.MethodGet && r.Method != http.MethodPost:
 		w.Header().Set("Allow", "GET, POST, PUT, DELETE")
-		(&problem{http.StatusMethodNotAllowed, jobs.CodeBadRequest, "method " + r.Method + " is not part of graphql-sse"}).write(w)
+		(&problem{http.StatusMethodNotAllowed, core.CodeBadRequest, "method " + r.Method + " is not part of graphql-sse"}).write(w)
 	case acceptsEventStream(r):
 		t.connect(w, r, token)
 	case r.Method == http.MethodPost:
 		t.operation(w, r, exec, token)
 	default:
-		(&problem{http.StatusNotAcceptable, jobs.CodeBadRequest, "a GET with a reservation token opens its event stream: send Accept: text/event-stream"}).write(w)
+		(&problem{http.StatusNotAcceptable, core.CodeBadRequest, "a GET with a reservation token opens its event stream: send Accept: text/event-stream"}).write(w)
 	}
 }
 
 // admit counts a stream (or a reservation) against its user's connection
 // limit (Options.Admit); the release function is never nil.
 func admit(ctx context.Context, o Options) (release func(), p *problem) {
-	a, ok := jobs.ActorFrom(ctx)
+	a, ok := core.ActorFrom(ctx)
 	if !ok || o.Admit == nil {
 		return func() {}, nil
 	}
 	give, err := o.Admit(a.UserID)
 	if err != nil {
-		return nil, &problem{http.StatusTooManyRequests, jobs.CodeRateLimited, err.Error()}
+		return nil, &problem{http.StatusTooManyRequests, core.CodeRateLimited, err.Error()}
 	}
 	if give == nil {
 		give = func() {}
@@ -166,11 +166,11 @@ func (t *SSE) expiredProblem(ctx context.Context) *problem {
 // malformed) or that have expired since: a stream is not opened to say so
 // in its first event.
 func credentialsProblem(ctx context.Context, now time.Time) *problem {
-	if reason := jobs.AuthFailure(ctx); reason != "" {
-		return &problem{http.StatusUnauthorized, jobs.CodeUnauthenticated, "invalid credentials: " + reason}
+	if reason := core.AuthFailure(ctx); reason != "" {
+		return &problem{http.StatusUnauthorized, core.CodeUnauthenticated, "invalid credentials: " + reason}
 	}
-	if a, ok := jobs.ActorFrom(ctx); ok && a.ExpiredAt(now) {
-		return &problem{http.StatusUnauthorized, jobs.CodeUnauthenticated, "the token has expired"}
+	if a, ok := core.ActorFrom(ctx); ok && a.ExpiredAt(now) {
+		return &problem{http.StatusUnauthorized, core.CodeUnauthenticated, "the token has expired"}
 	}
 	return nil
 }
@@ -201,7 +201,7 @@ func (t *SSE) distinct(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 	}
 	if errs == nil && r.Method == http.MethodGet && oc.Operation.Operation == ast.Mutation {
 		w.Header().Set("Allow", "POST")
-		(&problem{http.StatusMethodNotAllowed, jobs.CodeBadRequest, "a mutation cannot be sent over GET"}).write(w)
+		(&problem{http.StatusMethodNotAllowed, core.CodeBadRequest, "a mutation cannot be sent over GET"}).write(w)
 		return
 	}
 
@@ -310,9 +310,9 @@ type sseOp struct{ cancel context.CancelFunc }
 
 // reserve answers a PUT: 201 and a new token.
 func (t *SSE) reserve(w http.ResponseWriter, r *http.Request) {
-	actor, ok := jobs.ActorFrom(r.Context())
+	actor, ok := core.ActorFrom(r.Context())
 	if !ok {
-		(&problem{http.StatusUnauthorized, jobs.CodeUnauthenticated, "a stream reservation needs a signed-in user: send Authorization: Bearer <token>"}).write(w)
+		(&problem{http.StatusUnauthorized, core.CodeUnauthenticated, "a stream reservation needs a signed-in user: send Authorization: Bearer <token>"}).write(w)
 		return
 	}
 	if p := t.expiredProblem(r.Context()); p != nil {
@@ -375,11 +375,11 @@ func (t *SSE) end(res *reservation) {
 // else a 404 problem, the same whether the token is unknown or another
 // user's. An expired identity is a 401.
 func (t *SSE) lookup(r *http.Request, token string) (*reservation, *problem) {
-	notFound := &problem{http.StatusNotFound, jobs.CodeNotFound, "no such stream reservation (unknown, ended, or not yours): reserve one with PUT"}
+	notFound := &problem{http.StatusNotFound, core.CodeNotFound, "no such stream reservation (unknown, ended, or not yours): reserve one with PUT"}
 	t.mu.Lock()
 	res := t.reservations[token]
 	t.mu.Unlock()
-	actor, ok := jobs.ActorFrom(r.Context())
+	actor, ok := core.ActorFrom(r.Context())
 	if res == nil || !ok || actor.UserID != res.owner {
 		return nil, notFound
 	}
@@ -400,11 +400,11 @@ func (t *SSE) connect(w http.ResponseWriter, r *http.Request, token string) {
 	switch {
 	case res.ended:
 		res.mu.Unlock()
-		(&problem{http.StatusNotFound, jobs.CodeNotFound, "this stream reservation has ended: reserve one with PUT"}).write(w)
+		(&problem{http.StatusNotFound, core.CodeNotFound, "this stream reservation has ended: reserve one with PUT"}).write(w)
 		return
 	case res.out != nil:
 		res.mu.Unlock()
-		(&problem{http.StatusConflict, jobs.CodeConflict, "this reservation's event stream is already open"}).write(w)
+		(&problem{http.StatusConflict, core.CodeConflict, "this reservation's event stream is already open"}).write(w)
 		return
 	}
 	// The stream is claimed under the lock, its first write made outside
@@ -442,7 +442,7 @@ func (t *SSE) operation(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	}
 	id, ok := params.Extensions["operationId"].(string)
 	if !ok || id == "" || len(id) > maxOperationID {
-		(&problem{http.StatusBadRequest, jobs.CodeBadRequest, "extensions.operationId must be a string of 1 to 128 characters"}).write(w)
+		(&problem{http.StatusBadRequest, core.CodeBadRequest, "extensions.operationId must be a string of 1 to 128 characters"}).write(w)
 		return
 	}
 	params.ReadTime = graphql.TraceTiming{Start: graphql.Now(), End: graphql.Now()}
@@ -461,17 +461,17 @@ func (t *SSE) operation(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	case res.ended:
 		res.mu.Unlock()
 		cancel()
-		(&problem{http.StatusNotFound, jobs.CodeNotFound, "this stream reservation has ended: reserve one with PUT"}).write(w)
+		(&problem{http.StatusNotFound, core.CodeNotFound, "this stream reservation has ended: reserve one with PUT"}).write(w)
 		return
 	case res.ops[id] != nil:
 		res.mu.Unlock()
 		cancel()
-		(&problem{http.StatusConflict, jobs.CodeConflict, "an operation with this operationId is already running on this stream"}).write(w)
+		(&problem{http.StatusConflict, core.CodeConflict, "an operation with this operationId is already running on this stream"}).write(w)
 		return
 	case len(res.ops) >= t.o.MaxSubscriptions:
 		res.mu.Unlock()
 		cancel()
-		(&problem{http.StatusTooManyRequests, jobs.CodeRateLimited, "this stream already runs the most operations allowed at once"}).write(w)
+		(&problem{http.StatusTooManyRequests, core.CodeRateLimited, "this stream already runs the most operations allowed at once"}).write(w)
 		return
 	}
 	res.ops[id] = op
@@ -532,7 +532,7 @@ func (t *SSE) operation(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 // it was still running or not.
 func (t *SSE) stop(w http.ResponseWriter, r *http.Request, token string) {
 	if token == "" {
-		(&problem{http.StatusBadRequest, jobs.CodeBadRequest, "no " + TokenHeader + " header or token parameter"}).write(w)
+		(&problem{http.StatusBadRequest, core.CodeBadRequest, "no " + TokenHeader + " header or token parameter"}).write(w)
 		return
 	}
 	res, p := t.lookup(r, token)
@@ -542,7 +542,7 @@ func (t *SSE) stop(w http.ResponseWriter, r *http.Request, token string) {
 	}
 	id := r.URL.Query().Get("operationId")
 	if id == "" {
-		(&problem{http.StatusBadRequest, jobs.CodeBadRequest, "the operationId parameter is missing"}).write(w)
+		(&problem{http.StatusBadRequest, core.CodeBadRequest, "the operationId parameter is missing"}).write(w)
 		return
 	}
 	res.mu.Lock()

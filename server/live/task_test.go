@@ -14,6 +14,7 @@ import (
 	"github.com/dungji/dungji/db/dbtest"
 	"github.com/dungji/dungji/graph"
 	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 type testClock struct {
@@ -43,7 +44,7 @@ func TestRealTaskStatusReachesEveryTransport(t *testing.T) {
 	t.Parallel()
 	ctx, stop := context.WithCancel(context.Background())
 	d := dbtest.New(t)
-	rc, err := jobs.NewRiverClient(d, jobs.RiverOptions{})
+	rc, err := core.NewRiverClient(d, core.RiverOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +60,8 @@ func TestRealTaskStatusReachesEveryTransport(t *testing.T) {
 	t.Cleanup(func() { stop(); <-tailDone })
 
 	b := setupSchema(t, Options{}, graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{Service: svc})))
-	alice := jobs.WithActor(ctx, jobs.Actor{UserID: "alice"})
-	nest, err := svc.CreateNest(alice, jobs.NewNest{Title: "집", Address: "서울", RegistryUniqueNo: "1101-2021-003412"})
+	alice := core.WithActor(ctx, core.Actor{UserID: "alice"})
+	nest, err := svc.CreateNest(alice, core.NewNest{Title: "집", Address: "서울", RegistryUniqueNo: "1101-2021-003412"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestRealTaskStatusReachesEveryTransport(t *testing.T) {
 func TestSubscribeStopCyclesReleaseHubSubscriptions(t *testing.T) {
 	t.Parallel()
 	d := dbtest.New(t)
-	rc, err := jobs.NewRiverClient(d, jobs.RiverOptions{})
+	rc, err := core.NewRiverClient(d, core.RiverOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,8 +183,8 @@ func TestSubscribeStopCyclesReleaseHubSubscriptions(t *testing.T) {
 	}
 	hub := svc.Hub()
 	b := setupSchema(t, Options{}, graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{Service: svc})))
-	alice := jobs.WithActor(context.Background(), jobs.Actor{UserID: "alice"})
-	nest, err := svc.CreateNest(alice, jobs.NewNest{Title: "집", Address: "서울", RegistryUniqueNo: "1101-2021-003413"})
+	alice := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
+	nest, err := svc.CreateNest(alice, core.NewNest{Title: "집", Address: "서울", RegistryUniqueNo: "1101-2021-003413"})
 	if err != nil {
 		t.Fatal(err)
 	}

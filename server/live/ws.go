@@ -17,7 +17,8 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/hub"
 )
 
 // The WebSocket subprotocols served.
@@ -153,8 +154,8 @@ func (t *WebSocket) Do(w http.ResponseWriter, r *http.Request, exec graphql.Grap
 	// The connection keeps none of the request: a fresh context with the
 	// request id and, when the upgrade carried a valid token, its actor.
 	ctx := WithRequestID(context.Background(), RequestID(r.Context()))
-	if a, ok := jobs.ActorFrom(r.Context()); ok {
-		ctx = jobs.WithActor(ctx, a)
+	if a, ok := core.ActorFrom(r.Context()); ok {
+		ctx = core.WithActor(ctx, a)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	c := &wsConn{t: t, o: t.o, conn: netConn, exec: exec, legacy: protocol == SubprotocolLegacy,
@@ -279,7 +280,7 @@ type wsOp struct {
 	id        string
 	ctx       context.Context
 	cancel    context.CancelFunc
-	feed      jobs.Feed
+	feed      hub.Feed
 	responses graphql.ResponseHandler // set once a subscription is running on the feed
 	rctx      context.Context
 	queued    bool // in ready
@@ -732,7 +733,7 @@ func (t *WebSocket) originAllowed(r *http.Request) bool {
 func httpError(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	b, _ := json.Marshal(map[string]any{"errors": []map[string]any{{"message": msg, "extensions": map[string]any{"code": string(jobs.CodeBadRequest)}}}})
+	b, _ := json.Marshal(map[string]any{"errors": []map[string]any{{"message": msg, "extensions": map[string]any{"code": string(core.CodeBadRequest)}}}})
 	_, _ = w.Write(b)
 }
 

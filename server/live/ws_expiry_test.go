@@ -13,7 +13,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/coder/websocket"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 )
 
 // TestWebSocketClosesAtTokenExpiry: the WebSocket transport's own rule,
@@ -27,13 +27,13 @@ func TestWebSocketClosesAtTokenExpiry(t *testing.T) {
 	srv := handler.New(newProtocolSchema(t))
 	srv.AddTransport(NewWebSocket(Options{
 		// "Bearer <user>@<unix milliseconds of expiry>", as testIdentity.
-		Authenticate: func(raw string) (jobs.Actor, error) {
+		Authenticate: func(raw string) (core.Actor, error) {
 			user, exp, _ := strings.Cut(strings.TrimPrefix(raw, "Bearer "), "@")
 			ms, err := strconv.ParseInt(exp, 10, 64)
 			if err != nil {
-				return jobs.Actor{}, err
+				return core.Actor{}, err
 			}
-			return jobs.Actor{UserID: user, Expires: time.UnixMilli(ms)}, nil
+			return core.Actor{UserID: user, Expires: time.UnixMilli(ms)}, nil
 		},
 	}))
 	ts := httptest.NewServer(srv)

@@ -15,7 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/dungji/dungji/graph"
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/server/internal/testkit"
 )
 
@@ -32,11 +32,11 @@ func TestWebSocketPanicEndsOnlyItsConnection(t *testing.T) {
 	srv := handler.New(graph.NewExecutableSchema(graph.NewConfig(&graph.Resolver{})))
 	srv.AddTransport(NewWebSocket(Options{
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
-		Authenticate: func(raw string) (jobs.Actor, error) {
+		Authenticate: func(raw string) (core.Actor, error) {
 			if raw == "Bearer panic" {
 				panic("authenticate exploded")
 			}
-			return jobs.Actor{UserID: "u", Expires: time.Now().Add(time.Hour)}, nil
+			return core.Actor{UserID: "u", Expires: time.Now().Add(time.Hour)}, nil
 		},
 		Stop: stop,
 	}))

@@ -12,7 +12,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/dungji/dungji/jobs"
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/hub"
 )
 
 // The protocols' messages: graphql-transport-ws and, where c.legacy, the
@@ -124,7 +125,7 @@ func (c *wsConn) init(payload json.RawMessage) bool {
 		}
 	}
 	c.mu.Lock()
-	c.ctx = jobs.WithActor(c.ctx, actor)
+	c.ctx = core.WithActor(c.ctx, actor)
 	c.acked = true
 	if !actor.Expires.IsZero() {
 		c.expTimer = time.AfterFunc(actor.Expires.Sub(c.o.Now()), c.expire)
@@ -142,32 +143,32 @@ func (c *wsConn) init(payload json.RawMessage) bool {
 // (any case), else a valid Authorization header on the upgrade request.
 // No credentials → 4401 (retrying cannot help); refused or expired ones →
 // 4403 (a client that fetches a fresh token in connectionParams recovers).
-func (c *wsConn) authenticate(params map[string]any) (jobs.Actor, int, error) {
+func (c *wsConn) authenticate(params map[string]any) (core.Actor, int, error) {
 	var raw string
 	for k, v := range params {
 		if strings.EqualFold(k, "Authorization") {
 			s, ok := v.(string)
 			if !ok {
-				return jobs.Actor{}, CloseForbidden, errors.New("Forbidden: Authorization must be a string, \"Bearer <token>\"")
+				return core.Actor{}, CloseForbidden, errors.New("Forbidden: Authorization must be a string, \"Bearer <token>\"")
 			}
 			raw = s
 		}
 	}
 	if raw == "" {
-		if a, ok := jobs.ActorFrom(c.ctx); ok && !a.ExpiredAt(c.o.Now()) {
+		if a, ok := core.ActorFrom(c.ctx); ok && !a.ExpiredAt(c.o.Now()) {
 			return a, 0, nil
 		}
-		return jobs.Actor{}, CloseUnauthorized, errors.New(`Unauthorized: send {"Authorization": "Bearer <token>"} in connection_init`)
+		return core.Actor{}, CloseUnauthorized, errors.New(`Unauthorized: send {"Authorization": "Bearer <token>"} in connection_init`)
 	}
 	if c.o.Authenticate == nil {
-		return jobs.Actor{}, CloseForbidden, errors.New("Forbidden: this server accepts no tokens")
+		return core.Actor{}, CloseForbidden, errors.New("Forbidden: this server accepts no tokens")
 	}
 	a, err := c.o.Authenticate(raw)
 	if err != nil {
-		return jobs.Actor{}, CloseForbidden, fmt.Errorf("Forbidden: %v", err)
+		return core.Actor{}, CloseForbidden, fmt.Errorf("Forbidden: %v", err)
 	}
 	if a.ExpiredAt(c.o.Now()) {
-		return jobs.Actor{}, CloseForbidden, errors.New("Forbidden: the token has expired")
+		return core.Actor{}, CloseForbidden, errors.New("Forbidden: the token has expired")
 	}
 	return a, 0, nil
 }
@@ -207,7 +208,7 @@ func (c *wsConn) subscribe(m wsMessage) bool {
 	}
 	id := *m.ID
 	c.mu.Lock()
-	if a, ok := jobs.ActorFrom(c.ctx); ok && a.ExpiredAt(c.o.Now()) {
+	if a, ok := core.ActorFrom(c.ctx); ok && a.ExpiredAt(c.o.Now()) {
 		c.mu.Unlock()
 		c.closeWith(CloseForbidden, "Forbidden: the token has expired")
 		return false
@@ -220,7 +221,7 @@ func (c *wsConn) subscribe(m wsMessage) bool {
 	if len(c.ops) >= c.o.MaxSubscriptions {
 		c.mu.Unlock()
 		c.sendOpError(id, gqlerror.Errorf("this connection already runs %d operations, the limit", c.o.MaxSubscriptions),
-			string(jobs.CodeRateLimited))
+			string(core.CodeRateLimited))
 		return true
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
@@ -274,7 +275,7 @@ func (c *wsConn) run(op *wsOp, params *graphql.RawParams) {
 	isSub := rc.Operation != nil && rc.Operation.Operation == ast.Subscription
 	if isSub {
 		op.feed.Wake = func() { c.schedule(op) }
-		ctx = jobs.WithFeed(ctx, &op.feed)
+		ctx = hub.WithFeed(ctx, &op.feed)
 	}
 	responses, rctx := c.exec.DispatchOperation(ctx, rc)
 	if isSub && op.feed.Wired() {

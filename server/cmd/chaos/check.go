@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dungji/dungji/jobs"
 	"github.com/dungji/dungji/jobs/blob"
+	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/server/internal/cluster"
 )
 
@@ -163,7 +163,7 @@ func (r *run) report(ctx context.Context, drained bool, elapsed time.Duration) e
 		perNest[t.nest]++
 		issued[t.id] = t
 		switch {
-		case unknown[t.nest] && !(t.status == "FAILED" && t.code == string(jobs.CodeAutomationFailed)):
+		case unknown[t.nest] && !(t.status == "FAILED" && t.code == string(core.CodeAutomationFailed)):
 			wrongOutcome++
 		case !unknown[t.nest] && t.status != "SUCCESS":
 			wrongOutcome++
@@ -183,13 +183,13 @@ func (r *run) report(ctx context.Context, drained bool, elapsed time.Duration) e
 	add("issuance SUCCESS", fmt.Sprint(count["IssuanceTask"]["SUCCESS"]), fmt.Sprintf("%d (every known property, + watch checks)", r.n-nUnknown+byChecks),
 		count["IssuanceTask"]["SUCCESS"] == r.n-nUnknown+byChecks)
 	for _, t := range issued {
-		if unknown[t.nest] == (t.status == "FAILED" && t.code == string(jobs.CodeAutomationFailed)) || !unknown[t.nest] && t.status == "SUCCESS" {
+		if unknown[t.nest] == (t.status == "FAILED" && t.code == string(core.CodeAutomationFailed)) || !unknown[t.nest] && t.status == "SUCCESS" {
 			continue
 		}
 		notes = append(notes, r.taskHistory(ctx, t))
 	}
 	add("issuance FAILED by code", codes(failed["IssuanceTask"]),
-		fmt.Sprintf("%s %d only (the properties the registry does not have)", jobs.CodeAutomationFailed, nUnknown),
+		fmt.Sprintf("%s %d only (the properties the registry does not have)", core.CodeAutomationFailed, nUnknown),
 		wrongOutcome == 0 && count["IssuanceTask"]["FAILED"] == nUnknown)
 	var ocrMissing int
 	ocrOf := map[string]bool{}

@@ -1,0 +1,6 @@
+package watcher
+
+import "time"
+
+// Now is the service's clock.
+func (s *Watcher) Now() time.Time { return s.Clock() }

@@ -1,0 +1,102 @@
+package watcher_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dungji/dungji/db"
+	"github.com/dungji/dungji/jobs/core"
+	"github.com/dungji/dungji/jobs/internal/jobstest"
+	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/watcher"
+)
+
+// TestVerifyCopyLifecycle: a copy still being read cannot be verified; a
+// check whose registry document could not be obtained is COULD_NOT_VERIFY
+// with why, never MATCHES; checked again, the copy MATCHES; and past the
+// month's budget of checks that each buy a document, BUDGET_EXCEEDED.
+func TestVerifyCopyLifecycle(t *testing.T) {
+	t.Parallel()
+	clock := jobstest.NewClockAt(time.Now().UTC())
+	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
+	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
+	nest := b.Nest(t, "alice")
+	doc, err := sim.Render(issuer.Content(nest.ID, nest.RegistryUniqueNo, nest.Address), clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, err := b.Svc.UploadRegistry(ctx, nest.ID, bytes.NewReader(doc.PDF))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Svc.VerifyCopy(ctx, "", up.File.ID); codeOf(err) != core.CodeConflict || !strings.Contains(err.Error(), "still being read") {
+		t.Errorf("a copy still being read: %v", err)
+	}
+	waitFor(t, "the copy's read", func() bool {
+		tk := new(db.OCRTask)
+		if err := b.DB.Bun.NewSelect().Model(tk).Where("id = ?", up.OCRTask.ID).Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return tk.Status.Final()
+	})
+	settled := func(id string) *db.CopyVerification {
+		var v *db.CopyVerification
+		waitFor(t, "verification "+id, func() bool {
+			var err error
+			if v, err = b.Svc.CopyVerification(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			return v.Status != db.VerificationPending
+		})
+		return v
+	}
+
+	sim.FailNext(nest.RegistryUniqueNo, issuer.CausePermanent, 1)
+	res, err := b.Svc.VerifyCopy(ctx, nest.ID, up.File.ID)
+	if err != nil || res.Reused {
+		t.Fatalf("verify: %+v %v", res, err)
+	}
+	if v := settled(res.Verification.ID); v.Status != db.VerificationCouldNotVerify || v.Message == nil ||
+		!strings.Contains(*v.Message, "could not be obtained") || len(watcher.VerificationDifferences(v)) != 0 {
+		t.Errorf("a check whose document failed: %s %v", v.Status, jobstest.Deref(v.Message))
+	}
+
+	res, err = b.Svc.VerifyCopy(ctx, nest.ID, up.File.ID)
+	if err != nil || res.Reused {
+		t.Fatalf("verify again: %+v %v", res, err)
+	}
+	if v := settled(res.Verification.ID); v.Status != db.VerificationMatches || v.OfficialOCRTaskID == nil {
+		t.Errorf("the copy checked again: %s %v %s", v.Status, jobstest.Deref(v.Message), v.Differences)
+	}
+	if v, err := b.Svc.FileVerification(ctx, up.File.ID); err != nil || v.ID != res.Verification.ID {
+		t.Errorf("the file's latest check: %v %v", v, err)
+	}
+
+	// The month's budget: each check that bought a document counts.
+	for range watcher.VerificationsPerMonth - 2 {
+		v := *res.Verification
+		v.ID, v.Status = core.NewID(), db.VerificationMatches
+		if _, err := b.DB.Bun.NewInsert().Model(&v).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := b.Svc.VerifyCopy(ctx, nest.ID, up.File.ID); codeOf(err) != core.CodeBudgetExceeded {
+		t.Errorf("a check past the month's budget: %v", err)
+	}
+	var pending int
+	if err := b.DB.Bun.NewSelect().Model((*db.IssuanceTask)(nil)).Where("nest_id = ? AND status NOT IN ('SUCCESS', 'FAILED')", nest.ID).
+		ColumnExpr("count(*)").Scan(ctx, &pending); err != nil || pending != 0 {
+		t.Errorf("a refused check left %d issuances running (%v)", pending, err)
+	}
+	// Bob may not check alice's copy, nor see her checks.
+	bob := core.WithActor(context.Background(), core.Actor{UserID: "bob"})
+	if _, err := b.Svc.VerifyCopy(bob, "", up.File.ID); codeOf(err) != core.CodeForbidden {
+		t.Errorf("bob verifies alice's copy: %v", err)
+	}
+	if _, err := b.Svc.CopyVerification(bob, res.Verification.ID); codeOf(err) != core.CodeForbidden && codeOf(err) != core.CodeNotFound {
+		t.Errorf("bob reads alice's check: %v", err)
+	}
+}
