@@ -1,0 +1,57 @@
+package analysis
+
+// Tests written by a mutation pass: each fails on a deliberate breakage of
+// a verdict rule that the rest of the suite let through. Each is
+// self-contained (no shared helper of the package's other tests).
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// guardPage is an OCR'd page of 을구: a heading, the column titles and
+// four two-line 근저당권 rows, each line with its ink band; with a gap of
+// three lines of nothing before row gapAt (0: none), a row painted white,
+// and a footer 2.3 lines below the table.
+func guardPage(gapAt int) ReadPage {
+	p := ReadPage{OCR: true, Confidence: 0.9}
+	y := 100
+	add := func(text string) {
+		p.Lines = append(p.Lines, ReadLine{Text: text, Confidence: 0.9, Top: y, Bottom: y + 48})
+		p.Ink = append(p.Ink, InkBand{Top: y + 8, Bottom: y + 40})
+		y += 48
+	}
+	add("【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )")
+	add("순위번호 등 기 목 적 접 수 등 기 원 인 권리자 및 기타사항")
+	for i := 1; i <= 4; i++ {
+		if i == gapAt {
+			y += 3 * 48
+		}
+		add(fmt.Sprintf("%d 근저당권설정 2003년3월11일 2003년3월11일 설정계약 채권최고액 금108,000,000원", i))
+		add("제23951호 채무자 경샘규")
+	}
+	y += 110
+	add("열람일시 : 2026년10월14일 13시13분38초 1/3")
+	return p
+}
+
+// TestGuardUnreadTextLooksForBlankRows: the judge's page evidence
+// (judge.unreadText, which Judge and Prepared.Finish run on every read)
+// reports a row painted white inside 을구 as BLANK_ROW, a PARTIAL reason,
+// and nothing on the same page without the gap. blankRows has tests of its
+// own; this one fails when unreadText stops calling it.
+func TestGuardUnreadTextLooksForBlankRows(t *testing.T) {
+	t.Parallel()
+	blank := func(gapAt int) (bool, []Reason) {
+		var j judge
+		j.unreadText([]ReadPage{guardPage(gapAt)})
+		return slices.ContainsFunc(j.reasons, func(r Reason) bool { return r.Code == ReasonBlankRow }) && j.partial, j.reasons
+	}
+	if got, reasons := blank(3); !got {
+		t.Errorf("a row painted white in 을구: no PARTIAL BLANK_ROW from the page evidence (%+v)", reasons)
+	}
+	if got, reasons := blank(0); got {
+		t.Errorf("the same page without the gap: BLANK_ROW (%+v)", reasons)
+	}
+}
