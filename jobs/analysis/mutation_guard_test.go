@@ -55,3 +55,27 @@ func TestGuardUnreadTextLooksForBlankRows(t *testing.T) {
 		t.Errorf("the same page without the gap: BLANK_ROW (%+v)", reasons)
 	}
 }
+
+// TestGuardPageNumberedTwiceIsMoreDocuments: footers that number a page
+// twice (1/3 on two pages of a three-page file whose footers agree on 3,
+// page 2 missing) are MORE_DOCUMENTS, a PARTIAL reason, though the file's
+// page count matches the footers' and their totals agree: the other
+// MORE_DOCUMENTS cases do not see it. (Exercises judge.structure on the
+// Coverage the parser fills, PagesTwice.)
+func TestGuardPageNumberedTwiceIsMoreDocuments(t *testing.T) {
+	t.Parallel()
+	more := func(c Coverage, pagesRead int) bool {
+		var j judge
+		j.structure(&Registry{Coverage: c}, pagesRead)
+		return j.partial && slices.ContainsFunc(j.reasons, func(r Reason) bool { return r.Code == ReasonMoreDocuments })
+	}
+	whole := Coverage{TitleHeading: true, OwnershipHeading: true, RightsHeading: true, EndMarker: true, PagesPrinted: 3}
+	if more(whole, 3) {
+		t.Fatal("a whole three-page document: MORE_DOCUMENTS")
+	}
+	twice := whole
+	twice.PagesTwice = []string{"1/3"}
+	if !more(twice, 3) {
+		t.Error("footers 1/3, 1/3, 3/3 in a three-page file: no PARTIAL MORE_DOCUMENTS")
+	}
+}
