@@ -79,3 +79,33 @@ func TestGuardPageNumberedTwiceIsMoreDocuments(t *testing.T) {
 		t.Error("footers 1/3, 1/3, 3/3 in a three-page file: no PARTIAL MORE_DOCUMENTS")
 	}
 }
+
+// TestGuardRepairedKeyFactLineIsCorrected: a line of a live 근저당권
+// that the OCR put right after reading it (a repair) is CORRECTED_FACT, a
+// PARTIAL reason, when it holds a key fact — here its holder, on the
+// entry's second line — and not when it holds none (an address line).
+// (Exercises judge.entries with the repairs lineRepairs maps, and
+// holdsKeyFact.)
+func TestGuardRepairedKeyFactLineIsCorrected(t *testing.T) {
+	t.Parallel()
+	const (
+		first   = "1 근저당권설정 2019년5월2일 제2346호 2019년5월2일 설정계약 채권최고액 금360,000,000원"
+		holder  = "근저당권자 주식회사 국민은행 110111-2365321"
+		address = "서울특별시 중구 남대문로 84"
+	)
+	corrected := func(repaired string) (bool, []Reason) {
+		reg := &Registry{Rights: []Entry{{Section: SectionRights, Rank: "1", Purpose: "근저당권설정", Kind: KindMortgage,
+			Holders: []Party{{Role: "근저당권자", Name: "주식회사 국민은행", ID: "110111-2365321"}},
+			Amount:  360000000, AmountLabel: "채권최고액",
+			Text: first + "\n" + holder + "\n" + address}}}
+		var j judge
+		j.entries(reg, map[string]float64{}, map[string]string{noSpace(repaired): "reread"})
+		return j.partial && slices.ContainsFunc(j.reasons, func(r Reason) bool { return r.Code == ReasonCorrected && r.Rank == "1" }), j.reasons
+	}
+	if got, reasons := corrected(holder); !got {
+		t.Errorf("the 근저당권자 line repaired: no PARTIAL CORRECTED_FACT (%+v)", reasons)
+	}
+	if got, reasons := corrected(address); got {
+		t.Errorf("an address line repaired: CORRECTED_FACT (%+v)", reasons)
+	}
+}
