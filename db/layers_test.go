@@ -35,12 +35,16 @@ func TestDBImportsNothingAbove(t *testing.T) {
 // subpackages.
 var layers = [][]string{
 	// Leaves: import nothing of the module.
-	{"db/localpg", "web", "jobs/retry", "jobs/analysis", "jobs/evalgen", "jobs/ocr/degrade", "server/internal/cluster"},
+	{"db/localpg", "web", "jobs/retry", "jobs/analysis", "jobs/evalgen", "jobs/ocr/degrade", "jobs/ocr/pageimage",
+		"server/internal/cluster"},
 	// The database, and the leaves of jobs that build on retry and analysis:
 	// the file store, the registry bot, the OCR engine contract, the watch's
 	// rules.
 	{"db", "jobs/blob", "jobs/issuer", "jobs/ocr", "jobs/watch"},
-	{"db/dbtest"},
+	// The test databases and the OCR tests' documents; the built-in OCR
+	// engine (the contract's server, on the pixel kernels), which only the
+	// server and tests import.
+	{"db/dbtest", "jobs/ocr/internal/ocrtest", "jobs/ocr/engine"},
 	// The base every capability shares.
 	{"jobs/core"},
 	// Capabilities that need only the base.

@@ -18,7 +18,7 @@ import (
 
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
-	"github.com/dungji/dungji/jobs/ocr/degrade"
+	"github.com/dungji/dungji/jobs/ocr/internal/ocrtest"
 )
 
 func TestMain(m *testing.M) {
@@ -27,9 +27,9 @@ func TestMain(m *testing.M) {
 
 // The documents the tests read, rendered by the registry simulator.
 const (
-	testUniqueNo = "11462010012345"
-	testAddress  = "서울특별시 강남구 테헤란로 152, 103동 1502호"
-	nestOnePage  = "nest-4" // 1 page, an owner and one 근저당권
+	testUniqueNo = ocrtest.UniqueNo
+	testAddress  = ocrtest.Address
+	nestOnePage  = ocrtest.NestOnePage
 	nestLong     = "nest-2" // 4 pages, a long history
 	testSecret   = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 	testKey      = "internal-key-for-tests"
@@ -42,33 +42,11 @@ type testDocument struct {
 	pdf []byte
 }
 
-var (
-	documentsMu sync.Mutex
-	documents   = map[string]testDocument{}
-)
-
-// document renders the registry of nestID, with a text layer or as images
-// only; renders are cached for the package's tests.
+// document renders the registry of nestID (ocrtest.Render: cached).
 func document(t testing.TB, nestID string, imageOnly bool) testDocument {
 	t.Helper()
-	key := nestID + map[bool]string{true: "/image", false: "/text"}[imageOnly]
-	documentsMu.Lock()
-	defer documentsMu.Unlock()
-	if d, ok := documents[key]; ok {
-		return d
-	}
-	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{ImageOnly: imageOnly})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := issuer.Content(nestID, testUniqueNo, testAddress)
-	doc, err := sim.Render(reg, time.Date(2026, 3, 4, 10, 20, 30, 0, time.UTC))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := testDocument{reg: reg, pdf: doc.PDF}
-	documents[key] = d
-	return d
+	d := ocrtest.Render(t, nestID, imageOnly)
+	return testDocument{reg: d.Reg, pdf: d.PDF}
 }
 
 // testLogger writes to the test's output.
@@ -282,42 +260,9 @@ func decodeInto(t *testing.T, data []byte, out any) {
 	}
 }
 
-var (
-	pageOnce sync.Once
-	pageImg  *image.Gray
-	pageErr  error
-)
+// cleanPage is the first page of a simulated registry as a 200 dpi image
+// (ocrtest.CleanPage), the page pageimage's tests prepare.
+func cleanPage(t *testing.T) *image.Gray { return ocrtest.CleanPage(t) }
 
-// cleanPage is the first page of a simulated registry as a 200 dpi image,
-// the page pageimage's tests prepare.
-func cleanPage(t *testing.T) *image.Gray {
-	t.Helper()
-	doc := document(t, nestOnePage, true)
-	pageOnce.Do(func() {
-		var pages []*image.Gray
-		pages, pageErr = degrade.PageImages(context.Background(), doc.pdf, 200)
-		if pageErr == nil {
-			pageImg = pages[0]
-		}
-	})
-	if pageErr != nil {
-		t.Fatal(pageErr)
-	}
-	return pageImg
-}
-
-// paperPage returns a white page w by h and a function that inks the
-// rectangle from x0, y0 to x1, y1 (exclusive) on it.
-func paperPage(w, h int) (*image.Gray, func(x0, y0, x1, y1 int)) {
-	g := image.NewGray(image.Rect(0, 0, w, h))
-	for i := range g.Pix {
-		g.Pix[i] = 255
-	}
-	return g, func(x0, y0, x1, y1 int) {
-		for y := y0; y < y1; y++ {
-			for x := x0; x < x1; x++ {
-				g.Pix[y*g.Stride+x] = 0
-			}
-		}
-	}
-}
+// paperPage is ocrtest.PaperPage.
+var paperPage = ocrtest.PaperPage

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dungji/dungji/jobs/ocr/degrade"
+	"github.com/dungji/dungji/jobs/ocr/internal/ocrtest"
 )
 
 // strokePage is a page of strokes four pixels wide, as a 200 dpi rendering
@@ -123,18 +124,5 @@ func clone(g *image.Gray) *image.Gray {
 	return out
 }
 
-// paperPage returns a white page w by h and a function that inks the
-// rectangle from x0, y0 to x1, y1 (exclusive) on it.
-func paperPage(w, h int) (*image.Gray, func(x0, y0, x1, y1 int)) {
-	g := image.NewGray(image.Rect(0, 0, w, h))
-	for i := range g.Pix {
-		g.Pix[i] = 255
-	}
-	return g, func(x0, y0, x1, y1 int) {
-		for y := y0; y < y1; y++ {
-			for x := x0; x < x1; x++ {
-				g.Pix[y*g.Stride+x] = 0
-			}
-		}
-	}
-}
+// paperPage is ocrtest.PaperPage.
+var paperPage = ocrtest.PaperPage

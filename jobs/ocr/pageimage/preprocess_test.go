@@ -5,36 +5,17 @@ import (
 	"image"
 	"math"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr/degrade"
+	"github.com/dungji/dungji/jobs/ocr/internal/ocrtest"
 )
 
-var (
-	pageOnce sync.Once
-	pageImg  *image.Gray
-	pageErr  error
-)
-
-// cleanPage is the first page of a simulated registry as a 200 dpi image.
-func cleanPage(t *testing.T) *image.Gray {
-	t.Helper()
-	doc := document(t, nestOnePage, true)
-	pageOnce.Do(func() {
-		var pages []*image.Gray
-		pages, pageErr = degrade.PageImages(context.Background(), doc.pdf, 200)
-		if pageErr == nil {
-			pageImg = pages[0]
-		}
-	})
-	if pageErr != nil {
-		t.Fatal(pageErr)
-	}
-	return pageImg
-}
+// cleanPage is the first page of a simulated registry as a 200 dpi image
+// (ocrtest.CleanPage).
+func cleanPage(t *testing.T) *image.Gray { return ocrtest.CleanPage(t) }
 
 func inkPixels(g *image.Gray) int {
 	n := 0
