@@ -18,5 +18,17 @@ func (h *Hub) TaskSubscriber(id string) *Subscriber {
 	return sub
 }
 
+// NestSubscriber returns a subscriber the hub holds for nest id (nil:
+// none).
+func (h *Hub) NestSubscriber(id string) *Subscriber {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var sub *subscriber
+	for s := range h.byNest[id] {
+		sub = s
+	}
+	return sub
+}
+
 // Offer is offer.
 func (s *subscriber) Offer(t db.Task) { s.offer(t) }
