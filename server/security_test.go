@@ -130,8 +130,37 @@ func TestSecurityCrossUser(t *testing.T) {
 				if r := a.gql(t, admin, tc.query, tc.vars); len(r.Errors) > 0 {
 					t.Fatalf("an admin may read: %+v", r.Errors)
 				}
+			} else if tc.name == "mutation ocrFile sync" {
+				// A synchronous read writes nothing: an admin's read.
+			} else if r := a.gql(t, admin, tc.query, tc.vars); r.code() != "FORBIDDEN" || counts() != before {
+				// An admin reads all, but orders and pays for nothing on
+				// another user's nest.
+				t.Fatalf("an admin's %s on alice's nest: %+v, rows %s → %s", tc.name, r.Errors, before, counts())
 			}
 		})
+	}
+	// An admin's changes to alice's watch, webhook endpoint and nest:
+	// each FORBIDDEN, nothing changed.
+	_, ep := a.restJSON(t, http.MethodPost, "/webhooks/endpoints", alice, `{"url": "http://127.0.0.1:9/hook"}`)
+	epID, _ := ep["endpoint_id"].(string)
+	if epID == "" {
+		t.Fatalf("alice registers an endpoint: %v", ep)
+	}
+	for _, tc := range []struct{ name, method, path, body string }{
+		{"admin sets alice's watch", http.MethodPut, "/nests/" + nest + "/watch", `{"balance_date": "` + seoulDate(5) + `"}`},
+		{"admin cancels alice's watch", http.MethodDelete, "/nests/" + nest + "/watch", ""},
+		{"admin rotates alice's webhook secret", http.MethodPost, "/webhooks/endpoints/" + epID + "/rotate", ""},
+		{"admin deletes alice's endpoint", http.MethodDelete, "/webhooks/endpoints/" + epID, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := a.restJSON(t, tc.method, tc.path, admin, tc.body)
+			if resp.StatusCode != 403 || body["error_code"] != "FORBIDDEN" || body["secret"] != nil {
+				t.Fatalf("%d %v", resp.StatusCode, body)
+			}
+		})
+	}
+	if resp, body := a.restJSON(t, http.MethodGet, "/webhooks/endpoints", alice, ""); resp.StatusCode != 200 || len(body["endpoints"].([]any)) != 1 {
+		t.Fatalf("alice's endpoints after the admin's attempts: %d %v", resp.StatusCode, body)
 	}
 	subCases := []struct{ name, query, id string }{
 		{"subscription issuanceTaskUpdated", `subscription($id: ID!) { issuanceTaskUpdated(id: $id) { id } }`, task},

@@ -59,5 +59,12 @@ func RequireActor(ctx context.Context) (Actor, error) {
 	return a, nil
 }
 
-// CanSee reports whether a may read or act on a resource owned by owner.
+// CanSee reports whether a may read a resource owned by owner: its owner,
+// or an admin (admins read all).
 func (a Actor) CanSee(owner string) bool { return a.Admin || a.UserID == owner }
+
+// CanChange reports whether a may change a resource owned by owner, or
+// spend on it: only its owner. An admin reads a user's nest, alerts and
+// endpoints but does not set their watch, buy their documents, upload to
+// them, acknowledge their alerts or take their webhook secrets.
+func (a Actor) CanChange(owner string) bool { return a.UserID == owner }

@@ -174,6 +174,20 @@ func (s *Core) VisibleNest(ctx context.Context, idb bun.IDB, actor Actor, id str
 	return n, nil
 }
 
+// OwnNest is VisibleNest for a change to the nest or a spend on it: only
+// its owner passes (Actor.CanChange); an admin who may read it is
+// FORBIDDEN too.
+func (s *Core) OwnNest(ctx context.Context, idb bun.IDB, actor Actor, id string, lock bool) (*db.Nest, error) {
+	n, err := s.VisibleNest(ctx, idb, actor, id, lock)
+	if err != nil {
+		return nil, err
+	}
+	if !actor.CanChange(n.OwnerID) {
+		return nil, Errorf(CodeForbidden, "this nest belongs to another user: an admin may read it, not change it")
+	}
+	return n, nil
+}
+
 // Nests lists the caller's nests, newest first.
 func (s *Core) Nests(ctx context.Context, args PageArgs) (Page[*db.Nest], error) {
 	actor, err := RequireActor(ctx)

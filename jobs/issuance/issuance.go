@@ -71,7 +71,7 @@ const selectLatestActiveIssuance = `SELECT t.*, (SELECT state FROM river_job WHE
 func (s *Issuances) requestIssuance(ctx context.Context, actor core.Actor, nestID string) (RequestIssuanceResult, error) {
 	var res RequestIssuanceResult
 	err := s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		nest, err := s.VisibleNest(ctx, tx, actor, nestID, true)
+		nest, err := s.OwnNest(ctx, tx, actor, nestID, true)
 		if err != nil {
 			return err
 		}

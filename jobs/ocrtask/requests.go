@@ -13,8 +13,10 @@ import (
 	"github.com/dungji/dungji/jobs/ocr"
 )
 
-// visibleFile loads a file whose nest the caller may see; with lock the file
-// row is read FOR NO KEY UPDATE, serializing OCR requests for it.
+// VisibleFile loads a file whose nest the caller may see; with lock the file
+// row is read FOR NO KEY UPDATE, serializing OCR requests for it, and the
+// caller must own the nest (a locked read is for a request that spends on
+// it: an admin may read a user's file, not order work on it).
 func (s *Reads) VisibleFile(ctx context.Context, idb bun.IDB, actor core.Actor, fileID string, lock bool) (*db.File, error) {
 	id, err := core.ParseID("fileId", fileID)
 	if err != nil {
@@ -31,7 +33,11 @@ func (s *Reads) VisibleFile(ctx context.Context, idb bun.IDB, actor core.Actor, 
 		}
 		return nil, core.Internal("load file", err)
 	}
-	if _, err := s.VisibleNest(ctx, idb, actor, f.NestID, false); err != nil {
+	nestOf := s.VisibleNest
+	if lock {
+		nestOf = s.OwnNest
+	}
+	if _, err := nestOf(ctx, idb, actor, f.NestID, false); err != nil {
 		if core.ErrorCode(err) == core.CodeForbidden {
 			return nil, core.Errorf(core.CodeForbidden, "this file belongs to another user")
 		}

@@ -200,13 +200,13 @@ func (s *Reads) UploadRegistryPages(ctx context.Context, nestID string, pages []
 }
 
 // uploadNest is the caller and the nest an upload goes to, which they must
-// be able to see.
+// own (an upload spends the nest owner's limits).
 func (s *Reads) uploadNest(ctx context.Context, nestID string) (core.Actor, *db.Nest, error) {
 	actor, err := core.RequireActor(ctx)
 	if err != nil {
 		return core.Actor{}, nil, err
 	}
-	nest, err := s.VisibleNest(ctx, s.DB.Bun, actor, nestID, false)
+	nest, err := s.OwnNest(ctx, s.DB.Bun, actor, nestID, false)
 	return actor, nest, err
 }
 

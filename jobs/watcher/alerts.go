@@ -362,6 +362,9 @@ func (s *Watcher) AcknowledgeAlert(ctx context.Context, id string) (*db.Alert, e
 	if err != nil {
 		return nil, err
 	}
+	if actor, _ := core.RequireActor(ctx); !actor.CanChange(a.OwnerID) {
+		return nil, core.Errorf(core.CodeForbidden, "this alert belongs to another user: an admin may read it, not acknowledge it")
+	}
 	if a.AcknowledgedAt != nil {
 		return a, nil
 	}

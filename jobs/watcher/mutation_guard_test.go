@@ -37,8 +37,9 @@ func guardAlert(t *testing.T, d *db.DB, n *db.Nest) *db.Alert {
 
 // TestGuardAlertOfAnotherUser: an alert by id (Alert, and AcknowledgeAlert
 // through it — the acknowledgeAlert mutation and POST
-// …/alerts/{id}/acknowledge) is NOT_FOUND to another user, and
-// acknowledging another user's alert leaves it unacknowledged.
+// …/alerts/{id}/acknowledge) is NOT_FOUND to another user, FORBIDDEN to
+// an admin's acknowledgement (an admin reads it), and either leaves it
+// unacknowledged.
 func TestGuardAlertOfAnotherUser(t *testing.T) {
 	t.Parallel()
 	b := setup(t, jobstest.Opts{})
@@ -50,12 +51,20 @@ func TestGuardAlertOfAnotherUser(t *testing.T) {
 	if got, err := b.Svc.AcknowledgeAlert(bob, a.ID); core.ErrorCode(err) != core.CodeNotFound || got != nil {
 		t.Errorf("bob acknowledges alice's alert: %+v, %v; want NOT_FOUND", got, err)
 	}
+	// An admin reads it, but does not acknowledge it for alice.
+	admin := core.WithActor(context.Background(), core.Actor{UserID: "root", Admin: true})
+	if got, err := b.Svc.Alert(admin, a.ID); err != nil || got == nil {
+		t.Errorf("an admin reads alice's alert: %+v, %v", got, err)
+	}
+	if got, err := b.Svc.AcknowledgeAlert(admin, a.ID); core.ErrorCode(err) != core.CodeForbidden || got != nil {
+		t.Errorf("an admin acknowledges alice's alert: %+v, %v; want FORBIDDEN", got, err)
+	}
 	row := new(db.Alert)
 	if err := b.DB.Bun.NewSelect().Model(row).Where("id = ?", a.ID).Scan(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if row.AcknowledgedAt != nil {
-		t.Errorf("alice's alert was acknowledged by bob at %v", row.AcknowledgedAt)
+		t.Errorf("alice's alert was acknowledged by another at %v", row.AcknowledgedAt)
 	}
 	alice := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	if got, err := b.Svc.AcknowledgeAlert(alice, a.ID); err != nil || got.AcknowledgedAt == nil {

@@ -80,7 +80,7 @@ func (s *Watcher) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 		case !db.ErrNoRows(err):
 			return core.Internal("load a running verification", err)
 		}
-		nest, err := s.VisibleNest(ctx, tx, actor, f.NestID, true)
+		nest, err := s.OwnNest(ctx, tx, actor, f.NestID, true)
 		if err != nil {
 			return err
 		}

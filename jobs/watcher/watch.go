@@ -97,7 +97,7 @@ func (s *Watcher) SetWatch(ctx context.Context, nestID string, in WatchInput) (*
 	}
 	out := &NestWatch{}
 	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		nest, err := s.VisibleNest(ctx, tx, actor, nestID, true)
+		nest, err := s.OwnNest(ctx, tx, actor, nestID, true)
 		if err != nil {
 			return err
 		}
@@ -205,7 +205,7 @@ func (s *Watcher) CancelWatch(ctx context.Context, nestID string) (*NestWatch, e
 		return nil, err
 	}
 	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		nest, err := s.VisibleNest(ctx, tx, actor, nestID, true)
+		nest, err := s.OwnNest(ctx, tx, actor, nestID, true)
 		if err != nil {
 			return err
 		}

@@ -254,6 +254,20 @@ func (s *Watcher) RegisterWebhookEndpoint(ctx context.Context, rawURL string) (*
 	return &WebhookEndpointResult{Endpoint: ep, Secret: ep.Secret}, nil
 }
 
+// changeableEndpoint is ownEndpoint for a change (rotate, enable,
+// delete): only the endpoint's owner passes; an admin, who may read its
+// deliveries, is FORBIDDEN.
+func (s *Watcher) changeableEndpoint(ctx context.Context, idb bun.IDB, actor core.Actor, id string, lock bool) (*db.WebhookEndpoint, error) {
+	ep, err := s.ownEndpoint(ctx, idb, actor, id, lock)
+	if err != nil {
+		return nil, err
+	}
+	if !actor.CanChange(ep.OwnerID) {
+		return nil, core.Errorf(core.CodeForbidden, "this webhook endpoint belongs to another user: an admin may read its deliveries, not change it")
+	}
+	return ep, nil
+}
+
 func (s *Watcher) ownEndpoint(ctx context.Context, idb bun.IDB, actor core.Actor, id string, lock bool) (*db.WebhookEndpoint, error) {
 	id, err := core.ParseID("id", id)
 	if err != nil {
@@ -286,7 +300,7 @@ func (s *Watcher) RotateWebhookSecret(ctx context.Context, id string) (*WebhookE
 	}
 	var out *WebhookEndpointResult
 	err = s.InTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		ep, err := s.ownEndpoint(ctx, tx, actor, id, true)
+		ep, err := s.changeableEndpoint(ctx, tx, actor, id, true)
 		if err != nil {
 			return err
 		}
@@ -311,7 +325,7 @@ func (s *Watcher) EnableWebhookEndpoint(ctx context.Context, id string, enabled 
 	if err != nil {
 		return nil, err
 	}
-	ep, err := s.ownEndpoint(ctx, s.DB.Bun, actor, id, false)
+	ep, err := s.changeableEndpoint(ctx, s.DB.Bun, actor, id, false)
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +349,7 @@ func (s *Watcher) DeleteWebhookEndpoint(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	ep, err := s.ownEndpoint(ctx, s.DB.Bun, actor, id, false)
+	ep, err := s.changeableEndpoint(ctx, s.DB.Bun, actor, id, false)
 	if err != nil {
 		return err
 	}
