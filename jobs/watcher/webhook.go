@@ -597,7 +597,7 @@ func (w *WebhookDeliveryWorker) Work(ctx context.Context, job *river.Job[core.We
 	var code *int
 	var errText string
 	if herr != nil {
-		errText = herr.Error()
+		errText = deliveryError(herr)
 	} else {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		resp.Body.Close()
@@ -659,4 +659,19 @@ func (w *WebhookDeliveryWorker) finish(ctx context.Context, d *db.WebhookDeliver
 		return river.JobCancel(errors.New(errText))
 	}
 	return nil
+}
+
+// deliveryError is what a failed attempt's log and the delivery's
+// last_error say: the client's error without the address of this
+// service's own DNS resolver, which a lookup error names ("lookup host on
+// 10.0.0.53:53: no such host") and which is none of the endpoint owner's
+// business.
+func deliveryError(err error) string {
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) && dnsErr.Server != "" {
+		server := dnsErr.Server
+		dnsErr.Server = ""
+		defer func() { dnsErr.Server = server }()
+	}
+	return err.Error()
 }

@@ -1,8 +1,10 @@
 package watcher
 
 import (
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -64,5 +66,20 @@ func TestWebhookDialerRefusesPrivateAddresses(t *testing.T) {
 		if err := refuseBlockedAddr(addr); (err != nil) != refused {
 			t.Errorf("refuseBlockedAddr(%q) = %v, want refused %v", addr, err, refused)
 		}
+	}
+}
+
+// TestDeliveryErrorHidesTheResolver: a failed lookup is logged without the
+// address of the service's own DNS resolver.
+func TestDeliveryErrorHidesTheResolver(t *testing.T) {
+	t.Parallel()
+	err := &url.Error{Op: "Post", URL: "http://example.invalid/", Err: &net.OpError{Op: "dial", Net: "tcp",
+		Err: &net.DNSError{Err: "no such host", Name: "example.invalid", Server: "10.255.255.53:53", IsNotFound: true}}}
+	got := deliveryError(err)
+	if strings.Contains(got, "10.255.255.53") || !strings.Contains(got, "lookup example.invalid") || !strings.Contains(got, "no such host") {
+		t.Fatalf("%q", got)
+	}
+	if !strings.Contains(err.Error(), "10.255.255.53") {
+		t.Fatalf("the error itself was changed: %q", err.Error())
 	}
 }
