@@ -187,7 +187,6 @@ const maxSkewDegrees = 4.0
 // the engine's tests make a 300 dpi copy of a 200 dpi page with it.
 //
 //go:norace
-//go:norace
 func Resize(g *image.Gray, f float64) *image.Gray {
 	b := g.Rect
 	w, h := int(float64(b.Dx())*f), int(float64(b.Dy())*f)
@@ -204,7 +203,6 @@ func Resize(g *image.Gray, f float64) *image.Gray {
 
 // bilinear samples g at (x, y) relative to its origin; outside is fill.
 //
-//go:norace
 //go:norace
 func bilinear(g *image.Gray, x, y float64, fill float64) float64 {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
@@ -226,11 +224,11 @@ const levelBlock = 48
 // whitePaper is the brightness from which paper counts as white.
 const whitePaper = 230
 
-// levelLight divides each pixel by the paper's brightness around it.
+// paperLevels is the paper's brightness in each levelBlock square of g, row
+// by row: 255 where it is near white.
 //
 //go:norace
-//go:norace
-func levelLight(g *image.Gray) *image.Gray {
+func paperLevels(g *image.Gray) []float64 {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	bw, bh := (w+levelBlock-1)/levelBlock, (h+levelBlock-1)/levelBlock
 	// The paper in each block: a high percentile, so that a block of dense
@@ -280,21 +278,49 @@ func levelLight(g *image.Gray) *image.Gray {
 			smooth[by*bw+bx] = max(m, 32)
 		}
 	}
+	return smooth
+}
+
+// levelLight divides each pixel by the paper's brightness around it.
+//
+//go:norace
+func levelLight(g *image.Gray) *image.Gray {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	bw, bh := (w+levelBlock-1)/levelBlock, (h+levelBlock-1)/levelBlock
+	smooth := paperLevels(g)
 	out := image.NewGray(image.Rect(0, 0, w, h))
 	for y := range h {
 		fy := (float64(y)+0.5)/levelBlock - 0.5
 		by0 := min(max(int(math.Floor(fy)), 0), bh-1)
 		by1 := min(by0+1, bh-1)
 		ty := min(max(fy-float64(by0), 0), 1)
-		for x := range w {
+		src, dst := g.Pix[y*g.Stride:y*g.Stride+w], out.Pix[y*out.Stride:y*out.Stride+w]
+		for x := 0; x < w; {
 			fx := (float64(x)+0.5)/levelBlock - 0.5
 			bx0 := min(max(int(math.Floor(fx)), 0), bw-1)
 			bx1 := min(bx0+1, bw-1)
+			// Where the paper is white at all four corners the pixel is
+			// divided by 255 and multiplied by 255: it stays as it is. On
+			// a clean page that is every pixel (measured: a third of the
+			// preprocessing's time went to the arithmetic).
+			if smooth[by0*bw+bx0] == 255 && smooth[by0*bw+bx1] == 255 && smooth[by1*bw+bx0] == 255 && smooth[by1*bw+bx1] == 255 {
+				// The corners are the same up to the first x whose fx
+				// reaches the next block: x+0.5 >= (bx0+1.5)·levelBlock.
+				end := min(w, int(math.Ceil((float64(bx0)+1.5)*levelBlock-0.5)))
+				if bx0 == bw-1 {
+					end = w
+				}
+				end = max(end, x+1)
+				copy(dst[x:end], src[x:end])
+				x = end
+				continue
+			}
 			tx := min(max(fx-float64(bx0), 0), 1)
 			p := smooth[by0*bw+bx0]*(1-tx)*(1-ty) + smooth[by0*bw+bx1]*tx*(1-ty) +
 				smooth[by1*bw+bx0]*(1-tx)*ty + smooth[by1*bw+bx1]*tx*ty
-			v := float64(g.Pix[y*g.Stride+x]) / p * 255
-			out.Pix[y*out.Stride+x] = uint8(math.Round(min(v, 255)))
+			v := float64(src[x]) / p * 255
+			dst[x] = uint8(math.Round(min(v, 255)))
+			x++
 		}
 	}
 	return out
@@ -308,7 +334,6 @@ const minInkContrast = 48
 // 0 (only black is ink) when the two parts are too close to be ink and
 // paper.
 //
-//go:norace
 //go:norace
 func otsu(g *image.Gray) uint8 {
 	var hist [256]float64
@@ -348,7 +373,6 @@ func otsu(g *image.Gray) uint8 {
 
 // binarise maps pixels at or below t to ink (0), the others to paper (255).
 //
-//go:norace
 //go:norace
 func binarise(g *image.Gray, t uint8) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
@@ -404,42 +428,65 @@ func Blobs(g *image.Gray) []Blob {
 // holds each pixel's component index + 1 (0 for paper).
 //
 //go:norace
-//go:norace
 func components(bin *image.Gray) ([]component, []int32) {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
 	labels := make([]int32, w*h)
 	var comps []component
-	stack := make([]int, 0, 1024)
-	for start := range labels {
-		if labels[start] != 0 || bin.Pix[(start/w)*bin.Stride+start%w] != 0 {
-			continue
-		}
-		id := int32(len(comps) + 1)
-		c := component{x0: start % w, y0: start / w, x1: start % w, y1: start / w}
-		labels[start] = id
-		stack = append(stack[:0], start)
-		for len(stack) > 0 {
-			p := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			px, py := p%w, p/w
-			c.area++
-			c.x0, c.x1 = min(c.x0, px), max(c.x1, px)
-			c.y0, c.y1 = min(c.y0, py), max(c.y1, py)
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					x, y := px+dx, py+dy
-					if x < 0 || y < 0 || x >= w || y >= h {
+	ink := func(x, y int) bool { return bin.Pix[y*bin.Stride+x] == 0 }
+	// Filled a run of a row at a time (a stroke's pixels pushed one by one
+	// cost a fifth of the preprocessing): a run is labelled whole, and the
+	// rows above and below are searched from a pixel left of it to a pixel
+	// right of it (8-connected) for the runs that touch it.
+	type seed struct{ x, y int }
+	stack := make([]seed, 0, 256)
+	for sy := range h {
+		for sx := range w {
+			if labels[sy*w+sx] != 0 || !ink(sx, sy) {
+				continue
+			}
+			id := int32(len(comps) + 1)
+			c := component{x0: sx, y0: sy, x1: sx, y1: sy}
+			stack = append(stack[:0], seed{sx, sy})
+			for len(stack) > 0 {
+				p := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				row := labels[p.y*w : p.y*w+w]
+				if row[p.x] != 0 {
+					continue // reached from two runs, filled from the first
+				}
+				l, r := p.x, p.x
+				for l > 0 && row[l-1] == 0 && ink(l-1, p.y) {
+					l--
+				}
+				for r < w-1 && row[r+1] == 0 && ink(r+1, p.y) {
+					r++
+				}
+				for x := l; x <= r; x++ {
+					row[x] = id
+				}
+				c.area += r - l + 1
+				c.x0, c.x1 = min(c.x0, l), max(c.x1, r)
+				c.y0, c.y1 = min(c.y0, p.y), max(c.y1, p.y)
+				for _, y := range [2]int{p.y - 1, p.y + 1} {
+					if y < 0 || y >= h {
 						continue
 					}
-					q := y*w + x
-					if labels[q] == 0 && bin.Pix[y*bin.Stride+x] == 0 {
-						labels[q] = id
-						stack = append(stack, q)
+					next := labels[y*w : y*w+w]
+					for x, end := max(l-1, 0), min(r+1, w-1); x <= end; x++ {
+						if next[x] != 0 || !ink(x, y) {
+							continue
+						}
+						// One seed per run of the row: the run is
+						// filled whole when the seed is popped.
+						stack = append(stack, seed{x, y})
+						for x < end && next[x+1] == 0 && ink(x+1, y) {
+							x++
+						}
 					}
 				}
 			}
+			comps = append(comps, c)
 		}
-		comps = append(comps, c)
 	}
 	return comps, labels
 }
@@ -449,7 +496,6 @@ func components(bin *image.Gray) ([]component, []int32) {
 // page's own marks), and returns the offsets of their pixels in Pix and the character
 // height it measured.
 //
-//go:norace
 //go:norace
 func despeckle(bin *image.Gray, least int) ([]int, int) {
 	comps, labels := components(bin)
@@ -813,7 +859,6 @@ func skewAngle(bin *image.Gray) float64 {
 // corners it uncovers are paper.
 //
 //go:norace
-//go:norace
 func rotate(g *image.Gray, deg float64) *image.Gray {
 	a := deg * math.Pi / 180
 	sin, cos := math.Sin(a), math.Cos(a)
@@ -840,7 +885,6 @@ func rotate(g *image.Gray, deg float64) *image.Gray {
 // image goldens), the rows running together. Strikes are not rules:
 // they are horizontal, and erased on their own.
 //
-//go:norace
 //go:norace
 func eraseRules(g, bin *image.Gray, charH int) {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
