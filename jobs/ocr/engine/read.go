@@ -153,6 +153,10 @@ func (r *reader) pageCount(ctx context.Context, path string) (int, error) {
 	return n, nil
 }
 
+// errPermission is poppler's permission error, exit status 3, as
+// textLayers found it for the whole document.
+var errPermission = errors.New("copying text is not permitted")
+
 var pagesLine = regexp.MustCompile(`(?m)^Pages:\s+(\d+)\s*$`)
 
 // pageSize reads page n's size in points with pdfinfo; ok is false when
@@ -223,6 +227,7 @@ func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string,
 		return nil, jobErrorf(ocr.CodeTooManyPages, "the document has %d pages; at most %d are read", n, maxPages)
 	}
 
+	layers, denied := r.textLayers(ctx, path, n)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	pages := make([]ocr.Page, n)
@@ -237,7 +242,11 @@ func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string,
 		}
 		wg.Go(func() {
 			defer func() { <-r.slots }()
-			pages[i], errs[i] = r.readPage(ctx, dir, path, i+1, languages, images)
+			layer := textLayer{denied: denied}
+			if layers != nil {
+				layer.text, layer.known = layers[i], true
+			}
+			pages[i], errs[i] = r.readPage(ctx, dir, path, i+1, languages, images, layer)
 			if errs[i] != nil {
 				cancel() // the document fails: stop reading the other pages
 			}
@@ -272,18 +281,68 @@ func firstError(ctx context.Context, errs []error) error {
 	return ctx.Err()
 }
 
+// textLayer is what textLayers read of one page's text layer.
+type textLayer struct {
+	text   string
+	known  bool // text is the page's layer; else pdftotext reads the page
+	denied bool // the owner forbids copying text: the page is read from its image
+}
+
+// textLayers reads the text layer of every page of the PDF at path with one
+// pdftotext run: one run per page parsed the whole file again for each (a
+// third of a text page's time). pdftotext ends each page with a form feed.
+// It returns nil when the run fails or its output does not split into n
+// pages (a form feed in the text itself): each page is then read on its
+// own, as before, and a failure names its page. denied is poppler's
+// permission error (the owner forbids copying text): every page is read
+// from its image.
+func (r *reader) textLayers(ctx context.Context, path string, n int) (texts []string, denied bool) {
+	select {
+	case r.slots <- struct{}{}: // a program like any other
+	case <-ctx.Done():
+		return nil, false
+	}
+	defer func() { <-r.slots }()
+	ctx, cancel := context.WithTimeout(ctx, pageTimeout)
+	defer cancel()
+	out, err := run(ctx, nil, maxTextOutput, r.tools.pdftotext, "-layout", "-enc", "UTF-8", "-l", strconv.Itoa(n), path, "-")
+	var ee *exitError
+	if errors.As(err, &ee) && ee.exitCode() == 3 {
+		return nil, true
+	}
+	if err != nil {
+		return nil, false
+	}
+	texts = strings.Split(string(out), "\f")
+	if len(texts) != n+1 || strings.TrimSpace(texts[n]) != "" {
+		return nil, false
+	}
+	return texts[:n], false
+}
+
 // readPage reads page n from its text layer, or by OCR when the layer is
 // empty.
-func (r *reader) readPage(ctx context.Context, dir, path string, n int, languages string, images bool) (ocr.Page, error) {
+func (r *reader) readPage(ctx context.Context, dir, path string, n int, languages string, images bool, layer textLayer) (ocr.Page, error) {
 	outer := ctx
 	// A page that takes this long is pathological; it must not hold a worker
 	// forever.
 	ctx, cancel := context.WithTimeout(ctx, pageTimeout)
 	defer cancel()
 	num := strconv.Itoa(n)
-	out, err := run(ctx, nil, maxTextOutput, r.tools.pdftotext, "-layout", "-enc", "UTF-8", "-f", num, "-l", num, path, "-")
+	var out []byte
+	var err error
+	switch {
+	case layer.known:
+		out = []byte(layer.text)
+	case layer.denied:
+		err = errPermission
+	default:
+		out, err = run(ctx, nil, maxTextOutput, r.tools.pdftotext, "-layout", "-enc", "UTF-8", "-f", num, "-l", num, path, "-")
+	}
 	var ee *exitError
 	switch {
+	case errors.Is(err, errPermission):
+		r.log.DebugContext(ctx, "ocr: text layer not readable, reading the image", "page", n)
 	case err == nil:
 		if text := strings.TrimRight(string(out), " \t\r\n\f"); strings.TrimSpace(text) != "" {
 			p := textLayerPage(n, text)
