@@ -106,6 +106,11 @@ type OCRTask struct {
 	EngineJobID    *string         `bun:"engine_job_id"`
 	PageCount      *int            `bun:"page_count"`
 	Result         json.RawMessage `bun:"result,type:jsonb"`
+	// PageTexts are the result's pages' texts, in order, when a reader
+	// selected them in place of the result (core.WithPageTexts): a list
+	// of tasks with their texts reads a few bytes of each result, not the
+	// whole. nil when not selected, and before SUCCESS.
+	PageTexts []string `bun:"page_texts,scanonly"`
 	Lifecycle
 }
 

@@ -62,15 +62,14 @@ func (r *ocrTaskResolver) Pages(ctx context.Context, obj *db.OCRTask) ([]*ocr.Pa
 
 // Text is the resolver for the text field.
 func (r *ocrTaskResolver) Text(ctx context.Context, obj *db.OCRTask) (*string, error) {
-	pages, err := r.Service.OCRTaskResult(ctx, obj)
-	if err != nil || pages == nil {
+	text, err := r.Service.OCRTaskText(ctx, obj)
+	if err != nil || text == nil {
 		return nil, err
 	}
-	text := ocr.FullText(pages)
-	if err := ocrtask.SpendAnswerText(ctx, len(text)); err != nil {
+	if err := ocrtask.SpendAnswerText(ctx, len(*text)); err != nil {
 		return nil, err
 	}
-	return &text, nil
+	return text, nil
 }
 
 // File is the resolver for the file field.

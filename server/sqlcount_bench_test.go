@@ -381,4 +381,12 @@ func TestReadGraphStatements(t *testing.T) {
 	if small > budget || large > budget {
 		t.Errorf("a page of nests costs %d (10) and %d (100) statements; want at most %d whatever the size", small, large, budget)
 	}
+	// The tasks are listed with their pages' texts, not their results:
+	// the pages asked too are read a batch at a time, not one statement
+	// per task.
+	withPages := count(strings.Replace(readGraphQuery, "pageCount text", "pageCount text pages { page }", 1), map[string]any{"n": 100})
+	t.Logf("statements: 100 nests with their OCR pages %d", withPages)
+	if withPages > budget {
+		t.Errorf("a page of 100 nests with their OCR pages costs %d statements; want at most %d", withPages, budget)
+	}
 }

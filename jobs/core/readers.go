@@ -123,3 +123,14 @@ func (s *Core) IssuanceTask(ctx context.Context, id string) (*db.IssuanceTask, e
 func (s *Core) OCRTask(ctx context.Context, id string) (*db.OCRTask, error) {
 	return visibleTask[db.OCRTask](ctx, s, id, "OCR task")
 }
+
+// WithPageTexts selects OCR tasks without their results, with the texts
+// of the results' pages (db.OCRTask.PageTexts) in their place: the text
+// of a page of 100 tasks was a hundred results read whole and decoded.
+// A page whose text is not a string is left out, and the task's
+// PageTexts then disagree with its page count (OCRTaskText reads the
+// whole result).
+func WithPageTexts(q *bun.SelectQuery) *bun.SelectQuery {
+	return q.ExcludeColumn("result").
+		ColumnExpr(`jsonb_path_query_array(?TableAlias.result, '$.pages[*].text ? (@.type() == "string")') AS page_texts`)
+}

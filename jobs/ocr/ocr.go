@@ -256,9 +256,18 @@ type Engine interface {
 func FullText(pages []Page) string {
 	texts := make([]string, len(pages))
 	for i, p := range pages {
-		texts[i] = strings.TrimRight(p.Text, " \t\r\n\f")
+		texts[i] = p.Text
 	}
-	return strings.Join(texts, "\n\f")
+	return JoinPageTexts(texts)
+}
+
+// JoinPageTexts is FullText of pages with these texts.
+func JoinPageTexts(texts []string) string {
+	trimmed := make([]string, len(texts))
+	for i, t := range texts {
+		trimmed[i] = strings.TrimRight(t, " \t\r\n\f")
+	}
+	return strings.Join(trimmed, "\n\f")
 }
 
 // Normalize returns s on one line for matching, with the whitespace

@@ -13,7 +13,7 @@ import (
 // when it has none).
 func (s *Reads) OCRTasksOfIssuancesUnchecked(ctx context.Context, ids []string) ([]*db.OCRTask, []error) {
 	var rows []*db.OCRTask
-	if err := s.DB.Bun.NewSelect().Model(&rows).DistinctOn("issuance_task_id").
+	if err := s.DB.Bun.NewSelect().Model(&rows).Apply(core.WithPageTexts).DistinctOn("issuance_task_id").
 		Where("issuance_task_id IN (?)", bun.In(core.ValidIDs(ids))).OrderExpr("issuance_task_id, id DESC").Scan(ctx); err != nil {
 		return nil, []error{core.Internal("load ocr tasks", err)}
 	}

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/vikstrous/dataloadgen"
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/core"
@@ -174,6 +176,51 @@ func (s *Reads) OCRTaskResult(ctx context.Context, t *db.OCRTask) ([]ocr.Page, e
 	return r.Pages, nil
 }
 
+// resultBatchWait is how long a response's read of a result waits for the
+// others of its batch (graph.DefaultBatchWait).
+const resultBatchWait = 2 * time.Millisecond
+
+// results reads the stored results of OCR tasks (nil for a task without
+// one), as text: bun scans a json.RawMessage as a list of numbers.
+func (s *Reads) results(ctx context.Context, ids []string) ([][]byte, []error) {
+	var rows []struct {
+		ID     string  `bun:"id"`
+		Result *string `bun:"result"`
+	}
+	if err := s.DB.Bun.NewSelect().Model((*db.OCRTask)(nil)).Column("id", "result").
+		Where("id IN (?)", bun.In(core.ValidIDs(ids))).Scan(ctx, &rows); err != nil {
+		return nil, []error{core.Internal("load OCR result", err)}
+	}
+	byID := make(map[string][]byte, len(rows))
+	for _, r := range rows {
+		if r.Result != nil {
+			byID[r.ID] = []byte(*r.Result)
+		}
+	}
+	out := make([][]byte, len(ids))
+	for i, id := range ids {
+		out[i] = byID[id]
+	}
+	return out, nil
+}
+
+// OCRTaskText is an OCR task's text (ocr.FullText of its pages), nil
+// before SUCCESS: from the pages' texts the row was read with
+// (core.WithPageTexts) when there are as many as its pages, else from its
+// result.
+func (s *Reads) OCRTaskText(ctx context.Context, t *db.OCRTask) (*string, error) {
+	if t.PageTexts != nil && t.PageCount != nil && len(t.PageTexts) == *t.PageCount {
+		text := ocr.JoinPageTexts(t.PageTexts)
+		return &text, nil
+	}
+	pages, err := s.OCRTaskResult(ctx, t)
+	if err != nil || pages == nil {
+		return nil, err
+	}
+	text := ocr.FullText(pages)
+	return &text, nil
+}
+
 // resultOf is an OCR task's decoded result (nil before SUCCESS), loaded
 // when the row was read without it. t is not changed: the fields of one
 // response resolve concurrently and share it.
@@ -185,12 +232,16 @@ func (s *Reads) resultOf(ctx context.Context, t *db.OCRTask) (*ocrResult, error)
 		if len(t.Result) > 0 {
 			return t.Result, nil
 		}
-		// As text: bun scans a json.RawMessage as a list of numbers.
-		var raw string
-		if err := s.DB.Bun.NewSelect().Model((*db.OCRTask)(nil)).Column("result").Where("id = ?", t.ID).Scan(ctx, &raw); err != nil {
-			return nil, core.Internal("load OCR result", err)
+		if l := resultLoader(ctx, func() *dataloadgen.Loader[string, []byte] {
+			return dataloadgen.NewLoader(s.results, dataloadgen.WithWait(resultBatchWait))
+		}); l != nil {
+			return l.Load(ctx, t.ID)
 		}
-		return []byte(raw), nil
+		raw, errs := s.results(ctx, []string{t.ID})
+		if errs != nil {
+			return nil, errs[0]
+		}
+		return raw[0], nil
 	})
 	var je *core.Error
 	switch {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/vikstrous/dataloadgen"
+
 	"github.com/dungji/dungji/jobs/core"
 )
 
@@ -26,10 +28,21 @@ const CodeAnswerTooLarge core.Code = "ANSWER_TOO_LARGE"
 
 type resultReads struct {
 	mu      sync.Mutex
-	decoded map[string]*ocrResult
+	decoded map[string]*decoding
+	// loader reads the results of the tasks read without theirs
+	// (core.WithPageTexts), a batch at a time; made when first used.
+	loader *dataloadgen.Loader[string, []byte]
 	// text is the OCR text answered so far: the response's own, or its
 	// batch's (WithAnswerTextBudget).
 	text *atomic.Int64
+}
+
+// decoding is one task's result decoded, or being decoded, for a response:
+// done closes when r and err are set.
+type decoding struct {
+	done chan struct{}
+	r    *ocrResult
+	err  error
 }
 
 type resultReadsKey struct{}
@@ -54,17 +67,47 @@ func WithAnswerTextBudget(ctx context.Context) context.Context {
 	return context.WithValue(ctx, answerTextKey{}, new(atomic.Int64))
 }
 
-// decodeResult decodes a task's stored result, read by raw, once per
-// response. An empty result is none (nil).
+// decodeResult decodes a task's stored result, read by read, once per
+// response: the fields asking for the same task at once wait for the first
+// (read is not called under a lock, so that the reads of several tasks
+// batch). An empty result is none (nil), and it is not kept, nor is a
+// failure: a subscription keeps its first response's context for its
+// whole life, and a task's result comes later.
 func decodeResult(ctx context.Context, id string, read func() ([]byte, error)) (*ocrResult, error) {
 	rr, _ := ctx.Value(resultReadsKey{}).(*resultReads)
-	if rr != nil {
-		rr.mu.Lock()
-		defer rr.mu.Unlock()
-		if r, ok := rr.decoded[id]; ok {
-			return r, nil
+	if rr == nil {
+		return decodeRaw(read)
+	}
+	rr.mu.Lock()
+	if rr.decoded == nil {
+		// Made when first used: see above.
+		rr.decoded = map[string]*decoding{}
+	}
+	d, found := rr.decoded[id]
+	if !found {
+		d = &decoding{done: make(chan struct{})}
+		rr.decoded[id] = d
+	}
+	rr.mu.Unlock()
+	if found {
+		select {
+		case <-d.done:
+			return d.r, d.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
 	}
+	d.r, d.err = decodeRaw(read)
+	if d.r == nil {
+		rr.mu.Lock()
+		delete(rr.decoded, id)
+		rr.mu.Unlock()
+	}
+	close(d.done)
+	return d.r, d.err
+}
+
+func decodeRaw(read func() ([]byte, error)) (*ocrResult, error) {
 	raw, err := read()
 	if err != nil || len(raw) == 0 {
 		return nil, err
@@ -73,15 +116,22 @@ func decodeResult(ctx context.Context, id string, read func() ([]byte, error)) (
 	if err := json.Unmarshal(raw, r); err != nil {
 		return nil, err
 	}
-	if rr != nil {
-		if rr.decoded == nil {
-			// Made when first used: a subscription keeps its first
-			// response's context for its whole life.
-			rr.decoded = map[string]*ocrResult{}
-		}
-		rr.decoded[id] = r
-	}
 	return r, nil
+}
+
+// resultLoader is the response's batch reader of stored results (nil
+// outside a response), made by make when first asked for.
+func resultLoader(ctx context.Context, make func() *dataloadgen.Loader[string, []byte]) *dataloadgen.Loader[string, []byte] {
+	rr, _ := ctx.Value(resultReadsKey{}).(*resultReads)
+	if rr == nil {
+		return nil
+	}
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	if rr.loader == nil {
+		rr.loader = make()
+	}
+	return rr.loader
 }
 
 // SpendAnswerText counts n bytes of OCR text against the response's (or

@@ -123,11 +123,12 @@ func (s *Watcher) FirstNestAlertPages(ctx context.Context, keys []NestAlertPageK
 	return out, nil
 }
 
-// OCRTasksUnchecked loads OCR tasks (with their results, which the task's
-// text, pages and analysis read).
+// OCRTasksUnchecked loads OCR tasks with their pages' texts
+// (core.WithPageTexts); their pages and analysis read the results once
+// per response, batched.
 func (s *Watcher) OCRTasksUnchecked(ctx context.Context, ids []string) ([]*db.OCRTask, []error) {
 	var rows []*db.OCRTask
-	if err := s.DB.Bun.NewSelect().Model(&rows).Where("id IN (?)", bun.In(core.ValidIDs(ids))).Scan(ctx); err != nil {
+	if err := s.DB.Bun.NewSelect().Model(&rows).Apply(core.WithPageTexts).Where("id IN (?)", bun.In(core.ValidIDs(ids))).Scan(ctx); err != nil {
 		return nil, []error{core.Internal("load OCR tasks", err)}
 	}
 	return core.ByKeys(ids, core.Index(rows, func(t *db.OCRTask) string { return t.ID }), "OCR task")

@@ -14,7 +14,6 @@ import (
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/jobs/core"
-	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocrtask"
 )
 
@@ -343,15 +342,12 @@ func (a *API) restOCRTask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := restOCRTask{TaskID: t.ID, Status: string(t.Status), ErrorCode: t.ErrorCode, PageCount: t.PageCount}
-	pages, err := a.Service.OCRTaskResult(ctx, t)
+	text, err := a.Service.OCRTaskText(ctx, t)
 	if err != nil {
 		a.restFail(w, r, err)
 		return
 	}
-	if pages != nil {
-		text := ocr.FullText(pages)
-		out.Text = &text
-	}
+	out.Text = text
 	writeJSON(w, http.StatusOK, out)
 }
 
