@@ -3,14 +3,18 @@ package main
 import (
 	"net/http"
 	"reflect"
+	"regexp"
+	"strings"
 	"testing"
 )
 
 // TestWatchRESTOutsideReview: REST inputs an outside review of the registry
 // watch found accepted. A body with data after its JSON object was applied
 // (only the first object read); an unacknowledged flag that is not a
-// boolean was ignored and listed acknowledged alerts too. Each must be a 400
-// BAD_USER_INPUT that changes nothing.
+// boolean was ignored and listed acknowledged alerts too; a later one found
+// keys matched in any case, errors naming Go's types and bodies of any
+// Content-Type taken as JSON. Each must be a 400 BAD_USER_INPUT, in words a
+// client's author reads, that changes nothing.
 func TestWatchRESTOutsideReview(t *testing.T) {
 	t.Parallel()
 	a := startApp(t, nil)
@@ -34,6 +38,14 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 			`{"url": "http://127.0.0.1:9/hook"} []`},
 		{"unacknowledged not a boolean", http.MethodGet, "/alerts?unacknowledged=maybe", ""},
 		{"unacknowledged empty", http.MethodGet, "/nests/" + nest + "/alerts?unacknowledged=", ""},
+		// An outside review: Go's decoder took "URL" for "url", and its
+		// errors named Go's types ("Go struct field .url of type string").
+		{"a key in capitals", http.MethodPost, "/webhooks/endpoints", `{"URL": "http://127.0.0.1:9/hook"}`},
+		{"a date key in another case", http.MethodPut, "/nests/" + nest + "/watch", `{"Contract_Date": "` + seoulDate(4) + `"}`},
+		{"a number for the URL", http.MethodPost, "/webhooks/endpoints", `{"url": 5}`},
+		{"a list for the body", http.MethodPut, "/nests/" + nest + "/watch", `[]`},
+		{"a string for every_days", http.MethodPut, "/nests/" + nest + "/watch", `{"every_days": "7"}`},
+		{"cut short", http.MethodPut, "/nests/" + nest + "/watch", `{"contract_date": "` + seoulDate(4)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -41,7 +53,23 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 			if resp.StatusCode != http.StatusBadRequest || body["error_code"] != "BAD_USER_INPUT" {
 				t.Fatalf("%d %v, want 400 BAD_USER_INPUT", resp.StatusCode, body)
 			}
+			if msg, _ := body["message"].(string); regexp.MustCompile(`Go |struct|\bint\b|\*|unmarshal`).MatchString(msg) {
+				t.Errorf("the message speaks Go: %q", msg)
+			}
 		})
+	}
+	// What the body is said to be is what it must be: curl -d sends a
+	// form's type, a browser's form text/plain.
+	for _, ctype := range []string{"", "application/x-www-form-urlencoded", "text/plain", "application/jsonx", "multipart/form-data; boundary=x"} {
+		req, _ := http.NewRequest(http.MethodPost, a.base+"/webhooks/endpoints", strings.NewReader(`{"url": "http://127.0.0.1:9/hook"}`))
+		if ctype != "" {
+			req.Header.Set("Content-Type", ctype)
+		}
+		req.Header.Set("Authorization", "Bearer "+alice)
+		resp, raw := a.do(t, req)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(raw), "Content-Type: application/json") {
+			t.Errorf("Content-Type %q: %d %s, want 400 naming application/json", ctype, resp.StatusCode, raw)
+		}
 	}
 	if _, after := a.restJSON(t, http.MethodGet, "/nests/"+nest+"/watch", alice, ""); !reflect.DeepEqual(before, after) {
 		t.Fatalf("the watch changed:\n%v\n%v", before, after)
@@ -53,5 +81,11 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 		if resp, body := a.restJSON(t, http.MethodGet, "/alerts"+q, alice, ""); resp.StatusCode != 200 {
 			t.Fatalf("/alerts%s: %d %v", q, resp.StatusCode, body)
 		}
+	}
+	req, _ := http.NewRequest(http.MethodPost, a.base+"/webhooks/endpoints", strings.NewReader(`{"url": "http://127.0.0.1:9/hook"}`))
+	req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	req.Header.Set("Authorization", "Bearer "+alice)
+	if resp, raw := a.do(t, req); resp.StatusCode != http.StatusCreated {
+		t.Errorf("application/json with a charset: %d %s, want 201", resp.StatusCode, raw)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/png"
 	"net/http"
@@ -130,6 +131,36 @@ func TestWatchGraphQLAndREST(t *testing.T) {
 	}
 	if resp, body = a.restJSON(t, http.MethodPost, "/webhooks/endpoints", alice, `{"url": "http://127.0.0.1:9/hook"}`); resp.StatusCode != 409 {
 		t.Fatalf("duplicate: %d %v", resp.StatusCode, body)
+	}
+	// Disabled and enabled again over REST, as the endpoint shows it.
+	_, list := a.restJSON(t, http.MethodGet, "/webhooks/endpoints", alice, "")
+	eps, _ := list["endpoints"].([]any)
+	if len(eps) != 1 {
+		t.Fatalf("endpoints: %v", list)
+	}
+	epPath := "/webhooks/endpoints/" + dig(eps[0], "endpoint_id").(string)
+	for _, disabled := range []bool{true, false} {
+		resp, body = a.restJSON(t, http.MethodPatch, epPath, alice, fmt.Sprintf(`{"disabled": %v}`, disabled))
+		if resp.StatusCode != 200 || body["disabled"] != disabled {
+			t.Fatalf("PATCH disabled=%v: %d %v", disabled, resp.StatusCode, body)
+		}
+	}
+	for _, c := range []struct {
+		name, token, path, body string
+		status                  int
+	}{
+		{"no disabled", alice, epPath, `{}`, 400},
+		{"disabled not a boolean", alice, epPath, `{"disabled": "no"}`, 400},
+		{"another user's endpoint", bob, epPath, `{"disabled": true}`, 404},
+		{"unknown endpoint", alice, "/webhooks/endpoints/0193a5a0-0000-7000-8000-00000000dead", `{"disabled": true}`, 404},
+		{"not an id", alice, "/webhooks/endpoints/nope", `{"disabled": true}`, 400},
+	} {
+		if resp, body := a.restJSON(t, http.MethodPatch, c.path, c.token, c.body); resp.StatusCode != c.status {
+			t.Errorf("PATCH %s: %d %v, want %d", c.name, resp.StatusCode, body, c.status)
+		}
+	}
+	if _, list = a.restJSON(t, http.MethodGet, "/webhooks/endpoints", alice, ""); dig(list, "endpoints", 0, "disabled") != false {
+		t.Errorf("after the refused PATCHes: %v", list)
 	}
 	resp, body = a.restJSON(t, http.MethodDelete, "/nests/"+nest+"/watch", alice, "")
 	if resp.StatusCode != 200 || body["balance_date"] != nil {

@@ -2,11 +2,18 @@ package httpapi
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
+	"mime"
 	"net/http"
+	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dungji/dungji/db"
@@ -38,7 +45,7 @@ func (a *API) watchRESTRoutes(mux *http.ServeMux, wrap func(map[string]http.Hand
 	mux.Handle(restAlertAckPath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restAckAlert}))
 	mux.Handle(restBudgetPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restBudget}))
 	mux.Handle(restEndpointsPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restEndpoints, http.MethodPost: a.restRegisterEndpoint}))
-	mux.Handle(restEndpointPath, wrap(map[string]http.HandlerFunc{http.MethodDelete: a.restDeleteEndpoint}))
+	mux.Handle(restEndpointPath, wrap(map[string]http.HandlerFunc{http.MethodDelete: a.restDeleteEndpoint, http.MethodPatch: a.restPatchEndpoint}))
 	mux.Handle(restRotatePath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restRotateSecret}))
 	mux.Handle(restDeliveriesPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restDeliveries}))
 	mux.Handle(restReplayPath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restReplay}))
@@ -92,6 +99,12 @@ func (a *API) writeWatch(w http.ResponseWriter, status int, nestID string, nw *w
 
 // decodeBody reads a small JSON body; unknown fields are refused.
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		// curl -d sends a form's type, a browser's form text/plain: what
+		// the body is said to be is what it must be.
+		return core.InvalidInput("body", "the body is JSON: send it with Content-Type: application/json, not %s",
+			cmp.Or(r.Header.Get("Content-Type"), "none"))
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWatchRequestBody))
 	var mbe *http.MaxBytesError
 	switch {
@@ -102,10 +115,22 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
 	case textProblem(body) != "":
 		return core.InvalidInput("body", "the body is not text: %s", textProblem(body))
 	}
+	// The keys as the fields are spelled: Go's decoder would take "URL"
+	// or "Move_In_Date" for them, and a client misspelling one would be
+	// answered as if it had not.
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(body, &keys); err == nil {
+		known := jsonNames(v)
+		for k := range keys {
+			if !known[k] {
+				return core.InvalidInput("body", "the body has an unknown field %q (the fields are %s)", k, strings.Join(slices.Sorted(maps.Keys(known)), ", "))
+			}
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return core.InvalidInput("body", "the body is not the expected JSON object: %v", err)
+		return core.InvalidInput("body", "the body is not the expected JSON object: %s", jsonProblem(err))
 	}
 	// One object and nothing after it: a second value or trailing bytes
 	// mean the client sent something else than it thinks.
@@ -113,6 +138,61 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
 		return core.InvalidInput("body", "the body has data after its JSON object")
 	}
 	return nil
+}
+
+// jsonNames are the JSON names of the fields of the struct v points to.
+func jsonNames(v any) map[string]bool {
+	names := map[string]bool{}
+	t := reflect.TypeOf(v).Elem()
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			names[name] = true
+		}
+	}
+	return names
+}
+
+// jsonProblem says what is wrong with a body in JSON's words: encoding/json
+// names Go's types and struct fields ("cannot unmarshal number into Go
+// struct field .url of type string").
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Sprintf("%q must be %s, not %s", te.Field, goKindInJSON(te.Type), jsonKind(te.Value))
+	case errors.As(err, &te):
+		return fmt.Sprintf("it must be an object, not %s", jsonKind(te.Value))
+	case errors.As(err, &se):
+		return fmt.Sprintf("not valid JSON at byte %d", se.Offset)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "it ends before its object does"
+	}
+	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return "unknown field " + f
+	}
+	return "not valid JSON"
+}
+
+// goKindInJSON names a Go type as JSON calls its values.
+func goKindInJSON(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	}
+	return "an object"
 }
 
 func (a *API) restGetWatch(w http.ResponseWriter, r *http.Request) {
@@ -270,6 +350,30 @@ func (a *API) restRotateSecret(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, toRESTEndpoint(res.Endpoint, res.Secret))
+}
+
+// restPatchEndpoint turns an endpoint's deliveries off or on again
+// ({"disabled": true|false}, the field an endpoint is shown with), as
+// enableWebhookEndpoint does: an endpoint disabled after its failures could
+// only be re-enabled over GraphQL.
+func (a *API) restPatchEndpoint(w http.ResponseWriter, r *http.Request) {
+	var b struct {
+		Disabled *bool `json:"disabled"`
+	}
+	if err := decodeBody(w, r, &b); err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	if b.Disabled == nil {
+		a.restFail(w, r, core.InvalidInput("disabled", "say whether the endpoint is disabled: {\"disabled\": false} enables it again"))
+		return
+	}
+	ep, err := a.Service.EnableWebhookEndpoint(r.Context(), r.PathValue("endpointId"), !*b.Disabled)
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toRESTEndpoint(ep, ""))
 }
 
 func (a *API) restDeleteEndpoint(w http.ResponseWriter, r *http.Request) {
