@@ -66,7 +66,7 @@ func TestGuardPageNumberedTwiceIsMoreDocuments(t *testing.T) {
 	t.Parallel()
 	more := func(c Coverage, pagesRead int) bool {
 		var j judge
-		j.structure(&Registry{Coverage: c}, pagesRead)
+		j.structure(&Registry{Coverage: c}, pagesRead, true)
 		return j.partial && slices.ContainsFunc(j.reasons, func(r Reason) bool { return r.Code == ReasonMoreDocuments })
 	}
 	whole := Coverage{TitleHeading: true, OwnershipHeading: true, RightsHeading: true, EndMarker: true, PagesPrinted: 3}

@@ -80,6 +80,7 @@ type parser struct {
 	lastRank int     // the last 순위번호 read in the current section
 
 	addressLine string   // the first [집합건물] line
+	page        int      // the page being read, from 1
 	headerTail  []string // lines after it, before the 표제부
 	uniqueNo    string
 	titleLines  map[region][]string
@@ -152,6 +153,7 @@ func (p *parser) scan(text string) {
 	p.titleLines = map[region][]string{}
 	text = strings.ToValidUTF8(text, " ")
 	for page := range strings.SplitSeq(text, "\f") {
+		p.page++
 		p.pageTop = true
 		for raw := range strings.FieldsFuncSeq(page, func(r rune) bool { return r == '\n' || r == '\r' || r == '\v' }) {
 			p.line(raw)
@@ -371,6 +373,8 @@ func (p *parser) skip(line, ns string) bool {
 	case collectiveMark.MatchString(line):
 		if p.addressLine == "" && p.region == regionHeader {
 			p.addressLine = line
+		} else {
+			p.runningHeader(line)
 		}
 		return true // the running header of later pages
 	case strings.Contains(ns, "등기사항전부증명서") || strings.Contains(ns, "등기사항일부증명서"):
@@ -412,6 +416,40 @@ func (p *parser) skip(line, ns string) bool {
 		return true
 	}
 	return false
+}
+
+// maxOtherHeaders bounds Coverage.OtherHeaders: a few name the fault.
+const maxOtherHeaders = 5
+
+// runningHeader compares a later page's running header ([집합건물] and
+// the property's address, printed at the top of every page) with the
+// first page's: a page headed with another address is another property's
+// page (Coverage.OtherHeaders). An outside tester's file, one registry's
+// first page and another's pages 2 and 3, agreed in its footers' page
+// count and its 순위번호: only the header told the pages apart.
+func (p *parser) runningHeader(line string) {
+	first, this := headerAddress(p.addressLine), headerAddress(line)
+	if first == "" || this == "" || first == this || len(p.coverage.OtherHeaders) >= maxOtherHeaders {
+		return
+	}
+	printed := strings.TrimSpace(collectiveMark.ReplaceAllString(line, ""))
+	if loc := uniqueNoWord.FindStringIndex(printed); loc != nil {
+		printed = strings.TrimSpace(printed[:loc[0]])
+	}
+	if r := []rune(printed); len(r) > 80 {
+		printed = string(r[:80]) + "…"
+	}
+	p.coverage.OtherHeaders = append(p.coverage.OtherHeaders, fmt.Sprintf("page %d: %s", p.page, printed))
+}
+
+// headerAddress is the address a [집합건물] line prints, without its
+// 고유번호 and spaces.
+func headerAddress(line string) string {
+	a := collectiveMark.ReplaceAllString(line, "")
+	if loc := uniqueNoWord.FindStringIndex(a); loc != nil {
+		a = a[:loc[0]]
+	}
+	return noSpace(a)
 }
 
 // footer reports whether ns is a page's footer (열람일시, 관할등기소, the

@@ -5,7 +5,7 @@ import "time"
 // ParserVersion identifies the rules Parse and Analyze apply. It increases
 // whenever their output for some input changes, so that stored analyses made
 // by an older parser can be found and recomputed.
-const ParserVersion = 13
+const ParserVersion = 14
 
 // Registry is what Parse read from a 등기사항전부증명서.
 type Registry struct {
@@ -116,6 +116,11 @@ type Coverage struct {
 	// (2/3) printed on more than one page.
 	FooterTotals []int    `json:"footer_totals,omitempty"`
 	PagesTwice   []string `json:"pages_twice,omitempty"`
+	// OtherHeaders are the later pages whose running header prints
+	// another address than the first page's ("page 2: 서울특별시 …"), at
+	// most a few: pages of another property's registry, or a header
+	// misread.
+	OtherHeaders []string `json:"other_headers,omitempty"`
 }
 
 // Title is the 표제부 of a unit in a 집합건물.

@@ -701,6 +701,21 @@ func TestMoreDocuments(t *testing.T) {
 	if n < 2 || len(rest) == 0 {
 		t.Fatalf("the documents are too short: %d and %d pages", n, len(other.pages))
 	}
+	// The same registry's content printed for the unit next door: its
+	// pages agree with one's in their footers' count and their 순위번호,
+	// and differ only in the address at their top (an outside tester's
+	// file: one registry's first page and another's pages 2 and 3).
+	var oneID string
+	for _, id := range ids {
+		if readDocument(t, id, testAddress, false).text == one.text {
+			oneID = id
+			break
+		}
+	}
+	nextDoor := readDocument(t, oneID, strings.Replace(testAddress, "1502호", "1503호", 1), false)
+	if nextDoor.text == one.text || len(nextDoor.pages) != n {
+		t.Fatalf("the unit next door's registry: %d pages, the same text %v", len(nextDoor.pages), nextDoor.text == one.text)
+	}
 	for _, c := range []struct {
 		name string
 		file
@@ -717,6 +732,8 @@ func TestMoreDocuments(t *testing.T) {
 		// An outside tester's: a page of another document cropped to two
 		// of its rows and its footer, which numbers it 2 of 4.
 		{"another document's rows and footer after it", cat(all(one), file{strayPage, one.pages[:1]}), true},
+		{"its first page, then the unit next door's other pages", cat(pick(one, 0), pick(nextDoor, seq(1, n)...)), true},
+		{"the unit next door's first page, then its other pages", cat(pick(nextDoor, 0), pick(one, seq(1, n)...)), true},
 	} {
 		_, j := judgeDoc(c.text, c.pages, testUniqueNo)
 		if slices.Contains(codes(j), ReasonMoreDocuments) != c.more {

@@ -439,7 +439,7 @@ func (j *judge) body(reg *Registry, in JudgeInput) {
 	if in.Pages == nil {
 		pagesRead = reg.Coverage.PagesRead
 	}
-	j.structure(reg, pagesRead)
+	j.structure(reg, pagesRead, in.textLayer())
 	for _, c := range reg.Conflicts {
 		j.add(&j.partial, Reason{Code: c.Code, Section: c.Section, Rank: c.Rank, Message: c.Message})
 	}
@@ -514,8 +514,9 @@ func (j *judge) address(reg *Registry, in JudgeInput, textLayer bool) {
 }
 
 // structure checks the headings, the end marker, the pages and the
-// 순위번호. pagesRead is the number of pages the OCR returned.
-func (j *judge) structure(reg *Registry, pagesRead int) {
+// 순위번호. pagesRead is the number of pages the OCR returned; textLayer
+// is set when every page was read from a text layer.
+func (j *judge) structure(reg *Registry, pagesRead int, textLayer bool) {
 	c := reg.Coverage
 	if !c.TitleHeading {
 		j.add(&j.partial, Reason{Code: ReasonMissingHeading, Message: "The 표제부 heading was not found: the description of the property may not have been read."})
@@ -531,6 +532,16 @@ func (j *judge) structure(reg *Registry, pagesRead int) {
 	switch {
 	case c.MoreDocuments:
 		j.add(&j.partial, Reason{Code: ReasonMoreDocuments, Message: "The file holds more than one document: a certificate's title, a section or its columns follow the first one's end (-- 이하여백 --). Only the first was read; upload one certificate per file."})
+	case len(c.OtherHeaders) > 0:
+		// The footers and the 순위번호 of two registries of one form can
+		// agree; the address at the top of each page cannot.
+		misread := ""
+		if !textLayer {
+			misread = " (or a header was misread)"
+		}
+		j.add(&j.partial, Reason{Code: ReasonMoreDocuments, Message: fmt.Sprintf(
+			"Pages are headed with another address than the first page's %s (%s): pages of another property's registry are in the file%s, and their entries may be read as this one's. Upload one certificate per file.",
+			reg.Title.Address, strings.Join(c.OtherHeaders, "; "), misread)})
 	case len(c.FooterTotals) > 1:
 		// A page of another document keeps its own footer.
 		totals := make([]string, len(c.FooterTotals))
