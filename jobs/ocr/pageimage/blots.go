@@ -10,7 +10,6 @@ import (
 // maxStroke (longer runs are rules and stems seen lengthwise).
 //
 //go:norace
-//go:norace
 func strokeWidth(bin *image.Gray) int {
 	const maxStroke = 12
 	var count [maxStroke + 1]int
@@ -20,23 +19,29 @@ func strokeWidth(bin *image.Gray) int {
 			count[run]++
 		}
 	}
-	// Across each row, then down each column.
-	scan := func(lines, along int, ink func(line, at int) bool) {
-		for l := range lines {
-			run := 0
-			for i := range along {
-				if ink(l, i) {
-					run++
-				} else {
-					add(run)
-					run = 0
-				}
+	// Across each row, and down each column: the columns' runs are kept
+	// per column while the rows are read in order (read column by
+	// column, the page took a sixth of the preprocessing).
+	down := make([]int, w)
+	for y := range h {
+		row := bin.Pix[y*bin.Stride : y*bin.Stride+w]
+		run := 0
+		for x, v := range row {
+			if v == 0 {
+				run++
+				down[x]++
+				continue
 			}
 			add(run)
+			run = 0
+			add(down[x])
+			down[x] = 0
 		}
+		add(run)
 	}
-	scan(h, w, func(y, x int) bool { return bin.Pix[y*bin.Stride+x] == 0 })
-	scan(w, h, func(x, y int) bool { return bin.Pix[y*bin.Stride+x] == 0 })
+	for _, run := range down {
+		add(run)
+	}
 	mode := 1
 	for n := 2; n <= maxStroke; n++ {
 		if count[n] > count[mode] {

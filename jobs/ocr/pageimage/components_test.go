@@ -166,3 +166,107 @@ func levelLightReference(g *image.Gray) *image.Gray {
 	}
 	return out
 }
+
+// TestDilateMatchesSquares: dilate, a run along the rows then down the
+// columns, marks what a square drawn around each set pixel marks (the
+// version it replaced, kept here as the reference), on sparse and dense
+// sets, at the edges and with a reach wider than the image.
+func TestDilateMatchesSquares(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(13, 17))
+	for _, c := range []struct {
+		w, h, reach int
+		density     float64
+	}{{40, 30, 3, 0.01}, {40, 30, 5, 0.2}, {7, 50, 3, 0.05}, {50, 7, 4, 0.05}, {9, 9, 12, 0.02}, {1, 1, 3, 1}, {64, 48, 8, 0}} {
+		set := make([]bool, c.w*c.h)
+		for i := range set {
+			set[i] = rng.Float64() < c.density
+		}
+		want := make([]bool, c.w*c.h)
+		for i, v := range set {
+			if !v {
+				continue
+			}
+			x, y := i%c.w, i/c.w
+			for yy := max(y-c.reach, 0); yy <= min(y+c.reach, c.h-1); yy++ {
+				for xx := max(x-c.reach, 0); xx <= min(x+c.reach, c.w-1); xx++ {
+					want[yy*c.w+xx] = true
+				}
+			}
+		}
+		if got := dilate(set, c.w, c.h, c.reach); !slices.Equal(got, want) {
+			t.Errorf("%d×%d, reach %d, density %.2f: dilate differs from the squares", c.w, c.h, c.reach, c.density)
+		}
+	}
+}
+
+// TestStrokeWidthReadsRowsInOrder: strokeWidth, which keeps the columns'
+// runs while it reads the rows, counts the runs a scan down each column
+// counts (the reference below, as it was), on random pages of strokes.
+func TestStrokeWidthReadsRowsInOrder(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(19, 23))
+	for range 20 {
+		w, h := 20+rng.IntN(60), 20+rng.IntN(60)
+		g := image.NewGray(image.Rect(0, 0, w, h))
+		for i := range g.Pix {
+			g.Pix[i] = 255
+		}
+		for range rng.IntN(40) {
+			x, y, sw, l := rng.IntN(w), rng.IntN(h), 1+rng.IntN(8), 1+rng.IntN(30)
+			across := rng.IntN(2) == 0
+			for a := range l {
+				for b := range sw {
+					px, py := x+a, y+b
+					if !across {
+						px, py = x+b, y+a
+					}
+					if px < w && py < h {
+						g.Pix[py*g.Stride+px] = 0
+					}
+				}
+			}
+		}
+		if got, want := strokeWidth(g), strokeWidthByColumns(g); got != want {
+			t.Errorf("%d×%d: strokeWidth %d, by columns %d", w, h, got, want)
+		}
+	}
+}
+
+func strokeWidthByColumns(bin *image.Gray) int {
+	const maxStroke = 12
+	var count [maxStroke + 1]int
+	w, h := bin.Rect.Dx(), bin.Rect.Dy()
+	add := func(run int) {
+		if run > 0 && run <= maxStroke {
+			count[run]++
+		}
+	}
+	scan := func(lines, along int, ink func(line, at int) bool) {
+		for l := range lines {
+			run := 0
+			for i := range along {
+				if ink(l, i) {
+					run++
+				} else {
+					add(run)
+					run = 0
+				}
+			}
+			add(run)
+		}
+	}
+	scan(h, w, func(y, x int) bool { return bin.Pix[y*bin.Stride+x] == 0 })
+	scan(w, h, func(x, y int) bool { return bin.Pix[y*bin.Stride+x] == 0 })
+	mode := 1
+	for n := 2; n <= maxStroke; n++ {
+		if count[n] > count[mode] {
+			mode = n
+		}
+	}
+	best := mode
+	for n := mode + 1; n <= maxStroke && 2*count[n] >= count[mode]; n++ {
+		best = n
+	}
+	return best
+}

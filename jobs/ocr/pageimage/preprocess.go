@@ -432,7 +432,6 @@ func components(bin *image.Gray) ([]component, []int32) {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
 	labels := make([]int32, w*h)
 	var comps []component
-	ink := func(x, y int) bool { return bin.Pix[y*bin.Stride+x] == 0 }
 	// Filled a run of a row at a time (a stroke's pixels pushed one by one
 	// cost a fifth of the preprocessing): a run is labelled whole, and the
 	// rows above and below are searched from a pixel left of it to a pixel
@@ -440,8 +439,9 @@ func components(bin *image.Gray) ([]component, []int32) {
 	type seed struct{ x, y int }
 	stack := make([]seed, 0, 256)
 	for sy := range h {
-		for sx := range w {
-			if labels[sy*w+sx] != 0 || !ink(sx, sy) {
+		binRow, labelRow := bin.Pix[sy*bin.Stride:sy*bin.Stride+w], labels[sy*w:sy*w+w]
+		for sx, v := range binRow {
+			if v != 0 || labelRow[sx] != 0 {
 				continue
 			}
 			id := int32(len(comps) + 1)
@@ -450,15 +450,15 @@ func components(bin *image.Gray) ([]component, []int32) {
 			for len(stack) > 0 {
 				p := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
-				row := labels[p.y*w : p.y*w+w]
+				row, binRow := labels[p.y*w:p.y*w+w], bin.Pix[p.y*bin.Stride:p.y*bin.Stride+w]
 				if row[p.x] != 0 {
 					continue // reached from two runs, filled from the first
 				}
 				l, r := p.x, p.x
-				for l > 0 && row[l-1] == 0 && ink(l-1, p.y) {
+				for l > 0 && row[l-1] == 0 && binRow[l-1] == 0 {
 					l--
 				}
-				for r < w-1 && row[r+1] == 0 && ink(r+1, p.y) {
+				for r < w-1 && row[r+1] == 0 && binRow[r+1] == 0 {
 					r++
 				}
 				for x := l; x <= r; x++ {
@@ -471,15 +471,15 @@ func components(bin *image.Gray) ([]component, []int32) {
 					if y < 0 || y >= h {
 						continue
 					}
-					next := labels[y*w : y*w+w]
+					next, binNext := labels[y*w:y*w+w], bin.Pix[y*bin.Stride:y*bin.Stride+w]
 					for x, end := max(l-1, 0), min(r+1, w-1); x <= end; x++ {
-						if next[x] != 0 || !ink(x, y) {
+						if next[x] != 0 || binNext[x] != 0 {
 							continue
 						}
 						// One seed per run of the row: the run is
 						// filled whole when the seed is popped.
 						stack = append(stack, seed{x, y})
-						for x < end && next[x+1] == 0 && ink(x+1, y) {
+						for x < end && next[x+1] == 0 && binNext[x+1] == 0 {
 							x++
 						}
 					}

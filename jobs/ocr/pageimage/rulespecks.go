@@ -2,6 +2,7 @@ package pageimage
 
 import (
 	"image"
+	"slices"
 )
 
 // eraseRuleSpecks whitens, in g and bin, the specks stuck to the table's
@@ -77,16 +78,30 @@ func eraseRuleSpecks(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
 			}
 			limit++ // a pixel of slack for a stepped rule
 		}
+		band := make([]bool, w) // ink in row y-1, y or y+1
 		for y := range h {
 			// A band of three rows, so that a rule left stepped by a turn
 			// still runs on.
+			for x, v := range bin.Pix[y*bin.Stride : y*bin.Stride+w] {
+				band[x] = v == 0
+			}
+			for _, r := range [2]int{y - 1, y + 1} {
+				if r < 0 || r >= h {
+					continue
+				}
+				for x, v := range bin.Pix[r*bin.Stride : r*bin.Stride+w] {
+					if v == 0 {
+						band[x] = true
+					}
+				}
+			}
 			for x := 0; x < w; {
-				if !ink(x, y-1) && !ink(x, y) && !ink(x, y+1) {
+				if !band[x] {
 					x++
 					continue
 				}
 				x0 := x
-				for x < w && (ink(x, y-1) || ink(x, y) || ink(x, y+1)) {
+				for x < w && band[x] {
 					x++
 				}
 				if x-x0 < minRuleRunChars*charH {
@@ -117,18 +132,7 @@ func eraseRuleSpecks(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
 	// further off), all that is not the rule goes: specks, and the stubs
 	// the vertical rules left where they crossed it.
 	reach := max(charH/3, 3)
-	clear := make([]bool, w*h)
-	for i, r := range rule {
-		if !r {
-			continue
-		}
-		x, y := i%w, i/w
-		for yy := max(y-reach, 0); yy <= min(y+reach, h-1); yy++ {
-			for xx := max(x-reach, 0); xx <= min(x+reach, w-1); xx++ {
-				clear[yy*w+xx] = true
-			}
-		}
-	}
+	clear := dilate(rule, w, h, reach)
 	for i, c := range clear {
 		if !c || rule[i] {
 			continue
@@ -142,6 +146,60 @@ func eraseRuleSpecks(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
 			g.Pix[y*g.Stride+x] = 255
 		}
 	}
+}
+
+// dilate returns the pixels within reach of a set one of set (w × h, row
+// by row), along both axes: the square around each set pixel, made as a
+// run along the rows, then a run down the columns (a square drawn around
+// each pixel of a page's rules took a tenth of the preprocessing).
+func dilate(set []bool, w, h, reach int) []bool {
+	along := make([]bool, w*h)
+	for y := range h {
+		row, out := set[y*w:(y+1)*w], along[y*w:(y+1)*w]
+		if !slices.Contains(row, true) {
+			continue
+		}
+		n := 0 // set pixels in [x-reach, x+reach]
+		for x := range min(reach, w-1) + 1 {
+			if row[x] {
+				n++
+			}
+		}
+		for x := range w {
+			out[x] = n > 0
+			if a := x + reach + 1; a < w && row[a] {
+				n++
+			}
+			if r := x - reach; r >= 0 && row[r] {
+				n--
+			}
+		}
+	}
+	out := make([]bool, w*h)
+	n := make([]int32, w) // along's set pixels in [y-reach, y+reach], per column
+	add := func(y int, d int32) {
+		for x, v := range along[y*w : (y+1)*w] {
+			if v {
+				n[x] += d
+			}
+		}
+	}
+	for y := range min(reach, h-1) + 1 {
+		add(y, 1)
+	}
+	for y := range h {
+		row := out[y*w : (y+1)*w]
+		for x, c := range n {
+			row[x] = c > 0
+		}
+		if a := y + reach + 1; a < h {
+			add(a, 1)
+		}
+		if r := y - reach; r >= 0 {
+			add(r, -1)
+		}
+	}
+	return out
 }
 
 // ruleBeside reports a rule pixel next to (x, y): its grey edge stays.
