@@ -42,6 +42,13 @@ func strokeWidth(bin *image.Gray) int {
 	for _, run := range down {
 		add(run)
 	}
+	return widestPeak(count[:])
+}
+
+// widestPeak is the stroke width strokeWidth reads off its counts of runs
+// by length (count[n]: runs n pixels long).
+func widestPeak(count []int) int {
+	maxStroke := len(count) - 1
 	mode := 1
 	for n := 2; n <= maxStroke; n++ {
 		if count[n] > count[mode] {

@@ -258,15 +258,5 @@ func strokeWidthByColumns(bin *image.Gray) int {
 	}
 	scan(h, w, func(y, x int) bool { return bin.Pix[y*bin.Stride+x] == 0 })
 	scan(w, h, func(x, y int) bool { return bin.Pix[y*bin.Stride+x] == 0 })
-	mode := 1
-	for n := 2; n <= maxStroke; n++ {
-		if count[n] > count[mode] {
-			mode = n
-		}
-	}
-	best := mode
-	for n := mode + 1; n <= maxStroke && 2*count[n] >= count[mode]; n++ {
-		best = n
-	}
-	return best
+	return widestPeak(count[:])
 }
