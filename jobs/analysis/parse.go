@@ -426,30 +426,33 @@ const maxOtherHeaders = 5
 // first page's: a page headed with another address is another property's
 // page (Coverage.OtherHeaders). An outside tester's file, one registry's
 // first page and another's pages 2 and 3, agreed in its footers' page
-// count and its 순위번호: only the header told the pages apart.
+// count and its 순위번호: only the header told the pages apart. The
+// addresses are compared part by part (시도 … 호, addressDifference), as
+// the nest's is: what follows the address on the line (a 고유번호, specks
+// read as letters) is not the address.
 func (p *parser) runningHeader(line string) {
-	first, this := headerAddress(p.addressLine), headerAddress(line)
-	if first == "" || this == "" || first == this || len(p.coverage.OtherHeaders) >= maxOtherHeaders {
+	if p.addressLine == "" || len(p.coverage.OtherHeaders) >= maxOtherHeaders {
 		return
 	}
-	printed := strings.TrimSpace(collectiveMark.ReplaceAllString(line, ""))
-	if loc := uniqueNoWord.FindStringIndex(printed); loc != nil {
-		printed = strings.TrimSpace(printed[:loc[0]])
+	first, this := headerAddress(p.addressLine), headerAddress(line)
+	if parts, compared := addressDifference(parseAddress(first), parseAddress(this)); !compared || len(parts) == 0 {
+		return
 	}
+	printed := strings.Join(strings.Fields(this), " ")
 	if r := []rune(printed); len(r) > 80 {
 		printed = string(r[:80]) + "…"
 	}
 	p.coverage.OtherHeaders = append(p.coverage.OtherHeaders, fmt.Sprintf("page %d: %s", p.page, printed))
 }
 
-// headerAddress is the address a [집합건물] line prints, without its
-// 고유번호 and spaces.
+// headerAddress is what a [집합건물] line prints after the mark, without
+// its 고유번호.
 func headerAddress(line string) string {
 	a := collectiveMark.ReplaceAllString(line, "")
 	if loc := uniqueNoWord.FindStringIndex(a); loc != nil {
 		a = a[:loc[0]]
 	}
-	return noSpace(a)
+	return a
 }
 
 // footer reports whether ns is a page's footer (열람일시, 관할등기소, the

@@ -747,3 +747,32 @@ func TestMoreDocuments(t *testing.T) {
 		}
 	}
 }
+
+// TestRunningHeader: a later page's running header names another property
+// only where its address differs from the first page's in a part both
+// print (시도 … 호); what follows the address on the line (a 고유번호,
+// specks read as letters) and parts a misreading left unread do not count.
+// The phone-photo copies of the tuned set read their summary's header with
+// junk after the address.
+func TestRunningHeader(t *testing.T) {
+	t.Parallel()
+	const first = "[집합건물] 서울특별시 강남구 테헤란로 152, 103동 1502호        고유번호 1146-2010-012345"
+	for _, c := range []struct {
+		header string
+		other  bool
+	}{
+		{"[집합건물] 서울특별시 강남구 테헤란로 152, 103동 1502호", false},
+		{"[ 집합건물 ] 서울특별시  강남구 테헤란로 152 ,  103동 1502호", false},
+		{"[집합건물] 서울특별시 강남구 테헤란로 152, 103동 1502호                  DS 1146-2010-012345 ㅣ", false},
+		{"[집합건물] 서울특별시 강남구 테헤란로 152, 1035 15022", false},
+		{"[집합건물] 서울특별시 강남구 테헤란로 152, 103동 1503호", true},
+		{"[집합건물] 서울특별시 강남구 테헤란로 154, 103동 1502호", true},
+		{"[집합건물] 서울특별시 마포구 월드컵북로 400, 101동 1203호", true},
+	} {
+		p := &parser{addressLine: first, page: 2}
+		p.runningHeader(c.header)
+		if got := len(p.coverage.OtherHeaders) > 0; got != c.other {
+			t.Errorf("%q: another property's header %v, want %v (%q)", c.header, got, c.other, p.coverage.OtherHeaders)
+		}
+	}
+}
