@@ -776,3 +776,44 @@ func TestRunningHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestBoogiWithoutItsEntry: a 부기 (N-k) is printed under the entry it
+// changes, whatever became of that entry: read without it, entry N was
+// lost, a RANK_GAP naming it. A copy with a 근저당권 cut out and its 변경
+// 부기 left, the rest moved up, was COMPLETE without the mortgage (the
+// 부기's rank counted as the main entry's). Ranks in order, and a 부기
+// under its entry, are no gap.
+func TestBoogiWithoutItsEntry(t *testing.T) {
+	t.Parallel()
+	whole := Coverage{TitleHeading: true, OwnershipHeading: true, RightsHeading: true, EndMarker: true}
+	entry := func(rank string, kind Kind) Entry {
+		return Entry{Section: SectionRights, Rank: rank, Kind: kind, Refers: rankRefers(rank)}
+	}
+	for _, c := range []struct {
+		name  string
+		ranks []Entry
+		gap   bool
+	}{
+		{"a 근저당권 and its 변경", []Entry{entry("1", KindMortgage), entry("1-1", KindAmendment)}, false},
+		{"the 변경 alone", []Entry{entry("1-1", KindAmendment)}, true},
+		{"a 근저당권, then a 변경 of the one cut out after it", []Entry{entry("1", KindMortgage), entry("2-1", KindAmendment)}, true},
+		{"two entries, the second's 부기 alone, then a third", []Entry{entry("1", KindMortgage), entry("2-1", KindAmendment), entry("3", KindJeonse)}, true},
+		{"entries 1 to 3", []Entry{entry("1", KindMortgage), entry("2", KindJeonse), entry("3", KindMortgage)}, false},
+	} {
+		var j judge
+		j.structure(&Registry{Coverage: whole, Rights: c.ranks, Ownership: []Entry{{Section: SectionOwnership, Rank: "1", Kind: KindPreservation}}}, 1, true)
+		gap := slices.ContainsFunc(j.reasons, func(r Reason) bool { return r.Code == ReasonRankGap })
+		if gap != c.gap {
+			t.Errorf("%s: RANK_GAP %v, want %v (%v)", c.name, gap, c.gap, j.reasons)
+		}
+	}
+}
+
+// rankRefers is the main rank a 부기's rank names ("" for a main entry).
+func rankRefers(rank string) string {
+	main, _, ok := strings.Cut(rank, "-")
+	if !ok {
+		return ""
+	}
+	return main
+}

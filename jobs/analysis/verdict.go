@@ -594,22 +594,40 @@ func (j *judge) structure(reg *Registry, pagesRead int, textLayer bool) {
 		label   string
 		entries []Entry
 	}{{SectionOwnership, "갑구", reg.Ownership}, {SectionRights, "을구", reg.Rights}} {
+		// The main entries read, and the 부기 (N-k): a 부기 is printed
+		// under the entry it changes, whatever became of that entry, so
+		// one read without it lost it (a copy with a 근저당권 cut out and
+		// its 변경 부기 left was COMPLETE without the mortgage).
 		have := map[int]bool{}
+		orphan := map[int]string{}
 		last := 0
 		for _, e := range s.entries {
 			n := rankMain(e.Rank)
-			have[n] = true
+			if !strings.Contains(e.Rank, "-") {
+				have[n] = true
+			}
 			last = max(last, n)
 		}
-		var missing []string
-		for n := 1; n < last; n++ {
-			if !have[n] {
+		for _, e := range s.entries {
+			if n := rankMain(e.Rank); strings.Contains(e.Rank, "-") && !have[n] && orphan[n] == "" {
+				orphan[n] = e.Rank
+			}
+		}
+		var missing, orphans []string
+		for n := 1; n <= last; n++ {
+			if !have[n] && (n < last || orphan[n] != "") {
 				missing = append(missing, strconv.Itoa(n))
+			}
+			if orphan[n] != "" {
+				orphans = append(orphans, fmt.Sprintf("%s without %d", orphan[n], n))
 			}
 		}
 		if len(missing) > 0 {
-			j.add(&j.partial, Reason{Code: ReasonRankGap, Section: s.name, Message: fmt.Sprintf(
-				"%s 순위번호 %s not read: an entry there (perhaps a 말소 that cancels another) is missing.", s.label, strings.Join(missing, ", "))})
+			msg := fmt.Sprintf("%s 순위번호 %s not read: an entry there (perhaps a 말소 that cancels another) is missing.", s.label, strings.Join(missing, ", "))
+			if len(orphans) > 0 {
+				msg += fmt.Sprintf(" A 부기 is printed under the entry it changes, and %s was read.", strings.Join(orphans, ", "))
+			}
+			j.add(&j.partial, Reason{Code: ReasonRankGap, Section: s.name, Message: msg})
 		}
 		for i, e := range s.entries {
 			if !guessed[string(s.name)+"/"+e.Rank] {
