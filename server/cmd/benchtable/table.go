@@ -535,6 +535,16 @@ func (t *table) engine(cores int) []row {
 				figs("%s pages/s (%s ms/page, %s CPU-ms/page)", ep, t.metric(e, "ms/page"), t.metric(e, "cpu-ms/page")),
 				figs(set.cli+" alone, same pages and parallelism: %s pages/s (%s ms/page, %s CPU-ms/page)", cp, t.metric(c, "ms/page"), t.metric(c, "cpu-ms/page")),
 				rel(ep, cp, " of the programs alone")})
+			// The engine reads a document's text layers in one run: beside
+			// the per-page floor, the floor of that way too.
+			if set.name == "text_layer" {
+				d := fmt.Sprintf("BenchmarkEnginePages/%s_cli_document/workers=%d", set.name, w)
+				dp := t.metric(d, "pages/s")
+				rows = append(rows, row{fmt.Sprintf("built-in engine, %s pages, %s, beside one program run per document", set.label, plural(w, "worker")),
+					figs("%s pages/s", ep),
+					figs(set.cli+" alone, once per document: %s pages/s (%s ms/page, %s CPU-ms/page)", dp, t.metric(d, "ms/page"), t.metric(d, "cpu-ms/page")),
+					rel(ep, dp, " of the program alone, once per document")})
+			}
 		}
 	}
 	return rows
