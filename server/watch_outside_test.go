@@ -46,6 +46,16 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 		{"a list for the body", http.MethodPut, "/nests/" + nest + "/watch", `[]`},
 		{"a string for every_days", http.MethodPut, "/nests/" + nest + "/watch", `{"every_days": "7"}`},
 		{"cut short", http.MethodPut, "/nests/" + nest + "/watch", `{"contract_date": "` + seoulDate(4)},
+		// A second outside review: the last of two keys won, null was an
+		// empty object, Go's boolean spellings passed.
+		{"a key twice", http.MethodPost, "/webhooks/endpoints", `{"url": "http://127.0.0.1:9/a", "url": "http://127.0.0.1:9/b"}`},
+		{"a date twice", http.MethodPut, "/nests/" + nest + "/watch", `{"contract_date": "` + seoulDate(4) + `", "contract_date": "` + seoulDate(5) + `"}`},
+		{"a key twice, once escaped", http.MethodPut, "/nests/" + nest + "/watch", `{"contract_date": "` + seoulDate(4) + `", "contract_date": "` + seoulDate(5) + `"}`},
+		{"null for the body", http.MethodPost, "/webhooks/endpoints", `null`},
+		{"a fraction for every_days", http.MethodPut, "/nests/" + nest + "/watch", `{"every_days": 7.5, "until": "` + seoulDate(30) + `"}`},
+		{"unacknowledged=1", http.MethodGet, "/alerts?unacknowledged=1", ""},
+		{"unacknowledged=TRUE", http.MethodGet, "/alerts?unacknowledged=TRUE", ""},
+		{"unacknowledged=f", http.MethodGet, "/nests/" + nest + "/alerts?unacknowledged=f", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -53,7 +63,7 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 			if resp.StatusCode != http.StatusBadRequest || body["error_code"] != "BAD_USER_INPUT" {
 				t.Fatalf("%d %v, want 400 BAD_USER_INPUT", resp.StatusCode, body)
 			}
-			if msg, _ := body["message"].(string); regexp.MustCompile(`Go |struct|\bint\b|\*|unmarshal`).MatchString(msg) {
+			if msg, _ := body["message"].(string); regexp.MustCompile(`Go |struct|\bint\b|\*|unmarshal|JSON bool|whole number, not a number`).MatchString(msg) {
 				t.Errorf("the message speaks Go: %q", msg)
 			}
 		})
@@ -77,7 +87,12 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 	if _, after := a.restJSON(t, http.MethodGet, "/webhooks/endpoints", alice, ""); !reflect.DeepEqual(endpointsBefore, after) {
 		t.Fatalf("the endpoints changed:\n%v\n%v", endpointsBefore, after)
 	}
-	for _, q := range []string{"", "?unacknowledged=true", "?unacknowledged=false", "?unacknowledged=1"} {
+	// The service's messages name fields as GraphQL does; REST answers in
+	// its own names.
+	if _, body := a.restJSON(t, http.MethodPut, "/nests/"+nest+"/watch", alice, `{}`); !strings.Contains(body["message"].(string), "contract_date") || strings.Contains(body["message"].(string), "contractDate") {
+		t.Errorf("an empty watch body: %q, want the REST field names", body["message"])
+	}
+	for _, q := range []string{"", "?unacknowledged=true", "?unacknowledged=false"} {
 		if resp, body := a.restJSON(t, http.MethodGet, "/alerts"+q, alice, ""); resp.StatusCode != 200 {
 			t.Fatalf("/alerts%s: %d %v", q, resp.StatusCode, body)
 		}

@@ -436,7 +436,9 @@ func jsonKind(v string) string {
 		return "a number"
 	}
 	switch v {
-	case "array", "object", "string", "bool":
+	case "bool":
+		return "a boolean"
+	case "array", "object", "string":
 		return "a JSON " + v
 	case "number":
 		return "a number"

@@ -242,12 +242,18 @@ func methods(hs map[string]http.HandlerFunc) http.Handler {
 }
 
 // restFail writes err in the REST error shape with the status of its code.
+// restFieldNames are the REST bodies' names of the fields the service's
+// messages name as GraphQL does ("set at least one of contractDate, …"
+// answered a body of contract_date).
+var restFieldNames = strings.NewReplacer("contractDate", "contract_date", "balanceDate", "balance_date",
+	"moveInDate", "move_in_date", "everyDays", "every_days", "fileId", "file_id")
+
 func (a *API) restFail(w http.ResponseWriter, r *http.Request, err error) {
 	je := core.AsError(err)
 	code := je.Code
 	msg := "internal error"
 	if code != core.CodeInternal {
-		msg = je.Message
+		msg = restFieldNames.Replace(je.Message)
 	}
 	if code == core.CodeInternal && !errors.Is(err, context.Canceled) {
 		a.Log.ErrorContext(r.Context(), "internal error", "path", r.URL.Path, "err", err)

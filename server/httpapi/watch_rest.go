@@ -115,17 +115,8 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
 	case textProblem(body) != "":
 		return core.InvalidInput("body", "the body is not text: %s", textProblem(body))
 	}
-	// The keys as the fields are spelled: Go's decoder would take "URL"
-	// or "Move_In_Date" for them, and a client misspelling one would be
-	// answered as if it had not.
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(body, &keys); err == nil {
-		known := jsonNames(v)
-		for k := range keys {
-			if !known[k] {
-				return core.InvalidInput("body", "the body has an unknown field %q (the fields are %s)", k, strings.Join(slices.Sorted(maps.Keys(known)), ", "))
-			}
-		}
+	if err := checkKeys(body, jsonNames(v)); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -136,6 +127,43 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
 	// mean the client sent something else than it thinks.
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return core.InvalidInput("body", "the body has data after its JSON object")
+	}
+	return nil
+}
+
+// checkKeys reads body's top-level keys, as JSON spells them once
+// unescaped: each must be one of known, spelled as it is (Go's decoder
+// takes "URL" for url), and given once (with two, Go's decoder keeps the
+// last, and a proxy or a log reading the first sees another request). A
+// body that is not an object is left to the decoder, but null, which it
+// takes for an empty object.
+func checkKeys(body []byte, known map[string]bool) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	tok, err := dec.Token()
+	switch {
+	case err == nil && tok == nil:
+		return core.InvalidInput("body", "the body is not the expected JSON object: it must be an object, not null")
+	case err != nil || tok != json.Delim('{'):
+		return nil
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // the decoder says what is wrong
+		}
+		k, _ := tok.(string)
+		switch {
+		case !known[k]:
+			return core.InvalidInput("body", "the body has an unknown field %s (the fields are %s)", strconv.QuoteToASCII(k), strings.Join(slices.Sorted(maps.Keys(known)), ", "))
+		case seen[k]:
+			return core.InvalidInput("body", "the body gives %s twice: give each field once", k)
+		}
+		seen[k] = true
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil
+		}
 	}
 	return nil
 }
@@ -159,6 +187,9 @@ func jsonProblem(err error) string {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	switch {
+	case errors.As(err, &te) && te.Field != "" && strings.HasPrefix(te.Value, "number ") && goKindInJSON(te.Type) == "a whole number":
+		// 7.5, 1e1 and 1e30 alike: the literal says which.
+		return fmt.Sprintf("%q must be a whole number written in digits, within range, not %s", te.Field, strings.TrimPrefix(te.Value, "number "))
 	case errors.As(err, &te) && te.Field != "":
 		return fmt.Sprintf("%q must be %s, not %s", te.Field, goKindInJSON(te.Type), jsonKind(te.Value))
 	case errors.As(err, &te):
@@ -243,11 +274,23 @@ func nullJSON(b json.RawMessage) json.RawMessage {
 	return b
 }
 
+// strictBool is true or false as the docs spell them; strconv.ParseBool
+// also took 1, t, TRUE and True.
+func strictBool(s string) (bool, error) {
+	switch s {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, errors.New("not true or false")
+}
+
 // restAlerts lists alerts, newest first: ?unacknowledged=true, ?after=<next_cursor>.
 func (a *API) restAlerts(w http.ResponseWriter, r *http.Request) {
 	var f watcher.AlertFilter
 	if q := r.URL.Query(); q.Has("unacknowledged") {
-		v, err := strconv.ParseBool(q.Get("unacknowledged"))
+		v, err := strictBool(q.Get("unacknowledged"))
 		if err != nil {
 			a.restFail(w, r, core.InvalidInput("unacknowledged", "unacknowledged must be true or false"))
 			return
