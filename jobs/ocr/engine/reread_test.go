@@ -546,3 +546,34 @@ func TestRereadFailureKeepsFirstReading(t *testing.T) {
 		t.Errorf("a failed second run changed the page:\n%s\n---\n%s", texts[0], texts[1])
 	}
 }
+
+// TestRereadOnlyWithSuspects: the second reading is made only when a word
+// of the first is suspect; an area's ㎡ read as Latin (407.49ni) is not, and
+// a page with nothing else keeps its reading without a second Tesseract run
+// (one that fails here, /bin/false, and would be an error). With a suspect
+// word (DEUS for 고유번호) the run is tried.
+func TestRereadOnlyWithSuspects(t *testing.T) {
+	t.Parallel()
+	img := image.NewGray(image.Rect(0, 0, 300, 60))
+	for i := range img.Pix {
+		img.Pix[i] = 0xff
+	}
+	const header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
+	reading := func(second string) ([]byte, []byte) {
+		return []byte("12 407.49ni " + second + "\n"), []byte(header +
+			"5\t1\t1\t1\t1\t1\t10\t10\t30\t20\t95\t12\n" +
+			"5\t1\t1\t1\t1\t2\t50\t10\t90\t20\t90\t407.49ni\n" +
+			"5\t1\t1\t1\t1\t3\t150\t10\t60\t20\t93\t" + second + "\n")
+	}
+	r := newReader(tools{tesseract: "/bin/false"}, 1, testLogger(t))
+	root := filepath.Join(t.TempDir(), "page-1")
+	txt, tsv := reading("2010년")
+	gotTxt, gotTSV, err := r.rereadSuspects(context.Background(), img, root, txt, tsv)
+	if err != nil || string(gotTxt) != string(txt) || string(gotTSV) != string(tsv) {
+		t.Errorf("areas alone: %v, the reading changed %v; want no second run", err, string(gotTxt) != string(txt))
+	}
+	txt, tsv = reading("DEUS")
+	if _, _, err := r.rereadSuspects(context.Background(), img, root, txt, tsv); err == nil {
+		t.Error("a suspect word: no second run was tried")
+	}
+}
