@@ -41,7 +41,9 @@ func PrepareFile(path string) (Prepared, error) {
 //     measured, and the page turned back when it is more than a tenth of a
 //     degree;
 //  6. strike-through lines (a cancelled entry's) are taken out, the glyph
-//     strokes that cross or meet them kept (eraseStrikes);
+//     strokes that cross or meet them kept (eraseStrikes), and so are the
+//     shorter lines on the same rows through a cell of one or two
+//     characters, a 순위번호's (findCellStrikes);
 //  7. the table's vertical rules are taken out (eraseRules), and specks
 //     that were stuck to them go in a second despeckling (on a page found
 //     specked, however few they are); on a page covered in specks (a
@@ -102,6 +104,7 @@ func Prepare(img *image.Gray) Prepared {
 		bin = binarise(g, otsu(g))
 	}
 	strikes := findStrikes(bin, charH)
+	strikes = append(strikes, findCellStrikes(bin, charH, strikes)...)
 	eraseStrikes(g, bin, strikes, charH)
 	eraseRules(g, bin, charH)
 	specked := false

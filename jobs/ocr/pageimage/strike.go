@@ -102,6 +102,86 @@ func findStrikes(bin *image.Gray, charH int) []image.Rectangle {
 	return segs
 }
 
+// findCellStrikes returns the strikes through cells whose text is too
+// short for findStrikes: a cancelled entry is struck through in every cell
+// of its row, its 순위번호 too, and the line through a rank's one or two
+// digits ("1" struck reads "+") is shorter than three characters. Such a
+// line is looked for only on the rows of a strike findStrikes found (the
+// same entry's line through another cell): a run of ink at least half a
+// character long whose top row is within a row of that strike's, as thick
+// as it within a row, that is the top of its ink (not a bar's middle) and
+// a line (not a bar's top), with a glyph's stroke crossing it (ink just
+// above and just below in one column at least: a digit's stem or curve),
+// and that is not a slanted rule's step (runsOn). An unstruck glyph's bar
+// on such a row is left: it is not crossed, or is not of the strike's
+// thickness at its top row.
+//
+//go:norace
+func findCellStrikes(bin *image.Gray, charH int, strikes []image.Rectangle) []image.Rectangle {
+	w, h := bin.Rect.Dx(), bin.Rect.Dy()
+	minLen, maxLen := max(charH/2, 4), 3*charH
+	reach := max(charH/4, 3)
+	ink := func(x, y int) bool { return y >= 0 && y < h && bin.Pix[y*bin.Stride+x] == 0 }
+	inkNear := func(x, y, dir int) bool {
+		for d := 1; d <= reach; d++ {
+			if ink(x, y+dir*d) {
+				return true
+			}
+		}
+		return false
+	}
+	// covered reports ink along nine tenths of columns x0 to x1 in row y.
+	covered := func(y, x0, x1 int) bool {
+		if y < 0 || y >= h {
+			return false
+		}
+		n := 0
+		for x := x0; x < x1; x++ {
+			if ink(x, y) {
+				n++
+			}
+		}
+		return 10*n >= 9*(x1-x0)
+	}
+	taken := func(r image.Rectangle, found []image.Rectangle) bool {
+		for _, o := range found {
+			if r.Overlaps(o) {
+				return true
+			}
+		}
+		return false
+	}
+	var found []image.Rectangle
+	for _, s := range strikes {
+		t := s.Dy()
+		for y := max(s.Min.Y-1, 0); y <= min(s.Min.Y+1, h-1); y++ {
+			inkRuns(bin.Pix[y*bin.Stride:y*bin.Stride+w], func(x0, x int) {
+				if x-x0 < minLen || x-x0 >= maxLen || covered(y-1, x0, x) {
+					return
+				}
+				thick := 1
+				for thick <= t+1 && covered(y+thick, x0, x) {
+					thick++
+				}
+				if thick < t-1 || thick > t+1 {
+					return
+				}
+				r := image.Rect(x0, y, x, y+thick)
+				if taken(r, strikes) || taken(r, found) || runsOn(bin, x0, x, y, y+thick-1, charH) {
+					return
+				}
+				for c := x0; c < x; c++ {
+					if inkNear(c, y, -1) && inkNear(c, y+thick-1, 1) {
+						found = append(found, r)
+						return
+					}
+				}
+			})
+		}
+	}
+	return found
+}
+
 // runsOn reports whether a run of ink from x0 to x1 (exclusive), rows y0
 // to y1, runs on past either end in a row just above or below it, for
 // more than a character: a slanted rule (a photo's), cut into steps one
