@@ -226,7 +226,7 @@ func (r *reader) rereadSuspects(ctx context.Context, img *image.Gray, root strin
 	if len(again) == 0 {
 		return txt, tsv, nil
 	}
-	second, ok, err := r.readImage(ctx, onlyLines(img, again), root+"-again", rereadLanguage)
+	second, ok, err := r.readImage(ctx, onlyLines(img, again), root+"-again", rereadLanguage, tesseractPSM)
 	if err != nil || !ok {
 		return txt, tsv, err
 	}
@@ -246,13 +246,13 @@ func (r *reader) rereadSuspects(ctx context.Context, img *image.Gray, root strin
 // readImage reads img with Tesseract in languages (txt and TSV, written
 // beside root and removed after): a second reading of part of a page. ok
 // is false when its txt and TSV disagree on the lines.
-func (r *reader) readImage(ctx context.Context, img *image.Gray, root, languages string) (reading, bool, error) {
+func (r *reader) readImage(ctx context.Context, img *image.Gray, root, languages, psm string) (reading, bool, error) {
 	in := root + ".pgm"
 	if err := pageimage.WritePGM(in, img); err != nil {
 		return reading{}, false, err
 	}
 	defer os.Remove(in)
-	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, in, root, "-l", languages, "--psm", tesseractPSM, "txt", "tsv"); err != nil {
+	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, in, root, "-l", languages, "--psm", psm, "txt", "tsv"); err != nil {
 		return reading{}, false, err
 	}
 	defer os.Remove(root + ".txt")

@@ -103,17 +103,24 @@ func unreadBands(bands []pageimage.Band, boxes []image.Rectangle, lineH int) []p
 // read there put in (see the top of this file). It returns the reading
 // unchanged when its txt and TSV disagree on the lines, when no band is
 // unread, and when the second reading's txt and TSV disagree; with an
-// error (and the reading unchanged) when the second run fails.
+// error (and the reading as far as it got) when a run fails.
+//
+// A band of one line is read on its own as one line (--psm 7), at most
+// maxLineReadings per page; the rest together, as the page was (--psm 6).
+// Tesseract at --psm 6 reads a line alone on a white page as lines of
+// junk: a clean NanumMyeongjo page's 갑구 first row, "1 소유권보존
+// 2000년4월12일 소유자 푸른마을…", came back as three lines, two of them
+// ("으 으 소유 프르 으즈 4", "유지 푸른마 을주택재 = 비시 합") read at 70 % or
+// more; as one line it reads as printed.
 func (r *reader) readUnread(ctx context.Context, img *image.Gray, bands []pageimage.Band, root, languages string, txt, tsv []byte) ([]byte, []byte, error) {
 	first, ok := newReading(txt, tsv)
 	if !ok || img == nil || len(first.words) == 0 {
 		return txt, tsv, nil
 	}
-	boxes := make([]image.Rectangle, len(first.words))
-	heights := make([]int, len(first.words))
-	for k, ws := range first.words {
-		boxes[k] = wordsBox(ws)
-		heights[k] = boxes[k].Dy()
+	boxes := readBoxes(first)
+	heights := make([]int, len(boxes))
+	for k, b := range boxes {
+		heights[k] = b.Dy()
 	}
 	slices.Sort(heights)
 	lineH := heights[len(heights)/2]
@@ -121,9 +128,63 @@ func (r *reader) readUnread(ctx context.Context, img *image.Gray, bands []pageim
 	if len(unread) == 0 {
 		return txt, tsv, nil
 	}
-	// The unread bands, a quarter of a line wider each way (a band is
-	// the rows with a quarter of a character's ink and more), the lines
-	// already read within them whitened.
+	// The bands of one line are read one by one as a line, the first
+	// maxLineReadings of them; the rest together as a block.
+	var lines, rest []pageimage.Band
+	for _, b := range unread {
+		if 2*(b.Bottom-b.Top) <= 3*lineH && len(lines) < maxLineReadings {
+			lines = append(lines, b)
+		} else {
+			rest = append(rest, b)
+		}
+	}
+	read := func(bands []pageimage.Band, psm string, block int) error {
+		first, ok := newReading(txt, tsv)
+		if !ok {
+			return nil
+		}
+		boxes := readBoxes(first)
+		second, ok, err := r.readImage(ctx, unreadPage(img, bands, boxes, lineH), root+"-unread", languages, psm)
+		if err != nil || !ok {
+			return err
+		}
+		txt, tsv = recoverLines(first, second, bands, boxes, txt, tsv, block)
+		return nil
+	}
+	if len(rest) > 0 {
+		if err := read(rest, tesseractPSM, recoveredBlock); err != nil {
+			return txt, tsv, err
+		}
+	}
+	for n, b := range lines {
+		if err := read([]pageimage.Band{b}, "7", recoveredBlock+(n+1)*lineBlockStep); err != nil {
+			return txt, tsv, err
+		}
+	}
+	return txt, tsv, nil
+}
+
+// maxLineReadings is the most bands of one line readUnread reads on their
+// own on a page: a Tesseract run each, and a page of noise has many.
+const maxLineReadings = 4
+
+// lineBlockStep keeps the TSV block numbers of the lines each of
+// readUnread's readings puts in apart from the others'.
+const lineBlockStep = 10000
+
+// readBoxes returns the box of each line of a reading.
+func readBoxes(rd reading) []image.Rectangle {
+	boxes := make([]image.Rectangle, len(rd.words))
+	for k, ws := range rd.words {
+		boxes[k] = wordsBox(ws)
+	}
+	return boxes
+}
+
+// unreadPage is img whitened but for the unread bands, a quarter of a line
+// wider each way (a band is the rows with a quarter of a character's ink
+// and more), and within them the lines already read (boxes).
+func unreadPage(img *image.Gray, unread []pageimage.Band, boxes []image.Rectangle, lineH int) *image.Gray {
 	pad := max(lineH/4, 2)
 	var keep []image.Rectangle
 	for _, b := range unread {
@@ -139,10 +200,14 @@ func (r *reader) readUnread(ctx context.Context, img *image.Gray, bands []pageim
 			}
 		}
 	}
-	second, ok, err := r.readImage(ctx, page, root+"-unread", languages)
-	if err != nil || !ok {
-		return txt, tsv, err
-	}
+	return page
+}
+
+// recoverLines puts into the first reading (txt of first, tsv) the lines
+// of second that lie in an unread band, over no line of the first reading
+// (boxes), read with minRecoveredConfidence or more, each after the first
+// reading's line above it; their TSV blocks are numbered from block.
+func recoverLines(first, second reading, unread []pageimage.Band, boxes []image.Rectangle, txt, tsv []byte, block int) ([]byte, []byte) {
 	// after[k]: the second reading's lines to put after the first's line k.
 	after := map[int][]int{}
 	for j, ws := range second.words {
@@ -171,17 +236,16 @@ func (r *reader) readUnread(ctx context.Context, img *image.Gray, bands []pageim
 		}
 	}
 	if len(after) == 0 {
-		return txt, tsv, nil
+		return txt, tsv
 	}
-	txt, tsv = insertLines(first, second, after, tsv)
-	return txt, tsv, nil
+	return insertLines(first, second, after, tsv, block)
 }
 
 // insertLines puts the second reading's lines after[k] into the first
 // reading after its line k: in the txt after k's line, in the TSV after
 // k's last word, as a line of its own (block recoveredBlock + its index in
 // the second reading).
-func insertLines(first, second reading, after map[int][]int, tsv []byte) ([]byte, []byte) {
+func insertLines(first, second reading, after map[int][]int, tsv []byte, block int) ([]byte, []byte) {
 	var lines []string
 	next := 0                    // the next txt line of first to copy
 	rowsAfter := map[int][]int{} // TSV row of the first reading → second's lines after it
@@ -214,7 +278,7 @@ func insertLines(first, second reading, after map[int][]int, tsv []byte) ([]byte
 		}
 		for _, j := range rowsAfter[i] {
 			for _, w := range second.words[j] {
-				fmt.Fprintf(&b, "5\t1\t%d\t1\t1\t0\t%d\t%d\t%d\t%d\t%g\t%s\n", recoveredBlock+j,
+				fmt.Fprintf(&b, "5\t1\t%d\t1\t1\t0\t%d\t%d\t%d\t%d\t%g\t%s\n", block+j,
 					w.box.Min.X, w.box.Min.Y, w.box.Dx(), w.box.Dy(), w.conf, w.text)
 			}
 		}

@@ -5,13 +5,17 @@ import (
 	"context"
 	"image"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocr/degrade"
+	"github.com/dungji/dungji/jobs/ocr/internal/ocrtest"
 	"github.com/dungji/dungji/jobs/ocr/pageimage"
 )
 
@@ -68,7 +72,7 @@ func TestInsertLines(t *testing.T) {
 	if !ok {
 		t.Fatalf("the second reading's txt and TSV disagree: %+v", second)
 	}
-	gotTxt, gotTSV := insertLines(first, second, map[int][]int{0: {0}, 1: {1}}, []byte(tsv))
+	gotTxt, gotTSV := insertLines(first, second, map[int][]int{0: {0}, 1: {1}}, []byte(tsv), recoveredBlock)
 	if want := "【갑 구】\n2      소유권이전\n제30095호\n거래가액\n\n이하여백\n\f"; string(gotTxt) != want {
 		t.Errorf("txt = %q, want %q", gotTxt, want)
 	}
@@ -100,7 +104,7 @@ func TestInsertLines(t *testing.T) {
 
 	// Two lines after the page's last, whose TSV row ends it without a
 	// newline: each a line of its own, no blank row between.
-	gotTxt, gotTSV = insertLines(first, second, map[int][]int{2: {0, 1}}, []byte(tsv))
+	gotTxt, gotTSV = insertLines(first, second, map[int][]int{2: {0, 1}}, []byte(tsv), recoveredBlock)
 	if want := "【갑 구】\n제30095호\n\n이하여백\n2      소유권이전\n거래가액\n\f"; string(gotTxt) != want {
 		t.Errorf("txt = %q, want %q", gotTxt, want)
 	}
@@ -216,4 +220,55 @@ func TestReadUnread(t *testing.T) {
 	if !bytes.Equal(gotTxt, less) || !bytes.Equal(gotTSV, lessTSVBytes) {
 		t.Errorf("lines were put in from a band of junk:\n%s", gotTxt)
 	}
+}
+
+// TestReadsLoneLine: a line Tesseract's page reading left out, alone in
+// its band, is read as one line. The page is the second of nest-0005's
+// registry printed in a serif face (NanumMyeongjo: the development set's,
+// not the simulator's), on which Tesseract leaves out the 갑구's first
+// entry's first line; read again at --psm 6 on a page white but for that
+// band, it came back as two lines of junk at 70 % and more, "으 … 소유 프르
+// 으즈 4" and "유지 푸른마 을주택재 = 비시 합", put in as the entry's.
+func TestReadsLoneLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("OCR of image pages takes seconds a page")
+	}
+	t.Parallel()
+	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{ImageOnly: true, FontPath: "/usr/share/fonts/truetype/nanum/NanumMyeongjo.ttf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := sim.Render(issuer.Content("nest-0005", ocrtest.UniqueNo, ocrtest.Address), time.Date(2026, 3, 4, 10, 20, 30, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Its second page alone, as printed (pdfseparate, poppler's, as
+	// pdftoppm is).
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "doc.pdf"), doc.PDF, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("pdfseparate", "-f", "2", "-l", "2", filepath.Join(dir, "doc.pdf"), filepath.Join(dir, "page-%d.pdf")).CombinedOutput(); err != nil {
+		t.Fatalf("pdfseparate: %v: %s", err, out)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "page-2.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := ReadPDF(context.Background(), page, []string{"kor", "eng"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	i := slices.IndexFunc(pages[0].Lines, func(l ocr.Line) bool { return strings.Contains(squeeze(l.Text), "소유권보존") })
+	if i < 0 {
+		t.Fatalf("no line of 소유권보존:\n%s", pages[0].Text)
+	}
+	if got, want := squeeze(pages[0].Lines[i].Text), "1소유권보존2000년4월12일소유자푸른마을주택재건축정비사업조합"; got != want {
+		t.Errorf("the entry's first line read %q, want %q", pages[0].Lines[i].Text, want)
+	}
+	if i == 0 || !strings.Contains(squeeze(pages[0].Lines[i-1].Text), "순위번호") {
+		t.Errorf("the line before the entry's is not the table's head: %q", pages[0].Lines[max(i-1, 0)].Text)
+	}
+	t.Logf("read at %.2f (a line put in from an unread band is at most %.2f)", pages[0].Lines[i].Confidence, recoveredConfidence)
 }
