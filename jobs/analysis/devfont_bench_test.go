@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +22,9 @@ import (
 // stays unseen. DUNGJI_DEV_FONT names another.
 const devFontPath = "/usr/share/fonts/truetype/nanum/NanumMyeongjo.ttf"
 
-// devFontDocs is how many registries BenchmarkDevFontOCR reads.
+// devFontDocs is how many registries BenchmarkDevFontOCR reads;
+// DUNGJI_DEV_DOCS sets another number (the first that many of more than
+// one page), to look at more of the simulator's documents.
 const devFontDocs = 6
 
 // BenchmarkDevFontOCR is the development set between the tuned set
@@ -50,8 +53,12 @@ func BenchmarkDevFontOCR(b *testing.B) {
 		reg issuer.Registry
 		pdf []byte
 	}
+	want := devFontDocs
+	if n, err := strconv.Atoi(os.Getenv("DUNGJI_DEV_DOCS")); err == nil && n > 0 {
+		want = n
+	}
 	var docs []devDoc
-	for i := 1; len(docs) < devFontDocs && i < 2000; i++ {
+	for i := 1; len(docs) < want && i < 2000; i++ {
 		id := fmt.Sprintf("nest-%04d", i)
 		reg := issuer.Content(id, testUniqueNo, testAddress)
 		if reg.Pages-reg.SummaryPages < 2 {
