@@ -221,7 +221,7 @@ func (s *Reads) storedAnalyses(ctx context.Context, idb bun.IDB, ocrTaskIDs []st
 	}
 	byTask := map[string]*StoredAnalysis{}
 	for _, r := range rows {
-		a, err := decodeStoredAnalysis(r)
+		a, err := s.analyses.decode(r)
 		if err != nil {
 			return nil, []error{core.Internal("decode registry analysis", err)}
 		}

@@ -7,7 +7,9 @@ import "github.com/dungji/dungji/jobs/core"
 // the registry analysis of what was read.
 type Reads struct {
 	*core.Core
+	// analyses are the stored analyses decoded lately (analysisCache).
+	analyses *analysisCache
 }
 
 // New returns the OCR capability on c.
-func New(c *core.Core) *Reads { return &Reads{Core: c} }
+func New(c *core.Core) *Reads { return &Reads{Core: c, analyses: newAnalysisCache()} }
