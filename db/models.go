@@ -110,7 +110,7 @@ type OCRTask struct {
 	// selected them in place of the result (core.WithPageTexts): a list
 	// of tasks with their texts reads a few bytes of each result, not the
 	// whole. nil when not selected, and before SUCCESS.
-	PageTexts []string `bun:"page_texts,scanonly"`
+	PageTexts PageTexts `bun:"page_texts,scanonly"`
 	Lifecycle
 }
 
