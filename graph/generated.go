@@ -53,7 +53,6 @@ type ResolverRoot interface {
 	RegistryParty() RegistryPartyResolver
 	RiskFlag() RiskFlagResolver
 	Subscription() SubscriptionResolver
-	TaskEvent() TaskEventResolver
 	VerdictReason() VerdictReasonResolver
 	Watch() WatchResolver
 	WatchBudget() WatchBudgetResolver
@@ -394,12 +393,12 @@ type ComplexityRoot struct {
 	}
 
 	TaskEvent struct {
-		At        func(childComplexity int) int
-		Attempt   func(childComplexity int) int
-		ErrorCode func(childComplexity int) int
-		From      func(childComplexity int) int
-		To        func(childComplexity int) int
-		Version   func(childComplexity int) int
+		At         func(childComplexity int) int
+		Attempt    func(childComplexity int) int
+		ErrorCode  func(childComplexity int) int
+		FromStatus func(childComplexity int) int
+		ToStatus   func(childComplexity int) int
+		Version    func(childComplexity int) int
 	}
 
 	TotalSignal struct {
@@ -538,7 +537,6 @@ type FileResolver interface {
 }
 type IssuanceTaskResolver interface {
 	Nest(ctx context.Context, obj *db.IssuanceTask) (*db.Nest, error)
-	Status(ctx context.Context, obj *db.IssuanceTask) (model.TaskStatus, error)
 
 	File(ctx context.Context, obj *db.IssuanceTask) (*db.File, error)
 	OcrTask(ctx context.Context, obj *db.IssuanceTask) (*db.OCRTask, error)
@@ -574,8 +572,6 @@ type NestResolver interface {
 	Alerts(ctx context.Context, obj *db.Nest, unacknowledged *bool, first *int, after *string, last *int, before *string) (*model.AlertConnection, error)
 }
 type OcrTaskResolver interface {
-	Status(ctx context.Context, obj *db.OCRTask) (model.TaskStatus, error)
-
 	Pages(ctx context.Context, obj *db.OCRTask) ([]*ocr.Page, error)
 	Text(ctx context.Context, obj *db.OCRTask) (*string, error)
 	File(ctx context.Context, obj *db.OCRTask) (*db.File, error)
@@ -642,10 +638,6 @@ type SubscriptionResolver interface {
 	OcrTaskUpdated(ctx context.Context, id string) (<-chan *db.OCRTask, error)
 	NestTasksUpdated(ctx context.Context, nestID string) (<-chan db.Task, error)
 	AlertRaised(ctx context.Context, nestID *string) (<-chan *db.Alert, error)
-}
-type TaskEventResolver interface {
-	From(ctx context.Context, obj *db.TaskEvent) (*model.TaskStatus, error)
-	To(ctx context.Context, obj *db.TaskEvent) (model.TaskStatus, error)
 }
 type VerdictReasonResolver interface {
 	Section(ctx context.Context, obj *analysis.Reason) (*analysis.Section, error)
@@ -2291,17 +2283,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TaskEvent.ErrorCode(childComplexity), true
 	case "TaskEvent.from":
-		if e.ComplexityRoot.TaskEvent.From == nil {
+		if e.ComplexityRoot.TaskEvent.FromStatus == nil {
 			break
 		}
 
-		return e.ComplexityRoot.TaskEvent.From(childComplexity), true
+		return e.ComplexityRoot.TaskEvent.FromStatus(childComplexity), true
 	case "TaskEvent.to":
-		if e.ComplexityRoot.TaskEvent.To == nil {
+		if e.ComplexityRoot.TaskEvent.ToStatus == nil {
 			break
 		}
 
-		return e.ComplexityRoot.TaskEvent.To(childComplexity), true
+		return e.ComplexityRoot.TaskEvent.ToStatus(childComplexity), true
 	case "TaskEvent.version":
 		if e.ComplexityRoot.TaskEvent.Version == nil {
 			break
@@ -5834,18 +5826,18 @@ func (ec *executionContext) _IssuanceTask_status(ctx context.Context, field grap
 			return ec.fieldContext_IssuanceTask_status(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.IssuanceTask().Status(ctx, obj)
+			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.TaskStatus) graphql.Marshaler {
-			return ec.marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v db.Status) graphql.Marshaler {
+			return ec.marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_IssuanceTask_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("IssuanceTask", field, true, true, "TaskStatus")
+	return graphql.NewScalarFieldContext("IssuanceTask", field, false, false, "TaskStatus")
 }
 
 func (ec *executionContext) _IssuanceTask_errorCode(ctx context.Context, field graphql.CollectedField, obj *db.IssuanceTask) (ret graphql.Marshaler) {
@@ -7812,18 +7804,18 @@ func (ec *executionContext) _OcrTask_status(ctx context.Context, field graphql.C
 			return ec.fieldContext_OcrTask_status(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.OcrTask().Status(ctx, obj)
+			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.TaskStatus) graphql.Marshaler {
-			return ec.marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v db.Status) graphql.Marshaler {
+			return ec.marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_OcrTask_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OcrTask", field, true, true, "TaskStatus")
+	return graphql.NewScalarFieldContext("OcrTask", field, false, false, "TaskStatus")
 }
 
 func (ec *executionContext) _OcrTask_errorCode(ctx context.Context, field graphql.CollectedField, obj *db.OCRTask) (ret graphql.Marshaler) {
@@ -11159,18 +11151,18 @@ func (ec *executionContext) _TaskEvent_from(ctx context.Context, field graphql.C
 			return ec.fieldContext_TaskEvent_from(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.TaskEvent().From(ctx, obj)
+			return obj.FromStatus, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.TaskStatus) graphql.Marshaler {
-			return ec.marshalOTaskStatus2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *db.Status) graphql.Marshaler {
+			return ec.marshalOTaskStatus2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_TaskEvent_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TaskEvent", field, true, true, "TaskStatus")
+	return graphql.NewScalarFieldContext("TaskEvent", field, false, false, "TaskStatus")
 }
 
 func (ec *executionContext) _TaskEvent_to(ctx context.Context, field graphql.CollectedField, obj *db.TaskEvent) (ret graphql.Marshaler) {
@@ -11182,18 +11174,18 @@ func (ec *executionContext) _TaskEvent_to(ctx context.Context, field graphql.Col
 			return ec.fieldContext_TaskEvent_to(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.TaskEvent().To(ctx, obj)
+			return obj.ToStatus, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.TaskStatus) graphql.Marshaler {
-			return ec.marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v db.Status) graphql.Marshaler {
+			return ec.marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_TaskEvent_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TaskEvent", field, true, true, "TaskStatus")
+	return graphql.NewScalarFieldContext("TaskEvent", field, false, false, "TaskStatus")
 }
 
 func (ec *executionContext) _TaskEvent_errorCode(ctx context.Context, field graphql.CollectedField, obj *db.TaskEvent) (ret graphql.Marshaler) {
@@ -14613,11 +14605,10 @@ func (ec *executionContext) _IssuanceTask(ctx context.Context, sel ast.Selection
 					return ec._IssuanceTask_nest(ctx, field, obj)
 				})
 		case "status":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._IssuanceTask_status(ctx, field, obj)
-				})
+			out.Values[i] = ec._IssuanceTask_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "errorCode":
 			out.Values[i] = ec._IssuanceTask_errorCode(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -15227,11 +15218,10 @@ func (ec *executionContext) _OcrTask(ctx context.Context, sel ast.SelectionSet, 
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "status":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._OcrTask_status(ctx, field, obj)
-				})
+			out.Values[i] = ec._OcrTask_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "errorCode":
 			out.Values[i] = ec._OcrTask_errorCode(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -16326,36 +16316,34 @@ func (ec *executionContext) _TaskEvent(ctx context.Context, sel ast.SelectionSet
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("TaskEvent")
 		case "from":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._TaskEvent_from(ctx, field, obj)
-				})
+			out.Values[i] = ec._TaskEvent_from(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "to":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._TaskEvent_to(ctx, field, obj)
-				})
+			out.Values[i] = ec._TaskEvent_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "errorCode":
 			out.Values[i] = ec._TaskEvent_errorCode(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "attempt":
 			out.Values[i] = ec._TaskEvent_attempt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "version":
 			out.Values[i] = ec._TaskEvent_version(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "at":
 			out.Values[i] = ec._TaskEvent_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -18196,15 +18184,35 @@ func (ec *executionContext) marshalNTaskEvent2ᚖgithubᚗcomᚋdungjiᚋdungji�
 	return ec._TaskEvent(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx context.Context, v any) (model.TaskStatus, error) {
-	var res model.TaskStatus
-	err := res.UnmarshalGQL(v)
+func (ec *executionContext) unmarshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus(ctx context.Context, v any) (db.Status, error) {
+	tmp, err := scalar.UnmarshalString(v)
+	res := unmarshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus[tmp]
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx context.Context, sel ast.SelectionSet, v model.TaskStatus) graphql.Marshaler {
-	return v
+func (ec *executionContext) marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus(ctx context.Context, sel ast.SelectionSet, v db.Status) graphql.Marshaler {
+	_ = sel
+	res := scalar.MarshalString(marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "TaskStatus!")
+	}
+	return res
 }
+
+var (
+	unmarshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus = map[string]db.Status{
+		"PENDING":    db.StatusPending,
+		"PROCESSING": db.StatusProcessing,
+		"SUCCESS":    db.StatusSuccess,
+		"FAILED":     db.StatusFailed,
+	}
+	marshalNTaskStatus2githubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus = map[db.Status]string{
+		db.StatusPending:    "PENDING",
+		db.StatusProcessing: "PROCESSING",
+		db.StatusSuccess:    "SUCCESS",
+		db.StatusFailed:     "FAILED",
+	}
+)
 
 func (ec *executionContext) marshalNTaskUpdate2githubᚗcomᚋdungjiᚋdungjiᚋdbᚐTask(ctx context.Context, sel ast.SelectionSet, v db.Task) graphql.Marshaler {
 	if v == nil {
@@ -18943,21 +18951,39 @@ func (ec *executionContext) marshalOTaskErrorCode2ᚖstring(ctx context.Context,
 	return res
 }
 
-func (ec *executionContext) unmarshalOTaskStatus2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx context.Context, v any) (*model.TaskStatus, error) {
+func (ec *executionContext) unmarshalOTaskStatus2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus(ctx context.Context, v any) (*db.Status, error) {
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(model.TaskStatus)
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
+	tmp, err := scalar.UnmarshalString(v)
+	res := unmarshalOTaskStatus2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOTaskStatus2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋgraphᚋmodelᚐTaskStatus(ctx context.Context, sel ast.SelectionSet, v *model.TaskStatus) graphql.Marshaler {
+func (ec *executionContext) marshalOTaskStatus2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus(ctx context.Context, sel ast.SelectionSet, v *db.Status) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
-	return v
+	_ = sel
+	_ = ctx
+	res := scalar.MarshalString(marshalOTaskStatus2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus[*v])
+	return res
 }
+
+var (
+	unmarshalOTaskStatus2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus = map[string]db.Status{
+		"PENDING":    db.StatusPending,
+		"PROCESSING": db.StatusProcessing,
+		"SUCCESS":    db.StatusSuccess,
+		"FAILED":     db.StatusFailed,
+	}
+	marshalOTaskStatus2ᚖgithubᚗcomᚋdungjiᚋdungjiᚋdbᚐStatus = map[db.Status]string{
+		db.StatusPending:    "PENDING",
+		db.StatusProcessing: "PROCESSING",
+		db.StatusSuccess:    "SUCCESS",
+		db.StatusFailed:     "FAILED",
+	}
+)
 
 func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
 	if v == nil {

@@ -23,11 +23,6 @@ func (r *issuanceTaskResolver) Nest(ctx context.Context, obj *db.IssuanceTask) (
 	return r.loadersOf(ctx).nest.Load(ctx, obj.NestID)
 }
 
-// Status is the resolver for the status field.
-func (r *issuanceTaskResolver) Status(ctx context.Context, obj *db.IssuanceTask) (model.TaskStatus, error) {
-	return model.TaskStatus(obj.Status), nil
-}
-
 // File is the resolver for the file field.
 func (r *issuanceTaskResolver) File(ctx context.Context, obj *db.IssuanceTask) (*db.File, error) {
 	if obj.FileID == nil {
@@ -84,31 +79,13 @@ func (r *queryResolver) IssuanceTask(ctx context.Context, id string) (*db.Issuan
 	return r.Service.IssuanceTask(ctx, id)
 }
 
-// From is the resolver for the from field.
-func (r *taskEventResolver) From(ctx context.Context, obj *db.TaskEvent) (*model.TaskStatus, error) {
-	if obj.FromStatus == nil {
-		return nil, nil
-	}
-	st := model.TaskStatus(*obj.FromStatus)
-	return &st, nil
-}
-
-// To is the resolver for the to field.
-func (r *taskEventResolver) To(ctx context.Context, obj *db.TaskEvent) (model.TaskStatus, error) {
-	return model.TaskStatus(obj.ToStatus), nil
-}
-
 // File returns FileResolver implementation.
 func (r *Resolver) File() FileResolver { return &fileResolver{r} }
 
 // IssuanceTask returns IssuanceTaskResolver implementation.
 func (r *Resolver) IssuanceTask() IssuanceTaskResolver { return &issuanceTaskResolver{r} }
 
-// TaskEvent returns TaskEventResolver implementation.
-func (r *Resolver) TaskEvent() TaskEventResolver { return &taskEventResolver{r} }
-
 type (
 	fileResolver         struct{ *Resolver }
 	issuanceTaskResolver struct{ *Resolver }
-	taskEventResolver    struct{ *Resolver }
 )

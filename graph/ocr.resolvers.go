@@ -43,11 +43,6 @@ func (r *mutationResolver) OcrFile(ctx context.Context, fileID string, sync *boo
 	return &model.OcrFilePayload{Task: res.Task, Reused: &res.Reused}, nil
 }
 
-// Status is the resolver for the status field.
-func (r *ocrTaskResolver) Status(ctx context.Context, obj *db.OCRTask) (model.TaskStatus, error) {
-	return model.TaskStatus(obj.Status), nil
-}
-
 // Pages is the resolver for the pages field.
 func (r *ocrTaskResolver) Pages(ctx context.Context, obj *db.OCRTask) ([]*ocr.Page, error) {
 	pages, err := r.Service.OCRTaskResult(ctx, obj)
