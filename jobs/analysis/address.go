@@ -47,11 +47,14 @@ var (
 	addrFloor   = regexp.MustCompile(`^제?[0-9지하]{1,4}층$`)
 )
 
+// addrSeparators are the marks parseAddress reads as spaces.
+var addrSeparators = strings.NewReplacer(",", " ", "(", " ", ")", " ", "[", " ", "]", " ", "【", " ", "】", " ")
+
 // parseAddress splits s into its parts. It reads what it recognises and
 // skips the rest (a building's name, a floor, brackets).
 func parseAddress(s string) address {
 	var a address
-	s = strings.NewReplacer(",", " ", "(", " ", ")", " ", "[", " ", "]", " ", "【", " ", "】", " ").Replace(s)
+	s = addrSeparators.Replace(s)
 	fields := strings.Fields(s)
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]

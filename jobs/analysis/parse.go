@@ -1159,9 +1159,17 @@ func rankMain(r string) int { return rankKey(r)[0] }
 
 func rankKey(r string) [2]int {
 	main, sub, _ := strings.Cut(r, "-")
-	a, _ := strconv.Atoi(main)
-	b, _ := strconv.Atoi(sub)
-	return [2]int{a, b}
+	return [2]int{atoiOrZero(main), atoiOrZero(sub)}
+}
+
+// atoiOrZero is strconv.Atoi's number, without its error: "" (a rank
+// without a sub-number, the most of them) is 0 without making one.
+func atoiOrZero(s string) int {
+	if s == "" {
+		return 0
+	}
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 // receiptNo matches a 접수번호, 제30095호, with 제 read as 재 and 호 as

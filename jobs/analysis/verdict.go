@@ -1042,17 +1042,18 @@ func (j *judge) dates(reg *Registry, now time.Time) {
 			if e.Received.IsZero() {
 				continue
 			}
-			where := fmt.Sprintf("%s %s (%s)", sectionLabel(e.Section), e.Rank, e.Purpose)
-			day := e.Received.Format(layout)
+			// Written only for a date reported: a read judges every entry.
+			where := func() string { return fmt.Sprintf("%s %s (%s)", sectionLabel(e.Section), e.Rank, e.Purpose) }
+			day := func() string { return e.Received.Format(layout) }
 			switch {
 			case !limit.IsZero() && e.Received.After(limit.Add(24*time.Hour)):
-				report(*e, fmt.Sprintf("%s: received %s, after the copy was printed (%s): the date was misread, or the copy is not as issued.", where, day, limit.In(kst).Format(layout)))
+				report(*e, fmt.Sprintf("%s: received %s, after the copy was printed (%s): the date was misread, or the copy is not as issued.", where(), day(), limit.In(kst).Format(layout)))
 			case !opened.IsZero() && e.Kind != KindPreservation && e.Received.Before(opened):
-				report(*e, fmt.Sprintf("%s: received %s, before the 소유권보존 that opened the register (%s): the date was misread.", where, day, opened.Format(layout)))
+				report(*e, fmt.Sprintf("%s: received %s, before the 소유권보존 that opened the register (%s): the date was misread.", where(), day(), opened.Format(layout)))
 			}
 			if strings.Contains(e.Rank, "-") {
 				if m := main[rankMain(e.Rank)]; m != nil && e.Received.Before(m.Received) {
-					report(*e, fmt.Sprintf("%s: received %s, before the entry it changes (%s, %s): one of the dates was misread.", where, day, m.Rank, m.Received.Format(layout)))
+					report(*e, fmt.Sprintf("%s: received %s, before the entry it changes (%s, %s): one of the dates was misread.", where(), day(), m.Rank, m.Received.Format(layout)))
 				}
 				continue
 			}
@@ -1060,7 +1061,7 @@ func (j *judge) dates(reg *Registry, now time.Time) {
 			if prev != nil && (e.Received.Before(prev.Received) ||
 				e.Received.Equal(prev.Received) && e.ReceiptNo > 0 && prev.ReceiptNo > 0 && e.ReceiptNo < prev.ReceiptNo) {
 				report(*e, fmt.Sprintf("%s: received %s 제%d호, before %s %s (%s 제%d호) above it, though entries are numbered in the order they are received: one of the two was misread.",
-					where, day, e.ReceiptNo, sectionLabel(prev.Section), prev.Rank, prev.Received.Format(layout), prev.ReceiptNo))
+					where(), day(), e.ReceiptNo, sectionLabel(prev.Section), prev.Rank, prev.Received.Format(layout), prev.ReceiptNo))
 			}
 			prev = e
 		}
