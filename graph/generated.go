@@ -9456,7 +9456,7 @@ func (ec *executionContext) _RegistryAnalysis_signals(ctx context.Context, field
 			return ec.fieldContext_RegistryAnalysis_signals(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Signals, nil
+			return obj.Signals(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *analysis.Signals) graphql.Marshaler {
@@ -9470,7 +9470,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_signals(_ context.Cont
 	fc = &graphql.FieldContext{
 		Object:     "RegistryAnalysis",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_RegistrySignals(ctx, field)
@@ -9488,7 +9488,7 @@ func (ec *executionContext) _RegistryAnalysis_findings(ctx context.Context, fiel
 			return ec.fieldContext_RegistryAnalysis_findings(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Findings, nil
+			return obj.Findings(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v analysis.Signals) graphql.Marshaler {
@@ -9502,7 +9502,7 @@ func (ec *executionContext) fieldContext_RegistryAnalysis_findings(_ context.Con
 	fc = &graphql.FieldContext{
 		Object:     "RegistryAnalysis",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_RegistrySignals(ctx, field)

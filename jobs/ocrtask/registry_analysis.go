@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -84,15 +85,36 @@ type RegistryAnalysis struct {
 	Registry      *analysis.Registry
 	// Judgement is the verdict on the read: whether Signals can be trusted.
 	Judgement analysis.Judgement
-	// Findings are the signals of what was read, whatever the verdict: on a
-	// read that is not complete, a risk not among them may still be there.
-	Findings analysis.Signals
-	// Signals are Findings as a judgement: nil unless the verdict is
-	// COMPLETE, so that nothing read as "no risk found" comes from a
-	// document that was not read.
-	Signals *analysis.Signals
 	// Error says why no entry could be read (nil when the document was read).
 	Error *string
+
+	// findings are Findings, made when first asked for by findingsOf: a
+	// read of the verdict alone (a page of nests) makes none.
+	findingsOnce sync.Once
+	findingsOf   func() analysis.Signals
+	findings     analysis.Signals
+}
+
+// Findings are the signals of what was read, whatever the verdict: on a
+// read that is not complete, a risk not among them may still be there.
+func (a *RegistryAnalysis) Findings() analysis.Signals {
+	a.findingsOnce.Do(func() {
+		if a.findingsOf != nil {
+			a.findings, a.findingsOf = a.findingsOf(), nil
+		}
+	})
+	return a.findings
+}
+
+// Signals are Findings as a judgement: nil unless the verdict is
+// COMPLETE, so that nothing read as "no risk found" comes from a document
+// that was not read.
+func (a *RegistryAnalysis) Signals() *analysis.Signals {
+	if a.Judgement.Verdict != analysis.VerdictComplete {
+		return nil
+	}
+	a.Findings()
+	return &a.findings
 }
 
 // Verdict is the verdict on the read.
@@ -283,7 +305,7 @@ func analysisRow(t *db.OCRTask, nest *db.Nest, a *StoredAnalysis, regJSON json.R
 	if err != nil {
 		return nil, err
 	}
-	findings, err := json.Marshal(judged.Findings)
+	findings, err := json.Marshal(judged.Findings())
 	if err != nil {
 		return nil, err
 	}
@@ -396,7 +418,9 @@ func judgeStored(t *db.OCRTask, a *StoredAnalysis, nest *db.Nest, deposit, price
 	}
 	in := analysis.JudgeInput{UniqueNo: nest.RegistryUniqueNo, Address: nest.Address, Uploaded: t.IssuanceTaskID == nil, Now: now}
 	out.Judgement = a.Prepared.Finish(reg, in)
-	out.Findings = analysis.Analyze(reg, analysis.Options{Now: now, Deposit: deposit, Price: price})
+	out.findingsOf = func() analysis.Signals {
+		return analysis.Analyze(reg, analysis.Options{Now: now, Deposit: deposit, Price: price})
+	}
 	out.Source = SourceIssued
 	if t.IssuanceTaskID == nil {
 		out.Source = SourceUploaded
@@ -405,9 +429,6 @@ func judgeStored(t *db.OCRTask, a *StoredAnalysis, nest *db.Nest, deposit, price
 			// what the copy says until it is verified.
 			out.Judgement.Verdict, out.Judgement.Advice = analysis.VerdictCopyComplete, analysis.AdviceCopyComplete
 		}
-	}
-	if out.Judgement.Verdict == analysis.VerdictComplete {
-		out.Signals = &out.Findings
 	}
 	return out
 }
