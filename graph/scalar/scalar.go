@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -55,8 +56,45 @@ func describe(v any) string {
 	}
 }
 
-// MarshalString writes a String.
-func MarshalString(s string) graphql.Marshaler { return graphql.MarshalString(s) }
+// MarshalString writes a String: the bytes graphql.MarshalString writes
+// (", \ and the control characters escaped, those without a short
+// escape as \u00XX in upper-case hex, every other byte as it is, an
+// invalid UTF-8 byte too), found a byte at a time where gqlgen decodes
+// each rune: only an ASCII byte can need an escape. An OCR text is most
+// of a page of nests' bytes, and Hangul three bytes a rune.
+func MarshalString(s string) graphql.Marshaler {
+	return graphql.WriterFunc(func(w io.Writer) { writeQuotedString(w, s) })
+}
+
+func writeQuotedString(w io.Writer, s string) {
+	const hex = "0123456789ABCDEF"
+	_, _ = io.WriteString(w, `"`)
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '\\' && c != '"' {
+			continue
+		}
+		_, _ = io.WriteString(w, s[start:i])
+		switch c {
+		case '\t':
+			_, _ = io.WriteString(w, `\t`)
+		case '\r':
+			_, _ = io.WriteString(w, `\r`)
+		case '\n':
+			_, _ = io.WriteString(w, `\n`)
+		case '\\':
+			_, _ = io.WriteString(w, `\\`)
+		case '"':
+			_, _ = io.WriteString(w, `\"`)
+		default:
+			_, _ = w.Write([]byte{'\\', 'u', '0', '0', hex[c>>4], hex[c&0xf]})
+		}
+		start = i + 1
+	}
+	_, _ = io.WriteString(w, s[start:])
+	_, _ = io.WriteString(w, `"`)
+}
 
 // UnmarshalString accepts a string only (GraphQL spec 3.5.4), without NUL.
 func UnmarshalString(v any) (string, error) {
