@@ -36,18 +36,7 @@ func findStrikes(bin *image.Gray, charH int) []image.Rectangle {
 	// table (and, on a page turned back from a skew, is stepped, so that
 	// its own steps would look like strokes beside it).
 	maxLen := w * 2 / 5
-	reach := max(charH/4, 3)
-	ink := func(x, y int) bool { return y >= 0 && y < h && bin.Pix[y*bin.Stride+x] == 0 }
-	// inkNear reports ink in column x within reach beyond the line's edge
-	// at y, going in direction dir (-1 up, +1 down).
-	inkNear := func(x, y, dir int) bool {
-		for d := 1; d <= reach; d++ {
-			if ink(x, y+dir*d) {
-				return true
-			}
-		}
-		return false
-	}
+	ink, inkNear := strokeProbes(bin, charH)
 	var segs []image.Rectangle
 	for y := 0; y < h; y++ {
 		inkRuns(bin.Pix[y*bin.Stride:y*bin.Stride+w], func(x0, x int) {
@@ -102,6 +91,26 @@ func findStrikes(bin *image.Gray, charH int) []image.Rectangle {
 	return segs
 }
 
+// strokeProbes returns, for a binary page with characters charH tall,
+// ink (whether pixel x, y is ink; rows off the page are paper) and inkNear
+// (whether column x has ink within a quarter of a character, at least 3
+// pixels, beyond a line's edge at row y, going in direction dir: -1 up, +1
+// down): what tells a glyph's stroke crossing a line.
+func strokeProbes(bin *image.Gray, charH int) (ink func(x, y int) bool, inkNear func(x, y, dir int) bool) {
+	h := bin.Rect.Dy()
+	reach := max(charH/4, 3)
+	ink = func(x, y int) bool { return y >= 0 && y < h && bin.Pix[y*bin.Stride+x] == 0 }
+	inkNear = func(x, y, dir int) bool {
+		for d := 1; d <= reach; d++ {
+			if ink(x, y+dir*d) {
+				return true
+			}
+		}
+		return false
+	}
+	return ink, inkNear
+}
+
 // findCellStrikes returns the strikes through cells whose text is too
 // short for findStrikes: a cancelled entry is struck through in every cell
 // of its row, its 순위번호 too, and the line through a rank's one or two
@@ -120,16 +129,7 @@ func findStrikes(bin *image.Gray, charH int) []image.Rectangle {
 func findCellStrikes(bin *image.Gray, charH int, strikes []image.Rectangle) []image.Rectangle {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
 	minLen, maxLen := max(charH/2, 4), 3*charH
-	reach := max(charH/4, 3)
-	ink := func(x, y int) bool { return y >= 0 && y < h && bin.Pix[y*bin.Stride+x] == 0 }
-	inkNear := func(x, y, dir int) bool {
-		for d := 1; d <= reach; d++ {
-			if ink(x, y+dir*d) {
-				return true
-			}
-		}
-		return false
-	}
+	ink, inkNear := strokeProbes(bin, charH)
 	// covered reports ink along nine tenths of columns x0 to x1 in row y.
 	covered := func(y, x0, x1 int) bool {
 		if y < 0 || y >= h {
