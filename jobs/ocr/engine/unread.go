@@ -243,8 +243,8 @@ func recoverLines(first, second reading, unread []pageimage.Band, boxes []image.
 
 // insertLines puts the second reading's lines after[k] into the first
 // reading after its line k: in the txt after k's line, in the TSV after
-// k's last word, as a line of its own (block recoveredBlock + its index in
-// the second reading).
+// k's last word, as a line of its own (TSV block block + its index in the
+// second reading: readUnread numbers each of its readings' lines apart).
 func insertLines(first, second reading, after map[int][]int, tsv []byte, block int) ([]byte, []byte) {
 	var lines []string
 	next := 0                    // the next txt line of first to copy
