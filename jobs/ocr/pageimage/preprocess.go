@@ -667,8 +667,6 @@ func despeckle(bin *image.Gray, least int) ([]int, int) {
 	// asterisks of a masked 주민등록번호 (750101-*******) run on from its
 	// digits one by one. Only along the line, or specks would chain
 	// across the page.
-	// The small blobs by the grid cells their left edge is in, so that
-	// the search stays linear on a page of noise.
 	// The chain starts from a kept blob, or from a dash too long to be
 	// small (a serif face's: 16 pixels in NanumMyeongjo at 300 dpi, where
 	// the asterisks after it were all taken for specks): flat, at most a
@@ -677,6 +675,8 @@ func despeckle(bin *image.Gray, least int) ([]int, int) {
 		cw, ch := c.x1-c.x0+1, c.y1-c.y0+1
 		return !small(c) && cw <= charH && 4*ch <= cw && near(c)
 	}
+	// The small blobs by the grid cells their left edge is in, so that
+	// the search stays linear on a page of noise.
 	at := map[int][]int{}
 	var kept []int
 	for i, c := range comps {
