@@ -37,7 +37,8 @@
 //	200 {"job_id": "…", "client_token": "…",
 //	     "status": "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED",
 //	     "pages": [{"page": 1, "text": "…", "confidence": 0.93, "source": "ocr",
-//	                "lines": [{"text": "…", "confidence": 0.95, "struck": true, "top": 2412, "bottom": 2458}, …],
+//	                "lines": [{"text": "…", "confidence": 0.95, "struck": true, "top": 2412, "bottom": 2458,
+//	                           "numbers": [{"text": "490614-*******", "confidence": 0.92}, …]}, …],
 //	                "ink": [{"top": 2412, "bottom": 2443, "struck": true}, …]}, …],
 //	     "error": {"code": "UNREADABLE", "message": "…"}}
 //
@@ -51,6 +52,9 @@
 // not read. All three are omitted when unknown (a text layer, an engine
 // that does not look). specked (omitted when false) marks an image page
 // covered in specks: its characters may be misread however confident.
+// numbers (omitted when unknown) are an image line's words with digits,
+// each with the lowest confidence the engine gave one of its digits: a
+// word's own confidence is pulled down by the marks beside its digits.
 // Jobs are kept in memory for an hour after they finish and are lost when
 // the engine restarts: an unknown job answers 404 NOT_FOUND, and the
 // caller treats it as gone (submits again).

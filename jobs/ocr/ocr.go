@@ -177,6 +177,10 @@ func WithoutNUL(pages []Page) []Page {
 		p.Lines = slices.Clone(p.Lines)
 		for k := range p.Lines {
 			p.Lines[k].Text, p.Lines[k].Repaired = clean(p.Lines[k].Text), clean(p.Lines[k].Repaired)
+			p.Lines[k].Numbers = slices.Clone(p.Lines[k].Numbers)
+			for n := range p.Lines[k].Numbers {
+				p.Lines[k].Numbers[n].Text = clean(p.Lines[k].Numbers[n].Text)
+			}
 		}
 		if p.Image != nil {
 			img := WithoutNUL([]Page{*p.Image})[0]
@@ -208,6 +212,21 @@ type Line struct {
 	// Tesseract's reading (RepairedReread, RepairedAmount): a guess, "" for
 	// a line as Tesseract read it.
 	Repaired string `json:"repaired,omitempty"`
+	// Numbers are the line's words with digits in them as Tesseract read
+	// them on an image page, each with the lowest confidence it gave one
+	// of their digits: a word's confidence is pulled down by the marks
+	// beside its digits (a masked number's asterisks), a digit's tells
+	// how sure the reading of that digit is. Empty when unknown (a text
+	// layer, a line read again, an engine that does not say).
+	Numbers []Number `json:"numbers,omitempty"`
+}
+
+// Number is a word of a line with digits in it (Line.Numbers).
+type Number struct {
+	Text string `json:"text"`
+	// Confidence is the lowest of the confidences Tesseract gave the
+	// word's digits, in [0, 1].
+	Confidence float64 `json:"confidence"`
 }
 
 // How a line was repaired (Line.Repaired).

@@ -397,10 +397,11 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 	if err != nil {
 		return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
 	}
-	// One recognition, two renderers: txt keeps Tesseract's word spacing
-	// (TSV splits Hangul into one "word" per syllable), TSV has the
-	// confidences.
-	args := []string{img, root, "-l", languages, "--psm", tesseractPSM}
+	// One recognition, three renderers: txt keeps Tesseract's word spacing
+	// (TSV splits Hangul into one "word" per syllable), TSV has the words'
+	// confidences, hOCR with hocr_char_boxes each character's (the
+	// numbers' digits, hocrNumbers).
+	args := []string{img, root, "-l", languages, "--psm", tesseractPSM, "-c", "hocr_char_boxes=1"}
 	if r.raw {
 		// The PGM carries no resolution, where the PNG pdftoppm wrote
 		// before did (a prepared page never had one: image/png writes
@@ -408,11 +409,12 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 		// passing it keeps raw reads as they were.
 		args = append(args, "--dpi", dpi)
 	}
-	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, append(args, "txt", "tsv")...); err != nil {
+	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, append(args, "txt", "tsv", "hocr")...); err != nil {
 		return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
 	}
 	defer os.Remove(root + ".txt")
 	defer os.Remove(root + ".tsv")
+	defer os.Remove(root + ".hocr")
 	txt, err := readFile(root+".txt", maxTextOutput)
 	if err != nil {
 		return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
@@ -421,6 +423,11 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 	if err != nil {
 		return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
 	}
+	hocr, err := readFile(root+".hocr", 4*maxTextOutput)
+	if err != nil {
+		return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
+	}
+	numbers := hocrNumbers(hocr)
 	if !r.oneReading && prep.Page != nil {
 		// As with the suspect lines, a failed reading of the unread bands
 		// leaves the page as first read.
@@ -466,6 +473,7 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 	p.Specked = prep.Specked
 	if placeLines(&p, parseTSV(tsv)) {
 		p.Ink = wireBands(prep.Ink)
+		placeNumbers(&p, numbers)
 	}
 	return p, nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -364,7 +365,7 @@ func TestTesseractPage(t *testing.T) {
 		t.Fatalf("lines = %+v, want %+v", p.Lines, want)
 	}
 	for i := range want {
-		if p.Lines[i] != want[i] {
+		if !reflect.DeepEqual(p.Lines[i], want[i]) {
 			t.Errorf("line %d = %+v, want %+v", i, p.Lines[i], want[i])
 		}
 	}
@@ -374,7 +375,7 @@ func TestTesseractPage(t *testing.T) {
 
 	// Renderings that disagree: the lines get the page's confidence.
 	p = tesseractPage([]byte("one line\ntwo lines\nthree\nfour\n"), []byte(tsv))
-	if len(p.Lines) != 4 || p.Lines[3] != (ocr.Line{Text: "four", Confidence: 0.7}) {
+	if len(p.Lines) != 4 || !reflect.DeepEqual(p.Lines[3], ocr.Line{Text: "four", Confidence: 0.7}) {
 		t.Errorf("lines = %+v", p.Lines)
 	}
 

@@ -5,6 +5,7 @@ import (
 	"image"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -386,7 +387,7 @@ func TestSpliceReading(t *testing.T) {
 	// confidences.
 	p := tesseractPage(gotTxt, gotTSV)
 	want := []ocr.Line{{Text: "【갑 구】", Confidence: 0.9}, {Text: "고유번호      1146-2010-012345", Confidence: 0.907}, {Text: "이하여백", Confidence: 0.5}}
-	if !slices.Equal(p.Lines, want) {
+	if !reflect.DeepEqual(p.Lines, want) {
 		t.Errorf("lines = %+v, want %+v", p.Lines, want)
 	}
 	boxes := lineBoxes(gotTSV)

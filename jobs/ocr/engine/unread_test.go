@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -79,7 +80,7 @@ func TestInsertLines(t *testing.T) {
 	p := tesseractPage(gotTxt, gotTSV)
 	want := []ocr.Line{{Text: "【갑 구】", Confidence: 0.9}, {Text: "2      소유권이전", Confidence: 0.92}, {Text: "제30095호", Confidence: 0.8},
 		{Text: "거래가액", Confidence: 0.6}, {Text: "이하여백", Confidence: 0.5}}
-	if !slices.Equal(p.Lines, want) {
+	if !reflect.DeepEqual(p.Lines, want) {
 		t.Errorf("lines = %+v, want %+v", p.Lines, want)
 	}
 	// The lines put in report at most recoveredConfidence: a key entry
