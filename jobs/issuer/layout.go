@@ -2,6 +2,7 @@ package issuer
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,7 +84,47 @@ type table struct {
 
 func ptToMM(pt float64) float64 { return pt * 25.4 / 72 }
 
-func lineHeight(size float64) float64 { return ptToMM(size) * 1.3 }
+// Layout varies the printed form within what the office's certificates
+// show: the size of the tables' text, the spacing of their lines and the
+// widths of the 갑구 and 을구 columns. The zero Layout is the simulator's
+// form; a development set printed in another (see DevLayout) is not the
+// form the readers were tuned on.
+type Layout struct {
+	TableSize   float64 // points of the tables' text; 8 when 0
+	LineSpacing float64 // a line's height in ems of its text; 1.3 when 0
+	// RightsColumns are the widths in mm of 순위번호, 등기목적, 접수,
+	// 등기원인 and 권리자 및 기타사항; when all 0 (or not summing to the
+	// content's 186 mm) 16, 30, 28, 34 and 78.
+	RightsColumns [5]float64
+}
+
+// DevLayout is a form the office also prints, unlike the simulator's: a
+// larger table text (9 points) on wider line spacing, a narrower 순위번호
+// and 등기원인 and a wider 등기목적 and 접수 (long purposes such as
+// 소유권이전청구권가등기 wrap as they do on many certificates).
+var DevLayout = Layout{TableSize: 9, LineSpacing: 1.45, RightsColumns: [5]float64{13, 33, 31, 31, 78}}
+
+// withDefaults fills the zero fields of f with the simulator's form.
+func (f Layout) withDefaults() Layout {
+	if f.TableSize <= 0 {
+		f.TableSize = tableSize
+	}
+	if f.LineSpacing <= 0 {
+		f.LineSpacing = 1.3
+	}
+	sum := 0.0
+	for _, w := range f.RightsColumns {
+		sum += max(w, 0)
+	}
+	if math.Abs(sum-contentW) > 0.01 || slices.Contains(f.RightsColumns[:], 0) {
+		for i, c := range rightsColumns {
+			f.RightsColumns[i] = c.width
+		}
+	}
+	return f
+}
+
+func (l *layouter) lineHeight(size float64) float64 { return ptToMM(size) * l.form.LineSpacing }
 
 // estimateWidth returns an upper bound of the printed width of s in mm:
 // NanumGothic's Hangul and symbols are 0.94 em, digits 0.61 em, and the widest
@@ -140,6 +181,7 @@ func wrapText(s string, width, size float64) []string {
 }
 
 type layouter struct {
+	form  Layout // with its defaults
 	reg   Registry
 	pages []pageOps
 	y     float64
@@ -167,14 +209,14 @@ func (l *layouter) newPage() {
 		l.text(textOp{x0: pageW - marginX - noW, x1: pageW - marginX, y: l.y, size: headSize, align: alignRight, s: no})
 		for i, a := range addr {
 			if i > 0 {
-				l.y += lineHeight(headSize)
+				l.y += l.lineHeight(headSize)
 			}
 			l.text(textOp{x0: marginX, x1: pageW - marginX - noW - 6, y: l.y, size: headSize, s: a})
 		}
 		l.y += 6
 	} else {
-		hdr := wrapText("[집합건물] "+l.reg.Address, contentW, tableSize)
-		l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: tableSize, s: hdr[0]})
+		hdr := wrapText("[집합건물] "+l.reg.Address, contentW, l.form.TableSize)
+		l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: l.form.TableSize, s: hdr[0]})
 		l.y += 5
 	}
 	l.fresh = true
@@ -197,7 +239,7 @@ func (l *layouter) wrapRow(cols []column, cells [][]string, size float64) ([][]s
 		}
 		n = max(n, len(wrapped[i]))
 	}
-	return wrapped, float64(n)*lineHeight(size) + 2*cellPad
+	return wrapped, float64(n)*l.lineHeight(size) + 2*cellPad
 }
 
 func (l *layouter) drawRow(cols []column, wrapped [][]string, h float64, size float64, header, cancelled bool) {
@@ -212,7 +254,7 @@ func (l *layouter) drawRow(cols []column, wrapped [][]string, h float64, size fl
 			al = alignCenter
 		}
 		for j, s := range wrapped[i] {
-			base := top + cellPad + float64(j)*lineHeight(size) + ptToMM(size)*0.95
+			base := top + cellPad + float64(j)*l.lineHeight(size) + ptToMM(size)*0.95
 			l.text(textOp{x0: x + cellPad, x1: x + c.width - cellPad, y: base, size: size, align: al, strike: cancelled, s: s})
 		}
 		x += c.width
@@ -223,17 +265,17 @@ func (l *layouter) drawRow(cols []column, wrapped [][]string, h float64, size fl
 }
 
 func (l *layouter) table(t table) {
-	titleH := lineHeight(sectionSize) + 2
+	titleH := l.lineHeight(sectionSize) + 2
 	headerCells := make([][]string, len(t.cols))
 	for i, c := range t.cols {
 		headerCells[i] = []string{c.label}
 	}
-	header, headerH := l.wrapRow(t.cols, headerCells, tableSize)
+	header, headerH := l.wrapRow(t.cols, headerCells, l.form.TableSize)
 
 	// Keep the section title with its header and first row.
 	first := 0.0
 	if len(t.rows) > 0 {
-		_, first = l.wrapRow(t.cols, t.rows[0].cells, tableSize)
+		_, first = l.wrapRow(t.cols, t.rows[0].cells, l.form.TableSize)
 	}
 	if !l.fresh && !l.fits(titleH+headerH+first) {
 		l.newPage()
@@ -241,32 +283,32 @@ func (l *layouter) table(t table) {
 	l.y += titleH - 2
 	l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: sectionSize, s: t.title})
 	l.y += 2
-	l.drawRow(t.cols, header, headerH, tableSize, true, false)
+	l.drawRow(t.cols, header, headerH, l.form.TableSize, true, false)
 
 	for _, r := range t.rows {
-		cells, h := l.wrapRow(t.cols, r.cells, tableSize)
+		cells, h := l.wrapRow(t.cols, r.cells, l.form.TableSize)
 		if !l.fits(h) {
 			l.newPage()
-			l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y + lineHeight(sectionSize) - 2, size: sectionSize, s: t.title + " (계속)"})
+			l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y + l.lineHeight(sectionSize) - 2, size: sectionSize, s: t.title + " (계속)"})
 			l.y += titleH
-			l.drawRow(t.cols, header, headerH, tableSize, true, false)
+			l.drawRow(t.cols, header, headerH, l.form.TableSize, true, false)
 		}
-		l.drawRow(t.cols, cells, h, tableSize, false, r.cancelled)
+		l.drawRow(t.cols, cells, h, l.form.TableSize, false, r.cancelled)
 	}
 	l.y += 3
 }
 
 // layout places reg on pages. viewedAt is printed in the footer as 열람일시.
-func layout(reg Registry, viewedAt time.Time) []pageOps {
-	l := &layouter{reg: reg}
+func layout(reg Registry, viewedAt time.Time, form Layout) []pageOps {
+	l := &layouter{reg: reg, form: form.withDefaults()}
 	l.newPage()
-	for _, t := range tables(reg) {
+	for _, t := range tables(reg, l.rightsColumns()) {
 		l.table(t)
 	}
-	if !l.fits(lineHeight(headSize)) {
+	if !l.fits(l.lineHeight(headSize)) {
 		l.newPage()
 	}
-	l.y += lineHeight(headSize)
+	l.y += l.lineHeight(headSize)
 	l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: headSize, align: alignCenter, s: "-- 이 하 여 백 --"})
 	if reg.Summary {
 		l.summary()
@@ -312,9 +354,9 @@ func (l *layouter) summary() {
 		"고유번호 " + reg.FormattedUniqueNo(),
 		"[집합건물] " + reg.Address,
 	} {
-		for _, w := range wrapText(s, contentW, tableSize) {
-			l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: tableSize, s: w})
-			l.y += lineHeight(tableSize)
+		for _, w := range wrapText(s, contentW, l.form.TableSize) {
+			l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: l.form.TableSize, s: w})
+			l.y += l.lineHeight(l.form.TableSize)
 		}
 	}
 	l.y += 2
@@ -370,12 +412,12 @@ func (l *layouter) summary() {
 		"나. 최종지분은 등기명의인이 가진 최종지분이며, 2개 이상의 순위번호에 지분을 가진 경우 그 지분을 합산하였습니다.",
 		"다. 대상소유자가 명확하지 않은 경우 '확인불가'로 표시될 수 있습니다. 정확한 권리사항은 등기사항증명서를 확인하시기 바랍니다.",
 	} {
-		for _, w := range wrapText(s, contentW, tableSize) {
-			if !l.fits(lineHeight(tableSize)) {
+		for _, w := range wrapText(s, contentW, l.form.TableSize) {
+			if !l.fits(l.lineHeight(l.form.TableSize)) {
 				l.newPage()
 			}
-			l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: tableSize, s: w})
-			l.y += lineHeight(tableSize)
+			l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: l.form.TableSize, s: w})
+			l.y += l.lineHeight(l.form.TableSize)
 		}
 	}
 }
@@ -395,8 +437,18 @@ var rightsColumns = []column{
 	{"권리자 및 기타사항", 78, alignLeft},
 }
 
-// tables turns reg into the printed tables, in document order.
-func tables(reg Registry) []table {
+// rightsColumns are the columns of 갑구 and 을구 in l's form.
+func (l *layouter) rightsColumns() []column {
+	cols := slices.Clone(rightsColumns)
+	for i := range cols {
+		cols[i].width = l.form.RightsColumns[i]
+	}
+	return cols
+}
+
+// tables turns reg into the printed tables, in document order, 갑구 and
+// 을구 in rights.
+func tables(reg Registry, rights []column) []table {
 	building := table{
 		title: "【 표 제 부 】 ( 1동의 건물의 표시 )",
 		cols: []column{
@@ -455,8 +507,8 @@ func tables(reg Registry) []table {
 		}})
 	}
 
-	gap := table{title: "【 갑 구 】 ( 소유권에 관한 사항 )", cols: rightsColumns, rows: entryRows(reg.Ownership)}
-	eul := table{title: "【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )", cols: rightsColumns, rows: entryRows(reg.Rights)}
+	gap := table{title: "【 갑 구 】 ( 소유권에 관한 사항 )", cols: rights, rows: entryRows(reg.Ownership)}
+	eul := table{title: "【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )", cols: rights, rows: entryRows(reg.Rights)}
 	if len(eul.rows) == 0 {
 		eul.rows = []tableRow{{cells: [][]string{nil, nil, nil, nil, {"기록사항 없음"}}}}
 	}

@@ -330,7 +330,7 @@ func Content(nestID, uniqueNo, address string) Registry {
 			g.generate(&reg, maxSize)
 			withSummary := reg.Summary
 			reg.Summary = false
-			pages := layout(reg, time.Time{})
+			pages := layout(reg, time.Time{}, Layout{})
 			reg.Pages = len(pages)
 			// Nor should a short tail (the rarer events, a 전세권's 말소) sit on
 			// a page of its own: such a page is mostly blank.
@@ -339,7 +339,7 @@ func Content(nestID, uniqueNo, address string) Registry {
 			if (reg.Pages <= MaxPages && !sparse) || g.plain {
 				if withSummary {
 					reg.Summary = true
-					all := len(layout(reg, time.Time{}))
+					all := len(layout(reg, time.Time{}, Layout{}))
 					reg.Pages, reg.SummaryPages = all, all-reg.Pages
 				}
 				return reg

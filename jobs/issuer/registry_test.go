@@ -178,7 +178,11 @@ func TestLayoutTextFitsWithRealFont(t *testing.T) {
 			addr = longAddress
 		}
 		reg := Content(fmt.Sprintf("nest-%d", i), testUniqueNo, addr)
-		for p, page := range layout(reg, day(2025, time.July, 1)) {
+		form := Layout{}
+		if i%3 == 2 {
+			form = DevLayout
+		}
+		for p, page := range layout(reg, day(2025, time.July, 1), form) {
 			for _, op := range page.texts {
 				pdf.SetFont(fontFamily, "", op.size)
 				if w := pdf.GetStringWidth(op.s); w > op.x1-op.x0+1e-6 {

@@ -36,11 +36,12 @@ func newRenderer(ttf []byte) (*renderer, error) {
 	return &renderer{ttf: ttf, font: f}, nil
 }
 
-// render returns the PDF of reg viewed at viewedAt, and its page count. The
+// render returns the PDF of reg viewed at viewedAt, printed in form, and
+// its page count. The
 // output is a function of its arguments only: the same registry and time give
 // the same bytes.
-func (r *renderer) render(reg Registry, viewedAt time.Time, imageOnly bool) ([]byte, int, error) {
-	pages := layout(reg, viewedAt)
+func (r *renderer) render(reg Registry, viewedAt time.Time, imageOnly bool, form Layout) ([]byte, int, error) {
+	pages := layout(reg, viewedAt, form)
 	pdf := newPDF(viewedAt)
 	if imageOnly {
 		if err := r.drawImages(pdf, pages); err != nil {

@@ -32,6 +32,8 @@ type SimulatorOptions struct {
 	// ImageOnly renders every page as an image with no text layer, as a
 	// scanned document, so that OCR has real work to do.
 	ImageOnly bool
+	// Layout is the printed form; the zero Layout is the simulator's own.
+	Layout Layout
 	// FailureRates injects failures at random: each Issue call fails with a
 	// cause with that probability. The rates must sum to at most 1.
 	FailureRates map[Cause]float64
@@ -187,7 +189,7 @@ func (s *Simulator) PaymentCount(key string) int {
 // without latency, payment or failures. The same arguments give the same
 // bytes.
 func (s *Simulator) Render(reg Registry, viewedAt time.Time) (*Document, error) {
-	pdf, pages, err := s.renderer.render(reg, viewedAt, s.opts.ImageOnly)
+	pdf, pages, err := s.renderer.render(reg, viewedAt, s.opts.ImageOnly, s.opts.Layout)
 	if err != nil {
 		return nil, fmt.Errorf("issuer: render: %w", err)
 	}
