@@ -7,6 +7,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -99,7 +100,8 @@ func BenchmarkDegradedOCR(b *testing.B) {
 	}
 	var totals [2]total
 	perCopy := make([][2]total, len(degrade.Corpus))
-	var confidences []keyConfidence // the preprocessed reads' key entries
+	var confidences []keyConfidence      // the preprocessed reads' key entries
+	var digitConfidences []keyConfidence // their key numbers' words
 	modes := []struct {
 		name string
 		opts engine.ReadOptions
@@ -197,6 +199,7 @@ func BenchmarkDegradedOCR(b *testing.B) {
 					}
 					if reg != nil && !mode.opts.Raw {
 						confidences = append(confidences, keyEntryConfidences(reg, read, clean.reg)...)
+						digitConfidences = append(digitConfidences, keyNumberConfidences(reg, readPagesOf(read), simKeyNumbers(clean.reg))...)
 					}
 					verdicts = append(verdicts, string(j.Verdict))
 					if j.Verdict == VerdictComplete {
@@ -250,6 +253,7 @@ func BenchmarkDegradedOCR(b *testing.B) {
 		}
 	}
 	logConfidences(b, confidences)
+	logDigitConfidences(b, digitConfidences)
 	for m, mode := range modes {
 		t := totals[m]
 		n := float64(max(t.reads, 1))
@@ -306,6 +310,107 @@ func keyEntryConfidences(reg *Registry, pages []ocr.Page, sim issuer.Registry) [
 		out = append(out, keyConfidence{c, right})
 	}
 	return out
+}
+
+// keyNumberConfidences returns, for each word of a live key entry of reg
+// that holds part of one of its key numbers (keyNumbers: the amount, the
+// holders' registration numbers), the lowest confidence of its digits and
+// whether that key number was read right: the distribution
+// KeyDigitConfidence is set from. want gives the key numbers as printed,
+// by section and rank (nil when the entry is not in the document).
+func keyNumberConfidences(reg *Registry, pages []ReadPage, want func(e *Entry) []string) []keyConfidence {
+	numbers := lineNumbers(pages)
+	var out []keyConfidence
+	for _, e := range slices.Concat(reg.Ownership, reg.Rights) {
+		if !e.Live() || !keyKind(e.Kind) {
+			continue
+		}
+		truth := want(&e)
+		if truth == nil {
+			continue
+		}
+		keys := keyNumbers(&e)
+		for line := range strings.SplitSeq(e.Text, "\n") {
+			for _, n := range numbers[noSpace(line)] {
+				d := digitsOnly(n.Text)
+				if len(d) < minKeyNumberDigits {
+					continue
+				}
+				if k := slices.IndexFunc(keys, func(k string) bool { return strings.Contains(k, d) || strings.Contains(d, k) }); k >= 0 {
+					out = append(out, keyConfidence{n.Confidence, slices.Contains(truth, keys[k])})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// simKeyNumbers gives keyNumberConfidences the key numbers of the
+// simulator's registry sim.
+func simKeyNumbers(sim issuer.Registry) func(e *Entry) []string {
+	want := map[string]entryView{}
+	for _, v := range slices.Concat(wantEntries(SectionOwnership, sim.Ownership), wantEntries(SectionRights, sim.Rights)) {
+		want[string(v.Section)+"/"+v.Rank] = v
+	}
+	return func(e *Entry) []string {
+		w, ok := want[string(e.Section)+"/"+e.Rank]
+		if !ok {
+			return nil
+		}
+		out := []string{}
+		if w.Amount > 0 {
+			out = append(out, strconv.FormatInt(w.Amount, 10))
+		}
+		for _, h := range w.Holders {
+			if d := digitsOnly(h.ID); d != "" {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+}
+
+// logDigitConfidences logs the distribution of keyNumberConfidences: the
+// wrong words' confidences one by one, the right ones' lowest and
+// percentiles, and what thresholds around KeyDigitConfidence catch and
+// keep.
+func logDigitConfidences(b *testing.B, cs []keyConfidence) {
+	var right, wrong []float64
+	for _, c := range cs {
+		if c.right {
+			right = append(right, c.conf)
+		} else {
+			wrong = append(wrong, c.conf)
+		}
+	}
+	slices.Sort(right)
+	slices.Sort(wrong)
+	pct := func(p float64) float64 {
+		if len(right) == 0 {
+			return 0
+		}
+		return right[min(len(right)-1, int(p*float64(len(right))))]
+	}
+	benchLogf(b, "key numbers' lowest digit confidence: %d words of numbers read right (lowest %.3f, 1st percentile %.3f, 5th %.3f, median %.3f), %d of numbers read wrong: %v",
+		len(right), pct(0), pct(0.01), pct(0.05), pct(0.5), len(wrong), wrong)
+	for _, t := range []float64{0.80, 0.85, 0.90, 0.92, 0.93, 0.94, 0.95, 0.96, 0.97, 0.98} {
+		caught, kept := 0, 0
+		for _, c := range wrong {
+			if c < t {
+				caught++
+			}
+		}
+		for _, c := range right {
+			if c >= t {
+				kept++
+			}
+		}
+		benchLogf(b, "  digit threshold %.2f: wrong ones below it %d of %d, right ones at or above it %d of %d", t, caught, len(wrong), kept, len(right))
+		if t == KeyDigitConfidence {
+			b.ReportMetric(100*float64(caught)/float64(max(len(wrong), 1)), "wrong_digits_caught%")
+			b.ReportMetric(100*float64(kept)/float64(max(len(right), 1)), "right_digits_kept%")
+		}
+	}
 }
 
 // logConfidences logs, for thresholds around KeyFieldConfidence, how many

@@ -19,7 +19,8 @@ import (
 // registries in: neither the simulator's own (NanumGothic, a sans-serif)
 // nor the evaluation generator's (UnBatang), so that the readers can be
 // tuned on a face they were not written against while the evaluation set
-// stays unseen. DUNGJI_DEV_FONT names another.
+// stays unseen. DUNGJI_DEV_FONT names another; DUNGJI_DEV_LAYOUT=1 prints
+// them in issuer.DevLayout, a form the readers were not tuned on either.
 const devFontPath = "/usr/share/fonts/truetype/nanum/NanumMyeongjo.ttf"
 
 // devFontDocs is how many registries BenchmarkDevFontOCR reads;
@@ -44,7 +45,11 @@ func BenchmarkDevFontOCR(b *testing.B) {
 	if _, err := os.Stat(font); err != nil {
 		b.Skipf("no development font: %v", err)
 	}
-	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{ImageOnly: true, FontPath: font})
+	var form issuer.Layout
+	if os.Getenv("DUNGJI_DEV_LAYOUT") != "" {
+		form = issuer.DevLayout
+	}
+	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{ImageOnly: true, FontPath: font, Layout: form})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -70,10 +75,12 @@ func BenchmarkDevFontOCR(b *testing.B) {
 		}
 		docs = append(docs, devDoc{id, reg, doc.PDF})
 	}
-	benchLogf(b, "font %s, %d documents", font, len(docs))
+	benchLogf(b, "font %s, layout %+v, %d documents", font, form, len(docs))
 	var fields, right, complete, wrongComplete, factsRight int
+	var digits []keyConfidence
 	for b.Loop() {
 		fields, right, complete, wrongComplete, factsRight = 0, 0, 0, 0, 0
+		digits = digits[:0]
 		reads := make([][]ocr.Page, len(docs))
 		errs := make([]error, len(docs))
 		var wg sync.WaitGroup
@@ -91,6 +98,7 @@ func BenchmarkDevFontOCR(b *testing.B) {
 				reg = &Registry{}
 			}
 			compareOCR(&a, &struck, reg, d.reg)
+			digits = append(digits, keyNumberConfidences(reg, readPagesOf(reads[i]), simKeyNumbers(d.reg))...)
 			fields += a.fields
 			right += a.right
 			exact := reflect.DeepEqual(factsFound(reg, Analyze(reg, Options{Now: viewedAt})), factsOf(d.reg))
@@ -112,6 +120,7 @@ func BenchmarkDevFontOCR(b *testing.B) {
 				d.id, len(reads[i]), j.Verdict, a.right, a.fields, exact, strings.Join(reasons, "\n               "), a.misses)
 		}
 	}
+	logDigitConfidences(b, digits)
 	benchLogf(b, "development font: fields right %d of %d (%.1f%%), COMPLETE %d of %d, COMPLETE with a key fact wrong %d, key facts exact %d",
 		right, fields, 100*float64(right)/float64(max(fields, 1)), complete, len(docs), wrongComplete, factsRight)
 	b.ReportMetric(100*float64(right)/float64(max(fields, 1)), "dev_fields%")

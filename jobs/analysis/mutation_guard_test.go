@@ -99,7 +99,7 @@ func TestGuardRepairedKeyFactLineIsCorrected(t *testing.T) {
 			Amount:  360000000, AmountLabel: "채권최고액",
 			Text: first + "\n" + holder + "\n" + address}}}
 		var j judge
-		j.entries(reg, map[string]float64{}, map[string]string{noSpace(repaired): "reread"})
+		j.entries(reg, map[string]float64{}, map[string]string{noSpace(repaired): "reread"}, nil)
 		return j.partial && slices.ContainsFunc(j.reasons, func(r Reason) bool { return r.Code == ReasonCorrected && r.Rank == "1" }), j.reasons
 	}
 	if got, reasons := corrected(holder); !got {

@@ -109,6 +109,10 @@ func (p *parser) summaryLine(line, ns string) {
 	}
 }
 
+// summaryNameRest is a line of Hangul words alone: in 소유지분현황, below a
+// name without its role, the rest of the name.
+var summaryNameRest = regexp.MustCompile(`^[가-힣]+(?: [가-힣]+)*$`)
+
 // summaryRoleOnly is an owner's role on a line of its own, the name above it
 // having filled its cell: (수탁자).
 var summaryRoleOnly = regexp.MustCompile(`^\(` + readSpace + `(소유자|공유자|수탁자)` + readSpace + `\)`)
@@ -158,6 +162,11 @@ func (p *parser) summaryOwner(line string) {
 			at = loc[0]
 		}
 		if at <= 0 {
+			// The rest of a name its cell broke, its role below it:
+			// 주식회사 / 한국토지신탁 / (수탁자).
+			if n := len(s.Owners); n > 0 && s.Owners[n-1].Role == "" && summaryNameRest.MatchString(strings.TrimSpace(line)) {
+				s.Owners[n-1].Name += noSpace(line)
+			}
 			return
 		}
 		o.Name, rest = noSpace(line[:at]), line[at:]

@@ -19,23 +19,34 @@ import (
 
 // judgeDoc judges a document read by engine.ReadPDF as the service does.
 func judgeDoc(text string, pages []ocr.Page, uniqueNo string) (*Registry, Judgement) {
-	in := JudgeInput{UniqueNo: uniqueNo}
-	for _, p := range pages {
-		rp := ReadPage{OCR: p.Source == ocr.SourceOCR, Confidence: p.Confidence, Specked: p.Specked}
-		for _, l := range p.Lines {
-			rp.Lines = append(rp.Lines, ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck, Top: l.Top, Bottom: l.Bottom, Repaired: l.Repaired})
-		}
-		for _, b := range p.Ink {
-			rp.Ink = append(rp.Ink, InkBand{Top: b.Top, Bottom: b.Bottom, Struck: b.Struck, Faint: b.Faint})
-		}
-		in.Pages = append(in.Pages, rp)
-	}
+	in := JudgeInput{UniqueNo: uniqueNo, Pages: readPagesOf(pages)}
 	reg, err := ParseRead(text, in.Pages)
 	if err != nil {
 		in.ParseError = err.Error()
 	}
 	ApplyStrikes(reg, in.Pages)
 	return reg, Judge(reg, in)
+}
+
+// readPagesOf is what the service hands the analysis of an engine's pages
+// (ocrtask's readPages, which this package cannot import).
+func readPagesOf(pages []ocr.Page) []ReadPage {
+	var out []ReadPage
+	for _, p := range pages {
+		rp := ReadPage{OCR: p.Source == ocr.SourceOCR, Confidence: p.Confidence, Specked: p.Specked}
+		for _, l := range p.Lines {
+			rl := ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck, Top: l.Top, Bottom: l.Bottom, Repaired: l.Repaired}
+			for _, n := range l.Numbers {
+				rl.Numbers = append(rl.Numbers, ReadNumber(n))
+			}
+			rp.Lines = append(rp.Lines, rl)
+		}
+		for _, b := range p.Ink {
+			rp.Ink = append(rp.Ink, InkBand{Top: b.Top, Bottom: b.Bottom, Struck: b.Struck, Faint: b.Faint})
+		}
+		out = append(out, rp)
+	}
+	return out
 }
 
 func codes(j Judgement) []string {

@@ -134,6 +134,9 @@ func readPages(pages []ocr.Page) []analysis.ReadPage {
 			Lines: make([]analysis.ReadLine, len(p.Lines))}
 		for k, l := range p.Lines {
 			rp.Lines[k] = analysis.ReadLine{Text: l.Text, Confidence: l.Confidence, Struck: l.Struck, Top: l.Top, Bottom: l.Bottom, Repaired: l.Repaired}
+			for _, n := range l.Numbers {
+				rp.Lines[k].Numbers = append(rp.Lines[k].Numbers, analysis.ReadNumber(n))
+			}
 		}
 		for _, b := range p.Ink {
 			rp.Ink = append(rp.Ink, analysis.InkBand{Top: b.Top, Bottom: b.Bottom, Struck: b.Struck, Faint: b.Faint})
