@@ -384,9 +384,10 @@ func (p *parser) skip(line, ns string) bool {
 		p.coverage.EndMarker = true
 		return true
 	case strings.HasPrefix(ns, "--") && strings.HasSuffix(ns, "--"):
-		// -- 이 하 여 백 -- as OCR may read it: the end marker when a
-		// syllable of it survived.
-		if strings.Contains(ns, "이하") || strings.Contains(ns, "여백") {
+		// -- 이 하 여 백 -- as OCR may read it: the end marker when two
+		// of its syllables in a row survived (-- 0] 하여 BH --, a serif
+		// face's 이 and 백 misread).
+		if strings.Contains(ns, "이하") || strings.Contains(ns, "하여") || strings.Contains(ns, "여백") {
 			p.coverage.EndMarker = true
 		}
 		return true

@@ -991,3 +991,28 @@ func TestNumberRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestEndMarkerAsRead: the end marker (-- 이 하 여 백 --) is read where two
+// of its syllables in a row survived OCR, and not from a line without.
+func TestEndMarkerAsRead(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		read string
+		end  bool
+	}{
+		{"-- 이 하 여 백 --", true},
+		{"-- 이하 O4 BH --", true},
+		{"-- 0] 하여 BH --", true}, // the development layout, NanumMyeongjo
+		{"-- O] ol 여백 --", true},
+		{"-- 0] 하 O4 BH --", false},
+		{"-- --", false},
+	} {
+		reg, err := Parse(strings.Replace(cleanText, "-- 이 하 여 백 --", c.read, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reg.Coverage.EndMarker != c.end {
+			t.Errorf("%q: end marker %v, want %v", c.read, reg.Coverage.EndMarker, c.end)
+		}
+	}
+}
