@@ -32,11 +32,15 @@ const devFontDocs = 6
 // (BenchmarkDegradedOCR: the simulator's font) and the evaluation set
 // (BenchmarkEvalOCR, never looked into): the simulator's registries of
 // more than one page, printed in another font (devFontPath) as clean 300
-// dpi images, read as the service reads them. It reports the fields read
-// right, the COMPLETE verdicts (the evaluation set's goal for clean images
-// is 90 %), the COMPLETE reads with a key fact wrong (must be 0), and per
-// document its verdict, its reasons and what was misread: what a rule may
-// be written from. About a minute on two cores.
+// dpi images, read as the service reads them, once in the simulator's form
+// and once in another (issuer.DevLayout: larger type, wider spacing, other
+// column widths, so that purposes, causes and names wrap). It reports per
+// form the fields read right, the COMPLETE verdicts (the evaluation set's
+// goal for clean images is 90 %), the COMPLETE reads with a key fact wrong
+// (must be 0), and per document its verdict, its reasons and what was
+// misread: what a rule may be written from. About two and a half minutes
+// on two cores; DUNGJI_DEV_LAYOUT=0 reads the simulator's form only, =1
+// the other only.
 func BenchmarkDevFontOCR(b *testing.B) {
 	font := devFontPath
 	if f := os.Getenv("DUNGJI_DEV_FONT"); f != "" {
@@ -45,85 +49,101 @@ func BenchmarkDevFontOCR(b *testing.B) {
 	if _, err := os.Stat(font); err != nil {
 		b.Skipf("no development font: %v", err)
 	}
-	var form issuer.Layout
-	if os.Getenv("DUNGJI_DEV_LAYOUT") != "" {
-		form = issuer.DevLayout
+	want := devFontDocs
+	if n, err := strconv.Atoi(os.Getenv("DUNGJI_DEV_DOCS")); err == nil && n > 0 {
+		want = n
 	}
-	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{ImageOnly: true, FontPath: font, Layout: form})
-	if err != nil {
-		b.Fatal(err)
+	type devForm struct {
+		name, metric string // metric prefixes the reported figures
+		form         issuer.Layout
+	}
+	forms := []devForm{{"the simulator's form", "dev", issuer.Layout{}}, {"issuer.DevLayout", "devlayout", issuer.DevLayout}}
+	switch os.Getenv("DUNGJI_DEV_LAYOUT") {
+	case "0":
+		forms = forms[:1]
+	case "1":
+		forms = forms[1:]
 	}
 	type devDoc struct {
 		id  string
 		reg issuer.Registry
 		pdf []byte
 	}
-	want := devFontDocs
-	if n, err := strconv.Atoi(os.Getenv("DUNGJI_DEV_DOCS")); err == nil && n > 0 {
-		want = n
-	}
-	var docs []devDoc
-	for i := 1; len(docs) < want && i < 2000; i++ {
-		id := fmt.Sprintf("nest-%04d", i)
-		reg := issuer.Content(id, testUniqueNo, testAddress)
-		if reg.Pages-reg.SummaryPages < 2 {
-			continue
-		}
-		doc, err := sim.Render(reg, viewedAt)
+	docs := make([][]devDoc, len(forms))
+	for k, f := range forms {
+		sim, err := issuer.NewSimulator(issuer.SimulatorOptions{ImageOnly: true, FontPath: font, Layout: f.form})
 		if err != nil {
 			b.Fatal(err)
 		}
-		docs = append(docs, devDoc{id, reg, doc.PDF})
+		for i := 1; len(docs[k]) < want && i < 2000; i++ {
+			id := fmt.Sprintf("nest-%04d", i)
+			reg := issuer.Content(id, testUniqueNo, testAddress)
+			if reg.Pages-reg.SummaryPages < 2 {
+				continue
+			}
+			doc, err := sim.Render(reg, viewedAt)
+			if err != nil {
+				b.Fatal(err)
+			}
+			docs[k] = append(docs[k], devDoc{id, reg, doc.PDF})
+		}
+		benchLogf(b, "%s: font %s, %d documents", f.name, font, len(docs[k]))
 	}
-	benchLogf(b, "font %s, layout %+v, %d documents", font, form, len(docs))
-	var fields, right, complete, wrongComplete, factsRight int
+	type tally struct{ fields, right, complete, wrongComplete, factsRight int }
+	tallies := make([]tally, len(forms))
 	var digits []keyConfidence
 	for b.Loop() {
-		fields, right, complete, wrongComplete, factsRight = 0, 0, 0, 0, 0
+		clear(tallies)
 		digits = digits[:0]
-		reads := make([][]ocr.Page, len(docs))
-		errs := make([]error, len(docs))
-		var wg sync.WaitGroup
-		for i, d := range docs {
-			wg.Go(func() { reads[i], errs[i] = engine.ReadPDF(context.Background(), d.pdf, []string{"kor", "eng"}) })
-		}
-		wg.Wait()
-		for i, d := range docs {
-			if errs[i] != nil {
-				b.Fatalf("%s: %v", d.id, errs[i])
+		for k, f := range forms {
+			t := &tallies[k]
+			reads := make([][]ocr.Page, len(docs[k]))
+			errs := make([]error, len(docs[k]))
+			var wg sync.WaitGroup
+			for i, d := range docs[k] {
+				wg.Go(func() { reads[i], errs[i] = engine.ReadPDF(context.Background(), d.pdf, []string{"kor", "eng"}) })
 			}
-			reg, j := judgeDoc(ocr.FullText(reads[i]), reads[i], testUniqueNo)
-			var a, struck accuracy
-			if reg == nil {
-				reg = &Registry{}
-			}
-			compareOCR(&a, &struck, reg, d.reg)
-			digits = append(digits, keyNumberConfidences(reg, readPagesOf(reads[i]), simKeyNumbers(d.reg))...)
-			fields += a.fields
-			right += a.right
-			exact := reflect.DeepEqual(factsFound(reg, Analyze(reg, Options{Now: viewedAt})), factsOf(d.reg))
-			if exact {
-				factsRight++
-			}
-			if j.Verdict == VerdictComplete {
-				complete++
-				if !exact {
-					wrongComplete++
-					b.Errorf("%s: COMPLETE with a key fact wrong or missing", d.id)
+			wg.Wait()
+			for i, d := range docs[k] {
+				if errs[i] != nil {
+					b.Fatalf("%s: %v", d.id, errs[i])
 				}
+				reg, j := judgeDoc(ocr.FullText(reads[i]), reads[i], testUniqueNo)
+				var a, struck accuracy
+				if reg == nil {
+					reg = &Registry{}
+				}
+				compareOCR(&a, &struck, reg, d.reg)
+				digits = append(digits, keyNumberConfidences(reg, readPagesOf(reads[i]), simKeyNumbers(d.reg))...)
+				t.fields += a.fields
+				t.right += a.right
+				exact := reflect.DeepEqual(factsFound(reg, Analyze(reg, Options{Now: viewedAt})), factsOf(d.reg))
+				if exact {
+					t.factsRight++
+				}
+				if j.Verdict == VerdictComplete {
+					t.complete++
+					if !exact {
+						t.wrongComplete++
+						b.Errorf("%s, %s: COMPLETE with a key fact wrong or missing", f.name, d.id)
+					}
+				}
+				var reasons []string
+				for _, r := range j.Reasons {
+					reasons = append(reasons, r.Code+": "+r.Message)
+				}
+				benchLogf(b, "%s, %s (%d pages): %s, fields %d/%d, key facts exact %v\n      reasons: %s\n      misses: %q",
+					f.name, d.id, len(reads[i]), j.Verdict, a.right, a.fields, exact, strings.Join(reasons, "\n               "), a.misses)
 			}
-			var reasons []string
-			for _, r := range j.Reasons {
-				reasons = append(reasons, r.Code+": "+r.Message)
-			}
-			benchLogf(b, "%s (%d pages): %s, fields %d/%d, key facts exact %v\n      reasons: %s\n      misses: %q",
-				d.id, len(reads[i]), j.Verdict, a.right, a.fields, exact, strings.Join(reasons, "\n               "), a.misses)
 		}
 	}
 	logDigitConfidences(b, digits)
-	benchLogf(b, "development font: fields right %d of %d (%.1f%%), COMPLETE %d of %d, COMPLETE with a key fact wrong %d, key facts exact %d",
-		right, fields, 100*float64(right)/float64(max(fields, 1)), complete, len(docs), wrongComplete, factsRight)
-	b.ReportMetric(100*float64(right)/float64(max(fields, 1)), "dev_fields%")
-	b.ReportMetric(100*float64(complete)/float64(len(docs)), "dev_complete%")
-	b.ReportMetric(float64(wrongComplete), "dev_complete_wrong")
+	for k, f := range forms {
+		t := tallies[k]
+		benchLogf(b, "development font, %s: fields right %d of %d (%.1f%%), COMPLETE %d of %d, COMPLETE with a key fact wrong %d, key facts exact %d",
+			f.name, t.right, t.fields, 100*float64(t.right)/float64(max(t.fields, 1)), t.complete, len(docs[k]), t.wrongComplete, t.factsRight)
+		b.ReportMetric(100*float64(t.right)/float64(max(t.fields, 1)), f.metric+"_fields%")
+		b.ReportMetric(100*float64(t.complete)/float64(max(len(docs[k]), 1)), f.metric+"_complete%")
+		b.ReportMetric(float64(t.wrongComplete), f.metric+"_complete_wrong")
+	}
 }

@@ -620,6 +620,9 @@ func (t *table) evalOCR() []row {
 		{"Development set (the simulator's registries in a third font, clean 300 dpi images): entry fields right, COMPLETE, COMPLETE with a key fact wrong",
 			figs("%s %%, %s %%, %s", t.metric(dev, "dev_fields%"), t.metric(dev, "dev_complete%"), t.metric(dev, "dev_complete_wrong")),
 			figs("evaluation set's clean images: %s %% COMPLETE", t.metric(b, "eval_image_complete%")), "tune here, not on the evaluation set"},
+		{"Development set in another form (issuer.DevLayout: larger type, wider spacing, other columns): entry fields right, COMPLETE, COMPLETE with a key fact wrong",
+			figs("%s %%, %s %%, %s", t.metric(dev, "devlayout_fields%"), t.metric(dev, "devlayout_complete%"), t.metric(dev, "devlayout_complete_wrong")),
+			figs("the simulator's form: %s %% COMPLETE", t.metric(dev, "dev_complete%")), "tune here, not on the evaluation set"},
 	}
 }
 
