@@ -357,17 +357,28 @@ func simKeyNumbers(sim issuer.Registry) func(e *Entry) []string {
 		if !ok {
 			return nil
 		}
-		out := []string{}
-		if w.Amount > 0 {
-			out = append(out, strconv.FormatInt(w.Amount, 10))
-		}
+		var ids []string
 		for _, h := range w.Holders {
-			if d := digitsOnly(h.ID); d != "" {
-				out = append(out, d)
-			}
+			ids = append(ids, h.ID)
 		}
-		return out
+		return printedKeyNumbers(w.Amount, ids)
 	}
+}
+
+// printedKeyNumbers are the digits of an entry's key numbers as printed:
+// its amount and its holders' numbers (never nil: an entry of the
+// document).
+func printedKeyNumbers(amount int64, ids []string) []string {
+	out := []string{}
+	if amount > 0 {
+		out = append(out, strconv.FormatInt(amount, 10))
+	}
+	for _, id := range ids {
+		if d := digitsOnly(id); d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // logDigitConfidences logs the distribution of keyNumberConfidences: the

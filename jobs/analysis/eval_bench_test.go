@@ -451,16 +451,11 @@ func evalDigitConfidences(pages []ocr.Page, d *evalgen.Document) []keyConfidence
 		if !ok {
 			return nil
 		}
-		out := []string{}
-		if r.Amount > 0 {
-			out = append(out, strconv.FormatInt(r.Amount, 10))
-		}
+		var ids []string
 		for _, h := range r.Holders {
-			if d := digitsOnly(h.ID); d != "" {
-				out = append(out, d)
-			}
+			ids = append(ids, h.ID)
 		}
-		return out
+		return printedKeyNumbers(r.Amount, ids)
 	})
 }
 
