@@ -336,8 +336,8 @@ func keyNumberConfidences(reg *Registry, pages []ReadPage, want func(e *Entry) [
 				if len(d) < minKeyNumberDigits {
 					continue
 				}
-				if k := slices.IndexFunc(keys, func(k string) bool { return strings.Contains(k, d) || strings.Contains(d, k) }); k >= 0 {
-					out = append(out, keyConfidence{n.Confidence, slices.Contains(truth, keys[k])})
+				if k := slices.IndexFunc(keys, func(k keyNumber) bool { return strings.Contains(k.digits, d) || strings.Contains(d, k.digits) }); k >= 0 {
+					out = append(out, keyConfidence{n.Confidence, slices.Contains(truth, keys[k].digits)})
 				}
 			}
 		}

@@ -875,9 +875,9 @@ func TestUnsureKeyDigits(t *testing.T) {
 		rank     string
 		mentions string
 	}{
-		{"the owner's birth date", "750101-*******", 0.92, true, true, SectionOwnership, "2", "750101"},
-		{"the 근저당권's 채권최고액", "금360,000,000원", 0.90, true, true, SectionRights, "1", "360,000,000"},
-		{"the 근저당권자's registration number", "110111-2365321", 0.80, true, true, SectionRights, "1", "110111-2365321"},
+		{"the owner's birth date", "750101-*******", 0.92, true, true, SectionOwnership, "2", `김민준's number was read as "750101-*******"`},
+		{"the 근저당권's 채권최고액", "금360,000,000원", 0.90, true, true, SectionRights, "1", `the 채권최고액 was read as "금360,000,000원"`},
+		{"the 근저당권자's registration number", "110111-2365321", 0.80, true, true, SectionRights, "1", `주식회사 국민은행's number was read as "110111-2365321"`},
 		{"the owner's birth date, sure enough", "750101-*******", KeyDigitConfidence, true, false, "", "", ""},
 		{"the owner's 접수번호", "제2345호", 0.50, true, false, "", "", ""},
 		{"the owner's address", "300", 0.50, true, false, "", "", ""},

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"regexp"
@@ -1043,9 +1044,9 @@ func (j *judge) entries(reg *Registry, conf map[string]float64, repairs map[stri
 			if c, ok := entryConfidence(e, conf); ok && c < KeyFieldConfidence {
 				j.add(&j.partial, Reason{Code: ReasonLowConfidence, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
 					"%s was read with a confidence of %.0f%% (below %.0f%%): its names and amounts may be wrong.", where, 100*c, 100*KeyFieldConfidence)})
-			} else if n, ok := unsureKeyNumber(e, numbers); ok {
+			} else if n, what, ok := unsureKeyNumber(e, numbers); ok {
 				j.add(&j.partial, Reason{Code: ReasonLowConfidence, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
-					"%s: a digit of %q was read with a confidence of %.0f%% (below %.0f%%): the number may be misread.", where, n.Text, 100*n.Confidence, 100*KeyDigitConfidence)})
+					"%s: %s was read as %q, but the OCR was unsure of one of its digits (%.0f%% sure where %.0f%% is needed): it may be misread; check it on the document.", where, what, n.Text, 100*n.Confidence, 100*KeyDigitConfidence)})
 			}
 		}
 	}
@@ -1406,17 +1407,21 @@ func lineNumbers(pages []ReadPage) map[string][]ReadNumber {
 	return m
 }
 
-// keyNumbers returns the digits of e's key numbers: its amount (not an
-// owner's 거래가액, which a tenant's deposit does not rest on) and its
-// holders' registration numbers (the birth date of a masked one).
-func keyNumbers(e *Entry) []string {
-	var out []string
+// keyNumber is a key number of an entry: its digits and what it is, in
+// words for a reason (the 채권최고액, 서예준's number).
+type keyNumber struct{ digits, what string }
+
+// keyNumbers returns e's key numbers: its amount (not an owner's 거래가액,
+// which a tenant's deposit does not rest on) and its holders'
+// registration numbers (the birth date of a masked one).
+func keyNumbers(e *Entry) []keyNumber {
+	var out []keyNumber
 	if e.Amount > 0 && e.Kind != KindTransfer && e.Kind != KindPreservation && e.Kind != KindTrust {
-		out = append(out, strconv.FormatInt(e.Amount, 10))
+		out = append(out, keyNumber{strconv.FormatInt(e.Amount, 10), "the " + cmp.Or(e.AmountLabel, "amount")})
 	}
 	for _, h := range e.Holders {
 		if d := digitsOnly(h.ID); d != "" {
-			out = append(out, d)
+			out = append(out, keyNumber{d, cmp.Or(h.Name, "the "+h.Role) + "'s number"})
 		}
 	}
 	return out
@@ -1424,13 +1429,14 @@ func keyNumbers(e *Entry) []string {
 
 // unsureKeyNumber returns the word of e's lines that holds part of a key
 // number of it (keyNumbers) with a digit read below KeyDigitConfidence,
-// the least sure such word.
-func unsureKeyNumber(e *Entry, numbers map[string][]ReadNumber) (ReadNumber, bool) {
+// the least sure such word, and what that number is.
+func unsureKeyNumber(e *Entry, numbers map[string][]ReadNumber) (ReadNumber, string, bool) {
 	if len(numbers) == 0 {
-		return ReadNumber{}, false
+		return ReadNumber{}, "", false
 	}
 	keys := keyNumbers(e)
 	var worst ReadNumber
+	var what string
 	found := false
 	for line := range strings.SplitSeq(e.Text, "\n") {
 		for _, n := range numbers[noSpace(line)] {
@@ -1438,12 +1444,12 @@ func unsureKeyNumber(e *Entry, numbers map[string][]ReadNumber) (ReadNumber, boo
 			if len(d) < minKeyNumberDigits || n.Confidence >= KeyDigitConfidence || found && n.Confidence >= worst.Confidence {
 				continue
 			}
-			if slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, d) || strings.Contains(d, k) }) {
-				worst, found = n, true
+			if k := slices.IndexFunc(keys, func(k keyNumber) bool { return strings.Contains(k.digits, d) || strings.Contains(d, k.digits) }); k >= 0 {
+				worst, what, found = n, keys[k].what, true
 			}
 		}
 	}
-	return worst, found
+	return worst, what, found
 }
 
 // entryConfidence is the lowest confidence of the entry's lines that the
