@@ -19,8 +19,15 @@ type hocrNumber struct {
 	low  float64
 }
 
+// maxPageNumbers bounds the numbers kept of a page: a registry page holds
+// a few hundred (about 150 on a full 갑구 and 을구 page), a page of dense
+// digits tens of thousands, which would make its result (every line's
+// numbers go with it to the service, at most 8 MiB a callback) twenty
+// times its text.
+const maxPageNumbers = 2000
+
 // hocrNumbers returns the words of Tesseract's hOCR with a digit in them,
-// in order. Tesseract gives a word one confidence, the mean of what it
+// in order, at most maxPageNumbers. Tesseract gives a word one confidence, the mean of what it
 // made of the word's marks: a masked 주민등록번호's asterisks pull a right
 // number to 45 % where a misread digit of another stays at 92 %. Each
 // character's own confidence (ocrx_cinfo's x_conf, 99 or more for almost
@@ -80,6 +87,9 @@ func hocrNumbers(hocr []byte) []hocrNumber {
 				if digits {
 					word.text = text.String()
 					out = append(out, word)
+					if len(out) == maxPageNumbers {
+						return out
+					}
 				}
 			}
 			depth--

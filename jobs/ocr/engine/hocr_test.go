@@ -47,13 +47,19 @@ const hocrPage = `<?xml version="1.0" encoding="UTF-8"?>
 // TestHOCRNumbers: the words with digits of an hOCR rendering, each with
 // its digits' lowest confidence (not the word's, nor an asterisk's), the
 // characters unescaped; what cannot be read yields what was read before
-// it, and a rendering without character boxes no number.
+// it, a rendering without character boxes no number, and a page of dense
+// digits at most maxPageNumbers.
 func TestHOCRNumbers(t *testing.T) {
 	t.Parallel()
 	masked := hocrNumber{text: "440614-**", box: image.Rect(1536, 881, 1808, 909), low: 92.274719}
 	marked := hocrNumber{text: "<7&", box: image.Rect(1820, 881, 1900, 909), low: 97.5}
 	cut := strings.Index(hocrPage, "<span class='ocrx_word' id='word_1_167'")
 	noChars := strings.NewReplacer("ocrx_cinfo", "ocrx_other").Replace(hocrPage)
+	word := "<span class='ocrx_word' title='bbox 1 2 3 4; x_wconf 90'><span class='ocrx_cinfo' title='x_bboxes 1 2 3 4; x_conf 99'>7</span></span>\n"
+	dense := "<html><body>" + strings.Repeat(word, maxPageNumbers+5) + "</body></html>"
+	if got := hocrNumbers([]byte(dense)); len(got) != maxPageNumbers {
+		t.Errorf("a page of %d numbers: %d kept, want %d", maxPageNumbers+5, len(got), maxPageNumbers)
+	}
 	for _, c := range []struct {
 		name string
 		hocr string
