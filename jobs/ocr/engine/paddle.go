@@ -297,7 +297,7 @@ func (p *PaddleEngine) recognize(ctx context.Context, pdf []byte) ([]ocr.Page, e
 		pages = append(pages, pg)
 	}
 	if empty {
-		return nil, jobErrorf(ocr.CodeUnreadable, "no text recognisable on any of the %d pages", len(pages))
+		return nil, jobErrorf(ocr.CodeUnreadable, "no text recognisable on %s", pagesWord(len(pages)))
 	}
 	if p.pdfinfo == "" && len(pages) == p.opts.MaxPages {
 		p.opts.Logger.Warn("ocr: paddle read exactly MaxPages pages; the document may have been truncated", "pages", len(pages))

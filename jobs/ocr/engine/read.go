@@ -262,7 +262,7 @@ func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string,
 			return pages, nil
 		}
 	}
-	return nil, jobErrorf(ocr.CodeUnreadable, "no text recognisable on any of the %d pages", n)
+	return nil, jobErrorf(ocr.CodeUnreadable, "no text recognisable on %s", pagesWord(n))
 }
 
 // firstError returns the first page error that is not a consequence of
@@ -800,4 +800,12 @@ func round3(f float64) float64 {
 // within the first 1024 bytes.
 func isPDF(b []byte) bool {
 	return bytes.Contains(b[:min(len(b), 1024)], []byte("%PDF-"))
+}
+
+// pagesWord is "the page" for one page, "any of the n pages" for more.
+func pagesWord(n int) string {
+	if n == 1 {
+		return "the page"
+	}
+	return fmt.Sprintf("any of the %d pages", n)
 }
