@@ -52,8 +52,11 @@ func InspectPDF(ctx context.Context, pdf []byte) (int, error) {
 			if err1 != nil || err2 != nil {
 				continue
 			}
-			if w < minPagePoints || h < minPagePoints || w*h/(72*72) > pageimage.MaxPGMPixels {
+			if w < minPagePoints || h < minPagePoints {
 				return 0, jobErrorf(ocr.CodeUnreadable, "page %d is %.0f × %.0f pt: no registry page is that size (at least %d pt, an inch, on a side)", i+1, w, h, minPagePoints)
+			}
+			if w*h/(72*72) > pageimage.MaxPGMPixels {
+				return 0, jobErrorf(ocr.CodeUnreadable, "page %d is %.0f × %.0f pt: no registry page is that size (too large to render even at 1 dpi)", i+1, w, h)
 			}
 		}
 	}
