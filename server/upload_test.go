@@ -455,6 +455,34 @@ func TestUploadRegistryAnalysed(t *testing.T) {
 // the caller's bucket, as requestOcr does (44 uploads in ten seconds were
 // all accepted once); beyond it, RATE_LIMITED with a retry hint by REST
 // and GraphQL, and nothing stored.
+// TestUploadOfDensePagesIsRefused: a hundred pages of 5-point digits (a
+// PDF of a few megabytes) held an OCR worker 51 minutes, and other users'
+// tasks timed out behind it. The first page's marks are counted before
+// Tesseract reads it: the upload fails UNREADABLE in seconds, saying why.
+func TestUploadOfDensePagesIsRefused(t *testing.T) {
+	t.Parallel()
+	a := startApp(t, nil)
+	tok := a.token(t, "mallory", false)
+	nest := createNest(t, a, tok, "빽빽한 쪽")
+	pdf := degrade.DenseDigitsPDF(100)
+	status, body := restUpload(t, a, tok, nest, pdf)
+	if status != http.StatusAccepted {
+		t.Fatalf("upload of %d bytes: %d %v", len(pdf), status, body)
+	}
+	start := time.Now()
+	var task any
+	testkit.Eventually(t, 2*time.Minute, "the upload's OCR ends", func() bool {
+		task = dig(a.gql(t, tok, `query($id: ID!) { ocrTask(id: $id) { status errorCode errorMessage } }`, map[string]any{"id": body["ocr_task_id"]}).Data, "ocrTask")
+		s := dig(task, "status")
+		return s == "SUCCESS" || s == "FAILED"
+	})
+	msg, _ := dig(task, "errorMessage").(string)
+	if dig(task, "status") != "FAILED" || dig(task, "errorCode") != "UNREADABLE" || !strings.Contains(msg, "too dense to be a registry page") {
+		t.Fatalf("task %v, want FAILED UNREADABLE, too dense", task)
+	}
+	t.Logf("%d bytes, refused after %s: %s", len(pdf), time.Since(start).Round(time.Second), msg)
+}
+
 func TestUploadRateLimited(t *testing.T) {
 	t.Parallel()
 	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "0s", "RATE_LIMIT": "2/h,burst=2"})

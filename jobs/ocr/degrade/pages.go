@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/jpeg"
 	"image/png"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,6 +76,33 @@ func EmptyPagePDF(media, crop string) []byte {
 		fmt.Fprintf(&b, "%010d 00000 n \n", off)
 	}
 	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	return b.Bytes()
+}
+
+// DenseDigitsPDF is a PDF of pages A4 pages, each filled edge to edge
+// with 5-point digits (a text layer, 188 digits on each of 153 lines):
+// about 29,000 marks of ink a page at 300 dpi, where a registry page has
+// about 2,000, and minutes of Tesseract each. What an attacker uploads to
+// hold an OCR worker: a hundred pages are a few megabytes.
+func DenseDigitsPDF(pages int) []byte {
+	doc := fpdf.New("P", "pt", "A4", "")
+	doc.SetFont("Courier", "", 5)
+	doc.SetAutoPageBreak(false, 0)
+	rng := rand.New(rand.NewPCG(1, 2))
+	line := make([]byte, 188)
+	for range pages {
+		doc.AddPage()
+		for y := 20.0; y < 820; y += 5.25 {
+			for i := range line {
+				line[i] = byte('0' + rng.IntN(10))
+			}
+			doc.Text(15, y, string(line))
+		}
+	}
+	var b bytes.Buffer
+	if err := doc.Output(&b); err != nil {
+		panic(err) // fpdf fails only on a misuse of its API
+	}
 	return b.Bytes()
 }
 

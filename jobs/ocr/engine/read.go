@@ -32,6 +32,16 @@ const (
 	tesseractPSM  = "6"
 	maxTextOutput = 16 << 20 // bytes of pdftotext or tesseract output per page
 	pageTimeout   = 5 * time.Minute
+	// maxPageMarks is the most blobs of ink (pageimage.Prepared.Marks) a
+	// page may hold to be given to Tesseract, whose time grows faster than
+	// they do. Measured at 300 dpi, Tesseract's CPU time on the same
+	// (loaded) machine: a page the simulator prints, at most 1,929 (24
+	// pages, both of its forms), 5.4 s; an A4 page filled edge to edge
+	// with 9-point Hangul on 4.2 mm lines, 8,942, 31 s; a page of 5-point
+	// digits, 28,764, 125 s (4 min 47 s of wall time), and a hundred of
+	// them fit in a 3 MB PDF. The limit leaves the filled page a third
+	// more.
+	maxPageMarks = 12_000
 )
 
 // ReadPDF returns the text of every page of pdf: from the page's text layer
@@ -397,6 +407,9 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 	if err != nil {
 		return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
 	}
+	if prep.Marks > maxPageMarks {
+		return ocr.Page{}, pageError(outer, n, fmt.Errorf("%d separate marks of ink, where a registry page has a few thousand (at most %d are read): too dense to be a registry page, not read", prep.Marks, maxPageMarks), ocr.CodeUnreadable)
+	}
 	// One recognition, three renderers: txt keeps Tesseract's word spacing
 	// (TSV splits Hangul into one "word" per syllable), TSV has the words'
 	// confidences, hOCR with hocr_char_boxes each character's (the
@@ -531,6 +544,10 @@ func readFile(path string, limit int64) ([]byte, error) {
 func pageError(ctx context.Context, n int, err error, code string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		// The page's own time ran out, not the document's.
+		return jobErrorf(ocr.CodeUnreadable, "page %d was not read within %s, where a registry page takes seconds: not read", n, pageTimeout)
 	}
 	return jobErrorf(code, "page %d: %v", n, err)
 }

@@ -36,7 +36,7 @@ func TestDespeckleCleanSerifPage(t *testing.T) {
 	}
 	for i, p := range pages {
 		g := levelLight(p)
-		if removed, _ := despeckleGrey(g, binarise(g, otsu(g)), minSpecks); len(removed) > 0 {
+		if removed, _, _ := despeckleGrey(g, binarise(g, otsu(g)), minSpecks); len(removed) > 0 {
 			t.Errorf("page %d: %d ink pixels taken for specks on a clean page", i+1, len(removed))
 		}
 	}
