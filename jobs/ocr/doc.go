@@ -21,7 +21,8 @@
 //
 //	POST /v1/jobs   Content-Type: application/json
 //	{"document_url": "https://…", "client_token": "<our OCR task id>",
-//	 "callback_url": "https://…/callback", "languages": ["kor", "eng"]}
+//	 "callback_url": "https://…/callback", "languages": ["kor", "eng"],
+//	 "read_images": true, "max_seconds": 1800, "group": "<whose document>"}
 //
 //	202 {"job_id": "…", "client_token": "…", "status": "QUEUED"}
 //
@@ -30,7 +31,17 @@
 // client_token (at most 256 bytes) makes the call idempotent: the same token
 // returns the same job, queued, running or finished, whatever the other
 // fields. languages are Tesseract codes (ko and en are accepted), kor+eng
-// when empty. The body is at most 64 KiB; unknown fields are ignored.
+// when empty. read_images asks for pages read from their text layer to be
+// read from their images as well. max_seconds (0 to 86400) is how long the
+// caller waits, from the submission: past it the job ends TIMED_OUT,
+// queued (never read) or running (its reading stops); 0 or a larger value
+// than the engine's own limit (the built-in engine's: 30 minutes) is that
+// limit. group (at most 256 bytes, opaque) says whose document it is: an
+// engine shares its workers fairly between groups, so that one group's
+// long documents cannot keep another's waiting (the built-in engine runs
+// twice as many jobs as workers, their pages taking turns, and one group's
+// jobs never take every place). The body is at most 64 KiB; unknown fields
+// are ignored.
 //
 //	GET /v1/jobs/{job_id}
 //
@@ -85,10 +96,15 @@
 // A job FAILED with error.code:
 //
 //	UNREADABLE            not a PDF, password-protected, larger than 50 MiB,
-//	                      or no text recognisable on any page
+//	                      no text recognisable on any page, or a page the
+//	                      engine will not read: too large, too dense (more
+//	                      marks of ink than a registry page holds), or not
+//	                      read within the engine's time for one page
 //	DOCUMENT_UNAVAILABLE  document_url answered a 4xx (an expired presigned
 //	                      URL: 403), or stayed unreachable or 5xx over 3 tries
 //	TOO_MANY_PAGES        more pages than the engine reads
+//	TIMED_OUT             not finished within max_seconds (or the engine's
+//	                      limit) of its submission
 //	INTERNAL              the engine failed
 //
 // # Callbacks

@@ -18,12 +18,13 @@ const (
 	StatusFailed    = "FAILED"
 )
 
-// Error codes. The first four end a job (Job.Error.Code); the others answer
+// Error codes. The first five end a job (Job.Error.Code); the others answer
 // a request that was not accepted.
 const (
-	CodeUnreadable          = "UNREADABLE"           // not a PDF, encrypted, too large, no text recognisable
+	CodeUnreadable          = "UNREADABLE"           // not a PDF, encrypted, too large, too dense, no text recognisable
 	CodeDocumentUnavailable = "DOCUMENT_UNAVAILABLE" // document_url could not be fetched
 	CodeTooManyPages        = "TOO_MANY_PAGES"       // more pages than the engine reads
+	CodeTimedOut            = "TIMED_OUT"            // not finished within max_seconds (or the engine's own limit) of its submission
 	CodeInternal            = "INTERNAL"             // the engine failed; the message is not disclosed
 
 	CodeBadRequest  = "BAD_REQUEST" // malformed request or invalid field
@@ -101,7 +102,25 @@ type SubmitRequest struct {
 	// from its image as well (Page.Image): a copy's text layer need not be
 	// what its pages show. An engine that cannot leaves Image nil.
 	ReadImages bool `json:"read_images,omitempty"`
+	// MaxSeconds is how long, from its submission, the caller waits for
+	// the job: past it the engine stops reading the document (or never
+	// starts) and the job fails TIMED_OUT, so that a document nobody
+	// waits for no longer holds a worker. 0: the engine's own limit,
+	// which also bounds a larger value. At most MaxJobSeconds.
+	MaxSeconds int `json:"max_seconds,omitempty"`
+	// Group says whose document it is (an opaque key: the service sends
+	// its user's id): an engine that queues jobs shares its workers fairly
+	// between groups, so that one group's long documents cannot hold every
+	// worker while another's wait. Empty is a group too. At most
+	// MaxGroupBytes.
+	Group string `json:"group,omitempty"`
 }
+
+// MaxGroupBytes bounds SubmitRequest.Group.
+const MaxGroupBytes = 256
+
+// MaxJobSeconds bounds SubmitRequest.MaxSeconds: a day.
+const MaxJobSeconds = 86400
 
 // ValidJobID reports whether id can name an engine job: not empty, not only
 // blanks, at most 200 bytes of UTF-8 without control characters (a NUL

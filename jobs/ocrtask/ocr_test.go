@@ -176,6 +176,22 @@ func TestApplyOCRResult(t *testing.T) {
 			t.Fatalf("issuance became %s", st)
 		}
 	})
+	t.Run("an engine job TIMED_OUT is CALLBACK_TIMEOUT, with the engine's words", func(t *testing.T) {
+		res, err := b.Svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "alice"}), o.FileID)
+		if err != nil || res.Reused {
+			t.Fatalf("requestOcr: %+v %v", res, err)
+		}
+		timedOut := ocr.Job{JobID: "engine-3", ClientToken: res.Task.ID, Status: ocr.StatusFailed,
+			Error: &ocr.JobError{Code: ocr.CodeTimedOut, Message: "not read within 30m0s of its submission: reading stopped"}}
+		if out, _ := b.Svc.ApplyOCRResult(ctx, timedOut); out != ocrtask.OCRApplied {
+			t.Fatalf("timed out gave %s", out)
+		}
+		got := b.ocrTask(t, res.Task.ID)
+		if got.Status != db.StatusFailed || core.Code(jobstest.Deref(got.ErrorCode)) != core.CodeOCRCallbackTimeout ||
+			!strings.Contains(jobstest.Deref(got.ErrorMessage), "not read within 30m0s") {
+			t.Fatalf("OCR task %s/%s %q", got.Status, jobstest.Deref(got.ErrorCode), jobstest.Deref(got.ErrorMessage))
+		}
+	})
 	t.Run("requestOcr checks ownership", func(t *testing.T) {
 		if _, err := b.Svc.RequestOCR(core.WithActor(ctx, core.Actor{UserID: "bob"}), o.FileID); core.ErrorCode(err) != core.CodeForbidden {
 			t.Fatalf("bob: %v", err)
@@ -193,11 +209,13 @@ type dbProbingEngine struct {
 	ocr.Engine
 	probe func(ctx context.Context) error
 	err   chan error
+	req   ocr.SubmitRequest // the last submitted
 }
 
 func (e *dbProbingEngine) Submit(ctx context.Context, req ocr.SubmitRequest) (ocr.Job, error) {
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
+	e.req = req
 	e.err <- e.probe(pctx)
 	return ocr.Job{JobID: "probe-" + req.ClientToken, ClientToken: req.ClientToken, Status: ocr.StatusQueued}, nil
 }
@@ -241,6 +259,11 @@ func TestOCRSubmitHoldsNoTransaction(t *testing.T) {
 	got := b.ocrTask(t, o.ID)
 	if got.Status != db.StatusProcessing || jobstest.Deref(got.EngineJobID) != "probe-"+o.ID {
 		t.Fatalf("after submit: %s, engine job %q", got.Status, jobstest.Deref(got.EngineJobID))
+	}
+	// The engine is told how long the task waits (OCR_MAX_WAIT, 30 min by
+	// default) and whose document it is, without the user's id.
+	if eng.req.MaxSeconds != 1800 || len(eng.req.Group) != 24 || strings.Contains(eng.req.Group, got.RequestedBy) {
+		t.Errorf("submitted max_seconds %d, group %q (requested by %q)", eng.req.MaxSeconds, eng.req.Group, got.RequestedBy)
 	}
 }
 

@@ -2,6 +2,8 @@ package ocrtask
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +28,13 @@ func (s *Reads) ocrDeadline(pages *int) time.Duration {
 		n = *pages
 	}
 	return s.Config.OCRDeadline + time.Duration(n)*s.Config.OCRDeadlinePerPage
+}
+
+// engineGroup is the engine's group of a user's documents: a digest of
+// the user's id, which the engine has no need to know.
+func engineGroup(userID string) string {
+	sum := sha256.Sum256([]byte("dungji-ocr-group:" + userID))
+	return hex.EncodeToString(sum[:12])
 }
 
 // ocrRecheck bounds the wait before asking the engine again about a job
@@ -94,6 +103,13 @@ func (w *OCRWorker) Work(ctx context.Context, job *river.Job[core.OCRArgs]) erro
 			// An uploaded copy's text layer is checked against its pages'
 			// images; the registry office's PDF, issued by us, is not.
 			ReadImages: task.IssuanceTaskID == nil,
+			// Past the wait the task fails CALLBACK_TIMEOUT
+			// (OCRDeadlineWorker): the engine stops reading then too,
+			// instead of holding a worker for a result nobody takes.
+			MaxSeconds: min(int((w.svc.Config.OCRMaxWait+time.Second-1)/time.Second), ocr.MaxJobSeconds),
+			// The engine shares its workers fairly between users: one
+			// user's long uploads cannot keep everyone else's waiting.
+			Group: engineGroup(task.RequestedBy),
 		})
 		w.svc.Metrics.ObserveCall("ocr_engine", submitStart, err)
 		if err != nil && core.Stopped(ctx) {
@@ -333,8 +349,11 @@ func (s *Reads) ApplyOCRResult(ctx context.Context, ej ocr.Job) (OCRCallbackOutc
 		case ocr.StatusFailed:
 			cause, msg := core.CauseOCREngine, "the OCR engine failed"
 			if ej.Error != nil {
-				if ej.Error.Code == "UNREADABLE" {
+				switch ej.Error.Code {
+				case ocr.CodeUnreadable:
 					cause = core.CauseOCRUnreadable
+				case ocr.CodeTimedOut:
+					cause = core.CauseOCRTimeout
 				}
 				if ej.Error.Message != "" {
 					msg = ej.Error.Message

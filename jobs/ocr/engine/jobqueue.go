@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -19,24 +20,41 @@ import (
 const (
 	DefaultQueueSize = 1024
 	DefaultJobTTL    = time.Hour
-	maxClientToken   = 256
-	queueRetryAfter  = 5 * time.Second // Retry-After of a QUEUE_FULL answer
+	// DefaultMaxJobDuration bounds a job from its submission to its end,
+	// whatever its max_seconds: the service waits no longer (OCR_MAX_WAIT's
+	// default), and a document nobody waits for must not hold a worker.
+	DefaultMaxJobDuration = 30 * time.Minute
+	maxClientToken        = 256
+	queueRetryAfter       = 5 * time.Second // Retry-After of a QUEUE_FULL answer
 )
 
 // jobQueue keeps an engine's jobs in memory, runs them on a fixed number of
 // runners and sends their callbacks. A restart loses every job: callers treat
 // an unknown job (NOT_FOUND) as gone and submit again.
+//
+// It is fair between groups (SubmitRequest.Group: whose document it is). A
+// free runner takes the oldest waiting job of the group with the fewest
+// jobs running, and one group never runs on every runner: one runner stays
+// for the others' jobs, which then start at once, and their pages take
+// turns with the big group's for the engine's workers. Without it one
+// user's uploads of long, slow documents held every worker for half an
+// hour, and other users' jobs timed out in the queue.
 type jobQueue struct {
 	// process reads the job's document: pages, or an error (a *ocr.JobError for
 	// the job's error; anything else is INTERNAL and logged).
 	process   func(ctx context.Context, req ocr.SubmitRequest) ([]ocr.Page, error)
-	queue     chan *entry
+	size      int // the most jobs that may wait
+	runners   int
 	callbacks *callbackSender
 	log       *slog.Logger
 	ttl       time.Duration
+	maxRun    time.Duration // from submission to the end of a job, at most
 	now       func() time.Time
 
 	mu        sync.Mutex
+	waiting   []*entry       // in submission order
+	running   map[string]int // jobs running, by group
+	wake      *sync.Cond     // on mu: a job waits, a job ended, or close
 	byID      map[string]*entry
 	byToken   map[string]*entry
 	closed    bool
@@ -52,23 +70,32 @@ type entry struct {
 	req      ocr.SubmitRequest
 	job      ocr.Job
 	finished time.Time
+	// deadline is when the job fails TIMED_OUT: its submission plus its
+	// max_seconds or the queue's maxRun, whichever is shorter. On the
+	// wall clock (time.Now), as the caller who waits counts.
+	deadline time.Time
+	limit    time.Duration
 }
 
-func newJobQueue(runners, size int, ttl time.Duration, callbacks *callbackSender, log *slog.Logger,
+func newJobQueue(runners, size int, ttl, maxRun time.Duration, callbacks *callbackSender, log *slog.Logger,
 	process func(ctx context.Context, req ocr.SubmitRequest) ([]ocr.Page, error)) *jobQueue {
 	ctx, cancel := context.WithCancel(context.Background())
 	q := &jobQueue{
 		process:   process,
-		queue:     make(chan *entry, size),
+		size:      size,
+		runners:   runners,
+		running:   map[string]int{},
 		callbacks: callbacks,
 		log:       log,
 		ttl:       ttl,
+		maxRun:    maxRun,
 		now:       time.Now,
 		byID:      map[string]*entry{},
 		byToken:   map[string]*entry{},
 		ctx:       ctx,
 		cancel:    cancel,
 	}
+	q.wake = sync.NewCond(&q.mu)
 	for range runners {
 		q.wg.Go(q.runner)
 	}
@@ -91,6 +118,12 @@ func validateSubmit(req ocr.SubmitRequest) error {
 	if len(req.ClientToken) > maxClientToken {
 		return jobErrorf(ocr.CodeBadRequest, "client_token is longer than %d bytes", maxClientToken)
 	}
+	if len(req.Group) > ocr.MaxGroupBytes {
+		return jobErrorf(ocr.CodeBadRequest, "group is longer than %d bytes", ocr.MaxGroupBytes)
+	}
+	if req.MaxSeconds < 0 || req.MaxSeconds > ocr.MaxJobSeconds {
+		return jobErrorf(ocr.CodeBadRequest, "max_seconds must be between 0 (the engine's limit) and %d", ocr.MaxJobSeconds)
+	}
 	return nil
 }
 
@@ -109,12 +142,16 @@ func (q *jobQueue) submit(req ocr.SubmitRequest) (ocr.Job, error) {
 			return e.job, nil
 		}
 	}
-	e := &entry{req: req, job: ocr.Job{JobID: rand.Text(), ClientToken: req.ClientToken, Status: ocr.StatusQueued}}
-	select {
-	case q.queue <- e:
-	default:
-		return ocr.Job{}, jobErrorf(ocr.CodeQueueFull, "%d jobs are waiting; retry later", cap(q.queue))
+	e := &entry{req: req, job: ocr.Job{JobID: rand.Text(), ClientToken: req.ClientToken, Status: ocr.StatusQueued}, limit: q.maxRun}
+	if s := time.Duration(req.MaxSeconds) * time.Second; s > 0 && s < e.limit {
+		e.limit = s
 	}
+	e.deadline = time.Now().Add(e.limit)
+	if len(q.waiting) >= q.size {
+		return ocr.Job{}, jobErrorf(ocr.CodeQueueFull, "%d jobs are waiting; retry later", q.size)
+	}
+	q.waiting = append(q.waiting, e)
+	q.wake.Signal()
 	q.byID[e.job.JobID] = e
 	if req.ClientToken != "" {
 		q.byToken[req.ClientToken] = e
@@ -154,27 +191,83 @@ func (q *jobQueue) sweep(now time.Time) {
 
 func (q *jobQueue) runner() {
 	for {
-		select {
-		case <-q.ctx.Done():
+		e := q.take()
+		if e == nil {
 			return
-		case e := <-q.queue:
-			q.run(e)
 		}
+		q.run(e)
+		q.mu.Lock()
+		q.running[e.req.Group]--
+		if q.running[e.req.Group] == 0 {
+			delete(q.running, e.req.Group)
+		}
+		q.wake.Broadcast() // a group under its limit again
+		q.mu.Unlock()
 	}
 }
 
+// take waits for a job a runner may start (next) and counts it running;
+// nil once the queue is closed.
+func (q *jobQueue) take() *entry {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for {
+		if q.closed {
+			return nil
+		}
+		if i := q.next(); i >= 0 {
+			e := q.waiting[i]
+			q.waiting = slices.Delete(q.waiting, i, i+1)
+			q.running[e.req.Group]++
+			return e
+		}
+		q.wake.Wait()
+	}
+}
+
+// next is the index in waiting of the job to start: the oldest of the
+// groups with the fewest jobs running, among the groups running fewer
+// than all runners but one (a lone runner runs anything); -1 when there
+// is none.
+func (q *jobQueue) next() int {
+	limit := max(q.runners-1, 1)
+	best, fewest := -1, limit
+	for i, e := range q.waiting {
+		if n := q.running[e.req.Group]; n < fewest {
+			best, fewest = i, n
+		}
+	}
+	return best
+}
+
 func (q *jobQueue) run(e *entry) {
+	start := time.Now()
+	if !start.Before(e.deadline) {
+		// Nobody waits for it any more: dropped unread, with its callback.
+		q.end(e, start, nil, jobErrorf(ocr.CodeTimedOut, "waited in the engine's queue past its deadline (%s after submission): not read", e.limit))
+		return
+	}
 	q.mu.Lock()
 	e.job.Status = ocr.StatusRunning
 	q.mu.Unlock()
 
-	start := time.Now()
-	pages, err := q.process(q.ctx, e.req)
+	ctx, cancel := context.WithDeadline(q.ctx, e.deadline)
+	pages, err := q.process(ctx, e.req)
+	timedOut := err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded)
+	cancel()
 	if q.ctx.Err() != nil {
 		// Shutting down: the job is lost like every other one; no callback.
 		q.finish(e, nil, jobErrorf(ocr.CodeInternal, "the engine stopped"))
 		return
 	}
+	if timedOut {
+		pages, err = nil, jobErrorf(ocr.CodeTimedOut, "not read within %s of its submission: reading stopped", e.limit)
+	}
+	q.end(e, start, pages, err)
+}
+
+// end finishes a job with process's result and sends its callback.
+func (q *jobQueue) end(e *entry, start time.Time, pages []ocr.Page, err error) {
 	var jerr *ocr.JobError
 	switch {
 	case err == nil:
@@ -204,9 +297,12 @@ func (q *jobQueue) finish(e *entry, pages []ocr.Page, jerr *ocr.JobError) ocr.Jo
 }
 
 // close stops the runners, cancelling the jobs they run, then the callbacks.
+// Jobs still waiting are dropped.
 func (q *jobQueue) close() {
 	q.mu.Lock()
 	q.closed = true
+	q.waiting = nil
+	q.wake.Broadcast()
 	q.mu.Unlock()
 	q.cancel()
 	q.wg.Wait()

@@ -43,13 +43,15 @@ type PaddleOptions struct {
 	// read with pdfinfo when it is installed; without it, a result of exactly
 	// MaxPages pages is logged as possibly truncated.
 	MaxPages int
-	// Concurrency is how many documents are sent to Paddle at once. Default 2.
+	// Concurrency is how many documents are sent to Paddle at once. Default
+	// 2. One group's (SubmitRequest.Group) jobs take at most all but one.
 	Concurrency int
-	// QueueSize, MaxDocumentBytes, JobTTL, Logger and CallbackBackoff are as
-	// in ServerOptions.
+	// QueueSize, MaxDocumentBytes, JobTTL, MaxJobDuration, Logger and
+	// CallbackBackoff are as in ServerOptions.
 	QueueSize        int
 	MaxDocumentBytes int64
 	JobTTL           time.Duration
+	MaxJobDuration   time.Duration
 	Logger           *slog.Logger
 	CallbackBackoff  time.Duration
 }
@@ -97,6 +99,9 @@ func NewPaddleEngine(opts PaddleOptions) (*PaddleEngine, error) {
 	if opts.JobTTL <= 0 {
 		opts.JobTTL = DefaultJobTTL
 	}
+	if opts.MaxJobDuration <= 0 {
+		opts.MaxJobDuration = DefaultMaxJobDuration
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -110,7 +115,7 @@ func NewPaddleEngine(opts PaddleOptions) (*PaddleEngine, error) {
 		fetcher:  newFetcher(opts.HTTPClient, opts.MaxDocumentBytes),
 	}
 	p.pdfinfo, _ = exec.LookPath("pdfinfo")
-	p.jobs = newJobQueue(opts.Concurrency, opts.QueueSize, opts.JobTTL, callbacks, opts.Logger, p.process)
+	p.jobs = newJobQueue(opts.Concurrency, opts.QueueSize, opts.JobTTL, opts.MaxJobDuration, callbacks, opts.Logger, p.process)
 	return p, nil
 }
 

@@ -23,6 +23,8 @@ const DefaultMaxPages = 100
 type ServerOptions struct {
 	// Workers is how many pages are read at once, over all jobs and
 	// synchronous requests: one Tesseract per core. Default runtime.NumCPU().
+	// Twice as many jobs run at once, their pages taking turns; one group's
+	// (SubmitRequest.Group) jobs never take every place.
 	Workers int
 	// QueueSize is how many jobs may wait for a worker; when full, Submit
 	// fails with QUEUE_FULL (503 with Retry-After). Default
@@ -44,6 +46,11 @@ type ServerOptions struct {
 	MaxDocumentBytes int64
 	// JobTTL is how long a finished job is kept. Default 1 h.
 	JobTTL time.Duration
+	// MaxJobDuration bounds a job from its submission to its end, queued
+	// or running (a request's max_seconds may shorten it): past it the job
+	// fails TIMED_OUT and its reading stops. Default
+	// DefaultMaxJobDuration (30 min).
+	MaxJobDuration time.Duration
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 	// CallbackBackoff is the first wait before a callback is retried.
@@ -74,6 +81,9 @@ func (o *ServerOptions) setDefaults() {
 	}
 	if o.JobTTL <= 0 {
 		o.JobTTL = DefaultJobTTL
+	}
+	if o.MaxJobDuration <= 0 {
+		o.MaxJobDuration = DefaultMaxJobDuration
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
@@ -112,7 +122,10 @@ func NewServer(opts ServerOptions) (*Server, error) {
 		reader:  newReader(t, opts.Workers, opts.Logger),
 		fetcher: newFetcher(opts.HTTPClient, opts.MaxDocumentBytes),
 	}
-	s.jobs = newJobQueue(opts.Workers, opts.QueueSize, opts.JobTTL, callbacks, opts.Logger, s.process)
+	// Twice as many runners as workers: the pages of the jobs running take
+	// turns for the workers, and a group (jobQueue) keeps a runner free for
+	// the others while every worker stays busy.
+	s.jobs = newJobQueue(2*opts.Workers, opts.QueueSize, opts.JobTTL, opts.MaxJobDuration, callbacks, opts.Logger, s.process)
 	return s, nil
 }
 

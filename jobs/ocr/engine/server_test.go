@@ -240,6 +240,10 @@ func TestServerSubmitInvalid(t *testing.T) {
 		{"file document_url", ocr.SubmitRequest{DocumentURL: "file:///etc/passwd"}},
 		{"bad callback_url", ocr.SubmitRequest{DocumentURL: "http://x/doc.pdf", CallbackURL: "mailto:a@b"}},
 		{"long client_token", ocr.SubmitRequest{DocumentURL: "http://x/doc.pdf", ClientToken: strings.Repeat("t", 257)}},
+		{"negative max_seconds", ocr.SubmitRequest{DocumentURL: "http://x/doc.pdf", MaxSeconds: -1}},
+		{"max_seconds over a day", ocr.SubmitRequest{DocumentURL: "http://x/doc.pdf", MaxSeconds: ocr.MaxJobSeconds + 1}},
+		{"max_seconds not a number", `{"document_url": "http://x/doc.pdf", "max_seconds": "soon"}`},
+		{"long group", ocr.SubmitRequest{DocumentURL: "http://x/doc.pdf", Group: strings.Repeat("g", ocr.MaxGroupBytes+1)}},
 		{"language not installed", ocr.SubmitRequest{DocumentURL: "http://x/doc.pdf", Languages: []string{"jpn"}}},
 		{"malformed JSON", `{"document_url": `},
 	} {
@@ -529,6 +533,82 @@ func TestServerClose(t *testing.T) {
 	}
 	if receiver.count() != 1 {
 		t.Errorf("%d callbacks, want 1: none for the job cut short", receiver.count())
+	}
+}
+
+// TestServerJobDeadline: a job ends TIMED_OUT at max_seconds after its
+// submission, running (its reading stops) or still queued (never read),
+// so that a document nobody waits for no longer holds a worker.
+func TestServerJobDeadline(t *testing.T) {
+	t.Parallel()
+	docs := newDocServer(t, nil)
+	receiver := newCallbackReceiver(t, nil)
+	b := setup(t, ServerOptions{Workers: 1})
+
+	running, err := b.server.Submit(context.Background(), ocr.SubmitRequest{DocumentURL: docs.URL + "/slow", CallbackURL: receiver.URL, MaxSeconds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-docs.slowCalled // the only worker holds it
+	queued, err := b.server.Submit(context.Background(), ocr.SubmitRequest{DocumentURL: docs.URL + "/slow", CallbackURL: receiver.URL, MaxSeconds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{running.JobID: "reading stopped", queued.JobID: "waited in the engine's queue"}
+	for range want {
+		cb := receiver.next(t)
+		if cb.job.Status != ocr.StatusFailed || cb.job.Error == nil || cb.job.Error.Code != ocr.CodeTimedOut ||
+			!strings.Contains(cb.job.Error.Message, want[cb.job.JobID]) {
+			t.Errorf("job %s = %+v, want FAILED TIMED_OUT saying %q", cb.job.JobID, cb.job, want[cb.job.JobID])
+		}
+		t.Logf("%s: %s", cb.job.Error.Code, cb.job.Error.Message)
+	}
+	select {
+	case <-docs.slowCalled:
+		t.Error("the job queued past its deadline was fetched")
+	default:
+	}
+	if job, err := b.server.Get(context.Background(), queued.JobID); err != nil || job.Status != ocr.StatusFailed {
+		t.Errorf("Get: %+v, %v", job, err)
+	}
+}
+
+// TestServerFairBetweenGroups: one group's job that holds a runner and its
+// next job waiting do not keep another group's job waiting: it starts at
+// once on the runner kept for other groups, and finishes first.
+func TestServerFairBetweenGroups(t *testing.T) {
+	t.Parallel()
+	docs := newDocServer(t, map[string][]byte{"r.pdf": document(t, nestOnePage, false).pdf})
+	receiver := newCallbackReceiver(t, nil)
+	b := setup(t, ServerOptions{Workers: 1}) // two runners: one group runs on one
+
+	submit := func(path, group string, maxSeconds int) ocr.Job {
+		t.Helper()
+		job, err := b.server.Submit(context.Background(), ocr.SubmitRequest{DocumentURL: docs.URL + path, CallbackURL: receiver.URL, Group: group, MaxSeconds: maxSeconds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return job
+	}
+	slow := submit("/slow", "tenant-a", 5)
+	<-docs.slowCalled
+	second := submit("/doc/r.pdf", "tenant-a", 0)
+	other := submit("/doc/r.pdf", "tenant-b", 0)
+
+	first := receiver.next(t)
+	if first.job.JobID != other.JobID || first.job.Status != ocr.StatusSucceeded {
+		t.Fatalf("first callback %s %s, want the other group's job %s SUCCEEDED", first.job.JobID, first.job.Status, other.JobID)
+	}
+	if job, _ := b.server.Get(context.Background(), second.JobID); job.Status != ocr.StatusQueued {
+		t.Errorf("the first group's second job is %s while its first runs, want QUEUED", job.Status)
+	}
+	got := map[string]string{}
+	for range 2 {
+		cb := receiver.next(t)
+		got[cb.job.JobID] = cb.job.Status
+	}
+	if got[slow.JobID] != ocr.StatusFailed || got[second.JobID] != ocr.StatusSucceeded {
+		t.Errorf("then %v, want %s FAILED (timed out) and %s SUCCEEDED", got, slow.JobID, second.JobID)
 	}
 }
 
