@@ -53,6 +53,11 @@ func (r *registryAnalysisResolver) OcrTask(ctx context.Context, obj *ocrtask.Reg
 	return r.Service.OCRTask(ctx, obj.OCRTaskID)
 }
 
+// Holder is the resolver for the holder field.
+func (r *registryDoubtResolver) Holder(ctx context.Context, obj *analysis.Doubt) (*string, error) {
+	return optional(obj.Holder), nil
+}
+
 // Received is the resolver for the received field.
 func (r *registryEntryResolver) Received(ctx context.Context, obj *analysis.Entry) (*time.Time, error) {
 	return optTime(obj.Received), nil
@@ -143,6 +148,9 @@ func (r *Resolver) OwnershipSignal() OwnershipSignalResolver { return &ownership
 // RegistryAnalysis returns RegistryAnalysisResolver implementation.
 func (r *Resolver) RegistryAnalysis() RegistryAnalysisResolver { return &registryAnalysisResolver{r} }
 
+// RegistryDoubt returns RegistryDoubtResolver implementation.
+func (r *Resolver) RegistryDoubt() RegistryDoubtResolver { return &registryDoubtResolver{r} }
+
 // RegistryEntry returns RegistryEntryResolver implementation.
 func (r *Resolver) RegistryEntry() RegistryEntryResolver { return &registryEntryResolver{r} }
 
@@ -158,6 +166,7 @@ func (r *Resolver) VerdictReason() VerdictReasonResolver { return &verdictReason
 type (
 	ownershipSignalResolver  struct{ *Resolver }
 	registryAnalysisResolver struct{ *Resolver }
+	registryDoubtResolver    struct{ *Resolver }
 	registryEntryResolver    struct{ *Resolver }
 	registryPartyResolver    struct{ *Resolver }
 	riskFlagResolver         struct{ *Resolver }

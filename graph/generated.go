@@ -49,6 +49,7 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	RegistryAnalysis() RegistryAnalysisResolver
 	RegistryCheck() RegistryCheckResolver
+	RegistryDoubt() RegistryDoubtResolver
 	RegistryEntry() RegistryEntryResolver
 	RegistryParty() RegistryPartyResolver
 	RiskFlag() RiskFlagResolver
@@ -318,6 +319,13 @@ type ComplexityRoot struct {
 		Taken func(childComplexity int) int
 	}
 
+	RegistryDoubt struct {
+		Confidence func(childComplexity int) int
+		Field      func(childComplexity int) int
+		Holder     func(childComplexity int) int
+		Read       func(childComplexity int) int
+	}
+
 	RegistryEntry struct {
 		Amount      func(childComplexity int) int
 		AmountLabel func(childComplexity int) int
@@ -327,6 +335,7 @@ type ComplexityRoot struct {
 		CauseDate   func(childComplexity int) int
 		Corrections func(childComplexity int) int
 		Debtor      func(childComplexity int) int
+		Doubts      func(childComplexity int) int
 		Holders     func(childComplexity int) int
 		Kind        func(childComplexity int) int
 		Purpose     func(childComplexity int) int
@@ -611,6 +620,9 @@ type RegistryCheckResolver interface {
 	PreviousOcrTask(ctx context.Context, obj *db.RegistryComparison) (*db.OCRTask, error)
 
 	Alerts(ctx context.Context, obj *db.RegistryComparison) ([]*db.Alert, error)
+}
+type RegistryDoubtResolver interface {
+	Holder(ctx context.Context, obj *analysis.Doubt) (*string, error)
 }
 type RegistryEntryResolver interface {
 	Received(ctx context.Context, obj *analysis.Entry) (*time.Time, error)
@@ -1953,6 +1965,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RegistryCorrection.Taken(childComplexity), true
 
+	case "RegistryDoubt.confidence":
+		if e.ComplexityRoot.RegistryDoubt.Confidence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryDoubt.Confidence(childComplexity), true
+	case "RegistryDoubt.field":
+		if e.ComplexityRoot.RegistryDoubt.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryDoubt.Field(childComplexity), true
+	case "RegistryDoubt.holder":
+		if e.ComplexityRoot.RegistryDoubt.Holder == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryDoubt.Holder(childComplexity), true
+	case "RegistryDoubt.read":
+		if e.ComplexityRoot.RegistryDoubt.Read == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryDoubt.Read(childComplexity), true
+
 	case "RegistryEntry.amount":
 		if e.ComplexityRoot.RegistryEntry.Amount == nil {
 			break
@@ -2001,6 +2038,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RegistryEntry.Debtor(childComplexity), true
+	case "RegistryEntry.doubts":
+		if e.ComplexityRoot.RegistryEntry.Doubts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RegistryEntry.Doubts(childComplexity), true
 	case "RegistryEntry.holders":
 		if e.ComplexityRoot.RegistryEntry.Holders == nil {
 			break
@@ -3250,6 +3293,20 @@ func (ec *executionContext) childFields_RegistryCorrection(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type RegistryCorrection", field.Name)
 }
 
+func (ec *executionContext) childFields_RegistryDoubt(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "field":
+		return ec.fieldContext_RegistryDoubt_field(ctx, field)
+	case "holder":
+		return ec.fieldContext_RegistryDoubt_holder(ctx, field)
+	case "read":
+		return ec.fieldContext_RegistryDoubt_read(ctx, field)
+	case "confidence":
+		return ec.fieldContext_RegistryDoubt_confidence(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RegistryDoubt", field.Name)
+}
+
 func (ec *executionContext) childFields_RegistryEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "section":
@@ -3284,6 +3341,8 @@ func (ec *executionContext) childFields_RegistryEntry(ctx context.Context, field
 		return ec.fieldContext_RegistryEntry_shareOf(ctx, field)
 	case "corrections":
 		return ec.fieldContext_RegistryEntry_corrections(ctx, field)
+	case "doubts":
+		return ec.fieldContext_RegistryEntry_doubts(ctx, field)
 	case "cancelled":
 		return ec.fieldContext_RegistryEntry_cancelled(ctx, field)
 	}
@@ -9887,6 +9946,98 @@ func (ec *executionContext) fieldContext_RegistryCorrection_taken(_ context.Cont
 	return graphql.NewScalarFieldContext("RegistryCorrection", field, false, false, "String")
 }
 
+func (ec *executionContext) _RegistryDoubt_field(ctx context.Context, field graphql.CollectedField, obj *analysis.Doubt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryDoubt_field(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Field, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v analysis.CorrectionField) graphql.Marshaler {
+			return ec.marshalNRegistryCorrectionField2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐCorrectionField(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryDoubt_field(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryDoubt", field, false, false, "RegistryCorrectionField")
+}
+
+func (ec *executionContext) _RegistryDoubt_holder(ctx context.Context, field graphql.CollectedField, obj *analysis.Doubt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryDoubt_holder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RegistryDoubt().Holder(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryDoubt_holder(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryDoubt", field, true, true, "String")
+}
+
+func (ec *executionContext) _RegistryDoubt_read(ctx context.Context, field graphql.CollectedField, obj *analysis.Doubt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryDoubt_read(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Read, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryDoubt_read(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryDoubt", field, false, false, "String")
+}
+
+func (ec *executionContext) _RegistryDoubt_confidence(ctx context.Context, field graphql.CollectedField, obj *analysis.Doubt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryDoubt_confidence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Confidence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryDoubt_confidence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RegistryDoubt", field, false, false, "Float")
+}
+
 func (ec *executionContext) _RegistryEntry_section(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10268,6 +10419,38 @@ func (ec *executionContext) fieldContext_RegistryEntry_corrections(_ context.Con
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_RegistryCorrection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RegistryEntry_doubts(ctx context.Context, field graphql.CollectedField, obj *analysis.Entry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RegistryEntry_doubts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Doubts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []analysis.Doubt) graphql.Marshaler {
+			return ec.marshalNRegistryDoubt2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐDoubtᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RegistryEntry_doubts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RegistryEntry",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RegistryDoubt(ctx, field)
 		},
 	}
 	return fc, nil
@@ -15825,6 +16008,55 @@ func (ec *executionContext) _RegistryCorrection(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var registryDoubtImplementors = []string{"RegistryDoubt"}
+
+func (ec *executionContext) _RegistryDoubt(ctx context.Context, sel ast.SelectionSet, obj *analysis.Doubt) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, registryDoubtImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RegistryDoubt")
+		case "field":
+			out.Values[i] = ec._RegistryDoubt_field(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "holder":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryDoubt_holder(ctx, field, obj)
+				})
+		case "read":
+			out.Values[i] = ec._RegistryDoubt_read(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "confidence":
+			out.Values[i] = ec._RegistryDoubt_confidence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var registryEntryImplementors = []string{"RegistryEntry"}
 
 func (ec *executionContext) _RegistryEntry(ctx context.Context, sel ast.SelectionSet, obj *analysis.Entry) graphql.Marshaler {
@@ -15927,6 +16159,11 @@ func (ec *executionContext) _RegistryEntry(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._RegistryEntry_corrections(ctx, field, obj)
 				})
+		case "doubts":
+			out.Values[i] = ec._RegistryEntry_doubts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "cancelled":
 			out.Values[i] = ec._RegistryEntry_cancelled(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -17967,6 +18204,26 @@ func (ec *executionContext) marshalNRegistryCorrectionField2githubᚗcomᚋdungj
 		graphql.AddInvalidNullFromMarshaler(ctx, "RegistryCorrectionField!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNRegistryDoubt2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐDoubt(ctx context.Context, sel ast.SelectionSet, v analysis.Doubt) graphql.Marshaler {
+	return ec._RegistryDoubt(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRegistryDoubt2ᚕgithubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐDoubtᚄ(ctx context.Context, sel ast.SelectionSet, v []analysis.Doubt) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRegistryDoubt2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐDoubt(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNRegistryEntry2githubᚗcomᚋdungjiᚋdungjiᚋjobsᚋanalysisᚐEntry(ctx context.Context, sel ast.SelectionSet, v analysis.Entry) graphql.Marshaler {

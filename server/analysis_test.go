@@ -2,13 +2,18 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/dungji/dungji/db"
 	"github.com/dungji/dungji/graph"
 	"github.com/dungji/dungji/jobs/analysis"
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
 // TestRegistryAnalysisOverGraphQL: after an issuance, the nest shows the
@@ -102,5 +107,111 @@ func TestRegistryAnalysisOverGraphQL(t *testing.T) {
 	}
 	if r := a.gql(t, a.token(t, "root", true), re, nil); len(r.Errors) > 0 || dig(r.Data, "reanalyzeRegistries").(float64) < 1 {
 		t.Errorf("admin reanalyze: %+v %v", r.Errors, r.Data)
+	}
+}
+
+// TestDoubtfulDigitsReachTheAPI: an engine's result whose owner's
+// registration number has one digit the OCR was unsure of (as Tesseract
+// read nest-0015's 490614 as 440614, at 92 % for that digit) is posted to
+// the callback as an engine posts it; the API lists the number among the
+// entry's doubts, naming whose it is, and the verdict is PARTIAL.
+func TestDoubtfulDigitsReachTheAPI(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := startApp(t, nil)
+	task := pendingOCRTask(t, a, "alice", "eng-doubt")
+	var nestID, uniqueNo, address string
+	if err := a.db.Pool.QueryRow(ctx, `SELECT n.id::text, n.registry_unique_no, n.address FROM nests n JOIN ocr_tasks o ON o.nest_id = n.id WHERE o.id = $1`, task).
+		Scan(&nestID, &uniqueNo, &address); err != nil {
+		t.Fatal(err)
+	}
+	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := issuer.Content(nestID, uniqueNo, address)
+	doc, err := sim.Render(reg, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := engine.ReadPDF(ctx, doc.PDF, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The text layer's pages as an image's reading: every number sure but
+	// the registration number of the current owner (or, when none is
+	// printed, of a live right's holder): a fact a tenant's deposit rests on.
+	target := ""
+	owners := issuer.ActiveEntries(reg.Ownership)
+	for i := len(owners) - 1; i >= 0 && target == ""; i-- {
+		if strings.HasPrefix(owners[i].Purpose, "소유권") {
+			target = owners[i].HolderID
+			break
+		}
+	}
+	for _, e := range issuer.ActiveEntries(reg.Rights) {
+		if target == "" && e.HolderID != "" {
+			target = e.HolderID
+		}
+	}
+	if target == "" {
+		t.Fatal("the registry prints no registration number of a live entry")
+	}
+	unsure := ""
+	var pages []map[string]any
+	for _, p := range read {
+		var lines []map[string]any
+		for l := range strings.SplitSeq(p.Text, "\n") {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			var numbers []map[string]any
+			for _, w := range strings.Fields(l) {
+				if !strings.ContainsAny(w, "0123456789") {
+					continue
+				}
+				conf := 0.99
+				if unsure == "" && w == target {
+					unsure, conf = w, 0.91
+				}
+				numbers = append(numbers, map[string]any{"text": w, "confidence": conf})
+			}
+			lines = append(lines, map[string]any{"text": l, "confidence": 0.97, "numbers": numbers})
+		}
+		pages = append(pages, map[string]any{"page": p.Page, "text": p.Text, "confidence": 0.97, "source": "ocr", "lines": lines})
+	}
+	if unsure == "" {
+		t.Fatalf("%q is not a word of the text", target)
+	}
+	body, _ := json.Marshal(map[string]any{"job_id": "eng-doubt", "client_token": task, "status": "SUCCEEDED", "pages": pages})
+	if status, b := a.postCallback(t, callback{body: string(body), key: a.cfg.OCRCallbackKey, sign: true}); status != 200 {
+		t.Fatalf("callback: %d %s", status, b)
+	}
+	r := a.gql(t, a.token(t, "alice", false), `query($id: ID!) { ocrTask(id: $id) { analysis { verdict reasons { code message }
+		registry { ownership { ...E } rights { ...E } } } } }
+		fragment E on RegistryEntry { section rank holders { name id } doubts { field holder read confidence } }`, map[string]any{"id": task})
+	an := dig(r.Data, "ocrTask", "analysis")
+	var found []any
+	for _, section := range []string{"ownership", "rights"} {
+		for _, e := range dig(an, "registry", section).([]any) {
+			for _, d := range dig(e, "doubts").([]any) {
+				found = append(found, d)
+				holder := ""
+				for _, h := range dig(e, "holders").([]any) {
+					if dig(h, "id") == unsure {
+						holder, _ = dig(h, "name").(string)
+					}
+				}
+				if dig(d, "field") != "holder_id" || dig(d, "read") != unsure || dig(d, "confidence") != 0.91 || holder == "" || dig(d, "holder") != holder {
+					t.Errorf("doubt %v in %s %v, want holder_id %q of %q at 0.91", d, section, dig(e, "rank"), unsure, holder)
+				}
+			}
+		}
+	}
+	if len(found) != 1 {
+		t.Errorf("doubts %v, want the one number", found)
+	}
+	if dig(an, "verdict") != "PARTIAL" || !strings.Contains(fmt.Sprint(dig(an, "reasons")), "LOW_CONFIDENCE") {
+		t.Errorf("verdict %v %v, want PARTIAL for LOW_CONFIDENCE", dig(an, "verdict"), dig(an, "reasons"))
 	}
 }

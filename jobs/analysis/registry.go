@@ -5,7 +5,7 @@ import "time"
 // ParserVersion identifies the rules Parse and Analyze apply. It increases
 // whenever their output for some input changes, so that stored analyses made
 // by an older parser can be found and recomputed.
-const ParserVersion = 14
+const ParserVersion = 15
 
 // Registry is what Parse read from a 등기사항전부증명서.
 type Registry struct {
@@ -226,6 +226,11 @@ type Entry struct {
 	// name put right. The verdict counts each as a guess.
 	Corrections []Correction `json:"corrections,omitempty"`
 
+	// Doubts are the key numbers of the entry read with a digit the OCR
+	// was unsure of (MarkDoubts): taken as read, but perhaps misread. The
+	// verdict counts one of a live key entry as a guess (LOW_CONFIDENCE).
+	Doubts []Doubt `json:"doubts,omitempty"`
+
 	// Text is the entry's text as read, its lines joined by newlines.
 	Text string `json:"text"`
 }
@@ -238,6 +243,19 @@ type Correction struct {
 	Taken string          `json:"taken"` // as the parser took it
 }
 
+// Doubt is a key number of an entry read with a digit below
+// KeyDigitConfidence.
+type Doubt struct {
+	// Field is FieldAmount or FieldHolderID.
+	Field CorrectionField `json:"field"`
+	// Holder is the name of the holder whose number it is (FieldHolderID).
+	Holder string `json:"holder,omitempty"`
+	// Read is the word as the OCR read it.
+	Read string `json:"read"`
+	// Confidence is the OCR's confidence in its least sure digit, in [0, 1].
+	Confidence float64 `json:"confidence"`
+}
+
 // CorrectionField names the key fact of an entry a Correction concerns.
 // The API lists the same values (RegistryCorrectionField): a new one is
 // added there too.
@@ -245,12 +263,13 @@ type CorrectionField string
 
 // The facts a correction can concern.
 const (
-	FieldAmount   CorrectionField = "amount"   // 채권최고액, 전세금, …
-	FieldHolder   CorrectionField = "holder"   // a holder's name
-	FieldReceived CorrectionField = "received" // the 접수 date
-	FieldRank     CorrectionField = "rank"     // the 순위번호
-	FieldRefers   CorrectionField = "refers"   // the 순위번호 a 부기 refers to
-	FieldCancels  CorrectionField = "cancels"  // the 순위번호 a 말소 cancels
+	FieldAmount   CorrectionField = "amount"    // 채권최고액, 전세금, …
+	FieldHolder   CorrectionField = "holder"    // a holder's name
+	FieldHolderID CorrectionField = "holder_id" // a holder's 주민등록번호 or 법인등록번호
+	FieldReceived CorrectionField = "received"  // the 접수 date
+	FieldRank     CorrectionField = "rank"      // the 순위번호
+	FieldRefers   CorrectionField = "refers"    // the 순위번호 a 부기 refers to
+	FieldCancels  CorrectionField = "cancels"   // the 순위번호 a 말소 cancels
 )
 
 // Live reports whether e is in force: neither cancelled nor a cancellation.

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -874,18 +875,37 @@ func TestUnsureKeyDigits(t *testing.T) {
 		where    Section
 		rank     string
 		mentions string
+		doubt    string // the entries' Doubts after MarkDoubts: section/rank/field/holder
 	}{
-		{"the owner's birth date", "750101-*******", 0.92, true, true, SectionOwnership, "2", `김민준's number was read as "750101-*******"`},
-		{"the 근저당권's 채권최고액", "금360,000,000원", 0.90, true, true, SectionRights, "1", `the 채권최고액 was read as "금360,000,000원"`},
-		{"the 근저당권자's registration number", "110111-2365321", 0.80, true, true, SectionRights, "1", `주식회사 국민은행's number was read as "110111-2365321"`},
-		{"the owner's birth date, sure enough", "750101-*******", KeyDigitConfidence, true, false, "", "", ""},
-		{"the owner's 접수번호", "제2345호", 0.50, true, false, "", "", ""},
-		{"the owner's address", "300", 0.50, true, false, "", "", ""},
-		{"the owner's 거래가액", "금600,000,000원", 0.50, true, false, "", "", ""},
-		{"a cancelled 가압류's 청구금액", "금50,000,000원", 0.50, true, false, "", "", ""},
-		{"the 근저당권's 접수 day", "2019년5월2일", 0.50, true, false, "", "", ""},
-		{"the owner's birth date on a text layer", "750101-*******", 0.50, false, false, "", "", ""},
+		{"the owner's birth date", "750101-*******", 0.92, true, true, SectionOwnership, "2", `김민준's number was read as "750101-*******"`, "ownership/2/holder_id/김민준"},
+		{"the 근저당권's 채권최고액", "금360,000,000원", 0.90, true, true, SectionRights, "1", `the 채권최고액 was read as "금360,000,000원"`, "rights/1/amount/"},
+		{"the 근저당권자's registration number", "110111-2365321", 0.80, true, true, SectionRights, "1", `주식회사 국민은행's number was read as "110111-2365321"`, "rights/1/holder_id/주식회사 국민은행"},
+		{"the owner's birth date, sure enough", "750101-*******", KeyDigitConfidence, true, false, "", "", "", ""},
+		{"the owner's 접수번호", "제2345호", 0.50, true, false, "", "", "", ""},
+		{"the owner's address", "300", 0.50, true, false, "", "", "", ""},
+		{"the owner's 거래가액", "금600,000,000원", 0.50, true, false, "", "", "", ""},
+		// Listed, though the verdict does not count it: the entry is cancelled.
+		{"a cancelled 가압류's 청구금액", "금50,000,000원", 0.50, true, false, "", "", "", "ownership/3/amount/"},
+		{"the 근저당권's 접수 day", "2019년5월2일", 0.50, true, false, "", "", "", ""},
+		{"the owner's birth date on a text layer", "750101-*******", 0.50, false, false, "", "", "", ""},
 	} {
+		marked, err := Parse(cleanText)
+		if err != nil {
+			t.Fatal(err)
+		}
+		MarkDoubts(marked, pages(c.unsure, c.conf, c.ocr))
+		var doubts []string
+		for _, e := range append(marked.Ownership, marked.Rights...) {
+			for _, d := range e.Doubts {
+				doubts = append(doubts, fmt.Sprintf("%s/%s/%s/%s", e.Section, e.Rank, d.Field, d.Holder))
+				if d.Read != c.unsure || d.Confidence != c.conf {
+					t.Errorf("%s: doubt %+v, want %q at %.2f", c.name, d, c.unsure, c.conf)
+				}
+			}
+		}
+		if got := strings.Join(doubts, " "); got != c.doubt {
+			t.Errorf("%s at %.2f: doubts %q, want %q", c.name, c.conf, got, c.doubt)
+		}
 		j := Judge(reg, JudgeInput{UniqueNo: "1101-2021-003412", Pages: pages(c.unsure, c.conf, c.ocr)})
 		i := slices.IndexFunc(j.Reasons, func(r Reason) bool { return r.Code == ReasonLowConfidence })
 		switch {

@@ -1410,9 +1410,14 @@ func lineNumbers(pages []ReadPage) map[string][]ReadNumber {
 	return m
 }
 
-// keyNumber is a key number of an entry: its digits and what it is, in
-// words for a reason (the 채권최고액, 서예준's number).
-type keyNumber struct{ digits, what string }
+// keyNumber is a key number of an entry: its digits, which fact it is
+// and what it is in words for a reason (the 채권최고액, 서예준's number).
+type keyNumber struct {
+	digits string
+	field  CorrectionField
+	holder string // FieldHolderID: whose
+	what   string
+}
 
 // keyNumbers returns e's key numbers: its amount (not an owner's 거래가액,
 // which a tenant's deposit does not rest on) and its holders'
@@ -1420,39 +1425,80 @@ type keyNumber struct{ digits, what string }
 func keyNumbers(e *Entry) []keyNumber {
 	var out []keyNumber
 	if e.Amount > 0 && e.Kind != KindTransfer && e.Kind != KindPreservation && e.Kind != KindTrust {
-		out = append(out, keyNumber{strconv.FormatInt(e.Amount, 10), "the " + cmp.Or(e.AmountLabel, "amount")})
+		out = append(out, keyNumber{strconv.FormatInt(e.Amount, 10), FieldAmount, "", "the " + cmp.Or(e.AmountLabel, "amount")})
 	}
 	for _, h := range e.Holders {
 		if d := digitsOnly(h.ID); d != "" {
-			out = append(out, keyNumber{d, cmp.Or(h.Name, "the "+h.Role) + "'s number"})
+			out = append(out, keyNumber{d, FieldHolderID, h.Name, cmp.Or(h.Name, "the "+h.Role) + "'s number"})
 		}
 	}
 	return out
 }
 
-// unsureKeyNumber returns the word of e's lines that holds part of a key
-// number of it (keyNumbers) with a digit read below KeyDigitConfidence,
-// the least sure such word, and what that number is.
-func unsureKeyNumber(e *Entry, numbers map[string][]ReadNumber) (ReadNumber, string, bool) {
+// MarkDoubts sets the Doubts of every entry of reg from the digits'
+// confidences of the OCR lines it was read from (pages read from a text
+// layer have none, and change nothing).
+func MarkDoubts(reg *Registry, pages []ReadPage) {
+	numbers := lineNumbers(pages)
+	if reg == nil || len(numbers) == 0 {
+		return
+	}
+	for _, list := range [][]Entry{reg.Ownership, reg.Rights} {
+		for i := range list {
+			list[i].Doubts = doubtfulKeyNumbers(&list[i], numbers)
+		}
+	}
+}
+
+// doubtfulKeyNumbers returns the words of e's lines that hold part of a
+// key number of it (keyNumbers) with a digit read below
+// KeyDigitConfidence, least sure first, one per number.
+func doubtfulKeyNumbers(e *Entry, numbers map[string][]ReadNumber) []Doubt {
 	if len(numbers) == 0 {
-		return ReadNumber{}, "", false
+		return nil
 	}
 	keys := keyNumbers(e)
-	var worst ReadNumber
-	var what string
-	found := false
+	var out []Doubt
+	at := map[int]int{} // key → its doubt in out
 	for line := range strings.SplitSeq(e.Text, "\n") {
 		for _, n := range numbers[noSpace(line)] {
 			d := digitsOnly(n.Text)
-			if len(d) < minKeyNumberDigits || n.Confidence >= KeyDigitConfidence || found && n.Confidence >= worst.Confidence {
+			if len(d) < minKeyNumberDigits || n.Confidence >= KeyDigitConfidence {
 				continue
 			}
-			if k := slices.IndexFunc(keys, func(k keyNumber) bool { return strings.Contains(k.digits, d) || strings.Contains(d, k.digits) }); k >= 0 {
-				worst, what, found = n, keys[k].what, true
+			k := slices.IndexFunc(keys, func(k keyNumber) bool { return strings.Contains(k.digits, d) || strings.Contains(d, k.digits) })
+			if k < 0 {
+				continue
+			}
+			doubt := Doubt{Field: keys[k].field, Holder: keys[k].holder, Read: n.Text, Confidence: n.Confidence}
+			if i, ok := at[k]; !ok {
+				at[k] = len(out)
+				out = append(out, doubt)
+			} else if n.Confidence < out[i].Confidence {
+				out[i] = doubt
 			}
 		}
 	}
-	return worst, what, found
+	slices.SortStableFunc(out, func(a, b Doubt) int { return cmp.Compare(a.Confidence, b.Confidence) })
+	return out
+}
+
+// unsureKeyNumber returns the least sure of e's doubtful key numbers
+// (doubtfulKeyNumbers) and what that number is in words.
+func unsureKeyNumber(e *Entry, numbers map[string][]ReadNumber) (ReadNumber, string, bool) {
+	doubts := doubtfulKeyNumbers(e, numbers)
+	if len(doubts) == 0 {
+		return ReadNumber{}, "", false
+	}
+	worst := doubts[0]
+	what := ""
+	for _, k := range keyNumbers(e) {
+		if k.field == worst.Field && k.holder == worst.Holder {
+			what = k.what
+			break
+		}
+	}
+	return ReadNumber{Text: worst.Read, Confidence: worst.Confidence}, what, true
 }
 
 // entryConfidence is the lowest confidence of the entry's lines that the

@@ -38,6 +38,7 @@ func analyze(pages []ocr.Page, now time.Time) *storedAnalysis {
 		return a
 	}
 	analysis.ApplyStrikes(reg, read)
+	analysis.MarkDoubts(reg, read)
 	if images := pageImages(pages); images != nil {
 		// A copy's text layer, checked against its pages' images.
 		imageRead := readPages(images)
