@@ -109,11 +109,11 @@ func installedTools() (tools, error) {
 	return t, nil
 }
 
-// reader reads PDFs with poppler and Tesseract, at most cap(slots) programs
-// at a time across all the documents it reads.
+// reader reads PDFs with poppler and Tesseract, at most as many programs
+// at a time across all the documents it reads as it has workers (slots).
 type reader struct {
 	tools tools
-	slots chan struct{}
+	slots *slots
 	log   *slog.Logger
 	env   []string // tesseract's environment
 	raw   bool     // skip pageimage.Preprocess
@@ -128,7 +128,7 @@ func newReader(t tools, workers int, log *slog.Logger) *reader {
 	// One Tesseract per core: its OpenMP threads would only contend with the
 	// other workers' (and made it slower on 2 cores).
 	env := append(os.Environ(), "OMP_THREAD_LIMIT=1")
-	return &reader{tools: t, slots: make(chan struct{}, workers), log: log, env: env}
+	return &reader{tools: t, slots: newSlots(workers), log: log, env: env}
 }
 
 // pageCount runs pdfinfo on the file at path.
@@ -244,14 +244,12 @@ func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string,
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		select {
-		case r.slots <- struct{}{}:
-		case <-ctx.Done():
+		if !r.slots.acquire(ctx) {
 			wg.Wait()
 			return nil, firstError(ctx, errs)
 		}
 		wg.Go(func() {
-			defer func() { <-r.slots }()
+			defer r.slots.release(ctx)
 			layer := textLayer{denied: denied}
 			if layers != nil {
 				layer.text, layer.known = layers[i], true
@@ -307,12 +305,10 @@ type textLayer struct {
 // permission error (the owner forbids copying text): every page is read
 // from its image.
 func (r *reader) textLayers(ctx context.Context, path string, n int) (texts []string, denied bool) {
-	select {
-	case r.slots <- struct{}{}: // a program like any other
-	case <-ctx.Done():
+	if !r.slots.acquire(ctx) { // a program like any other
 		return nil, false
 	}
-	defer func() { <-r.slots }()
+	defer r.slots.release(ctx)
 	ctx, cancel := context.WithTimeout(ctx, pageTimeout)
 	defer cancel()
 	out, err := run(ctx, nil, maxTextOutput, r.tools.pdftotext, "-layout", "-enc", "UTF-8", "-l", strconv.Itoa(n), path, "-")

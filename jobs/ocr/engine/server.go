@@ -197,7 +197,7 @@ func (s *Server) process(ctx context.Context, req ocr.SubmitRequest) ([]ocr.Page
 	if err != nil {
 		return nil, err
 	}
-	pages, err := s.reader.readDocument(ctx, pdf, spec, s.opts.MaxPages, req.ReadImages)
+	pages, err := s.reader.readDocument(withGroup(ctx, req.Group), pdf, spec, s.opts.MaxPages, req.ReadImages)
 	if err != nil {
 		return nil, fmt.Errorf("read document: %w", err)
 	}
