@@ -42,6 +42,21 @@ const (
 	// them fit in a 3 MB PDF. The limit leaves the filled page a third
 	// more.
 	maxPageMarks = 12_000
+	// maxPageInkRuns is the most runs of ink along the rows
+	// (pageimage.Prepared.InkRuns) a page may hold, counted on the area of
+	// an A4 page at 300 dpi: marks miss characters that touch (digits at 5
+	// points with their spacing cut, 5,100 marks: 675,000 runs, 93 s of
+	// Tesseract). A page the simulator prints has at most 48,000; the A4
+	// page filled with 9-point Hangul, 206,000 (31 s); 6-point digits,
+	// 291,000 (30 s); 8-point digits that touch, 498,000 (60 s).
+	maxPageInkRuns = 240_000
+	// a4Pixels is an A4 page's area at 300 dpi, which InkRuns are counted
+	// on.
+	a4Pixels = 2480 * 3508
+	// rasterTimeout bounds pdftoppm's rendering of a page: a registry page
+	// renders in a second, and a 1.7 KB page repeating a compressed fill
+	// 20,000 times took it more than 10 minutes.
+	rasterTimeout = time.Minute
 )
 
 // ReadPDF returns the text of every page of pdf: from the page's text layer
@@ -385,13 +400,18 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 		}
 	}
 	// pdfinfo's size is the crop box's, which is also what a viewer shows.
-	if _, err := run(ctx, nil, 1<<20, r.tools.pdftoppm, "-r", dpi, "-f", num, "-l", num, "-cropbox", "-gray", "-singlefile", path, root); err != nil {
+	rctx, cancel := context.WithTimeout(ctx, rasterTimeout)
+	_, err := run(rctx, nil, 1<<20, r.tools.pdftoppm, "-r", dpi, "-f", num, "-l", num, "-cropbox", "-gray", "-singlefile", path, root)
+	cancel()
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			err = fmt.Errorf("not rendered within %s, where a registry page renders in a second", rasterTimeout)
+		}
 		return ocr.Page{}, pageError(outer, n, err, ocr.CodeUnreadable)
 	}
 	img := root + ".pgm" // pageimage/pgm.go says why not PNG
 	defer os.Remove(img)
 	var prep pageimage.Prepared
-	var err error
 	if r.raw {
 		err = pageimage.CheckPGM(img)
 	} else {
@@ -405,6 +425,11 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 	}
 	if prep.Marks > maxPageMarks {
 		return ocr.Page{}, pageError(outer, n, fmt.Errorf("%d separate marks of ink, where a registry page has a few thousand (at most %d are read): too dense to be a registry page, not read", prep.Marks, maxPageMarks), ocr.CodeUnreadable)
+	}
+	if b := prep.Page.Bounds(); b.Dx() > 0 && b.Dy() > 0 {
+		if runs := int(float64(prep.InkRuns) * a4Pixels / (float64(b.Dx()) * float64(b.Dy()))); runs > maxPageInkRuns {
+			return ocr.Page{}, pageError(outer, n, fmt.Errorf("%d strokes of ink along its rows (on an A4 page's area), where a registry page has at most about 50,000 (at most %d are read): too dense to be a registry page, not read", runs, maxPageInkRuns), ocr.CodeUnreadable)
+		}
 	}
 	// One recognition, three renderers: txt keeps Tesseract's word spacing
 	// (TSV splits Hangul into one "word" per syllable), TSV has the words'

@@ -147,19 +147,33 @@ func TestReadPDFImageOnly(t *testing.T) {
 
 // TestReadRefusesDensePage: a page of 5-point digits, 28,800 marks of ink
 // at 300 dpi, held a worker minutes in Tesseract (a hundred such pages fit
-// in a 3 MB upload). Its image is refused before Tesseract, by its marks;
-// its text layer alone is read as any other.
+// in a 2 MB upload), and with their spacing cut until they touch, 5,100
+// marks but 675,000 strokes along its rows, a minute and a half. Each
+// image is refused before Tesseract; the text layer alone is read as any
+// other.
 func TestReadRefusesDensePage(t *testing.T) {
 	t.Parallel()
-	pdf := degrade.DenseDigitsPDF(1)
-	_, err := ReadPDFWith(context.Background(), pdf, nil, ReadOptions{Images: true})
-	if !errors.Is(err, ocr.ErrUnreadable) || !strings.Contains(err.Error(), "too dense to be a registry page") {
-		t.Fatalf("err = %v, want UNREADABLE, too dense", err)
-	}
-	t.Log(err)
-	pages, err := ReadPDF(context.Background(), pdf, nil)
-	if err != nil || len(pages) != 1 || pages[0].Source != ocr.SourceTextLayer {
-		t.Fatalf("the text layer alone: %v, %d pages", err, len(pages))
+	for _, c := range []struct {
+		name     string
+		touching bool
+		want     string
+	}{
+		{"5-point digits", false, "separate marks of ink"},
+		{"5-point digits that touch", true, "strokes of ink along its rows"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			pdf := degrade.DenseDigitsPDF(1, c.touching)
+			_, err := ReadPDFWith(context.Background(), pdf, nil, ReadOptions{Images: true})
+			if !errors.Is(err, ocr.ErrUnreadable) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "too dense to be a registry page") {
+				t.Fatalf("err = %v, want UNREADABLE, too dense: %s", err, c.want)
+			}
+			t.Log(err)
+			pages, err := ReadPDF(context.Background(), pdf, nil)
+			if err != nil || len(pages) != 1 || pages[0].Source != ocr.SourceTextLayer {
+				t.Fatalf("the text layer alone: %v, %d pages", err, len(pages))
+			}
+		})
 	}
 }
 

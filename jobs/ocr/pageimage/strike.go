@@ -249,7 +249,6 @@ func runAt(row []uint8, x int) (a, b int) {
 // from x0 to x1 exclusive.
 //
 //go:norace
-//go:norace
 func inkRuns(row []uint8, fn func(x0, x1 int)) {
 	for x := 0; x < len(row); {
 		if row[x] != 0 {
