@@ -590,7 +590,7 @@ func TestServerFairBetweenGroups(t *testing.T) {
 		}
 		return job
 	}
-	slow := submit("/slow", "tenant-a", 5)
+	slow := submit("/slow", "tenant-a", 15) // long enough for the other job, on a loaded CI machine
 	<-docs.slowCalled
 	second := submit("/doc/r.pdf", "tenant-a", 0)
 	other := submit("/doc/r.pdf", "tenant-b", 0)
