@@ -332,3 +332,48 @@ func TestBrowserConsoleVerifyCopy(t *testing.T) {
 			err, stderr.String(), taskRows(t, a), logs.warnings())
 	}
 }
+
+// TestBrowserConsoleReasonsInKorean: a copy printed 40 days ago, uploaded,
+// is PARTIAL for OLD_COPY; the console says what the reason means in
+// English, and in Korean after the language switch, beside the analysis's
+// own words (web/test/reasons.mjs). Before, a Korean tenant read every
+// reason in English only.
+func TestBrowserConsoleReasonsInKorean(t *testing.T) {
+	t.Parallel()
+	root, node := browserTool(t)
+	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs serverLog
+	a := startAppLogging(t, map[string]string{"ISSUER_SIM_LATENCY": "0s"}, &logs)
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "Old copy")
+	doc, err := sim.Render(nestRegistry(t, a, nest), time.Now().AddDate(0, 0, -40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyPath := filepath.Join(t.TempDir(), "old-copy.pdf")
+	if err := os.WriteFile(copyPath, doc.PDF, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(t.ArtifactDir(), "console-reasons.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "web/test/reasons.mjs", a.base, tok, nest, copyPath, shot)
+	cmd.Dir = root
+	cmd.WaitDelay = 5 * time.Second
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		t.Logf("browser: %s", line)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("reasons.mjs killed after 5 min\nstderr: %s", stderr.String())
+	}
+	if err != nil {
+		t.Fatalf("reasons.mjs: %v\nstderr: %s\ntasks in the database:\n%s\nserver warnings and errors:\n%s",
+			err, stderr.String(), taskRows(t, a), logs.warnings())
+	}
+}

@@ -7,7 +7,7 @@
 import { ApiError, gql } from './api';
 import { h, replace, swap, type Child } from './dom';
 import { graphql } from './gql';
-import type { AnalysisEntryFragment, AnalysisRefFragment, CopyCheckFragment, RegistryAnalysisQuery, RegistryAnalysisQueryVariables } from './gql/graphql';
+import type { AnalysisEntryFragment, AnalysisRefFragment, CopyCheckFragment, RegistryAnalysisQuery, RegistryAnalysisQueryVariables, VerdictReasonCode } from './gql/graphql';
 import { formatDate, formatPercent, formatTime, formatWon, formatWonWords, has, lang, t, tIn, type Key } from './i18n';
 
 const VERIFY_COPY = graphql(`mutation VerifyCopy($fileId: ID!) { verifyCopy(fileId: $fileId) { reused verification { id status } } }`);
@@ -477,6 +477,26 @@ function amountField(name: AmountName, label: Key): AmountField {
  * what to do, when the document was not read in full or is another
  * property's.
  */
+// Every reason code the API can send has its meaning in i18n.ts: tsc fails
+// here on a code added to the schema without one.
+type ReasonWithoutMeaning = Exclude<`reason.${VerdictReasonCode}`, Key>;
+type Nothing<T extends never> = T;
+export type EveryReasonHasItsMeaning = Nothing<ReasonWithoutMeaning>;
+
+// reasonItem is a reason: what its code means, in the console's language,
+// then the analysis's own words (English), which name the entry and the
+// figures.
+function reasonItem(r: VerdictReason): HTMLElement {
+  const key = `reason.${r.code}`;
+  return h(
+    'li',
+    { 'data-code': r.code },
+    has(key) ? h('strong', { class: 'reason-head' }, t(key as Key)) : null,
+    has(key) ? ' ' : null,
+    h('span', { class: 'reason-detail', lang: 'en' }, r.message),
+  );
+}
+
 function verdictView(a: RegistryAnalysis): HTMLElement {
   // A read in full says how much was read, not that the property is safe:
   // it is drawn plainly, never as a green light.
@@ -493,15 +513,13 @@ function verdictView(a: RegistryAnalysis): HTMLElement {
     },
     h('p', { class: 'verdict-head' }, h('strong', null, readInFull ? '' : '⚠ ', has(key) ? t(key as Key) : a.verdict)),
     h('p', { class: 'verdict-help' }, t(has(`${key}.help`) ? (`${key}.help` as Key) : 'analysis.verdict.PARTIAL.help')),
-    reasons.length
-      ? h('ul', { class: 'verdict-reasons', lang: 'en' }, reasons.map((r) => h('li', { 'data-code': r.code }, r.message)))
-      : null,
+    reasons.length ? h('ul', { class: 'verdict-reasons' }, reasons.map(reasonItem)) : null,
     notes.length
       ? h(
           'details',
           { class: 'verdict-notes' },
           h('summary', null, t('analysis.verdict.notes', { n: notes.length })),
-          h('ul', { lang: 'en' }, notes.map((r) => h('li', { 'data-code': r.code }, r.message))),
+          h('ul', null, notes.map(reasonItem)),
         )
       : null,
   );

@@ -40,7 +40,16 @@ await runConsolePage(shot, STEP_MS, async (page) => {
   const v = await verdict.getAttribute('data-verdict');
   check(v !== 'COMPLETE', `an uploaded copy's verdict is ${v}`);
   const verdictText = await verdict.innerText();
-  step('copy read', { verdict: v, head: verdictText.split('\n')[0], source: sourceText });
+  // Each reason says what its code means, then the analysis's own words.
+  const reasons = verdict.locator('.verdict-reasons li');
+  const shown = [];
+  for (let i = 0; i < (await reasons.count()); i++) {
+    const li = reasons.nth(i);
+    check((await li.locator('.reason-head').count()) === 1 && (await li.locator('.reason-detail').count()) === 1,
+      `reason ${await li.getAttribute('data-code')} reads "${await li.innerText()}", without its meaning and detail`);
+    shown.push(await li.getAttribute('data-code'));
+  }
+  step('copy read', { verdict: v, head: verdictText.split('\n')[0], source: sourceText, reasons: shown });
 
   await page.evaluate(() => {
     window.__noReload = true;
