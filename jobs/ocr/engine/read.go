@@ -43,16 +43,16 @@ const (
 	// more.
 	maxPageMarks = 12_000
 	// maxPageInkRuns is the most runs of ink along the rows
-	// (pageimage.Prepared.InkRuns) a page may hold, counted on the area of
-	// an A4 page at 300 dpi: marks miss characters that touch (digits at 5
-	// points with their spacing cut, 5,100 marks: 675,000 runs, 93 s of
-	// Tesseract). A page the simulator prints has at most 48,000; the A4
-	// page filled with 9-point Hangul, 206,000 (31 s); 6-point digits,
-	// 291,000 (30 s); 8-point digits that touch, 498,000 (60 s).
+	// (pageimage.Prepared.InkRuns) a page may hold, as rendered: marks miss
+	// characters that touch (digits at 5 points with their spacing cut,
+	// 5,100 marks: 675,000 runs, 93 s of Tesseract). On A4 pages at 300
+	// dpi: a page the simulator prints has at most 48,000 (and 45,000 to
+	// 72,000 degraded); the A4 page filled with 9-point Hangul, 206,000
+	// (31 s); 6-point digits, 291,000 (30 s); 8-point digits that touch,
+	// 498,000 (60 s). Counted on the page, not on its area: a page twice
+	// A4 is rendered at 300 dpi too, and costs Tesseract twice the time (an
+	// outside tester's, half filled with touching digits, took 224 s).
 	maxPageInkRuns = 240_000
-	// a4Pixels is an A4 page's area at 300 dpi, which InkRuns are counted
-	// on.
-	a4Pixels = 2480 * 3508
 	// rasterTimeout bounds pdftoppm's rendering of a page: a registry page
 	// renders in a second, and a 1.7 KB page repeating a compressed fill
 	// 20,000 times took it more than 10 minutes.
@@ -426,10 +426,8 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 	if prep.Marks > maxPageMarks {
 		return ocr.Page{}, pageError(outer, n, fmt.Errorf("%d separate marks of ink, where a registry page has a few thousand (at most %d are read): too dense to be a registry page, not read", prep.Marks, maxPageMarks), ocr.CodeUnreadable)
 	}
-	if b := prep.Page.Bounds(); b.Dx() > 0 && b.Dy() > 0 {
-		if runs := int(float64(prep.InkRuns) * a4Pixels / (float64(b.Dx()) * float64(b.Dy()))); runs > maxPageInkRuns {
-			return ocr.Page{}, pageError(outer, n, fmt.Errorf("%d strokes of ink along its rows (on an A4 page's area), where a registry page has at most about 50,000 (at most %d are read): too dense to be a registry page, not read", runs, maxPageInkRuns), ocr.CodeUnreadable)
-		}
+	if prep.InkRuns > maxPageInkRuns {
+		return ocr.Page{}, pageError(outer, n, fmt.Errorf("%d strokes of ink along its rows, where a registry page has at most about 50,000 (at most %d are read): too dense to be a registry page, not read", prep.InkRuns, maxPageInkRuns), ocr.CodeUnreadable)
 	}
 	// One recognition, three renderers: txt keeps Tesseract's word spacing
 	// (TSV splits Hangul into one "word" per syllable), TSV has the words'
