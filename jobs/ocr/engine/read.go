@@ -53,9 +53,10 @@ const (
 	// A4 is rendered at 300 dpi too, and costs Tesseract twice the time (an
 	// outside tester's, half filled with touching digits, took 224 s).
 	maxPageInkRuns = 240_000
-	// rasterTimeout bounds pdftoppm's rendering of a page: a registry page
-	// renders in a second, and a 1.7 KB page repeating a compressed fill
-	// 20,000 times took it more than 10 minutes.
+	// rasterTimeout bounds pdftoppm's rendering of a page, and pdftotext's
+	// reading of a whole document's text layers (textLayers): a registry
+	// page renders in a second, and a 1.7 KB page repeating a compressed
+	// fill 20,000 times took pdftoppm more than 10 minutes.
 	rasterTimeout = time.Minute
 )
 
@@ -319,12 +320,13 @@ type textLayer struct {
 // own, as before, and a failure names its page. denied is poppler's
 // permission error (the owner forbids copying text): every page is read
 // from its image.
+//
+// It takes no worker (slots): it takes milliseconds a page, and a document
+// waiting for a worker to start would wait for someone else's slowest page
+// twice. A run over rasterTimeout is cut short: the pages are then read one
+// by one, each with a worker.
 func (r *reader) textLayers(ctx context.Context, path string, n int) (texts []string, denied bool) {
-	if !r.slots.acquire(ctx) { // a program like any other
-		return nil, false
-	}
-	defer r.slots.release(ctx)
-	ctx, cancel := context.WithTimeout(ctx, pageTimeout)
+	ctx, cancel := context.WithTimeout(ctx, rasterTimeout)
 	defer cancel()
 	out, err := run(ctx, nil, maxTextOutput, r.tools.pdftotext, "-layout", "-enc", "UTF-8", "-l", strconv.Itoa(n), path, "-")
 	var ee *exitError
