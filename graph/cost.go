@@ -37,6 +37,7 @@ var ListSizes = map[string]int{
 	"Registry.rights":              100,
 	"RegistryEntry.holders":        10,
 	"RegistryEntry.corrections":    10,
+	"RegistryEntry.doubts":         11, // one per key number: the amount, each holder's number
 	"RegistryAnalysis.reasons":     20,
 	"RegistrySignals.flags":        10,
 	"OwnershipSignal.owners":       10,
