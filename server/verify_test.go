@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -313,24 +312,7 @@ func TestBrowserConsoleVerifyCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	shot := filepath.Join(t.ArtifactDir(), "console-verify.png")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "web/test/verify.mjs", a.base, tok, nest, copyPath, shot)
-	cmd.Dir = root
-	cmd.WaitDelay = 5 * time.Second
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		t.Logf("browser: %s", line)
-	}
-	if ctx.Err() != nil {
-		t.Fatalf("verify.mjs killed after 5 min\nstderr: %s", stderr.String())
-	}
-	if err != nil {
-		t.Fatalf("verify.mjs: %v\nstderr: %s\ntasks in the database:\n%s\nserver warnings and errors:\n%s",
-			err, stderr.String(), taskRows(t, a), logs.warnings())
-	}
+	runConsoleScript(t, root, node, a, &logs, "web/test/verify.mjs", a.base, tok, nest, copyPath, shot)
 }
 
 // TestBrowserConsoleReasonsInKorean: a copy printed 40 days ago, uploaded,
@@ -358,22 +340,20 @@ func TestBrowserConsoleReasonsInKorean(t *testing.T) {
 		t.Fatal(err)
 	}
 	shot := filepath.Join(t.ArtifactDir(), "console-reasons.png")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "web/test/reasons.mjs", a.base, tok, nest, copyPath, shot)
-	cmd.Dir = root
-	cmd.WaitDelay = 5 * time.Second
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	runConsoleScript(t, root, node, a, &logs, "web/test/reasons.mjs", a.base, tok, nest, copyPath, shot)
+}
+
+// runConsoleScript runs a console script of web/test against a, logging
+// each step it prints; a failure shows its stderr, the tasks and the
+// server's warnings.
+func runConsoleScript(t *testing.T, root, node string, a *testApp, logs *serverLog, script string, args ...string) {
+	t.Helper()
+	stdout, stderr, code := runNode(t, root, node, 5*time.Minute, append([]string{script}, args...)...)
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
 		t.Logf("browser: %s", line)
 	}
-	if ctx.Err() != nil {
-		t.Fatalf("reasons.mjs killed after 5 min\nstderr: %s", stderr.String())
-	}
-	if err != nil {
-		t.Fatalf("reasons.mjs: %v\nstderr: %s\ntasks in the database:\n%s\nserver warnings and errors:\n%s",
-			err, stderr.String(), taskRows(t, a), logs.warnings())
+	if code != 0 {
+		t.Fatalf("%s: exit %d\nstderr: %s\ntasks in the database:\n%s\nserver warnings and errors:\n%s",
+			script, code, stderr, taskRows(t, a), logs.warnings())
 	}
 }

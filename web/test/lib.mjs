@@ -58,6 +58,29 @@ export function check(ok, message) {
   if (!ok) throw new CheckError(message);
 }
 
+// uploadScriptArgs reads the arguments of a console script that uploads a
+// copy to a nest: <baseURL> <token> <nestId> <copy.pdf> <screenshotPath>;
+// other arguments exit 2 with the usage.
+export function uploadScriptArgs(script) {
+  const args = process.argv.slice(2);
+  if (args.length !== 5) {
+    process.stderr.write(`usage: node web/test/${script} <baseURL> <token> <nestId> <copy.pdf> <screenshotPath>\n`);
+    process.exit(2);
+  }
+  const [base, token, nestId, copyPath, shot] = args;
+  return { base, token, nestId, copyPath, shot };
+}
+
+// openNest signs in with token and opens the nest titled title, live.
+export async function openNest(page, base, token, nestId, title) {
+  await page.goto(`${base}/#token=${encodeURIComponent(token)}`);
+  await page.getByRole('heading', { level: 1, name: 'Your nests' }).waitFor();
+  await page.evaluate((id) => (location.hash = `#/nest/${encodeURIComponent(id)}`), nestId);
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  await page.locator('#conn[data-state="live"]').waitFor();
+  step('nest opened');
+}
+
 // runConsolePage runs drive(page) in a headless Chromium page (1280 × 1000,
 // en-US, Seoul time) whose every wait has stepMs as its deadline, then
 // saves a screenshot at shot and fails if the page logged an error. On a

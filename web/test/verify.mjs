@@ -10,25 +10,13 @@
 // stdout: one JSON line per step; exit 0 on success, 1 on a failed check
 // (the reason on stderr), 2 on bad usage. Every wait is on the DOM with a
 // deadline; there are no fixed sleeps.
-import { check, runConsolePage, step } from './lib.mjs';
+import { check, openNest, runConsolePage, step, uploadScriptArgs } from './lib.mjs';
 
-const args = process.argv.slice(2);
-if (args.length !== 5) {
-  process.stderr.write('usage: node web/test/verify.mjs <baseURL> <token> <nestId> <copy.pdf> <screenshotPath>\n');
-  process.exit(2);
-}
-const [base, token, nestId, copyPath, shot] = args;
+const { base, token, nestId, copyPath, shot } = uploadScriptArgs('verify.mjs');
 const STEP_MS = 120_000; // a copy read from its text layer and its page images, under -race
 
-
 await runConsolePage(shot, STEP_MS, async (page) => {
-
-  await page.goto(`${base}/#token=${encodeURIComponent(token)}`);
-  await page.getByRole('heading', { level: 1, name: 'Your nests' }).waitFor();
-  await page.evaluate((id) => (location.hash = `#/nest/${encodeURIComponent(id)}`), nestId);
-  await page.getByRole('heading', { level: 1, name: 'Landlord’s copy' }).waitFor();
-  await page.locator('#conn[data-state="live"]').waitFor();
-  step('nest opened');
+  await openNest(page, base, token, nestId, 'Landlord’s copy');
 
   await page.locator('#upload-file').setInputFiles(copyPath);
   await page.locator('#upload-note', { hasText: 'it is being read' }).waitFor();
