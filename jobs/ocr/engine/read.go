@@ -129,7 +129,8 @@ func installedTools() (tools, error) {
 // at a time across all the documents it reads as it has workers (slots).
 type reader struct {
 	tools tools
-	slots *slots
+	slots *slots // the workers: a page each, Tesseract's reading
+	prep  *slots // the preparers: a page each, rendered and prepared ahead
 	log   *slog.Logger
 	env   []string // tesseract's environment
 	raw   bool     // skip pageimage.Preprocess
@@ -144,7 +145,7 @@ func newReader(t tools, workers int, log *slog.Logger) *reader {
 	// One Tesseract per core: its OpenMP threads would only contend with the
 	// other workers' (and made it slower on 2 cores).
 	env := append(os.Environ(), "OMP_THREAD_LIMIT=1")
-	return &reader{tools: t, slots: newSlots(workers), log: log, env: env}
+	return &reader{tools: t, slots: newSlots(workers), prep: newSlots(workers), log: log, env: env}
 }
 
 // pageCount runs pdfinfo on the file at path.
@@ -260,17 +261,30 @@ func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string,
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
+		layer := textLayer{denied: denied}
+		if layers != nil {
+			layer.text, layer.known = layers[i], true
+		}
+		// A page read from its image is rendered and prepared before it
+		// waits for a worker, so that it is ready when the worker is: a
+		// page's Tesseract runs while the next page is prepared (renderAhead).
+		var pre *preparedPage
+		if images || layer.denied || layer.known && strings.TrimSpace(layer.text) == "" {
+			pre = r.renderAhead(ctx, dir, path, i+1)
+		}
+		if pre != nil && pre.err != nil {
+			errs[i] = pre.err
+			cancel() // the document fails, as in readPage below
+			wg.Wait()
+			return nil, firstError(ctx, errs)
+		}
 		if !r.slots.acquire(ctx) {
 			wg.Wait()
 			return nil, firstError(ctx, errs)
 		}
 		wg.Go(func() {
 			defer r.slots.release(ctx)
-			layer := textLayer{denied: denied}
-			if layers != nil {
-				layer.text, layer.known = layers[i], true
-			}
-			pages[i], errs[i] = r.readPage(ctx, dir, path, i+1, languages, images, layer)
+			pages[i], errs[i] = r.readPage(ctx, dir, path, i+1, languages, images, layer, pre)
 			if errs[i] != nil {
 				cancel() // the document fails: stop reading the other pages
 			}
@@ -287,6 +301,27 @@ func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string,
 		}
 	}
 	return nil, jobErrorf(ocr.CodeUnreadable, "no text recognisable on %s", pagesWord(n))
+}
+
+// renderAhead renders and prepares page n (renderPage) for a worker to
+// read it, taking one of the reader's preparers (prep, as many as it has
+// workers, handed out fairly between groups as the workers are): a
+// document's next page is prepared while a worker reads the one before, and
+// at most one page of each document waits for a worker prepared. A failure
+// is kept in the page (preparedPage.err): the document fails with it, as
+// when a worker renders the page; nil when ctx ends first.
+func (r *reader) renderAhead(ctx context.Context, dir, path string, n int) *preparedPage {
+	if !r.prep.acquire(ctx) {
+		return nil
+	}
+	defer r.prep.release(ctx)
+	pctx, cancel := context.WithTimeout(ctx, pageTimeout)
+	defer cancel()
+	pre, err := r.renderPage(pctx, ctx, dir, path, n)
+	if err != nil {
+		return &preparedPage{err: err}
+	}
+	return pre
 }
 
 // firstError returns the first page error that is not a consequence of
@@ -344,8 +379,8 @@ func (r *reader) textLayers(ctx context.Context, path string, n int) (texts []st
 }
 
 // readPage reads page n from its text layer, or by OCR when the layer is
-// empty.
-func (r *reader) readPage(ctx context.Context, dir, path string, n int, languages string, images bool, layer textLayer) (ocr.Page, error) {
+// empty; pre is its image when rendered ahead (nil: rendered here).
+func (r *reader) readPage(ctx context.Context, dir, path string, n int, languages string, images bool, layer textLayer, pre *preparedPage) (ocr.Page, error) {
 	outer := ctx
 	// A page that takes this long is pathological; it must not hold a worker
 	// forever.
@@ -370,7 +405,7 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 		if text := strings.TrimRight(string(out), " \t\r\n\f"); strings.TrimSpace(text) != "" {
 			p := textLayerPage(n, text)
 			if images {
-				img, err := r.readImagePage(ctx, outer, dir, path, n, languages)
+				img, err := r.readImagePage(ctx, outer, dir, path, n, languages, pre)
 				if err != nil {
 					return ocr.Page{}, err
 				}
@@ -385,20 +420,31 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	default:
 		return ocr.Page{}, pageError(outer, n, err, ocr.CodeUnreadable)
 	}
-	return r.readImagePage(ctx, outer, dir, path, n, languages)
+	return r.readImagePage(ctx, outer, dir, path, n, languages, pre)
 }
 
-// readImagePage reads page n of the PDF at path from its image: rendered,
-// prepared and read by Tesseract. outer is the document's context, ctx the
-// page's.
-func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n int, languages string) (ocr.Page, error) {
+// preparedPage is an image page rendered and prepared (renderPage), ready
+// for Tesseract.
+type preparedPage struct {
+	root string // the path prefix of the page's files
+	img  string // the page's PGM, prepared
+	dpi  string // the resolution it was rendered at
+	prep pageimage.Prepared
+	err  error // renderPage's, for a page rendered ahead of its worker
+}
+
+// renderPage renders page n of the PDF at path (pdftoppm) and prepares it
+// (pageimage.PrepareFile), refusing a page too large or too dense to be a
+// registry page: the work on a page before Tesseract reads it. outer is the
+// document's context, ctx the page's.
+func (r *reader) renderPage(ctx, outer context.Context, dir, path string, n int) (*preparedPage, error) {
 	num := strconv.Itoa(n)
 	root := filepath.Join(dir, "page-"+num)
 	dpi := rasterDPI
 	if w, h, ok := r.pageSize(ctx, path, n); ok {
 		dpi = rasterDPIFor(w, h)
 		if d, _ := strconv.Atoi(dpi); w*h*float64(d*d)/(72*72) > pageimage.MaxPGMPixels {
-			return ocr.Page{}, pageError(outer, n, fmt.Errorf("%w: %.0f × %.0f pt, over %d pixels even at 1 dpi", pageimage.ErrPageTooLarge, w, h, pageimage.MaxPGMPixels), ocr.CodeUnreadable)
+			return nil, pageError(outer, n, fmt.Errorf("%w: %.0f × %.0f pt, over %d pixels even at 1 dpi", pageimage.ErrPageTooLarge, w, h, pageimage.MaxPGMPixels), ocr.CodeUnreadable)
 		}
 	}
 	// pdfinfo's size is the crop box's, which is also what a viewer shows.
@@ -409,28 +455,50 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			err = fmt.Errorf("not rendered within %s, where a registry page renders in a second", rasterTimeout)
 		}
-		return ocr.Page{}, pageError(outer, n, err, ocr.CodeUnreadable)
+		return nil, pageError(outer, n, err, ocr.CodeUnreadable)
 	}
 	img := root + ".pgm" // pageimage/pgm.go says why not PNG
-	defer os.Remove(img)
 	var prep pageimage.Prepared
 	if r.raw {
 		err = pageimage.CheckPGM(img)
 	} else {
 		prep, err = pageimage.PrepareFile(img)
 	}
+	if err != nil {
+		os.Remove(img)
+	}
 	if errors.Is(err, pageimage.ErrPageTooLarge) {
-		return ocr.Page{}, pageError(outer, n, err, ocr.CodeUnreadable)
+		return nil, pageError(outer, n, err, ocr.CodeUnreadable)
 	}
 	if err != nil {
-		return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
+		return nil, pageError(outer, n, err, ocr.CodeInternal)
 	}
 	if prep.Marks > maxPageMarks {
-		return ocr.Page{}, pageError(outer, n, fmt.Errorf("%d separate marks of ink, where a registry page has a few thousand (at most %d are read): too dense to be a registry page, not read", prep.Marks, maxPageMarks), ocr.CodeUnreadable)
+		os.Remove(img)
+		return nil, pageError(outer, n, fmt.Errorf("%d separate marks of ink, where a registry page has a few thousand (at most %d are read): too dense to be a registry page, not read", prep.Marks, maxPageMarks), ocr.CodeUnreadable)
 	}
 	if prep.InkRuns > maxPageInkRuns {
-		return ocr.Page{}, pageError(outer, n, fmt.Errorf("%d strokes of ink along its rows, where a registry page has at most about 50,000 (at most %d are read): too dense to be a registry page, not read", prep.InkRuns, maxPageInkRuns), ocr.CodeUnreadable)
+		os.Remove(img)
+		return nil, pageError(outer, n, fmt.Errorf("%d strokes of ink along its rows, where a registry page has at most about 50,000 (at most %d are read): too dense to be a registry page, not read", prep.InkRuns, maxPageInkRuns), ocr.CodeUnreadable)
 	}
+	return &preparedPage{root: root, img: img, dpi: dpi, prep: prep}, nil
+}
+
+// readImagePage reads page n of the PDF at path from its image: rendered
+// and prepared (renderPage; pre when that was done ahead), and read by
+// Tesseract. outer is the document's context, ctx the page's.
+func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n int, languages string, pre *preparedPage) (ocr.Page, error) {
+	if pre == nil {
+		var err error
+		if pre, err = r.renderPage(ctx, outer, dir, path, n); err != nil {
+			return ocr.Page{}, err
+		}
+	}
+	if pre.err != nil {
+		return ocr.Page{}, pre.err
+	}
+	root, img, dpi, prep := pre.root, pre.img, pre.dpi, pre.prep
+	defer os.Remove(img)
 	// One recognition, three renderers: txt keeps Tesseract's word spacing
 	// (TSV splits Hangul into one "word" per syllable), TSV has the words'
 	// confidences, hOCR with hocr_char_boxes each character's (the
