@@ -27,14 +27,22 @@ const faintContrast = 40
 // of text for: each marked Faint.
 //
 //go:norace
-//go:norace
 func faintBands(g, bin *image.Gray, charH int, ink []Band) []Band {
+	return new(scratch).faintBands(g, bin, charH, ink)
+}
+
+// faintBands is faintBands with the buffers of s.
+//
+//go:norace
+func (s *scratch) faintBands(g, bin *image.Gray, charH int, ink []Band) []Band {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	if w == 0 || h == 0 || charH <= 0 {
 		return nil
 	}
-	faint := binarise(g, 255-faintContrast)
-	comps, labels := components(faint)
+	faint := s.binarise(g, 255-faintContrast)
+	l := &s.lab
+	l.labelImage(faint)
+	comps := l.comps
 	minRun := max(minRuleChars*charH, 60)
 	// Text, however faint or smeared, comes in blobs shorter than two
 	// characters; a rule is a long blob a few pixels tall.
@@ -47,9 +55,10 @@ func faintBands(g, bin *image.Gray, charH int, ink []Band) []Band {
 	rows := make([]bool, h)
 	for y := range h {
 		n := 0
-		for x := range w {
-			if l := labels[y*w+x]; l != 0 && text[l] {
-				n++
+		runs, ids := l.row(y)
+		for k, r := range runs {
+			if text[ids[k]] {
+				n += int(r.x1 - r.x0 + 1)
 			}
 		}
 		rows[y] = n >= minInk

@@ -36,28 +36,33 @@ type Band struct {
 //
 //go:norace
 func inkBands(bin *image.Gray, charH int, strikes []image.Rectangle) []Band {
-	w, h := bin.Rect.Dx(), bin.Rect.Dy()
+	return new(scratch).inkBands(bin, charH, strikes)
+}
+
+// inkBands is inkBands with the buffers of s.
+//
+//go:norace
+func (s *scratch) inkBands(bin *image.Gray, charH int, strikes []image.Rectangle) []Band {
+	h := bin.Rect.Dy()
 	minRun := max(minRuleChars*charH, 60)
 	minInk := max(charH/4, 2)
-	comps, labels := components(bin)
+	l := &s.lab
+	l.labelImage(bin)
+	comps := l.comps
 	glyph := make([]bool, len(comps)+1)
 	for i, c := range comps {
 		glyph[i+1] = c.y1-c.y0 < 2*charH
 	}
 	text := make([]bool, h)
 	for y := range h {
-		row := bin.Pix[y*bin.Stride : y*bin.Stride+w]
+		// A row's runs of ink are its labelled runs: each one blob's.
+		runs, ids := l.row(y)
 		n := 0
-		inkRuns(row, func(x0, x1 int) {
-			if x1-x0 >= minRun {
-				return
+		for k, r := range runs {
+			if length := int(r.x1 - r.x0 + 1); length < minRun && glyph[ids[k]] {
+				n += length
 			}
-			for k := x0; k < x1; k++ {
-				if glyph[labels[y*w+k]] {
-					n++
-				}
-			}
-		})
+		}
 		text[y] = n >= minInk
 	}
 	var bands []Band

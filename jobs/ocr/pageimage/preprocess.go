@@ -99,19 +99,22 @@ type Prepared struct {
 
 // Prepare is preprocess, also returning the page's bands of text.
 func Prepare(img *image.Gray) Prepared {
+	s := getScratch()
+	defer putScratch(s)
 	g := img
 	if w := g.Rect.Dx(); w > 0 && w < minPageWidth {
 		g = Resize(g, enlargement(w, g.Rect.Dy()))
 	}
 	g = levelLight(g)
-	bin := binarise(g, otsu(g))
+	bin := gray(&s.binPix, g.Rect.Dx(), g.Rect.Dy())
+	binariseInto(bin, g, otsu(g))
 	// Specks go before the skew is measured (they blur the rows' profile)
 	// and again once the rules are out (specks stuck to a rule were part of
 	// it until then).
-	specks, charH, _ := despeckleGrey(g, bin, minSpecks)
+	specks, charH, _ := s.despeckleGrey(g, bin, minSpecks)
 	if a := skewAngle(bin); math.Abs(a) > 0.1 {
 		g = rotate(g, -a)
-		bin = binarise(g, otsu(g))
+		binariseInto(bin, g, otsu(g))
 	}
 	strikes := findStrikes(bin, charH)
 	strikes = append(strikes, findCellStrikes(bin, charH, strikes)...)
@@ -122,7 +125,7 @@ func Prepare(img *image.Gray) Prepared {
 	// On a page found specked, the specks freed from the rules go however
 	// few they are.
 	if len(specks) > 0 {
-		_, _, marks = despeckleGrey(g, bin, 1)
+		_, _, marks = s.despeckleGrey(g, bin, 1)
 		// The specks stuck to characters go only on a page covered in
 		// them: a few in a margin say nothing of the text.
 		specked = len(specks)*blotSpecks >= len(g.Pix)
@@ -130,14 +133,14 @@ func Prepare(img *image.Gray) Prepared {
 			eraseBlots(g, bin)
 		}
 	} else {
-		_, _, marks = despeckleGrey(g, bin, minSpecks)
+		_, _, marks = s.despeckleGrey(g, bin, minSpecks)
 	}
 	eraseRuleSpecks(g, bin, charH, strikes)
 	// The ink bands come from bin before the title row is shrunk in g: it
 	// shrinks about its own centre, moving no other row, and lies outside
 	// 갑구 and 을구, where the bands are used.
-	ink := inkBands(bin, charH, strikes)
-	ink = withFaint(ink, faintBands(g, bin, charH, ink))
+	ink := s.inkBands(bin, charH, strikes)
+	ink = withFaint(ink, s.faintBands(g, bin, charH, ink))
 	shrinkTallRows(g, bin, charH)
 	return Prepared{Page: g, Strikes: strikes, Ink: ink, Specked: specked, Marks: marks, InkRuns: countInkRuns(bin)}
 }
@@ -160,8 +163,15 @@ func countInkRuns(bin *image.Gray) int {
 //
 //go:norace
 func despeckleGrey(g, bin *image.Gray, least int) ([]int, int, int) {
+	return new(scratch).despeckleGrey(g, bin, least)
+}
+
+// despeckleGrey is despeckleGrey with the buffers of s.
+//
+//go:norace
+func (s *scratch) despeckleGrey(g, bin *image.Gray, least int) ([]int, int, int) {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
-	removed, charH, marks := despeckle(bin, least)
+	removed, charH, marks := s.despeckle(bin, least)
 	for _, i := range removed {
 		x0, y0 := i%bin.Stride, i/bin.Stride
 		for y := max(y0-2, 0); y <= min(y0+2, h-1); y++ {
@@ -361,12 +371,27 @@ const minInkContrast = 48
 //
 //go:norace
 func otsu(g *image.Gray) uint8 {
-	var hist [256]float64
+	// Counted in four integer histograms, then summed (the same counts:
+	// a float64 holds them exactly): one would make each pixel wait on
+	// the last one's add where the page is all paper.
+	var counts [4][256]int
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	for y := range h {
-		for _, v := range g.Pix[y*g.Stride : y*g.Stride+w] {
-			hist[v]++
+		row := g.Pix[y*g.Stride : y*g.Stride+w]
+		x := 0
+		for ; x+4 <= len(row); x += 4 {
+			counts[0][row[x]]++
+			counts[1][row[x+1]]++
+			counts[2][row[x+2]]++
+			counts[3][row[x+3]]++
 		}
+		for ; x < len(row); x++ {
+			counts[0][row[x]]++
+		}
+	}
+	var hist [256]float64
+	for i := range hist {
+		hist[i] = float64(counts[0][i] + counts[1][i] + counts[2][i] + counts[3][i])
 	}
 	total := float64(w * h)
 	var sum float64
@@ -400,20 +425,27 @@ func otsu(g *image.Gray) uint8 {
 //
 //go:norace
 func binarise(g *image.Gray, t uint8) *image.Gray {
+	out := image.NewGray(image.Rect(0, 0, g.Rect.Dx(), g.Rect.Dy()))
+	binariseInto(out, g, t)
+	return out
+}
+
+// binariseInto is binarise into out, of g's size, every pixel written.
+//
+//go:norace
+func binariseInto(out, g *image.Gray, t uint8) {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
-	out := image.NewGray(image.Rect(0, 0, w, h))
+	var lut [256]uint8
+	for v := int(t) + 1; v < 256; v++ {
+		lut[v] = 255
+	}
 	for y := range h {
-		row := g.Pix[y*g.Stride:]
-		o := out.Pix[y*out.Stride:]
-		for x := range w {
-			if row[x] <= t {
-				o[x] = 0
-			} else {
-				o[x] = 255
-			}
+		row := g.Pix[y*g.Stride : y*g.Stride+w]
+		o := out.Pix[y*out.Stride : y*out.Stride+w]
+		for x, v := range row {
+			o[x] = lut[v]
 		}
 	}
-	return out
 }
 
 // minSpecks is the fewest isolated small blobs that make despeckle remove
@@ -450,70 +482,14 @@ func Blobs(g *image.Gray) []Blob {
 }
 
 // components labels the 8-connected ink blobs of a binary image: labels
-// holds each pixel's component index + 1 (0 for paper).
-//
-//go:norace
+// holds each pixel's component index + 1 (0 for paper). The blobs are in
+// the order a raster scan meets their first pixel.
 func components(bin *image.Gray) ([]component, []int32) {
-	w, h := bin.Rect.Dx(), bin.Rect.Dy()
-	labels := make([]int32, w*h)
-	var comps []component
-	// Filled a run of a row at a time (a stroke's pixels pushed one by one
-	// cost a fifth of the preprocessing): a run is labelled whole, and the
-	// rows above and below are searched from a pixel left of it to a pixel
-	// right of it (8-connected) for the runs that touch it.
-	type seed struct{ x, y int }
-	stack := make([]seed, 0, 256)
-	for sy := range h {
-		binRow, labelRow := bin.Pix[sy*bin.Stride:sy*bin.Stride+w], labels[sy*w:sy*w+w]
-		for sx, v := range binRow {
-			if v != 0 || labelRow[sx] != 0 {
-				continue
-			}
-			id := int32(len(comps) + 1)
-			c := component{x0: sx, y0: sy, x1: sx, y1: sy}
-			stack = append(stack[:0], seed{sx, sy})
-			for len(stack) > 0 {
-				p := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				row, binRow := labels[p.y*w:p.y*w+w], bin.Pix[p.y*bin.Stride:p.y*bin.Stride+w]
-				if row[p.x] != 0 {
-					continue // reached from two runs, filled from the first
-				}
-				l, r := p.x, p.x
-				for l > 0 && row[l-1] == 0 && binRow[l-1] == 0 {
-					l--
-				}
-				for r < w-1 && row[r+1] == 0 && binRow[r+1] == 0 {
-					r++
-				}
-				for x := l; x <= r; x++ {
-					row[x] = id
-				}
-				c.area += r - l + 1
-				c.x0, c.x1 = min(c.x0, l), max(c.x1, r)
-				c.y0, c.y1 = min(c.y0, p.y), max(c.y1, p.y)
-				for _, y := range [2]int{p.y - 1, p.y + 1} {
-					if y < 0 || y >= h {
-						continue
-					}
-					next, binNext := labels[y*w:y*w+w], bin.Pix[y*bin.Stride:y*bin.Stride+w]
-					for x, end := max(l-1, 0), min(r+1, w-1); x <= end; x++ {
-						if next[x] != 0 || binNext[x] != 0 {
-							continue
-						}
-						// One seed per run of the row: the run is
-						// filled whole when the seed is popped.
-						stack = append(stack, seed{x, y})
-						for x < end && next[x+1] == 0 && binNext[x+1] == 0 {
-							x++
-						}
-					}
-				}
-			}
-			comps = append(comps, c)
-		}
-	}
-	return comps, labels
+	var l labelling
+	l.labelImage(bin)
+	labels := make([]int32, l.w*l.h)
+	l.pixels(labels)
+	return l.comps, labels
 }
 
 // despeckle removes, in place, the small blobs of bin with no text near
@@ -524,7 +500,16 @@ func components(bin *image.Gray) ([]component, []int32) {
 //
 //go:norace
 func despeckle(bin *image.Gray, least int) ([]int, int, int) {
-	comps, labels := components(bin)
+	return new(scratch).despeckle(bin, least)
+}
+
+// despeckle is despeckle with the buffers of s.
+//
+//go:norace
+func (s *scratch) despeckle(bin *image.Gray, least int) ([]int, int, int) {
+	l := &s.lab
+	l.labelImage(bin)
+	comps := l.comps
 	if len(comps) == 0 || len(comps) > maxComponents {
 		return nil, 25, len(comps)
 	}
@@ -547,12 +532,19 @@ func despeckle(bin *image.Gray, least int) ([]int, int, int) {
 	// small ㅇ, ㅁ or ㅂ has two. A speck, or specks run together, wherever
 	// it is.
 	w := bin.Rect.Dx()
-	blotch := func(c component) bool {
+	// blotched[i]: 0 not yet known, 1 a blotch, 2 not.
+	blotched := make([]uint8, len(comps))
+	var blotch func(i int) bool
+	blotchOf := func(c component) bool {
 		cw, ch := c.x1-c.x0+1, c.y1-c.y0+1
 		if !(5*cw >= charH && 5*ch >= charH && 10*cw <= 7*charH && 10*ch <= 7*charH &&
 			100*c.area >= 50*cw*ch && 5*cw <= 7*ch && 5*ch <= 7*cw) {
 			return false
 		}
+		// The labels of its box alone: c in the patch's coordinates.
+		var labels []int32
+		s.patchBuf, c = l.patch(c, s.patchBuf)
+		labels, w := s.patchBuf, cw
 		id := labels[((c.y0+c.y1)/2)*w+(c.x0+c.x1)/2]
 		if id == 0 {
 			return false // hollow at its centre
@@ -585,8 +577,18 @@ func despeckle(bin *image.Gray, least int) ([]int, int, int) {
 		}
 		return true
 	}
-	small := func(c component) bool {
-		return (c.x1-c.x0+1 <= charH/2 && c.y1-c.y0+1 <= charH/2) || blotch(c)
+	blotch = func(i int) bool {
+		if blotched[i] == 0 {
+			blotched[i] = 2
+			if blotchOf(comps[i]) {
+				blotched[i] = 1
+			}
+		}
+		return blotched[i] == 1
+	}
+	small := func(i int) bool {
+		c := comps[i]
+		return (c.x1-c.x0+1 <= charH/2 && c.y1-c.y0+1 <= charH/2) || blotch(i)
 	}
 	// Where text is: a grid of cells a quarter of a character high, marked
 	// where a character has ink; near is within one cell up or down and two
@@ -604,12 +606,16 @@ func despeckle(bin *image.Gray, least int) ([]int, int, int) {
 	for i, c := range comps {
 		// Wide is fine: struck-through text is one blob along its line.
 		ch := c.y1 - c.y0 + 1
-		char[i+1] = !small(c) && ch >= charH/3 && ch <= 2*charH
+		char[i+1] = !small(i) && ch >= charH/3 && ch <= 2*charH
 	}
 	for y := range h {
-		for x := range w {
-			if l := labels[y*w+x]; l != 0 && char[l] {
-				text[(y/cell)*gw+x/cell] = true
+		runs, ids := l.row(y)
+		cells := text[(y/cell)*gw : (y/cell+1)*gw]
+		for k, r := range runs {
+			if char[ids[k]] {
+				for x := int(r.x0) / cell; x <= int(r.x1)/cell; x++ {
+					cells[x] = true
+				}
 			}
 		}
 	}
@@ -641,7 +647,7 @@ func despeckle(bin *image.Gray, least int) ([]int, int, int) {
 	}
 	smallAt := map[int][]int{}
 	for i, c := range comps {
-		if small(c) {
+		if small(i) {
 			smallAt[((c.y0+c.y1)/2/cell)*gw+(c.x0+c.x1)/2/cell] = append(smallAt[((c.y0+c.y1)/2/cell)*gw+(c.x0+c.x1)/2/cell], i)
 		}
 	}
@@ -684,7 +690,7 @@ func despeckle(bin *image.Gray, least int) ([]int, int, int) {
 	}
 	keep := make([]bool, len(comps))
 	for i, c := range comps {
-		keep[i] = small(c) && near(c) && !blotch(c) && punctuation(i)
+		keep[i] = small(i) && near(c) && !blotch(i) && punctuation(i)
 	}
 	// A small blob in line with a kept one, just after it, stays too: the
 	// asterisks of a masked 주민등록번호 (750101-*******) run on from its
@@ -694,19 +700,20 @@ func despeckle(bin *image.Gray, least int) ([]int, int, int) {
 	// small (a serif face's: 16 pixels in NanumMyeongjo at 300 dpi, where
 	// the asterisks after it were all taken for specks): flat, at most a
 	// character long, beside text.
-	dash := func(c component) bool {
+	dash := func(i int) bool {
+		c := comps[i]
 		cw, ch := c.x1-c.x0+1, c.y1-c.y0+1
-		return !small(c) && cw <= charH && 4*ch <= cw && near(c)
+		return !small(i) && cw <= charH && 4*ch <= cw && near(c)
 	}
 	// The small blobs by the grid cells their left edge is in, so that
 	// the search stays linear on a page of noise.
 	at := map[int][]int{}
 	var kept []int
 	for i, c := range comps {
-		if keep[i] || dash(c) {
+		if keep[i] || dash(i) {
 			kept = append(kept, i)
 		}
-		if small(c) {
+		if small(i) {
 			for gy := c.y0 / cell; gy <= c.y1/cell; gy++ {
 				at[gy*gw+c.x0/cell] = append(at[gy*gw+c.x0/cell], i)
 			}
@@ -721,7 +728,7 @@ func despeckle(bin *image.Gray, least int) ([]int, int, int) {
 					c := comps[i]
 					// In line: the centres within half a character (an
 					// asterisk sits higher than the dash before it).
-					if keep[i] || blotch(c) || c.x0 <= k.x1 || c.x0-k.x1 > charH/2 || abs((c.y0+c.y1)-(k.y0+k.y1)) > charH {
+					if keep[i] || blotch(i) || c.x0 <= k.x1 || c.x0-k.x1 > charH/2 || abs((c.y0+c.y1)-(k.y0+k.y1)) > charH {
 						continue
 					}
 					keep[i] = true
@@ -739,7 +746,16 @@ func despeckle(bin *image.Gray, least int) ([]int, int, int) {
 	drop := make([]bool, len(comps)+1)
 	n := 0
 	for i, c := range comps {
-		if small(c) && !keep[i] && !(near(c) && (hollow(labels, w, c, int32(i+1)) || stroke(labels, w, c, int32(i+1), sw))) {
+		if small(i) && !keep[i] && near(c) {
+			// The labels of its box alone: c in the patch's coordinates.
+			var pc component
+			s.patchBuf, pc = l.patch(c, s.patchBuf)
+			id, pw := int32(i+1), c.x1-c.x0+1
+			if hollow(s.patchBuf, pw, pc, id) || stroke(s.patchBuf, pw, pc, id, sw) {
+				continue
+			}
+		}
+		if small(i) && !keep[i] {
 			drop[i+1] = true
 			n++
 		}
@@ -751,10 +767,13 @@ func despeckle(bin *image.Gray, least int) ([]int, int, int) {
 	}
 	var removed []int
 	for y := range h {
-		for x := range w {
-			if l := labels[y*w+x]; l != 0 && drop[l] {
-				bin.Pix[y*bin.Stride+x] = 255
-				removed = append(removed, y*bin.Stride+x)
+		runs, ids := l.row(y)
+		for k, r := range runs {
+			if drop[ids[k]] {
+				for x := int(r.x0); x <= int(r.x1); x++ {
+					bin.Pix[y*bin.Stride+x] = 255
+					removed = append(removed, y*bin.Stride+x)
+				}
 			}
 		}
 	}
