@@ -143,6 +143,7 @@ type scratch struct {
 	patchBuf []int32
 	binPix   []uint8 // Prepare's bin
 	faintPix []uint8 // faintBands' faint ink
+	rule     []bool  // eraseRuleSpecks' rules
 }
 
 // gray returns a w×h image on buf's pixels (grown as needed), which the

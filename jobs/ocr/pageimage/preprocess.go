@@ -135,7 +135,7 @@ func Prepare(img *image.Gray) Prepared {
 	} else {
 		_, _, marks = s.despeckleGrey(g, bin, minSpecks)
 	}
-	eraseRuleSpecks(g, bin, charH, strikes)
+	s.eraseRuleSpecks(g, bin, charH, strikes)
 	// The ink bands come from bin before the title row is shrunk in g: it
 	// shrinks about its own centre, moving no other row, and lies outside
 	// 갑구 and 을구, where the bands are used.

@@ -1,6 +1,7 @@
 package pageimage
 
 import (
+	"encoding/binary"
 	"image"
 	"slices"
 )
@@ -15,24 +16,33 @@ import (
 // (columns where something sticks out of it excepted), not a strike.
 //
 //go:norace
-//go:norace
 func eraseRuleSpecks(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
+	new(scratch).eraseRuleSpecks(g, bin, charH, strikes)
+}
+
+// eraseRuleSpecks is eraseRuleSpecks with the buffers of s.
+//
+//go:norace
+func (s *scratch) eraseRuleSpecks(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
 	w, h := bin.Rect.Dx(), bin.Rect.Dy()
 	thick := max(maxLineThickness, charH/5)
 	ink := func(x, y int) bool {
 		return x >= 0 && y >= 0 && x < w && y < h && bin.Pix[y*bin.Stride+x] == 0
 	}
-	struck := image.NewGray(bin.Rect) // 0 where a strike is
-	for i := range struck.Pix {
-		struck.Pix[i] = 255
-	}
+	// Where a strike is: its rectangle, widened by thick.
+	var struckRects []image.Rectangle
 	for _, r := range strikes {
-		r = r.Inset(-thick).Intersect(bin.Rect)
-		for y := r.Min.Y; y < r.Max.Y; y++ {
-			for x := r.Min.X; x < r.Max.X; x++ {
-				struck.Pix[y*struck.Stride+x] = 0
+		if r = r.Inset(-thick).Intersect(bin.Rect); !r.Empty() {
+			struckRects = append(struckRects, r)
+		}
+	}
+	struck := func(x, y int) bool {
+		for _, r := range struckRects {
+			if x >= r.Min.X && x < r.Max.X && y >= r.Min.Y && y < r.Max.Y {
+				return true
 			}
 		}
+		return false
 	}
 	// Two passes over the long runs: the first measures the rules'
 	// thickness (the commonest height of ink across them: a blurred copy's
@@ -62,66 +72,66 @@ func eraseRuleSpecks(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
 		}
 		return 2*thin >= x1-x0
 	}
-	var hist [64]int
-	rule := make([]bool, w*h)
-	any := false
-	for pass := range 2 {
-		limit := 0
-		if pass == 1 {
-			for i := range hist {
-				if hist[i] > hist[limit] {
-					limit = i
-				}
+	// The long runs of ink in a band of three rows (y-1, y and y+1), so
+	// that a rule left stepped by a turn still runs on; both passes go
+	// over the same runs.
+	type span struct{ y, x0, x1 int } // x1 exclusive
+	var long []span
+	band := make([]uint8, w) // 1: ink in row y-1, y or y+1
+	for y := range h {
+		inkBand(band, bin, y)
+		for x := 0; x < w; {
+			if x+8 <= w && binary.LittleEndian.Uint64(band[x:]) == 0 {
+				x += 8
+				continue
 			}
-			if limit == 0 {
-				return
+			if band[x] == 0 {
+				x++
+				continue
 			}
-			limit++ // a pixel of slack for a stepped rule
+			x0 := x
+			for x < w && band[x] != 0 {
+				x++
+			}
+			if x-x0 >= minRuleRunChars*charH {
+				long = append(long, span{y, x0, x})
+			}
 		}
-		band := make([]bool, w) // ink in row y-1, y or y+1
-		for y := range h {
-			// A band of three rows, so that a rule left stepped by a turn
-			// still runs on.
-			for x, v := range bin.Pix[y*bin.Stride : y*bin.Stride+w] {
-				band[x] = v == 0
+	}
+	var hist [64]int
+	for _, r := range long {
+		for c := r.x0; c < r.x1; c++ {
+			if ink(c, r.y) && !struck(c, r.y) {
+				hist[min(extent(c, r.y), len(hist)-1)]++
 			}
-			for _, r := range [2]int{y - 1, y + 1} {
-				if r < 0 || r >= h {
-					continue
-				}
-				for x, v := range bin.Pix[r*bin.Stride : r*bin.Stride+w] {
-					if v == 0 {
-						band[x] = true
-					}
-				}
-			}
-			for x := 0; x < w; {
-				if !band[x] {
-					x++
-					continue
-				}
-				x0 := x
-				for x < w && band[x] {
-					x++
-				}
-				if x-x0 < minRuleRunChars*charH {
-					continue
-				}
-				if pass == 1 && !thinAlong(x0, x, y, limit) {
-					continue
-				}
-				for c := x0; c < x; c++ {
-					if !ink(c, y) || struck.Pix[y*struck.Stride+c] == 0 {
-						continue
-					}
-					e := extent(c, y)
-					if pass == 0 {
-						hist[min(e, len(hist)-1)]++
-					} else if e <= limit {
-						rule[y*w+c] = true
-						any = true
-					}
-				}
+		}
+	}
+	limit := 0
+	for i := range hist {
+		if hist[i] > hist[limit] {
+			limit = i
+		}
+	}
+	if limit == 0 {
+		return
+	}
+	limit++ // a pixel of slack for a stepped rule
+	if cap(s.rule) < w*h {
+		s.rule = make([]bool, w*h)
+	}
+	rule := s.rule[:w*h]
+	clear(rule)
+	ruleRow := make([]bool, h)
+	any := false
+	for _, r := range long {
+		if !thinAlong(r.x0, r.x1, r.y, limit) {
+			continue
+		}
+		for c := r.x0; c < r.x1; c++ {
+			if ink(c, r.y) && !struck(c, r.y) && extent(c, r.y) <= limit {
+				rule[r.y*w+c] = true
+				ruleRow[r.y] = true
+				any = true
 			}
 		}
 	}
@@ -130,20 +140,108 @@ func eraseRuleSpecks(g, bin *image.Gray, charH int, strikes []image.Rectangle) {
 	}
 	// Beside a rule, within a third of a character (a cell's text keeps
 	// further off), all that is not the rule goes: specks, and the stubs
-	// the vertical rules left where they crossed it.
+	// the vertical rules left where they crossed it. What is within reach
+	// is dilate's square, made row by row here: only the rows within
+	// reach of a rule's row are looked at.
 	reach := max(charH/3, 3)
-	clear := dilate(rule, w, h, reach)
-	for i, c := range clear {
-		if !c || rule[i] {
+	n := make([]int32, w) // along's set pixels in [y-reach, y+reach], per column
+	along := make([]bool, w)
+	rows := 0 // rows of rule in [y-reach, y+reach]
+	add := func(y int, d int32) {
+		if !ruleRow[y] {
+			return
+		}
+		rows += int(d)
+		alongRow(along, rule[y*w:(y+1)*w], reach)
+		for x, v := range along {
+			if v {
+				n[x] += d
+			}
+		}
+	}
+	for y := range min(reach, h-1) + 1 {
+		add(y, 1)
+	}
+	for y := range h {
+		if rows > 0 {
+			for x, c := range n {
+				i := y*w + x
+				if c == 0 || rule[i] || struck(x, y) {
+					continue
+				}
+				bin.Pix[y*bin.Stride+x] = 255
+				if g.Pix[y*g.Stride+x] < 255 && !ruleBeside(rule, x, y, w, h) {
+					g.Pix[y*g.Stride+x] = 255
+				}
+			}
+		}
+		if a := y + reach + 1; a < h {
+			add(a, 1)
+		}
+		if r := y - reach; r >= 0 {
+			add(r, -1)
+		}
+	}
+}
+
+// inkBand sets band[x] to 1 where row y-1, y or y+1 of bin has ink (0),
+// to 0 elsewhere; eight columns at a time where none of them has.
+//
+//go:norace
+func inkBand(band []uint8, bin *image.Gray, y int) {
+	w, h := bin.Rect.Dx(), bin.Rect.Dy()
+	cur := bin.Pix[y*bin.Stride : y*bin.Stride+w]
+	up, down := cur, cur // rows off the page: the row itself again
+	if y > 0 {
+		up = bin.Pix[(y-1)*bin.Stride : (y-1)*bin.Stride+w]
+	}
+	if y+1 < h {
+		down = bin.Pix[(y+1)*bin.Stride : (y+1)*bin.Stride+w]
+	}
+	x := 0
+	for ; x+8 <= w; x += 8 {
+		if !hasZeroByte(binary.LittleEndian.Uint64(cur[x:])) && !hasZeroByte(binary.LittleEndian.Uint64(up[x:])) &&
+			!hasZeroByte(binary.LittleEndian.Uint64(down[x:])) {
+			binary.LittleEndian.PutUint64(band[x:], 0)
 			continue
 		}
-		x, y := i%w, i/w
-		if struck.Pix[y*struck.Stride+x] == 0 {
-			continue
+		for k := x; k < x+8; k++ {
+			band[k] = 0
+			if cur[k] == 0 || up[k] == 0 || down[k] == 0 {
+				band[k] = 1
+			}
 		}
-		bin.Pix[y*bin.Stride+x] = 255
-		if g.Pix[y*g.Stride+x] < 255 && !ruleBeside(rule, x, y, w, h) {
-			g.Pix[y*g.Stride+x] = 255
+	}
+	for k := x; k < w; k++ {
+		band[k] = 0
+		if cur[k] == 0 || up[k] == 0 || down[k] == 0 {
+			band[k] = 1
+		}
+	}
+}
+
+// hasZeroByte reports whether any of v's eight bytes is 0.
+func hasZeroByte(v uint64) bool {
+	return (v-0x0101010101010101)&^v&0x8080808080808080 != 0
+}
+
+// alongRow sets out[x] where row has a set pixel within reach of x: dilate's
+// pass along a row.
+func alongRow(out, row []bool, reach int) {
+	w := len(row)
+	n := 0 // set pixels in [x-reach, x+reach]
+	for x := range min(reach, w-1) + 1 {
+		if row[x] {
+			n++
+		}
+	}
+	for x := range w {
+		out[x] = n > 0
+		if a := x + reach + 1; a < w && row[a] {
+			n++
+		}
+		if r := x - reach; r >= 0 && row[r] {
+			n--
 		}
 	}
 }
