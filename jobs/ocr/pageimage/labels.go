@@ -1,6 +1,7 @@
 package pageimage
 
 import (
+	"encoding/binary"
 	"image"
 	"sync"
 )
@@ -56,6 +57,10 @@ func (l *labelling) labelImage(bin *image.Gray) {
 	for y := range h {
 		row := bin.Pix[y*bin.Stride : y*bin.Stride+w]
 		for x := 0; x < w; {
+			if x+8 <= w && !hasZeroByte(binary.LittleEndian.Uint64(row[x:])) {
+				x += 8 // eight pixels of paper
+				continue
+			}
 			if row[x] != 0 {
 				x++
 				continue

@@ -1,6 +1,7 @@
 package pageimage
 
 import (
+	"encoding/binary"
 	"image"
 	"slices"
 )
@@ -251,6 +252,10 @@ func runAt(row []uint8, x int) (a, b int) {
 //go:norace
 func inkRuns(row []uint8, fn func(x0, x1 int)) {
 	for x := 0; x < len(row); {
+		if x+8 <= len(row) && !hasZeroByte(binary.LittleEndian.Uint64(row[x:])) {
+			x += 8 // eight pixels of paper
+			continue
+		}
 		if row[x] != 0 {
 			x++
 			continue
