@@ -146,5 +146,22 @@ func encodePGM(img *image.Gray) []byte {
 // WritePGM writes img to path as a binary PGM: the engine hands Tesseract
 // a page image, or part of one, so.
 func WritePGM(path string, img *image.Gray) error {
-	return os.WriteFile(path, encodePGM(img), 0o600)
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	if img.Stride != w || len(img.Pix) != w*h {
+		return os.WriteFile(path, encodePGM(img), 0o600)
+	}
+	// The pixels are the file's after the header, as they are: written
+	// without a copy (os.WriteFile's flags and mode).
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(f, "P5\n%d %d\n255\n", w, h)
+	if err == nil {
+		_, err = f.Write(img.Pix)
+	}
+	if err1 := f.Close(); err1 != nil && err == nil {
+		err = err1
+	}
+	return err
 }
