@@ -68,6 +68,47 @@ func strokeWidth(bin *image.Gray) int {
 	return widestPeak(count[:])
 }
 
+// strokeWidth is strokeWidth of the image l labelled (bin), read off its
+// runs: the rows' runs are l's, and a column's run ends on a row where a
+// run of the row above has paper below it. Only the ink is looked at.
+//
+//go:norace
+func (l *labelling) strokeWidth(bin *image.Gray) int {
+	const maxStroke = 12
+	var count [maxStroke + 1]int
+	add := func(run int) {
+		if run > 0 && run <= maxStroke {
+			count[run]++
+		}
+	}
+	down := make([]int, l.w)
+	for y := range l.h {
+		runs, _ := l.row(y)
+		if y > 0 {
+			row := bin.Pix[y*bin.Stride : y*bin.Stride+l.w]
+			above, _ := l.row(y - 1)
+			for _, r := range above {
+				for x := r.x0; x <= r.x1; x++ {
+					if row[x] != 0 {
+						add(down[x])
+						down[x] = 0
+					}
+				}
+			}
+		}
+		for _, r := range runs {
+			add(int(r.x1 - r.x0 + 1))
+			for x := r.x0; x <= r.x1; x++ {
+				down[x]++
+			}
+		}
+	}
+	for _, run := range down {
+		add(run)
+	}
+	return widestPeak(count[:])
+}
+
 // widestPeak is the stroke width strokeWidth reads off its counts of runs
 // by length (count[n]: runs n pixels long).
 func widestPeak(count []int) int {

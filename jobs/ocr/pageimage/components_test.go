@@ -260,3 +260,36 @@ func strokeWidthByColumns(bin *image.Gray) int {
 	scan(w, h, func(x, y int) bool { return bin.Pix[y*bin.Stride+x] == 0 })
 	return widestPeak(count[:])
 }
+
+// TestStrokeWidthFromRuns: the stroke width read off a labelling's runs
+// (what despeckle uses) is strokeWidth's, and its runs are as many as
+// inkRuns finds along the rows (Prepared.InkRuns).
+func TestStrokeWidthFromRuns(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 5))
+	pages := []*image.Gray{binarise(cleanPage(t), otsu(cleanPage(t)))}
+	for _, ink := range []float64{0, 0.05, 0.3, 0.6, 1} {
+		g := image.NewGray(image.Rect(0, 0, 37+rng.IntN(40), 1+rng.IntN(60)))
+		for i := range g.Pix {
+			g.Pix[i] = 255
+			if rng.Float64() < ink {
+				g.Pix[i] = 0
+			}
+		}
+		pages = append(pages, g)
+	}
+	for i, bin := range pages {
+		var l labelling
+		l.labelImage(bin)
+		if got, want := l.strokeWidth(bin), strokeWidth(bin); got != want {
+			t.Errorf("image %d: stroke width %d from runs, %d from pixels", i, got, want)
+		}
+		n := 0
+		for y := range bin.Rect.Dy() {
+			inkRuns(bin.Pix[y*bin.Stride:y*bin.Stride+bin.Rect.Dx()], func(int, int) { n++ })
+		}
+		if len(l.runs) != n {
+			t.Errorf("image %d: %d runs labelled, %d along the rows", i, len(l.runs), n)
+		}
+	}
+}

@@ -142,20 +142,13 @@ func Prepare(img *image.Gray) Prepared {
 	// shrinks about its own centre, moving no other row, and lies outside
 	// 갑구 and 을구, where the bands are used.
 	ink := s.inkBands(bin, charH, strikes)
+	// The runs of ink along the rows of bin (each row's strokes, however
+	// its characters touch): the runs inkBands labelled, bin changing no
+	// more (faintBands and shrinkTallRows only read it).
+	inkRuns := len(s.lab.runs)
 	ink = withFaint(ink, s.faintBands(g, bin, charH, ink))
 	shrinkTallRows(g, bin, charH)
-	return Prepared{Page: g, Strikes: strikes, Ink: ink, Specked: specked, Marks: marks, InkRuns: countInkRuns(bin)}
-}
-
-// countInkRuns counts the runs of ink (inkRuns) along the rows of bin:
-// each row's strokes, however its characters touch.
-func countInkRuns(bin *image.Gray) int {
-	n := 0
-	w := bin.Rect.Dx()
-	for y := range bin.Rect.Dy() {
-		inkRuns(bin.Pix[y*bin.Stride:y*bin.Stride+w], func(int, int) { n++ })
-	}
-	return n
+	return Prepared{Page: g, Strikes: strikes, Ink: ink, Specked: specked, Marks: marks, InkRuns: inkRuns}
 }
 
 // despeckleGrey runs despeckle (at least least specks) on bin and whitens, in g, the specks it
@@ -765,7 +758,7 @@ func (s *scratch) despeckle(bin *image.Gray, least int) ([]int, int, int) {
 	// (the ㄱ of 광, the ㅂ of 방), no thicker than the page's strokes and
 	// at least three times as long: a speck is a blot, as long as it is
 	// thick, and specks run together are thicker than a stroke or short.
-	sw := strokeWidth(bin)
+	sw := l.strokeWidth(bin) // strokeWidth(bin), from its runs
 	drop := make([]bool, len(comps)+1)
 	n := 0
 	for i, c := range comps {
