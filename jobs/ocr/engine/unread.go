@@ -144,7 +144,8 @@ func (r *reader) readUnread(ctx context.Context, img *image.Gray, bands []pageim
 			return nil
 		}
 		boxes := readBoxes(first)
-		second, ok, err := r.readImage(ctx, unreadPage(img, bands, boxes, lineH), root+"-unread", languages, psm)
+		page, keep := unreadPage(img, bands, boxes, lineH)
+		second, ok, err := r.readImage(ctx, page, keep, root+"-unread", languages, psm)
 		if err != nil || !ok {
 			return err
 		}
@@ -183,8 +184,9 @@ func readBoxes(rd reading) []image.Rectangle {
 
 // unreadPage is img whitened but for the unread bands, a quarter of a line
 // wider each way (a band is the rows with a quarter of a character's ink
-// and more), and within them the lines already read (boxes).
-func unreadPage(img *image.Gray, unread []pageimage.Band, boxes []image.Rectangle, lineH int) *image.Gray {
+// and more), and within them the lines already read (boxes); and the
+// rectangles of the page it keeps, to be read (readImage).
+func unreadPage(img *image.Gray, unread []pageimage.Band, boxes []image.Rectangle, lineH int) (*image.Gray, []image.Rectangle) {
 	pad := max(lineH/4, 2)
 	var keep []image.Rectangle
 	for _, b := range unread {
@@ -200,7 +202,7 @@ func unreadPage(img *image.Gray, unread []pageimage.Band, boxes []image.Rectangl
 			}
 		}
 	}
-	return page
+	return page, keep
 }
 
 // recoverLines puts into the first reading (txt of first, tsv) the lines
