@@ -1,7 +1,6 @@
 package pageimage
 
 import (
-	"encoding/binary"
 	"image"
 	"sync"
 )
@@ -55,22 +54,9 @@ func (l *labelling) labelImage(bin *image.Gray) {
 	l.runs = l.runs[:0]
 	l.rowStart = append(l.rowStart[:0], 0)
 	for y := range h {
-		row := bin.Pix[y*bin.Stride : y*bin.Stride+w]
-		for x := 0; x < w; {
-			if x+8 <= w && !hasZeroByte(binary.LittleEndian.Uint64(row[x:])) {
-				x += 8 // eight pixels of paper
-				continue
-			}
-			if row[x] != 0 {
-				x++
-				continue
-			}
-			x0 := x
-			for x < w && row[x] == 0 {
-				x++
-			}
-			l.runs = append(l.runs, run{int32(x0), int32(x - 1)})
-		}
+		inkRuns(bin.Pix[y*bin.Stride:y*bin.Stride+w], func(x0, x1 int) {
+			l.runs = append(l.runs, run{int32(x0), int32(x1 - 1)})
+		})
 		l.rowStart = append(l.rowStart, int32(len(l.runs)))
 	}
 	n := len(l.runs)

@@ -257,21 +257,7 @@ func dilate(set []bool, w, h, reach int) []bool {
 		if !slices.Contains(row, true) {
 			continue
 		}
-		n := 0 // set pixels in [x-reach, x+reach]
-		for x := range min(reach, w-1) + 1 {
-			if row[x] {
-				n++
-			}
-		}
-		for x := range w {
-			out[x] = n > 0
-			if a := x + reach + 1; a < w && row[a] {
-				n++
-			}
-			if r := x - reach; r >= 0 && row[r] {
-				n--
-			}
-		}
+		alongRow(out, row, reach)
 	}
 	out := make([]bool, w*h)
 	n := make([]int32, w) // along's set pixels in [y-reach, y+reach], per column
