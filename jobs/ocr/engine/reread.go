@@ -226,7 +226,7 @@ func (r *reader) rereadSuspects(ctx context.Context, img *image.Gray, root strin
 	if len(again) == 0 {
 		return txt, tsv, nil
 	}
-	second, ok, err := r.readImage(ctx, onlyLines(img, again), again, root+"-again", rereadLanguage, tesseractPSM)
+	second, ok, err := r.readImage(ctx, onlyLines(img, again), root+"-again", rereadLanguage, tesseractPSM)
 	if err != nil || !ok {
 		return txt, tsv, err
 	}
@@ -243,18 +243,12 @@ func (r *reader) rereadSuspects(ctx context.Context, img *image.Gray, root strin
 	return txt, tsv, nil
 }
 
-// readImage reads the rectangles keep of page with Tesseract in languages
-// (txt and TSV, written beside root and removed after), cut out and
-// stacked (stackStrips): a second reading of part of a page, its words'
-// boxes where they are on the page. ok is false when its txt and TSV
-// disagree on the lines, or no rectangle lies on the page.
-func (r *reader) readImage(ctx context.Context, page *image.Gray, keep []image.Rectangle, root, languages, psm string) (reading, bool, error) {
-	strips, ok := stackStrips(page, keep)
-	if !ok {
-		return reading{}, false, nil
-	}
+// readImage reads img with Tesseract in languages (txt and TSV, written
+// beside root and removed after): a second reading of part of a page. ok
+// is false when its txt and TSV disagree on the lines.
+func (r *reader) readImage(ctx context.Context, img *image.Gray, root, languages, psm string) (reading, bool, error) {
 	in := root + ".pgm"
-	if err := pageimage.WritePGM(in, strips.img); err != nil {
+	if err := pageimage.WritePGM(in, img); err != nil {
 		return reading{}, false, err
 	}
 	defer os.Remove(in)
@@ -272,7 +266,6 @@ func (r *reader) readImage(ctx context.Context, page *image.Gray, keep []image.R
 		return reading{}, false, err
 	}
 	second, ok := newReading(txt, tsv)
-	strips.toPage(second)
 	return second, ok, nil
 }
 

@@ -144,8 +144,7 @@ func (r *reader) readUnread(ctx context.Context, img *image.Gray, bands []pageim
 			return nil
 		}
 		boxes := readBoxes(first)
-		page, keep := unreadPage(img, bands, boxes, lineH)
-		second, ok, err := r.readImage(ctx, page, keep, root+"-unread", languages, psm)
+		second, ok, err := r.readImage(ctx, unreadPage(img, bands, boxes, lineH), root+"-unread", languages, psm)
 		if err != nil || !ok {
 			return err
 		}
@@ -184,9 +183,8 @@ func readBoxes(rd reading) []image.Rectangle {
 
 // unreadPage is img whitened but for the unread bands, a quarter of a line
 // wider each way (a band is the rows with a quarter of a character's ink
-// and more), and within them the lines already read (boxes); and the
-// rectangles of the page it keeps, to be read (readImage).
-func unreadPage(img *image.Gray, unread []pageimage.Band, boxes []image.Rectangle, lineH int) (*image.Gray, []image.Rectangle) {
+// and more), and within them the lines already read (boxes).
+func unreadPage(img *image.Gray, unread []pageimage.Band, boxes []image.Rectangle, lineH int) *image.Gray {
 	pad := max(lineH/4, 2)
 	var keep []image.Rectangle
 	for _, b := range unread {
@@ -202,7 +200,7 @@ func unreadPage(img *image.Gray, unread []pageimage.Band, boxes []image.Rectangl
 			}
 		}
 	}
-	return page, keep
+	return page
 }
 
 // recoverLines puts into the first reading (txt of first, tsv) the lines
