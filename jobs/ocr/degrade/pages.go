@@ -2,6 +2,7 @@ package degrade
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
 	"fmt"
 	"image"
@@ -116,6 +117,68 @@ func DenseDigitsPDF(pages int, touching bool) []byte {
 	}
 	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), pages)
 	return rawPDF(objs)
+}
+
+// LongPathPDF is a one-page A4 PDF drawing a single stroked path of points
+// points zigzagging across the page, its content stream compressed: a few
+// megabytes for a million points, which poppler's rasteriser holds all at
+// once (3 GB for a million). What an attacker uploads to exhaust the
+// memory of the machine that renders it.
+func LongPathPDF(points int) []byte {
+	var c bytes.Buffer
+	c.WriteString("0.1 w 20 20 m\n")
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range points {
+		fmt.Fprintf(&c, "%d %d l\n", 20+rng.IntN(555), 20+rng.IntN(802))
+	}
+	c.WriteString("S\n")
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	w.Write(c.Bytes())
+	w.Close()
+	return rawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", z.Len(), z.Bytes()),
+	})
+}
+
+// NestedFormsPDF is a one-page A4 PDF of about 2 KB whose page draws a
+// form (a PDF drawing that other drawings may use) ten times, each of
+// which draws the next form ten times, depth deep, the last showing a word:
+// ten to the depth words, in the text layer and on the page. What an
+// attacker uploads to hold a reader of its text and its renderer.
+func NestedFormsPDF(depth int) []byte {
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /X 5 0 R >> >> /Contents 4 0 R >>",
+		stream("", "/X Do"),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	// Forms are objects 5 (drawn by the page) to 5+depth-1; the font is
+	// moved after them.
+	objs = objs[:4]
+	font := 5 + depth
+	for k := range depth {
+		if k == depth-1 {
+			objs = append(objs, stream(fmt.Sprintf("/Type /XObject /Subtype /Form /BBox [0 0 595 842] /Resources << /Font << /F %d 0 R >> >>", font), "BT /F 12 Tf 100 400 Td (registry) Tj ET"))
+			continue
+		}
+		var c strings.Builder
+		for i := range 10 {
+			fmt.Fprintf(&c, "q 1 0 0 1 %d %d cm /X Do Q\n", i, i)
+		}
+		objs = append(objs, stream(fmt.Sprintf("/Type /XObject /Subtype /Form /BBox [0 0 595 842] /Resources << /XObject << /X %d 0 R >> >>", 6+k), c.String()))
+	}
+	objs = append(objs, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+	return rawPDF(objs)
+}
+
+// stream is a PDF stream object with the given dictionary entries.
+func stream(dict, content string) string {
+	return fmt.Sprintf("<< %s /Length %d >>\nstream\n%s\nendstream", dict, len(content), content)
 }
 
 // PDF puts each image on an A4 page of its own, with no text layer: a

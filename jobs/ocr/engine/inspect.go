@@ -44,7 +44,7 @@ func InspectPDF(ctx context.Context, pdf []byte) (int, error) {
 	// Pages no registry is printed on are refused here, not when they are
 	// read: smaller than an inch on a side, or too large to render even at
 	// 1 dpi (595 × 1,000,000,000 pt).
-	out, err := run(ctx, nil, 1<<20, t.pdfinfo, "-f", "1", "-l", strconv.Itoa(min(n, maxInspectedPages)), path)
+	out, err := run(ctx, nil, 1<<20, popplerMemory, t.pdfinfo, "-f", "1", "-l", strconv.Itoa(min(n, maxInspectedPages)), path)
 	if err == nil {
 		for i, m := range pageSizeLine.FindAllSubmatch(out, -1) {
 			w, err1 := strconv.ParseFloat(string(m[1]), 64)

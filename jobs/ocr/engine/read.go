@@ -136,6 +136,8 @@ type reader struct {
 	raw   bool     // skip pageimage.Preprocess
 	// oneReading skips readUnread and rereadSuspects.
 	oneReading bool
+	// rasterTimeout is the const; a test shortens it.
+	rasterTimeout time.Duration
 }
 
 func newReader(t tools, workers int, log *slog.Logger) *reader {
@@ -145,12 +147,12 @@ func newReader(t tools, workers int, log *slog.Logger) *reader {
 	// One Tesseract per core: its OpenMP threads would only contend with the
 	// other workers' (and made it slower on 2 cores).
 	env := append(os.Environ(), "OMP_THREAD_LIMIT=1")
-	return &reader{tools: t, slots: newSlots(workers), prep: newSlots(workers), log: log, env: env}
+	return &reader{tools: t, slots: newSlots(workers), prep: newSlots(workers), log: log, env: env, rasterTimeout: rasterTimeout}
 }
 
 // pageCount runs pdfinfo on the file at path.
 func (r *reader) pageCount(ctx context.Context, path string) (int, error) {
-	out, err := run(ctx, nil, 1<<20, r.tools.pdfinfo, path)
+	out, err := run(ctx, nil, 1<<20, popplerMemory, r.tools.pdfinfo, path)
 	if err != nil {
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
@@ -190,7 +192,7 @@ var pagesLine = regexp.MustCompile(`(?m)^Pages:\s+(\d+)\s*$`)
 // pdfinfo does not say.
 func (r *reader) pageSize(ctx context.Context, path string, n int) (w, h float64, ok bool) {
 	num := strconv.Itoa(n)
-	out, err := run(ctx, nil, 1<<20, r.tools.pdfinfo, "-f", num, "-l", num, path)
+	out, err := run(ctx, nil, 1<<20, popplerMemory, r.tools.pdfinfo, "-f", num, "-l", num, path)
 	if err != nil {
 		return 0, 0, false
 	}
@@ -254,7 +256,10 @@ func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string,
 		return nil, jobErrorf(ocr.CodeTooManyPages, "the document has %d pages; at most %d are read", n, maxPages)
 	}
 
-	layers, denied := r.textLayers(ctx, path, n)
+	layers, denied, err := r.textLayers(ctx, path, n)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	pages := make([]ocr.Page, n)
@@ -277,6 +282,17 @@ func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string,
 			cancel() // the document fails, as in readPage below
 			wg.Wait()
 			return nil, firstError(ctx, errs)
+		}
+		if pre != nil && pre.blank() {
+			// Nothing for Tesseract to read: the page is read without a
+			// worker (readImagePage gives it no Tesseract run).
+			pages[i], errs[i] = r.readPage(ctx, dir, path, i+1, languages, images, layer, pre)
+			if errs[i] != nil {
+				cancel()
+				wg.Wait()
+				return nil, firstError(ctx, errs)
+			}
+			continue
 		}
 		if !r.slots.acquire(ctx) {
 			wg.Wait()
@@ -358,24 +374,32 @@ type textLayer struct {
 //
 // It takes no worker (slots): it takes milliseconds a page, and a document
 // waiting for a worker to start would wait for someone else's slowest page
-// twice. A run over rasterTimeout is cut short: the pages are then read one
-// by one, each with a worker.
-func (r *reader) textLayers(ctx context.Context, path string, n int) (texts []string, denied bool) {
-	ctx, cancel := context.WithTimeout(ctx, rasterTimeout)
+// twice. A run over rasterTimeout, or out of its memory, fails the
+// document (err): a registry document's text is read in a second, and a
+// 2 KB PDF of drawings nested in drawings held pdftotext for its minute,
+// then pdftoppm for another.
+func (r *reader) textLayers(ctx context.Context, path string, n int) (texts []string, denied bool, err error) {
+	tctx, cancel := context.WithTimeout(ctx, r.rasterTimeout)
 	defer cancel()
-	out, err := run(ctx, nil, maxTextOutput, r.tools.pdftotext, "-layout", "-enc", "UTF-8", "-l", strconv.Itoa(n), path, "-")
+	out, err := run(tctx, nil, maxTextOutput, popplerMemory, r.tools.pdftotext, "-layout", "-enc", "UTF-8", "-l", strconv.Itoa(n), path, "-")
 	var ee *exitError
-	if errors.As(err, &ee) && ee.exitCode() == 3 {
-		return nil, true
-	}
-	if err != nil {
-		return nil, false
+	switch {
+	case ctx.Err() != nil:
+		return nil, false, ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, false, jobErrorf(ocr.CodeUnreadable, "its text was not read within %s, where a registry document's is read in a second: not read", r.rasterTimeout)
+	case errors.As(err, &ee) && ee.memory > 0:
+		return nil, false, jobErrorf(ocr.CodeUnreadable, "reading its text needed more than %s of memory, where a registry document's needs a few MB: not read", mebibytes(ee.memory))
+	case errors.As(err, &ee) && ee.exitCode() == 3:
+		return nil, true, nil
+	case err != nil:
+		return nil, false, nil
 	}
 	texts = strings.Split(string(out), "\f")
 	if len(texts) != n+1 || strings.TrimSpace(texts[n]) != "" {
-		return nil, false
+		return nil, false, nil
 	}
-	return texts[:n], false
+	return texts[:n], false, nil
 }
 
 // readPage reads page n from its text layer, or by OCR when the layer is
@@ -395,7 +419,7 @@ func (r *reader) readPage(ctx context.Context, dir, path string, n int, language
 	case layer.denied:
 		err = errPermission
 	default:
-		out, err = run(ctx, nil, maxTextOutput, r.tools.pdftotext, "-layout", "-enc", "UTF-8", "-f", num, "-l", num, path, "-")
+		out, err = run(ctx, nil, maxTextOutput, popplerMemory, r.tools.pdftotext, "-layout", "-enc", "UTF-8", "-f", num, "-l", num, path, "-")
 	}
 	var ee *exitError
 	switch {
@@ -433,6 +457,18 @@ type preparedPage struct {
 	err  error // renderPage's, for a page rendered ahead of its worker
 }
 
+// blank reports whether the prepared page holds nothing Tesseract could
+// read: no band of text (pageimage.Prepared.Ink) and at most a few marks of
+// ink (blankMarks) once its specks, rules and strikes are out. A word is a
+// band; a line of a registry, dozens of marks.
+func (p *preparedPage) blank() bool {
+	return p.err == nil && p.prep.Page != nil && len(p.prep.Ink) == 0 && p.prep.Marks < blankMarks
+}
+
+// blankMarks is the fewest marks of ink that make a page without a band of
+// text worth reading: dust left on a white page is a few.
+const blankMarks = 20
+
 // renderPage renders page n of the PDF at path (pdftoppm) and prepares it
 // (pageimage.PrepareFile), refusing a page too large or too dense to be a
 // registry page: the work on a page before Tesseract reads it. outer is the
@@ -448,12 +484,12 @@ func (r *reader) renderPage(ctx, outer context.Context, dir, path string, n int)
 		}
 	}
 	// pdfinfo's size is the crop box's, which is also what a viewer shows.
-	rctx, cancel := context.WithTimeout(ctx, rasterTimeout)
-	_, err := run(rctx, nil, 1<<20, r.tools.pdftoppm, "-r", dpi, "-f", num, "-l", num, "-cropbox", "-gray", "-singlefile", path, root)
+	rctx, cancel := context.WithTimeout(ctx, r.rasterTimeout)
+	_, err := run(rctx, nil, 1<<20, popplerMemory, r.tools.pdftoppm, "-r", dpi, "-f", num, "-l", num, "-cropbox", "-gray", "-singlefile", path, root)
 	cancel()
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			err = fmt.Errorf("not rendered within %s, where a registry page renders in a second", rasterTimeout)
+			err = fmt.Errorf("not rendered within %s, where a registry page renders in a second", r.rasterTimeout)
 		}
 		return nil, pageError(outer, n, err, ocr.CodeUnreadable)
 	}
@@ -499,6 +535,13 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 	}
 	root, img, dpi, prep := pre.root, pre.img, pre.dpi, pre.prep
 	defer os.Remove(img)
+	if pre.blank() {
+		// What Tesseract makes of a white page, without its 0.35 s (and
+		// seconds under load): a hundred blank pages of an upload held a
+		// worker for minutes.
+		p := ocr.Page{Page: n, Source: ocr.SourceOCR, Lines: []ocr.Line{}}
+		return p, nil
+	}
 	// One recognition, three renderers: txt keeps Tesseract's word spacing
 	// (TSV splits Hangul into one "word" per syllable), TSV has the words'
 	// confidences, hOCR with hocr_char_boxes each character's (the
@@ -511,7 +554,7 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 		// passing it keeps raw reads as they were.
 		args = append(args, "--dpi", dpi)
 	}
-	if _, err := run(ctx, r.env, 1<<20, r.tools.tesseract, append(args, "txt", "tsv", "hocr")...); err != nil {
+	if _, err := run(ctx, r.env, 1<<20, tesseractMemory, r.tools.tesseract, append(args, "txt", "tsv", "hocr")...); err != nil {
 		return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
 	}
 	defer os.Remove(root + ".txt")
@@ -638,7 +681,30 @@ func pageError(ctx context.Context, n int, err error, code string) error {
 		// The page's own time ran out, not the document's.
 		return jobErrorf(ocr.CodeUnreadable, "page %d was not read within %s, where a registry page takes seconds: not read", n, pageTimeout)
 	}
+	if step, mem, ok := memoryError(err); ok {
+		return jobErrorf(ocr.CodeUnreadable, "page %d: %s needed more than %s of memory, where a registry page needs under 150 MB: not read", n, step, mem)
+	}
 	return jobErrorf(code, "page %d: %v", n, err)
+}
+
+// memoryError reports whether err is a program that ran out of the memory
+// run allowed it, naming what it was doing and the cap.
+func memoryError(err error) (step, mem string, ok bool) {
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.memory == 0 {
+		return "", "", false
+	}
+	switch filepath.Base(ee.prog) {
+	case "pdftoppm":
+		step = "rendering it"
+	case "pdftotext":
+		step = "reading its text layer"
+	case "tesseract":
+		step = "reading its image"
+	default:
+		step = "reading it"
+	}
+	return step, mebibytes(ee.memory), true
 }
 
 // markChanged records in repaired, by their index among the non-empty

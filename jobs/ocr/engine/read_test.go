@@ -283,6 +283,43 @@ func TestRasterDPI(t *testing.T) {
 	}
 }
 
+// TestReadPDFBombs: a small PDF that makes poppler's programs grow without
+// bound, in memory or in time, fails UNREADABLE, saying why, as soon as
+// the bound is reached (a test's minute is shorter).
+func TestReadPDFBombs(t *testing.T) {
+	t.Parallel()
+	tl, err := findTools(exec.LookPath)
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		pdf    []byte
+		minute time.Duration
+		want   string
+	}{
+		// 350 KB: pdftoppm reached 4 GB within its minute; 1 GiB in 4 s
+		// on an idle machine.
+		{"a path of 100,000 points", degrade.LongPathPDF(100_000), time.Minute, "page 1: rendering it needed more than 1 GiB of memory"},
+		// 3.6 KB: ten million words; pdftotext and then pdftoppm each took
+		// their minute.
+		{"forms nested eight deep", degrade.NestedFormsPDF(8), 3 * time.Second, "its text was not read within 3s"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := newReader(tl, 1, nil)
+			r.rasterTimeout = tc.minute
+			_, err := r.read(context.Background(), tc.pdf, "kor+eng", 0)
+			if !errors.Is(err, ocr.ErrUnreadable) {
+				t.Fatalf("err = %v, want UNREADABLE", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to say %q", err, tc.want)
+			}
+		})
+	}
+}
+
 func TestReadPDFCancelled(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"os"
 	"path/filepath"
@@ -576,5 +577,64 @@ func TestRereadOnlyWithSuspects(t *testing.T) {
 	txt, tsv = reading("DEUS")
 	if _, _, err := r.rereadSuspects(context.Background(), img, root, txt, tsv); err == nil {
 		t.Error("a suspect word: no second run was tried")
+	}
+}
+
+// TestRereadBounded: a page with more lines to read again than a registry
+// page has (maxRereadLines), or mostly suspect words (over maxSuspectWords,
+// and over a quarter of its words), keeps its first reading without a
+// second Tesseract run (one that fails here, /bin/false, and would be an
+// error); at the bounds the run is tried.
+func TestRereadBounded(t *testing.T) {
+	t.Parallel()
+	const header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
+	// page is a reading of lines lines of words words each, suspect of
+	// them suspect (DEUS), the first words of the lines first, and the
+	// rest sure (2010년).
+	page := func(lines, words, suspect int) ([]byte, []byte) {
+		var txt, tsv strings.Builder
+		tsv.WriteString(header)
+		for l := range lines {
+			for w := range words {
+				word := "2010년"
+				if w*lines+l < suspect {
+					word = "DEUS"
+				}
+				if w > 0 {
+					txt.WriteByte(' ')
+				}
+				txt.WriteString(word)
+				fmt.Fprintf(&tsv, "5\t1\t1\t1\t%d\t%d\t%d\t%d\t40\t20\t90\t%s\n", l+1, w+1, 10+50*w, 10+30*l, word)
+			}
+			txt.WriteByte('\n')
+		}
+		return []byte(txt.String()), []byte(tsv.String())
+	}
+	img := image.NewGray(image.Rect(0, 0, 1000, 1500))
+	for i := range img.Pix {
+		img.Pix[i] = 0xff
+	}
+	r := newReader(tools{tesseract: "/bin/false"}, 1, testLogger(t))
+	root := filepath.Join(t.TempDir(), "page-1")
+	for _, tc := range []struct {
+		name                  string
+		lines, words, suspect int
+		read                  bool
+	}{
+		{"a suspect word on each of 40 lines", 40, 3, 40, true},
+		{"a suspect word on each of 41 lines", 41, 3, 41, false},
+		{"100 suspect words of 101", 10, 10, 100, true},
+		{"101 suspect words of 110", 11, 10, 101, false},
+		{"101 suspect words of 404", 4, 101, 101, true},
+		{"101 suspect words of 400", 4, 100, 101, false},
+	} {
+		txt, tsv := page(tc.lines, tc.words, tc.suspect)
+		gotTxt, gotTSV, err := r.rereadSuspects(context.Background(), img, root, txt, tsv)
+		if tc.read && err == nil {
+			t.Errorf("%s: no second run was tried", tc.name)
+		}
+		if !tc.read && (err != nil || string(gotTxt) != string(txt) || string(gotTSV) != string(tsv)) {
+			t.Errorf("%s: %v, the reading changed %v; want no second run", tc.name, err, string(gotTxt) != string(txt))
+		}
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/dungji/dungji/jobs/ocr"
@@ -149,9 +151,21 @@ func validLanguage(l string) bool {
 	return true
 }
 
-// run runs a program and returns its standard output, at most limit bytes.
-// A failure is an *exitError carrying the last line of standard error.
-func run(ctx context.Context, env []string, limit int64, name string, args ...string) ([]byte, error) {
+// Address-space limits of the programs the engine runs (run), about eight
+// times what each needs on the largest page it is given: pdfinfo, pdftotext
+// and pdftoppm stay under 150 MB rendering a page of pageimage.MaxPagePixels
+// (44 MB for an A4 page at 300 dpi), Tesseract under 250 MB reading it (136
+// MB for an A4 page). A 350 KB PDF drawing one path of 100,000 points grew
+// pdftoppm to 4 GB within its minute; a hundred of them fit in an upload.
+const (
+	popplerMemory   = 1 << 30
+	tesseractMemory = 2 << 30
+)
+
+// run runs a program and returns its standard output, at most limit bytes,
+// with its address space capped at mem bytes (0: not capped). A failure is
+// an *exitError carrying the last line of standard error.
+func run(ctx context.Context, env []string, limit int64, mem uint64, name string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	if env != nil {
 		cmd.Env = env
@@ -161,11 +175,26 @@ func run(ctx context.Context, env []string, limit int64, name string, args ...st
 	stderr.limit = 64 << 10
 	cmd.Stdout, cmd.Stderr = stdout, &stderr
 	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Run(); err != nil {
+	err := cmd.Start()
+	if err == nil && mem > 0 {
+		if lerr := limitMemory(cmd.Process.Pid, mem); lerr != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+			return nil, fmt.Errorf("%s: capping its memory: %w", name, lerr)
+		}
+	}
+	if err == nil {
+		err = cmd.Wait()
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, &exitError{prog: name, err: err, stderr: lastLine(stderr.Bytes())}
+		ee := &exitError{prog: name, err: err, stderr: lastLine(stderr.Bytes())}
+		if mem > 0 && outOfMemory(err, stderr.Bytes()) {
+			ee.memory = mem
+		}
+		return nil, ee
 	}
 	if stdout.overflow {
 		return nil, &exitError{prog: name, err: fmt.Errorf("output over %d bytes", limit)}
@@ -173,14 +202,38 @@ func run(ctx context.Context, env []string, limit int64, name string, args ...st
 	return stdout.Bytes(), nil
 }
 
+// outOfMemory reports whether a program that failed with err ran out of
+// the memory it was allowed: poppler and Tesseract abort on a failed
+// allocation (C++'s std::bad_alloc, poppler's "Out of memory"), or crash
+// on one they did not check.
+func outOfMemory(err error, stderr []byte) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	s := string(stderr)
+	if strings.Contains(s, "bad_alloc") || strings.Contains(s, "Out of memory") || strings.Contains(s, "out of memory") {
+		return true
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		sig := ws.Signal()
+		return sig == syscall.SIGABRT || sig == syscall.SIGSEGV || sig == syscall.SIGBUS
+	}
+	return false
+}
+
 // exitError is a program that failed.
 type exitError struct {
 	prog   string
 	err    error
 	stderr string
+	memory uint64 // the cap it ran out of (outOfMemory), or 0
 }
 
 func (e *exitError) Error() string {
+	if e.memory > 0 {
+		return fmt.Sprintf("%s needed more than %s of memory", filepath.Base(e.prog), mebibytes(e.memory))
+	}
 	s := e.prog + ": " + e.err.Error()
 	if e.stderr != "" {
 		s += ": " + e.stderr
@@ -189,6 +242,14 @@ func (e *exitError) Error() string {
 }
 
 func (e *exitError) Unwrap() error { return e.err }
+
+// mebibytes writes b bytes as "1 GiB" or "512 MiB".
+func mebibytes(b uint64) string {
+	if b >= 1<<30 && b%(1<<30) == 0 {
+		return fmt.Sprintf("%d GiB", b>>30)
+	}
+	return fmt.Sprintf("%d MiB", b>>20)
+}
 
 // exitCode is the program's exit status, or -1.
 func (e *exitError) exitCode() int {

@@ -138,7 +138,7 @@ func TestReadUnread(t *testing.T) {
 	if err := pageimage.WritePGM(root+".pgm", prep.Page); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := run(ctx, r.env, 1<<20, tl.tesseract, root+".pgm", root, "-l", "kor+eng", "--psm", tesseractPSM, "txt", "tsv"); err != nil {
+	if _, err := run(ctx, r.env, 1<<20, tesseractMemory, tl.tesseract, root+".pgm", root, "-l", "kor+eng", "--psm", tesseractPSM, "txt", "tsv"); err != nil {
 		t.Fatal(err)
 	}
 	txt, err := os.ReadFile(root + ".txt")
