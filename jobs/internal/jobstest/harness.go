@@ -247,7 +247,7 @@ func (b *Bundle) Task(t *testing.T, id string) *db.IssuanceTask {
 // WaitFinal waits for a task to reach SUCCESS or FAILED, watching the row.
 func (b *Bundle) WaitFinal(t *testing.T, id string) *db.IssuanceTask {
 	t.Helper()
-	deadline := time.After(90 * time.Second) // a hang guard: the S3 cases wait out the SDK's own backoff (up to 2 s × 3) per attempt
+	deadline := time.After(4 * time.Minute) // a hang guard: the S3 cases wait out the SDK's own backoff (up to 2 s × 3) per attempt, four attempts, on a machine that may be loaded
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -264,7 +264,7 @@ func (b *Bundle) WaitFinal(t *testing.T, id string) *db.IssuanceTask {
 				Errors      []string  `bun:"errors,array"`
 			}
 			_ = b.DB.Bun.NewRaw("SELECT state, attempt, scheduled_at, errors::text[] AS errors FROM river_job WHERE id = ?", tk.JobID).Scan(context.Background(), &job)
-			t.Fatalf("task %s still %s after 90s (attempt %d, last error %v); job %+v", id, tk.Status, tk.Attempt, Deref(tk.LastErrorCode), job)
+			t.Fatalf("task %s still %s after 4 minutes (attempt %d, last error %v); job %+v", id, tk.Status, tk.Attempt, Deref(tk.LastErrorCode), job)
 		case <-tick.C:
 		}
 	}
