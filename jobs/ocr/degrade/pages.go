@@ -176,6 +176,28 @@ func NestedFormsPDF(depth int) []byte {
 	return rawPDF(objs)
 }
 
+// FormFeedPDF is a two-page A4 PDF with a text layer whose first page's
+// text holds a form feed, the character pdftotext ends each page with: its
+// font maps the glyph of "A" to "A", a form feed and "B" (a ToUnicode map
+// may give a glyph any text). Page 1 reads "helloA\fBworld", page 2
+// "second page".
+func FormFeedPDF() []byte {
+	cmap := "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /FF def\n" +
+		"1 begincodespacerange <00> <FF> endcodespacerange\n" +
+		"1 beginbfchar <41> <0041000C0042> endbfchar\n" +
+		"endcmap CMapName currentdict /CMap defineresource pop end end"
+	return rawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F 7 0 R >> >> /Contents 5 0 R >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F 7 0 R >> >> /Contents 6 0 R >>",
+		stream("", "BT /F 24 Tf 50 700 Td (helloAworld) Tj ET"),
+		stream("", "BT /F 24 Tf 50 700 Td (second page) Tj ET"),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 8 0 R >>",
+		stream("", cmap),
+	})
+}
+
 // stream is a PDF stream object with the given dictionary entries.
 func stream(dict, content string) string {
 	return fmt.Sprintf("<< %s /Length %d >>\nstream\n%s\nendstream", dict, len(content), content)

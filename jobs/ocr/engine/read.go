@@ -245,20 +245,47 @@ func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string,
 		return nil, fmt.Errorf("ocr: write document: %w", err)
 	}
 
+	// The text layers are read while pdfinfo counts the pages: each
+	// program costs about 20 ms of starting up, the most of a text page's
+	// time. pdftotext reads at most one page more than may be read; its
+	// pages are taken only when they are as many as pdfinfo counts.
+	type layersRead struct {
+		texts  []string
+		denied bool
+		err    error
+	}
+	lctx, lcancel := context.WithCancel(ctx)
+	defer lcancel()
+	read := make(chan layersRead, 1)
+	go func() {
+		last := 0
+		if maxPages > 0 {
+			last = maxPages + 1
+		}
+		texts, denied, err := r.textLayers(lctx, path, last)
+		read <- layersRead{texts, denied, err}
+	}()
 	n, err := r.pageCount(ctx, path)
+	if err == nil && n == 0 {
+		err = jobErrorf(ocr.CodeUnreadable, "the PDF has no pages")
+	}
+	if err == nil && maxPages > 0 && n > maxPages {
+		err = jobErrorf(ocr.CodeTooManyPages, "the document has %d pages; at most %d are read", n, maxPages)
+	}
 	if err != nil {
+		lcancel()
+		<-read
 		return nil, err
 	}
-	if n == 0 {
-		return nil, jobErrorf(ocr.CodeUnreadable, "the PDF has no pages")
+	lr := <-read
+	if lr.err != nil {
+		return nil, lr.err
 	}
-	if maxPages > 0 && n > maxPages {
-		return nil, jobErrorf(ocr.CodeTooManyPages, "the document has %d pages; at most %d are read", n, maxPages)
-	}
-
-	layers, denied, err := r.textLayers(ctx, path, n)
-	if err != nil {
-		return nil, err
+	layers, denied := lr.texts, lr.denied
+	if len(layers) != n {
+		// A form feed in the text itself, or a failed run: each page is
+		// read on its own (readPage), and a failure names its page.
+		layers = nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -363,14 +390,15 @@ type textLayer struct {
 	denied bool // the owner forbids copying text: the page is read from its image
 }
 
-// textLayers reads the text layer of every page of the PDF at path with one
-// pdftotext run: one run per page parsed the whole file again for each (a
-// third of a text page's time). pdftotext ends each page with a form feed.
-// It returns nil when the run fails or its output does not split into n
-// pages (a form feed in the text itself): each page is then read on its
-// own, as before, and a failure names its page. denied is poppler's
-// permission error (the owner forbids copying text): every page is read
-// from its image.
+// textLayers reads the text layer of every page of the PDF at path, up to
+// page last (0: every page), with one pdftotext run: one run per page
+// parsed the whole file again for each (a third of a text page's time).
+// pdftotext ends each page with a form feed, so texts has a page's text
+// each, unless a page's text holds a form feed of its own: the caller
+// takes them only when they are as many as the document's pages. It
+// returns nil when the run fails: each page is then read on its own, and a
+// failure names its page. denied is poppler's permission error (the owner
+// forbids copying text): every page is read from its image.
 //
 // It takes no worker (slots): it takes milliseconds a page, and a document
 // waiting for a worker to start would wait for someone else's slowest page
@@ -378,10 +406,14 @@ type textLayer struct {
 // document (err): a registry document's text is read in a second, and a
 // 2 KB PDF of drawings nested in drawings held pdftotext for its minute,
 // then pdftoppm for another.
-func (r *reader) textLayers(ctx context.Context, path string, n int) (texts []string, denied bool, err error) {
+func (r *reader) textLayers(ctx context.Context, path string, last int) (texts []string, denied bool, err error) {
 	tctx, cancel := context.WithTimeout(ctx, r.rasterTimeout)
 	defer cancel()
-	out, err := run(tctx, nil, maxTextOutput, popplerMemory, r.tools.pdftotext, "-layout", "-enc", "UTF-8", "-l", strconv.Itoa(n), path, "-")
+	args := []string{"-layout", "-enc", "UTF-8"}
+	if last > 0 {
+		args = append(args, "-l", strconv.Itoa(last))
+	}
+	out, err := run(tctx, nil, maxTextOutput, popplerMemory, r.tools.pdftotext, append(args, path, "-")...)
 	var ee *exitError
 	switch {
 	case ctx.Err() != nil:
@@ -396,10 +428,10 @@ func (r *reader) textLayers(ctx context.Context, path string, n int) (texts []st
 		return nil, false, nil
 	}
 	texts = strings.Split(string(out), "\f")
-	if len(texts) != n+1 || strings.TrimSpace(texts[n]) != "" {
-		return nil, false, nil
+	if strings.TrimSpace(texts[len(texts)-1]) != "" {
+		return nil, false, nil // the last page's form feed is missing
 	}
-	return texts[:n], false, nil
+	return texts[:len(texts)-1], false, nil
 }
 
 // readPage reads page n from its text layer, or by OCR when the layer is

@@ -320,6 +320,29 @@ func TestReadPDFBombs(t *testing.T) {
 	}
 }
 
+// TestReadPDFFormFeedInText: a text layer holding the form feed pdftotext
+// ends its pages with does not shift the pages' texts: the document's one
+// pdftotext run splits into more pages than pdfinfo counts, and each page
+// is read on its own.
+func TestReadPDFFormFeedInText(t *testing.T) {
+	t.Parallel()
+	pages, err := ReadPDF(context.Background(), degrade.FormFeedPDF(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) != 2 {
+		t.Fatalf("%d pages, want 2", len(pages))
+	}
+	for i, want := range [][]string{{"hello", "world"}, {"second page"}} {
+		p := pages[i]
+		for _, w := range want {
+			if !strings.Contains(p.Text, w) || p.Source != ocr.SourceTextLayer || p.Page != i+1 {
+				t.Errorf("page %d = %q (%s), want %q from its text layer", i+1, p.Text, p.Source, w)
+			}
+		}
+	}
+}
+
 func TestReadPDFCancelled(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
