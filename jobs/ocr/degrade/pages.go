@@ -198,6 +198,27 @@ func FormFeedPDF() []byte {
 	})
 }
 
+// TilingPDF is a PDF of pages A4 pages, each filled with a tiling pattern
+// whose cell is step points square (an outside tester's: at 0.05 pt, 760
+// bytes that poppler's renderer did not finish within a minute). Its pages
+// share one pattern.
+func TilingPDF(pages int, step float64) []byte {
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"",
+		stream(fmt.Sprintf("/Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 %[1]g %[1]g] /XStep %[1]g /YStep %[1]g /Resources << >>", step),
+			fmt.Sprintf("1 g 0 0 %[1]g %[1]g re f", step)),
+		stream("", "/Pattern cs /P0 scn 0 0 595 842 re f"),
+	}
+	var kids []string
+	for range pages {
+		objs = append(objs, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Pattern << /P0 3 0 R >> >> /Contents 4 0 R >>")
+		kids = append(kids, fmt.Sprintf("%d 0 R", len(objs)))
+	}
+	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), pages)
+	return rawPDF(objs)
+}
+
 // stream is a PDF stream object with the given dictionary entries.
 func stream(dict, content string) string {
 	return fmt.Sprintf("<< %s /Length %d >>\nstream\n%s\nendstream", dict, len(content), content)

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dungji/dungji/jobs/ocr"
@@ -136,8 +137,35 @@ type reader struct {
 	raw   bool     // skip pageimage.Preprocess
 	// oneReading skips readUnread and rereadSuspects.
 	oneReading bool
-	// rasterTimeout is the const; a test shortens it.
-	rasterTimeout time.Duration
+	// rasterTimeout and slowRender are the consts; a test shortens them.
+	rasterTimeout, slowRender time.Duration
+}
+
+// A page whose rendering takes over slowRender is slow: a registry page
+// renders in a fifth of a second. A document's third slow page fails it
+// (maxSlowRenders): an outside tester's 3.5 MB PDF drew one 60,000 ×
+// 60,000 pixel image, 16 to 19 s to render, on each of its 100 pages, and
+// held a preparer for the 30 minutes of its job.
+const (
+	slowRender     = 10 * time.Second
+	maxSlowRenders = 2
+)
+
+// renderBudget counts a document's slow renderings (slowRender), carried
+// in its context (withRenderBudget).
+type renderBudget struct{ slow atomic.Int32 }
+
+type renderBudgetKey struct{}
+
+func withRenderBudget(ctx context.Context) context.Context {
+	return context.WithValue(ctx, renderBudgetKey{}, new(renderBudget))
+}
+
+// spendSlowRender counts a slow rendering against ctx's document, and
+// reports whether the document may go on.
+func spendSlowRender(ctx context.Context) bool {
+	b, _ := ctx.Value(renderBudgetKey{}).(*renderBudget)
+	return b == nil || b.slow.Add(1) <= maxSlowRenders
 }
 
 func newReader(t tools, workers int, log *slog.Logger) *reader {
@@ -147,7 +175,7 @@ func newReader(t tools, workers int, log *slog.Logger) *reader {
 	// One Tesseract per core: its OpenMP threads would only contend with the
 	// other workers' (and made it slower on 2 cores).
 	env := append(os.Environ(), "OMP_THREAD_LIMIT=1")
-	return &reader{tools: t, slots: newSlots(workers), prep: newSlots(workers), log: log, env: env, rasterTimeout: rasterTimeout}
+	return &reader{tools: t, slots: newSlots(workers), prep: newSharedSlots(workers), log: log, env: env, rasterTimeout: rasterTimeout, slowRender: slowRender}
 }
 
 // pageCount runs pdfinfo on the file at path.
@@ -282,6 +310,7 @@ func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string,
 		return nil, lr.err
 	}
 	layers, denied := lr.texts, lr.denied
+	ctx = withRenderBudget(ctx)
 	if len(layers) != n {
 		// A form feed in the text itself, or a failed run: each page is
 		// read on its own (readPage), and a failure names its page.
@@ -517,6 +546,7 @@ func (r *reader) renderPage(ctx, outer context.Context, dir, path string, n int)
 	}
 	// pdfinfo's size is the crop box's, which is also what a viewer shows.
 	rctx, cancel := context.WithTimeout(ctx, r.rasterTimeout)
+	start := time.Now()
 	_, err := run(rctx, nil, 1<<20, popplerMemory, r.tools.pdftoppm, "-r", dpi, "-f", num, "-l", num, "-cropbox", "-gray", "-singlefile", path, root)
 	cancel()
 	if err != nil {
@@ -524,6 +554,11 @@ func (r *reader) renderPage(ctx, outer context.Context, dir, path string, n int)
 			err = fmt.Errorf("not rendered within %s, where a registry page renders in a second", r.rasterTimeout)
 		}
 		return nil, pageError(outer, n, err, ocr.CodeUnreadable)
+	}
+	if took := time.Since(start); took > r.slowRender && !spendSlowRender(outer) {
+		os.Remove(root + ".pgm")
+		return nil, pageError(outer, n, fmt.Errorf("rendering it took %s, the document's %s page over %s, where a registry page renders in a second: not read",
+			took.Round(100*time.Millisecond), ordinal(maxSlowRenders+1), r.slowRender), ocr.CodeUnreadable)
 	}
 	img := root + ".pgm" // pageimage/pgm.go says why not PNG
 	var prep pageimage.Prepared
@@ -1004,6 +1039,14 @@ func round3(f float64) float64 {
 // within the first 1024 bytes.
 func isPDF(b []byte) bool {
 	return bytes.Contains(b[:min(len(b), 1024)], []byte("%PDF-"))
+}
+
+// ordinal writes n as "first", "second", "third", or "4th".
+func ordinal(n int) string {
+	if n >= 1 && n <= 3 {
+		return [...]string{"first", "second", "third"}[n-1]
+	}
+	return strconv.Itoa(n) + "th"
 }
 
 // pagesWord is "the page" for one page, "any of the n pages" for more.

@@ -293,22 +293,26 @@ func TestReadPDFBombs(t *testing.T) {
 		t.Skip(err)
 	}
 	for _, tc := range []struct {
-		name   string
-		pdf    []byte
-		minute time.Duration
-		want   string
+		name         string
+		pdf          []byte
+		minute, slow time.Duration
+		want         string
 	}{
 		// 350 KB: pdftoppm reached 4 GB within its minute; 1 GiB in 4 s
 		// on an idle machine.
-		{"a path of 100,000 points", degrade.LongPathPDF(100_000), time.Minute, "page 1: rendering it needed more than 1 GiB of memory"},
+		{"a path of 100,000 points", degrade.LongPathPDF(100_000), time.Minute, slowRender, "page 1: rendering it needed more than 1 GiB of memory"},
 		// 3.6 KB: ten million words; pdftotext and then pdftoppm each took
 		// their minute.
-		{"forms nested eight deep", degrade.NestedFormsPDF(8), 3 * time.Second, "its text was not read within 3s"},
+		{"forms nested eight deep", degrade.NestedFormsPDF(8), 3 * time.Second, slowRender, "its text was not read within 3s"},
+		// White pages each rendered in about a second (at a 0.05 pt cell,
+		// over a minute): the third page slower than a test's 300 ms ends
+		// the document.
+		{"pages slow to render", degrade.TilingPDF(5, 0.2), time.Minute, 300 * time.Millisecond, "the document's third page over 300ms"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := newReader(tl, 1, nil)
-			r.rasterTimeout = tc.minute
+			r.rasterTimeout, r.slowRender = tc.minute, tc.slow
 			_, err := r.read(context.Background(), tc.pdf, "kor+eng", 0)
 			if !errors.Is(err, ocr.ErrUnreadable) {
 				t.Fatalf("err = %v, want UNREADABLE", err)

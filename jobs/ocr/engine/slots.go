@@ -15,12 +15,15 @@ import (
 // pages took three turns in four, and another user's two-page upload
 // waited 11 minutes behind them.
 type slots struct {
-	mu      sync.Mutex
-	free    int
-	running map[string]int    // pages being read, by group
-	waiting []*slotWaiter     // in arrival order
-	served  map[string]uint64 // when each group was last granted a worker (seq)
-	seq     uint64
+	mu   sync.Mutex
+	free int
+	// perGroup is the most one group may hold at once (0: all): the
+	// preparers keep one for the other groups, as the job runners do.
+	perGroup int
+	running  map[string]int    // pages being read, by group
+	waiting  []*slotWaiter     // in arrival order
+	served   map[string]uint64 // when each group was last granted a worker (seq)
+	seq      uint64
 }
 
 // maxServed bounds slots.served: past it, the groups with nothing being
@@ -36,18 +39,34 @@ func newSlots(workers int) *slots {
 	return &slots{free: workers, running: map[string]int{}, served: map[string]uint64{}}
 }
 
+// newSharedSlots is newSlots where no group holds every one (but the only
+// one): a group's slow work can take all but one, and another group's
+// waits for none of it.
+func newSharedSlots(n int) *slots {
+	s := newSlots(n)
+	s.perGroup = max(n-1, 1)
+	return s
+}
+
+// underLimit reports whether group may be granted one more; s.mu is held.
+func (s *slots) underLimit(group string) bool {
+	return s.perGroup == 0 || s.running[group] < s.perGroup
+}
+
 // acquire waits for a worker for ctx's group; false when ctx ends first.
 // A true acquire is paired with a release of the same context's group.
 func (s *slots) acquire(ctx context.Context) bool {
 	group := groupOf(ctx)
 	s.mu.Lock()
-	if s.free > 0 && len(s.waiting) == 0 {
+	if s.free > 0 && len(s.waiting) == 0 && s.underLimit(group) {
 		s.grant(group)
 		s.mu.Unlock()
 		return true
 	}
 	w := &slotWaiter{group: group, ready: make(chan struct{})}
 	s.waiting = append(s.waiting, w)
+	// A free one may be left while only groups at their limit wait.
+	s.dispatch()
 	s.mu.Unlock()
 	select {
 	case <-w.ready:
@@ -74,13 +93,29 @@ func (s *slots) release(ctx context.Context) {
 		delete(s.running, group)
 	}
 	s.free++
-	for s.free > 0 && len(s.waiting) > 0 {
-		next := 0
+	s.dispatch()
+}
+
+// dispatch hands the free ones to the waiting (fairly, as slots says);
+// s.mu is held.
+func (s *slots) dispatch() {
+	for s.free > 0 {
+		next := -1
 		for i, w := range s.waiting {
+			if !s.underLimit(w.group) {
+				continue
+			}
+			if next < 0 {
+				next = i
+				continue
+			}
 			n, m := s.running[w.group], s.running[s.waiting[next].group]
 			if n < m || n == m && s.served[w.group] < s.served[s.waiting[next].group] {
 				next = i
 			}
+		}
+		if next < 0 {
+			break // none waiting, or only groups at their limit
 		}
 		w := s.waiting[next]
 		s.waiting = slices.Delete(s.waiting, next, next+1)

@@ -78,6 +78,38 @@ func TestSlotsFairBetweenGroups(t *testing.T) {
 			t.Fatal("the next did not go to alice, reading nothing, before mallory")
 		}
 	})
+	t.Run("shared: one group never holds every preparer", func(t *testing.T) {
+		s := newSharedSlots(2)
+		if !s.acquire(m) {
+			t.Fatal("a free preparer was not granted")
+		}
+		m2 := wait(s, m, 0) // one is free, but it is the others'
+		if granted(m2) {
+			t.Fatal("mallory was granted both preparers")
+		}
+		if !s.acquire(a) {
+			t.Fatal("alice waited for mallory's preparer")
+		}
+		s.release(a)
+		if granted(m2) {
+			t.Fatal("mallory was granted the preparer alice gave back")
+		}
+		s.release(m)
+		if !granted(m2) {
+			t.Fatal("mallory's next page was not granted when her first ended")
+		}
+	})
+	t.Run("shared, one preparer: a lone group still gets it", func(t *testing.T) {
+		s := newSharedSlots(1)
+		if !s.acquire(m) {
+			t.Fatal("the only preparer was not granted")
+		}
+		a1 := wait(s, a, 0)
+		s.release(m)
+		if !granted(a1) {
+			t.Fatal("the freed preparer did not go to alice")
+		}
+	})
 	t.Run("a waiter whose context ends leaves the line", func(t *testing.T) {
 		s := newSlots(1)
 		s.acquire(m)
