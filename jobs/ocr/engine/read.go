@@ -376,8 +376,9 @@ func (r *reader) readDocument(ctx context.Context, pdf []byte, languages string,
 }
 
 // renderAhead renders and prepares page n (renderPage) for a worker to
-// read it, taking one of the reader's preparers (prep, as many as it has
-// workers, handed out fairly between groups as the workers are): a
+// read it, taking one of the reader's preparers (prep: as many as it has
+// workers for one group, and one more kept for the others; handed out
+// fairly between groups as the workers are): a
 // document's next page is prepared while a worker reads the one before, and
 // at most one page of each document waits for a worker prepared. A failure
 // is kept in the page (preparedPage.err): the document fails with it, as

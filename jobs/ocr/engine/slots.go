@@ -18,7 +18,7 @@ type slots struct {
 	mu   sync.Mutex
 	free int
 	// perGroup is the most one group may hold at once (0: all): the
-	// preparers keep one for the other groups, as the job runners do.
+	// preparers keep one for the other groups (newSharedSlots).
 	perGroup int
 	running  map[string]int    // pages being read, by group
 	waiting  []*slotWaiter     // in arrival order
@@ -39,12 +39,12 @@ func newSlots(workers int) *slots {
 	return &slots{free: workers, running: map[string]int{}, served: map[string]uint64{}}
 }
 
-// newSharedSlots is newSlots where no group holds every one (but the only
-// one): a group's slow work can take all but one, and another group's
-// waits for none of it.
+// newSharedSlots is n slots for any one group and one more kept for the
+// others: a group's slow work (a page pdftoppm renders for its minute) can
+// take n, and another group's waits for none of it.
 func newSharedSlots(n int) *slots {
-	s := newSlots(n)
-	s.perGroup = max(n-1, 1)
+	s := newSlots(n + 1)
+	s.perGroup = n
 	return s
 }
 

@@ -78,36 +78,35 @@ func TestSlotsFairBetweenGroups(t *testing.T) {
 			t.Fatal("the next did not go to alice, reading nothing, before mallory")
 		}
 	})
-	t.Run("shared: one group never holds every preparer", func(t *testing.T) {
+	t.Run("shared: one more than a group may hold, kept for the others", func(t *testing.T) {
 		s := newSharedSlots(2)
-		if !s.acquire(m) {
-			t.Fatal("a free preparer was not granted")
+		if !s.acquire(m) || !s.acquire(m) {
+			t.Fatal("a group alone was not granted its two")
 		}
-		m2 := wait(s, m, 0) // one is free, but it is the others'
-		if granted(m2) {
-			t.Fatal("mallory was granted both preparers")
+		m3 := wait(s, m, 0) // one is free, but it is the others'
+		if granted(m3) {
+			t.Fatal("mallory was granted the third")
 		}
 		if !s.acquire(a) {
-			t.Fatal("alice waited for mallory's preparer")
+			t.Fatal("alice waited for mallory's")
 		}
 		s.release(a)
-		if granted(m2) {
-			t.Fatal("mallory was granted the preparer alice gave back")
+		if granted(m3) {
+			t.Fatal("mallory was granted the one alice gave back")
 		}
 		s.release(m)
-		if !granted(m2) {
-			t.Fatal("mallory's next page was not granted when her first ended")
+		if !granted(m3) {
+			t.Fatal("mallory's next page was not granted when one of hers ended")
 		}
 	})
-	t.Run("shared, one preparer: a lone group still gets it", func(t *testing.T) {
+	t.Run("shared, one for a group: another group's is free", func(t *testing.T) {
 		s := newSharedSlots(1)
 		if !s.acquire(m) {
-			t.Fatal("the only preparer was not granted")
+			t.Fatal("the first was not granted")
 		}
-		a1 := wait(s, a, 0)
-		s.release(m)
-		if !granted(a1) {
-			t.Fatal("the freed preparer did not go to alice")
+		m2 := wait(s, m, 0)
+		if !s.acquire(a) || granted(m2) {
+			t.Fatal("alice did not get the other at once, or mallory got it")
 		}
 	})
 	t.Run("a waiter whose context ends leaves the line", func(t *testing.T) {
