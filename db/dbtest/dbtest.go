@@ -45,9 +45,17 @@ func Main(m *testing.M) {
 	os.Exit(code)
 }
 
-// Cleanup drops the template; Main calls it, and so can a TestMain that
-// wraps m.Run itself (goleak.Cleanup, for one).
-func Cleanup(int) { _ = cleanup() }
+// Cleanup drops the template and exits with code (or 1 when the drop
+// fails): goleak.Cleanup's function for a TestMain that runs
+// goleak.VerifyTestMain, which hands it the exit code (1 for a leak) and
+// leaves the exiting to it. Returning instead, as it once did, exited with
+// m.Run's code and passed every package whose goroutines leaked.
+func Cleanup(code int) {
+	if c := cleanup(); code == 0 {
+		code = c
+	}
+	os.Exit(code)
+}
 
 func cleanup() int {
 	mu.Lock()

@@ -24,8 +24,13 @@ import (
 // are 4401 (a fresh token cannot help that client).
 func TestWebSocketClosesAtTokenExpiry(t *testing.T) {
 	t.Parallel()
+	// The transport's poller stops once Stop ends and its connections
+	// are gone: after the server closes them (cleanups run last first).
+	stop, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	srv := handler.New(newProtocolSchema(t))
 	srv.AddTransport(NewWebSocket(Options{
+		Stop: stop,
 		// "Bearer <user>@<unix milliseconds of expiry>", as testIdentity.
 		Authenticate: func(raw string) (core.Actor, error) {
 			user, exp, _ := strings.Cut(strings.TrimPrefix(raw, "Bearer "), "@")
