@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/dungji/dungji/jobs/ocr"
@@ -203,23 +202,17 @@ func run(ctx context.Context, env []string, limit int64, mem uint64, name string
 }
 
 // outOfMemory reports whether a program that failed with err ran out of
-// the memory it was allowed: poppler and Tesseract abort on a failed
-// allocation (C++'s std::bad_alloc, poppler's "Out of memory"), or crash
-// on one they did not check.
+// the memory it was allowed, as it says on standard error: poppler and
+// Tesseract abort on a failed allocation with C++'s std::bad_alloc or
+// poppler's "Out of memory". A crash that says nothing is not taken for
+// one: it is reported as the crash it is.
 func outOfMemory(err error, stderr []byte) bool {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
 		return false
 	}
 	s := string(stderr)
-	if strings.Contains(s, "bad_alloc") || strings.Contains(s, "Out of memory") || strings.Contains(s, "out of memory") {
-		return true
-	}
-	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		sig := ws.Signal()
-		return sig == syscall.SIGABRT || sig == syscall.SIGSEGV || sig == syscall.SIGBUS
-	}
-	return false
+	return strings.Contains(s, "bad_alloc") || strings.Contains(s, "Out of memory") || strings.Contains(s, "out of memory")
 }
 
 // exitError is a program that failed.
