@@ -91,10 +91,10 @@ func BenchmarkDevFontOCR(b *testing.B) {
 	}
 	type tally struct{ fields, right, complete, wrongComplete, factsRight int }
 	tallies := make([]tally, len(forms))
-	var digits []keyConfidence
+	var digits, lines []keyConfidence
 	for b.Loop() {
 		clear(tallies)
-		digits = digits[:0]
+		digits, lines = digits[:0], lines[:0]
 		for k, f := range forms {
 			t := &tallies[k]
 			reads := make([][]ocr.Page, len(docs[k]))
@@ -115,6 +115,7 @@ func BenchmarkDevFontOCR(b *testing.B) {
 				}
 				compareOCR(&a, &struck, reg, d.reg)
 				digits = append(digits, keyNumberConfidences(reg, readPagesOf(reads[i]), simKeyNumbers(d.reg))...)
+				lines = append(lines, keyEntryConfidences(reg, reads[i], d.reg)...)
 				t.fields += a.fields
 				t.right += a.right
 				exact := reflect.DeepEqual(factsFound(reg, Analyze(reg, Options{Now: viewedAt})), factsOf(d.reg))
@@ -137,6 +138,7 @@ func BenchmarkDevFontOCR(b *testing.B) {
 			}
 		}
 	}
+	logConfidences(b, lines)
 	logDigitConfidences(b, digits)
 	for k, f := range forms {
 		t := tallies[k]

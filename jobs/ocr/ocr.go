@@ -216,7 +216,8 @@ const (
 	SourceOCR       = "ocr"
 )
 
-// Line is one line of a page with its mean word confidence in [0, 1].
+// Line is one line of a page with its mean word confidence in [0, 1]; the
+// asterisks of a masked 주민등록번호 (800916-*******) are no words of it.
 type Line struct {
 	Text       string  `json:"text"`
 	Confidence float64 `json:"confidence"`

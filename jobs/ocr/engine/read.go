@@ -929,9 +929,10 @@ func textLayerPage(n int, text string) ocr.Page {
 // tesseractPage builds a page from Tesseract's txt and TSV renderings of one
 // recognition. The text and lines are the txt's; each line's confidence is
 // the mean of its words' in the TSV (level 5 rows grouped by block,
-// paragraph and line: the same lines, in the same order), the page's the
-// mean of all its words'. Should the two disagree on the number of lines,
-// every line gets the page's confidence.
+// paragraph and line: the same lines, in the same order) but for the words
+// of a masked number's mask (maskWord), unless the line has no other; the
+// page's the mean of all its words'. Should the two disagree on the number
+// of lines, every line gets the page's confidence.
 func tesseractPage(txt, tsv []byte) ocr.Page {
 	words := parseTSV(tsv)
 	p := ocr.Page{Text: strings.TrimRight(string(txt), " \t\r\n\f"), Source: ocr.SourceOCR, Lines: []ocr.Line{}}
@@ -953,7 +954,12 @@ func tesseractPage(txt, tsv []byte) ocr.Page {
 	for i, text := range texts {
 		conf := p.Confidence
 		if len(texts) == len(words) {
-			conf = round3(words[i].sum / float64(words[i].words) / 100)
+			l := words[i]
+			if l.textWords > 0 {
+				conf = round3(l.textSum / float64(l.textWords) / 100)
+			} else {
+				conf = round3(l.sum / float64(l.words) / 100)
+			}
 		}
 		p.Lines = append(p.Lines, ocr.Line{Text: text, Confidence: conf})
 	}
@@ -996,13 +1002,26 @@ func placeLines(p *ocr.Page, tsv []tsvLine) bool {
 }
 
 // tsvLine is a line of Tesseract's TSV: its words and their confidences'
-// sum (0–100 each).
+// sum (0–100 each), and the same of its words but a mask's (maskWord).
 type tsvLine struct {
-	text  string // the words joined by spaces
-	words int
-	sum   float64
-	box   image.Rectangle // the union of the words' boxes
+	text      string // the words joined by spaces
+	words     int
+	sum       float64
+	textWords int
+	textSum   float64
+	box       image.Rectangle // the union of the words' boxes
 }
+
+// maskWord is a word of a masked 주민등록번호 as the office prints it
+// (800916-*******): its asterisks, with the six digits and the dash when
+// Tesseract reads them as one word. The asterisks are no text: Tesseract
+// reads them at 33–80 % where it reads the name beside them at 90 % and
+// more (a development-set page in NanumMyeongjo), so lines of a right
+// name and number came out at 64–68 %, below the analysis's
+// KeyFieldConfidence: 4 of its 8 LOW_CONFIDENCE entries in 40 documents
+// (BenchmarkDevFontOCR, DUNGJI_DEV_DOCS=20). The number's digits are
+// judged one by one (hocrNumbers, the analysis's KeyDigitConfidence).
+var maskWord = regexp.MustCompile(`^(?:\d{6})?[-–]?\*+$`)
 
 // lineBoxes returns the box of each line of Tesseract's TSV, in the order
 // of tesseractPage's lines.
@@ -1025,6 +1044,10 @@ func parseTSV(tsv []byte) []tsvLine {
 		for i, w := range ws {
 			texts[i] = w.text
 			l.sum += w.conf
+			if !maskWord.MatchString(w.text) {
+				l.textSum += w.conf
+				l.textWords++
+			}
 		}
 		l.text = strings.Join(texts, " ")
 		lines = append(lines, l)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"math"
 	"os"
@@ -477,6 +478,44 @@ func TestTesseractPage(t *testing.T) {
 
 	if empty := tesseractPage(nil, nil); empty.Text != "" || empty.Confidence != 0 || len(empty.Lines) != 0 {
 		t.Errorf("empty: %+v", empty)
+	}
+}
+
+// TestLineConfidenceWithoutMask: a masked number's asterisks are no text,
+// and do not pull its line's confidence down; the page's keeps them.
+func TestLineConfidenceWithoutMask(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		words []string // text:confidence
+		line  float64
+	}{
+		{"number and mask one word", []string{"송:92", "예:94", "준:90", "550711-*******:55"}, 0.92},
+		{"mask split", []string{"송:92", "예:94", "준:90", "550711-*:58", "*:33", "*****:33"}, 0.92},
+		{"dash and mask", []string{"정:90", "하:90", "은:90", "480225:96", "-*******:40"}, 0.915},
+		{"unmasked number counts", []string{"채:90", "권:90", "자:90", "126980-1508925:60"}, 0.825},
+		{"asterisk inside a number counts", []string{"20*1:40", "년:80"}, 0.6},
+		{"only a mask", []string{"*******:40"}, 0.4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tsv := "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
+			var texts []string
+			sum := 0.0
+			for i, w := range c.words {
+				text, conf, _ := strings.Cut(w, ":")
+				f, _ := strconv.ParseFloat(conf, 64)
+				sum += f
+				texts = append(texts, text)
+				tsv += fmt.Sprintf("5\t1\t1\t1\t1\t%d\t%d\t0\t10\t10\t%s\t%s\n", i+1, 20*i, conf, text)
+			}
+			p := tesseractPage([]byte(strings.Join(texts, " ")+"\n"), []byte(tsv))
+			if len(p.Lines) != 1 || p.Lines[0].Confidence != c.line {
+				t.Errorf("lines = %+v, want one at %v", p.Lines, c.line)
+			}
+			if want := round3(sum / float64(len(c.words)) / 100); p.Confidence != want {
+				t.Errorf("page confidence = %v, want %v (every word)", p.Confidence, want)
+			}
+		})
 	}
 }
 
