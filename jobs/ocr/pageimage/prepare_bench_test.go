@@ -1,6 +1,7 @@
 package pageimage
 
 import (
+	"image"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,5 +76,27 @@ func BenchmarkPrepareFile(b *testing.B) {
 		if _, err := PrepareFile(path); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkPrepareFlat prepares A4 pages at 300 dpi of one grey level, as
+// an upload may hold: all black (one blob the size of the page), mid-grey
+// and white. None holds a word; each should cost what a registry page
+// costs or less.
+func BenchmarkPrepareFlat(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		level uint8
+	}{{"black", 0}, {"grey", 128}, {"white", 255}} {
+		b.Run(c.name, func(b *testing.B) {
+			g := image.NewGray(image.Rect(0, 0, 2480, 3508))
+			for i := range g.Pix {
+				g.Pix[i] = c.level
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				Prepare(g)
+			}
+		})
 	}
 }
