@@ -123,7 +123,7 @@ const (
 // confidence, 0–1, averaged over a line) at which a line of a key entry
 // counts as read. Below it the verdict is at best PARTIAL. A line's
 // confidence leaves out a masked number's asterisks (the engine's
-// maskWord): they are no text, and pulled lines of a right name and
+// maskWords): they are no text, and pulled lines of a right name and
 // number to 56–68 %. It is set from the distributions BenchmarkDegradedOCR
 // and BenchmarkDevFontOCR log (each live key entry's lowest line
 // confidence against whether its date, holders and amount were read

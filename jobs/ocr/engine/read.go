@@ -930,7 +930,7 @@ func textLayerPage(n int, text string) ocr.Page {
 // recognition. The text and lines are the txt's; each line's confidence is
 // the mean of its words' in the TSV (level 5 rows grouped by block,
 // paragraph and line: the same lines, in the same order) but for the words
-// of a masked number's mask (maskWord), unless the line has no other; the
+// of a masked number's mask (maskWords), unless the line has no other; the
 // page's the mean of all its words'. Should the two disagree on the number
 // of lines, every line gets the page's confidence.
 func tesseractPage(txt, tsv []byte) ocr.Page {
@@ -1002,7 +1002,7 @@ func placeLines(p *ocr.Page, tsv []tsvLine) bool {
 }
 
 // tsvLine is a line of Tesseract's TSV: its words and their confidences'
-// sum (0–100 each), and the same of its words but a mask's (maskWord).
+// sum (0–100 each), and the same of its words but a mask's (maskWords).
 type tsvLine struct {
 	text      string // the words joined by spaces
 	words     int
@@ -1012,16 +1012,41 @@ type tsvLine struct {
 	box       image.Rectangle // the union of the words' boxes
 }
 
-// maskWord is a word of a masked 주민등록번호 as the office prints it
-// (800916-*******): its asterisks, with the six digits and the dash when
-// Tesseract reads them as one word. The asterisks are no text: Tesseract
-// reads them at 33–80 % where it reads the name beside them at 90 % and
-// more (a development-set page in NanumMyeongjo), so lines of a right
-// name and number came out at 64–68 %, below the analysis's
-// KeyFieldConfidence: 4 of its 8 LOW_CONFIDENCE entries in 40 documents
-// (BenchmarkDevFontOCR, DUNGJI_DEV_DOCS=20). The number's digits are
-// judged one by one (hocrNumbers, the analysis's KeyDigitConfidence).
-var maskWord = regexp.MustCompile(`^(?:\d{6})?[-–]?\*+$`)
+// maskWords marks the words of a line that are a masked 주민등록번호's mask
+// as the office prints it (800916-*******): its asterisks, with the six
+// digits and the dash when Tesseract reads them as one word. The asterisks
+// are no text: Tesseract reads them at 33–80 % where it reads the name
+// beside them at 90 % and more (a development-set page in NanumMyeongjo),
+// so lines of a right name and number came out at 64–68 %, below the
+// analysis's KeyFieldConfidence: 4 of its 8 LOW_CONFIDENCE entries in 40
+// documents (BenchmarkDevFontOCR, DUNGJI_DEV_DOCS=20). The number's digits
+// are judged one by one (hocrNumbers, the analysis's KeyDigitConfidence).
+//
+// A word of asterisks alone is a mask only where it follows the number's
+// six digits (or other words of the same mask): Tesseract gives each
+// Hangul syllable a word of its own, and a syllable misread as "*" is the
+// line's text, whose low confidence must still count.
+func maskWords(texts []string) []bool {
+	mask := make([]bool, len(texts))
+	afterDigits := false
+	for i, w := range texts {
+		switch {
+		case maskWithDigits.MatchString(w):
+			mask[i], afterDigits = true, true
+		case afterDigits && loneMask.MatchString(w):
+			mask[i] = true
+		default:
+			afterDigits = numberDigits.MatchString(w)
+		}
+	}
+	return mask
+}
+
+var (
+	maskWithDigits = regexp.MustCompile(`^\d{6}[-–]\*+$`) // 550711-*******
+	loneMask       = regexp.MustCompile(`^[-–]?\*+$`)     // -*******, or * after 550711-*
+	numberDigits   = regexp.MustCompile(`^\d{6}[-–]?$`)   // 550711, 550711-
+)
 
 // lineBoxes returns the box of each line of Tesseract's TSV, in the order
 // of tesseractPage's lines.
@@ -1043,8 +1068,11 @@ func parseTSV(tsv []byte) []tsvLine {
 		texts := make([]string, len(ws))
 		for i, w := range ws {
 			texts[i] = w.text
+		}
+		mask := maskWords(texts)
+		for i, w := range ws {
 			l.sum += w.conf
-			if !maskWord.MatchString(w.text) {
+			if !mask[i] {
 				l.textSum += w.conf
 				l.textWords++
 			}

@@ -496,6 +496,11 @@ func TestLineConfidenceWithoutMask(t *testing.T) {
 		{"unmasked number counts", []string{"채:90", "권:90", "자:90", "126980-1508925:60"}, 0.825},
 		{"asterisk inside a number counts", []string{"20*1:40", "년:80"}, 0.6},
 		{"only a mask", []string{"*******:40"}, 0.4},
+		{"a syllable read as an asterisk counts", []string{"송:92", "*:30", "준:90"}, 0.707},
+		{"asterisks after a name, no number, count", []string{"홍:90", "길:90", "*******:40"}, 0.733},
+		{"asterisks after a date count", []string{"2019년:90", "*:30"}, 0.6},
+		{"a mask ends at the next word", []string{"550711-*:58", "*:33", "김:90", "*:30"}, 0.6},
+		{"number and dash, then the mask split", []string{"윤:90", "480225-:90", "*:40", "******:40"}, 0.9},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tsv := "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
