@@ -280,7 +280,7 @@ func TestIssuanceWorkerOutcomes(t *testing.T) {
 				// assertBucketMatchesFiles saw the object go; it took a retry.
 				// River records the completion a moment after the work.
 				var attempt int
-				for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
 					err := b.DB.Bun.NewRaw(`SELECT attempt FROM river_job WHERE kind = 'issuance_object_removal'
 						AND args->>'task_id' = ? AND state = 'completed'`, task.ID).Scan(context.Background(), &attempt)
 					if err == nil {
