@@ -210,6 +210,26 @@ func TestTokenCommandRoundTrip(t *testing.T) {
 	if actor.UserID != "alice" || !actor.Admin {
 		t.Fatalf("round trip gave %+v", actor)
 	}
+	// The first token made the secret, and says that only a server with the
+	// same DATA_DIR accepts it; the next uses that secret and says nothing.
+	if !strings.Contains(errOut.String(), "so one was created") || !strings.Contains(errOut.String(), dir) {
+		t.Errorf("first token's stderr %q: want a word that the secret was created under %s", errOut.String(), dir)
+	}
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+	}{
+		{"the secret exists", map[string]string{"DATA_DIR": dir}},
+		{"JWT_SECRET given", map[string]string{"DATA_DIR": t.TempDir(), "JWT_SECRET": strings.Repeat("s", 32)}},
+	} {
+		var out2, errOut2 bytes.Buffer
+		if err := Main(context.Background(), []string{"token", "--user", "bob"}, func(k string) string { return c.env[k] }, &out2, &errOut2); err != nil {
+			t.Fatalf("%s: %v %s", c.name, err, errOut2.String())
+		}
+		if errOut2.Len() != 0 {
+			t.Errorf("%s: stderr %q, want nothing", c.name, errOut2.String())
+		}
+	}
 	// Two hours later (plus the 60 s leeway) it has expired.
 	later := tk.WithClock(func() time.Time { return time.Now().Add(2*time.Hour + 2*time.Minute) })
 	if _, err := later.Verify(strings.TrimSpace(out.String())); err == nil {

@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -191,9 +192,16 @@ func tokenCmd(args []string, getenv func(string) string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
+	// A token signed with a secret made just now is one no running server
+	// knows: say so, where the token alone would fail with a bare 401.
+	secretPath := filepath.Join(cfg.DataDir, devJWTSecretFile)
+	_, statErr := os.Stat(secretPath)
 	tk, err := newTokens(cfg)
 	if err != nil {
 		return err
+	}
+	if cfg.JWTSecret == "" && errors.Is(statErr, os.ErrNotExist) {
+		fmt.Fprintf(stderr, "token: there was no development JWT secret at %s, so one was created: only a server started with the same DATA_DIR (and no JWT_SECRET) accepts this token\n", secretPath)
 	}
 	tok, err := tk.Issue(*user, *admin, *ttl)
 	if err != nil {
@@ -203,13 +211,17 @@ func tokenCmd(args []string, getenv func(string) string, stdout, stderr io.Write
 	return nil
 }
 
+// devJWTSecretFile is where, under DATA_DIR, development keeps its JWT
+// secret when JWT_SECRET is not set.
+const devJWTSecretFile = "jwt-secret"
+
 // newTokens is the process's token issuer: JWT_SECRET, or in development
 // a secret kept under DATA_DIR so that printed tokens survive a restart.
 func newTokens(cfg config.Config) (*auth.Tokens, error) {
 	secret := cfg.JWTSecret
 	if secret == "" {
 		var err error
-		if secret, err = config.DevSecret(cfg.DataDir, "jwt-secret", 32, func() string { return config.RandomString(32) }); err != nil {
+		if secret, err = config.DevSecret(cfg.DataDir, devJWTSecretFile, 32, func() string { return config.RandomString(32) }); err != nil {
 			return nil, fmt.Errorf("development JWT secret: %w", err)
 		}
 	}
