@@ -1025,7 +1025,8 @@ type tsvLine struct {
 // A word of asterisks alone is a mask only where it follows the number's
 // six digits (or other words of the same mask): Tesseract gives each
 // Hangul syllable a word of its own, and a syllable misread as "*" is the
-// line's text, whose low confidence must still count.
+// line's text, whose low confidence must still count. The dash may come
+// out as an em dash or as two (650406—-*, a development-set page).
 func maskWords(texts []string) []bool {
 	mask := make([]bool, len(texts))
 	afterDigits := false
@@ -1043,9 +1044,9 @@ func maskWords(texts []string) []bool {
 }
 
 var (
-	maskWithDigits = regexp.MustCompile(`^\d{6}[-–]\*+$`) // 550711-*******
-	loneMask       = regexp.MustCompile(`^[-–]?\*+$`)     // -*******, or * after 550711-*
-	numberDigits   = regexp.MustCompile(`^\d{6}[-–]?$`)   // 550711, 550711-
+	maskWithDigits = regexp.MustCompile(`^\d{6}[-–—]{1,2}\*+$`) // 550711-*******, 650406—-*
+	loneMask       = regexp.MustCompile(`^[-–—]{0,2}\*+$`)      // -*******, or * after 550711-*
+	numberDigits   = regexp.MustCompile(`^\d{6}[-–—]{0,2}$`)    // 550711, 550711-
 )
 
 // lineBoxes returns the box of each line of Tesseract's TSV, in the order

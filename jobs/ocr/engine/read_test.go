@@ -500,6 +500,8 @@ func TestLineConfidenceWithoutMask(t *testing.T) {
 		{"asterisks after a name, no number, count", []string{"홍:90", "길:90", "*******:40"}, 0.733},
 		{"asterisks after a date count", []string{"2019년:90", "*:30"}, 0.6},
 		{"a mask ends at the next word", []string{"550711-*:58", "*:33", "김:90", "*:30"}, 0.6},
+		{"dash read as two, then the mask split", []string{"홍:91", "예:93", "준:93", "650406—-*:38", "*:69", "***:34"}, 0.923},
+		{"junk ends a mask", []string{"임:93", "790424—*:72", "#:0", "*:17"}, 0.367},
 		{"number and dash, then the mask split", []string{"윤:90", "480225-:90", "*:40", "******:40"}, 0.9},
 	} {
 		t.Run(c.name, func(t *testing.T) {
