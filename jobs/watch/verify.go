@@ -123,6 +123,35 @@ func CompareCopy(copy, official *analysis.Registry, printed *time.Time) []Differ
 	return out
 }
 
+// CopyLacksIssued returns a CRITICAL COPY_DIFFERS change for each entry
+// of missing (Missing's: the entries of the registry's own document, read
+// COMPLETE and issued at issued, that an uploaded copy read in full and
+// printed later does not show at all) that is live and hides a risk: a
+// 근저당권, 전세권, flagged entry or owner's entry. A registry never removes
+// an entry (a cancelled one stays, struck through), so a later copy that
+// lacks one was altered, or is another property's; the copy's own
+// analysis cannot see it, and the tenant would read the copy's smaller
+// debts. The keys are VerifyCopy's (MISSING/section/rank), so the same
+// difference found again by a verification is the same change.
+func CopyLacksIssued(missing []analysis.Entry, issued *time.Time) []Change {
+	var out []Change
+	for _, e := range missing {
+		if !e.Live() || !(e.Kind == analysis.KindMortgage || e.Kind == analysis.KindJeonse || isFlagged(e.Kind) || owning(e.Kind)) {
+			continue
+		}
+		when := ""
+		if issued != nil {
+			when = " of " + issued.In(analysisKST).Format("2006-01-02")
+		}
+		out = append(out, Change{Kind: AlertCopyDiffers, Severity: SeverityCritical, Before: ptr(e),
+			Key: string(DifferenceMissing) + "/" + string(e.Section) + "/" + e.Rank,
+			Message: fmt.Sprintf("This uploaded copy does not show %s %s (%s%s%s, %s), live in the registry's own document%s that this service obtained; "+
+				"a registry never removes an entry, and the copy is dated later: the copy may have been altered. Rely on the issued document, not on the copy.",
+				sectionName(e.Section), e.Rank, label(e), amount(e), received(e), holders(e), when)})
+	}
+	return out
+}
+
 // sameHolders reports whether the copy's entry c names the registry's
 // entry e's holders, spaces aside; a copy that read none names nothing
 // else.

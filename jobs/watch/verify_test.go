@@ -68,3 +68,45 @@ func TestCompareCopy(t *testing.T) {
 		})
 	}
 }
+
+// TestCopyLacksIssued: an uploaded copy read in full and dated after the
+// registry's own document, lacking entries of it, is an altered copy where
+// what it lacks is a live risk or owner; what it lacks otherwise (a
+// cancelled entry, a 말소, a right that is no risk) raises nothing here
+// (the read's COULD_NOT_VERIFY warning says it).
+func TestCopyLacksIssued(t *testing.T) {
+	t.Parallel()
+	issued := time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)
+	other := entry(rights, "4", analysis.KindOther, 0)
+	for _, c := range []struct {
+		name    string
+		missing []analysis.Entry
+		want    []string // key of each change
+	}{
+		{"nothing missing", nil, nil},
+		{"a live 근저당", []analysis.Entry{mort2}, []string{"MISSING/rights/1"}},
+		{"the owner's entry", []analysis.Entry{owner1}, []string{"MISSING/ownership/1"}},
+		{"a live 압류 and a 전세권", []analysis.Entry{entry(own, "3", analysis.KindSeizure, 0), entry(rights, "2", analysis.KindJeonse, 300_000_000)},
+			[]string{"MISSING/ownership/3", "MISSING/rights/2"}},
+		{"a cancelled 근저당", []analysis.Entry{cancelled(mort2, "2")}, nil},
+		{"a 말소", []analysis.Entry{entry(rights, "2", analysis.KindCancellation, 0)}, nil},
+		{"a right of no risk", []analysis.Entry{other}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			for _, ch := range CopyLacksIssued(c.missing, &issued) {
+				if ch.Kind != AlertCopyDiffers || ch.Severity != SeverityCritical || ch.Before == nil ||
+					!strings.Contains(ch.Message, "may have been altered") || !strings.Contains(ch.Message, "2026-11-20") {
+					t.Errorf("change %+v", ch)
+				}
+				got = append(got, ch.Key)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("keys %v, want %v", got, c.want)
+			}
+		})
+	}
+	if ch := CopyLacksIssued([]analysis.Entry{mort2}, nil); len(ch) != 1 || strings.Contains(ch[0].Message, " of 2") {
+		t.Errorf("no issue date: %+v", ch)
+	}
+}

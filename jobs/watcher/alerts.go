@@ -166,6 +166,7 @@ func (s *Watcher) recordComparison(ctx context.Context, nestID string, t *db.OCR
 		}
 		var prevReg *analysis.Registry
 		var prevOCR, prevFile *string
+		var prevIssued *time.Time // when the previous read is the registry's own document: its date
 		if len(prevCmp) == 1 && prevCmp[0].OCRTaskID != nil {
 			pt := new(db.OCRTask)
 			if err := tx.NewSelect().Model(pt).Where("id = ?", *prevCmp[0].OCRTaskID).Scan(ctx); err != nil {
@@ -187,9 +188,21 @@ func (s *Watcher) recordComparison(ctx context.Context, nestID string, t *db.OCR
 				if c == nil || p != nil && !c.After(*p) {
 					return nil
 				}
+				if pt.IssuanceTaskID != nil {
+					prevIssued = p
+					if prevIssued == nil {
+						prevIssued = &pt.CreatedAt
+					}
+				}
 			}
 		}
 		outcome, changes := watch.Compare(prevReg, cur)
+		// A copy read in full, dated after the registry's own document,
+		// that lacks its live risks was altered: said as loudly as a
+		// verification would, without buying one.
+		if prevIssued != nil && outcome == watch.OutcomeCouldNotVerify && cur.Registry != nil && cur.Verdict == analysis.VerdictComplete {
+			changes = append(watch.CopyLacksIssued(watch.Missing(prevReg, cur.Registry), prevIssued), changes...)
+		}
 		now := s.Clock()
 		verdict := string(cur.Verdict)
 		if verdict == "" {

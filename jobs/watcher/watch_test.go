@@ -3,6 +3,7 @@ package watcher_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -426,32 +427,57 @@ func TestWatchCheckWhoseIssuanceFails(t *testing.T) {
 // TestWatchCopyLackingEntries: a complete read that lacks an entry the
 // previous complete read had (an uploaded copy with a section cut off, an
 // older printout, another property's registry) is not "no change": it
-// could not be verified, with the entries named; and the next read is
-// compared with the last read that could be, not with that copy.
+// could not be verified, with the entries named; where the previous read
+// is the registry's own document and what the later copy lacks is the
+// owner's entry, the copy was altered: a CRITICAL alert, as a
+// verification would raise. The next read is compared with the last read
+// that could be verified, not with that copy.
 func TestWatchCopyLackingEntries(t *testing.T) {
 	t.Parallel()
 	b, ctx, nest, clock, first, read := baselineRead(t)
 	lacking := *read.Registry // a copy printed later (older ones are not compared)
-	lacking.Ownership = lacking.Ownership[:len(lacking.Ownership)-1]
+	gone := -1                // the current owner's entry
+	for i, e := range lacking.Ownership {
+		if e.Live() && (e.Kind == analysis.KindTransfer || e.Kind == analysis.KindPreservation) {
+			gone = i
+		}
+	}
+	if gone < 0 {
+		t.Fatalf("no live owner's entry in %+v", lacking.Ownership)
+	}
+	goneEntry := lacking.Ownership[gone]
+	lacking.Ownership = slices.Delete(slices.Clone(lacking.Ownership), gone, gone+1)
 	later := read.Registry.PrintedAt.Add(time.Minute)
 	lacking.PrintedAt = &later
-	gone := read.Registry.Ownership[len(read.Registry.Ownership)-1]
 	cmp, err := b.Svc.RecordComparison(ctx, nest.ID, &db.OCRTask{ID: core.NewID(), FileID: core.NewID()}, nil,
 		watch.Read{Registry: &lacking, Verdict: analysis.VerdictComplete})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cmp.Outcome != "COULD_NOT_VERIFY" {
-		t.Fatalf("a copy lacking 갑구 rank %s: %s", gone.Rank, cmp.Outcome)
+		t.Fatalf("a copy lacking 갑구 rank %s: %s", goneEntry.Rank, cmp.Outcome)
 	}
 	page, err := b.Svc.Alerts(ctx, watcher.AlertFilter{NestID: &nest.ID}, core.PageArgs{})
-	if err != nil || len(page.Items) != 1 {
-		t.Fatalf("alerts %+v %v", page, err)
+	if err != nil || len(page.Items) != 2 {
+		t.Fatalf("alerts %+v %v, want the altered copy's and the warning", page, err)
 	}
-	a := page.Items[0]
-	if a.Kind != "COULD_NOT_VERIFY" || !strings.Contains(string(a.Reasons), watch.ReasonEntriesMissing) ||
-		!strings.Contains(a.Message, "갑구 rank "+gone.Rank) {
-		t.Fatalf("alert %s %s %s", a.Kind, a.Reasons, a.Message)
+	var kinds []string
+	for _, a := range page.Items {
+		kinds = append(kinds, a.Kind+"/"+a.Severity)
+		switch a.Kind {
+		case "COPY_DIFFERS":
+			if a.Severity != "CRITICAL" || a.ChangeKey != "MISSING/ownership/"+goneEntry.Rank || !strings.Contains(a.Message, "갑구 "+goneEntry.Rank) ||
+				!strings.Contains(a.Message, "may have been altered") {
+				t.Errorf("altered-copy alert %s %s %q", a.Severity, a.ChangeKey, a.Message)
+			}
+		case "COULD_NOT_VERIFY":
+			if !strings.Contains(string(a.Reasons), watch.ReasonEntriesMissing) || !strings.Contains(a.Message, "갑구 rank "+goneEntry.Rank) {
+				t.Errorf("warning %s %s", a.Reasons, a.Message)
+			}
+		}
+	}
+	if slices.Sort(kinds); fmt.Sprint(kinds) != "[COPY_DIFFERS/CRITICAL COULD_NOT_VERIFY/WARNING]" {
+		t.Fatalf("alerts %v", kinds)
 	}
 	clock.Advance(time.Hour)
 	res, err := b.Svc.RequestIssuance(ctx, nest.ID)
