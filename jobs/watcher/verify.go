@@ -84,6 +84,12 @@ func (s *Watcher) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 		if err != nil {
 			return err
 		}
+		// One owner's checks count their month one at a time: two at once,
+		// on two nests, each counted the other's month without it, and
+		// bought a document over the budget (21 of 20, an outside test).
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtext('dungji_verify_budget'), hashtext(?))", nest.OwnerID); err != nil {
+			return core.Internal("lock the verification budget", err)
+		}
 		now := s.Clock()
 		month := now.In(watch.Seoul)
 		start := time.Date(month.Year(), month.Month(), 1, 0, 0, 0, 0, watch.Seoul)

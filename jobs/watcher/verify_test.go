@@ -100,3 +100,77 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 		t.Errorf("bob reads alice's check: %v", err)
 	}
 }
+
+// TestVerifyCopyBudgetUnderConcurrency: checks of one owner's copies on
+// several nests at once, with one check left in the month's budget: one
+// buys a document, the rest are BUDGET_EXCEEDED (two at once each counted
+// the month without the other and both bought one).
+func TestVerifyCopyBudgetUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	clock := jobstest.NewClockAt(time.Now().UTC())
+	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
+	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
+	const nests = 5
+	var files []string
+	var nestIDs []string
+	for range nests {
+		nest := b.Nest(t, "alice")
+		doc, err := sim.Render(issuer.Content(nest.ID, nest.RegistryUniqueNo, nest.Address), clock.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		up, err := b.Svc.UploadRegistry(ctx, nest.ID, bytes.NewReader(doc.PDF))
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the copy's read", func() bool {
+			tk := new(db.OCRTask)
+			if err := b.DB.Bun.NewSelect().Model(tk).Where("id = ?", up.OCRTask.ID).Scan(ctx); err != nil {
+				t.Fatal(err)
+			}
+			return tk.Status.Final()
+		})
+		files, nestIDs = append(files, up.File.ID), append(nestIDs, nest.ID)
+	}
+	// The first nest's check, and the month used up to one check more.
+	first, err := b.Svc.VerifyCopy(ctx, nestIDs[0], files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range watcher.VerificationsPerMonth - 2 {
+		v := *first.Verification
+		v.ID, v.Status = core.NewID(), db.VerificationMatches
+		if _, err := b.DB.Bun.NewInsert().Model(&v).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	errs := make(chan error, nests-1)
+	start := make(chan struct{})
+	for i := 1; i < nests; i++ {
+		go func() {
+			<-start
+			_, err := b.Svc.VerifyCopy(ctx, nestIDs[i], files[i])
+			errs <- err
+		}()
+	}
+	close(start)
+	bought, refused := 0, 0
+	for range nests - 1 {
+		switch err := <-errs; {
+		case err == nil:
+			bought++
+		case codeOf(err) == core.CodeBudgetExceeded:
+			refused++
+		default:
+			t.Errorf("a check: %v", err)
+		}
+	}
+	if bought != 1 || refused != nests-2 {
+		t.Errorf("%d checks bought a document and %d were refused, with one left in the budget; want 1 and %d", bought, refused, nests-2)
+	}
+	var used int
+	if err := b.DB.Bun.NewSelect().Model((*db.CopyVerification)(nil)).ColumnExpr("count(*)").
+		Where("owner_id = 'alice' AND NOT issuance_reused").Scan(ctx, &used); err != nil || used != watcher.VerificationsPerMonth {
+		t.Errorf("%d checks recorded this month (%v), want %d", used, err, watcher.VerificationsPerMonth)
+	}
+}
