@@ -143,7 +143,7 @@ func CopyLacksIssued(missing []analysis.Entry, issued *time.Time) []Change {
 		if issued != nil {
 			when = " of " + issued.In(analysisKST).Format("2006-01-02")
 		}
-		out = append(out, Change{Kind: AlertCopyDiffers, Severity: SeverityCritical, Before: ptr(e),
+		out = append(out, Change{Kind: AlertCopyDiffers, Severity: SeverityCritical, After: ptr(e), // the registry's; the copy has none, as a verification's alert
 			Key: string(DifferenceMissing) + "/" + string(e.Section) + "/" + e.Rank,
 			Message: fmt.Sprintf("This uploaded copy does not show %s %s (%s%s%s, %s), live in the registry's own document%s that this service obtained; "+
 				"a registry never removes an entry, and the copy is dated later: the copy may have been altered. Rely on the issued document, not on the copy.",

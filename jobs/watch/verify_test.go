@@ -95,7 +95,7 @@ func TestCopyLacksIssued(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var got []string
 			for _, ch := range CopyLacksIssued(c.missing, &issued) {
-				if ch.Kind != AlertCopyDiffers || ch.Severity != SeverityCritical || ch.Before == nil ||
+				if ch.Kind != AlertCopyDiffers || ch.Severity != SeverityCritical || ch.After == nil || ch.Before != nil ||
 					!strings.Contains(ch.Message, "may have been altered") || !strings.Contains(ch.Message, "2026-11-20") {
 					t.Errorf("change %+v", ch)
 				}
