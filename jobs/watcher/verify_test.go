@@ -24,24 +24,11 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
 	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
 	nest := b.Nest(t, "alice")
-	doc, err := sim.Render(issuer.Content(nest.ID, nest.RegistryUniqueNo, nest.Address), clock.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	up, err := b.Svc.UploadRegistry(ctx, nest.ID, bytes.NewReader(doc.PDF))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.Svc.VerifyCopy(ctx, "", up.File.ID); codeOf(err) != core.CodeConflict || !strings.Contains(err.Error(), "still being read") {
+	fileID, ocrTaskID := uploadCopy(t, b, sim, clock, ctx, nest)
+	if _, err := b.Svc.VerifyCopy(ctx, "", fileID); codeOf(err) != core.CodeConflict || !strings.Contains(err.Error(), "still being read") {
 		t.Errorf("a copy still being read: %v", err)
 	}
-	waitFor(t, "the copy's read", func() bool {
-		tk := new(db.OCRTask)
-		if err := b.DB.Bun.NewSelect().Model(tk).Where("id = ?", up.OCRTask.ID).Scan(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return tk.Status.Final()
-	})
+	waitRead(t, b, ctx, ocrTaskID)
 	settled := func(id string) *db.CopyVerification {
 		var v *db.CopyVerification
 		waitFor(t, "verification "+id, func() bool {
@@ -55,7 +42,7 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 	}
 
 	sim.FailNext(nest.RegistryUniqueNo, issuer.CausePermanent, 1)
-	res, err := b.Svc.VerifyCopy(ctx, nest.ID, up.File.ID)
+	res, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID)
 	if err != nil || res.Reused {
 		t.Fatalf("verify: %+v %v", res, err)
 	}
@@ -64,14 +51,14 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 		t.Errorf("a check whose document failed: %s %v", v.Status, jobstest.Deref(v.Message))
 	}
 
-	res, err = b.Svc.VerifyCopy(ctx, nest.ID, up.File.ID)
+	res, err = b.Svc.VerifyCopy(ctx, nest.ID, fileID)
 	if err != nil || res.Reused {
 		t.Fatalf("verify again: %+v %v", res, err)
 	}
 	if v := settled(res.Verification.ID); v.Status != db.VerificationMatches || v.OfficialOCRTaskID == nil {
 		t.Errorf("the copy checked again: %s %v %s", v.Status, jobstest.Deref(v.Message), v.Differences)
 	}
-	if v, err := b.Svc.FileVerification(ctx, up.File.ID); err != nil || v.ID != res.Verification.ID {
+	if v, err := b.Svc.FileVerification(ctx, fileID); err != nil || v.ID != res.Verification.ID {
 		t.Errorf("the file's latest check: %v %v", v, err)
 	}
 
@@ -83,7 +70,7 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := b.Svc.VerifyCopy(ctx, nest.ID, up.File.ID); codeOf(err) != core.CodeBudgetExceeded {
+	if _, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID); codeOf(err) != core.CodeBudgetExceeded {
 		t.Errorf("a check past the month's budget: %v", err)
 	}
 	var pending int
@@ -93,7 +80,7 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 	}
 	// Bob may not check alice's copy, nor see her checks.
 	bob := core.WithActor(context.Background(), core.Actor{UserID: "bob"})
-	if _, err := b.Svc.VerifyCopy(bob, "", up.File.ID); codeOf(err) != core.CodeForbidden {
+	if _, err := b.Svc.VerifyCopy(bob, "", fileID); codeOf(err) != core.CodeForbidden {
 		t.Errorf("bob verifies alice's copy: %v", err)
 	}
 	if _, err := b.Svc.CopyVerification(bob, res.Verification.ID); codeOf(err) != core.CodeForbidden && codeOf(err) != core.CodeNotFound {
@@ -115,22 +102,9 @@ func TestVerifyCopyBudgetUnderConcurrency(t *testing.T) {
 	var nestIDs []string
 	for range nests {
 		nest := b.Nest(t, "alice")
-		doc, err := sim.Render(issuer.Content(nest.ID, nest.RegistryUniqueNo, nest.Address), clock.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		up, err := b.Svc.UploadRegistry(ctx, nest.ID, bytes.NewReader(doc.PDF))
-		if err != nil {
-			t.Fatal(err)
-		}
-		waitFor(t, "the copy's read", func() bool {
-			tk := new(db.OCRTask)
-			if err := b.DB.Bun.NewSelect().Model(tk).Where("id = ?", up.OCRTask.ID).Scan(ctx); err != nil {
-				t.Fatal(err)
-			}
-			return tk.Status.Final()
-		})
-		files, nestIDs = append(files, up.File.ID), append(nestIDs, nest.ID)
+		fileID, ocrTaskID := uploadCopy(t, b, sim, clock, ctx, nest)
+		waitRead(t, b, ctx, ocrTaskID)
+		files, nestIDs = append(files, fileID), append(nestIDs, nest.ID)
 	}
 	// The first nest's check, and the month used up to one check more.
 	first, err := b.Svc.VerifyCopy(ctx, nestIDs[0], files[0])
@@ -173,4 +147,31 @@ func TestVerifyCopyBudgetUnderConcurrency(t *testing.T) {
 		Where("owner_id = 'alice' AND NOT issuance_reused").Scan(ctx, &used); err != nil || used != watcher.VerificationsPerMonth {
 		t.Errorf("%d checks recorded this month (%v), want %d", used, err, watcher.VerificationsPerMonth)
 	}
+}
+
+// uploadCopy uploads the simulator's document of nest as alice's copy of
+// it, and returns the file and the OCR task reading it.
+func uploadCopy(t *testing.T, b *testBundle, sim *issuer.Simulator, clock *jobstest.Clock, ctx context.Context, nest *db.Nest) (fileID, ocrTaskID string) {
+	t.Helper()
+	doc, err := sim.Render(issuer.Content(nest.ID, nest.RegistryUniqueNo, nest.Address), clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, err := b.Svc.UploadRegistry(ctx, nest.ID, bytes.NewReader(doc.PDF))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return up.File.ID, up.OCRTask.ID
+}
+
+// waitRead waits for an OCR task to finish.
+func waitRead(t *testing.T, b *testBundle, ctx context.Context, ocrTaskID string) {
+	t.Helper()
+	waitFor(t, "the copy's read", func() bool {
+		tk := new(db.OCRTask)
+		if err := b.DB.Bun.NewSelect().Model(tk).Where("id = ?", ocrTaskID).Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return tk.Status.Final()
+	})
 }
