@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/dungji/dungji/jobs/analysis"
 )
@@ -167,10 +168,21 @@ func sameHolders(c, e analysis.Entry) bool {
 	return true
 }
 
-// nearHolders is sameHolders allowing a syllable misread in each name.
+// nearHolders is sameHolders allowing a syllable misread in each name, or
+// the name read glued to its registration number (신서연490711-*eeeeR for
+// 신서연, an outside tester's photo: a CRITICAL alert over a past owner
+// on every check of that copy): the name is what comes before the first
+// digit.
 func nearHolders(c, e analysis.Entry) bool {
+	near := func(copied, name string) bool {
+		copied, name = noSpace(copied), noSpace(name)
+		if i := strings.IndexFunc(copied, unicode.IsDigit); i > 0 {
+			copied = copied[:i]
+		}
+		return copied == name || analysis.NearName(copied, name)
+	}
 	for _, h := range e.Holders {
-		if !slices.ContainsFunc(c.Holders, func(o analysis.Party) bool { return analysis.NearName(o.Name, h.Name) }) {
+		if !slices.ContainsFunc(c.Holders, func(o analysis.Party) bool { return near(o.Name, h.Name) }) {
 			return false
 		}
 	}
