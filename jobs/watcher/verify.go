@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -71,6 +72,24 @@ func (s *Watcher) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 				return core.Errorf(core.CodeConflict, "the copy is still being read: verify it once its read has finished")
 			}
 			return core.Errorf(core.CodeConflict, "the copy could not be read, so there is nothing to compare: upload a clearer copy")
+		}
+		// Another property's registry, or no registry at all, has nothing
+		// to be checked against this nest's: a check would buy a document
+		// to list every entry as a difference (an outside tester's copy of
+		// another nest's registry: 11 differences, 6 CRITICAL alerts).
+		if a, err := s.reads.OCRTaskAnalysis(ctx, read, 0, 0); err != nil {
+			return err
+		} else if a != nil && (a.Judgement.Verdict == analysis.VerdictWrongDocument || a.Judgement.Verdict == analysis.VerdictNotRegistry) {
+			why := string(a.Judgement.Verdict)
+			if len(a.Judgement.Reasons) > 0 {
+				why = a.Judgement.Reasons[0].Message
+			}
+			what := "another property's registry, not this nest's"
+			if a.Judgement.Verdict == analysis.VerdictNotRegistry {
+				what = "not a registry certificate"
+			}
+			return &core.Error{Code: core.CodeBadUserInput, Field: "fileId", Message: fmt.Sprintf(
+				"this copy is %s (%s): there is nothing to check against this nest's registry, and no document was bought", what, strings.TrimRight(why, "."))}
 		}
 		pending := new(db.CopyVerification)
 		switch err := tx.NewSelect().Model(pending).Where("file_id = ? AND status = ?", f.ID, db.VerificationPending).Scan(ctx); {

@@ -175,3 +175,32 @@ func waitRead(t *testing.T, b *testBundle, ctx context.Context, ocrTaskID string
 		return tk.Status.Final()
 	})
 }
+
+// TestVerifyCopyRefusesAnotherProperty: a copy read as another property's
+// registry is not checked against this nest's (a check would buy a
+// document to list every entry as a difference): BAD_USER_INPUT, saying
+// why, and no document bought.
+func TestVerifyCopyRefusesAnotherProperty(t *testing.T) {
+	t.Parallel()
+	clock := jobstest.NewClockAt(time.Now().UTC())
+	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
+	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
+	mine, other := b.Nest(t, "alice"), b.Nest(t, "alice")
+	doc, err := sim.Render(issuer.Content(other.ID, other.RegistryUniqueNo, other.Address), clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, err := b.Svc.UploadRegistry(ctx, mine.ID, bytes.NewReader(doc.PDF))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitRead(t, b, ctx, up.OCRTask.ID)
+	_, err = b.Svc.VerifyCopy(ctx, mine.ID, up.File.ID)
+	if codeOf(err) != core.CodeBadUserInput || !strings.Contains(err.Error(), "another property's registry") || !strings.Contains(err.Error(), "no document was bought") {
+		t.Errorf("verify another property's copy: %v", err)
+	}
+	var issuances int
+	if err := b.DB.Bun.NewSelect().Model((*db.IssuanceTask)(nil)).ColumnExpr("count(*)").Where("nest_id = ?", mine.ID).Scan(ctx, &issuances); err != nil || issuances != 0 {
+		t.Errorf("%d documents bought (%v), want none", issuances, err)
+	}
+}
