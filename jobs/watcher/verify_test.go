@@ -11,6 +11,7 @@ import (
 	"github.com/dungji/dungji/jobs/core"
 	"github.com/dungji/dungji/jobs/internal/jobstest"
 	"github.com/dungji/dungji/jobs/issuer"
+	"github.com/dungji/dungji/jobs/watch"
 	"github.com/dungji/dungji/jobs/watcher"
 )
 
@@ -70,7 +71,8 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID); codeOf(err) != core.CodeBudgetExceeded {
+	next := time.Date(clock.Now().In(watch.Seoul).Year(), clock.Now().In(watch.Seoul).Month()+1, 1, 0, 0, 0, 0, watch.Seoul).Format("2006-01-02")
+	if _, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID); codeOf(err) != core.CodeBudgetExceeded || !strings.Contains(err.Error(), "the next month's start on "+next) {
 		t.Errorf("a check past the month's budget: %v", err)
 	}
 	var pending int

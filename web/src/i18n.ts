@@ -320,7 +320,7 @@ const en = {
   'watch.outcome.CHANGED': 'changed',
   'watch.outcome.COULD_NOT_VERIFY': 'could not verify',
   'api.DATE_IN_PAST': 'That date is in the past: {message}',
-  'api.BUDGET_EXCEEDED': 'Over your monthly budget of scheduled issuances: {message}',
+  'api.BUDGET_EXCEEDED': 'Over your monthly budget: {message}',
   'code.unknown': 'No explanation is known for this code.',
 };
 
@@ -643,7 +643,7 @@ const ko: Record<Key, string> = {
   'watch.outcome.CHANGED': '변경됨',
   'watch.outcome.COULD_NOT_VERIFY': '확인 불가',
   'api.DATE_IN_PAST': '지난 날짜입니다: {message}',
-  'api.BUDGET_EXCEEDED': '이번 달 예약 발급 한도를 넘습니다: {message}',
+  'api.BUDGET_EXCEEDED': '이번 달 한도를 넘습니다: {message}',
   'code.unknown': '이 코드에 대한 설명이 없습니다.',
 };
 
