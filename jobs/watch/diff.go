@@ -93,6 +93,9 @@ type Read struct {
 	Verdict      analysis.Verdict
 	Reasons      []analysis.Reason
 	FailedReason string
+	// Uploaded is set when the read is of a copy a user uploaded, not of
+	// the registry's own document: the alerts say "the copy".
+	Uploaded bool
 }
 
 // Outcome is the result of comparing a read with the previous complete one.
@@ -122,7 +125,7 @@ func Compare(prev *analysis.Registry, cur Read) (Outcome, []Change) {
 		return OutcomeBaseline, nil
 	}
 	if missing := Missing(prev, cur.Registry); len(missing) > 0 {
-		return OutcomeCouldNotVerify, []Change{entriesMissing(missing)}
+		return OutcomeCouldNotVerify, []Change{entriesMissing(missing, cur)}
 	}
 	ch := Diff(prev, cur.Registry)
 	if len(ch) == 0 {
@@ -162,7 +165,7 @@ func couldNotVerify(cur Read) Change {
 		verdict = "no read"
 	}
 	// The reasons are sentences of their own: no second period.
-	msg := fmt.Sprintf("The registry could not be verified (%s): ", verdict) + strings.TrimRight(strings.Join(why, "; "), ".") +
+	msg := fmt.Sprintf("%s could not be verified (%s): ", subject(cur), verdict) + strings.TrimRight(strings.Join(why, "; "), ".") +
 		". A change may have been missed; re-issue the registry before relying on it."
 	return Change{Kind: AlertCouldNotVerify, Severity: SeverityWarning, Message: msg, Key: "COULD_NOT_VERIFY", Reasons: reasons}
 }
@@ -188,7 +191,15 @@ func Missing(prev, cur *analysis.Registry) []analysis.Entry {
 	return out
 }
 
-func entriesMissing(missing []analysis.Entry) Change {
+// subject is what a COULD_NOT_VERIFY alert says could not be verified.
+func subject(cur Read) string {
+	if cur.Uploaded {
+		return "The uploaded copy"
+	}
+	return "The registry"
+}
+
+func entriesMissing(missing []analysis.Entry, cur Read) Change {
 	names := make([]string, 0, len(missing))
 	for _, e := range missing {
 		names = append(names, fmt.Sprintf("%s rank %s (%s)", sectionName(e.Section), e.Rank, label(e)))
@@ -196,7 +207,7 @@ func entriesMissing(missing []analysis.Entry) Change {
 	why := "this copy lacks entries the previous complete read had: " + strings.Join(names, ", ") +
 		". A registry never removes an entry (a cancelled one stays, struck through), so this copy is older than the one read before, another property's, or only part of it was read"
 	return Change{Kind: AlertCouldNotVerify, Severity: SeverityWarning, Key: "COULD_NOT_VERIFY",
-		Message: "The registry could not be verified: " + why +
+		Message: subject(cur) + " could not be verified: " + why +
 			". A change may have been missed; re-issue the registry before relying on it.",
 		Reasons: []analysis.Reason{{Code: ReasonEntriesMissing, Message: why}}}
 }

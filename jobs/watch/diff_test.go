@@ -122,6 +122,24 @@ func TestCouldNotVerifyCarriesReasons(t *testing.T) {
 	if len(ch) != 1 || len(ch[0].Reasons) != 1 || ch[0].Reasons[0].Code != "RANK_GAP" || !strings.Contains(ch[0].Message, "rank 3 missing") {
 		t.Fatalf("got %+v", ch)
 	}
+	// An uploaded copy's alert says the copy, not the registry, could not
+	// be verified (an outside tester's PARTIAL photo was "The registry
+	// could not be verified (PARTIAL)"); so does a copy lacking entries.
+	for _, c := range []struct {
+		name string
+		prev *analysis.Registry
+		cur  Read
+		want string
+	}{
+		{"the registry, partial", nil, Read{Registry: reg(owner1), Verdict: analysis.VerdictPartial}, "The registry could not be verified (PARTIAL)"},
+		{"a copy, partial", nil, Read{Registry: reg(owner1), Verdict: analysis.VerdictPartial, Uploaded: true}, "The uploaded copy could not be verified (PARTIAL)"},
+		{"a copy lacking entries", reg(owner1, mort2), Read{Registry: reg(owner1), Verdict: analysis.VerdictComplete, Uploaded: true}, "The uploaded copy could not be verified: this copy lacks"},
+		{"the registry lacking entries", reg(owner1, mort2), Read{Registry: reg(owner1), Verdict: analysis.VerdictComplete}, "The registry could not be verified: this copy lacks"},
+	} {
+		if _, ch := Compare(c.prev, c.cur); len(ch) != 1 || !strings.HasPrefix(ch[0].Message, c.want) {
+			t.Errorf("%s: %+v, want a message beginning %q", c.name, ch, c.want)
+		}
+	}
 	// A reason that ends its sentence gets no second period.
 	_, ch = Compare(nil, Read{Verdict: analysis.VerdictUnreadable, Reasons: []analysis.Reason{{Code: "NO_ENTRIES", Message: "No entry could be read."}}})
 	if len(ch) != 1 || strings.Contains(ch[0].Message, "..") {

@@ -90,7 +90,7 @@ func (s *Watcher) readOf(ctx context.Context, t *db.OCRTask) (watch.Read, error)
 		// Compared, a copy read in full is a complete read of that copy.
 		v = analysis.VerdictComplete
 	}
-	return watch.Read{Registry: a.Registry, Verdict: v, Reasons: a.Judgement.Reasons}, nil
+	return watch.Read{Registry: a.Registry, Verdict: v, Reasons: a.Judgement.Reasons, Uploaded: t.IssuanceTaskID == nil}, nil
 }
 
 // CompareRead compares a final OCR task's read with its nest's previous
