@@ -20,12 +20,12 @@ const en = {
 
   'signin.title': 'Sign in',
   'signin.token': 'Access token',
-  'signin.help': 'Paste a bearer token (a JWT). In development, `make run` prints a dev token for user "dev" and a console link; make others with `go run ./server token --user NAME`.',
+  'signin.help': 'Paste a bearer token (a JWT). In development, `make run` prints a dev token for user "dev" and a console link; make others with `.data/bin/dungji token --user NAME` (a server started with the same DATA_DIR accepts them).',
   'signin.submit': 'Sign in',
   'signin.checking': 'Checking…',
   'signin.empty': 'Paste a token first.',
   'signin.rejected': 'The server did not accept this token: {reason}',
-  'signin.again': 'Your token is no longer accepted ({reason}). Sign in again.',
+  'signin.again': 'The server does not accept this token ({reason}): it has expired, or it was signed with another secret. Sign in again.',
 
   'nests.title': 'Your nests',
   'nests.intro': 'A nest (둥지) is a property you are checking before signing a lease.',
@@ -344,12 +344,12 @@ const ko: Record<Key, string> = {
 
   'signin.title': '로그인',
   'signin.token': '액세스 토큰',
-  'signin.help': 'Bearer 토큰(JWT)을 붙여 넣으세요. 개발 환경에서는 `make run`이 사용자 "dev"의 토큰과 콘솔 링크를 출력합니다. 다른 사용자의 토큰은 `go run ./server token --user 이름`으로 만듭니다.',
+  'signin.help': 'Bearer 토큰(JWT)을 붙여 넣으세요. 개발 환경에서는 `make run`이 사용자 "dev"의 토큰과 콘솔 링크를 출력합니다. 다른 사용자의 토큰은 `.data/bin/dungji token --user 이름`으로 만듭니다(같은 DATA_DIR로 시작한 서버가 받아들입니다).',
   'signin.submit': '로그인',
   'signin.checking': '확인 중…',
   'signin.empty': '먼저 토큰을 붙여 넣으세요.',
   'signin.rejected': '서버가 이 토큰을 받아들이지 않았습니다: {reason}',
-  'signin.again': '토큰이 더 이상 유효하지 않습니다({reason}). 다시 로그인하세요.',
+  'signin.again': '서버가 이 토큰을 받아들이지 않습니다({reason}): 만료되었거나 다른 비밀 키로 서명되었습니다. 다시 로그인하세요.',
 
   'nests.title': '내 둥지',
   'nests.intro': '둥지는 임대차 계약 전에 확인하는 부동산 한 곳입니다.',
