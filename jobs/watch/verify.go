@@ -124,31 +124,42 @@ func CompareCopy(copy, official *analysis.Registry, printed *time.Time) []Differ
 	return out
 }
 
-// CopyLacksIssued returns a CRITICAL COPY_DIFFERS change for each entry
-// of missing (Missing's: the entries of the registry's own document, read
-// COMPLETE and issued at issued, that an uploaded copy read in full and
-// printed later does not show at all) that is live and hides a risk: a
-// 근저당권, 전세권, flagged entry or owner's entry. A registry never removes
-// an entry (a cancelled one stays, struck through), so a later copy that
-// lacks one was altered, or is another property's; the copy's own
-// analysis cannot see it, and the tenant would read the copy's smaller
-// debts. The keys are VerifyCopy's (MISSING/section/rank), so the same
-// difference found again by a verification is the same change.
-func CopyLacksIssued(missing []analysis.Entry, issued *time.Time) []Change {
+// CopyLacksIssued returns a CRITICAL COPY_DIFFERS change for each live
+// 근저당권, 전세권, flagged or owner's entry of issued (the registry's own
+// document, read COMPLETE and issued at issuedAt) that copy (an uploaded
+// copy printed later) does not show under its rank or its 접수. A
+// registry never removes an entry (a cancelled one stays, struck
+// through): a later copy read in full (complete) that lacks one was
+// altered, or is another property's; one read in part may not have been
+// read there, or may have had it removed (a row taken out of the middle
+// leaves a rank gap, which makes the read PARTIAL: an outside tester's
+// doctored copy raised only a warning). Either way the tenant must not
+// take the copy's smaller debts for the registry's. The keys are
+// VerifyCopy's (MISSING/section/rank), so the same difference found again
+// by a verification is the same change; the entry is the change's After
+// (the registry's; the copy has none), as a verification's alert has it.
+func CopyLacksIssued(issued, copy *analysis.Registry, issuedAt *time.Time, complete bool) []Change {
 	var out []Change
-	for _, e := range missing {
+	in := index(copy)
+	for _, e := range entries(issued) {
 		if !e.Live() || !(e.Kind == analysis.KindMortgage || e.Kind == analysis.KindJeonse || isFlagged(e.Kind) || owning(e.Kind)) {
 			continue
 		}
-		when := ""
-		if issued != nil {
-			when = " of " + issued.In(analysisKST).Format("2006-01-02")
+		if _, ok := in[string(e.Section)+"/"+e.Rank]; ok || sameReceipt(copy, e) != "" {
+			continue
 		}
-		out = append(out, Change{Kind: AlertCopyDiffers, Severity: SeverityCritical, After: ptr(e), // the registry's; the copy has none, as a verification's alert
+		when := ""
+		if issuedAt != nil {
+			when = " of " + issuedAt.In(analysisKST).Format("2006-01-02")
+		}
+		why := "a registry never removes an entry, and the copy is dated later: the copy may have been altered"
+		if !complete {
+			why = "the copy was read only in part, and the entry was either not read from it or is not on it: it may have been removed"
+		}
+		out = append(out, Change{Kind: AlertCopyDiffers, Severity: SeverityCritical, After: ptr(e),
 			Key: string(DifferenceMissing) + "/" + string(e.Section) + "/" + e.Rank,
-			Message: fmt.Sprintf("This uploaded copy does not show %s %s (%s%s%s, %s), live in the registry's own document%s that this service obtained; "+
-				"a registry never removes an entry, and the copy is dated later: the copy may have been altered. Rely on the issued document, not on the copy.",
-				sectionName(e.Section), e.Rank, label(e), amount(e), received(e), holders(e), when)})
+			Message: fmt.Sprintf("This uploaded copy does not show %s %s (%s%s%s, %s), live in the registry's own document%s that this service obtained; %s. Rely on the issued document, not on the copy.",
+				sectionName(e.Section), e.Rank, label(e), amount(e), received(e), holders(e), when, why)})
 	}
 	return out
 }

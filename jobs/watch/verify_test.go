@@ -72,44 +72,53 @@ func TestCompareCopy(t *testing.T) {
 	}
 }
 
-// TestCopyLacksIssued: an uploaded copy read in full and dated after the
-// registry's own document, lacking entries of it, is an altered copy where
-// what it lacks is a live risk or owner; what it lacks otherwise (a
+// TestCopyLacksIssued: an uploaded copy dated after the registry's own
+// document that lacks one of its live risks or owners: altered where read
+// in full, perhaps removed where read in part; what it lacks otherwise (a
 // cancelled entry, a 말소, a right that is no risk) raises nothing here
-// (the read's COULD_NOT_VERIFY warning says it).
+// (the read's COULD_NOT_VERIFY warning says it); an entry read under
+// another rank but its 접수 is there.
 func TestCopyLacksIssued(t *testing.T) {
 	t.Parallel()
 	issued := time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)
+	seizure, jeonse := entry(own, "3", analysis.KindSeizure, 0), entry(rights, "2", analysis.KindJeonse, 300_000_000)
 	other := entry(rights, "4", analysis.KindOther, 0)
+	received := func(e analysis.Entry, no int) analysis.Entry {
+		e.Received, e.ReceiptNo = issued.AddDate(-1, 0, 0), no
+		return e
+	}
 	for _, c := range []struct {
-		name    string
-		missing []analysis.Entry
-		want    []string // key of each change
+		name           string
+		registry, copy *analysis.Registry
+		want           []string // key of each change
 	}{
-		{"nothing missing", nil, nil},
-		{"a live 근저당", []analysis.Entry{mort2}, []string{"MISSING/rights/1"}},
-		{"the owner's entry", []analysis.Entry{owner1}, []string{"MISSING/ownership/1"}},
-		{"a live 압류 and a 전세권", []analysis.Entry{entry(own, "3", analysis.KindSeizure, 0), entry(rights, "2", analysis.KindJeonse, 300_000_000)},
-			[]string{"MISSING/ownership/3", "MISSING/rights/2"}},
-		{"a cancelled 근저당", []analysis.Entry{cancelled(mort2, "2")}, nil},
-		{"a 말소", []analysis.Entry{entry(rights, "2", analysis.KindCancellation, 0)}, nil},
-		{"a right of no risk", []analysis.Entry{other}, nil},
+		{"the same", reg(owner1, mort2), reg(owner1, mort2), nil},
+		{"a live 근저당 left out", reg(owner1, mort2), reg(owner1), []string{"MISSING/rights/1"}},
+		{"the owner's entry left out", reg(owner1, mort2), reg(mort2), []string{"MISSING/ownership/1"}},
+		{"a live 압류 and a 전세권 left out", reg(owner1, seizure, mort2, jeonse), reg(owner1, mort2), []string{"MISSING/ownership/3", "MISSING/rights/2"}},
+		{"a cancelled 근저당 left out", reg(owner1, cancelled(mort2, "2"), entry(rights, "2", analysis.KindCancellation, 0)), reg(owner1), nil},
+		{"a right of no risk left out", reg(owner1, other), reg(owner1), nil},
+		{"a 근저당 read under another rank, its 접수 the same", reg(owner1, received(mort2, 4411)),
+			reg(owner1, func() analysis.Entry { e := received(mort2, 4411); e.Rank = "7"; return e }()), nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var got []string
-			for _, ch := range CopyLacksIssued(c.missing, &issued) {
-				if ch.Kind != AlertCopyDiffers || ch.Severity != SeverityCritical || ch.After == nil || ch.Before != nil ||
-					!strings.Contains(ch.Message, "may have been altered") || !strings.Contains(ch.Message, "2026-11-20") {
-					t.Errorf("change %+v", ch)
+			for _, complete := range []bool{true, false} {
+				var got []string
+				for _, ch := range CopyLacksIssued(c.registry, c.copy, &issued, complete) {
+					word := "may have been altered"
+					if !complete {
+						word = "not read from it or is not on it"
+					}
+					if ch.Kind != AlertCopyDiffers || ch.Severity != SeverityCritical || ch.After == nil || ch.Before != nil ||
+						!strings.Contains(ch.Message, word) || !strings.Contains(ch.Message, "2026-11-20") {
+						t.Errorf("complete %v: change %+v", complete, ch)
+					}
+					got = append(got, ch.Key)
 				}
-				got = append(got, ch.Key)
-			}
-			if fmt.Sprint(got) != fmt.Sprint(c.want) {
-				t.Errorf("keys %v, want %v", got, c.want)
+				if fmt.Sprint(got) != fmt.Sprint(c.want) {
+					t.Errorf("complete %v: keys %v, want %v", complete, got, c.want)
+				}
 			}
 		})
-	}
-	if ch := CopyLacksIssued([]analysis.Entry{mort2}, nil); len(ch) != 1 || strings.Contains(ch[0].Message, " of 2") {
-		t.Errorf("no issue date: %+v", ch)
 	}
 }

@@ -147,62 +147,36 @@ func (s *Watcher) recordComparison(ctx context.Context, nestID string, t *db.OCR
 			out = found[0]
 			return nil
 		}
-		// The previous complete read compared with: not one that could not
-		// be verified against its own predecessor (a copy lacking entries
-		// read before, watch.Missing).
-		// The registry's own document is compared with the registry's
-		// last: never with an uploaded copy, which can lack what the
-		// registry has had for years (a doctored copy's hidden 근저당 was
-		// reported as "a new 근저당 was registered"). A copy is checked
-		// against the registry by VerifyCopy.
-		var prevCmp []*db.RegistryComparison
-		q := tx.NewSelect().Model(&prevCmp).
-			Where("nest_id = ? AND verdict = ? AND outcome <> ?", nest.ID, analysis.VerdictComplete, watch.OutcomeCouldNotVerify)
-		if t == nil || t.IssuanceTaskID != nil {
-			q = q.Where("issuance_task_id IS NOT NULL")
-		}
-		if err := q.OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
-			return core.Internal("load previous comparison", err)
+		// An uploaded copy dated after the registry's own document, last
+		// issued and read in full, that lacks one of its live risks is
+		// compared with that document, whatever was compared since (a
+		// copy uploaded first, then a doctored one, was compared with the
+		// first), and says so as loudly as a verification would, without
+		// buying one (watch.CopyLacksIssued).
+		var lacks []watch.Change
+		var issuedOCR, issuedFile *string
+		var issuedReg *analysis.Registry
+		if t != nil && t.IssuanceTaskID == nil && cur.Registry != nil && (cur.Verdict == analysis.VerdictComplete || cur.Verdict == analysis.VerdictPartial) {
+			var err error
+			if issuedReg, issuedOCR, issuedFile, lacks, err = s.copyLacksIssued(ctx, tx, nest.ID, t, cur); err != nil {
+				return err
+			}
 		}
 		var prevReg *analysis.Registry
 		var prevOCR, prevFile *string
-		var prevIssued *time.Time // when the previous read is the registry's own document: its date
-		if len(prevCmp) == 1 && prevCmp[0].OCRTaskID != nil {
-			pt := new(db.OCRTask)
-			if err := tx.NewSelect().Model(pt).Where("id = ?", *prevCmp[0].OCRTaskID).Scan(ctx); err != nil {
-				return core.Internal("load previous read", err)
-			}
-			pr, err := s.readOf(ctx, pt)
-			if err != nil {
+		if len(lacks) > 0 {
+			// Compared with the registry's own document, not with what
+			// was compared last.
+			prevReg, prevOCR, prevFile = issuedReg, issuedOCR, issuedFile
+		} else {
+			var skip bool
+			var err error
+			if prevReg, prevOCR, prevFile, skip, err = s.previousRead(ctx, tx, nest.ID, t, cur); err != nil || skip {
 				return err
-			}
-			prevReg, prevOCR, prevFile = pr.Registry, &pt.ID, &pt.FileID
-			// An uploaded copy printed no later than the copy last
-			// compared, or whose date is unknown, cannot show a change
-			// since: it is not compared (an old copy uploaded after an
-			// issuance raised "fell from" alerts, and the next issuance
-			// "rose to" ones; photos of the baseline's own copy, read
-			// less well, a COULD_NOT_VERIFY warning).
-			if t != nil && t.IssuanceTaskID == nil {
-				c, p := copyDate(t, cur.Registry), copyDate(pt, prevReg)
-				if c == nil || p != nil && !c.After(*p) {
-					return nil
-				}
-				if pt.IssuanceTaskID != nil {
-					prevIssued = p
-					if prevIssued == nil {
-						prevIssued = &pt.CreatedAt
-					}
-				}
 			}
 		}
 		outcome, changes := watch.Compare(prevReg, cur)
-		// A copy read in full, dated after the registry's own document,
-		// that lacks its live risks was altered: said as loudly as a
-		// verification would, without buying one.
-		if prevIssued != nil && outcome == watch.OutcomeCouldNotVerify && cur.Registry != nil && cur.Verdict == analysis.VerdictComplete {
-			changes = append(watch.CopyLacksIssued(watch.Missing(prevReg, cur.Registry), prevIssued), changes...)
-		}
+		changes = append(lacks, changes...)
 		now := s.Clock()
 		verdict := string(cur.Verdict)
 		if verdict == "" {
@@ -231,6 +205,84 @@ func (s *Watcher) recordComparison(ctx context.Context, nestID string, t *db.OCR
 		return nil, err
 	}
 	return out, nil
+}
+
+// previousRead is the read the nest's new read cur (of OCR task t, nil
+// for a failed issuance) is compared with: its registry, OCR task and
+// file; skip is set when cur is an uploaded copy not to be compared.
+func (s *Watcher) previousRead(ctx context.Context, tx bun.Tx, nestID string, t *db.OCRTask, cur watch.Read) (prevReg *analysis.Registry, prevOCR, prevFile *string, skip bool, err error) {
+	// The previous complete read compared with: not one that could not
+	// be verified against its own predecessor (a copy lacking entries
+	// read before, watch.Missing).
+	// The registry's own document is compared with the registry's
+	// last: never with an uploaded copy, which can lack what the
+	// registry has had for years (a doctored copy's hidden 근저당 was
+	// reported as "a new 근저당 was registered"). A copy is checked
+	// against the registry by VerifyCopy.
+	var prevCmp []*db.RegistryComparison
+	q := tx.NewSelect().Model(&prevCmp).
+		Where("nest_id = ? AND verdict = ? AND outcome <> ?", nestID, analysis.VerdictComplete, watch.OutcomeCouldNotVerify)
+	if t == nil || t.IssuanceTaskID != nil {
+		q = q.Where("issuance_task_id IS NOT NULL")
+	}
+	if err := q.OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
+		return nil, nil, nil, false, core.Internal("load previous comparison", err)
+	}
+	if len(prevCmp) == 1 && prevCmp[0].OCRTaskID != nil {
+		pt := new(db.OCRTask)
+		if err := tx.NewSelect().Model(pt).Where("id = ?", *prevCmp[0].OCRTaskID).Scan(ctx); err != nil {
+			return nil, nil, nil, false, core.Internal("load previous read", err)
+		}
+		pr, err := s.readOf(ctx, pt)
+		if err != nil {
+			return nil, nil, nil, false, err
+		}
+		prevReg, prevOCR, prevFile = pr.Registry, &pt.ID, &pt.FileID
+		// An uploaded copy printed no later than the copy last
+		// compared, or whose date is unknown, cannot show a change
+		// since: it is not compared (an old copy uploaded after an
+		// issuance raised "fell from" alerts, and the next issuance
+		// "rose to" ones; photos of the baseline's own copy, read
+		// less well, a COULD_NOT_VERIFY warning).
+		if t != nil && t.IssuanceTaskID == nil {
+			c, p := copyDate(t, cur.Registry), copyDate(pt, prevReg)
+			if c == nil || p != nil && !c.After(*p) {
+				return nil, nil, nil, true, nil
+			}
+		}
+	}
+	return prevReg, prevOCR, prevFile, false, nil
+}
+
+// copyLacksIssued compares an uploaded copy's read, cur (of OCR task t),
+// with the registry's own document last issued for the nest and read
+// COMPLETE, when the copy is dated after it: that document's read, and the
+// copy's live risks it lacks (watch.CopyLacksIssued); nothing when there
+// is no such document or the copy is not dated after it.
+func (s *Watcher) copyLacksIssued(ctx context.Context, tx bun.Tx, nestID string, t *db.OCRTask, cur watch.Read) (*analysis.Registry, *string, *string, []watch.Change, error) {
+	var cmps []*db.RegistryComparison
+	if err := tx.NewSelect().Model(&cmps).
+		Where("nest_id = ? AND verdict = ? AND outcome <> ? AND issuance_task_id IS NOT NULL AND ocr_task_id IS NOT NULL",
+			nestID, analysis.VerdictComplete, watch.OutcomeCouldNotVerify).
+		OrderExpr("created_at DESC, id DESC").Limit(1).Scan(ctx); err != nil {
+		return nil, nil, nil, nil, core.Internal("load the last issued read", err)
+	}
+	if len(cmps) == 0 {
+		return nil, nil, nil, nil, nil
+	}
+	it := new(db.OCRTask)
+	if err := tx.NewSelect().Model(it).Where("id = ?", *cmps[0].OCRTaskID).Scan(ctx); err != nil {
+		return nil, nil, nil, nil, core.Internal("load the last issued read", err)
+	}
+	read, err := s.readOf(ctx, it)
+	if err != nil || read.Registry == nil {
+		return nil, nil, nil, nil, err
+	}
+	issuedAt, copied := copyDate(it, read.Registry), copyDate(t, cur.Registry)
+	if issuedAt == nil || copied == nil || !copied.After(*issuedAt) {
+		return nil, nil, nil, nil, nil
+	}
+	return read.Registry, &it.ID, &it.FileID, watch.CopyLacksIssued(read.Registry, cur.Registry, issuedAt, cur.Verdict == analysis.VerdictComplete), nil
 }
 
 // insertAlerts saves alerts of a nest, in tx: each with the event that

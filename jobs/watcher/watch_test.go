@@ -578,3 +578,75 @@ func TestWatchOlderUploadNotCompared(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchCopyLackingIssuedRisks: an uploaded copy dated after the
+// registry's own document that lacks its owner's entry raises the CRITICAL
+// COPY_DIFFERS alert however it was read and whatever was uploaded
+// before it: read in part (a row taken out of the middle leaves a rank
+// gap), after a clean copy uploaded first (it was compared with that copy,
+// not with the registry's document), and dated no later than that clean
+// copy (it was not compared at all).
+func TestWatchCopyLackingIssuedRisks(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name     string
+		verdict  analysis.Verdict
+		first    time.Duration // a clean copy uploaded first, dated this after the registry's; 0: none
+		doctored time.Duration // the doctored copy's date after the registry's
+		word     string
+	}{
+		{"read in full", analysis.VerdictComplete, 0, time.Minute, "may have been altered"},
+		{"read in part", analysis.VerdictPartial, 0, time.Minute, "not read from it or is not on it"},
+		{"after a clean copy", analysis.VerdictComplete, time.Minute, 2 * time.Minute, "may have been altered"},
+		{"dated as the clean copy", analysis.VerdictComplete, 2 * time.Minute, 2 * time.Minute, "may have been altered"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			b, ctx, nest, _, first, read := baselineRead(t)
+			upload := func(reg analysis.Registry, after time.Duration, v analysis.Verdict) *db.RegistryComparison {
+				t.Helper()
+				at := read.Registry.PrintedAt.Add(after)
+				reg.PrintedAt = &at
+				cmp, err := b.Svc.RecordComparison(ctx, nest.ID, &db.OCRTask{ID: core.NewID(), FileID: core.NewID()}, nil, watch.Read{Registry: &reg, Verdict: v, Uploaded: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return cmp
+			}
+			if c.first > 0 {
+				if cmp := upload(*read.Registry, c.first, analysis.VerdictComplete); cmp == nil || cmp.Outcome != "UNCHANGED" {
+					t.Fatalf("the clean copy: %+v", cmp)
+				}
+			}
+			doctored := *read.Registry
+			gone := slices.IndexFunc(doctored.Ownership, func(e analysis.Entry) bool {
+				return e.Live() && (e.Kind == analysis.KindTransfer || e.Kind == analysis.KindPreservation)
+			})
+			if gone < 0 {
+				t.Fatalf("no live owner's entry in %+v", doctored.Ownership)
+			}
+			rank := doctored.Ownership[gone].Rank
+			doctored.Ownership = slices.Delete(slices.Clone(doctored.Ownership), gone, gone+1)
+			cmp := upload(doctored, c.doctored, c.verdict)
+			if cmp == nil || cmp.Outcome != "COULD_NOT_VERIFY" || jobstest.Deref(cmp.PreviousOCRTaskID) != *first.OCRTaskID {
+				t.Fatalf("the doctored copy: %+v, want COULD_NOT_VERIFY against the registry's document %s", cmp, *first.OCRTaskID)
+			}
+			page, err := b.Svc.Alerts(ctx, watcher.AlertFilter{NestID: &nest.ID}, core.PageArgs{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var found bool
+			for _, a := range page.Items {
+				if a.Kind == "COPY_DIFFERS" {
+					found = a.Severity == "CRITICAL" && a.ChangeKey == "MISSING/ownership/"+rank && strings.Contains(a.Message, c.word)
+					if !found {
+						t.Errorf("alert %s %s %q", a.Severity, a.ChangeKey, a.Message)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no COPY_DIFFERS alert among %d", len(page.Items))
+			}
+		})
+	}
+}
