@@ -98,6 +98,10 @@ func TestCopyLacksIssued(t *testing.T) {
 		{"a live 압류 and a 전세권 left out", reg(owner1, seizure, mort2, jeonse), reg(owner1, mort2), []string{"MISSING/ownership/3", "MISSING/rights/2"}},
 		{"a cancelled 근저당 left out", reg(owner1, cancelled(mort2, "2"), entry(rights, "2", analysis.KindCancellation, 0)), reg(owner1), nil},
 		{"a right of no risk left out", reg(owner1, other), reg(owner1), nil},
+		{"rows renumbered after a removed 근저당", reg(owner1, received(mort2, 0), func() analysis.Entry { e := received(jeonse, 0); e.Rank = "2"; return e }()),
+			reg(owner1, func() analysis.Entry { e := received(jeonse, 0); e.Rank = "1"; return e }()), []string{"MISSING/rights/1"}},
+		{"another entry of the kind under the rank, received another day", reg(owner1, received(mort2, 0)),
+			reg(owner1, func() analysis.Entry { e := received(mort2, 0); e.Received = e.Received.AddDate(1, 0, 0); return e }()), []string{"MISSING/rights/1"}},
 		{"a 근저당 read under another rank, its 접수 the same", reg(owner1, received(mort2, 4411)),
 			reg(owner1, func() analysis.Entry { e := received(mort2, 4411); e.Rank = "7"; return e }()), nil},
 	} {
