@@ -127,7 +127,9 @@ func CompareCopy(copy, official *analysis.Registry, printed *time.Time) []Differ
 // CopyLacksIssued returns a CRITICAL COPY_DIFFERS change for each live
 // 근저당권, 전세권, flagged or owner's entry of issued (the registry's own
 // document, read COMPLETE and issued at issuedAt) that copy (an uploaded
-// copy printed later) does not show under its rank or its 접수. A
+// copy printed later) does not show: under its rank with its kind and day
+// (sameEntry), under its 접수 (sameReceipt), or by kind, day and amount
+// under another rank (sameContent). A
 // registry never removes an entry (a cancelled one stays, struck
 // through): a later copy read in full (complete) that lacks one was
 // altered, or is another property's; one read in part may not have been

@@ -123,7 +123,7 @@ func (s *Watcher) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 		}
 		if !issued.Reused && used >= VerificationsPerMonth {
 			return &core.Error{Code: core.CodeBudgetExceeded, Field: "fileId", Message: fmt.Sprintf(
-				"%d verifications this month already: each buys a registry document, and %d a month is the most; the next month's start on %s (Seoul time)",
+				"%d verifications this month already: each buys a registry document, and %d a month is the most; the budget renews on %s (Seoul time)",
 				used, VerificationsPerMonth, start.AddDate(0, 1, 0).Format("2006-01-02"))}
 		}
 		v := &db.CopyVerification{ID: core.NewID(), NestID: nest.ID, OwnerID: nest.OwnerID, FileID: f.ID, CopyOCRTaskID: read.ID,

@@ -72,7 +72,7 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 		}
 	}
 	next := time.Date(clock.Now().In(watch.Seoul).Year(), clock.Now().In(watch.Seoul).Month()+1, 1, 0, 0, 0, 0, watch.Seoul).Format("2006-01-02")
-	if _, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID); codeOf(err) != core.CodeBudgetExceeded || !strings.Contains(err.Error(), "the next month's start on "+next) {
+	if _, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID); codeOf(err) != core.CodeBudgetExceeded || !strings.Contains(err.Error(), "the budget renews on "+next) {
 		t.Errorf("a check past the month's budget: %v", err)
 	}
 	var pending int
