@@ -136,7 +136,7 @@ var areaWord = regexp.MustCompile(`^\D{0,2}\d[\d,.]*\.\d\d(?:mi|ni|m2|m|rn|n)$`)
 // read as digits, or a number no form prints (markedNumber, misgrouped,
 // longNumber).
 func suspectWord(w tsvWord) bool {
-	return hasLatin(w.text) && !areaWord.MatchString(w.text) || garbledDateWord.MatchString(w.text) || markedNumber.MatchString(w.text) || misgrouped.MatchString(w.text) || longNumber.MatchString(w.text)
+	return hasLatin(w.text) && !areaWord.MatchString(w.text) || garbledDateWord.MatchString(w.text) || markedNumber.MatchString(w.text) || misgrouped.MatchString(w.text) || longNumber.MatchString(w.text) || longIDNumber.MatchString(w.text)
 }
 
 // garbledDateWord is a date whose 년, 월 and 일 were read as digits
@@ -161,6 +161,14 @@ var misgrouped = regexp.MustCompile(`^\D{0,2}\d{4,}(?:,\d{3})+\D{0,2}$`)
 // 접수번호 a 제 and a 호 around at most six digits), so one is a number
 // whose marks were read as digits or lost (41657602 for 제65760호).
 var longNumber = regexp.MustCompile(`^\D{0,2}\d{7,}\D{0,2}$`)
+
+// longIDNumber is seven digits or more before a dash: a registration
+// number has six before its dash (주민등록번호, 법인등록번호) or three
+// (사업자등록번호), and the 고유번호 four, so a seventh was made up
+// (800916-******* read as 8600916-*******), or a name was read glued to
+// the number (임하은7940424-*******). Seen on clean 300 dpi pages of the
+// development set, where the line read alone reads right.
+var longIDNumber = regexp.MustCompile(`\d{7,}[-–—]`)
 
 // A second reading is made of a page misread here and there, as a registry
 // page read in Korean and English is: in the tuned and evaluation sets

@@ -52,6 +52,9 @@ func TestSuspectWord(t *testing.T) {
 		// Seven digits or more with nothing between (제65760호 read as
 		// 41657602; an ID whose dash was read as a digit).
 		"41657602": true, "1205884162899": true, "(1234567)": true, "123456": false, "120588-4162899": false,
+		// Seven digits before a dash: no registration number has them.
+		"8600916-*******": true, "임하은7940424-*******": true, "7940424—*******": true,
+		"800916-*******": false, "임하은790424-*******": false, "110111-1234567": false, "123-45-67890": false,
 	} {
 		if got := suspectWord(tsvWord{text: text}); got != want {
 			t.Errorf("suspectWord(%q) = %v, want %v", text, got, want)
