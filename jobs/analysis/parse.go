@@ -364,6 +364,28 @@ func looksLikeAddress(line string) bool {
 	return hangul && good*10 >= all*9
 }
 
+// endMarker reports whether line (cleaned; ns without its spaces) is the
+// document's end, -- 이하여백 --, as OCR may read it: its words; between
+// dashes, two of its syllables in a row (-- 0] 하여 BH --, a serif face's
+// 이 and 백 misread); or its shape (letterSpacedEnd).
+func endMarker(line, ns string) bool {
+	if strings.Contains(ns, "이하여백") {
+		return true
+	}
+	if !strings.HasPrefix(ns, "--") || !strings.HasSuffix(ns, "--") {
+		return false
+	}
+	return strings.Contains(ns, "이하") || strings.Contains(ns, "하여") || strings.Contains(ns, "여백") || letterSpacedEnd.MatchString(line)
+}
+
+// letterSpacedEnd is the end marker's shape when none of its syllables
+// survived OCR (-- 0] of of HH --, —— ©] of of 백--: a serif face's 이 하
+// 여 백 at the letter spacing the form prints it with): dashes, four marks
+// of one to three characters apart, dashes. The form prints no other line
+// framed by dashes, and nothing follows the marker but the summary, so
+// its shape is the document's end as surely as its words.
+var letterSpacedEnd = regexp.MustCompile(`^\s*[-—–]{2,}\s*(?:[^\s\-—–]{1,3}\s+){3}[^\s\-—–]{1,3}\s*[-—–]{2,}\s*$`)
+
 // skip reports whether line is printed on every page or is a table's column
 // header, and takes what it needs from it.
 func (p *parser) skip(line, ns string) bool {
@@ -380,16 +402,10 @@ func (p *parser) skip(line, ns string) bool {
 	case strings.Contains(ns, "등기사항전부증명서") || strings.Contains(ns, "등기사항일부증명서"):
 		p.coverage.Title = true
 		return true
-	case strings.Contains(ns, "이하여백"):
+	case endMarker(line, ns):
 		p.coverage.EndMarker = true
 		return true
 	case strings.HasPrefix(ns, "--") && strings.HasSuffix(ns, "--"):
-		// -- 이 하 여 백 -- as OCR may read it: the end marker when two
-		// of its syllables in a row survived (-- 0] 하여 BH --, a serif
-		// face's 이 and 백 misread).
-		if strings.Contains(ns, "이하") || strings.Contains(ns, "하여") || strings.Contains(ns, "여백") {
-			p.coverage.EndMarker = true
-		}
 		return true
 	case strings.Contains(ns, "기록사항없음"):
 		// 갑구 always holds an owner: an empty section is 을구, read

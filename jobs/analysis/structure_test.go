@@ -1013,7 +1013,8 @@ func TestNumberRuns(t *testing.T) {
 }
 
 // TestEndMarkerAsRead: the end marker (-- 이 하 여 백 --) is read where two
-// of its syllables in a row survived OCR, and not from a line without.
+// of its syllables in a row survived OCR, or its shape did (four marks
+// between dashes), and not from a line without either.
 func TestEndMarkerAsRead(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -1024,8 +1025,16 @@ func TestEndMarkerAsRead(t *testing.T) {
 		{"-- 이하 O4 BH --", true},
 		{"-- 0] 하여 BH --", true}, // the development layout, NanumMyeongjo
 		{"-- O] ol 여백 --", true},
-		{"-- 0] 하 O4 BH --", false},
+		// Four letter-spaced marks between dashes: the marker's shape,
+		// its syllables all misread (the development set, NanumMyeongjo).
+		{"-- 0] 하 O4 BH --", true},
+		{"-- 0] of of HH --", true},
+		{"—— ©] of of 백--", true},
 		{"-- --", false},
+		{"-- 0] of HH --", false},
+		{"-- 0] of of HH 백 --", false},
+		{"-- 0] of ofof HH --", false},
+		{"0] of of HH", false},
 	} {
 		reg, err := Parse(strings.Replace(cleanText, "-- 이 하 여 백 --", c.read, 1))
 		if err != nil {

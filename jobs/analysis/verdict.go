@@ -863,7 +863,7 @@ func placedLines(p ReadPage, section Section) ([]placedLine, Section) {
 			section, heading, closes = SectionRights, true, true
 		case strings.Contains(ns, "소유권에관한사항") || strings.Contains(ns, "【갑구") || strings.Contains(ns, "갑구】"):
 			section, heading, closes = SectionOwnership, true, true
-		case strings.Contains(ns, "이하여백"):
+		case endMarker(cleanLine(l.Text), ns):
 			section, heading, closes = "", true, true
 		case strings.HasPrefix(ns, "--") && strings.HasSuffix(ns, "--") ||
 			strings.Contains(ns, "표제부") || strings.Contains(ns, "표시번호") || strings.Contains(ns, "주요등기사항요약") ||
