@@ -184,6 +184,54 @@ func TestRiverUIUnmountedInProductionWithoutCredentials(t *testing.T) {
 	}
 }
 
+// TestTokenCommandInProduction: `dungji token` with ENV=production takes
+// JWT_SECRET (and the issuer and audience) alone, not the database, OCR
+// keys and store a server needs, and the server's verifier accepts what it
+// signs; without a production secret it says what is missing.
+func TestTokenCommandInProduction(t *testing.T) {
+	t.Parallel()
+	secret := strings.Repeat("p", 32)
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		want string // "" for a token
+	}{
+		{"JWT_SECRET alone", map[string]string{"ENV": "production", "JWT_SECRET": secret}, ""},
+		{"with issuer and audience", map[string]string{"ENV": "production", "JWT_SECRET": secret, "JWT_ISSUER": "dungji", "JWT_AUDIENCE": "api"}, ""},
+		{"no JWT_SECRET", map[string]string{"ENV": "production"}, "JWT_SECRET is required when ENV=production"},
+		{"a short JWT_SECRET", map[string]string{"ENV": "production", "JWT_SECRET": "short-but-16-byte"}, "at least 32 bytes"},
+		{"a short previous secret", map[string]string{"ENV": "production", "JWT_SECRET": secret, "JWT_SECRET_PREVIOUS": "short"}, "JWT_SECRET_PREVIOUS must be at least 16 bytes"},
+		{"an unknown ENV", map[string]string{"ENV": "staging", "JWT_SECRET": secret}, "ENV must be development or production"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.env["DATA_DIR"] = t.TempDir()
+			var out, errOut bytes.Buffer
+			err := Main(context.Background(), []string{"token", "--user", "ops"}, func(k string) string { return c.env[k] }, &out, &errOut)
+			if c.want != "" {
+				if err == nil || !strings.Contains(err.Error(), c.want) {
+					t.Fatalf("err %v, want one saying %q", err, c.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("token: %v %s", err, errOut.String())
+			}
+			if errOut.Len() != 0 {
+				t.Errorf("stderr %q, want nothing", errOut.String())
+			}
+			// The verifier a production server builds from the same settings.
+			tk, err := newTokens(config.Config{Env: "production", JWTSecret: secret, JWTIssuer: c.env["JWT_ISSUER"], JWTAudience: c.env["JWT_AUDIENCE"]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if actor, err := tk.Verify(strings.TrimSpace(out.String())); err != nil || actor.UserID != "ops" {
+				t.Fatalf("verify: %+v %v", actor, err)
+			}
+		})
+	}
+}
+
 func TestTokenCommandRoundTrip(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

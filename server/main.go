@@ -188,7 +188,7 @@ func tokenCmd(args []string, getenv func(string) string, stdout, stderr io.Write
 	if *ttl <= 0 {
 		return errors.New("token: --ttl must be positive")
 	}
-	cfg, err := config.Load(getenv)
+	cfg, err := config.LoadTokens(getenv)
 	if err != nil {
 		return err
 	}

@@ -222,15 +222,11 @@ func Load(getenv func(string) string) (Config, error) {
 	if (c.RiverUIUser == "") != (c.RiverUIPassword == "") {
 		return c, fmt.Errorf("RIVERUI_USER and RIVERUI_PASSWORD must be set together")
 	}
-	if !c.Dev() {
-		if c.DatabaseURL == "" {
-			return c, fmt.Errorf("DATABASE_URL is required when ENV=production")
-		}
-		if len(c.JWTSecret) < 32 {
-			return c, fmt.Errorf("JWT_SECRET is required when ENV=production and must be at least 32 bytes")
-		}
-	} else if c.JWTSecret != "" && len(c.JWTSecret) < 16 {
-		return c, fmt.Errorf("JWT_SECRET must be at least 16 bytes")
+	if !c.Dev() && c.DatabaseURL == "" {
+		return c, fmt.Errorf("DATABASE_URL is required when ENV=production")
+	}
+	if err := checkJWTSecret(c); err != nil {
+		return c, err
 	}
 	if err := loadOCRConfig(&c, getenv); err != nil {
 		return c, err
@@ -245,6 +241,46 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	return c, nil
+}
+
+// LoadTokens reads only what signing a token takes (ENV, DATA_DIR,
+// JWT_SECRET, JWT_SECRET_PREVIOUS, JWT_ISSUER, JWT_AUDIENCE), checked as
+// Load checks them: `dungji token` in production needs JWT_SECRET, not the
+// database, the OCR keys or the store the server needs.
+func LoadTokens(getenv func(string) string) (Config, error) {
+	c := Config{
+		Env:       or(getenv("ENV"), "development"),
+		JWTSecret: getenv("JWT_SECRET"),
+		DataDir:   or(getenv("DATA_DIR"), ".data"),
+	}
+	if abs, err := filepath.Abs(c.DataDir); err == nil {
+		c.DataDir = abs
+	}
+	if c.Env != "development" && c.Env != "production" {
+		return c, fmt.Errorf("ENV must be development or production, not %q", c.Env)
+	}
+	if err := checkJWTSecret(c); err != nil {
+		return c, err
+	}
+	c.JWTSecretPrevious = getenv("JWT_SECRET_PREVIOUS")
+	if c.JWTSecretPrevious != "" && len(c.JWTSecretPrevious) < 16 {
+		return c, fmt.Errorf("JWT_SECRET_PREVIOUS must be at least 16 bytes")
+	}
+	c.JWTIssuer, c.JWTAudience = getenv("JWT_ISSUER"), getenv("JWT_AUDIENCE")
+	return c, nil
+}
+
+// checkJWTSecret: production signs with JWT_SECRET of 32 bytes or more;
+// development's, when set, has 16 at least.
+func checkJWTSecret(c Config) error {
+	if !c.Dev() {
+		if len(c.JWTSecret) < 32 {
+			return fmt.Errorf("JWT_SECRET is required when ENV=production and must be at least 32 bytes")
+		}
+	} else if c.JWTSecret != "" && len(c.JWTSecret) < 16 {
+		return fmt.Errorf("JWT_SECRET must be at least 16 bytes")
+	}
+	return nil
 }
 
 // loadProductionParts makes a production process name every external part:
@@ -360,11 +396,11 @@ func loadOCRConfig(c *Config, getenv func(string) string) error {
 
 func loadSecurityConfig(c *Config, getenv func(string) string) error {
 	var err error
-	c.JWTSecretPrevious = getenv("JWT_SECRET_PREVIOUS")
-	if c.JWTSecretPrevious != "" && len(c.JWTSecretPrevious) < 16 {
-		return fmt.Errorf("JWT_SECRET_PREVIOUS must be at least 16 bytes")
+	t, err := LoadTokens(getenv)
+	if err != nil {
+		return err
 	}
-	c.JWTIssuer, c.JWTAudience = getenv("JWT_ISSUER"), getenv("JWT_AUDIENCE")
+	c.JWTSecretPrevious, c.JWTIssuer, c.JWTAudience = t.JWTSecretPrevious, t.JWTIssuer, t.JWTAudience
 	if err := loadOrigins(c, getenv); err != nil {
 		return err
 	}
