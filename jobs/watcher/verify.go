@@ -112,8 +112,13 @@ func (s *Watcher) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 		now := s.Clock()
 		month := now.In(watch.Seoul)
 		start := time.Date(month.Year(), month.Month(), 1, 0, 0, 0, 0, watch.Seoul)
+		// A check whose issuance the bot refused as paid already under
+		// another request (DUPLICATE_PAYMENT) bought nothing: it does not
+		// count.
 		used, err := tx.NewSelect().Model((*db.CopyVerification)(nil)).
-			Where("owner_id = ? AND NOT issuance_reused AND created_at >= ?", nest.OwnerID, start.UTC()).Count(ctx)
+			Where("owner_id = ? AND NOT issuance_reused AND created_at >= ?", nest.OwnerID, start.UTC()).
+			Where("NOT EXISTS (SELECT 1 FROM issuance_tasks AS it WHERE it.id = copy_verification.issuance_task_id AND it.status = ? AND it.error_code = ?)",
+				db.StatusFailed, string(core.CodeDuplicatePayment)).Count(ctx)
 		if err != nil {
 			return core.Internal("count verifications", err)
 		}

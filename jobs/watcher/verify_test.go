@@ -90,6 +90,65 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 	}
 }
 
+// TestVerifyCopyDuplicatePaymentNotCounted: a check whose issuance the bot
+// refused as paid already (DUPLICATE_PAYMENT) bought no document, so it
+// does not count against the month's budget; the checks that did count.
+func TestVerifyCopyDuplicatePaymentNotCounted(t *testing.T) {
+	t.Parallel()
+	clock := jobstest.NewClockAt(time.Now().UTC())
+	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
+	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
+	nest := b.Nest(t, "alice")
+	fileID, ocrTaskID := uploadCopy(t, b, sim, clock, ctx, nest)
+	waitRead(t, b, ctx, ocrTaskID)
+	settle := func(id string) *db.CopyVerification {
+		var v *db.CopyVerification
+		waitFor(t, "verification "+id, func() bool {
+			var err error
+			if v, err = b.Svc.CopyVerification(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			return v.Status != db.VerificationPending
+		})
+		return v
+	}
+	sim.FailNext(nest.RegistryUniqueNo, issuer.CauseDuplicatePayment, 1)
+	dup, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := settle(dup.Verification.ID); v.Status != db.VerificationCouldNotVerify {
+		t.Fatalf("a check refused as paid already: %s", v.Status)
+	}
+	var code string
+	if err := b.DB.Bun.NewSelect().Model((*db.IssuanceTask)(nil)).Column("error_code").Where("id = ?", dup.Verification.IssuanceTaskID).Scan(ctx, &code); err != nil || code != string(core.CodeDuplicatePayment) {
+		t.Fatalf("the refused check's issuance: %q %v", code, err)
+	}
+	bought, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := settle(bought.Verification.ID); v.Status != db.VerificationMatches {
+		t.Fatalf("the check that bought a document: %s", v.Status)
+	}
+	// One bought, and the month's others but one: one check is left.
+	for range watcher.VerificationsPerMonth - 2 {
+		v := *bought.Verification
+		v.ID, v.Status = core.NewID(), db.VerificationMatches
+		if _, err := b.DB.Bun.NewInsert().Model(&v).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID)
+	if err != nil {
+		t.Fatalf("the month's last check (the refused one not counted): %v", err)
+	}
+	settle(last.Verification.ID)
+	if _, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID); codeOf(err) != core.CodeBudgetExceeded {
+		t.Errorf("a check past the budget: %v", err)
+	}
+}
+
 // TestVerifyCopyBudgetUnderConcurrency: checks of one owner's copies on
 // several nests at once, with one check left in the month's budget: one
 // buys a document, the rest are BUDGET_EXCEEDED (two at once each counted
