@@ -449,10 +449,13 @@ type ComplexityRoot struct {
 	}
 
 	WatchBudget struct {
-		Limit     func(childComplexity int) int
-		Month     func(childComplexity int) int
-		Remaining func(childComplexity int) int
-		Used      func(childComplexity int) int
+		Limit                  func(childComplexity int) int
+		Month                  func(childComplexity int) int
+		Remaining              func(childComplexity int) int
+		Used                   func(childComplexity int) int
+		VerificationLimit      func(childComplexity int) int
+		VerificationsRemaining func(childComplexity int) int
+		VerificationsUsed      func(childComplexity int) int
 	}
 
 	WatchCheck struct {
@@ -2494,6 +2497,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.WatchBudget.Used(childComplexity), true
+	case "WatchBudget.verificationLimit":
+		if e.ComplexityRoot.WatchBudget.VerificationLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WatchBudget.VerificationLimit(childComplexity), true
+	case "WatchBudget.verificationsRemaining":
+		if e.ComplexityRoot.WatchBudget.VerificationsRemaining == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WatchBudget.VerificationsRemaining(childComplexity), true
+	case "WatchBudget.verificationsUsed":
+		if e.ComplexityRoot.WatchBudget.VerificationsUsed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WatchBudget.VerificationsUsed(childComplexity), true
 
 	case "WatchCheck.date":
 		if e.ComplexityRoot.WatchCheck.Date == nil {
@@ -3547,6 +3568,12 @@ func (ec *executionContext) childFields_WatchBudget(ctx context.Context, field g
 		return ec.fieldContext_WatchBudget_used(ctx, field)
 	case "remaining":
 		return ec.fieldContext_WatchBudget_remaining(ctx, field)
+	case "verificationLimit":
+		return ec.fieldContext_WatchBudget_verificationLimit(ctx, field)
+	case "verificationsUsed":
+		return ec.fieldContext_WatchBudget_verificationsUsed(ctx, field)
+	case "verificationsRemaining":
+		return ec.fieldContext_WatchBudget_verificationsRemaining(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type WatchBudget", field.Name)
 }
@@ -12060,6 +12087,75 @@ func (ec *executionContext) fieldContext_WatchBudget_remaining(_ context.Context
 	return graphql.NewScalarFieldContext("WatchBudget", field, true, true, "Int")
 }
 
+func (ec *executionContext) _WatchBudget_verificationLimit(ctx context.Context, field graphql.CollectedField, obj *watcher.WatchBudget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WatchBudget_verificationLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VerificationLimit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WatchBudget_verificationLimit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WatchBudget", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WatchBudget_verificationsUsed(ctx context.Context, field graphql.CollectedField, obj *watcher.WatchBudget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WatchBudget_verificationsUsed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VerificationsUsed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WatchBudget_verificationsUsed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WatchBudget", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WatchBudget_verificationsRemaining(ctx context.Context, field graphql.CollectedField, obj *watcher.WatchBudget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WatchBudget_verificationsRemaining(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VerificationsRemaining(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WatchBudget_verificationsRemaining(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WatchBudget", field, true, false, "Int")
+}
+
 func (ec *executionContext) _WatchCheck_id(ctx context.Context, field graphql.CollectedField, obj *db.WatchCheck) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16906,6 +17002,21 @@ func (ec *executionContext) _WatchBudget(ctx context.Context, sel ast.SelectionS
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._WatchBudget_remaining(ctx, field, obj)
 				})
+		case "verificationLimit":
+			out.Values[i] = ec._WatchBudget_verificationLimit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "verificationsUsed":
+			out.Values[i] = ec._WatchBudget_verificationsUsed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "verificationsRemaining":
+			out.Values[i] = ec._WatchBudget_verificationsRemaining(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

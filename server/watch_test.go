@@ -79,8 +79,10 @@ func TestWatchGraphQLAndREST(t *testing.T) {
 		})
 	}
 	r = a.gql(t, alice, `query($nest: ID!) { nest(id: $nest) { watch { moveInDate checks { purpose status } }
-	  registryChecks { outcome } alerts { nodes { id } } } watchBudget { limit used remaining } }`, map[string]any{"nest": nest})
-	if len(r.Errors) > 0 || dig(r.Data, "nest", "watch", "moveInDate") != seoulDate(20) || dig(r.Data, "watchBudget", "limit") != float64(6) {
+	  registryChecks { outcome } alerts { nodes { id } } } watchBudget { limit used remaining verificationLimit verificationsUsed verificationsRemaining } }`, map[string]any{"nest": nest})
+	if len(r.Errors) > 0 || dig(r.Data, "nest", "watch", "moveInDate") != seoulDate(20) || dig(r.Data, "watchBudget", "limit") != float64(6) ||
+		dig(r.Data, "watchBudget", "verificationLimit") != float64(20) || dig(r.Data, "watchBudget", "verificationsUsed") != float64(0) ||
+		dig(r.Data, "watchBudget", "verificationsRemaining") != float64(20) {
 		t.Fatalf("read back: %v %+v", r.Data, r.Errors)
 	}
 
@@ -122,7 +124,8 @@ func TestWatchGraphQLAndREST(t *testing.T) {
 		t.Fatalf("PUT watch: %d %v", resp.StatusCode, body)
 	}
 	resp, body = a.restJSON(t, http.MethodGet, "/watch/budget", alice, "")
-	if resp.StatusCode != 200 || body["used"] != float64(1) || body["remaining"] != float64(5) {
+	if resp.StatusCode != 200 || body["used"] != float64(1) || body["remaining"] != float64(5) ||
+		body["verification_limit"] != float64(20) || body["verifications_used"] != float64(0) || body["verifications_remaining"] != float64(20) {
 		t.Fatalf("budget: %d %v", resp.StatusCode, body)
 	}
 	resp, body = a.restJSON(t, http.MethodPost, "/webhooks/endpoints", alice, `{"url": "http://127.0.0.1:9/hook"}`)

@@ -112,15 +112,9 @@ func (s *Watcher) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 		now := s.Clock()
 		month := now.In(watch.Seoul)
 		start := time.Date(month.Year(), month.Month(), 1, 0, 0, 0, 0, watch.Seoul)
-		// A check whose issuance the bot refused as paid already under
-		// another request (DUPLICATE_PAYMENT) bought nothing: it does not
-		// count.
-		used, err := tx.NewSelect().Model((*db.CopyVerification)(nil)).
-			Where("owner_id = ? AND NOT issuance_reused AND created_at >= ?", nest.OwnerID, start.UTC()).
-			Where("NOT EXISTS (SELECT 1 FROM issuance_tasks AS it WHERE it.id = copy_verification.issuance_task_id AND it.status = ? AND it.error_code = ?)",
-				db.StatusFailed, string(core.CodeDuplicatePayment)).Count(ctx)
+		used, err := s.verificationsUsed(ctx, tx, nest.OwnerID, start)
 		if err != nil {
-			return core.Internal("count verifications", err)
+			return err
 		}
 		issued, err := s.issuances.RequestIssuanceTx(ctx, tx, actor, nest)
 		if err != nil {
@@ -149,6 +143,21 @@ func (s *Watcher) VerifyCopy(ctx context.Context, nestID, fileID string) (Verify
 		return VerifyCopyResult{}, fmt.Errorf("verify copy %s: %w", fileID, err)
 	}
 	return res, nil
+}
+
+// verificationsUsed counts an owner's checks of copies in the month from
+// start (Seoul) that bought a document: those that started an issuance, but
+// for one the bot refused as paid already under another request
+// (DUPLICATE_PAYMENT), which bought nothing.
+func (s *Watcher) verificationsUsed(ctx context.Context, idb bun.IDB, owner string, start time.Time) (int, error) {
+	n, err := idb.NewSelect().Model((*db.CopyVerification)(nil)).
+		Where("owner_id = ? AND NOT issuance_reused AND created_at >= ? AND created_at < ?", owner, start.UTC(), start.AddDate(0, 1, 0).UTC()).
+		Where("NOT EXISTS (SELECT 1 FROM issuance_tasks AS it WHERE it.id = copy_verification.issuance_task_id AND it.status = ? AND it.error_code = ?)",
+			db.StatusFailed, string(core.CodeDuplicatePayment)).Count(ctx)
+	if err != nil {
+		return 0, core.Internal("count verifications", err)
+	}
+	return int(n), nil
 }
 
 // CopyVerification returns a verification the caller may see.

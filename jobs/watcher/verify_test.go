@@ -92,7 +92,8 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 
 // TestVerifyCopyDuplicatePaymentNotCounted: a check whose issuance the bot
 // refused as paid already (DUPLICATE_PAYMENT) bought no document, so it
-// does not count against the month's budget; the checks that did count.
+// does not count against the month's budget; the checks that did count,
+// and watchBudget says so, month by month.
 func TestVerifyCopyDuplicatePaymentNotCounted(t *testing.T) {
 	t.Parallel()
 	clock := jobstest.NewClockAt(time.Now().UTC())
@@ -120,6 +121,15 @@ func TestVerifyCopyDuplicatePaymentNotCounted(t *testing.T) {
 	if v := settle(dup.Verification.ID); v.Status != db.VerificationCouldNotVerify {
 		t.Fatalf("a check refused as paid already: %s", v.Status)
 	}
+	budget := func(used int) {
+		t.Helper()
+		b, err := b.Svc.WatchBudget(ctx, nil)
+		if err != nil || b.VerificationLimit != watcher.VerificationsPerMonth || b.VerificationsUsed != used ||
+			b.VerificationsRemaining() != watcher.VerificationsPerMonth-used {
+			t.Errorf("budget %+v (%v), want %d checks of copies used", b, err, used)
+		}
+	}
+	budget(0)
 	var code string
 	if err := b.DB.Bun.NewSelect().Model((*db.IssuanceTask)(nil)).Column("error_code").Where("id = ?", dup.Verification.IssuanceTaskID).Scan(ctx, &code); err != nil || code != string(core.CodeDuplicatePayment) {
 		t.Fatalf("the refused check's issuance: %q %v", code, err)
@@ -131,6 +141,7 @@ func TestVerifyCopyDuplicatePaymentNotCounted(t *testing.T) {
 	if v := settle(bought.Verification.ID); v.Status != db.VerificationMatches {
 		t.Fatalf("the check that bought a document: %s", v.Status)
 	}
+	budget(1)
 	// One bought, and the month's others but one: one check is left.
 	for range watcher.VerificationsPerMonth - 2 {
 		v := *bought.Verification
@@ -144,8 +155,14 @@ func TestVerifyCopyDuplicatePaymentNotCounted(t *testing.T) {
 		t.Fatalf("the month's last check (the refused one not counted): %v", err)
 	}
 	settle(last.Verification.ID)
+	budget(watcher.VerificationsPerMonth)
 	if _, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID); codeOf(err) != core.CodeBudgetExceeded {
 		t.Errorf("a check past the budget: %v", err)
+	}
+	// Another month's budget is its own.
+	next := clock.Now().In(watch.Seoul).AddDate(0, 1, -clock.Now().In(watch.Seoul).Day()+1).Format("2006-01")
+	if b, err := b.Svc.WatchBudget(ctx, &next); err != nil || b.VerificationsUsed != 0 {
+		t.Errorf("next month's budget %+v (%v): want no check counted", b, err)
 	}
 }
 

@@ -27,11 +27,22 @@ type NestWatch struct {
 	Checks []*db.WatchCheck
 }
 
-// WatchBudget is a user's scheduled issuances in one month.
+// WatchBudget is a user's scheduled issuances in one month, and their
+// checks of uploaded copies (VerifyCopy) that bought a document.
 type WatchBudget struct {
 	Month string // YYYY-MM, Seoul
 	Limit int
 	Used  int
+	// VerificationLimit is VerificationsPerMonth; VerificationsUsed the
+	// month's checks that started an issuance and were not refused as paid
+	// already.
+	VerificationLimit int
+	VerificationsUsed int
+}
+
+// VerificationsRemaining is how many checks of copies the month has left.
+func (b *WatchBudget) VerificationsRemaining() int {
+	return max(b.VerificationLimit-b.VerificationsUsed, 0)
 }
 
 func watchInputError(err error) error {
@@ -289,7 +300,15 @@ func (s *Watcher) WatchBudget(ctx context.Context, month *string) (*WatchBudget,
 	if err != nil {
 		return nil, err
 	}
-	return &WatchBudget{Month: m, Limit: s.WatchCfg().MonthlyBudget, Used: used}, nil
+	start, err := time.ParseInLocation("2006-01", m, watch.Seoul)
+	if err != nil {
+		return nil, core.Internal("budget month", err)
+	}
+	verified, err := s.verificationsUsed(ctx, s.DB.Bun, actor.UserID, start)
+	if err != nil {
+		return nil, err
+	}
+	return &WatchBudget{Month: m, Limit: s.WatchCfg().MonthlyBudget, Used: used, VerificationLimit: VerificationsPerMonth, VerificationsUsed: verified}, nil
 }
 
 // WatchCheckWorker runs a scheduled check: it requests an issuance for the

@@ -342,7 +342,8 @@ func (a *API) restBudget(w http.ResponseWriter, r *http.Request) {
 		a.restFail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"month": b.Month, "limit": b.Limit, "used": b.Used, "remaining": max(b.Limit-b.Used, 0)})
+	writeJSON(w, http.StatusOK, map[string]any{"month": b.Month, "limit": b.Limit, "used": b.Used, "remaining": max(b.Limit-b.Used, 0),
+		"verification_limit": b.VerificationLimit, "verifications_used": b.VerificationsUsed, "verifications_remaining": b.VerificationsRemaining()})
 }
 
 // restEndpoint is an endpoint as REST answers it: the model's json tags,

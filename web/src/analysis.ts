@@ -41,6 +41,7 @@ const REGISTRY_ANALYSIS = graphql(`query RegistryAnalysis($id: ID!, $deposit: In
       }
     }
   }
+  watchBudget { verificationLimit verificationsRemaining }
 }`);
 
 // The shapes read, as graphql-codegen types them from the documents above.
@@ -99,6 +100,8 @@ export function analysisView(nestId: string): AnalysisView {
   let data: RegistryAnalysis | null = null;
   /** The latest check of one of the nest's copies: shown above the registry's own read once it is the analysis. */
   let nestCheck: Verification | null = null;
+  /** The caller's checks of copies left this month, of the most a month. */
+  let verifyBudget: RegistryAnalysisQuery['watchBudget'] | null = null;
   let loaded = false;
   let failure = '';
   let disposed = false;
@@ -246,6 +249,7 @@ export function analysisView(nestId: string): AnalysisView {
       const res = await gql(REGISTRY_ANALYSIS, vars);
       data = res.nest.registryAnalysis;
       nestCheck = res.nest.copyVerification;
+      verifyBudget = res.watchBudget;
       loaded = true;
       failure = '';
     } catch (e) {
@@ -308,7 +312,8 @@ export function analysisView(nestId: string): AnalysisView {
   function verificationView(a: RegistryAnalysis): HTMLElement | null {
     const v = a.source === 'UPLOADED' ? a.verification : nestCheck;
     if (a.source === 'UPLOADED' ? !a.registry : !v) return null;
-    const note = h('p', { class: 'muted', role: 'status', id: 'verify-note' }, t('verify.hint'));
+    const left = verifyBudget ? ' ' + t('verify.left', { left: verifyBudget.verificationsRemaining, limit: verifyBudget.verificationLimit }) : '';
+    const note = h('p', { class: 'muted', role: 'status', id: 'verify-note' }, t('verify.hint') + left);
     const button = h('button', { type: 'button', id: 'verify-copy' }, t(v ? 'verify.again' : 'verify.button'));
     button.addEventListener('click', () => void verify(button, note, a.source === 'UPLOADED' ? undefined : v?.file.id));
     // Above the registry's own read, say whose check this is.

@@ -44,6 +44,9 @@ await runConsolePage(shot, STEP_MS, async (page) => {
   });
   const button = page.locator('#verify-copy');
   check((await button.innerText()) === 'Verify this copy against the registry', `the button reads "${await button.innerText()}"`);
+  // What a check costs, and what is left of the month's budget (none used yet).
+  const note = await page.locator('#verify-note').innerText();
+  check(note.includes('Each check buys one: 20 of 20 left this month.'), `the note beside the button reads "${note}"`);
   await button.click();
   await page.locator('.verification[data-status="PENDING"], .verification[data-status="DIFFERS"]').first().waitFor();
   step('verification started');
