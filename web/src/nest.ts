@@ -154,6 +154,8 @@ export function nestView(nestId: string, live: Live): PageView {
     }
   }
 
+  /** The copy just uploaded whose read the note follows, until it ends. */
+  let uploadRead: { id: string; name: string } | null = null;
   uploadInput.addEventListener('change', async () => {
     const files = [...(uploadInput.files ?? [])];
     if (files.length === 0) return;
@@ -177,8 +179,10 @@ export function nestView(nestId: string, live: Live): PageView {
           ? (await gqlUpload(UPLOAD_REGISTRY, { nestId }, 'file', files[0])).uploadRegistry
           : (await gqlUpload(UPLOAD_REGISTRY_PAGES, { nestId }, 'pages', files)).uploadRegistryPages,
       );
-      merge(res.ocrTask);
       uploadNote.textContent = t(res.reused ? 'nest.uploadReused' : 'nest.uploaded', { name });
+      // The note follows its read to the end (merge), not "being read" for good.
+      uploadRead = res.reused ? null : { id: res.ocrTask.id, name };
+      merge(res.ocrTask);
     } catch (e) {
       // A refused file: the server says which rule it broke (too large,
       // password-protected, …), in words written for the tenant.
@@ -198,6 +202,10 @@ export function nestView(nestId: string, live: Live): PageView {
 
   function merge(task: Task): void {
     if (disposed) return;
+    if (task.__typename === 'OcrTask' && task.id === uploadRead?.id && (task.status === 'SUCCESS' || task.status === 'FAILED')) {
+      uploadNote.textContent = t(task.status === 'SUCCESS' ? 'nest.uploadRead' : 'nest.uploadFailed', { name: uploadRead.name });
+      uploadRead = null;
+    }
     const before = task.__typename === 'IssuanceTask' ? timeline.issuance.get(task.id) : timeline.ocr.get(task.id);
     if (!timeline.merge(task)) return;
     clearIssueNoteWhenFinal(task);

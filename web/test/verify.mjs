@@ -19,9 +19,11 @@ await runConsolePage(shot, STEP_MS, async (page) => {
   await openNest(page, base, token, nestId, 'Landlord’s copy');
 
   await page.locator('#upload-file').setInputFiles(copyPath);
-  await page.locator('#upload-note', { hasText: 'it is being read' }).waitFor();
+  await page.locator('#upload-note', { hasText: 'Uploaded landlord-copy.pdf' }).waitFor();
   const source = page.locator('#analysis .source[data-source="UPLOADED"]');
   await source.waitFor();
+  // The note follows the read to its end: not "being read" once it is read.
+  await page.locator('#upload-note', { hasText: 'Uploaded landlord-copy.pdf: read. Its analysis is below.' }).waitFor();
   const sourceText = await source.innerText();
   check(sourceText.includes('not the registry itself'), `the analysis's source reads "${sourceText}"`);
   const verdict = page.locator('#analysis [data-verdict]').first();
