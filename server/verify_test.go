@@ -315,6 +315,52 @@ func TestBrowserConsoleVerifyCopy(t *testing.T) {
 	runConsoleScript(t, root, node, a, &logs, "web/test/verify.mjs", a.base, tok, nest, copyPath, shot)
 }
 
+// TestBrowserConsoleCopyLackingIssued: the registry's own document, issued
+// for the nest and read in full, has a 근저당권; the landlord's copy, printed
+// later and uploaded in the console, leaves it out. Without any check
+// bought, the copy's analysis (the nest's newest read, which leads) carries
+// the COPY_DIFFERS banner naming the entry, and the CRITICAL alert is in
+// the watch (web/test/copydiffers.mjs). Before, the analysis showed the
+// copy's lower totals with no word of it.
+func TestBrowserConsoleCopyLackingIssued(t *testing.T) {
+	t.Parallel()
+	root, node := browserTool(t)
+	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{Latency: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	simSrv := httptest.NewServer(issuer.NewHandler(sim))
+	t.Cleanup(simSrv.Close)
+	var logs serverLog
+	a := startAppLogging(t, map[string]string{"ISSUER_URL": simSrv.URL}, &logs)
+	tok := a.token(t, "alice", false)
+	nest := createNest(t, a, tok, "Issued, then a copy")
+	reg := nestRegistry(t, a, nest)
+	month := time.Now().AddDate(0, -1, 0)
+	sim.Register(reg.UniqueNo, issuer.Registration{At: month,
+		Add: issuer.MortgageEntry("주식회사 새벽캐피탈", "임대인", 240_000_000, month.AddDate(0, 0, -1))})
+	r := a.gql(t, tok, `mutation($n: ID!) { requestIssuance(nestId: $n) { task { id } } }`, map[string]any{"n": nest})
+	if len(r.Errors) > 0 {
+		t.Fatalf("requestIssuance: %+v", r.Errors)
+	}
+	testkit.Eventually(t, 3*time.Minute, "the issued document is read in full and compared", func() bool {
+		checks, _ := dig(a.gql(t, tok, `query($n: ID!) { nest(id: $n) { registryChecks { verdict } } }`, map[string]any{"n": nest}).Data, "nest", "registryChecks").([]any)
+		return len(checks) == 1 && dig(checks[0], "verdict") == "COMPLETE"
+	})
+	// Printed a second later than the issued document, without the 근저당권.
+	time.Sleep(time.Second)
+	doc, err := sim.Render(reg, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyPath := filepath.Join(t.TempDir(), "altered-copy.pdf")
+	if err := os.WriteFile(copyPath, doc.PDF, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(t.ArtifactDir(), "console-copy-differs.png")
+	runConsoleScript(t, root, node, a, &logs, "web/test/copydiffers.mjs", a.base, tok, nest, copyPath, shot)
+}
+
 // TestBrowserConsoleReasonsInKorean: a copy printed 40 days ago, uploaded,
 // is PARTIAL for OLD_COPY; the console says what the reason means in
 // English, and in Korean after the language switch, beside the analysis's

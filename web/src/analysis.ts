@@ -25,6 +25,7 @@ const REGISTRY_ANALYSIS = graphql(`query RegistryAnalysis($id: ID!, $deposit: In
   nest(id: $id) {
     id
     copyVerification { ...CopyCheck }
+    alerts(first: 20) { nodes { id kind message ocrTask { id } } }
     registryAnalysis(deposit: $deposit, price: $price) {
       ocrTask { id } source file { id } parserVersion analyzedAt verdict reasons { code message section rank note } advice error
       verification { ...CopyCheck }
@@ -100,6 +101,8 @@ export function analysisView(nestId: string): AnalysisView {
   let data: RegistryAnalysis | null = null;
   /** The latest check of one of the nest's copies: shown above the registry's own read once it is the analysis. */
   let nestCheck: Verification | null = null;
+  /** The nest's newest alerts: those about the copy shown are shown with it. */
+  let nestAlerts: RegistryAnalysisQuery['nest']['alerts']['nodes'] = [];
   /** The caller's checks of copies left this month, of the most a month. */
   let verifyBudget: RegistryAnalysisQuery['watchBudget'] | null = null;
   let loaded = false;
@@ -249,6 +252,7 @@ export function analysisView(nestId: string): AnalysisView {
       const res = await gql(REGISTRY_ANALYSIS, vars);
       data = res.nest.registryAnalysis;
       nestCheck = res.nest.copyVerification;
+      nestAlerts = res.nest.alerts.nodes;
       verifyBudget = res.watchBudget;
       loaded = true;
       failure = '';
@@ -267,7 +271,7 @@ export function analysisView(nestId: string): AnalysisView {
     if (disposed) return;
     // The body is rebuilt only when what it shows changed (the ratio has its
     // own live region), and swapped so that focus and open <details> stay.
-    const sig = JSON.stringify([lang(), loaded, failure, nestCheck, data && { ...data, findings: { ...data.findings, ratio: null } }]);
+    const sig = JSON.stringify([lang(), loaded, failure, nestCheck, nestAlerts, verifyBudget, data && { ...data, findings: { ...data.findings, ratio: null } }]);
     if (sig !== bodySig) {
       bodySig = sig;
       const next = h('div', { class: 'analysis-body' }, bodyContent());
@@ -377,9 +381,28 @@ export function analysisView(nestId: string): AnalysisView {
     return [
       h('p', { class: 'muted intro' }, t('analysis.intro')),
       failure ? h('p', { class: 'error', role: 'alert' }, t('analysis.failed', { reason: failure })) : null,
+      copyDiffersView(data),
       verificationView(data),
       signalsView(data),
     ];
+  }
+
+  /**
+   * copyDiffersView shows, above an uploaded copy's analysis, the COPY_DIFFERS
+   * alerts raised on its read: it lacks an entry the registry's own document
+   * (issued here and read in full) has, so its totals leave that entry out.
+   * A check against the registry that found the same shows its own table.
+   */
+  function copyDiffersView(a: RegistryAnalysis): HTMLElement | null {
+    if (a.source !== 'UPLOADED' || a.verification?.status === 'DIFFERS') return null;
+    const found = nestAlerts.filter((x) => x.kind === 'COPY_DIFFERS' && x.ocrTask?.id === a.ocrTask.id);
+    if (!found.length) return null;
+    return h(
+      'section',
+      { class: 'verification verification-differs copy-differs', 'data-status': 'COPY_DIFFERS', role: 'alert' },
+      h('p', { class: 'verify-banner' }, h('strong', null, t('analysis.copyDiffers')), ' ', t('analysis.copyDiffersHint')),
+      h('ul', { class: 'difference-messages', lang: 'en' }, found.map((x) => h('li', null, x.message))),
+    );
   }
 
   function renderRatio(): void {

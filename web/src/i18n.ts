@@ -114,6 +114,8 @@ const en = {
   'ocr.waiting': 'OCR starts when the document is issued.',
 
   'analysis.title': 'Registry analysis',
+  'analysis.copyDiffers': '⚠ This copy lacks what the registry has',
+  'analysis.copyDiffersHint': 'The registry’s own document, issued for this nest and read in full, has entries this copy does not show: the copy may have been altered, and its totals below leave them out.',
   'analysis.intro': 'What the registry document says about the risks of a lease, read from its OCR text. Check it against the PDF before you sign.',
   'analysis.waiting': 'The analysis appears here once the document is issued and its text read (OCR).',
   'analysis.loading': 'Loading the analysis…',
@@ -441,6 +443,8 @@ const ko: Record<Key, string> = {
   'ocr.waiting': '문서가 발급되면 OCR이 시작됩니다.',
 
   'analysis.title': '등기부 분석',
+  'analysis.copyDiffers': '⚠ 이 사본에는 등기부에 있는 것이 없습니다',
+  'analysis.copyDiffersHint': '이 둥지에 발급해 다 읽은 등기부 원본에는 이 사본에 없는 항목이 있습니다. 사본이 고쳐졌을 수 있으며, 아래 합계에는 그 항목이 빠져 있습니다.',
   'analysis.intro': 'OCR로 읽은 등기사항전부증명서에서 임대차 계약의 위험 요소를 정리했습니다. 계약 전에 PDF 원본과 대조하세요.',
   'analysis.waiting': '문서가 발급되고 글자 판독(OCR)이 끝나면 여기에 분석이 표시됩니다.',
   'analysis.loading': '분석을 불러오는 중…',

@@ -99,7 +99,7 @@ export function nestView(nestId: string, live: Live): PageView {
   const rendered = new Map<string, { sig: string; el: HTMLElement }>();
   // Read on load and whenever an OCR task turns SUCCESS (see merge).
   const analysis = analysisView(nestId);
-  const watch = watchView(nestId, live);
+  const watch = watchView(nestId, live, () => analysis.refresh());
 
   const el = h(
     'section',

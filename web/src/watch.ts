@@ -61,8 +61,9 @@ function entryView(e: Entry | null, label: string): HTMLElement {
   );
 }
 
-export function watchView(nestId: string, live: Live): WatchView {
+export function watchView(nestId: string, live: Live, onAlerts?: () => void): WatchView {
   let disposed = false;
+  let alertIds: string | null = null; // the alerts of the last render, to tell onAlerts of new ones
   const note = h('p', { class: 'note', role: 'status', id: 'watch-note' });
   const date = (id: string, label: string) => {
     const input = h('input', { type: 'date', id, name: id });
@@ -183,6 +184,11 @@ export function watchView(nestId: string, live: Live): WatchView {
     );
     const list = d.nest.alerts.nodes;
     replace(alerts, list.length ? list.map(alertCard) : h('p', { class: 'muted' }, t('watch.noAlerts')));
+    // A new alert may be about the read the analysis shows (an uploaded
+    // copy lacking an issued entry): the analysis shows it too.
+    const ids = list.map((a) => a.id).join(',');
+    if (alertIds !== null && ids !== alertIds) onAlerts?.();
+    alertIds = ids;
     replace(
       history,
       d.nest.registryChecks.length
