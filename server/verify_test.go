@@ -289,30 +289,10 @@ func TestVerifyCopy(t *testing.T) {
 func TestBrowserConsoleVerifyCopy(t *testing.T) {
 	t.Parallel()
 	root, node := browserTool(t)
-	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{Latency: 200 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	simSrv := httptest.NewServer(issuer.NewHandler(sim))
-	t.Cleanup(simSrv.Close)
-	var logs serverLog
-	a := startAppLogging(t, map[string]string{"ISSUER_URL": simSrv.URL}, &logs)
-	tok := a.token(t, "alice", false)
-	nest := createNest(t, a, tok, "Landlord’s copy")
-	reg := nestRegistry(t, a, nest)
-	month := time.Now().AddDate(0, -1, 0)
-	sim.Register(reg.UniqueNo, issuer.Registration{At: month,
-		Add: issuer.MortgageEntry("주식회사 새벽캐피탈", "임대인", 240_000_000, month.AddDate(0, 0, -1))})
-	doc, err := sim.Render(reg, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	copyPath := filepath.Join(t.TempDir(), "landlord-copy.pdf")
-	if err := os.WriteFile(copyPath, doc.PDF, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	c := newCopyCase(t, "Landlord’s copy")
+	copyPath := c.copyWithoutMortgage(t, "landlord-copy.pdf")
 	shot := filepath.Join(t.ArtifactDir(), "console-verify.png")
-	runConsoleScript(t, root, node, a, &logs, "web/test/verify.mjs", a.base, tok, nest, copyPath, shot)
+	runConsoleScript(t, root, node, c.a, &c.logs, "web/test/verify.mjs", c.a.base, c.tok, c.nest, copyPath, shot)
 }
 
 // TestBrowserConsoleCopyLackingIssued: the registry's own document, issued
@@ -325,40 +305,66 @@ func TestBrowserConsoleVerifyCopy(t *testing.T) {
 func TestBrowserConsoleCopyLackingIssued(t *testing.T) {
 	t.Parallel()
 	root, node := browserTool(t)
+	c := newCopyCase(t, "Issued, then a copy")
+	r := c.a.gql(t, c.tok, `mutation($n: ID!) { requestIssuance(nestId: $n) { task { id } } }`, map[string]any{"n": c.nest})
+	if len(r.Errors) > 0 {
+		t.Fatalf("requestIssuance: %+v", r.Errors)
+	}
+	testkit.Eventually(t, 3*time.Minute, "the issued document is read in full and compared", func() bool {
+		checks, _ := dig(c.a.gql(t, c.tok, `query($n: ID!) { nest(id: $n) { registryChecks { verdict } } }`, map[string]any{"n": c.nest}).Data, "nest", "registryChecks").([]any)
+		return len(checks) == 1 && dig(checks[0], "verdict") == "COMPLETE"
+	})
+	// Printed a second later than the issued document, without the 근저당권.
+	time.Sleep(time.Second)
+	copyPath := c.copyWithoutMortgage(t, "altered-copy.pdf")
+	shot := filepath.Join(t.ArtifactDir(), "console-copy-differs.png")
+	runConsoleScript(t, root, node, c.a, &c.logs, "web/test/copydiffers.mjs", c.a.base, c.tok, c.nest, copyPath, shot)
+}
+
+// copyCase is a nest of alice's on an app whose registry bot is the
+// simulator, served over the bot's HTTP contract: its registry has had a
+// 근저당권 for a month (주식회사 새벽캐피탈, 240,000,000).
+type copyCase struct {
+	sim  *issuer.Simulator
+	a    *testApp
+	logs serverLog
+	tok  string
+	nest string
+	reg  issuer.Registry // the nest's registry without the 근저당권
+}
+
+func newCopyCase(t *testing.T, title string) *copyCase {
+	t.Helper()
 	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{Latency: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	simSrv := httptest.NewServer(issuer.NewHandler(sim))
 	t.Cleanup(simSrv.Close)
-	var logs serverLog
-	a := startAppLogging(t, map[string]string{"ISSUER_URL": simSrv.URL}, &logs)
-	tok := a.token(t, "alice", false)
-	nest := createNest(t, a, tok, "Issued, then a copy")
-	reg := nestRegistry(t, a, nest)
+	c := &copyCase{sim: sim}
+	c.a = startAppLogging(t, map[string]string{"ISSUER_URL": simSrv.URL}, &c.logs)
+	c.tok = c.a.token(t, "alice", false)
+	c.nest = createNest(t, c.a, c.tok, title)
+	c.reg = nestRegistry(t, c.a, c.nest)
 	month := time.Now().AddDate(0, -1, 0)
-	sim.Register(reg.UniqueNo, issuer.Registration{At: month,
+	sim.Register(c.reg.UniqueNo, issuer.Registration{At: month,
 		Add: issuer.MortgageEntry("주식회사 새벽캐피탈", "임대인", 240_000_000, month.AddDate(0, 0, -1))})
-	r := a.gql(t, tok, `mutation($n: ID!) { requestIssuance(nestId: $n) { task { id } } }`, map[string]any{"n": nest})
-	if len(r.Errors) > 0 {
-		t.Fatalf("requestIssuance: %+v", r.Errors)
-	}
-	testkit.Eventually(t, 3*time.Minute, "the issued document is read in full and compared", func() bool {
-		checks, _ := dig(a.gql(t, tok, `query($n: ID!) { nest(id: $n) { registryChecks { verdict } } }`, map[string]any{"n": nest}).Data, "nest", "registryChecks").([]any)
-		return len(checks) == 1 && dig(checks[0], "verdict") == "COMPLETE"
-	})
-	// Printed a second later than the issued document, without the 근저당권.
-	time.Sleep(time.Second)
-	doc, err := sim.Render(reg, time.Now())
+	return c
+}
+
+// copyWithoutMortgage writes a copy of the nest's registry printed now
+// that leaves the 근저당권 out, and returns its path.
+func (c *copyCase) copyWithoutMortgage(t *testing.T, name string) string {
+	t.Helper()
+	doc, err := c.sim.Render(c.reg, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	copyPath := filepath.Join(t.TempDir(), "altered-copy.pdf")
-	if err := os.WriteFile(copyPath, doc.PDF, 0o644); err != nil {
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, doc.PDF, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	shot := filepath.Join(t.ArtifactDir(), "console-copy-differs.png")
-	runConsoleScript(t, root, node, a, &logs, "web/test/copydiffers.mjs", a.base, tok, nest, copyPath, shot)
+	return path
 }
 
 // TestBrowserConsoleReasonsInKorean: a copy printed 40 days ago, uploaded,

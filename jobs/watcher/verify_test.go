@@ -30,17 +30,7 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 		t.Errorf("a copy still being read: %v", err)
 	}
 	waitRead(t, b, ctx, ocrTaskID)
-	settled := func(id string) *db.CopyVerification {
-		var v *db.CopyVerification
-		waitFor(t, "verification "+id, func() bool {
-			var err error
-			if v, err = b.Svc.CopyVerification(ctx, id); err != nil {
-				t.Fatal(err)
-			}
-			return v.Status != db.VerificationPending
-		})
-		return v
-	}
+	settled := func(id string) *db.CopyVerification { return settledCheck(t, b, ctx, id) }
 
 	sim.FailNext(nest.RegistryUniqueNo, issuer.CausePermanent, 1)
 	res, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID)
@@ -102,17 +92,7 @@ func TestVerifyCopyDuplicatePaymentNotCounted(t *testing.T) {
 	nest := b.Nest(t, "alice")
 	fileID, ocrTaskID := uploadCopy(t, b, sim, clock, ctx, nest)
 	waitRead(t, b, ctx, ocrTaskID)
-	settle := func(id string) *db.CopyVerification {
-		var v *db.CopyVerification
-		waitFor(t, "verification "+id, func() bool {
-			var err error
-			if v, err = b.Svc.CopyVerification(ctx, id); err != nil {
-				t.Fatal(err)
-			}
-			return v.Status != db.VerificationPending
-		})
-		return v
-	}
+	settle := func(id string) *db.CopyVerification { return settledCheck(t, b, ctx, id) }
 	sim.FailNext(nest.RegistryUniqueNo, issuer.CauseDuplicatePayment, 1)
 	dup, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID)
 	if err != nil {
@@ -243,6 +223,20 @@ func uploadCopy(t *testing.T, b *testBundle, sim *issuer.Simulator, clock *jobst
 }
 
 // waitRead waits for an OCR task to finish.
+// settledCheck waits for verification id to end, and returns it.
+func settledCheck(t *testing.T, b *testBundle, ctx context.Context, id string) *db.CopyVerification {
+	t.Helper()
+	var v *db.CopyVerification
+	waitFor(t, "verification "+id, func() bool {
+		var err error
+		if v, err = b.Svc.CopyVerification(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		return v.Status != db.VerificationPending
+	})
+	return v
+}
+
 func waitRead(t *testing.T, b *testBundle, ctx context.Context, ocrTaskID string) {
 	t.Helper()
 	waitFor(t, "the copy's read", func() bool {
