@@ -36,6 +36,7 @@ const NEST_TASKS = graphql(`query NestTasks($id: ID!, $first: Int) {
 const ISSUANCE_TASK = graphql(`query IssuanceTask($id: ID!) { issuanceTask(id: $id) { ...IssuanceFields } }`);
 const OCR_TASK = graphql(`query OcrTask($id: ID!) { ocrTask(id: $id) { ...OcrFields } }`);
 const OCR_PAGES = graphql(`query OcrPages($id: ID!) { ocrTask(id: $id) { id pages { page text confidence } } }`);
+const UPLOAD_VERDICT = graphql(`query UploadVerdict($id: ID!) { ocrTask(id: $id) { id analysis { verdict reasons { message } } } }`);
 const FILE_URL = graphql(`query FileURL($id: ID!) { issuanceTask(id: $id) { id file { id url } } }`);
 const UPLOAD_URL = graphql(`query UploadURL($id: ID!) { ocrTask(id: $id) { id file { id url } } }`);
 const SUBSCRIPTION = graphql(`subscription NestTasksUpdated($nestId: ID!) {
@@ -155,7 +156,18 @@ export function nestView(nestId: string, live: Live): PageView {
   }
 
   /** The copy just uploaded whose read the note follows, until it ends. */
-  let uploadRead: { id: string; name: string } | null = null;
+  let uploadRead: { id: string; name: string; reused: boolean } | null = null;
+  /** uploadVerdict adds the uploaded copy's own verdict (and its first reason) to the note. */
+  async function uploadVerdict(id: string, said: string): Promise<void> {
+    try {
+      const a = (await gql(UPLOAD_VERDICT, { id })).ocrTask.analysis;
+      if (!a || disposed || uploadNote.textContent !== said) return;
+      const reason = a.verdict === 'COMPLETE' || a.verdict === 'COPY_COMPLETE' ? '' : a.reasons[0]?.message ?? '';
+      uploadNote.textContent = `${said} ${t('nest.uploadVerdict', { verdict: t(`analysis.verdict.${a.verdict}`) })}${reason ? ` ${reason}` : ''}`;
+    } catch {
+      // the note keeps "read"; the task's card has the rest
+    }
+  }
   uploadInput.addEventListener('change', async () => {
     const files = [...(uploadInput.files ?? [])];
     if (files.length === 0) return;
@@ -180,8 +192,10 @@ export function nestView(nestId: string, live: Live): PageView {
           : (await gqlUpload(UPLOAD_REGISTRY_PAGES, { nestId }, 'pages', files)).uploadRegistryPages,
       );
       uploadNote.textContent = t(res.reused ? 'nest.uploadReused' : 'nest.uploaded', { name });
-      // The note follows its read to the end (merge), not "being read" for good.
-      uploadRead = res.reused ? null : { id: res.ocrTask.id, name };
+      // The note follows its read to the end (merge), not "being read" for
+      // good, and then says the copy's own verdict: the analysis below is
+      // the nest's newest read, which need not be this copy.
+      uploadRead = { id: res.ocrTask.id, name, reused: res.reused };
       merge(res.ocrTask);
     } catch (e) {
       // A refused file: the server says which rule it broke (too large,
@@ -203,8 +217,11 @@ export function nestView(nestId: string, live: Live): PageView {
   function merge(task: Task): void {
     if (disposed) return;
     if (task.__typename === 'OcrTask' && task.id === uploadRead?.id && (task.status === 'SUCCESS' || task.status === 'FAILED')) {
-      uploadNote.textContent = t(task.status === 'SUCCESS' ? 'nest.uploadRead' : 'nest.uploadFailed', { name: uploadRead.name });
+      const u = uploadRead;
       uploadRead = null;
+      const prefix = u.reused ? 'nest.uploadReused' : 'nest.uploadRead';
+      uploadNote.textContent = task.status === 'SUCCESS' ? t(prefix, { name: u.name }) : t('nest.uploadFailed', { name: u.name });
+      if (task.status === 'SUCCESS') void uploadVerdict(u.id, t(prefix, { name: u.name }));
     }
     const before = task.__typename === 'IssuanceTask' ? timeline.issuance.get(task.id) : timeline.ocr.get(task.id);
     if (!timeline.merge(task)) return;

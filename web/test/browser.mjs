@@ -233,7 +233,8 @@ try {
   const upload = page.locator('.task-upload');
   await upload.locator('.status', { hasText: 'SUCCESS' }).first().waitFor({ timeout: UPLOAD_OCR_MS });
   check((await upload.locator('.upload-label').innerText()).includes('A copy you uploaded'), 'the uploaded copy is not labelled');
-  await page.locator('#upload-note', { hasText: 'Uploaded copy.pdf: read.' }).waitFor();
+  // The note ends with the copy's own verdict: the analysis below is the nest's newest read.
+  await page.locator('#upload-note', { hasText: 'Uploaded copy.pdf: read. This copy: ' }).waitFor();
   // The link goes to the stored file: the navigation is caught (the page
   // must not unload: later steps check it never reloaded) and the file
   // fetched on its own.

@@ -37,7 +37,8 @@ await runConsolePage(shot, STEP_MS, async (page) => {
   const signals = page.locator('#analysis .signals, #analysis [data-verdict]').first();
   const [b, s] = await Promise.all([banner.boundingBox(), signals.boundingBox()]);
   check(b && s && b.y < s.y, `the banner is not above the analysis: ${JSON.stringify([b, s])}`);
-  step('copy banner shown', { banner: text.split('\n').slice(0, 2).join(' | ') });
+  const note = await page.locator('#upload-note', { hasText: 'Uploaded altered-copy.pdf: read. This copy: ' }).innerText();
+  step('copy banner shown', { banner: text.split('\n').slice(0, 2).join(' | '), note });
 
   const alert = page.locator('#watch-alerts .alert-card[data-kind="COPY_DIFFERS"]');
   await alert.waitFor();

@@ -23,7 +23,7 @@ await runConsolePage(shot, STEP_MS, async (page) => {
   const source = page.locator('#analysis .source[data-source="UPLOADED"]');
   await source.waitFor();
   // The note follows the read to its end: not "being read" once it is read.
-  await page.locator('#upload-note', { hasText: 'Uploaded landlord-copy.pdf: read. Its analysis is below.' }).waitFor();
+  await page.locator('#upload-note', { hasText: 'Uploaded landlord-copy.pdf: read. This copy: ' }).waitFor();
   const sourceText = await source.innerText();
   check(sourceText.includes('not the registry itself'), `the analysis's source reads "${sourceText}"`);
   const verdict = page.locator('#analysis [data-verdict]').first();

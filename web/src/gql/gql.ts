@@ -24,6 +24,7 @@ type Documents = {
     "query IssuanceTask($id: ID!) { issuanceTask(id: $id) { ...IssuanceFields } }": typeof types.IssuanceTaskDocument,
     "query OcrTask($id: ID!) { ocrTask(id: $id) { ...OcrFields } }": typeof types.OcrTaskDocument,
     "query OcrPages($id: ID!) { ocrTask(id: $id) { id pages { page text confidence } } }": typeof types.OcrPagesDocument,
+    "query UploadVerdict($id: ID!) { ocrTask(id: $id) { id analysis { verdict reasons { message } } } }": typeof types.UploadVerdictDocument,
     "query FileURL($id: ID!) { issuanceTask(id: $id) { id file { id url } } }": typeof types.FileUrlDocument,
     "query UploadURL($id: ID!) { ocrTask(id: $id) { id file { id url } } }": typeof types.UploadUrlDocument,
     "subscription NestTasksUpdated($nestId: ID!) {\n  nestTasksUpdated(nestId: $nestId) { ...IssuanceFields ...OcrFields }\n}": typeof types.NestTasksUpdatedDocument,
@@ -55,6 +56,7 @@ const documents: Documents = {
     "query IssuanceTask($id: ID!) { issuanceTask(id: $id) { ...IssuanceFields } }": types.IssuanceTaskDocument,
     "query OcrTask($id: ID!) { ocrTask(id: $id) { ...OcrFields } }": types.OcrTaskDocument,
     "query OcrPages($id: ID!) { ocrTask(id: $id) { id pages { page text confidence } } }": types.OcrPagesDocument,
+    "query UploadVerdict($id: ID!) { ocrTask(id: $id) { id analysis { verdict reasons { message } } } }": types.UploadVerdictDocument,
     "query FileURL($id: ID!) { issuanceTask(id: $id) { id file { id url } } }": types.FileUrlDocument,
     "query UploadURL($id: ID!) { ocrTask(id: $id) { id file { id url } } }": types.UploadUrlDocument,
     "subscription NestTasksUpdated($nestId: ID!) {\n  nestTasksUpdated(nestId: $nestId) { ...IssuanceFields ...OcrFields }\n}": types.NestTasksUpdatedDocument,
@@ -113,6 +115,10 @@ export function graphql(source: "query OcrTask($id: ID!) { ocrTask(id: $id) { ..
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "query OcrPages($id: ID!) { ocrTask(id: $id) { id pages { page text confidence } } }"): typeof import('./graphql.js').OcrPagesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query UploadVerdict($id: ID!) { ocrTask(id: $id) { id analysis { verdict reasons { message } } } }"): typeof import('./graphql.js').UploadVerdictDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -427,6 +427,13 @@ export type OcrPagesQueryVariables = Exact<{
 
 export type OcrPagesQuery = { ocrTask: { id: string, pages: Array<{ page: number, text: string, confidence: number }> | null } };
 
+export type UploadVerdictQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type UploadVerdictQuery = { ocrTask: { id: string, analysis: { verdict: RegistryVerdict, reasons: Array<{ message: string }> } | null } };
+
 export type FileUrlQueryVariables = Exact<{
   id: string | number;
 }>;
@@ -1022,6 +1029,19 @@ export const OcrPagesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<OcrPagesQuery, OcrPagesQueryVariables>;
+export const UploadVerdictDocument = new TypedDocumentString(`
+    query UploadVerdict($id: ID!) {
+  ocrTask(id: $id) {
+    id
+    analysis {
+      verdict
+      reasons {
+        message
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<UploadVerdictQuery, UploadVerdictQueryVariables>;
 export const FileUrlDocument = new TypedDocumentString(`
     query FileURL($id: ID!) {
   issuanceTask(id: $id) {
