@@ -17,7 +17,9 @@ import (
 
 // TestVerifyCopyLifecycle: a copy still being read cannot be verified; a
 // check whose registry document could not be obtained is COULD_NOT_VERIFY
-// with why, never MATCHES; checked again, the copy MATCHES; and past the
+// with why, never MATCHES; one the bot refused as paid already
+// (DUPLICATE_PAYMENT) bought nothing and does not count; checked again, the
+// copy MATCHES; watchBudget counts the checks month by month; and past the
 // month's budget of checks that each buy a document, BUDGET_EXCEEDED.
 func TestVerifyCopyLifecycle(t *testing.T) {
 	t.Parallel()
@@ -41,6 +43,29 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 		!strings.Contains(*v.Message, "could not be obtained") || len(watcher.VerificationDifferences(v)) != 0 {
 		t.Errorf("a check whose document failed: %s %v", v.Status, jobstest.Deref(v.Message))
 	}
+	budget := func(used int) {
+		t.Helper()
+		b, err := b.Svc.WatchBudget(ctx, nil)
+		if err != nil || b.VerificationLimit != watcher.VerificationsPerMonth || b.VerificationsUsed != used ||
+			b.VerificationsRemaining() != watcher.VerificationsPerMonth-used {
+			t.Errorf("budget %+v (%v), want %d checks of copies used", b, err, used)
+		}
+	}
+	budget(1)
+
+	sim.FailNext(nest.RegistryUniqueNo, issuer.CauseDuplicatePayment, 1)
+	dup, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := settled(dup.Verification.ID); v.Status != db.VerificationCouldNotVerify {
+		t.Fatalf("a check refused as paid already: %s", v.Status)
+	}
+	var code string
+	if err := b.DB.Bun.NewSelect().Model((*db.IssuanceTask)(nil)).Column("error_code").Where("id = ?", dup.Verification.IssuanceTaskID).Scan(ctx, &code); err != nil || code != string(core.CodeDuplicatePayment) {
+		t.Fatalf("the refused check's issuance: %q %v", code, err)
+	}
+	budget(1)
 
 	res, err = b.Svc.VerifyCopy(ctx, nest.ID, fileID)
 	if err != nil || res.Reused {
@@ -52,14 +77,26 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 	if v, err := b.Svc.FileVerification(ctx, fileID); err != nil || v.ID != res.Verification.ID {
 		t.Errorf("the file's latest check: %v %v", v, err)
 	}
+	budget(2)
 
-	// The month's budget: each check that bought a document counts.
-	for range watcher.VerificationsPerMonth - 2 {
+	// The month's budget: each check that bought a document counts, the
+	// refused one not: with the month's others but one, one is left.
+	for range watcher.VerificationsPerMonth - 3 {
 		v := *res.Verification
 		v.ID, v.Status = core.NewID(), db.VerificationMatches
 		if _, err := b.DB.Bun.NewInsert().Model(&v).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
+	}
+	last, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID)
+	if err != nil {
+		t.Fatalf("the month's last check (the refused one not counted): %v", err)
+	}
+	settled(last.Verification.ID)
+	budget(watcher.VerificationsPerMonth)
+	nextMonth := clock.Now().In(watch.Seoul).AddDate(0, 1, -clock.Now().In(watch.Seoul).Day()+1).Format("2006-01")
+	if b, err := b.Svc.WatchBudget(ctx, &nextMonth); err != nil || b.VerificationsUsed != 0 {
+		t.Errorf("next month's budget %+v (%v): want no check counted", b, err)
 	}
 	next := time.Date(clock.Now().In(watch.Seoul).Year(), clock.Now().In(watch.Seoul).Month()+1, 1, 0, 0, 0, 0, watch.Seoul).Format("2006-01-02")
 	if _, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID); codeOf(err) != core.CodeBudgetExceeded || !strings.Contains(err.Error(), "the budget renews on "+next) {
@@ -77,72 +114,6 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 	}
 	if _, err := b.Svc.CopyVerification(bob, res.Verification.ID); codeOf(err) != core.CodeForbidden && codeOf(err) != core.CodeNotFound {
 		t.Errorf("bob reads alice's check: %v", err)
-	}
-}
-
-// TestVerifyCopyDuplicatePaymentNotCounted: a check whose issuance the bot
-// refused as paid already (DUPLICATE_PAYMENT) bought no document, so it
-// does not count against the month's budget; the checks that did count,
-// and watchBudget says so, month by month.
-func TestVerifyCopyDuplicatePaymentNotCounted(t *testing.T) {
-	t.Parallel()
-	clock := jobstest.NewClockAt(time.Now().UTC())
-	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
-	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
-	nest := b.Nest(t, "alice")
-	fileID, ocrTaskID := uploadCopy(t, b, sim, clock, ctx, nest)
-	waitRead(t, b, ctx, ocrTaskID)
-	settle := func(id string) *db.CopyVerification { return settledCheck(t, b, ctx, id) }
-	sim.FailNext(nest.RegistryUniqueNo, issuer.CauseDuplicatePayment, 1)
-	dup, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := settle(dup.Verification.ID); v.Status != db.VerificationCouldNotVerify {
-		t.Fatalf("a check refused as paid already: %s", v.Status)
-	}
-	budget := func(used int) {
-		t.Helper()
-		b, err := b.Svc.WatchBudget(ctx, nil)
-		if err != nil || b.VerificationLimit != watcher.VerificationsPerMonth || b.VerificationsUsed != used ||
-			b.VerificationsRemaining() != watcher.VerificationsPerMonth-used {
-			t.Errorf("budget %+v (%v), want %d checks of copies used", b, err, used)
-		}
-	}
-	budget(0)
-	var code string
-	if err := b.DB.Bun.NewSelect().Model((*db.IssuanceTask)(nil)).Column("error_code").Where("id = ?", dup.Verification.IssuanceTaskID).Scan(ctx, &code); err != nil || code != string(core.CodeDuplicatePayment) {
-		t.Fatalf("the refused check's issuance: %q %v", code, err)
-	}
-	bought, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := settle(bought.Verification.ID); v.Status != db.VerificationMatches {
-		t.Fatalf("the check that bought a document: %s", v.Status)
-	}
-	budget(1)
-	// One bought, and the month's others but one: one check is left.
-	for range watcher.VerificationsPerMonth - 2 {
-		v := *bought.Verification
-		v.ID, v.Status = core.NewID(), db.VerificationMatches
-		if _, err := b.DB.Bun.NewInsert().Model(&v).Exec(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
-	last, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID)
-	if err != nil {
-		t.Fatalf("the month's last check (the refused one not counted): %v", err)
-	}
-	settle(last.Verification.ID)
-	budget(watcher.VerificationsPerMonth)
-	if _, err := b.Svc.VerifyCopy(ctx, nest.ID, fileID); codeOf(err) != core.CodeBudgetExceeded {
-		t.Errorf("a check past the budget: %v", err)
-	}
-	// Another month's budget is its own.
-	next := clock.Now().In(watch.Seoul).AddDate(0, 1, -clock.Now().In(watch.Seoul).Day()+1).Format("2006-01")
-	if b, err := b.Svc.WatchBudget(ctx, &next); err != nil || b.VerificationsUsed != 0 {
-		t.Errorf("next month's budget %+v (%v): want no check counted", b, err)
 	}
 }
 
