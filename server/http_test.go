@@ -190,7 +190,7 @@ func TestRiverUIUnmountedInProductionWithoutCredentials(t *testing.T) {
 // signs; without a production secret it says what is missing.
 func TestTokenCommandInProduction(t *testing.T) {
 	t.Parallel()
-	secret := strings.Repeat("p", 32)
+	secret := "token-command-secret-0123456789ab"
 	for _, c := range []struct {
 		name string
 		env  map[string]string
@@ -201,6 +201,11 @@ func TestTokenCommandInProduction(t *testing.T) {
 		{"no JWT_SECRET", map[string]string{"ENV": "production"}, "JWT_SECRET is required when ENV=production"},
 		{"a short JWT_SECRET", map[string]string{"ENV": "production", "JWT_SECRET": "short-but-16-byte"}, "at least 32 bytes"},
 		{"a short previous secret", map[string]string{"ENV": "production", "JWT_SECRET": secret, "JWT_SECRET_PREVIOUS": "short"}, "JWT_SECRET_PREVIOUS must be at least 16 bytes"},
+		// An outside tester signed with 32 spaces, and the server took it.
+		{"32 spaces", map[string]string{"ENV": "production", "JWT_SECRET": strings.Repeat(" ", 32)}, "JWT_SECRET has 1 distinct characters"},
+		{"a placeholder", map[string]string{"ENV": "production", "JWT_SECRET": strings.Repeat("x", 40)}, "a pattern, not a secret"},
+		{"a word repeated", map[string]string{"ENV": "production", "JWT_SECRET": strings.Repeat("secret", 6)}, "JWT_SECRET has 5 distinct characters"},
+		{"a patterned previous secret", map[string]string{"ENV": "production", "JWT_SECRET": secret, "JWT_SECRET_PREVIOUS": strings.Repeat("ab", 20)}, "JWT_SECRET_PREVIOUS has 2 distinct"},
 		{"an unknown ENV", map[string]string{"ENV": "staging", "JWT_SECRET": secret}, "ENV must be development or production"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

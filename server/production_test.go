@@ -20,7 +20,7 @@ func prodStartEnv() map[string]string {
 	return map[string]string{
 		"ENV":                "production",
 		"DATABASE_URL":       "postgres://127.0.0.1:1/none",
-		"JWT_SECRET":         strings.Repeat("j", 40),
+		"JWT_SECRET":         "production-test-secret-0123456789-abcdef",
 		"OCR_CALLBACK_KEY":   "production-key-0123456789",
 		"OCR_SIGNING_SECRET": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
 		"S3_ENDPOINT":        "https://s3.example.internal",

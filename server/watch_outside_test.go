@@ -56,6 +56,14 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 		{"unacknowledged=1", http.MethodGet, "/alerts?unacknowledged=1", ""},
 		{"unacknowledged=TRUE", http.MethodGet, "/alerts?unacknowledged=TRUE", ""},
 		{"unacknowledged=f", http.MethodGet, "/nests/" + nest + "/alerts?unacknowledged=f", ""},
+		// A third outside review: an empty month was this month (GraphQL
+		// refuses ""), and of a parameter given twice the first was taken.
+		{"month empty", http.MethodGet, "/watch/budget?month=", ""},
+		{"month twice", http.MethodGet, "/watch/budget?month=2026-01&month=2026-02", ""},
+		{"unacknowledged twice", http.MethodGet, "/alerts?unacknowledged=true&unacknowledged=false", ""},
+		{"after empty", http.MethodGet, "/alerts?after=", ""},
+		{"after twice", http.MethodGet, "/nests/" + nest + "/alerts?after=a&after=b", ""},
+		{"endpoint_id twice", http.MethodGet, "/webhooks/deliveries?endpoint_id=a&endpoint_id=b", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -266,19 +266,44 @@ func LoadTokens(getenv func(string) string) (Config, error) {
 	if c.JWTSecretPrevious != "" && len(c.JWTSecretPrevious) < 16 {
 		return c, fmt.Errorf("JWT_SECRET_PREVIOUS must be at least 16 bytes")
 	}
+	if !c.Dev() && c.JWTSecretPrevious != "" {
+		if err := patternSecret("JWT_SECRET_PREVIOUS", c.JWTSecretPrevious); err != nil {
+			return c, err
+		}
+	}
 	c.JWTIssuer, c.JWTAudience = getenv("JWT_ISSUER"), getenv("JWT_AUDIENCE")
 	return c, nil
 }
 
-// checkJWTSecret: production signs with JWT_SECRET of 32 bytes or more;
-// development's, when set, has 16 at least.
+// checkJWTSecret: production signs with JWT_SECRET of 32 bytes or more,
+// not a pattern; development's, when set, has 16 at least.
 func checkJWTSecret(c Config) error {
 	if !c.Dev() {
 		if len(c.JWTSecret) < 32 {
 			return fmt.Errorf("JWT_SECRET is required when ENV=production and must be at least 32 bytes")
 		}
+		return patternSecret("JWT_SECRET", c.JWTSecret)
 	} else if c.JWTSecret != "" && len(c.JWTSecret) < 16 {
 		return fmt.Errorf("JWT_SECRET must be at least 16 bytes")
+	}
+	return nil
+}
+
+// minSecretBytes is the fewest distinct bytes a production secret has. 32
+// random hex digits fall among 6 or fewer of the 16 with probability under
+// C(16,6)·(6/16)³² ≈ 2·10⁻¹⁰ (base64 or longer secrets, far less); 32
+// spaces, a short word repeated or a placeholder such as xxxx… have fewer:
+// an outside tester's 32 spaces signed tokens the server accepted.
+const minSecretBytes = 7
+
+// patternSecret refuses a production secret of too few distinct bytes.
+func patternSecret(name, s string) error {
+	seen := map[byte]bool{}
+	for i := range len(s) {
+		seen[s[i]] = true
+	}
+	if len(seen) < minSecretBytes {
+		return fmt.Errorf("%s has %d distinct characters: a pattern, not a secret (openssl rand -base64 48 makes one)", name, len(seen))
 	}
 	return nil
 }

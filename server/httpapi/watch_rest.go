@@ -274,6 +274,22 @@ func nullJSON(b json.RawMessage) json.RawMessage {
 	return b
 }
 
+// queryParam is the query parameter name, nil when absent. A parameter given
+// twice, or given empty, is a client's mistake said back (BAD_USER_INPUT),
+// not one of its values taken or the parameter ignored.
+func queryParam(r *http.Request, name string) (*string, error) {
+	vs, ok := r.URL.Query()[name]
+	switch {
+	case !ok:
+		return nil, nil
+	case len(vs) > 1:
+		return nil, core.InvalidInput(name, "%s is given %d times: give it once", name, len(vs))
+	case vs[0] == "":
+		return nil, core.InvalidInput(name, "%s is empty: give a value or leave it out", name)
+	}
+	return &vs[0], nil
+}
+
 // strictBool is true or false as the docs spell them; strconv.ParseBool
 // also took 1, t, TRUE and True.
 func strictBool(s string) (bool, error) {
@@ -289,8 +305,13 @@ func strictBool(s string) (bool, error) {
 // restAlerts lists alerts, newest first: ?unacknowledged=true, ?after=<next_cursor>.
 func (a *API) restAlerts(w http.ResponseWriter, r *http.Request) {
 	var f watcher.AlertFilter
-	if q := r.URL.Query(); q.Has("unacknowledged") {
-		v, err := strictBool(q.Get("unacknowledged"))
+	unack, err := queryParam(r, "unacknowledged")
+	if err != nil {
+		a.restFail(w, r, err)
+		return
+	}
+	if unack != nil {
+		v, err := strictBool(*unack)
 		if err != nil {
 			a.restFail(w, r, core.InvalidInput("unacknowledged", "unacknowledged must be true or false"))
 			return
@@ -300,9 +321,10 @@ func (a *API) restAlerts(w http.ResponseWriter, r *http.Request) {
 	if id := r.PathValue("nestId"); id != "" {
 		f.NestID = &id
 	}
-	var after *string
-	if c := r.URL.Query().Get("after"); c != "" {
-		after = &c
+	after, err := queryParam(r, "after")
+	if err != nil {
+		a.restFail(w, r, err)
+		return
 	}
 	page, err := a.Service.Alerts(r.Context(), f, core.PageArgs{After: after})
 	if err != nil {
@@ -333,9 +355,10 @@ func (a *API) restAckAlert(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) restBudget(w http.ResponseWriter, r *http.Request) {
-	var month *string
-	if m := r.URL.Query().Get("month"); m != "" {
-		month = &m
+	month, err := queryParam(r, "month")
+	if err != nil {
+		a.restFail(w, r, err)
+		return
 	}
 	b, err := a.Service.WatchBudget(r.Context(), month)
 	if err != nil {
@@ -439,12 +462,15 @@ type restDelivery struct {
 // restDeliveries is the delivery log (an admin's of every endpoint):
 // ?endpoint_id=, ?after=<next_cursor>; each with its attempts.
 func (a *API) restDeliveries(w http.ResponseWriter, r *http.Request) {
-	var ep, after *string
-	if v := r.URL.Query().Get("endpoint_id"); v != "" {
-		ep = &v
+	ep, err := queryParam(r, "endpoint_id")
+	if err != nil {
+		a.restFail(w, r, err)
+		return
 	}
-	if v := r.URL.Query().Get("after"); v != "" {
-		after = &v
+	after, err := queryParam(r, "after")
+	if err != nil {
+		a.restFail(w, r, err)
+		return
 	}
 	page, err := a.Service.WebhookDeliveries(r.Context(), ep, core.PageArgs{After: after})
 	if err != nil {
