@@ -319,6 +319,36 @@ func TestBrowserConsoleCopyLackingIssued(t *testing.T) {
 	copyPath := c.copyWithoutMortgage(t, "altered-copy.pdf")
 	shot := filepath.Join(t.ArtifactDir(), "console-copy-differs.png")
 	runConsoleScript(t, root, node, c.a, &c.logs, "web/test/copydiffers.mjs", c.a.base, c.tok, c.nest, copyPath, shot)
+
+	// Checked against the registry, the copy DIFFERS over the same
+	// 근저당권, and no second CRITICAL alert says so again (an outside
+	// tester's check raised one).
+	differs := func() []any {
+		alerts, _ := dig(c.a.gql(t, c.tok, `query($n: ID!) { alerts(nestId: $n) { edges { node { kind severity file { id } previousFile { id } } } } }`,
+			map[string]any{"n": c.nest}).Data, "alerts", "edges").([]any)
+		return slices.DeleteFunc(alerts, func(a any) bool { return dig(a, "node", "kind") != "COPY_DIFFERS" })
+	}
+	raised := differs()
+	if len(raised) != 1 || dig(raised[0], "node", "severity") != "CRITICAL" {
+		t.Fatalf("the copy's alerts: %v", raised)
+	}
+	file, _ := dig(raised[0], "node", "file", "id").(string)
+	r = c.a.gql(t, c.tok, verifyCopyMutation, map[string]any{"f": file})
+	id, _ := dig(r.Data, "verifyCopy", "verification", "id").(string)
+	if len(r.Errors) > 0 || id == "" {
+		t.Fatalf("verifyCopy: %+v %v", r.Errors, r.Data)
+	}
+	var v map[string]any
+	testkit.Eventually(t, 3*time.Minute, "the check settles", func() bool {
+		v, _ = dig(c.a.gql(t, c.tok, verificationQuery, map[string]any{"id": id}).Data, "copyVerification").(map[string]any)
+		return v != nil && v["status"] != "PENDING"
+	})
+	if diffs, _ := v["differences"].([]any); v["status"] != "DIFFERS" || len(diffs) != 1 || dig(diffs[0], "registryEntry", "purpose") != "근저당권설정" {
+		t.Fatalf("the check: %v", v)
+	}
+	if again := differs(); len(again) != 1 {
+		t.Errorf("after the check, %d COPY_DIFFERS alerts over one entry: %v", len(again), again)
+	}
 }
 
 // copyCase is a nest of alice's on an app whose registry bot is the

@@ -125,7 +125,7 @@ func Compare(prev *analysis.Registry, cur Read) (Outcome, []Change) {
 		return OutcomeBaseline, nil
 	}
 	if missing := Missing(prev, cur.Registry); len(missing) > 0 {
-		return OutcomeCouldNotVerify, []Change{entriesMissing(missing, cur)}
+		return OutcomeCouldNotVerify, []Change{entriesMissing(missing, prev, cur)}
 	}
 	ch := Diff(prev, cur.Registry)
 	if len(ch) == 0 {
@@ -199,13 +199,20 @@ func subject(cur Read) string {
 	return "The registry"
 }
 
-func entriesMissing(missing []analysis.Entry, cur Read) Change {
+// entriesMissing is the COULD_NOT_VERIFY change of cur, which lacks
+// entries prev had. A copy dated after prev cannot be older than it: an
+// outside tester's later copy was called "older than the one read before".
+func entriesMissing(missing []analysis.Entry, prev *analysis.Registry, cur Read) Change {
 	names := make([]string, 0, len(missing))
 	for _, e := range missing {
 		names = append(names, fmt.Sprintf("%s rank %s (%s)", sectionName(e.Section), e.Rank, label(e)))
 	}
+	so := "this copy is older than the one read before, another property's, or only part of it was read"
+	if p, c := prev.PrintedAt, cur.Registry.PrintedAt; p != nil && c != nil && c.After(*p) {
+		so = "this copy, dated after the one read before, had an entry removed, is another property's, or only part of it was read"
+	}
 	why := "this copy lacks entries the previous complete read had: " + strings.Join(names, ", ") +
-		". A registry never removes an entry (a cancelled one stays, struck through), so this copy is older than the one read before, another property's, or only part of it was read"
+		". A registry never removes an entry (a cancelled one stays, struck through), so " + so
 	return Change{Kind: AlertCouldNotVerify, Severity: SeverityWarning, Key: "COULD_NOT_VERIFY",
 		Message: subject(cur) + " could not be verified: " + why +
 			". A change may have been missed; re-issue the registry before relying on it.",

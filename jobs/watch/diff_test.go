@@ -140,6 +140,29 @@ func TestCouldNotVerifyCarriesReasons(t *testing.T) {
 			t.Errorf("%s: %+v, want a message beginning %q", c.name, ch, c.want)
 		}
 	}
+	// A copy lacking entries is called older than the read before only
+	// when it is not dated after it (an outside tester's later copy was
+	// "older than the one read before").
+	dated := func(r *analysis.Registry, day int) *analysis.Registry {
+		at := time.Date(2026, 11, day, 10, 0, 0, 0, time.UTC)
+		r.PrintedAt = &at
+		return r
+	}
+	for _, c := range []struct {
+		name          string
+		prev, cur     *analysis.Registry
+		want, wantNot string
+	}{
+		{"dated later", dated(reg(owner1, mort2), 1), dated(reg(owner1), 20), "dated after the one read before, had an entry removed", "is older"},
+		{"dated earlier", dated(reg(owner1, mort2), 20), dated(reg(owner1), 1), "this copy is older than the one read before", "dated after"},
+		{"the same day", dated(reg(owner1, mort2), 20), dated(reg(owner1), 20), "this copy is older than the one read before", "dated after"},
+		{"undated", dated(reg(owner1, mort2), 1), reg(owner1), "this copy is older than the one read before", "dated after"},
+	} {
+		_, ch := Compare(c.prev, Read{Registry: c.cur, Verdict: analysis.VerdictComplete, Uploaded: true})
+		if len(ch) != 1 || !strings.Contains(ch[0].Message, c.want) || strings.Contains(ch[0].Message, c.wantNot) {
+			t.Errorf("%s: %+v, want a message saying %q, not %q", c.name, ch, c.want, c.wantNot)
+		}
+	}
 	// A reason that ends its sentence gets no second period.
 	_, ch = Compare(nil, Read{Verdict: analysis.VerdictUnreadable, Reasons: []analysis.Reason{{Code: "NO_ENTRIES", Message: "No entry could be read."}}})
 	if len(ch) != 1 || strings.Contains(ch[0].Message, "..") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -302,9 +303,24 @@ func (s *Watcher) settleVerification(ctx context.Context, id string, official *d
 		if _, err := tx.NewUpdate().Model(locked).Column("status", "message", "finished_at", "official_ocr_task_id", "differences").WherePK().Exec(ctx); err != nil {
 			return core.Internal("save verification", err)
 		}
+		// A difference already raised on this copy, when it was read
+		// (watch.CopyLacksIssued, the same key) or by an earlier check,
+		// is not raised again: an outside tester's check of a doctored
+		// copy raised a second CRITICAL alert over the same 근저당권. The
+		// check's own differences still list it.
+		var raised []string
+		if err := tx.NewSelect().Model((*db.Alert)(nil)).Column("change_key").
+			Where("nest_id = ? AND kind = ? AND (ocr_task_id = ? OR previous_ocr_task_id = ?)", locked.NestID, watch.AlertCopyDiffers, locked.CopyOCRTaskID, locked.CopyOCRTaskID).
+			Scan(ctx, &raised); err != nil {
+			return core.Internal("load the copy's alerts", err)
+		}
 		var alerts []*db.Alert
 		for _, d := range diffs {
 			if !d.Serious && !(d.Kind == watch.DifferenceMissing && d.AfterCopy) {
+				continue
+			}
+			key := string(d.Kind) + "/" + string(d.Section) + "/" + d.Rank
+			if slices.Contains(raised, key) {
 				continue
 			}
 			sev := watch.SeverityCritical
@@ -312,7 +328,7 @@ func (s *Watcher) settleVerification(ctx context.Context, id string, official *d
 				sev = watch.SeverityWarning // newer than the copy: out of date, not altered
 			}
 			a := &db.Alert{ID: core.NewID(), NestID: locked.NestID, OwnerID: locked.OwnerID, VerificationID: &locked.ID, Kind: string(watch.AlertCopyDiffers),
-				Severity: string(sev), ChangeKey: string(d.Kind) + "/" + string(d.Section) + "/" + d.Rank, Message: d.Message,
+				Severity: string(sev), ChangeKey: key, Message: d.Message,
 				OCRTaskID: locked.OfficialOCRTaskID, FileID: officialFile(official), PreviousOCRTaskID: &locked.CopyOCRTaskID, PreviousFileID: &locked.FileID,
 				CreatedAt: now}
 			a.BeforeEntry = jsonOrNil(d.Copy)
