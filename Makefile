@@ -26,12 +26,13 @@ run: deps web/static/app.js build ## Run API, workers and console on embedded de
 test: deps versitygw web-build build web-deps browser-deps ## Run every test on real Postgres and real S3 servers (-race wherever the code runs goroutines)
 	@# gotestsum (a go tool of this module) runs go test -json and prints a line per test as it ends, every failure in
 	@# full and a summary; each run's events stay in .data/test-*.json (go tool gotestsum tool slowest --jsonfile FILE).
-	@# Two runs at once. The first: the server package and the light packages, with -race. The second, at the lowest
+	@# Two runs at once. The first: the server package and the light packages, with -race, then the fuzz runs (they
+	@# end about when the second run does: after it, they were the last minute alone). The second, at the lowest
 	@# CPU priority (nice 19) so that the server's tests of uploads, browsers and live streams, whose hang guards count
 	@# seconds, get the cores first: the service and image packages (jobs and its capability packages, jobs/issuer, jobs/ocr/engine) with -race,
 	@# then the pure-computation packages (jobs/analysis, jobs/ocr/pageimage: regular expressions and pixel loops, no
 	@# goroutine outside their tests) without it, where the race detector has no interleaving to check and made them
-	@# 2× to 50× slower, then the fuzz runs. -p 3, one test binary more than cores: most packages spend much of their
+	@# 2× to 50× slower. -p 3, one test binary more than cores: most packages spend much of their
 	@# time waiting on processes, sockets and timers. The image tests read their corpora's hardest copies
 	@# (DUNGJI_TEST_FULL_CORPUS=1 reads every one). -timeout is for a hung test.
 	@# The fuzz budget is a count, not a duration: with -fuzztime 10s, Go 1.26's fuzz coordinator can fail
@@ -46,10 +47,10 @@ test: deps versitygw web-build build web-deps browser-deps ## Run every test on 
 	sum="$(BIN)/gotestsum --format testname --format-icons text"; \
 	nice -n 19 sh -c "$$sum --jsonfile $(DATA)/test-service.json -- -race -count=1 -p 3 -timeout 20m $$raced; rc=\$$?; \
 		$$sum --jsonfile $(DATA)/test-computation.json -- -count=1 -p 2 -timeout 20m $$plain || rc=1; \
-		$(GO) test -run '^\$$' -fuzz '^FuzzParse\$$' -fuzztime 5000x -fuzzminimizetime 100x -timeout 5m ./jobs/analysis/ || rc=1; \
-		$(GO) test -run '^\$$' -fuzz '^FuzzOperationBounds\$$' -fuzztime 20000x -fuzzminimizetime 100x -timeout 5m ./server/httpapi/ || rc=1; \
 		exit \$$rc" & second=$$!; \
 	$$sum --jsonfile $(DATA)/test-server.json -- -race -count=1 -p 3 -timeout 20m $$mod/server $$rest; rc=$$?; \
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5000x -fuzzminimizetime 100x -timeout 5m ./jobs/analysis/ || rc=1; \
+	$(GO) test -run '^$$' -fuzz '^FuzzOperationBounds$$' -fuzztime 20000x -fuzzminimizetime 100x -timeout 5m ./server/httpapi/ || rc=1; \
 	wait $$second || rc=1; \
 	$(DUNGJI) pg down; \
 	[ $$rc -eq 0 ] && echo "make test: every run passed" || echo "make test: FAILED (each run's summary is above; events in $(DATA)/test-*.json)"; \
