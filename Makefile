@@ -48,7 +48,7 @@ test: deps versitygw web-build build web-deps browser-deps ## Run every test on 
 	nice -n 19 sh -c "$$sum --jsonfile $(DATA)/test-service.json -- -race -count=1 -p 3 -timeout 20m $$raced; rc=\$$?; \
 		$$sum --jsonfile $(DATA)/test-computation.json -- -count=1 -p 2 -timeout 20m $$plain || rc=1; \
 		exit \$$rc" & second=$$!; \
-	$$sum --jsonfile $(DATA)/test-server.json -- -race -count=1 -p 3 -timeout 20m $$mod/server $$rest; rc=$$?; \
+	$$sum --jsonfile $(DATA)/test-server.json -- -race -count=1 -p 3 -parallel 4 -timeout 20m $$mod/server $$rest; rc=$$?; \
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5000x -fuzzminimizetime 100x -timeout 5m ./jobs/analysis/ || rc=1; \
 	$(GO) test -run '^$$' -fuzz '^FuzzOperationBounds$$' -fuzztime 20000x -fuzzminimizetime 100x -timeout 5m ./server/httpapi/ || rc=1; \
 	wait $$second || rc=1; \
