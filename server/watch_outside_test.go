@@ -64,6 +64,13 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 		{"after empty", http.MethodGet, "/alerts?after=", ""},
 		{"after twice", http.MethodGet, "/nests/" + nest + "/alerts?after=a&after=b", ""},
 		{"endpoint_id twice", http.MethodGet, "/webhooks/deliveries?endpoint_id=a&endpoint_id=b", ""},
+		// A fourth: what url.Values cannot parse it drops, and the rest was
+		// answered as if it had not been sent.
+		{"a semicolon after the month", http.MethodGet, "/watch/budget?month=2025-01;x=1", ""},
+		{"a semicolon after unacknowledged", http.MethodGet, "/alerts?unacknowledged=true;", ""},
+		{"a bad escape for after", http.MethodGet, "/nests/" + nest + "/alerts?unacknowledged=true&after=%", ""},
+		{"a bad escape for the endpoint", http.MethodGet, "/webhooks/deliveries?endpoint_id=%zz", ""},
+		{"not an endpoint id", http.MethodGet, "/webhooks/deliveries?endpoint_id=abc", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -73,6 +80,9 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 			}
 			if msg, _ := body["message"].(string); regexp.MustCompile(`Go |struct|\bint\b|\*|unmarshal|JSON bool|whole number, not a number`).MatchString(msg) {
 				t.Errorf("the message speaks Go: %q", msg)
+			}
+			if msg, _ := body["message"].(string); strings.Contains(c.path, "endpoint_id=abc") && !strings.HasPrefix(msg, "endpoint_id ") {
+				t.Errorf("the message names another field: %q", msg)
 			}
 		})
 	}

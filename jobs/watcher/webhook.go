@@ -410,6 +410,10 @@ func (s *Watcher) WebhookDeliveries(ctx context.Context, endpointID *string, arg
 	}
 	var epID string
 	if endpointID != nil {
+		// The argument's own name in the message, not the endpoint's "id".
+		if _, err := core.ParseID("endpointId", *endpointID); err != nil {
+			return core.Page[*db.WebhookDelivery]{}, err
+		}
 		ep, err := s.ownEndpoint(ctx, s.DB.Bun, actor, *endpointID, false)
 		if err != nil {
 			return core.Page[*db.WebhookDelivery]{}, err

@@ -246,7 +246,7 @@ func methods(hs map[string]http.HandlerFunc) http.Handler {
 // messages name as GraphQL does ("set at least one of contractDate, …"
 // answered a body of contract_date).
 var restFieldNames = strings.NewReplacer("contractDate", "contract_date", "balanceDate", "balance_date",
-	"moveInDate", "move_in_date", "everyDays", "every_days", "fileId", "file_id")
+	"moveInDate", "move_in_date", "everyDays", "every_days", "fileId", "file_id", "endpointId", "endpoint_id")
 
 func (a *API) restFail(w http.ResponseWriter, r *http.Request, err error) {
 	je := core.AsError(err)

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"mime"
 	"net/http"
+	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -278,7 +279,14 @@ func nullJSON(b json.RawMessage) json.RawMessage {
 // twice, or given empty, is a client's mistake said back (BAD_USER_INPUT),
 // not one of its values taken or the parameter ignored.
 func queryParam(r *http.Request, name string) (*string, error) {
-	vs, ok := r.URL.Query()[name]
+	// url.Values drops what it cannot parse (a ";", a bad escape) and the
+	// rest is read as if it had not been sent: ?month=2025-01;x=1 was this
+	// month, ?unacknowledged=true; every alert.
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, core.InvalidInput(name, "the query string cannot be read (%s): separate parameters with & and escape %% as %%25", queryFault(err))
+	}
+	vs, ok := q[name]
 	switch {
 	case !ok:
 		return nil, nil
@@ -288,6 +296,14 @@ func queryParam(r *http.Request, name string) (*string, error) {
 		return nil, core.InvalidInput(name, "%s is empty: give a value or leave it out", name)
 	}
 	return &vs[0], nil
+}
+
+// queryFault is what url.ParseQuery found wrong, without Go's words.
+func queryFault(err error) string {
+	if strings.Contains(err.Error(), "semicolon") {
+		return "a semicolon"
+	}
+	return "a bad %-escape"
 }
 
 // strictBool is true or false as the docs spell them; strconv.ParseBool
