@@ -202,10 +202,24 @@ func TestTokenCommandInProduction(t *testing.T) {
 		{"a short JWT_SECRET", map[string]string{"ENV": "production", "JWT_SECRET": "short-but-16-byte"}, "at least 32 bytes"},
 		{"a short previous secret", map[string]string{"ENV": "production", "JWT_SECRET": secret, "JWT_SECRET_PREVIOUS": "short"}, "JWT_SECRET_PREVIOUS must be at least 16 bytes"},
 		// An outside tester signed with 32 spaces, and the server took it.
-		{"32 spaces", map[string]string{"ENV": "production", "JWT_SECRET": strings.Repeat(" ", 32)}, "JWT_SECRET has 1 distinct characters"},
-		{"a placeholder", map[string]string{"ENV": "production", "JWT_SECRET": strings.Repeat("x", 40)}, "a pattern, not a secret"},
+		{"32 spaces", map[string]string{"ENV": "production", "JWT_SECRET": strings.Repeat(" ", 32)}, "JWT_SECRET has 1 distinct character:"},
+		{"a placeholder", map[string]string{"ENV": "production", "JWT_SECRET": strings.Repeat("x", 40)}, "has 1 distinct character:"},
 		{"a word repeated", map[string]string{"ENV": "production", "JWT_SECRET": strings.Repeat("secret", 6)}, "JWT_SECRET has 5 distinct characters"},
 		{"a patterned previous secret", map[string]string{"ENV": "production", "JWT_SECRET": secret, "JWT_SECRET_PREVIOUS": strings.Repeat("ab", 20)}, "JWT_SECRET_PREVIOUS has 2 distinct"},
+		// A second outside tester's secrets, all taken before.
+		{"a period of seven", map[string]string{"ENV": "production", "JWT_SECRET": strings.Repeat("abcdefg", 5)}, "repeats itself"},
+		{"a period of eight", map[string]string{"ENV": "production", "JWT_SECRET": strings.Repeat("abcdefgh", 4)}, "repeats itself"},
+		{"digits in sequence", map[string]string{"ENV": "production", "JWT_SECRET": "0123456789012345678901234567890123"}, "repeats itself"},
+		{"a word and a digit", map[string]string{"ENV": "production", "JWT_SECRET": "passwordpasswordpasswordpassword1"}, "repeats itself"},
+		{"a word repeated, a mark", map[string]string{"ENV": "production", "JWT_SECRET": "changemechangemechangemechangeme!"}, "repeats itself"},
+		{"a few letters and spaces", map[string]string{"ENV": "production", "JWT_SECRET": "abcdefg" + strings.Repeat(" ", 25)}, "repeats itself"},
+		{"jwt.io's sample", map[string]string{"ENV": "production", "JWT_SECRET": "your-256-bit-secret-your-256-bit"}, "repeats itself"},
+		{"jwt.io's sample, once", map[string]string{"ENV": "production", "JWT_SECRET": "your-256-bit-secret-for-the-api-server"}, `contains "your-256-bit-secret"`},
+		{"a variable not expanded", map[string]string{"ENV": "production", "JWT_SECRET": "${JWT_SECRET}-from-the-vault-0123456789"}, `contains "${"`},
+		{"Hangul repeated", map[string]string{"ENV": "production", "JWT_SECRET": strings.Repeat("비밀", 6)}, "JWT_SECRET has 2 distinct characters"},
+		{"a short previous secret in production", map[string]string{"ENV": "production", "JWT_SECRET": secret, "JWT_SECRET_PREVIOUS": "Kx9!mQ2#pL7$vR4&tY1z"}, "JWT_SECRET_PREVIOUS must be at least 32 bytes"},
+		{"a random base64 secret", map[string]string{"ENV": "production", "JWT_SECRET": "q3V8tW0bYkP2m9XzR1sL7cN4hJ6fD5gA0eU8iO2pQwE="}, ""},
+		{"a random hex secret", map[string]string{"ENV": "production", "JWT_SECRET": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}, ""},
 		{"an unknown ENV", map[string]string{"ENV": "staging", "JWT_SECRET": secret}, "ENV must be development or production"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -226,7 +240,7 @@ func TestTokenCommandInProduction(t *testing.T) {
 				t.Errorf("stderr %q, want nothing", errOut.String())
 			}
 			// The verifier a production server builds from the same settings.
-			tk, err := newTokens(config.Config{Env: "production", JWTSecret: secret, JWTIssuer: c.env["JWT_ISSUER"], JWTAudience: c.env["JWT_AUDIENCE"]})
+			tk, err := newTokens(config.Config{Env: "production", JWTSecret: c.env["JWT_SECRET"], JWTIssuer: c.env["JWT_ISSUER"], JWTAudience: c.env["JWT_AUDIENCE"]})
 			if err != nil {
 				t.Fatal(err)
 			}

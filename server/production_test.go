@@ -59,7 +59,7 @@ func TestProductionRefusesToStart(t *testing.T) {
 		{"no ENV at all", []string{"ENV"}, nil, "ENV is not set"},
 		{"no DATABASE_URL", []string{"DATABASE_URL"}, nil, "DATABASE_URL is required"},
 		{"no JWT_SECRET", []string{"JWT_SECRET"}, nil, "JWT_SECRET is required"},
-		{"short JWT_SECRET", nil, map[string]string{"JWT_SECRET": "short-secret-0123456789"}, "JWT_SECRET is required"},
+		{"short JWT_SECRET", nil, map[string]string{"JWT_SECRET": "short-secret-0123456789"}, "at least 32 bytes"},
 		{"no OCR_CALLBACK_KEY", []string{"OCR_CALLBACK_KEY"}, nil, "OCR_CALLBACK_KEY is required"},
 		{"no OCR_SIGNING_SECRET", []string{"OCR_SIGNING_SECRET"}, nil, "OCR_SIGNING_SECRET is required"},
 		{"no S3_ENDPOINT", []string{"S3_ENDPOINT"}, nil, "S3_ENDPOINT is required"},

@@ -267,6 +267,10 @@ func LoadTokens(getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("JWT_SECRET_PREVIOUS must be at least 16 bytes")
 	}
 	if !c.Dev() && c.JWTSecretPrevious != "" {
+		// Tokens it signed still verify: it is held to JWT_SECRET's rules.
+		if len(c.JWTSecretPrevious) < 32 {
+			return c, fmt.Errorf("JWT_SECRET_PREVIOUS must be at least 32 bytes when ENV=production, as JWT_SECRET must")
+		}
 		if err := patternSecret("JWT_SECRET_PREVIOUS", c.JWTSecretPrevious); err != nil {
 			return c, err
 		}
@@ -279,8 +283,11 @@ func LoadTokens(getenv func(string) string) (Config, error) {
 // not a pattern; development's, when set, has 16 at least.
 func checkJWTSecret(c Config) error {
 	if !c.Dev() {
+		if c.JWTSecret == "" {
+			return fmt.Errorf("JWT_SECRET is required when ENV=production (at least 32 bytes)")
+		}
 		if len(c.JWTSecret) < 32 {
-			return fmt.Errorf("JWT_SECRET is required when ENV=production and must be at least 32 bytes")
+			return fmt.Errorf("JWT_SECRET must be at least 32 bytes when ENV=production, not %d", len(c.JWTSecret))
 		}
 		return patternSecret("JWT_SECRET", c.JWTSecret)
 	} else if c.JWTSecret != "" && len(c.JWTSecret) < 16 {
@@ -289,21 +296,51 @@ func checkJWTSecret(c Config) error {
 	return nil
 }
 
-// minSecretBytes is the fewest distinct bytes a production secret has. 32
-// random hex digits fall among 6 or fewer of the 16 with probability under
-// C(16,6)·(6/16)³² ≈ 2·10⁻¹⁰ (base64 or longer secrets, far less); 32
-// spaces, a short word repeated or a placeholder such as xxxx… have fewer:
-// an outside tester's 32 spaces signed tokens the server accepted.
-const minSecretBytes = 7
+// A production secret is refused when it is plainly not random, as an
+// outside tester's were: 32 spaces, "secret" repeated, a sequence of
+// digits, jwt.io's "your-256-bit-secret". A random one passes every test
+// below (openssl rand -base64 48, or -hex 32): each test's threshold is far
+// from what random text of its length gives.
+//
+//   - minSecretChars: 32 random hex digits fall among 6 or fewer of the 16
+//     with probability under C(16,6)·(6/16)³² ≈ 2·10⁻¹⁰. Counted in
+//     characters, not bytes (비밀 repeated was "5 distinct characters").
+//   - minTrigramShare: of a secret's runs of three characters, the share
+//     that are distinct. A repeated word or a period of 7 repeats its
+//     runs (abcdefg×5: 7 of 33); 32 random hex digits repeat one in about
+//     130 draws at all (30 runs of 4096), and a share under 3/4 needs 8
+//     repeats.
+//   - knownSecrets: the samples of tutorials and generators, found
+//     anywhere in it.
+const (
+	minSecretChars  = 7
+	minTrigramShare = 0.75
+)
 
-// patternSecret refuses a production secret of too few distinct bytes.
+var knownSecrets = []string{"your-256-bit-secret", "your-secret-key", "changeme", "change-me", "change_me", "supersecret", "super-secret", "password", "secretkey", "secret-key", "secret_key", "${"}
+
+// patternSecret refuses a production secret that is plainly not random.
 func patternSecret(name, s string) error {
-	seen := map[byte]bool{}
-	for i := range len(s) {
-		seen[s[i]] = true
+	rs := []rune(s)
+	distinct := map[rune]bool{}
+	for _, r := range rs {
+		distinct[r] = true
 	}
-	if len(seen) < minSecretBytes {
-		return fmt.Errorf("%s has %d distinct characters: a pattern, not a secret (openssl rand -base64 48 makes one)", name, len(seen))
+	if len(distinct) < minSecretChars {
+		return fmt.Errorf("%s has %d distinct %s: a pattern, not a secret (openssl rand -base64 48 makes one)", name, len(distinct), map[bool]string{true: "character", false: "characters"}[len(distinct) == 1])
+	}
+	runs := map[string]bool{}
+	for i := 0; i+3 <= len(rs); i++ {
+		runs[string(rs[i:i+3])] = true
+	}
+	if n := len(rs) - 2; float64(len(runs)) < minTrigramShare*float64(n) {
+		return fmt.Errorf("%s repeats itself (%d of its %d runs of three characters are repeats): a pattern, not a secret (openssl rand -base64 48 makes one)", name, n-len(runs), n)
+	}
+	lower := strings.ToLower(s)
+	for _, k := range knownSecrets {
+		if strings.Contains(lower, k) {
+			return fmt.Errorf("%s contains %q, a sample secret's words: not a secret (openssl rand -base64 48 makes one)", name, k)
+		}
 	}
 	return nil
 }
