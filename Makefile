@@ -32,8 +32,9 @@ test: deps versitygw web-build build web-deps browser-deps ## Run every test on 
 	@# seconds, get the cores first: the service and image packages (jobs and its capability packages, jobs/issuer, jobs/ocr/engine) with -race,
 	@# then the pure-computation packages (jobs/analysis, jobs/ocr/pageimage: regular expressions and pixel loops, no
 	@# goroutine outside their tests) without it, where the race detector has no interleaving to check and made them
-	@# 2× to 50× slower. -p 3, one test binary more than cores: most packages spend much of their
-	@# time waiting on processes, sockets and timers. The image tests read their corpora's hardest copies
+	@# 2× to 50× slower. -p 3, one test binary more than cores, and the server run's tests four at a time
+	@# (-parallel 4; at the default two it took 451 s instead of 335): most tests spend much of their
+	@# time waiting on processes, browsers, sockets and timers. The image tests read their corpora's hardest copies
 	@# (DUNGJI_TEST_FULL_CORPUS=1 reads every one). -timeout is for a hung test.
 	@# The fuzz budget is a count, not a duration: with -fuzztime 10s, Go 1.26's fuzz coordinator can fail
 	@# the run with a bare "context deadline exceeded" as the time runs out (golang/go#75804, fixed in 1.27).
