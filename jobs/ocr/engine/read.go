@@ -641,6 +641,9 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 		return ocr.Page{}, pageError(outer, n, err, ocr.CodeInternal)
 	}
 	numbers := hocrNumbers(hocr)
+	if !r.oneReading && !r.raw {
+		r.confirmNumbers(ctx, prep.Page, root, languages, numbers)
+	}
 	if !r.oneReading && prep.Page != nil {
 		// As with the suspect lines, a failed reading of the unread bands
 		// leaves the page as first read.

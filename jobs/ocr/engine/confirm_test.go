@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestConfirmNumbers: a number with a digit in doubt is read again alone;
+// a second reading of the same digits, each sure, gives it the second's
+// confidence, and anything else leaves it as first read (a second reading
+// of other digits, one itself unsure, a failed run). Numbers of fewer
+// digits than a key number's, and sure ones, are not read again; a page's
+// second readings are bounded. The second readings here are a script's,
+// which stands for Tesseract and counts its runs.
+func TestConfirmNumbers(t *testing.T) {
+	t.Parallel()
+	word := func(text string, conf float64) string {
+		var chars strings.Builder
+		for _, r := range text {
+			fmt.Fprintf(&chars, `<span class="ocrx_cinfo" title="x_bboxes 1 1 2 2; x_conf %.1f">%c</span>`, conf, r)
+		}
+		return `<span class="ocrx_word" title="bbox 1 1 50 20; x_wconf 90">` + chars.String() + `</span>`
+	}
+	page := image.NewGray(image.Rect(0, 0, 400, 200))
+	for i := range page.Pix {
+		page.Pix[i] = 0xff
+	}
+	doubt := func(text string, low float64) hocrNumber {
+		return hocrNumber{text: text, box: image.Rect(10, 10, 120, 40), low: low}
+	}
+	for _, c := range []struct {
+		name   string
+		first  []hocrNumber
+		second string // the script's hOCR body; "fail" to fail
+		want   []float64
+		runs   int
+	}{
+		{"the same digits, sure", []hocrNumber{doubt("490614-*******", 92)}, word("490614-*******", 98), []float64{98}, 1},
+		{"an amount split in two words", []hocrNumber{doubt("금360,000,000원", 90)}, word("금360,000", 97) + word("000원", 99), []float64{97}, 1},
+		{"other digits", []hocrNumber{doubt("440614-*******", 92)}, word("490614-*******", 99), []float64{92}, 1},
+		{"the same digits, unsure", []hocrNumber{doubt("490614-*******", 92)}, word("490614-*******", 93), []float64{92}, 1},
+		{"a digit more", []hocrNumber{doubt("490614-*******", 92)}, word("4906144-*******", 99), []float64{92}, 1},
+		{"nothing read", []hocrNumber{doubt("490614-*******", 92)}, "", []float64{92}, 1},
+		{"a failed run", []hocrNumber{doubt("490614-*******", 92)}, "fail", []float64{92}, 1},
+		{"sure already", []hocrNumber{doubt("490614-*******", 96)}, word("490614-*******", 99), []float64{96}, 0},
+		{"too few digits for a key number", []hocrNumber{doubt("2019년", 60), doubt("12345", 60)}, word("12345", 99), []float64{60, 60}, 0},
+		{"bounded", func() []hocrNumber {
+			var ns []hocrNumber
+			for range maxConfirmations + 3 {
+				ns = append(ns, doubt("490614-*******", 92))
+			}
+			return ns
+		}(), word("490614-*******", 98), nil, maxConfirmations},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			calls, body := filepath.Join(dir, "calls"), filepath.Join(dir, "body")
+			if err := os.WriteFile(body, []byte(`<html><body><div class="ocr_page">`+c.second+`</div></body></html>`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			action := `cp ` + body + ` "$2.hocr"`
+			if c.second == "fail" {
+				action = `echo 'Error: simulated' >&2; exit 1`
+			}
+			script := filepath.Join(dir, "tesseract")
+			if err := os.WriteFile(script, []byte("#!/bin/sh\necho run >> "+calls+"\n"+action+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			r := newReader(tools{tesseract: script}, 1, testLogger(t))
+			numbers := append([]hocrNumber(nil), c.first...)
+			r.confirmNumbers(context.Background(), page, filepath.Join(dir, "page-1"), "kor+eng", numbers)
+			for i, n := range numbers {
+				if n.text != c.first[i].text {
+					t.Errorf("number %d's text changed: %q → %q", i, c.first[i].text, n.text)
+				}
+				if c.want != nil && n.low != c.want[i] {
+					t.Errorf("number %d (%q): confidence %.0f, want %.0f", i, n.text, n.low, c.want[i])
+				}
+			}
+			b, _ := os.ReadFile(calls)
+			if runs := strings.Count(string(b), "run"); runs != c.runs {
+				t.Errorf("%d second readings, want %d", runs, c.runs)
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, "page-1*")); len(left) != 0 {
+				t.Errorf("files left behind: %v", left)
+			}
+		})
+	}
+}
