@@ -897,6 +897,7 @@ func TestJudgeCopyAge(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC) // cleanText's copy was printed on 2026-03-04 19:20:30 KST
 	undated := strings.Replace(cleanText, "열람일시 : 2026년03월04일 19시20분30초", "", 1)
+	printedAt := time.Date(2026, 3, 4, 10, 20, 30, 0, time.UTC)
 	for _, tc := range []struct {
 		name     string
 		text     string
@@ -905,21 +906,29 @@ func TestJudgeCopyAge(t *testing.T) {
 		verdict  Verdict
 		code     string
 		says     string
+		received time.Time // the upload; zero for now
 	}{
-		{"uploaded the day it was printed", cleanText, true, now.AddDate(0, 0, -16), VerdictComplete, "", ""},
-		{"uploaded six days after", cleanText, true, now.AddDate(0, 0, -10), VerdictComplete, "", ""},
-		{"uploaded 16 days after", cleanText, true, now, VerdictPartial, ReasonOldCopy, "printed on 2026-03-04, 16 days ago"},
-		{"uploaded, no 열람일시", undated, true, now, VerdictPartial, ReasonCopyUndated, "could not be read"},
-		{"uploaded, printed 'next year'", cleanText, true, now.AddDate(-1, 0, 0), VerdictPartial, ReasonCopyUndated, "a day still to come"},
-		{"issued long ago", cleanText, false, now.AddDate(5, 0, 0), VerdictComplete, "", ""},
-		{"issued, no 열람일시", undated, false, now, VerdictComplete, "", ""},
+		{"uploaded the day it was printed", cleanText, true, now.AddDate(0, 0, -16), VerdictComplete, "", "", time.Time{}},
+		{"uploaded six days after", cleanText, true, now.AddDate(0, 0, -10), VerdictComplete, "", "", time.Time{}},
+		{"uploaded 16 days after", cleanText, true, now, VerdictPartial, ReasonOldCopy, "printed on 2026-03-04, 16 days ago", time.Time{}},
+		{"uploaded, no 열람일시", undated, true, now, VerdictPartial, ReasonCopyUndated, "could not be read", time.Time{}},
+		{"uploaded, printed 'next year'", cleanText, true, now.AddDate(-1, 0, 0), VerdictPartial, ReasonCopyUndated, "after it reached this service", time.Time{}},
+		{"issued long ago", cleanText, false, now.AddDate(5, 0, 0), VerdictComplete, "", "", time.Time{}},
+		// Printed 19:20:30 KST (10:20:30 UTC) on 2026-03-04. An outside
+		// tester's copy dated eleven hours after its upload passed, under
+		// a day's tolerance; judged later, a later date passed too.
+		{"printed 11 hours after the upload", cleanText, true, printedAt.Add(-11 * time.Hour), VerdictPartial, ReasonCopyUndated, "after it reached this service (2026-03-04 08:20:30)", time.Time{}},
+		{"judged a day later, printed after the upload", cleanText, true, printedAt.AddDate(0, 0, 1), VerdictPartial, ReasonCopyUndated, "after it reached this service", printedAt.Add(-time.Hour)},
+		{"printed within the clock skew of the upload", cleanText, true, printedAt.AddDate(0, 0, 1), VerdictComplete, "", "", printedAt.Add(-MaxClockSkew + time.Second)},
+		{"uploaded a second after it was printed", cleanText, true, printedAt.Add(time.Minute), VerdictComplete, "", "", printedAt.Add(time.Second)},
+		{"issued, no 열람일시", undated, false, now, VerdictComplete, "", "", time.Time{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg, err := Parse(tc.text)
 			if err != nil {
 				t.Fatal(err)
 			}
-			j := Judge(reg, JudgeInput{UniqueNo: "1101-2021-003412", Uploaded: tc.uploaded, Now: tc.now})
+			j := Judge(reg, JudgeInput{UniqueNo: "1101-2021-003412", Uploaded: tc.uploaded, Now: tc.now, ReceivedAt: tc.received})
 			if j.Verdict != tc.verdict || !slices.Equal(codes(j), slices.DeleteFunc([]string{tc.code}, func(s string) bool { return s == "" })) {
 				t.Fatalf("verdict %s %v, want %s %q", j.Verdict, j.Reasons, tc.verdict, tc.code)
 			}

@@ -408,8 +408,9 @@ func (s *Reads) analyzeForRead(ctx context.Context, t *db.OCRTask, stale *Stored
 // given.
 func judgeStored(t *db.OCRTask, a *StoredAnalysis, nest *db.Nest, deposit, price int64, now time.Time) *RegistryAnalysis {
 	reg := a.Registry
-	if reg != nil && reg.PrintedAt != nil && reg.PrintedAt.After(now.Add(24*time.Hour)) {
-		// A 열람일시 still to come is a misreading: not known, not shown.
+	if reg != nil && analysis.PrintedAfter(reg.PrintedAt, now, t.CreatedAt) {
+		// A 열람일시 after the copy reached the service is a misreading
+		// or an alteration: not known, not shown (the verdict says so).
 		c := *reg
 		c.PrintedAt = nil
 		reg = &c
@@ -420,8 +421,8 @@ func judgeStored(t *db.OCRTask, a *StoredAnalysis, nest *db.Nest, deposit, price
 		msg := a.Error
 		out.Error = &msg
 	}
-	in := analysis.JudgeInput{UniqueNo: nest.RegistryUniqueNo, Address: nest.Address, Uploaded: t.IssuanceTaskID == nil, Now: now}
-	out.Judgement = a.Prepared.Finish(reg, in)
+	in := analysis.JudgeInput{UniqueNo: nest.RegistryUniqueNo, Address: nest.Address, Uploaded: t.IssuanceTaskID == nil, Now: now, ReceivedAt: t.CreatedAt}
+	out.Judgement = a.Prepared.Finish(a.Registry, in)
 	out.findingsOf = func() analysis.Signals {
 		return analysis.Analyze(reg, analysis.Options{Now: now, Deposit: deposit, Price: price})
 	}

@@ -264,7 +264,7 @@ export type VerdictReasonCode =
   | 'CANCELLATION_MISMATCH'
   /** A 말소 whose named purpose was not read cancels a key entry by its rank alone. */
   | 'CANCELLATION_UNCHECKED'
-  /** An uploaded copy whose 열람일시 was not read (or was read as a day still to come). */
+  /** An uploaded copy whose 열람일시 was not read (or was read as a time after the copy was uploaded: misread, or altered). */
   | 'COPY_UNDATED'
   /** A key fact was not taken as read (see RegistryEntry.corrections). */
   | 'CORRECTED_FACT'
