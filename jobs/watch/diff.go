@@ -181,10 +181,13 @@ const ReasonEntriesMissing = "ENTRIES_MISSING"
 // property's, or a read that lost part of it; to compare it with prev
 // would report "no change" where entries went unseen.
 func Missing(prev, cur *analysis.Registry) []analysis.Entry {
-	now := index(cur)
+	// Paired as a copy is with the registry (pairEntries): a copy with a
+	// row taken out and the rest renumbered lacked, by rank, its last
+	// entry, and the alert named that one, not the row taken out.
+	pairs := pairEntries(prev, cur)
 	var out []analysis.Entry
-	for _, e := range entries(prev) {
-		if _, ok := now[string(e.Section)+"/"+e.Rank]; !ok {
+	for i, e := range entries(prev) {
+		if _, ok := pairs[i]; !ok {
 			out = append(out, e)
 		}
 	}

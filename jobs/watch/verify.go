@@ -59,15 +59,11 @@ func CompareCopy(copy, official *analysis.Registry, printed *time.Time) []Differ
 	var out []Difference
 	in := index(copy)
 	seen := map[string]bool{}
-	for _, e := range entries(official) {
-		key := string(e.Section) + "/" + e.Rank
-		c, ok := in[key]
-		if !ok {
-			if k := sameReceipt(copy, e); k != "" {
-				c, ok, key = in[k], true, k
-			}
-		}
-		seen[key] = true
+	pairs := pairEntries(official, copy)
+	for i, e := range entries(official) {
+		key, ok := pairs[i]
+		c := in[key]
+		seen[key] = ok
 		after := printed != nil && !e.Received.IsZero() && e.Received.After(*printed)
 		risky := e.Kind == analysis.KindMortgage || e.Kind == analysis.KindJeonse || isFlagged(e.Kind)
 		switch {
@@ -176,6 +172,65 @@ func sameEntry(c, e analysis.Entry) bool {
 		return false
 	}
 	return c.Received.IsZero() || e.Received.IsZero() || c.Received.Equal(e.Received)
+}
+
+// pairEntries pairs the entries of official (by their index in entries)
+// with those of copy (by section/rank), each copy entry with one at most:
+// first an entry under the same rank that can be the same (sameEntry, and
+// no other 접수번호), then one under another rank with the same 접수 (a
+// copy renumbered after a row was taken out), or the same content; last,
+// one left unpaired under the same rank, to be compared as changed. An
+// entry of official left without one is not on the copy. Pairing by rank
+// alone took a copy with its 근저당권 removed and the rows below moved up
+// for one whose entries had all changed kind, and never named the 근저당권.
+func pairEntries(official, copy *analysis.Registry) map[int]string {
+	in := index(copy)
+	used := map[string]bool{}
+	out := map[int]string{}
+	es := entries(official)
+	for i, e := range es {
+		key := string(e.Section) + "/" + e.Rank
+		if c, ok := in[key]; ok && sameEntry(c, e) && (c.ReceiptNo == 0 || e.ReceiptNo == 0 || c.ReceiptNo == e.ReceiptNo) {
+			out[i], used[key] = key, true
+		}
+	}
+	for i, e := range es {
+		if _, ok := out[i]; ok {
+			continue
+		}
+		k := sameReceipt(copy, e)
+		if k == "" || used[k] {
+			k = sameContentKey(copy, e, used)
+		}
+		if k != "" && !used[k] {
+			out[i], used[k] = k, true
+		}
+	}
+	for i, e := range es {
+		key := string(e.Section) + "/" + e.Rank
+		if _, ok := out[i]; ok || used[key] {
+			continue
+		}
+		if _, ok := in[key]; ok {
+			out[i], used[key] = key, true
+		}
+	}
+	return out
+}
+
+// sameContentKey is the key of an entry of copy not in used that shows
+// the registry's entry e under another rank (sameContent), "" for none.
+func sameContentKey(copy *analysis.Registry, e analysis.Entry, used map[string]bool) string {
+	if e.Received.IsZero() {
+		return ""
+	}
+	for _, c := range entries(copy) {
+		key := string(c.Section) + "/" + c.Rank
+		if !used[key] && c.Section == e.Section && c.Kind == e.Kind && c.Received.Equal(e.Received) && c.Amount == e.Amount {
+			return key
+		}
+	}
+	return ""
 }
 
 // sameContent reports whether the copy shows the registry's entry e under

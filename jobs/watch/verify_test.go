@@ -56,6 +56,11 @@ func TestCompareCopy(t *testing.T) {
 			reg(owner1, func() analysis.Entry { e := received(mort2, before); e.ReceiptNo = 4411; return e }()), nil},
 		{"serious first", reg(owner1, entry(rights, "1", analysis.KindMortgage, 360_000_000)), reg(owner1, mort2, jeonse),
 			[]string{"MISSING/rights/2/true/false", "CHANGED/rights/1/false/false"}},
+		// An outside tester's copy: the 근저당 at 을구 1 taken out and the
+		// rows below moved up a rank. By rank, every row was CHANGED and
+		// the 근저당 never named.
+		{"a 근저당 taken out, the rows below renumbered", renumbered(), registryOfFour(),
+			[]string{"MISSING/rights/1/true/false"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var got []string
@@ -78,6 +83,46 @@ func TestCompareCopy(t *testing.T) {
 // cancelled entry, a 말소, a right that is no risk) raises nothing here
 // (the read's COULD_NOT_VERIFY warning says it); an entry read under
 // another rank but its 접수 is there.
+// registryOfFour is an 을구 of four: a 근저당, a 근저당 cancelled by the
+// 말소 at 3, and a 전세권, each with its 접수; renumbered is a copy of it
+// with the first taken out and the rest moved up a rank (the 말소 naming
+// its target's new rank).
+func registryOfFour() *analysis.Registry {
+	day := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	e := func(rank string, k analysis.Kind, amount int64, days, receipt int) analysis.Entry {
+		x := entry(rights, rank, k, amount)
+		x.Received, x.ReceiptNo = day.AddDate(0, 0, days), receipt
+		return x
+	}
+	return reg(owner1, e("1", analysis.KindMortgage, 334_800_000, 0, 1101), cancelled(e("2", analysis.KindMortgage, 120_000_000, 30, 2202), "3"),
+		e("3", analysis.KindCancellation, 0, 60, 3303), e("4", analysis.KindJeonse, 510_000_000, 90, 4404))
+}
+
+func renumbered() *analysis.Registry {
+	r := registryOfFour()
+	rights := r.Rights[1:]
+	for i := range rights {
+		rights[i].Rank = fmt.Sprint(i + 1)
+	}
+	rights[0].CancelledBy = "2"
+	r.Rights = rights
+	return r
+}
+
+// TestMissingRenumbered: a copy with a row taken out and the rest moved up
+// lacks that row, not the last one (an outside tester's COULD_NOT_VERIFY
+// named the 전세권 the copy has, not the 근저당 it lacks).
+func TestMissingRenumbered(t *testing.T) {
+	t.Parallel()
+	got := Missing(registryOfFour(), renumbered())
+	if len(got) != 1 || got[0].Rank != "1" || got[0].Kind != analysis.KindMortgage {
+		t.Fatalf("missing %+v, want 을구 1's 근저당 alone", got)
+	}
+	if got := Missing(registryOfFour(), registryOfFour()); len(got) != 0 {
+		t.Errorf("the same registry lacks %+v", got)
+	}
+}
+
 func TestCopyLacksIssued(t *testing.T) {
 	t.Parallel()
 	issued := time.Date(2026, 11, 20, 3, 0, 0, 0, time.UTC)
