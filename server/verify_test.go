@@ -269,6 +269,7 @@ func TestVerifyCopy(t *testing.T) {
 		{"the check, by bob", http.MethodGet, "/nests/" + doctored + "/analysis/registry/verify/" + vD, bob, "", 403, "FORBIDDEN"},
 		{"no such check", http.MethodGet, "/nests/" + doctored + "/analysis/registry/verify/" + uuid.NewString(), tok, "", 404, "NOT_FOUND"},
 		{"a check that is not an id", http.MethodGet, "/nests/" + doctored + "/analysis/registry/verify/1", tok, "", 400, "BAD_USER_INPUT"},
+		{"a nest that is not an id", http.MethodGet, "/nests/null/analysis/registry/verify/" + vD, tok, "", 400, "BAD_USER_INPUT"},
 	} {
 		resp, body := a.restJSON(t, c.method, c.path, c.tok, c.body)
 		if resp.StatusCode != c.status || (c.code != "" && body["error_code"] != c.code) {

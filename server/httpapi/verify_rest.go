@@ -80,6 +80,12 @@ func (a *API) restVerifyCopy(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) restGetVerification(w http.ResponseWriter, r *http.Request) {
+	// A path's nest id that is no id is the client's mistake, said as
+	// such: it was "verification not found in this nest".
+	if _, err := core.ParseID("nestId", r.PathValue("nestId")); err != nil {
+		a.restFail(w, r, err)
+		return
+	}
 	v, err := a.Service.CopyVerification(r.Context(), r.PathValue("verificationId"))
 	if err == nil && v.NestID != r.PathValue("nestId") {
 		err = core.Errorf(core.CodeNotFound, "verification not found in this nest")
