@@ -71,6 +71,7 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 		{"a bad escape for after", http.MethodGet, "/nests/" + nest + "/alerts?unacknowledged=true&after=%", ""},
 		{"a bad escape for the endpoint", http.MethodGet, "/webhooks/deliveries?endpoint_id=%zz", ""},
 		{"not an endpoint id", http.MethodGet, "/webhooks/deliveries?endpoint_id=abc", ""},
+		{"a month of 60 KB", http.MethodGet, "/watch/budget?month=" + strings.Repeat("9", 60_000), ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -80,6 +81,9 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 			}
 			if msg, _ := body["message"].(string); regexp.MustCompile(`Go |struct|\bint\b|\*|unmarshal|JSON bool|whole number, not a number`).MatchString(msg) {
 				t.Errorf("the message speaks Go: %q", msg)
+			}
+			if msg, _ := body["message"].(string); len(msg) > 300 {
+				t.Errorf("a message of %d bytes: it says the input back whole", len(msg))
 			}
 			if msg, _ := body["message"].(string); strings.Contains(c.path, "endpoint_id=abc") && !strings.HasPrefix(msg, "endpoint_id ") {
 				t.Errorf("the message names another field: %q", msg)

@@ -289,7 +289,13 @@ func (s *Watcher) WatchBudget(ctx context.Context, month *string) (*WatchBudget,
 		// a UTC instant of year -1, which PostgreSQL refused as an error 500.
 		t, err := time.Parse("2006-01", *month)
 		if err != nil {
-			return nil, core.InvalidInput("month", "%q is not a month: use YYYY-MM", *month)
+			// A month is 7 characters: what is sent is said back up to 16
+			// (a 60 KB one came back whole).
+			shown := *month
+			if r := []rune(shown); len(r) > 16 {
+				shown = string(r[:16]) + "…"
+			}
+			return nil, core.InvalidInput("month", "%q is not a month: use YYYY-MM", shown)
 		}
 		if t.Year() < 1970 {
 			return nil, core.InvalidInput("month", "%q is out of range: months from 1970-01 to 9999-12", *month)
