@@ -618,7 +618,7 @@ type RegistryAnalysisResolver interface {
 type RegistryCheckResolver interface {
 	OcrTask(ctx context.Context, obj *db.RegistryComparison) (*db.OCRTask, error)
 	IssuanceTask(ctx context.Context, obj *db.RegistryComparison) (*db.IssuanceTask, error)
-
+	Verdict(ctx context.Context, obj *db.RegistryComparison) (string, error)
 	Outcome(ctx context.Context, obj *db.RegistryComparison) (watch.Outcome, error)
 	PreviousOcrTask(ctx context.Context, obj *db.RegistryComparison) (*db.OCRTask, error)
 
@@ -9780,7 +9780,7 @@ func (ec *executionContext) _RegistryCheck_verdict(ctx context.Context, field gr
 			return ec.fieldContext_RegistryCheck_verdict(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Verdict, nil
+			return ec.Resolvers.RegistryCheck().Verdict(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -9791,7 +9791,7 @@ func (ec *executionContext) _RegistryCheck_verdict(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_RegistryCheck_verdict(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("RegistryCheck", field, false, false, "RegistryCheckVerdict")
+	return graphql.NewScalarFieldContext("RegistryCheck", field, true, true, "RegistryCheckVerdict")
 }
 
 func (ec *executionContext) _RegistryCheck_outcome(ctx context.Context, field graphql.CollectedField, obj *db.RegistryComparison) (ret graphql.Marshaler) {
@@ -16017,10 +16017,11 @@ func (ec *executionContext) _RegistryCheck(ctx context.Context, sel ast.Selectio
 					return ec._RegistryCheck_issuanceTask(ctx, field, obj)
 				})
 		case "verdict":
-			out.Values[i] = ec._RegistryCheck_verdict(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RegistryCheck_verdict(ctx, field, obj)
+				})
 		case "outcome":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,

@@ -187,6 +187,17 @@ func (r *registryCheckResolver) IssuanceTask(ctx context.Context, obj *db.Regist
 	return r.loadersOf(ctx).issuanceTask.Load(ctx, *obj.IssuanceTaskID)
 }
 
+// Verdict is the resolver for the verdict field.
+func (r *registryCheckResolver) Verdict(ctx context.Context, obj *db.RegistryComparison) (string, error) {
+	// A copy read in full is compared, and recorded, as COMPLETE (readOf);
+	// it is answered as the read's own verdict says it: what the copy
+	// says, not a judgement of the registry.
+	if obj.Verdict == string(analysis.VerdictComplete) && obj.IssuanceTaskID == nil && obj.OCRTaskID != nil {
+		return string(analysis.VerdictCopyComplete), nil
+	}
+	return obj.Verdict, nil
+}
+
 // Outcome is the resolver for the outcome field.
 func (r *registryCheckResolver) Outcome(ctx context.Context, obj *db.RegistryComparison) (watch.Outcome, error) {
 	return watch.Outcome(obj.Outcome), nil

@@ -222,6 +222,22 @@ func TestVerifyCopy(t *testing.T) {
 		dig(an, "file", "id") != fileD || dig(an, "verification", "id") != vD || dig(an, "verification", "status") != "DIFFERS" {
 		t.Errorf("the copy's analysis: %v", an)
 	}
+	// The copy's check in the nest's history says what its read says,
+	// not COMPLETE (a judgement of the registry, an outside tester saw).
+	checks, _ := dig(a.gql(t, tok, `query($n: ID!) { nest(id: $n) { registryChecks { verdict ocrTask { id analysis { verdict } } } } }`,
+		map[string]any{"n": doctored}).Data, "nest", "registryChecks").([]any)
+	found := false
+	for _, c := range checks {
+		if dig(c, "ocrTask", "id") == taskD {
+			found = true
+			if v := dig(c, "verdict"); v == "COMPLETE" || v != dig(c, "ocrTask", "analysis", "verdict") {
+				t.Errorf("the copy's check: verdict %v, its read's %v", v, dig(c, "ocrTask", "analysis", "verdict"))
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no check of the copy's read among %v", checks)
+	}
 	// One document bought per nest: the storm bought one.
 	if n := len(sim.Payments()); n != 2 {
 		t.Errorf("%d documents bought for two verifications: %+v", n, sim.Payments())

@@ -74,9 +74,9 @@ export type DocumentSource =
  * each value is its name.
  */
 export type RegistryCheckVerdict =
-  /** The read was complete (an uploaded copy read in full is compared, and recorded, as COMPLETE). */
+  /** The registry's own document, issued for the nest, was read in full. */
   | 'COMPLETE'
-  /** Not recorded: a copy read in full is recorded as COMPLETE. Listed so that this enum holds every RegistryVerdict. */
+  /** An uploaded copy was read in full: what the copy says, not a judgement of the registry (verifyCopy checks it against the registry). */
   | 'COPY_COMPLETE'
   /** There was no read: the watch check's issuance failed, or the OCR did. */
   | 'NONE'
