@@ -26,33 +26,32 @@ run: deps web/static/app.js build ## Run API, workers and console on embedded de
 test: deps versitygw web-build build web-deps browser-deps ## Run every test on real Postgres and real S3 servers (-race wherever the code runs goroutines)
 	@# gotestsum (a go tool of this module) runs go test -json and prints a line per test as it ends, every failure in
 	@# full and a summary; each run's events stay in .data/test-*.json (go tool gotestsum tool slowest --jsonfile FILE).
-	@# Two runs at once. The first: the server package and the light packages, with -race, then the fuzz runs (they
-	@# end about when the second run does: after it, they were the last minute alone). The second, at the lowest
-	@# CPU priority (nice 19) so that the server's tests of uploads, browsers and live streams, whose hang guards count
-	@# seconds, get the cores first: the service and image packages (jobs and its capability packages, jobs/issuer, jobs/ocr/engine) with -race,
-	@# then the pure-computation packages (jobs/analysis, jobs/ocr/pageimage: regular expressions and pixel loops, no
+	@# Two runs at once. The first: the server package and the light packages, with -race, then the fuzz runs, then
+	@# the pure-computation packages (jobs/analysis, jobs/ocr/pageimage: regular expressions and pixel loops, no
 	@# goroutine outside their tests) without it, where the race detector has no interleaving to check and made them
-	@# 2× to 50× slower. -p 3, one test binary more than cores, and the server run's tests three at a time
-	@# (-parallel 3): most tests spend much of their time waiting on processes, browsers, sockets and
+	@# 2× to 50× slower. The second, at the lowest CPU priority (nice 19) so that the server's tests of uploads,
+	@# browsers and live streams, whose hang guards count seconds, get the cores first: the service and image packages
+	@# (jobs and its capability packages, jobs/issuer, jobs/ocr/engine) with -race. The two end about together: run
+	@# after the second, the fuzz and computation runs were the last two minutes with one run left. -p 3, one
+	@# test binary more than cores, and the server run's tests three at a time (-parallel 3): most tests spend much of their time waiting on processes, browsers, sockets and
 	@# timers. At four the server run took 335 s instead of 451 s, but 94 connections of PostgreSQL's 100
 	@# were open at once (each test app has its pools). The image tests read their corpora's hardest copies
 	@# (DUNGJI_TEST_FULL_CORPUS=1 reads every one). -timeout is for a hung test.
 	@# The fuzz budget is a count, not a duration: with -fuzztime 10s, Go 1.26's fuzz coordinator can fail
 	@# the run with a bare "context deadline exceeded" as the time runs out (golang/go#75804, fixed in 1.27).
 	@$(GO) build -o $(BIN)/gotestsum gotest.tools/gotestsum || exit 1; \
-	echo "make test: two runs at once, a line per test as it ends; 8 to 16 min with a warm build cache on 2 cores, about 20 on a fresh machine (README)"; \
+	echo "make test: two runs at once, a line per test as it ends; about 10 min with a warm build cache on 2 cores, about 20 on a fresh machine (README)"; \
 	mod=$$($(GO) list -m) || exit 1; \
 	raced="$$mod/jobs $$mod/jobs/core $$mod/jobs/issuance $$mod/jobs/ocrtask $$mod/jobs/hub $$mod/jobs/watcher $$mod/jobs/reconcile $$mod/jobs/issuer $$mod/jobs/ocr/engine"; plain="$$mod/jobs/analysis $$mod/jobs/ocr/pageimage"; \
 	rest=$$($(GO) list ./... | grep -v -x -F -e $$mod/server $$(for p in $$raced $$plain; do printf -- '-e %s ' $$p; done)) || exit 1; \
 	url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
 	export TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 DUNGJI_REQUIRE_NODE=$$(command -v npm >/dev/null 2>&1 && echo 1) DUNGJI_REQUIRE_BROWSER=$$(test -x /usr/bin/chromium && echo 1); \
 	sum="$(BIN)/gotestsum --format testname --format-icons text"; \
-	nice -n 19 sh -c "$$sum --jsonfile $(DATA)/test-service.json -- -race -count=1 -p 3 -timeout 20m $$raced; rc=\$$?; \
-		$$sum --jsonfile $(DATA)/test-computation.json -- -count=1 -p 2 -timeout 20m $$plain || rc=1; \
-		exit \$$rc" & second=$$!; \
+	nice -n 19 $$sum --jsonfile $(DATA)/test-service.json -- -race -count=1 -p 3 -timeout 20m $$raced & second=$$!; \
 	$$sum --jsonfile $(DATA)/test-server.json -- -race -count=1 -p 3 -parallel 3 -timeout 20m $$mod/server $$rest; rc=$$?; \
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5000x -fuzzminimizetime 100x -timeout 5m ./jobs/analysis/ || rc=1; \
 	$(GO) test -run '^$$' -fuzz '^FuzzOperationBounds$$' -fuzztime 20000x -fuzzminimizetime 100x -timeout 5m ./server/httpapi/ || rc=1; \
+	$$sum --jsonfile $(DATA)/test-computation.json -- -count=1 -p 2 -timeout 20m $$plain || rc=1; \
 	wait $$second || rc=1; \
 	$(DUNGJI) pg down; \
 	[ $$rc -eq 0 ] && echo "make test: every run passed" || echo "make test: FAILED (each run's summary is above; events in $(DATA)/test-*.json)"; \
