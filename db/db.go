@@ -50,11 +50,18 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("db: parse DATABASE_URL: %w", err)
 	}
-	cfg.MaxConns = 20
-	if opts.MaxConns > 0 {
-		cfg.MaxConns = opts.MaxConns
+	// pgx's pool settings in DATABASE_URL (pool_max_conns,
+	// pool_max_conn_idle_time) are the operator's and win; they were
+	// overwritten here.
+	if !strings.Contains(url, "pool_max_conns=") {
+		cfg.MaxConns = 20
+		if opts.MaxConns > 0 {
+			cfg.MaxConns = opts.MaxConns
+		}
 	}
-	cfg.MaxConnIdleTime = 5 * time.Minute
+	if !strings.Contains(url, "pool_max_conn_idle_time=") {
+		cfg.MaxConnIdleTime = 5 * time.Minute
+	}
 	// Two kinds of SQL share this pool. bun inlines every value into its
 	// SQL and sends no parameters: prepared and cached (pgx's default mode)
 	// nearly every bun query would cost two round trips where one does and

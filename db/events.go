@@ -128,8 +128,14 @@ func (t *EventTail) Run(ctx context.Context) error {
 
 // session holds one connection: LISTEN, then read on every wake-up or poll.
 func (t *EventTail) session(ctx context.Context, first bool) error {
+	// Parsed as the pool parses it: pgx.Connect sent a DATABASE_URL's
+	// pool_max_conns to the server, which refused it as a setting.
+	pcfg, err := pgxpool.ParseConfig(t.URL)
+	if err != nil {
+		return err
+	}
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	conn, err := pgx.Connect(cctx, t.URL)
+	conn, err := pgx.ConnectConfig(cctx, pcfg.ConnConfig)
 	cancel()
 	if err != nil {
 		return err

@@ -526,8 +526,12 @@ func newNotifyProbe(b *testing.B, url string) *notifyProbe {
 	b.Helper()
 	ctx := context.Background()
 	p := &notifyProbe{}
+	pcfg, err := pgxpool.ParseConfig(url) // a test's URL carries pool settings
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, c := range []**pgx.Conn{&p.listen, &p.send} {
-		conn, err := pgx.Connect(ctx, url)
+		conn, err := pgx.ConnectConfig(ctx, pcfg.ConnConfig)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/server/httpapi"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // rawExchange writes head (request line and headers, CRLF-separated, no
@@ -263,7 +264,11 @@ func TestDeadPooledConnections(t *testing.T) {
 	tok := a.token(t, "alice", false)
 	nest := createNest(t, a, tok, "집")
 	task := requestIssuance(t, a, tok, nest)
-	killer, err := pgx.Connect(context.Background(), a.db.URL)
+	kcfg, err := pgxpool.ParseConfig(a.db.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	killer, err := pgx.ConnectConfig(context.Background(), kcfg.ConnConfig)
 	if err != nil {
 		t.Fatal(err)
 	}

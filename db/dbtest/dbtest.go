@@ -94,7 +94,19 @@ func NewURL(t testing.TB) string {
 			t.Errorf("dbtest: drop database %s: %v", name, err)
 		}
 	})
-	return server.URL(name)
+	return pooled(server.URL(name))
+}
+
+// pooled bounds the pools of a test's app (an app's default is 20
+// connections, kept 5 minutes idle): with the server's tests three at a
+// time beside the service packages', 89 to 94 of PostgreSQL's 100
+// connections were open at once, most of them idle.
+func pooled(url string) string {
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	return url + sep + "pool_max_conns=12&pool_max_conn_idle_time=20s"
 }
 
 // New returns an open handle on a fresh, fully migrated database for t,
