@@ -45,6 +45,14 @@ func TestOpenKeepsPoolSettingsOfTheURL(t *testing.T) {
 			}
 		})
 	}
+	d, err := db.Open(context.Background(), url, db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Pool.Config().HealthCheckPeriod; got != 5*time.Second {
+		t.Errorf("the pool is checked every %s, want the URL's 5s (idle connections close only when it is)", got)
+	}
+	d.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	tail := &db.EventTail{URL: url, OnEvents: func(context.Context, []db.EventRef) error { return nil }}
 	done := make(chan error, 1)
