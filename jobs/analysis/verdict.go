@@ -515,11 +515,16 @@ const MaxClockSkew = 10 * time.Minute
 // reached the service (received; zero for now), beyond MaxClockSkew: a
 // misreading, or an altered copy.
 func PrintedAfter(printed *time.Time, now, received time.Time) bool {
-	bound := now
+	return printed != nil && printed.After(reachedAt(now, received).Add(MaxClockSkew))
+}
+
+// reachedAt is when a copy reached the service: received, or now when it
+// is unknown (zero) or later.
+func reachedAt(now, received time.Time) time.Time {
 	if !received.IsZero() && received.Before(now) {
-		bound = received
+		return received
 	}
-	return printed != nil && printed.After(bound.Add(MaxClockSkew))
+	return now
 }
 
 // copyAge judges when an uploaded copy was printed: one older than
@@ -532,10 +537,7 @@ func (j *judge) copyAge(printed *time.Time, now, received time.Time) {
 	case printed == nil:
 		j.add(&j.partial, Reason{Code: ReasonCopyUndated, Message: "When this copy was printed (열람일시, at the foot of each page) could not be read: a 근저당권 or 가압류 registered since then would not be in it." + advice})
 	case PrintedAfter(printed, now, received):
-		when := now
-		if !received.IsZero() && received.Before(now) {
-			when = received
-		}
+		when := reachedAt(now, received)
 		j.add(&j.partial, Reason{Code: ReasonCopyUndated, Message: fmt.Sprintf("This copy's 열람일시 was read as %s, after it reached this service (%s): a copy is printed before it is uploaded, so it was misread or altered, and when it was printed is not known.",
 			printed.In(kst).Format("2006-01-02 15:04:05"), when.In(kst).Format("2006-01-02 15:04:05")) + advice})
 	case now.Sub(*printed) > MaxCopyAge:

@@ -237,12 +237,7 @@ func sameContentKey(copy *analysis.Registry, e analysis.Entry, used map[string]b
 // another rank: an entry of its section and kind received the same day,
 // with the same amount.
 func sameContent(copy *analysis.Registry, e analysis.Entry) bool {
-	if e.Received.IsZero() {
-		return false
-	}
-	return slices.ContainsFunc(entries(copy), func(c analysis.Entry) bool {
-		return c.Section == e.Section && c.Kind == e.Kind && c.Received.Equal(e.Received) && c.Amount == e.Amount
-	})
+	return sameContentKey(copy, e, nil) != ""
 }
 
 // sameHolders reports whether the copy's entry c names the registry's

@@ -307,9 +307,9 @@ func checkJWTSecret(c Config) error {
 //     characters, not bytes (비밀 repeated was "5 distinct characters").
 //   - minTrigramShare: of a secret's runs of three characters, the share
 //     that are distinct. A repeated word or a period of 7 repeats its
-//     runs (abcdefg×5: 7 of 33); 32 random hex digits repeat one in about
-//     130 draws at all (30 runs of 4096), and a share under 3/4 needs 8
-//     repeats.
+//     runs (abcdefg×5: 7 of 33). Of 32 random hex digits' 30 runs (of
+//     4096 possible), about one draw in ten repeats one at all
+//     (C(30,2)/4096), and a share under 3/4 needs 8 repeats.
 //   - knownSecrets: the samples of tutorials and generators, found
 //     anywhere in it.
 const (
