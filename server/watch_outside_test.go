@@ -72,6 +72,14 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 		{"a bad escape for the endpoint", http.MethodGet, "/webhooks/deliveries?endpoint_id=%zz", ""},
 		{"not an endpoint id", http.MethodGet, "/webhooks/deliveries?endpoint_id=abc", ""},
 		{"a month of 60 KB", http.MethodGet, "/watch/budget?month=" + strings.Repeat("9", 60_000), ""},
+		// A fifth: a parameter misspelt or in capitals was ignored, and
+		// every alert came back as though the filter had been applied.
+		{"unacknowledged misspelt", http.MethodGet, "/alerts?unacknowleged=true", ""},
+		{"Unacknowledged in capitals", http.MethodGet, "/nests/" + nest + "/alerts?Unacknowledged=true", ""},
+		{"endpointId for endpoint_id", http.MethodGet, "/webhooks/deliveries?endpointId=" + nest, ""},
+		{"a parameter where none is taken", http.MethodGet, "/nests/" + nest + "/watch?verbose=1", ""},
+		{"a known one beside an unknown one", http.MethodGet, "/watch/budget?month=2026-01&months=2", ""},
+		{"a parameter of 60 KB", http.MethodGet, "/alerts?" + strings.Repeat("x", 60_000) + "=1", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -114,7 +122,7 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 	if _, body := a.restJSON(t, http.MethodPut, "/nests/"+nest+"/watch", alice, `{}`); !strings.Contains(body["message"].(string), "contract_date") || strings.Contains(body["message"].(string), "contractDate") {
 		t.Errorf("an empty watch body: %q, want the REST field names", body["message"])
 	}
-	for _, q := range []string{"", "?unacknowledged=true", "?unacknowledged=false"} {
+	for _, q := range []string{"", "?unacknowledged=true", "?unacknowledged=false", "?unacknowledged=true&", "?&unacknowledged=false"} {
 		if resp, body := a.restJSON(t, http.MethodGet, "/alerts"+q, alice, ""); resp.StatusCode != 200 {
 			t.Fatalf("/alerts%s: %d %v", q, resp.StatusCode, body)
 		}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -237,8 +239,58 @@ func methods(hs map[string]http.HandlerFunc) http.Handler {
 			writeJSON(w, http.StatusMethodNotAllowed, restError{ErrorCode: string(core.CodeMethodNotAllowed), Message: r.Method + " is not allowed here"})
 			return
 		}
+		if msg := unknownQueryParam(r); msg != "" {
+			writeJSON(w, http.StatusBadRequest, restError{ErrorCode: string(core.CodeBadUserInput), Message: msg})
+			return
+		}
 		h(w, r)
 	})
+}
+
+// restQueryParams are the query parameters each REST path takes, by its
+// pattern; a path not listed takes none. Any other parameter is refused:
+// ?Unacknowledged=true or ?unacknowleged=true was ignored and answered
+// every alert, as though the filter had been applied.
+var restQueryParams = map[string][]string{
+	restAlertsPath:     {"unacknowledged", "after"},
+	restNestAlertsPath: {"unacknowledged", "after"},
+	restBudgetPath:     {"month"},
+	restDeliveriesPath: {"endpoint_id", "after"},
+}
+
+// unknownQueryParam is the message refusing the first query parameter the
+// path does not take, "" when there is none. The names are matched as
+// written: the REST names are lower case.
+func unknownQueryParam(r *http.Request) string {
+	if r.URL.RawQuery == "" {
+		return ""
+	}
+	takes := restQueryParams[r.Pattern]
+	for _, part := range strings.Split(r.URL.RawQuery, "&") {
+		name, _, _ := strings.Cut(part, "=")
+		if name == "" {
+			continue // a stray & is nothing sent
+		}
+		if n, err := url.QueryUnescape(name); err == nil {
+			name = n
+		}
+		// a ";" is refused with the parameter it was in (queryParam)
+		if n, _, found := strings.Cut(name, ";"); found && slices.Contains(takes, n) {
+			continue
+		}
+		if slices.Contains(takes, name) {
+			continue
+		}
+		shown := name
+		if len([]rune(shown)) > 32 {
+			shown = string([]rune(shown)[:32]) + "…"
+		}
+		if len(takes) == 0 {
+			return fmt.Sprintf("unknown query parameter %q: this path takes none", shown)
+		}
+		return fmt.Sprintf("unknown query parameter %q: this path takes %s", shown, strings.Join(takes, ", "))
+	}
+	return ""
 }
 
 // restFail writes err in the REST error shape with the status of its code.
