@@ -134,6 +134,9 @@ type block struct {
 	// rankRead is the 순위번호 as read when it was taken otherwise
 	// (boogiRank).
 	rankRead string
+	// speckRank is the 순위번호 as read when a digit too many was read in
+	// it and it was taken as the one after the last (place).
+	speckRank int
 }
 
 func (p *parser) warn(format string, args ...any) {
@@ -564,7 +567,9 @@ func (p *parser) heading(ns string) bool {
 var rankLetters = regexp.MustCompile(readDigit + `{1,4}$`)
 
 var (
-	rankToken = regexp.MustCompile(`^(` + readDigit + `{1,3})(?:-(` + readDigit + `{1,2}))?\.?$`)
+	// rankToken is a 순위번호 alone, specks after it read as marks: 1-2), 1.)
+	// (the 순위번호 column holds nothing else).
+	rankToken = regexp.MustCompile(`^(` + readDigit + `{1,3})(?:-(` + readDigit + `{1,2}))?[.)]{0,2}$`)
 	// rankGlued is a 순위번호 read together with its 등기목적: 8소유권이전.
 	rankGlued  = regexp.MustCompile(`^(` + readDigit + `{1,3})([가-힣].*)$`)
 	longDigits = regexp.MustCompile(`[0-9]{4,}`)
@@ -809,9 +814,48 @@ func (p *parser) place(b *block) {
 		p.region = regionEntries
 	}
 	b.section = p.section
+	if next := strconv.Itoa(p.lastRank + 1); p.lastRank > 0 && b.sub == 0 && b.rank > p.lastRank+1 && oneDigitMore(strconv.Itoa(b.rank), next) {
+		// 130 or 165 read after 12 or 14: the next 순위번호 with a speck
+		// read as a digit in it, rather than a hundred entries not read.
+		// A guess unless the next entry's is read one more (entries): it
+		// would hide a RANK_GAP.
+		b.speckRank, b.rank = b.rank, p.lastRank+1
+	}
 	if b.rank > 0 {
 		p.lastRank = b.rank
 	}
+}
+
+// summaryLists reports whether the summary read lists, in section s, a
+// live entry of rank with purpose.
+func (p *parser) summaryLists(s Section, rank, purpose string) bool {
+	if p.summary == nil {
+		return false
+	}
+	list := p.summary.Ownership
+	if s == SectionRights {
+		list = p.summary.Rights
+	}
+	return slices.ContainsFunc(list, func(e SummaryEntry) bool { return e.Rank == rank && e.Purpose == purpose })
+}
+
+// isBoogi reports whether k is a 부기's kind: a change, a transfer or a
+// pledge of the right it names.
+func isBoogi(k Kind) bool {
+	return k == KindAmendment || k == KindRightTransfer || k == KindPledge
+}
+
+// oneDigitMore reports whether read is want with one digit more in it.
+func oneDigitMore(read, want string) bool {
+	if len(read) != len(want)+1 {
+		return false
+	}
+	for i := range read {
+		if read[:i]+read[i+1:] == want {
+			return true
+		}
+	}
+	return false
 }
 
 // adoptTrailingUnknown moves the unrecognised entries just read as 갑구 into
@@ -1017,10 +1061,18 @@ func (p *parser) finish() *Registry {
 // entries turns the blocks of one section into its entries.
 func (p *parser) entries(s Section, blocks []*block) []Entry {
 	out := make([]Entry, 0, len(blocks))
-	prev := 0
+	prev, prevSub := 0, 0
 	for i, b := range blocks {
-		rank := b.rank
+		rank, guessed := b.rank, false
 		switch {
+		case rank == 0 && b.sub == 0 && prev > 0 && b.info.refers == "" && isBoogi(b.info.kind):
+			// A 부기 read without its 순위번호 or the one its purpose
+			// names: a 부기 is listed under the entry it changes, after
+			// that entry's other 부기, so it is the next of prev's. A
+			// guess the verdict reports (and entry() records what it names).
+			rank, b.sub, guessed = prev, prevSub+1, true
+			p.warn("%s rank not read before %s: taken as rank %d-%d", s, b.purpose, rank, b.sub)
+			p.coverage.GuessedRanks = append(p.coverage.GuessedRanks, string(s)+"/"+strconv.Itoa(rank)+"-"+strconv.Itoa(b.sub))
 		case i == 0 && b.sub == 0 && b.info.kind != KindCancellation && len(blocks) > 1 && blocks[1].sub == 0 && blocks[1].rank >= 2 && rank >= blocks[1].rank:
 			// The section's first 순위번호 misread (1 as 4) before a 2: the
 			// first entry is the one before the second (a 말소 never is a
@@ -1041,14 +1093,42 @@ func (p *parser) entries(s Section, blocks []*block) []Entry {
 			}
 			p.coverage.GuessedRanks = append(p.coverage.GuessedRanks, string(s)+"/"+strconv.Itoa(rank))
 		}
+		if b.speckRank > 0 {
+			// Vouched for by the next entry's 순위번호, read as one more, or
+			// by the summary listing this rank with this purpose.
+			k := slices.IndexFunc(blocks[i+1:], func(n *block) bool { return n.sub == 0 })
+			next := k >= 0 && blocks[i+1+k].rank == rank+1 && blocks[i+1+k].speckRank == 0
+			if !next && !p.summaryLists(s, strconv.Itoa(rank), b.purpose) {
+				p.conflicts = append(p.conflicts, Conflict{Code: ReasonRankGuessed, Section: s, Rank: strconv.Itoa(rank), Message: fmt.Sprintf(
+					"%s: the 순위번호 after %d was read as %d and taken as %d (a speck read as a digit in it): a guess, check it on the document.",
+					sectionLabel(s), rank-1, b.speckRank, rank)})
+			}
+		}
+		follows := b.sub > 0 && rank == prev && b.sub == prevSub+1 && b.rankRead == "" && !guessed
 		if b.sub == 0 {
-			prev = rank
+			prev, prevSub = rank, 0
+		} else if rank == prev {
+			prevSub = b.sub
 		}
 		e := b.entry()
 		e.Section = s
 		e.Rank = strconv.Itoa(rank)
 		if b.sub > 0 {
 			e.Rank += "-" + strconv.Itoa(b.sub)
+		}
+		if e.Refers == "" && b.sub > 0 && isBoogi(e.Kind) {
+			// A 부기 whose purpose was read without the 순위번호 it names
+			// (번근저당권이전, 근저당권이전): a 부기 is ranked under the entry
+			// it names, so 1-2 names 1. Read as 1-2 right after 1 or 1-1,
+			// the form vouches for it; otherwise (the rank guessed or read
+			// out of its place) it is a guess, recorded as one.
+			e.Refers = strconv.Itoa(rank)
+			if m := lostRank.FindStringSubmatch(e.Purpose); m != nil {
+				e.Purpose = e.Refers + "번" + m[1]
+			}
+			if !follows {
+				e.Corrections = append(e.Corrections, Correction{Field: FieldRefers, Read: b.purpose, Taken: e.Refers + "번"})
+			}
 		}
 		if e.Kind == KindUnknown {
 			p.warn("%s rank %s: purpose %q not recognised", s, e.Rank, e.Purpose)
@@ -1059,7 +1139,94 @@ func (p *parser) entries(s Section, blocks []*block) []Entry {
 		}
 		out = append(out, e)
 	}
-	return p.markCancelled(s, out)
+	out = p.markCancelled(s, out)
+	p.checkBoogi(s, out)
+	return out
+}
+
+// boogiRight is the kind of right a 부기's purpose names (근저당권변경,
+// 1번전세권이전, 근저당권부근질권: the right it is on), KindUnknown for one
+// this model does not judge (지상권, 가등기, 질권).
+func boogiRight(purpose string) Kind {
+	p := purpose
+	if m := referringPurpose.FindStringSubmatch(p); m != nil {
+		p = m[2]
+	} else if m := lostRank.FindStringSubmatch(p); m != nil {
+		p = m[1]
+	}
+	switch {
+	case strings.HasPrefix(p, "근저당권"), strings.HasPrefix(p, "저당권"):
+		return KindMortgage
+	case strings.HasPrefix(p, "전세권"):
+		return KindJeonse
+	case strings.HasPrefix(p, "임차권"):
+		return KindLease
+	}
+	return KindUnknown
+}
+
+// checkBoogi checks that each 부기 names an entry of the right it names: a
+// 전세권변경 naming a 근저당권's rank was misread (its rank or its purpose),
+// and changes nothing (effective); a conflict says so.
+func (p *parser) checkBoogi(s Section, entries []Entry) {
+	at := make(map[string]*Entry, len(entries))
+	for i := range entries {
+		at[entries[i].Rank] = &entries[i]
+	}
+	for i := range entries {
+		b := &entries[i]
+		if !isBoogi(b.Kind) || b.Refers == "" {
+			continue
+		}
+		main := at[b.Refers]
+		if main == nil || main.Kind == KindUnknown {
+			continue
+		}
+		if k := boogiRight(b.Purpose); k != KindUnknown && !boogiOn(k, main.Kind) {
+			p.conflicts = append(p.conflicts, Conflict{Code: ReasonCancellationMismatch, Section: s, Rank: b.Rank, Message: fmt.Sprintf(
+				"The 부기 at %s %s (%s) names a right at rank %s, but the entry at rank %s is a %s (%s): it is not taken as changing it; one of the two was misread, or the document is not as issued.",
+				sectionLabel(s), b.Rank, b.Purpose, b.Refers, main.Rank, main.Purpose, main.Kind)})
+		}
+	}
+}
+
+// boogiOn reports whether a 부기 on a right of kind named can change an
+// entry of kind k: a 근저당권's on a 근저당권, a 임차권's on a lease
+// registered by agreement or by order.
+func boogiOn(named, k Kind) bool {
+	return named == k || named == KindLease && k == KindLeaseRegistration
+}
+
+// lostTarget finds what the 말소 c names when the 순위번호 in its purpose
+// was lost but for its 번 (번근저당권설정등기말소: a thin 1 not read): the
+// one entry before it, live, of the kind it names, recorded on c as a
+// correction (Judge: a guess unless the page shows that entry struck
+// through). With none or more than one such entry, it cancels nothing and
+// a conflict says so.
+func (p *parser) lostTarget(s Section, entries []Entry, c *Entry) {
+	info, _ := classifyPurpose(c.Purpose)
+	var found []*Entry
+	for k := range entries {
+		t := &entries[k]
+		if rankMain(t.Rank) < rankMain(c.Rank) && !strings.Contains(t.Rank, "-") && t.Kind != KindCancellation && !t.Cancelled &&
+			info.target != KindUnknown && namesKind(info.target, t.Kind) {
+			found = append(found, t)
+		}
+	}
+	if len(found) != 1 {
+		p.conflicts = append(p.conflicts, Conflict{Code: ReasonCancellationUnchecked, Section: s, Rank: c.Rank, Message: fmt.Sprintf(
+			"The 말소 at %s %s (%s) names an entry whose 순위번호 was not read, and %d live entries before it are of the kind it names: none is taken as cancelled by it; check the document.",
+			sectionLabel(s), c.Rank, c.Purpose, len(found))})
+		return
+	}
+	t := found[0]
+	read := c.Purpose
+	c.Cancels = t.Rank
+	if m := lostRank.FindStringSubmatch(c.Purpose); m != nil {
+		c.Purpose = t.Rank + "번" + m[1]
+	}
+	// Judge says it is a guess unless the page shows t struck through.
+	c.Corrections = append(c.Corrections, Correction{Field: FieldCancels, Read: read, Taken: t.Rank + "번"})
 }
 
 // markCancelled marks each entry a 말소 names, and stands an Inferred entry
@@ -1077,6 +1244,9 @@ func (p *parser) markCancelled(s Section, entries []Entry) []Entry {
 	var inferred []Entry
 	for i := range entries {
 		c := &entries[i]
+		if c.Kind == KindCancellation && c.Cancels == "" {
+			p.lostTarget(s, entries, c)
+		}
 		if c.Kind != KindCancellation || c.Cancels == "" {
 			continue
 		}
@@ -1597,7 +1767,9 @@ func personName(s string) string {
 	name := ""
 	for i := len(fields) - 1; i >= 0; i-- {
 		f := fields[i]
-		if !allHangul(f) || utf8.RuneCountInString(f+name) > 5 {
+		// A word of the 등기원인 column beside it (매매 송서연: the
+		// cause's cell and the name's on one line) is no part of a name.
+		if !allHangul(f) || utf8.RuneCountInString(f+name) > 5 || name != "" && slices.Contains(causes, f) {
 			break
 		}
 		name = f + name

@@ -423,6 +423,20 @@ func TestParseCoOwnersAndTrust(t *testing.T) {
 		!reflect.DeepEqual(p.Holders, []Party{{Role: "가등기권자", Name: "송미경", ID: "520510-*******"}}) {
 		t.Errorf("가등기 %+v", p)
 	}
+	// The cause's cell on the co-owner's line, its date on the line above
+	// (a wider form, DevLayout): 매매 is no part of the name.
+	from := "   2     소유권이전            2008년11월18일    2008년10월10일 매매   공유자\n                          제34309호                         지분 2분의 1\n                                                          임준호"
+	if !strings.Contains(text, from) {
+		t.Fatal("the co-owners' rows are not in the text")
+	}
+	reg, err = Parse(strings.Replace(text, from,
+		"   2     소유권이전            2008년11월18일    2008년10월10일       공유자 지분 2분의 1\n                          제34309호         매매            임준호", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if co := reg.Ownership[1]; !reflect.DeepEqual(co.Holders, want) || co.Cause != "매매" {
+		t.Errorf("the cause beside a co-owner: co-owners %+v, cause %q", co.Holders, co.Cause)
+	}
 }
 
 func TestParseRightsKinds(t *testing.T) {

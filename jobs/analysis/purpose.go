@@ -60,6 +60,14 @@ var partOnly = []string{"소유권일부이전", "지분일부이전"}
 // 1-1번근질권설정등기말소. Only a purpose that ends in 말소 cancels.
 var cancellationPurpose = regexp.MustCompile(`^(` + readDigit + `{1,4}(?:-` + readDigit + `{1,2})?)번(.*?)(?:등기)?말소$`)
 
+// lostRank is a purpose whose 순위번호 was lost but for its 번, or read as
+// a mark or a jamo (ㄱ번 for 1번): what follows.
+var lostRank = regexp.MustCompile(`^[^가-힣0-9]{0,2}번(.+)$`)
+
+// lostRankCancellation is a 말소's purpose after its 번, the 순위번호
+// before it lost: 근저당권설정등기말소.
+var lostRankCancellation = regexp.MustCompile(`^(.+?)(?:등기)?말소$`)
+
 // referringPurpose matches a purpose that begins by naming an entry's
 // 순위번호 (N번 or N-1번) and the rest: 1번근저당권변경, 2번홍길동지분전부이전.
 var referringPurpose = regexp.MustCompile(`^(` + readDigit + `{1,4}(?:-` + readDigit + `{1,2})?)번(.*)$`)
@@ -139,6 +147,23 @@ func classifyPurpose(p string) (purposeInfo, bool) {
 		}
 		info.refers, info.rankRead = rank, read
 		return info, true
+	}
+	if m := lostRank.FindStringSubmatch(p); m != nil {
+		rest := m[1]
+		// The 순위번호 a purpose names, lost but for its 번 (a thin 1 not
+		// read: 번근저당권설정등기말소, 1-2) 번근저당권이전). A 말소 cancels
+		// nothing until markCancelled finds what it names; a 부기 still
+		// changes, and never cancels.
+		if m := lostRankCancellation.FindStringSubmatch(rest); m != nil {
+			info := purposeInfo{kind: KindCancellation, complete: true, target: KindUnknown, named: m[1]}
+			if _, t, ok := namedPurpose(m[1]); ok {
+				info.target = t.kind
+			}
+			return info, true
+		}
+		if info, ok := classifyReferring(rest); ok && info.kind != KindUnknown {
+			return info, true
+		}
 	}
 	if info, ok := classifyBoogi(p); ok {
 		// A 부기 whose 순위번호 was not read: it still changes, and never

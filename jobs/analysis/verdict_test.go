@@ -972,7 +972,7 @@ func TestPlausibleHolder(t *testing.T) {
 // for it); a row's height of nothing between two rows is one.
 func TestBlankRowsBeforeAGarbledFooter(t *testing.T) {
 	t.Parallel()
-	page := func(footer string, gapAt int) ReadPage {
+	page := func(footer string, gapAt int, gap float64) ReadPage {
 		p := ReadPage{OCR: true}
 		y := 100
 		add := func(text string) {
@@ -984,7 +984,7 @@ func TestBlankRowsBeforeAGarbledFooter(t *testing.T) {
 		add("순위번호 등 기 목 적 접 수 등 기 원 인 권리자 및 기타사항")
 		for i := 1; i <= 4; i++ {
 			if i == gapAt {
-				y += 3 * 48 // a row painted white
+				y += int(gap * 48) // a row painted white, or a line of a speck's size
 			}
 			add(fmt.Sprintf("%d 근저당권설정 2003년3월11일 2003년3월11일 설정계약 채권최고액 금108,000,000원", i))
 			add("제23951호 채무자 경샘규")
@@ -1001,10 +1001,21 @@ func TestBlankRowsBeforeAGarbledFooter(t *testing.T) {
 		{"footer read", "열람일시 : 2026년10월14일 13시13분38초 1/3", 0, false},
 		{"footer's 열람일시 misread", "SAA) : 2026년10월14일 13시13분38초 1/3", 0, false},
 		{"footer's 열람일시 misread, a row whited", "SAA) : 2026년10월14일 13시13분38초 1/3", 3, true},
+		{"a row of two lines whited", "열람일시 : 2026년10월14일 13시13분38초 1/3", 3, true},
+		// A row's last line holding only a ")" the ink finder dropped as a
+		// speck, between rows spaced as DevLayout spaces them (1.94 lines).
+		{"a line of a bracket alone not seen as ink", "열람일시 : 2026년10월14일 13시13분38초 1/3", 3, false},
 		{"a row's last line ending in a fraction is no footer", "서울특별시 성동구 왕십리로 12 1/3", 0, true},
 	} {
 		var j judge
-		j.blankRows([]ReadPage{page(c.footer, c.gapAt)})
+		gap := 3.0
+		if strings.Contains(c.name, "bracket") {
+			gap = 1.6
+		}
+		if strings.Contains(c.name, "two lines") {
+			gap = 2.2 // two lines of 32 px ink and their spacing, over 48 px lines
+		}
+		j.blankRows([]ReadPage{page(c.footer, c.gapAt, gap)})
 		got := slices.ContainsFunc(j.reasons, func(r Reason) bool { return r.Code == ReasonBlankRow })
 		if got != c.blank {
 			t.Errorf("%s: BLANK_ROW %v, want %v (%+v)", c.name, got, c.blank, j.reasons)

@@ -260,7 +260,7 @@ export type VerdictReasonCode =
   | 'AMOUNT_UNREAD'
   /** A blank space of a row or more inside 갑구 or 을구: an entry whited out or erased. */
   | 'BLANK_ROW'
-  /** A 말소 names a purpose its target's rank does not have; the target is not taken as cancelled. */
+  /** A 말소 or a 부기 names a purpose its target's rank does not have; the target is not taken as cancelled or changed. */
   | 'CANCELLATION_MISMATCH'
   /** A 말소 whose named purpose was not read cancels a key entry by its rank alone. */
   | 'CANCELLATION_UNCHECKED'
