@@ -80,19 +80,8 @@ func (r *reader) readNumber(ctx context.Context, img *image.Gray, box image.Rect
 	margin := max(2, box.Dy()/8)
 	src := box.Inset(-margin).Intersect(img.Rect)
 	const scale, pad = 2, 24
-	out := image.NewGray(image.Rect(0, 0, src.Dx()*scale+2*pad, src.Dy()*scale+2*pad))
-	for i := range out.Pix {
-		out.Pix[i] = 0xff
-	}
-	for y := range src.Dy() * scale {
-		row := img.Pix[img.PixOffset(src.Min.X, src.Min.Y+y/scale):]
-		dst := out.Pix[out.PixOffset(pad, pad+y):]
-		for x := range src.Dx() * scale {
-			dst[x] = row[x/scale]
-		}
-	}
 	in := root + ".pgm"
-	if err := pageimage.WritePGM(in, out); err != nil {
+	if err := pageimage.WritePGM(in, scaled(img, src, scale, pad)); err != nil {
 		return nil, err
 	}
 	defer os.Remove(in)
@@ -105,4 +94,21 @@ func (r *reader) readNumber(ctx context.Context, img *image.Gray, box image.Rect
 		return nil, err
 	}
 	return hocrNumbers(hocr), nil
+}
+
+// scaled is src of img, scale times its size, on white with pad pixels
+// around it.
+func scaled(img *image.Gray, src image.Rectangle, scale, pad int) *image.Gray {
+	out := image.NewGray(image.Rect(0, 0, src.Dx()*scale+2*pad, src.Dy()*scale+2*pad))
+	for i := range out.Pix {
+		out.Pix[i] = 0xff
+	}
+	for y := range src.Dy() * scale {
+		row := img.Pix[img.PixOffset(src.Min.X, src.Min.Y+y/scale):]
+		dst := out.Pix[out.PixOffset(pad, pad+y):]
+		for x := range src.Dx() * scale {
+			dst[x] = row[x/scale]
+		}
+	}
+	return out
 }

@@ -653,6 +653,9 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 			}
 			r.log.WarnContext(ctx, "ocr: reading unread bands failed; the page keeps its first reading", "page", n, "error", err)
 		}
+		var confirmed []hocrNumber
+		tsv, confirmed = r.confirmRecovered(ctx, prep.Page, root, languages, txt, tsv)
+		numbers = append(numbers, confirmed...)
 	}
 	// The lines the steps below put right are marked on the page: what
 	// Tesseract did not read as it stands is the engine's guess.
