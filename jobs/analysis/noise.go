@@ -192,6 +192,11 @@ var garbledDateInLine = regexp.MustCompile(`(?:^|[^0-9])((?:19|20)[0-9]{5,12})(?
 // or lost; 원 may be lost.
 var amountPattern = regexp.MustCompile(`^` + readSpace + `([금급긍][ \t]*)?(` + readDigitOrB + `(?:[0-9OoIlSB,. \t]*` + readDigitOrB + `)?)`)
 
+// amountGoesOn is what follows an amount's digits when a speck's mark
+// stands among them and more digits follow (금110,/000,000원, read as
+// 금110원 before): the form prints 원, a space or the line's end there.
+var amountGoesOn = regexp.MustCompile(`^[^\s0-9가-힣]{1,2}[0-9OoIlSB]`)
+
 // parseAmount reads the amount at the start of s (the text after its label)
 // in won. A registry amount is 금 and digits grouped in threes; 금 may be
 // read as a like syllable (급, 긍). guessed is set when the amount is not
@@ -203,7 +208,7 @@ var amountPattern = regexp.MustCompile(`^` + readSpace + `([금급긍][ \t]*)?(`
 // read (222000,000) is not read either.
 func parseAmount(s string) (n int64, guessed, ok bool) {
 	m := amountPattern.FindStringSubmatch(s)
-	if m == nil || m[1] == "" {
+	if m == nil || m[1] == "" || amountGoesOn.MatchString(s[len(m[0]):]) {
 		return 0, false, false
 	}
 	raw := strings.TrimRight(m[2], " \t,.")

@@ -539,6 +539,14 @@ func TestParseAmount(t *testing.T) {
 		// Ambiguous: not read.
 		{"금222000,000원", 0, false, false}, // a separator read as a digit, or two lost
 		{"금360,00,000원", 0, false, false},
+		// A speck's mark among the digits, more after it: it was read as
+		// the digits before it (금110원, a development copy in
+		// NanumBarunGothic, its 강제경매's 청구금액).
+		{"금110,/000,000원", 0, false, false},
+		{"금110/000,000원", 0, false, false},
+		{"금110,000,000원)", 110_000_000, false, true},
+		{"금110,000,000원(2024카단78054)", 110_000_000, false, true},
+		{"금110,000,000 채무자", 110_000_000, false, true},
 		// No 금: the first character may be the 금 misread, or the 금 and a
 		// comma lost (2188,400,000 for 금2,188,400,000): not read. A letter
 		// there is no 금 either (S60,000,000 may be 금360,000,000; an
