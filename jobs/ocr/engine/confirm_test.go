@@ -60,18 +60,11 @@ func TestConfirmNumbers(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			calls, body := filepath.Join(dir, "calls"), filepath.Join(dir, "body")
+			body := filepath.Join(dir, "body")
 			if err := os.WriteFile(body, []byte(`<html><body><div class="ocr_page">`+c.second+`</div></body></html>`), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			action := `cp ` + body + ` "$2.hocr"`
-			if c.second == "fail" {
-				action = `echo 'Error: simulated' >&2; exit 1`
-			}
-			script := filepath.Join(dir, "tesseract")
-			if err := os.WriteFile(script, []byte("#!/bin/sh\necho run >> "+calls+"\n"+action+"\n"), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			script, calls := scriptTesseract(t, dir, `cp `+body+` "$2.hocr"`, c.second == "fail")
 			r := newReader(tools{tesseract: script}, 1, testLogger(t))
 			numbers := append([]hocrNumber(nil), c.first...)
 			r.confirmNumbers(context.Background(), page, filepath.Join(dir, "page-1"), "kor+eng", numbers)
@@ -92,4 +85,20 @@ func TestConfirmNumbers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// scriptTesseract writes into dir a script that stands for Tesseract: it
+// notes each run in calls, then does action ($2 is the output's root), or
+// fails as Tesseract does when fail is set.
+func scriptTesseract(t *testing.T, dir, action string, fail bool) (script, calls string) {
+	t.Helper()
+	calls = filepath.Join(dir, "calls")
+	if fail {
+		action = `echo 'Error: simulated' >&2; exit 1`
+	}
+	script = filepath.Join(dir, "tesseract")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho run >> "+calls+"\n"+action+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return script, calls
 }

@@ -58,21 +58,14 @@ func TestConfirmRecovered(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			calls, body, out := filepath.Join(dir, "calls"), filepath.Join(dir, "body"), filepath.Join(dir, "hocr")
+			body, out := filepath.Join(dir, "body"), filepath.Join(dir, "hocr")
 			if err := os.WriteFile(body, []byte(c.second+"\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(out, []byte(hocr("670820-*******", 98)), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			action := `cp ` + body + ` "$2.txt"; cp ` + out + ` "$2.hocr"`
-			if c.second == "fail" {
-				action = `echo 'Error: simulated' >&2; exit 1`
-			}
-			script := filepath.Join(dir, "tesseract")
-			if err := os.WriteFile(script, []byte("#!/bin/sh\necho run >> "+calls+"\n"+action+"\n"), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			script, calls := scriptTesseract(t, dir, `cp `+body+` "$2.txt"; cp `+out+` "$2.hocr"`, c.second == "fail")
 			r := newReader(tools{tesseract: script}, 1, testLogger(t))
 			got, numbers := r.confirmRecovered(context.Background(), page, filepath.Join(dir, "page-1"), "kor+eng", txt, tsv)
 			p := tesseractPage(txt, got)
