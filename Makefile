@@ -29,10 +29,11 @@ test: deps versitygw web-build build web-deps browser-deps ## Run every test on 
 	@# Two runs at once. The first: the server package and the light packages, with -race, then the fuzz runs, then
 	@# the pure-computation packages (jobs/analysis, jobs/ocr/pageimage: regular expressions and pixel loops, no
 	@# goroutine outside their tests) without it, where the race detector has no interleaving to check and made them
-	@# 2× to 50× slower. The second, at the lowest CPU priority (nice 19) so that the server's tests of uploads,
-	@# browsers and live streams, whose hang guards count seconds, get the cores first: the service and image packages
-	@# (jobs and its capability packages, jobs/issuer, jobs/ocr/engine) with -race. The two end about together: run
-	@# after the second, the fuzz and computation runs were the last two minutes with one run left. -p 3, one
+	@# 2× to 50× slower, then jobs/issuer with -race. The second, at the lowest CPU priority (nice 19) so that the
+	@# server's tests of uploads, browsers and live streams, whose hang guards count seconds, get the cores first: the
+	@# service and image packages (jobs and its capability packages, jobs/ocr/engine) with -race. The two end about
+	@# together: run after the second, the fuzz and computation runs were the last two minutes with one run left; with
+	@# jobs/issuer in the second, it ended two minutes after the first (530 s against 420). -p 3, one
 	@# test binary more than cores, and the server run's tests three at a time (-parallel 3): most tests spend much of their time waiting on processes, browsers, sockets and
 	@# timers. At four the server run took 335 s instead of 451 s, but 94 connections of PostgreSQL's 100
 	@# were open at once (each test app has its pools). The image tests read their corpora's hardest copies
@@ -42,8 +43,8 @@ test: deps versitygw web-build build web-deps browser-deps ## Run every test on 
 	@$(GO) build -o $(BIN)/gotestsum gotest.tools/gotestsum || exit 1; \
 	echo "make test: two runs at once, a line per test as it ends; about 10 min with a warm build cache on 2 cores, about 20 on a fresh machine (README)"; \
 	mod=$$($(GO) list -m) || exit 1; \
-	raced="$$mod/jobs $$mod/jobs/core $$mod/jobs/issuance $$mod/jobs/ocrtask $$mod/jobs/hub $$mod/jobs/watcher $$mod/jobs/reconcile $$mod/jobs/issuer $$mod/jobs/ocr/engine"; plain="$$mod/jobs/analysis $$mod/jobs/ocr/pageimage"; \
-	rest=$$($(GO) list ./... | grep -v -x -F -e $$mod/server $$(for p in $$raced $$plain; do printf -- '-e %s ' $$p; done)) || exit 1; \
+	raced="$$mod/jobs $$mod/jobs/core $$mod/jobs/issuance $$mod/jobs/ocrtask $$mod/jobs/hub $$mod/jobs/watcher $$mod/jobs/reconcile $$mod/jobs/ocr/engine"; plain="$$mod/jobs/analysis $$mod/jobs/ocr/pageimage"; issuer="$$mod/jobs/issuer"; \
+	rest=$$($(GO) list ./... | grep -v -x -F -e $$mod/server $$(for p in $$raced $$plain $$issuer; do printf -- '-e %s ' $$p; done)) || exit 1; \
 	url="$${TEST_DATABASE_URL:-$$($(DUNGJI) pg up)}" || exit 1; \
 	export TEST_DATABASE_URL="$$url" DUNGJI_REQUIRE_VERSITYGW=1 DUNGJI_REQUIRE_NODE=$$(command -v npm >/dev/null 2>&1 && echo 1) DUNGJI_REQUIRE_BROWSER=$$(test -x /usr/bin/chromium && echo 1); \
 	sum="$(BIN)/gotestsum --format testname --format-icons text"; \
@@ -52,6 +53,7 @@ test: deps versitygw web-build build web-deps browser-deps ## Run every test on 
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5000x -fuzzminimizetime 100x -timeout 5m ./jobs/analysis/ || rc=1; \
 	$(GO) test -run '^$$' -fuzz '^FuzzOperationBounds$$' -fuzztime 20000x -fuzzminimizetime 100x -timeout 5m ./server/httpapi/ || rc=1; \
 	$$sum --jsonfile $(DATA)/test-computation.json -- -count=1 -p 2 -timeout 20m $$plain || rc=1; \
+	$$sum --jsonfile $(DATA)/test-issuer.json -- -race -count=1 -timeout 20m $$issuer || rc=1; \
 	wait $$second || rc=1; \
 	$(DUNGJI) pg down; \
 	[ $$rc -eq 0 ] && echo "make test: every run passed" || echo "make test: FAILED (each run's summary is above; events in $(DATA)/test-*.json)"; \
