@@ -1214,6 +1214,9 @@ func (p *parser) lostTarget(s Section, entries []Entry, c *Entry) {
 		}
 	}
 	if len(found) != 1 {
+		// A 말소 that cancels nothing known is no 말소 here: an entry whose
+		// purpose was not read whole (UNRECOGNIZED_ENTRY too).
+		c.Kind = KindUnknown
 		p.conflicts = append(p.conflicts, Conflict{Code: ReasonCancellationUnchecked, Section: s, Rank: c.Rank, Message: fmt.Sprintf(
 			"The 말소 at %s %s (%s) names an entry whose 순위번호 was not read, and %d live entries before it are of the kind it names: none is taken as cancelled by it; check the document.",
 			sectionLabel(s), c.Rank, c.Purpose, len(found))})
