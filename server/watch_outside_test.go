@@ -80,6 +80,12 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 		{"a parameter where none is taken", http.MethodGet, "/nests/" + nest + "/watch?verbose=1", ""},
 		{"a known one beside an unknown one", http.MethodGet, "/watch/budget?month=2026-01&months=2", ""},
 		{"a parameter of 60 KB", http.MethodGet, "/alerts?" + strings.Repeat("x", 60_000) + "=1", ""},
+		// An outside review: a parameter with no name got past the check,
+		// on every path.
+		{"a parameter with no name", http.MethodGet, "/watch/budget?=2026-12", ""},
+		{"a parameter with no name beside a right one", http.MethodGet, "/alerts?unacknowledged=true&=1", ""},
+		{"a parameter with no name on a watch", http.MethodGet, "/nests/" + nest + "/watch?=1", ""},
+		{"a parameter with no name on a paid issuance", http.MethodPost, "/nests/" + nest + "/analysis/registry/issue?=1", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -97,6 +103,15 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 				t.Errorf("the message names another field: %q", msg)
 			}
 		})
+	}
+	// The console is no REST path: a link's tracking or cache-busting
+	// parameters still open it (an outside review's: they were a JSON 400).
+	for _, path := range []string{"/?utm_source=x", "/?token=abc&v=1"} {
+		req, _ := http.NewRequest(http.MethodGet, a.base+path, nil)
+		resp, raw := a.do(t, req)
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("GET %s: %d %s %.80s, want the console", path, resp.StatusCode, resp.Header.Get("Content-Type"), raw)
+		}
 	}
 	// What the body is said to be is what it must be: curl -d sends a
 	// form's type, a browser's form text/plain.
@@ -116,6 +131,13 @@ func TestWatchRESTOutsideReview(t *testing.T) {
 	}
 	if _, after := a.restJSON(t, http.MethodGet, "/webhooks/endpoints", alice, ""); !reflect.DeepEqual(endpointsBefore, after) {
 		t.Fatalf("the endpoints changed:\n%v\n%v", endpointsBefore, after)
+	}
+	// A field sent in GraphQL's spelling is said back as sent, not in the
+	// REST name it was refused for lacking (an outside review's: "the body
+	// has an unknown field \"contract_date\" (the fields are …,
+	// contract_date, …)").
+	if _, body := a.restJSON(t, http.MethodPut, "/nests/"+nest+"/watch", alice, `{"contractDate": "`+seoulDate(4)+`"}`); !strings.Contains(body["message"].(string), `"contractDate"`) {
+		t.Errorf("a field in GraphQL's spelling: %q, want it said back as sent", body["message"])
 	}
 	// The service's messages name fields as GraphQL does; REST answers in
 	// its own names.

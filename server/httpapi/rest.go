@@ -77,14 +77,14 @@ type restError struct {
 // than by the mux so that a wrong method gets the same JSON error shape.
 func (a *API) restRoutes(mux *http.ServeMux) {
 	wrap := func(hs map[string]http.HandlerFunc) http.Handler {
-		return requestTimeout(a.Config.RequestTimeout, a.Tokens.Authenticate(methods(hs))) // no path but the upload reads a body
+		return requestTimeout(a.Config.RequestTimeout, a.Tokens.Authenticate(knownQuery(methods(hs)))) // no path but the upload reads a body
 	}
 	mux.Handle(restIssuePath, wrap(map[string]http.HandlerFunc{http.MethodPost: a.restRequestIssuance}))
 	mux.Handle(restIssueTask, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restIssuanceTask}))
 	mux.Handle(restOCRTaskPath, wrap(map[string]http.HandlerFunc{http.MethodGet: a.restOCRTask}))
 	// The upload reads a body: its work is bounded once the body is read
 	// (restUploadRegistry), the body by its own rule (MinBodyRate).
-	mux.Handle(restUploadPath, a.Tokens.Authenticate(methods(map[string]http.HandlerFunc{http.MethodPost: a.restUploadRegistry})))
+	mux.Handle(restUploadPath, a.Tokens.Authenticate(knownQuery(methods(map[string]http.HandlerFunc{http.MethodPost: a.restUploadRegistry}))))
 	a.watchRESTRoutes(mux, wrap)  // watch_rest.go
 	a.verifyRESTRoutes(mux, wrap) // verify_rest.go
 }
@@ -239,10 +239,6 @@ func methods(hs map[string]http.HandlerFunc) http.Handler {
 			writeJSON(w, http.StatusMethodNotAllowed, restError{ErrorCode: string(core.CodeMethodNotAllowed), Message: r.Method + " is not allowed here"})
 			return
 		}
-		if msg := unknownQueryParam(r); msg != "" {
-			writeJSON(w, http.StatusBadRequest, restError{ErrorCode: string(core.CodeBadUserInput), Message: msg})
-			return
-		}
 		h(w, r)
 	})
 }
@@ -258,6 +254,20 @@ var restQueryParams = map[string][]string{
 	restDeliveriesPath: {"endpoint_id", "after"},
 }
 
+// knownQuery refuses a REST request with a query parameter its path does
+// not take (restQueryParams), before anything runs: 400 BAD_USER_INPUT
+// naming it. The console's paths are not REST's: a link's ?utm_source=
+// still opens the console.
+func knownQuery(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if msg := unknownQueryParam(r); msg != "" {
+			writeJSON(w, http.StatusBadRequest, restError{ErrorCode: string(core.CodeBadUserInput), Message: msg})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // unknownQueryParam is the message refusing the first query parameter the
 // path does not take, "" when there is none. The names are matched as
 // written: the REST names are lower case.
@@ -267,9 +277,12 @@ func unknownQueryParam(r *http.Request) string {
 	}
 	takes := restQueryParams[r.Pattern]
 	for _, part := range strings.Split(r.URL.RawQuery, "&") {
+		if part == "" {
+			continue // a stray & is nothing sent
+		}
 		name, _, _ := strings.Cut(part, "=")
 		if name == "" {
-			continue // a stray & is nothing sent
+			return "a query parameter has no name (" + shorten32(part) + "): give name=value"
 		}
 		if n, err := url.QueryUnescape(name); err == nil {
 			name = n
@@ -281,16 +294,33 @@ func unknownQueryParam(r *http.Request) string {
 		if slices.Contains(takes, name) {
 			continue
 		}
-		shown := name
-		if len([]rune(shown)) > 32 {
-			shown = string([]rune(shown)[:32]) + "…"
-		}
+		shown := shorten32(name)
 		if len(takes) == 0 {
 			return fmt.Sprintf("unknown query parameter %q: this path takes none", shown)
 		}
 		return fmt.Sprintf("unknown query parameter %q: this path takes %s", shown, strings.Join(takes, ", "))
 	}
 	return ""
+}
+
+// shorten32 is s, cut to 32 characters with an ellipsis.
+func shorten32(s string) string {
+	if len([]rune(s)) > 32 {
+		return string([]rune(s)[:32]) + "…"
+	}
+	return s
+}
+
+// restNames is msg with the fields it names in REST's names, but for what
+// it quotes: what the client sent, said back as sent (an unknown field
+// "contractDate" was said back as "contract_date", one of the fields it
+// then listed).
+func restNames(msg string) string {
+	parts := strings.Split(msg, `"`)
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = restFieldNames.Replace(parts[i])
+	}
+	return strings.Join(parts, `"`)
 }
 
 // restFail writes err in the REST error shape with the status of its code.
@@ -305,7 +335,7 @@ func (a *API) restFail(w http.ResponseWriter, r *http.Request, err error) {
 	code := je.Code
 	msg := "internal error"
 	if code != core.CodeInternal {
-		msg = restFieldNames.Replace(je.Message)
+		msg = restNames(je.Message)
 	}
 	if code == core.CodeInternal && !errors.Is(err, context.Canceled) {
 		a.Log.ErrorContext(r.Context(), "internal error", "path", r.URL.Path, "err", err)
