@@ -2,9 +2,10 @@ package httpapi
 
 import (
 	"context"
-
 	"encoding/json"
 	"net/http"
+	"net/url"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -168,8 +169,23 @@ func graphQLMethods(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodGet:
-			// A query over GET: its parameters are text as a body is.
-			for _, vs := range r.URL.Query() {
+			// A query over GET: its parameters are read as a body is. What
+			// url.Values cannot parse it drops (a ";", a bad escape), and
+			// gqlgen answered in text/plain with Go's words; of a parameter
+			// given twice it ran the first, where a proxy may read another.
+			q, err := url.ParseQuery(r.URL.RawQuery)
+			if err != nil {
+				writeGraphQLError(w, http.StatusBadRequest, "the query string cannot be read ("+queryFault(err)+"): separate parameters with & and escape % as %25", core.CodeBadRequest)
+				return
+			}
+			for _, name := range []string{"query", "variables", "operationName", "extensions"} {
+				if len(q[name]) > 1 {
+					writeGraphQLError(w, http.StatusBadRequest, name+" is given "+strconv.Itoa(len(q[name]))+" times: give it once", core.CodeBadRequest)
+					return
+				}
+			}
+			// Its parameters are text as a body is.
+			for _, vs := range q {
 				for _, v := range vs {
 					if !utf8.ValidString(v) || loneSurrogateEscape([]byte(v)) >= 0 {
 						writeGraphQLError(w, http.StatusBadRequest, "a query parameter is not text: invalid UTF-8, or an escape of half a surrogate pair", core.CodeBadRequest)
