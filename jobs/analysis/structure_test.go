@@ -608,10 +608,7 @@ func TestBoogiRankWithoutItsDash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ranks []string
-	for _, e := range reg.Rights {
-		ranks = append(ranks, e.Rank)
-	}
+	ranks := rightsRanks(reg)
 	if want := []string{"1", "1-1", "1-2", "1-3", "2", "2-1"}; !slices.Equal(ranks, want) {
 		t.Fatalf("ranks %v, want %v", ranks, want)
 	}
@@ -643,6 +640,15 @@ func TestBoogiRankWithoutItsDash(t *testing.T) {
 			t.Errorf("%s: verdict %s %v, want a guess %v", c.name, j.Verdict, codes(j), c.guess)
 		}
 	}
+}
+
+// rightsRanks is the 순위번호 of reg's 을구 entries, in order.
+func rightsRanks(reg *Registry) []string {
+	var ranks []string
+	for _, e := range reg.Rights {
+		ranks = append(ranks, e.Rank)
+	}
+	return ranks
 }
 
 // TestRatioCountsWhatRanksBefore: the debt ratio counts what ranks before a
@@ -1133,14 +1139,12 @@ func TestLostRankOfAPurpose(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ranks []string
 		for _, e := range reg.Rights {
-			ranks = append(ranks, e.Rank)
 			if p, ok := c.want.purposes[e.Rank]; ok && e.Purpose != p {
 				t.Errorf("%s: rank %s purpose %q, want %q", c.name, e.Rank, e.Purpose, p)
 			}
 		}
-		if !slices.Equal(ranks, c.want.ranks) {
+		if ranks := rightsRanks(reg); !slices.Equal(ranks, c.want.ranks) {
 			t.Errorf("%s: ranks %v, want %v", c.name, ranks, c.want.ranks)
 		}
 		if sig := Analyze(reg, Options{}); sig.Mortgages.Total != c.want.total {
