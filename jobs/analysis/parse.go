@@ -1178,11 +1178,7 @@ func (p *parser) checkBoogi(s Section, entries []Entry) {
 		if !isBoogi(b.Kind) || b.Refers == "" {
 			continue
 		}
-		main := at[b.Refers]
-		if main == nil || main.Kind == KindUnknown {
-			continue
-		}
-		if k := boogiRight(b.Purpose); k != KindUnknown && !boogiOn(k, main.Kind) {
+		if main := at[b.Refers]; main != nil && namesOtherRight(b, main) {
 			p.conflicts = append(p.conflicts, Conflict{Code: ReasonCancellationMismatch, Section: s, Rank: b.Rank, Message: fmt.Sprintf(
 				"The 부기 at %s %s (%s) names a right at rank %s, but the entry at rank %s is a %s (%s): it is not taken as changing it; one of the two was misread, or the document is not as issued.",
 				sectionLabel(s), b.Rank, b.Purpose, b.Refers, main.Rank, main.Purpose, main.Kind)})
@@ -1190,11 +1186,17 @@ func (p *parser) checkBoogi(s Section, entries []Entry) {
 	}
 }
 
-// boogiOn reports whether a 부기 on a right of kind named can change an
-// entry of kind k: a 근저당권's on a 근저당권, a 임차권's on a lease
-// registered by agreement or by order.
-func boogiOn(named, k Kind) bool {
-	return named == k || named == KindLease && k == KindLeaseRegistration
+// namesOtherRight reports whether the 부기 b names a right its target main
+// is not (a 1번전세권변경 under a 근저당권). A 근저당권's 부기 is on a
+// 근저당권, a 임차권's on a lease registered by agreement or by order; a
+// right this model does not judge, or a target whose purpose was not read,
+// is not contradicted.
+func namesOtherRight(b, main *Entry) bool {
+	named := boogiRight(b.Purpose)
+	if named == KindUnknown || main.Kind == KindUnknown {
+		return false
+	}
+	return named != main.Kind && !(named == KindLease && main.Kind == KindLeaseRegistration)
 }
 
 // lostTarget finds what the 말소 c names when the 순위번호 in its purpose

@@ -226,8 +226,8 @@ func effective(reg *Registry) map[*Entry]effect {
 			if main == nil || !main.Live() {
 				continue
 			}
-			if k := boogiRight(b.Purpose); k != KindUnknown && main.Kind != KindUnknown && !boogiOn(k, main.Kind) {
-				continue // names another right: misread (checkBoogi)
+			if namesOtherRight(b, main) {
+				continue // misread (checkBoogi)
 			}
 			x, ok := out[main]
 			if !ok {
