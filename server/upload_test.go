@@ -964,7 +964,9 @@ func TestUploadRegistryPages(t *testing.T) {
 // TestUploadTwiceIsOne: the same copy uploaded again — a client that
 // never got its answer, a double click, a storm of the same post — is
 // the first upload, reused: one file, one object, one read, by REST (200
-// instead of 202) and GraphQL alike, and concurrent posts included.
+// instead of 202) and GraphQL alike, and concurrent posts included; a read
+// that failed as UNREADABLE is reused too (the storm's copy, read while
+// the storm lasted, was read twice once).
 func TestUploadTwiceIsOne(t *testing.T) {
 	t.Parallel()
 	a := startApp(t, nil)
@@ -983,6 +985,19 @@ func TestUploadTwiceIsOne(t *testing.T) {
 	r := gqlUpload(t, a, tok, nest, photo)
 	if len(r.Errors) > 0 || dig(r.Data, "uploadRegistry", "file", "id") != first["file_id"] || dig(r.Data, "uploadRegistry", "ocrTask", "id") != first["ocr_task_id"] {
 		t.Errorf("the same upload over GraphQL: %+v %v", r.Errors, r.Data)
+	}
+	// A blank page is unreadable: once its read has failed so, the same
+	// bytes again are that read, not a second one that would fail alike.
+	var failed map[string]any
+	testkit.Eventually(t, 60*time.Second, "the blank page's read ends", func() bool {
+		failed, _ = dig(a.gql(t, tok, `query($id: ID!) { ocrTask(id: $id) { status errorCode } }`, map[string]any{"id": first["ocr_task_id"]}).Data, "ocrTask").(map[string]any)
+		return failed["status"] == "FAILED" || failed["status"] == "SUCCESS"
+	})
+	if failed["errorCode"] != "UNREADABLE" {
+		t.Fatalf("a blank page read as %v, want FAILED UNREADABLE", failed)
+	}
+	if status, late := restUpload(t, a, tok, nest, photo); status != http.StatusOK || late["ocr_task_id"] != first["ocr_task_id"] {
+		t.Errorf("the same upload after its read failed as unreadable: %d %v, want 200 reusing %v", status, late, first["ocr_task_id"])
 	}
 	// Another nest's upload of the same file is its own.
 	other := createNest(t, a, tok, "다른 집")

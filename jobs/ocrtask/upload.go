@@ -305,13 +305,17 @@ func (s *Reads) uploadedBefore(ctx context.Context, q bun.IDB, nestID, sha strin
 }
 
 // reuseUpload answers an upload of a copy the nest has: its file and its
-// latest read, or a new read (RequestOCR, rate limited) when that failed.
+// latest read, or a new read (RequestOCR, rate limited) when that failed
+// for a reason of the engine's. A read that failed as UNREADABLE is the
+// answer for these bytes: the same bytes again would be read the same, so
+// they are given that read (a storm of one blank photo started a second
+// read once the first had failed, in make test).
 func (s *Reads) reuseUpload(ctx context.Context, f *db.File) (*UploadResult, error) {
 	var ts []*db.OCRTask
 	if err := s.DB.Bun.NewSelect().Model(&ts).Where("file_id = ?", f.ID).OrderExpr("id DESC").Limit(1).Scan(ctx); err != nil {
 		return nil, core.Internal("load the upload's OCR task", err)
 	}
-	if len(ts) == 1 && ts[0].Status != db.StatusFailed {
+	if len(ts) == 1 && (ts[0].Status != db.StatusFailed || unreadable(ts[0])) {
 		return &UploadResult{File: f, OCRTask: ts[0], Reused: true}, nil
 	}
 	r, err := s.RequestOCR(ctx, f.ID)
@@ -319,6 +323,11 @@ func (s *Reads) reuseUpload(ctx context.Context, f *db.File) (*UploadResult, err
 		return nil, err
 	}
 	return &UploadResult{File: f, OCRTask: r.Task, Reused: true}, nil
+}
+
+// unreadable: the read failed because the copy cannot be read.
+func unreadable(t *db.OCRTask) bool {
+	return t.ErrorCode != nil && core.Code(*t.ErrorCode) == core.CodeOCRUnreadable
 }
 
 // errLooked rolls back the transaction that only looked at the caller's
