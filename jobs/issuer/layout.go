@@ -96,6 +96,19 @@ type Layout struct {
 	// 등기원인 and 권리자 및 기타사항; when all 0 (or not summing to the
 	// content's 186 mm) 16, 30, 28, 34 and 78.
 	RightsColumns [5]float64
+	// SplitRows splits a row that does not fit the rest of a page between
+	// two of its lines: its first lines close the page, the rest open the
+	// next under the section's continued title and header, as the office
+	// prints a long row. When false a row is kept whole on the next page.
+	SplitRows bool
+	// CauseLines prints a 등기원인's date and its words on lines of their
+	// own (2019년3월5일 / 매매), as the office's form does; when false they
+	// share a line and wrap where the column ends.
+	CauseLines bool
+	// Closing prints, after -- 이 하 여 백 --, what an issued copy closes
+	// with: its office, the notice that a 열람 copy has no legal effect and
+	// the form's notes (실선으로 그어진 부분은 말소사항을 표시함, …).
+	Closing bool
 }
 
 // DevLayout is a form the office also prints, unlike the simulator's: a
@@ -103,6 +116,15 @@ type Layout struct {
 // and 등기원인 and a wider 등기목적 and 접수 (long purposes such as
 // 소유권이전청구권가등기 wrap as they do on many certificates).
 var DevLayout = Layout{TableSize: 9, LineSpacing: 1.45, RightsColumns: [5]float64{13, 33, 31, 31, 78}}
+
+// DevSplitLayout differs from the simulator's form in structure, not only
+// in measure: rows split across page breaks (SplitRows), the 등기원인's
+// date on a line of its own (CauseLines), a narrow 권리자 및 기타사항 so
+// that holders and their addresses wrap, and the text a little smaller
+// (7.5 points) on tighter spacing, and the notes an issued copy closes
+// with after its end (Closing).
+var DevSplitLayout = Layout{TableSize: 7.5, LineSpacing: 1.25, RightsColumns: [5]float64{15, 36, 30, 43, 62},
+	SplitRows: true, CauseLines: true, Closing: true}
 
 // withDefaults fills the zero fields of f with the simulator's form.
 func (f Layout) withDefaults() Layout {
@@ -288,6 +310,9 @@ func (l *layouter) table(t table) {
 	for _, r := range t.rows {
 		cells, h := l.wrapRow(t.cols, r.cells, l.form.TableSize)
 		if !l.fits(h) {
+			if l.form.SplitRows {
+				cells, h = l.splitRow(t.cols, cells, h, r.cancelled)
+			}
 			l.newPage()
 			l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y + l.lineHeight(sectionSize) - 2, size: sectionSize, s: t.title + " (계속)"})
 			l.y += titleH
@@ -298,11 +323,31 @@ func (l *layouter) table(t table) {
 	l.y += 3
 }
 
+// splitRow draws the lines of a wrapped row that fit the rest of the page
+// as a row of their own and returns the rest and its height; a row none of
+// whose lines fit, or all of whose lines would, is returned whole.
+func (l *layouter) splitRow(cols []column, cells [][]string, h float64, cancelled bool) ([][]string, float64) {
+	lh := l.lineHeight(l.form.TableSize)
+	n := int((contentBottom - l.y - 2*cellPad) / lh)
+	total := int(math.Round((h - 2*cellPad) / lh))
+	if n < 1 || n >= total {
+		return cells, h
+	}
+	head := make([][]string, len(cells))
+	tail := make([][]string, len(cells))
+	for i, c := range cells {
+		head[i] = c[:min(n, len(c))]
+		tail[i] = c[min(n, len(c)):]
+	}
+	l.drawRow(cols, head, float64(n)*lh+2*cellPad, l.form.TableSize, false, cancelled)
+	return tail, float64(total-n)*lh + 2*cellPad
+}
+
 // layout places reg on pages. viewedAt is printed in the footer as 열람일시.
 func layout(reg Registry, viewedAt time.Time, form Layout) []pageOps {
 	l := &layouter{reg: reg, form: form.withDefaults()}
 	l.newPage()
-	for _, t := range tables(reg, l.rightsColumns()) {
+	for _, t := range tables(reg, l.rightsColumns(), l.form.CauseLines) {
 		l.table(t)
 	}
 	if !l.fits(l.lineHeight(headSize)) {
@@ -310,6 +355,9 @@ func layout(reg Registry, viewedAt time.Time, form Layout) []pageOps {
 	}
 	l.y += l.lineHeight(headSize)
 	l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: headSize, align: alignCenter, s: "-- 이 하 여 백 --"})
+	if l.form.Closing {
+		l.closing()
+	}
 	if reg.Summary {
 		l.summary()
 	}
@@ -327,6 +375,34 @@ func layout(reg Registry, viewedAt time.Time, form Layout) []pageOps {
 		)
 	}
 	return l.pages
+}
+
+// closing draws the lines an issued copy closes with after its end.
+func (l *layouter) closing() {
+	for _, s := range []struct {
+		text  string
+		align align
+	}{
+		{"관할등기소 " + l.reg.Office, alignLeft},
+		{"", alignLeft},
+		{"이 등기사항증명서는 열람용이므로 출력하신 등기사항증명서는 법적인 효력이 없습니다.", alignCenter},
+		{"", alignLeft},
+		{"* 실선으로 그어진 부분은 말소사항을 표시함. * 기록사항 없는 갑구, 을구는 '기록사항 없음'으로 표시함.", alignLeft},
+		{"* 증명서는 컬러 또는 흑백으로 출력 가능함.", alignLeft},
+	} {
+		lh := l.lineHeight(l.form.TableSize)
+		if s.text == "" {
+			l.y += lh
+			continue
+		}
+		for _, w := range wrapText(s.text, contentW, l.form.TableSize) {
+			if !l.fits(lh) {
+				l.newPage()
+			}
+			l.y += lh
+			l.text(textOp{x0: marginX, x1: pageW - marginX, y: l.y, size: l.form.TableSize, align: s.align, s: w})
+		}
+	}
 }
 
 // summaryColumns are the columns of the summary's 갑구 and 을구 parts.
@@ -447,8 +523,8 @@ func (l *layouter) rightsColumns() []column {
 }
 
 // tables turns reg into the printed tables, in document order, 갑구 and
-// 을구 in rights.
-func tables(reg Registry, rights []column) []table {
+// 을구 in rights (causeLines: see Layout.CauseLines).
+func tables(reg Registry, rights []column, causeLines bool) []table {
 	building := table{
 		title: "【 표 제 부 】 ( 1동의 건물의 표시 )",
 		cols: []column{
@@ -507,23 +583,27 @@ func tables(reg Registry, rights []column) []table {
 		}})
 	}
 
-	gap := table{title: "【 갑 구 】 ( 소유권에 관한 사항 )", cols: rights, rows: entryRows(reg.Ownership)}
-	eul := table{title: "【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )", cols: rights, rows: entryRows(reg.Rights)}
+	gap := table{title: "【 갑 구 】 ( 소유권에 관한 사항 )", cols: rights, rows: entryRows(reg.Ownership, causeLines)}
+	eul := table{title: "【 을 구 】 ( 소유권 이외의 권리에 관한 사항 )", cols: rights, rows: entryRows(reg.Rights, causeLines)}
 	if len(eul.rows) == 0 {
 		eul.rows = []tableRow{{cells: [][]string{nil, nil, nil, nil, {"기록사항 없음"}}}}
 	}
 	return []table{building, land, unit, right, gap, eul}
 }
 
-func entryRows(entries []Entry) []tableRow {
+func entryRows(entries []Entry, causeLines bool) []tableRow {
 	rows := make([]tableRow, 0, len(entries))
 	for _, e := range entries {
+		cause := []string{e.Cause}
+		if date, words, ok := strings.Cut(e.Cause, " "); causeLines && ok && strings.HasSuffix(date, "일") {
+			cause = []string{date, words}
+		}
 		rows = append(rows, tableRow{
 			cells: [][]string{
 				{e.Rank},
 				{e.Purpose},
 				{fmtDate(e.Received), "제" + strconv.Itoa(e.ReceiptNo) + "호"},
-				{e.Cause},
+				cause,
 				e.Details,
 			},
 			cancelled: e.Cancelled,

@@ -2,8 +2,10 @@ package issuer
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -178,10 +180,7 @@ func TestLayoutTextFitsWithRealFont(t *testing.T) {
 			addr = longAddress
 		}
 		reg := Content(fmt.Sprintf("nest-%d", i), testUniqueNo, addr)
-		form := Layout{}
-		if i%3 == 2 {
-			form = DevLayout
-		}
+		form := []Layout{{}, {}, DevLayout, DevSplitLayout}[i%4]
 		for p, page := range layout(reg, day(2025, time.July, 1), form) {
 			for _, op := range page.texts {
 				pdf.SetFont(fontFamily, "", op.size)
@@ -197,6 +196,85 @@ func TestLayoutTextFitsWithRealFont(t *testing.T) {
 	if err := pdf.Error(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestSplitRows: in a form with SplitRows a row that does not fit the
+// rest of a page is split there, its first lines on one page and the rest
+// on the next, in order, and nothing of it is lost; CauseLines puts a
+// 등기원인's date on a line of its own. Without SplitRows no row is split.
+func TestSplitRows(t *testing.T) {
+	t.Parallel()
+	// printed is the 권리자 및 기타사항 column's lines (x0 tells the
+	// column) and pageOf the page of each.
+	split := 0
+	for i := range 40 {
+		reg := Content(fmt.Sprintf("nest-%d", i), testUniqueNo, testAddress)
+		for _, form := range []Layout{DevLayout, DevSplitLayout} {
+			pages := layout(reg, day(2025, time.July, 1), form)
+			cols := (&layouter{form: form.withDefaults()}).rightsColumns()
+			details := marginX + cols[0].width + cols[1].width + cols[2].width + cols[3].width + cellPad
+			var printed []string
+			var pageOf []int
+			for p, page := range pages {
+				for _, op := range page.texts {
+					if math.Abs(op.x0-details) < 1e-6 && op.s != cols[4].label {
+						printed = append(printed, op.s)
+						pageOf = append(pageOf, p)
+					}
+				}
+			}
+			var want []string
+			for _, e := range append(slices.Clone(reg.Ownership), reg.Rights...) {
+				for _, d := range e.Details {
+					want = append(want, wrapText(d, cols[4].width-2*cellPad, form.withDefaults().TableSize)...)
+				}
+			}
+			if len(reg.Rights) == 0 {
+				want = append(want, "기록사항 없음")
+			}
+			if !slices.Equal(printed, want) {
+				t.Fatalf("nest-%d, %+v: the 권리자 column printed\n%q\nwant\n%q", i, form, printed, want)
+			}
+			// A row split over a page break has lines on both pages.
+			at := 0
+			for _, e := range append(slices.Clone(reg.Ownership), reg.Rights...) {
+				n := 0
+				for _, d := range e.Details {
+					n += len(wrapText(d, cols[4].width-2*cellPad, form.withDefaults().TableSize))
+				}
+				if n > 0 && pageOf[at] != pageOf[at+n-1] {
+					if !form.SplitRows {
+						t.Errorf("nest-%d: rank %s split over pages %d and %d without SplitRows", i, e.Rank, pageOf[at]+1, pageOf[at+n-1]+1)
+					}
+					split++
+				}
+				at += n
+			}
+			if form.CauseLines {
+				causes := 0
+				for _, page := range pages {
+					for _, op := range page.texts {
+						if math.Abs(op.x0-(details-cols[3].width)) < 1e-6 && strings.HasSuffix(op.s, "일") {
+							causes++
+						}
+					}
+				}
+				dated := 0
+				for _, e := range append(slices.Clone(reg.Ownership), reg.Rights...) {
+					if date, _, ok := strings.Cut(e.Cause, " "); ok && strings.HasSuffix(date, "일") {
+						dated++
+					}
+				}
+				if causes != dated {
+					t.Errorf("nest-%d: %d 등기원인 dates on lines of their own, want %d", i, causes, dated)
+				}
+			}
+		}
+	}
+	if split == 0 {
+		t.Error("no row of 40 documents in DevSplitLayout was split over a page break")
+	}
+	t.Logf("%d rows split over a page break", split)
 }
 
 func TestWrapText(t *testing.T) {
