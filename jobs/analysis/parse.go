@@ -526,7 +526,14 @@ func (p *parser) heading(ns string) bool {
 		return false
 	}
 	to := func(s Section) bool {
-		p.cur = nil
+		// A page's heading of the section it continues, (계속), is
+		// printed over the rest of the row the page before ended in,
+		// which goes on below it (see skip's column header): a row split
+		// at a page break. A 접수 read into it is another row's
+		// (receiptRow).
+		if !p.pageTop || p.section != s || p.region != regionEntries {
+			p.cur = nil
+		}
 		p.stray = false
 		if p.section != s {
 			p.lastRank = 0

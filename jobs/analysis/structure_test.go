@@ -298,30 +298,49 @@ func TestParseRightsOfMoreKinds(t *testing.T) {
 }
 
 // TestParseRowAcrossPages: a row the page ends in goes on under the next
-// page's column header; its lines are the entry's, not a row whose first
-// line was lost (an outside review's: UNPLACED_ROW on every copy).
+// page's column header, and under the section's heading printed again,
+// (계속), above it; its lines are the entry's, not a row whose first line
+// was lost (an outside review's: UNPLACED_ROW on every copy; the heading's
+// case was found on the development set's DevSplitLayout). The lines of a
+// row whose first line was lost, under the same heading, are not taken
+// for such a rest: they carry a 접수 of their own.
 func TestParseRowAcrossPages(t *testing.T) {
 	t.Parallel()
-	text := strings.Replace(cleanText, `                          제2346호        설정계약             채무자 김민준
+	const page2 = "열람일시 : 2026년03월04일 19시20분30초            관할등기소 서울서부지방법원 등기국            1/2\n" +
+		"\f" + "[집합건물] 서울특별시 마포구 월드컵북로 396, 104동 102호\n"
+	const header = " 순위번호        등기목적              접수             등기원인             권리자 및 기타사항\n"
+	const heading = "【 을 구 】 ( 소유권 이외의 권리에 관한 사항 ) (계속)\n"
+	const rest = "                                                          서울특별시 송파구 올림픽로 300\n"
+	for _, tt := range []struct {
+		name, top string
+		unplaced  bool
+	}{
+		{"under the column header", header + rest, false},
+		{"under the section's heading and the column header", heading + header + rest, false},
+		{"under the section's heading alone", heading + rest, false},
+		{"another row's lines after its lost first line", heading + header +
+			"                          제2399호        설정계약             채무자 이서연\n", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			text := strings.Replace(cleanText, `                          제2346호        설정계약             채무자 김민준
                                                           서울특별시 송파구 올림픽로 300
 `, `                          제2346호        설정계약             채무자 김민준
-열람일시 : 2026년03월04일 19시20분30초            관할등기소 서울서부지방법원 등기국            1/2
-`+"\f"+`[집합건물] 서울특별시 마포구 월드컵북로 396, 104동 102호
- 순위번호        등기목적              접수             등기원인             권리자 및 기타사항
-                                                          서울특별시 송파구 올림픽로 300
-`, 1)
-	text = strings.Replace(text, "등기국            1/1", "등기국            2/2", 1)
-	reg, err := Parse(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := reg.Rights[0]
-	if len(m.Holders) != 1 || m.Holders[0].Name != "주식회사 국민은행" || m.Amount != 360_000_000 {
-		t.Errorf("the 근저당권 across the page break: %+v", m)
-	}
-	j := Judge(reg, JudgeInput{UniqueNo: "1101-2021-003412"})
-	if j.Verdict != VerdictComplete {
-		t.Errorf("verdict %s %+v", j.Verdict, j.Reasons)
+`+page2+tt.top, 1)
+			text = strings.Replace(text, "등기국            1/1", "등기국            2/2", 1)
+			reg, err := Parse(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := reg.Rights[0]
+			if len(m.Holders) != 1 || m.Holders[0].Name != "주식회사 국민은행" || m.Amount != 360_000_000 {
+				t.Errorf("the 근저당권 across the page break: %+v", m)
+			}
+			j := Judge(reg, JudgeInput{UniqueNo: "1101-2021-003412"})
+			if got := slices.ContainsFunc(j.Reasons, func(r Reason) bool { return r.Code == ReasonUnplacedRow }); got != tt.unplaced || (j.Verdict == VerdictComplete) == tt.unplaced {
+				t.Errorf("verdict %s %+v, want UNPLACED_ROW %v", j.Verdict, j.Reasons, tt.unplaced)
+			}
+		})
 	}
 }
 
