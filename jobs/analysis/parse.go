@@ -178,6 +178,9 @@ func (p *parser) line(raw string) {
 	}
 	// Nothing but the summary follows the document's end (-- 이하여백 --):
 	// a line there is the summary's even when its title was not read.
+	if p.coverage.EndMarker && closingNote(ns) {
+		return
+	}
 	if p.summary == nil && (strings.Contains(ns, "주요등기사항요약") ||
 		p.coverage.EndMarker && !strings.Contains(ns, "이하여백") && !isFooter(ns) && !collectiveMark.MatchString(line) && meaningful(line)) {
 		p.summary = &Summary{Owners: []SummaryOwner{}, Ownership: []SummaryEntry{}, Rights: []SummaryEntry{}}
@@ -518,6 +521,33 @@ func secondDocument(ns string) bool {
 func isFooter(ns string) bool {
 	return strings.Contains(ns, "열람일시") || strings.Contains(ns, "관할등기소") || pageNumber.MatchString(ns)
 }
+
+// closingWords are words of what an issued copy closes with after its end
+// (-- 이하여백 --): the certification or the 열람 copy's notice, and the
+// form's notes on how it marks 말소 and empty sections.
+var closingWords = []string{
+	"증명합니다", "전산운영책임관", "등기정보중앙관리소", "열람용", "법적인효력", "실선으로그어진",
+	"말소사항을표시", "기록사항없는", "컬러또는흑백", "발행번호", "발급확인번호", "문서하단의바코드",
+}
+
+// closingNote reports whether ns (a line without spaces) read after the
+// document's end is one of its closing lines, not the summary's: it holds
+// one of closingWords and nothing of the summary's (its title or its
+// parts' headings, which a line of the notes never names).
+func closingNote(ns string) bool {
+	if strings.Contains(ns, "주요등기사항") || strings.Contains(ns, "소유지분") || strings.Contains(ns, "저당권및전세권") {
+		return false
+	}
+	for _, w := range closingWords {
+		if strings.Contains(ns, w) {
+			return true
+		}
+	}
+	return closingDate.MatchString(ns)
+}
+
+// closingDate is the certification's date line: 서기 2025년 7월 1일.
+var closingDate = regexp.MustCompile(`^(?:서기)?[0-9]{4}년[0-9]{1,2}월[0-9]{1,2}일$`)
 
 // heading reports whether ns (a line without spaces) is a section heading,
 // and moves to that section.

@@ -374,6 +374,59 @@ const structureSummary = "\f" + `                      주요 등기사항 요�
 나. 최종지분은 등기명의인이 가진 최종지분이며, 2개 이상의 순위번호에 지분을 가진 경우 그 지분을 합산하였습니다.
 열람일시 : 2026년12월01일 10시00분00초            관할등기소 서울북부지방법원 등기국            2/2`
 
+// TestClosingNotes: what an issued copy closes with after -- 이하여백 --
+// (its office, the certification or the 열람 copy's notice, the form's
+// notes) is neither the summary nor entries (the development set's
+// DevSplitLayout: SUMMARY_UNREAD, 0 of 3 parts, on 8 of 20 clean copies).
+// A line after the end that is none of them still starts a summary,
+// which then has to be read.
+func TestClosingNotes(t *testing.T) {
+	t.Parallel()
+	const notes = `관할등기소 서울북부지방법원 등기국
+                  이 등기사항증명서는 열람용이므로 출력하신 등기사항증명서는 법적인 효력이 없습니다.
+                      이 증명서는 등기기록의 내용과 틀림없음을 증명합니다.
+                                   서기 2026년 12월 1일
+                 법원행정처 등기정보중앙관리소          전산운영책임관
+* 실선으로 그어진 부분은 말소사항을 표시함.    * 기록사항 없는 갑구, 을구는 '기록사항 없음'으로 표시함.
+* 증명서는 컬러 또는 흑백으로 출력 가능함.
+`
+	end := "                                            -- 이 하 여 백 --\n"
+	for _, tt := range []struct {
+		name, after string
+		summary     bool
+		code        string // "" for COMPLETE
+	}{
+		{"the notes alone", notes, false, ""},
+		{"the notes, then the summary", notes, true, ""},
+		{"the notes and a row of another kind", notes + "  3        가압류              2024년1월5일 제1234호     청구금액 금50,000,000원\n", false, ReasonSummaryUnread},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			body := strings.Replace(structureText, end, end+tt.after, 1)
+			if tt.summary {
+				body = strings.Replace(body, "등기국            1/1", "등기국            1/2", 1) + "\n" + structureSummary
+			}
+			reg, err := Parse(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(reg.Rights); n != 6 {
+				t.Errorf("%d 을구 entries, want 6", n)
+			}
+			if (reg.Summary != nil) != (tt.summary || tt.code != "") {
+				t.Errorf("summary %+v", reg.Summary)
+			}
+			j := Judge(reg, JudgeInput{UniqueNo: "1146-1996-004417"})
+			switch {
+			case tt.code == "" && j.Verdict != VerdictComplete:
+				t.Errorf("verdict %s %+v, want COMPLETE", j.Verdict, j.Reasons)
+			case tt.code != "" && (j.Verdict != VerdictPartial || !slices.Contains(codes(j), tt.code)):
+				t.Errorf("verdict %s %v, want PARTIAL with %s", j.Verdict, codes(j), tt.code)
+			}
+		})
+	}
+}
+
 // TestSummaryPage: the 요약 is a summary, not entries (an outside review's:
 // its rows were read as more entries, doubling the totals), and the body is
 // checked against it.
