@@ -148,8 +148,12 @@ func (p *parser) warn(format string, args ...any) {
 var (
 	pageNumber     = regexp.MustCompile(`^[0-9OoIlS]{1,3}` + readSpace + `/` + readSpace + `[0-9OoIlS]{1,3}$`)
 	collectiveMark = regexp.MustCompile(`^[\[(【]?` + readSpace + spaced("집합건물") + readSpace + `[\])】]?`)
-	uniqueNoLabel  = regexp.MustCompile(spaced("고유번호") + `[ \t:]*(` + readDigit + `{4})` + readSpace + `-` + readSpace + `(` + readDigit + `{4})` + readSpace + `-` + readSpace + `(` + readDigit + `{6})`)
-	uniqueNoBare   = regexp.MustCompile(`(?:^|[^0-9])(` + readDigit + `{4})-(` + readDigit + `{4})-(` + readDigit + `{6})(?:[^0-9]|$)`)
+	// uniqueNoLabel is the 고유번호 after its label, its dashes read or
+	// lost (a sans face's short thin dash at 9 points, UnDotum on the
+	// development set): the form prints its 14 digits as 4-4-6 always,
+	// so a dash lost leaves no doubt where it was.
+	uniqueNoLabel = regexp.MustCompile(spaced("고유번호") + `[ \t:]*(` + readDigit + `{4})` + readSpace + `-?` + readSpace + `(` + readDigit + `{4})` + readSpace + `-?` + readSpace + `(` + readDigit + `{6})(?:[^0-9]|$)`)
+	uniqueNoBare  = regexp.MustCompile(`(?:^|[^0-9])(` + readDigit + `{4})-(` + readDigit + `{4})-(` + readDigit + `{6})(?:[^0-9]|$)`)
 )
 
 func (p *parser) scan(text string) {

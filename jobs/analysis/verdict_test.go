@@ -186,6 +186,10 @@ func TestJudgeReasons(t *testing.T) {
 		{"고유번호 one digit off on a text layer", doc.text, doc.pages, "11462010012346", VerdictWrongDocument, ReasonUniqueNoMismatch},
 		{"고유번호 one digit off on a page image", doc.text, lowConfidence(0.95), "11462010012346", VerdictPartial, ReasonUniqueNoMisread},
 		{"고유번호 not read", strings.ReplaceAll(doc.text, "1146-2010-012345", "1l4b-2OlO-O1234"), doc.pages, testUniqueNo, VerdictPartial, ReasonUniqueNoMissing},
+		{"고유번호 read with a dash lost", strings.ReplaceAll(doc.text, "1146-2010-012345", "1146-2010012345"), doc.pages, testUniqueNo, VerdictComplete, ""},
+		{"고유번호 read with both dashes lost", strings.ReplaceAll(doc.text, "1146-2010-012345", "1146 2010012345"), doc.pages, testUniqueNo, VerdictComplete, ""},
+		{"고유번호 read a digit short, a dash lost", strings.ReplaceAll(doc.text, "1146-2010-012345", "1146-201012345"), doc.pages, testUniqueNo, VerdictPartial, ReasonUniqueNoMissing},
+		{"고유번호 read a digit long", strings.ReplaceAll(doc.text, "1146-2010-012345", "1146-2010-0123456"), doc.pages, testUniqueNo, VerdictPartial, ReasonUniqueNoMissing},
 		{"the end lost: the last entry and 이하여백", edit(func(ls []string) []string {
 			return ls[:entryLine("을구", doc.reg.Rights[len(doc.reg.Rights)-1].Rank)]
 		}), doc.pages, testUniqueNo, VerdictPartial, ReasonMissingEnd},
