@@ -268,8 +268,12 @@ func digitsGuessed(s string) bool {
 // 750101-****, 950707-** (the rest lost at the page's edge); the first
 // mark after a lost dash may be read as ㅠ (530611ㅠ+ㅠㅠㅠㅠㅠ, glued to
 // the name).
+//
+// A 법인등록번호 whose dash was lost (a sans face's thin dash: UnDotum on
+// the development set read 124120-5696864 as 1241205696864) is its 13
+// digits, all read as digits, with no digit after: the form prints it 6-7.
 var idPattern = regexp.MustCompile(`(?:` + readDigit + `[ \t]?){5}` + readDigit + readSpace + `(?:[-:…]` + readSpace +
-	`(?:(?:` + readDigit + `[ \t]?){6}` + readDigit + `|(?:[^\s0-9가-힣][ \t]?){1,9}[^\s0-9가-힣])|[*+xXㅠ](?:[ \t]?[^\s0-9가-힣]){4,9})`)
+	`(?:(?:` + readDigit + `[ \t]?){6}` + readDigit + `|(?:[^\s0-9가-힣][ \t]?){1,9}[^\s0-9가-힣])|[*+xXㅠ](?:[ \t]?[^\s0-9가-힣]){4,9}|[0-9]{7})`)
 
 // parseID returns the number an idPattern match stands for: masked numbers
 // come back as NNNNNN-*******. After the six digits and a dash (or a colon
@@ -304,6 +308,9 @@ func parseID(s string) (string, bool) {
 	if ds := digitsOf(tail); dashed && len(ds) == 7 && utf8.RuneCountInString(tail) == 7 {
 		return head + "-" + ds, true
 	}
+	if !dashed && len(tail) == 7 && strings.Trim(tail, "0123456789") == "" && strings.Trim(s[:i], "0123456789") == "" {
+		return head + "-" + tail, true // 13 digits, the dash lost
+	}
 	marks := 0
 	for _, r := range tail {
 		if strings.ContainsRune("*+xXkK«»ㅎㅠ%", r) {
@@ -333,6 +340,9 @@ func findID(s string) (id string, at, end int, ok bool) {
 	for _, m := range idPattern.FindAllStringIndex(s, -1) {
 		if r, _ := utf8.DecodeLastRuneInString(s[:m[0]]); unicode.IsDigit(r) {
 			continue // the end of a longer number (20220407: **)
+		}
+		if r, _ := utf8.DecodeRuneInString(s[m[1]:]); unicode.IsDigit(r) {
+			continue // the start of a longer number
 		}
 		if id, ok := parseID(s[m[0]:m[1]]); ok {
 			return id, m[0], m[1], true

@@ -811,6 +811,15 @@ func TestParseID(t *testing.T) {
 		{"530611 +ab.c", ""},
 		{"561016-*ab*", ""},
 		{"530611 xkab*", ""},
+		// A 법인등록번호's dash lost (UnDotum, a thin dash): its 13
+		// digits, all read as digits; not 14, not a longer number's
+		// start, not with a letter read for a digit.
+		{"주식회사 한국토지신탁 1241205696864", "124120-5696864"},
+		{"1241205696864 서울특별시", "124120-5696864"},
+		{"12412056968645", ""},
+		{"124120569686", ""},
+		{"12412O5696864", ""},
+		{"110111-12345678", ""},
 	}
 	for _, tt := range tests {
 		got, _, _, _ := findID(cleanLine(tt.in))
