@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -64,23 +65,37 @@ func startAppWith(t testing.TB, env map[string]string, logTo io.Writer, opts app
 		t.Fatal(err)
 	}
 	role := Role(cmp.Or(vars["ROLE"], "all"))
-	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	if logTo != nil {
 		log = slog.New(slog.NewJSONHandler(logTo, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	app, err := newApp(ctx, cfg, role, log, opts)
-	if err != nil {
+	// A start refused for want of a free connection (dbtest.Full) is
+	// tried again, for up to dbtest.FullWait: other tests' pools close.
+	var (
+		app    *App
+		ctx    context.Context
+		cancel context.CancelFunc
+		done   chan error
+	)
+	for deadline := time.Now().Add(dbtest.FullWait); ; time.Sleep(250 * time.Millisecond) {
+		ctx, cancel = context.WithCancel(context.Background())
+		app, err = newApp(ctx, cfg, role, log, opts)
+		if err == nil {
+			done = make(chan error, 1)
+			go func() { done <- app.run(ctx, io.Discard) }()
+			select {
+			case <-app.ready:
+			case err = <-done:
+				err = fmt.Errorf("app stopped before serving: %w", err)
+			}
+		}
+		if err == nil {
+			break
+		}
 		cancel()
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- app.run(ctx, io.Discard) }()
-	select {
-	case <-app.ready:
-	case err := <-done:
-		cancel()
-		t.Fatalf("app stopped before serving: %v", err)
+		if !dbtest.Full(err) || time.Now().After(deadline) {
+			t.Fatal(err)
+		}
 	}
 	ta := &testApp{App: app, base: "http://" + app.listener.Addr().String(),
 		client: &http.Client{Timeout: 4 * time.Minute, Transport: &http.Transport{}}}
