@@ -12,6 +12,7 @@ import (
 
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
+	"github.com/dungji/dungji/jobs/ocr/degrade"
 	"github.com/dungji/dungji/jobs/ocr/engine"
 )
 
@@ -21,7 +22,8 @@ import (
 // tuned on a face they were not written against while the evaluation set
 // stays unseen. DUNGJI_DEV_FONT names another; DUNGJI_DEV_LAYOUT=1 prints
 // them in issuer.DevLayout, a form the readers were not tuned on either
-// (=2: issuer.DevSplitLayout).
+// (=2: issuer.DevSplitLayout). DUNGJI_DEV_LIGHTEN=0.7 prints them light
+// (degrade.Lighten at that share: 2-pixel stems where the face has 3).
 const devFontPath = "/usr/share/fonts/truetype/nanum/NanumMyeongjo.ttf"
 
 // devFontDocs is how many registries BenchmarkDevFontOCR reads;
@@ -56,6 +58,7 @@ func BenchmarkDevFontOCR(b *testing.B) {
 	if n, err := strconv.Atoi(os.Getenv("DUNGJI_DEV_DOCS")); err == nil && n > 0 {
 		want = n
 	}
+	lighten, _ := strconv.ParseFloat(os.Getenv("DUNGJI_DEV_LIGHTEN"), 64)
 	type devForm struct {
 		name, metric string // metric prefixes the reported figures
 		form         issuer.Layout
@@ -86,7 +89,11 @@ func BenchmarkDevFontOCR(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			docs[k] = append(docs[k], devDoc{id, reg, doc.PDF})
+			pdf := doc.PDF
+			if lighten > 0 {
+				pdf = lightened(b, pdf, lighten)
+			}
+			docs[k] = append(docs[k], devDoc{id, reg, pdf})
 		}
 		benchLogf(b, "%s: font %s, %d documents", f.name, font, len(docs[k]))
 	}
@@ -149,4 +156,21 @@ func BenchmarkDevFontOCR(b *testing.B) {
 		b.ReportMetric(100*float64(t.complete)/float64(max(len(docs[k]), 1)), f.metric+"_complete%")
 		b.ReportMetric(float64(t.wrongComplete), f.metric+"_complete_wrong")
 	}
+}
+
+// lightened is pdf's pages at 300 dpi, lightened by share
+// (degrade.Lighten), as an image-only PDF.
+func lightened(b *testing.B, pdf []byte, share float64) []byte {
+	pages, err := degrade.PageImages(context.Background(), pdf, 300)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i, p := range pages {
+		pages[i] = degrade.Lighten(p, share)
+	}
+	out, err := degrade.PDF(pages, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
 }

@@ -143,6 +143,38 @@ func Blur(img *image.Gray, sigma float64) *image.Gray {
 	return out
 }
 
+// Lighten thins every stroke at its edges: each pixel moves by share (0–1)
+// toward the lightest of itself and its four neighbours. A light face or
+// a light print; at 0.7 a 300 dpi page's 3-pixel stems come out at 2.
+//
+//go:norace
+func Lighten(img *image.Gray, share float64) *image.Gray {
+	b := img.Rect
+	w, h := b.Dx(), b.Dy()
+	out := image.NewGray(b)
+	at := func(x, y int) uint8 { return img.Pix[y*img.Stride+x] }
+	for y := range h {
+		for x := range w {
+			v := at(x, y)
+			m := v
+			if x > 0 {
+				m = max(m, at(x-1, y))
+			}
+			if x+1 < w {
+				m = max(m, at(x+1, y))
+			}
+			if y > 0 {
+				m = max(m, at(x, y-1))
+			}
+			if y+1 < h {
+				m = max(m, at(x, y+1))
+			}
+			out.Pix[y*out.Stride+x] = uint8(math.Round(float64(v) + share*float64(m-v)))
+		}
+	}
+	return out
+}
+
 // Contrast maps black to ink and white to paper (ink < paper): a faded
 // copy, or grey paper under dim light.
 func Contrast(img *image.Gray, ink, paper uint8) *image.Gray {

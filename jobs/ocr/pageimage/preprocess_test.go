@@ -651,3 +651,75 @@ func TestEraseStrikesHalves(t *testing.T) {
 		}
 	}
 }
+
+// TestThickenThinStrokes: a page printed in strokes thin for its size (a
+// 300 dpi page lightened a pixel at every edge, degrade.Lighten) has them
+// widened by a pixel before Tesseract reads it, back to the regular
+// face's stems; the regular page, at 300 and 200 dpi, is left as it is.
+func TestThickenThinStrokes(t *testing.T) {
+	t.Parallel()
+	sim, err := issuer.NewSimulator(issuer.SimulatorOptions{ImageOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := sim.Render(issuer.Content("nest-0005", "11462010012345", "서울특별시 강남구 테헤란로 152, 103동 1502호"), time.Date(2026, 3, 4, 10, 20, 30, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// stem is the commonest run of ink across a row of a prepared page.
+	stem := func(g *image.Gray) int {
+		s := getScratch()
+		defer putScratch(s)
+		bin := binarise(g, otsu(g))
+		s.lab.labelImage(bin)
+		var count [13]int
+		for _, r := range s.lab.runs {
+			if n := int(r.x1-r.x0) + 1; n <= 12 {
+				count[n]++
+			}
+		}
+		return slices.Index(count[:], slices.Max(count[:]))
+	}
+	for _, dpi := range []int{300, 200} {
+		pages, err := degrade.PageImages(context.Background(), doc.PDF, dpi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		regular := Prepare(pages[0])
+		if regular.Thickened {
+			t.Errorf("%d dpi: the regular page was thickened (stems %d pixels)", dpi, stem(pages[0]))
+		}
+		if dpi != 300 {
+			continue
+		}
+		light := degrade.Lighten(pages[0], 0.7)
+		p := Prepare(light)
+		if !p.Thickened {
+			t.Fatalf("the lightened page (stems %d pixels) was not thickened", stem(light))
+		}
+		if got, want := stem(p.Page), stem(regular.Page); got < want {
+			t.Errorf("the lightened page's stems: %d pixels before, %d once thickened, the regular page's %d", stem(light), got, want)
+		}
+	}
+}
+
+// TestThicken: each pixel takes the darkest of itself and its neighbours
+// to the left and above, as they were.
+func TestThicken(t *testing.T) {
+	t.Parallel()
+	g := image.NewGray(image.Rect(0, 0, 5, 4))
+	for i := range g.Pix {
+		g.Pix[i] = 255
+	}
+	g.Pix[1*g.Stride+1], g.Pix[1*g.Stride+2] = 0, 100
+	thicken(g)
+	want := []uint8{
+		255, 255, 255, 255, 255,
+		255, 0, 0, 100, 255,
+		255, 0, 100, 255, 255,
+		255, 255, 255, 255, 255,
+	}
+	if !slices.Equal(g.Pix, want) {
+		t.Errorf("thicken:\n%v\nwant\n%v", g.Pix, want)
+	}
+}
