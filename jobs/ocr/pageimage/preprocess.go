@@ -97,9 +97,6 @@ type Prepared struct {
 	// where characters touch (a page of touching 5-point digits has 5,100
 	// marks, and took Tesseract 94 s).
 	InkRuns int
-	// Thickened is set on a page whose strokes were thin for its size
-	// (thinStrokes) and were widened by a pixel for Tesseract.
-	Thickened bool
 }
 
 // Prepare is preprocess, also returning the page's bands of text.
@@ -149,65 +146,9 @@ func Prepare(img *image.Gray) Prepared {
 	// its characters touch): the runs inkBands labelled, bin changing no
 	// more (faintBands and shrinkTallRows only read it).
 	inkRuns := len(s.lab.runs)
-	thin := thinStrokes(s.lab.runs, charH)
 	ink = withFaint(ink, s.faintBands(g, bin, charH, ink))
 	shrinkTallRows(g, bin, charH)
-	if thin {
-		thicken(g)
-	}
-	return Prepared{Page: g, Strikes: strikes, Ink: ink, Specked: specked, Marks: marks, InkRuns: inkRuns, Thickened: thin}
-}
-
-// thinStrokes reports whether the page's text is printed in strokes thin
-// for its size: its commonest run of ink across a row (a stem's width) is
-// under a twelfth of the character height. A light face or a light print
-// at 300 dpi has 2-pixel stems where the faces the readers were tuned on
-// have 3 (NanumMyeongjo at 9 points: 3 pixels at a character height of
-// 29); lightened by one pixel at each stroke's edge, the development
-// set's clean copies read 94.2 % of their fields right, against 99.6 %.
-func thinStrokes(runs []run, charH int) bool {
-	const most = 12
-	var count [most + 1]int
-	for _, r := range runs {
-		if n := int(r.x1-r.x0) + 1; n <= most {
-			count[n]++
-		}
-	}
-	mode := 0
-	for n := 1; n <= most; n++ {
-		if count[n] > count[mode] {
-			mode = n
-		}
-	}
-	return mode > 0 && mode*12 < charH
-}
-
-// thicken widens every stroke of g by a pixel, right and down: each pixel
-// takes the darkest of itself and its neighbours to the left and above
-// (as they were). On the lightened copies above, Tesseract then read
-// 98.4 % of the fields right, from 94.2 %; the digits it doubts more
-// often (4 for 7, 0 for 9) are caught by their confidence.
-//
-//go:norace
-func thicken(g *image.Gray) {
-	w, h := g.Rect.Dx(), g.Rect.Dy()
-	for y := h - 1; y >= 0; y-- {
-		row := g.Pix[y*g.Stride : y*g.Stride+w]
-		var above []uint8
-		if y > 0 {
-			above = g.Pix[(y-1)*g.Stride : (y-1)*g.Stride+w]
-		}
-		for x := w - 1; x >= 0; x-- {
-			v := row[x]
-			if x > 0 {
-				v = min(v, row[x-1])
-			}
-			if above != nil {
-				v = min(v, above[x])
-			}
-			row[x] = v
-		}
-	}
+	return Prepared{Page: g, Strikes: strikes, Ink: ink, Specked: specked, Marks: marks, InkRuns: inkRuns}
 }
 
 // despeckleGrey runs despeckle (at least least specks) on bin and whitens, in g, the specks it
