@@ -64,6 +64,8 @@ type SummaryOwner struct {
 	Role  string `json:"role"`  // 소유자, 공유자
 	Share string `json:"share"` // 단독소유, 2분의 1
 	Rank  string `json:"rank"`  // the 순위번호 of the entry that gave it
+	// ID is the (주민)등록번호 as the summary prints it, "" when unread.
+	ID string `json:"id,omitempty"`
 }
 
 // SummaryEntry is a row of the summary's 갑구 or 을구 part.

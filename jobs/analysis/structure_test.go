@@ -442,6 +442,12 @@ func TestSummaryPage(t *testing.T) {
 		{"misses a live entry", "  1-3      1번근저당권부근질권      2019년8월1일 제6101호     채권최고액 금100,000,000원       한예린 등\n", "", ReasonSummaryMismatch},
 		{"another amount", "전세금 금200,000,000원          한예린 등", "전세금 금250,000,000원          한예린 등", ReasonSummaryMismatch},
 		{"another owner", "박서준 (공유자)", "한예린 (공유자)", ReasonSummaryMismatch},
+		// The summary prints an owner's number too: a digit read otherwise
+		// in one of the two (a lightened development copy read 790424 as
+		// 700424 in the body, with confidence) is a mismatch; the number
+		// unread in the summary checks nothing.
+		{"an owner's number read otherwise", "박서준 (공유자)      850303-*******", "박서준 (공유자)      850308-*******", ReasonSummaryMismatch},
+		{"an owner's number unread", "박서준 (공유자)      850303-*******", "박서준 (공유자)      85O3", ""},
 		{"a part not read", "3. (근)저당권 및 전세권 등 ( 을구 )", "", ReasonSummaryUnread},
 		// A 부기's rank read without its dash (a clean 300 dpi copy of an
 		// evaluation document read 4-1 as 41): its purpose names the rank

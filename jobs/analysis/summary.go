@@ -175,6 +175,9 @@ func (p *parser) summaryOwner(line string) {
 			o.Name, p.summaryRole = o.Name[:i], o.Name[i+1:]
 		}
 	}
+	if id, _, _, ok := findID(rest); ok {
+		o.ID = id
+	}
 	if sm := summaryShare.FindStringSubmatch(rest); sm != nil {
 		o.Share = "단독소유"
 		if sm[1] != "" {

@@ -1198,14 +1198,24 @@ func (j *judge) summary(reg *Registry) {
 		}
 	}
 	owners := map[string]bool{}
+	ids := map[string]string{} // an owner's number as the body prints it
 	for _, o := range CurrentOwners(reg).Owners {
 		owners[noSpace(o.Name)] = true
+		if o.ID != "" {
+			ids[noSpace(o.Name)] = o.ID
+		}
 	}
 	listed := map[string]bool{}
 	for _, o := range s.Owners {
 		listed[noSpace(o.Name)] = true
 		if !owners[noSpace(o.Name)] {
 			mismatch(SectionOwnership, o.Rank, fmt.Sprintf("The summary lists %s as an owner (%s, rank %s); the document's entries read do not.", o.Name, o.Share, o.Rank))
+			continue
+		}
+		// The summary prints each owner's number beside the name: two
+		// readings of one number, which the office printed alike.
+		if body := ids[noSpace(o.Name)]; o.ID != "" && body != "" && o.ID != body {
+			mismatch(SectionOwnership, o.Rank, fmt.Sprintf("The summary prints %s's number as %s, the document's entries as %s: one of them was misread.", o.Name, o.ID, body))
 		}
 	}
 	for name := range owners {
