@@ -97,7 +97,10 @@ func BenchmarkDevFontOCR(b *testing.B) {
 		}
 		benchLogf(b, "%s: font %s, %d documents", f.name, font, len(docs[k]))
 	}
-	type tally struct{ fields, right, complete, wrongComplete, factsRight int }
+	type tally struct {
+		fields, right, complete, wrongComplete, factsRight int
+		reasons                                            map[string]int // copies given each kind of reason (reasonKinds)
+	}
 	tallies := make([]tally, len(forms))
 	var digits, lines []keyConfidence
 	for b.Loop() {
@@ -126,6 +129,12 @@ func BenchmarkDevFontOCR(b *testing.B) {
 				lines = append(lines, keyEntryConfidences(reg, reads[i], d.reg)...)
 				t.fields += a.fields
 				t.right += a.right
+				if t.reasons == nil {
+					t.reasons = map[string]int{}
+				}
+				for _, k := range reasonKinds(j) {
+					t.reasons[k]++
+				}
 				exact := reflect.DeepEqual(factsFound(reg, Analyze(reg, Options{Now: viewedAt})), factsOf(d.reg))
 				if exact {
 					t.factsRight++
@@ -152,6 +161,7 @@ func BenchmarkDevFontOCR(b *testing.B) {
 		t := tallies[k]
 		benchLogf(b, "development font, %s: fields right %d of %d (%.1f%%), COMPLETE %d of %d, COMPLETE with a key fact wrong %d, key facts exact %d",
 			f.name, t.right, t.fields, 100*float64(t.right)/float64(max(t.fields, 1)), t.complete, len(docs[k]), t.wrongComplete, t.factsRight)
+		benchLogf(b, "development font, %s: reasons, by copies: %s", f.name, missedByKind(t.reasons))
 		b.ReportMetric(100*float64(t.right)/float64(max(t.fields, 1)), f.metric+"_fields%")
 		b.ReportMetric(100*float64(t.complete)/float64(max(len(docs[k]), 1)), f.metric+"_complete%")
 		b.ReportMetric(float64(t.wrongComplete), f.metric+"_complete_wrong")

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"maps"
 	"os"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -80,6 +82,12 @@ func BenchmarkEvalOCR(b *testing.B) {
 		// COPY_COMPLETE, and only verifyCopy (the registry itself) finds
 		// what was cut. Counted apart, not failed.
 		copyOnly int
+		// missed counts the fields missed by section and kind of field
+		// (a row missed counts once, as "row"): a summary that says which
+		// reading fails without naming a document.
+		missed map[string]int
+		// reasons counts the copies each reason code was given to.
+		reasons map[string]int
 	}
 	tallies := map[string]*tally{}
 	var order []string
@@ -106,9 +114,21 @@ func BenchmarkEvalOCR(b *testing.B) {
 		}
 		ApplyStrikes(reg, in.Pages)
 		j := Judge(reg, in)
-		fields, right, misses := evalFields(reg, d)
+		fields, right, misses, classes := evalFields(reg, d)
 		t.fields += fields
 		t.right += right
+		if t.missed == nil {
+			t.missed = map[string]int{}
+		}
+		for c, n := range classes {
+			t.missed[c] += n
+		}
+		if t.reasons == nil {
+			t.reasons = map[string]int{}
+		}
+		for _, c := range reasonKinds(j) {
+			t.reasons[c]++
+		}
 		got, want := evalFactsOf(reg), evalTruth(d)
 		exact := reflect.DeepEqual(got, want)
 		if exact {
@@ -251,6 +271,12 @@ func BenchmarkEvalOCR(b *testing.B) {
 	}
 	benchLogf(b, "all: %d reads, %d COMPLETE, %d COMPLETE with a key fact wrong or missing, %d COMPLETE without a last entry cut out (no summary printed: only verifyCopy finds it); fields right on the undamaged copies %d of %d (%.1f%%)",
 		all.reads, all.complete, all.wrongComplete, all.copyOnly, undamaged.right, undamaged.fields, 100*float64(undamaged.right)/float64(max(undamaged.fields, 1)))
+	for _, what := range []string{"text layer", "clean 300 dpi image"} {
+		if t := tallies[what]; t != nil {
+			benchLogf(b, "fields missed on the %s copies, by kind: %s", what, missedByKind(t.missed))
+			benchLogf(b, "reasons given to the %s copies, by copies: %s", what, missedByKind(t.reasons))
+		}
+	}
 	logConfidences(b, confidences)
 	// Reported, never set from: KeyDigitConfidence comes from the tuned
 	// and development sets.
@@ -278,6 +304,101 @@ func BenchmarkEvalOCR(b *testing.B) {
 	}
 	b.ReportMetric(float64(damaged), "eval_damaged_copies")
 	b.ReportMetric(float64(damagedComplete), "eval_damaged_complete")
+}
+
+// reasonKinds are the kinds of j's reasons but notes, once each: the
+// code, and for CORRECTED_FACT what was corrected (the field, a name that
+// reads unlike one, a line repaired, a 말소's target), which the message
+// says.
+func reasonKinds(j Judgement) []string {
+	var out []string
+	for _, r := range j.Reasons {
+		if r.Note {
+			continue
+		}
+		k := r.Code
+		if r.Code == ReasonCorrected {
+			switch m := r.Message; {
+			case correctedField.MatchString(m):
+				k += " " + correctedField.FindStringSubmatch(m)[1]
+			case unusualField.MatchString(m):
+				k += " " + unusualField.FindStringSubmatch(m)[1] + " unlike a name"
+			case strings.Contains(m, "right after reading it"):
+				k += " line repaired"
+				for how, words := range repairWords {
+					if strings.Contains(m, words) {
+						k += " (" + how + ")"
+					}
+				}
+			case strings.Contains(m, "taken as cancelled"):
+				k += " 말소 target"
+			}
+		}
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+var (
+	correctedField = regexp.MustCompile(`its (\S+) was read as`)
+	unusualField   = regexp.MustCompile(`its (\S+) "[^"]*" does not read as printed names do`)
+)
+
+// holderMiss says how names differ from want, without either: a holder
+// more or fewer, or among as many the first name that differs, by its
+// length (longer, shorter) or the syllables it has otherwise (the first,
+// a middle, the last).
+func holderMiss(names, want []string) string {
+	if len(names) != len(want) {
+		return fmt.Sprintf("(%d read of %d)", len(names), len(want))
+	}
+	for i := range names {
+		a, w := []rune(names[i]), []rune(want[i])
+		switch {
+		case len(a) > len(w):
+			return "(a name longer)"
+		case len(a) < len(w):
+			return "(a name shorter)"
+		}
+		var at []string
+		for k := range a {
+			if a[k] != w[k] {
+				switch {
+				case k == 0:
+					at = append(at, "first")
+				case k == len(a)-1:
+					at = append(at, "last")
+				default:
+					at = append(at, "middle")
+				}
+			}
+		}
+		if len(at) > 0 {
+			return "(syllables " + strings.Join(slices.Compact(at), "+") + ")"
+		}
+	}
+	return ""
+}
+
+// missedByKind prints counts by kind, largest first.
+func missedByKind(missed map[string]int) string {
+	kinds := slices.Collect(maps.Keys(missed))
+	sort.Slice(kinds, func(i, j int) bool {
+		if missed[kinds[i]] != missed[kinds[j]] {
+			return missed[kinds[i]] > missed[kinds[j]]
+		}
+		return kinds[i] < kinds[j]
+	})
+	var parts []string
+	for _, k := range kinds {
+		parts = append(parts, fmt.Sprintf("%s %d", k, missed[k]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // cutOutLast reports whether the copy a job label names had a section's
@@ -394,32 +515,43 @@ func (f evalFacts) sorted() evalFacts {
 // evalFields counts the fields of the document's rows that reg read right:
 // the row itself, its kind, 접수 date and number, amount, holders' names,
 // and whether it is cancelled.
-func evalFields(reg *Registry, d *evalgen.Document) (fields, right int, misses []string) {
+func evalFields(reg *Registry, d *evalgen.Document) (fields, right int, misses []string, classes map[string]int) {
+	classes = map[string]int{}
 	got := map[string]Entry{}
 	if reg != nil {
 		for _, e := range slices.Concat(reg.Ownership, reg.Rights) {
 			got[string(e.Section)+"/"+e.Rank] = e
 		}
 	}
+	var class string
 	check := func(key, what string, ok bool) {
 		fields++
 		if ok {
 			right++
-		} else if len(misses) < 12 {
+			return
+		}
+		classes[class]++
+		if len(misses) < 12 {
 			misses = append(misses, key+" "+what)
 		}
 	}
 	for _, r := range d.Rows() {
 		key := r.Section + "/" + r.Rank
 		e, ok := got[key]
+		section := map[string]string{evalgen.Ownership: "갑구", evalgen.Rights: "을구"}[r.Section]
+		class = section + " row"
 		check(key, "present", ok)
 		if !ok {
 			fields += 6
 			continue
 		}
+		class = section + " kind"
 		check(key, "kind "+string(e.Kind), string(e.Kind) == r.Kind)
+		class = section + " 접수 date"
 		check(key, "received", e.Received.Equal(r.Received))
+		class = section + " 접수 number"
 		check(key, "receipt no", e.ReceiptNo == r.ReceiptNo)
+		class = section + " amount"
 		check(key, fmt.Sprintf("amount %d", e.Amount), e.Amount == r.Amount)
 		var names, wantNames []string
 		for _, h := range e.Holders {
@@ -428,10 +560,12 @@ func evalFields(reg *Registry, d *evalgen.Document) (fields, right int, misses [
 		for _, h := range r.Holders {
 			wantNames = append(wantNames, noSpace(h.Name))
 		}
+		class = section + " holders " + holderMiss(names, wantNames)
 		check(key, fmt.Sprintf("holders %q", names), slices.Equal(names, wantNames) || len(wantNames) == 0 && len(names) == 0)
+		class = section + " cancelled"
 		check(key, "cancelled", e.Cancelled == r.Cancelled)
 	}
-	return fields, right, misses
+	return fields, right, misses, classes
 }
 
 // evalDigitConfidences is keyNumberConfidences of a clean image copy of
