@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"image"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/dungji/dungji/jobs/ocr/pageimage"
@@ -70,6 +72,68 @@ func (r *reader) confirmNumbers(ctx context.Context, img *image.Gray, root, lang
 		}
 		if len(second) > 0 && digits == digitsOf(n.text) && low >= confirmBelow {
 			n.low = low
+		}
+	}
+}
+
+// confirmRereads reads again, alone, each line of a page whose numbers
+// the second reading in Korean alone changed (rereadSuspects; changed
+// holds them, by their index among the reading's non-empty lines): its box
+// cut from img with a margin, at twice the size, as a single line (--psm
+// 7), in the page's languages — the setting of neither earlier reading:
+// the first read the whole page at its size in every language, the second
+// the suspect lines at their size in Korean alone. Where this third
+// reading has the line's numbers exactly as the second left them, digit
+// for digit, with the same 년, 월 and 일 after them (numbersOf), two
+// readings of the ink at two scales and in two settings agree, and the
+// line is no longer the engine's choice: it is taken out of changed.
+// Otherwise it stays a guess. At most maxConfirmations lines a page; a
+// failed run leaves the line a guess.
+//
+// The date a first reading read as one run of digits (2011년2월22일 →
+// 2011428224) is read again as Korean, and the second reading's split
+// into a year, a month and a day is a choice (numbersChanged) until a
+// reading of the line at another scale reads the same split. Whether a
+// third reading agrees with a wrong second one is measured, not assumed:
+// BenchmarkDegradedOCR, BenchmarkDevFontOCR and BenchmarkEvalOCR count
+// the COMPLETE reads with a key fact wrong.
+func (r *reader) confirmRereads(ctx context.Context, img *image.Gray, root, languages string, txt, tsv []byte, changed map[int]string) {
+	if img == nil || len(changed) == 0 {
+		return
+	}
+	rd, ok := newReading(txt, tsv)
+	if !ok {
+		return
+	}
+	lines := slices.Sorted(maps.Keys(changed))
+	for k, i := range lines {
+		if k == maxConfirmations {
+			return
+		}
+		if i >= len(rd.words) {
+			continue
+		}
+		box := wordsBox(rd.words[i])
+		if box.Empty() {
+			continue
+		}
+		margin := max(2, box.Dy()/4)
+		src := box.Inset(-margin).Intersect(img.Rect)
+		third, ok, err := r.readImage(ctx, scaled(img, src, 2, 24), root+"-c"+strconv.Itoa(i), languages, "7")
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			r.log.WarnContext(ctx, "ocr: reading a line again failed; its second reading stays a guess", "error", err)
+			continue
+		}
+		if !ok || len(third.at) != 1 {
+			continue
+		}
+		agree := slices.Equal(numbersOf(third.txt[third.at[0]]), numbersOf(rd.txt[rd.at[i]]))
+		r.log.DebugContext(ctx, "ocr: a line whose numbers the second reading changed, read a third time", "second", rd.txt[rd.at[i]], "third", third.txt[third.at[0]], "agree", agree)
+		if agree {
+			delete(changed, i)
 		}
 	}
 }

@@ -6,8 +6,11 @@ import (
 	"image"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dungji/dungji/jobs/ocr"
 )
 
 // TestConfirmNumbers: a number with a digit in doubt is read again alone;
@@ -101,4 +104,81 @@ func scriptTesseract(t *testing.T, dir, action string, fail bool) (script, calls
 		t.Fatal(err)
 	}
 	return script, calls
+}
+
+// TestConfirmRereads: a line whose numbers the second reading changed is
+// read a third time alone, larger, by Tesseract itself; where that
+// reading has the line's numbers as the second left them, the line is no
+// longer a guess, and where the second reading has a digit otherwise than
+// the ink (a date's day, a 접수번호's digit, a digit more) it stays one.
+// The second readings are Tesseract's reading of a clean registry page
+// with one number of the line changed.
+func TestConfirmRereads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("OCR of image pages takes seconds a page")
+	}
+	t.Parallel()
+	ctx := context.Background()
+	tl, err := installedTools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := cleanPage(t)
+	dir := t.TempDir()
+	r := newReader(tl, 1, testLogger(t))
+	root := filepath.Join(dir, "page")
+	txt, tsv := tesseractReading(t, r, img, root)
+	read, ok := newReading(txt, tsv)
+	if !ok {
+		t.Fatal("the reading's txt and TSV disagree")
+	}
+	// An entry's first line: its 접수 date and its 등기원인's.
+	line := -1
+	for k, i := range read.at {
+		if receiptLine.MatchString(read.txt[i]) {
+			line = k
+			break
+		}
+	}
+	if line < 0 {
+		t.Fatalf("no line with two dates in the reading:\n%s", txt)
+	}
+	text := read.txt[read.at[line]]
+	date := receiptLine.FindStringSubmatch(text)
+	first := date[1] + "년" + date[2] + "월" + date[3] + "일"
+	for _, c := range []struct {
+		name      string
+		from, to  string // the change made to the line's text
+		confirmed bool
+	}{
+		{"the numbers as the ink has them", "", "", true},
+		{"the day read otherwise", first, date[1] + "년" + date[2] + "월" + otherDigits(date[3]) + "일", false},
+		{"a digit more in the year", first, date[1] + "1년" + date[2] + "월" + date[3] + "일", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// confirmRereads takes the line's box from the TSV and its
+			// numbers from the txt: the change is the txt's.
+			txt := []byte(strings.Replace(string(txt), text, strings.Replace(text, c.from, c.to, 1), 1))
+			changed := map[int]string{line: ocr.RepairedReread}
+			r.confirmRereads(ctx, img, filepath.Join(dir, "c"), "kor+eng", txt, tsv, changed)
+			if confirmed := changed[line] == ""; confirmed != c.confirmed {
+				t.Errorf("line %q: confirmed %v, want %v", strings.Replace(text, c.from, c.to, 1), confirmed, c.confirmed)
+			}
+		})
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "c*")); len(left) != 0 {
+		t.Errorf("files left behind: %v", left)
+	}
+}
+
+// receiptLine is a line with two dates, as an entry's first line prints
+// its 접수 and its 등기원인's; the first is matched.
+var receiptLine = regexp.MustCompile(`(\d{4})년(\d{1,2})월(\d{1,2})일\s+\d{4}년\d{1,2}월\d{1,2}일`)
+
+// otherDigits is a day of the month other than d, as many digits long.
+func otherDigits(d string) string {
+	if d[len(d)-1] == '1' {
+		return d[:len(d)-1] + "7"
+	}
+	return d[:len(d)-1] + "1"
 }

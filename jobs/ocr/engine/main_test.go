@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/jobs/ocr"
 	"github.com/dungji/dungji/jobs/ocr/internal/ocrtest"
+	"github.com/dungji/dungji/jobs/ocr/pageimage"
 )
 
 func TestMain(m *testing.M) {
@@ -263,6 +265,28 @@ func decodeInto(t *testing.T, data []byte, out any) {
 // cleanPage is the first page of a simulated registry as a 200 dpi image
 // (ocrtest.CleanPage), the page pageimage's tests prepare.
 func cleanPage(t *testing.T) *image.Gray { return ocrtest.CleanPage(t) }
+
+// tesseractReading reads img with r's Tesseract as a page is first read
+// (kor+eng, tesseractPSM), its files beside root, and returns its txt and
+// TSV.
+func tesseractReading(t *testing.T, r *reader, img *image.Gray, root string) (txt, tsv []byte) {
+	t.Helper()
+	if err := pageimage.WritePGM(root+".pgm", img); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(context.Background(), r.env, 1<<20, tesseractMemory, r.tools.tesseract, root+".pgm", root, "-l", "kor+eng", "--psm", tesseractPSM, "txt", "tsv"); err != nil {
+		t.Fatal(err)
+	}
+	txt, err := os.ReadFile(root + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tsv, err = os.ReadFile(root + ".tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return txt, tsv
+}
 
 // paperPage is ocrtest.PaperPage.
 var paperPage = ocrtest.PaperPage

@@ -88,6 +88,8 @@ type ReadOptions struct {
 	// Images reads each page that has a text layer from its image as well
 	// (Page.Image), as SubmitRequest.ReadImages asks.
 	Images bool
+	// Log receives the reader's log (none when nil).
+	Log *slog.Logger
 }
 
 // ReadPDFWith is ReadPDF with options.
@@ -100,7 +102,7 @@ func ReadPDFWith(ctx context.Context, pdf []byte, languages []string, opts ReadO
 	if err != nil {
 		return nil, err
 	}
-	r := newReader(t, runtime.NumCPU(), nil)
+	r := newReader(t, runtime.NumCPU(), opts.Log)
 	r.raw = opts.Raw
 	r.oneReading = opts.Raw || opts.OneReading
 	return r.readDocument(ctx, pdf, spec, 0, opts.Images)
@@ -672,8 +674,15 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 		// A second reading that changed only letters (Latin junk read as
 		// the Hangul it is) or the grouping of the same digits is a
 		// reading of the ink; one that changed a number is the engine
-		// choosing between two readings of it (numbersChanged).
-		markChanged(repaired, before, txt, ocr.RepairedReread, numbersChanged)
+		// choosing between two readings of it (numbersChanged), unless a
+		// third reading of the line alone confirms the choice
+		// (confirmRereads).
+		changed := map[int]string{}
+		markChanged(changed, before, txt, ocr.RepairedReread, numbersChanged)
+		r.confirmRereads(ctx, prep.Page, root, languages, txt, tsv, changed)
+		for i, how := range changed {
+			repaired[i] = how
+		}
 	}
 	if !r.raw {
 		before := txt

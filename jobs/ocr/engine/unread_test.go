@@ -135,20 +135,7 @@ func TestReadUnread(t *testing.T) {
 	prep := pageimage.Prepare(pageimage.Resize(cleanPage(t), 1.5))
 	dir := t.TempDir()
 	root := filepath.Join(dir, "page")
-	if err := pageimage.WritePGM(root+".pgm", prep.Page); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := run(ctx, r.env, 1<<20, tesseractMemory, tl.tesseract, root+".pgm", root, "-l", "kor+eng", "--psm", tesseractPSM, "txt", "tsv"); err != nil {
-		t.Fatal(err)
-	}
-	txt, err := os.ReadFile(root + ".txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tsv, err := os.ReadFile(root + ".tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
+	txt, tsv := tesseractReading(t, r, prep.Page, root)
 	first, ok := newReading(txt, tsv)
 	if !ok {
 		t.Fatal("the reading's txt and TSV disagree")
