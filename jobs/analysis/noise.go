@@ -351,6 +351,44 @@ func findID(s string) (id string, at, end int, ok bool) {
 	return "", 0, 0, false
 }
 
+// unreadID finds, after a name, where its registration number is printed
+// but does not read as one (findID found none): a person's 주민등록번호
+// (six digits of the birth date, a dash and its mask) or a company's
+// 법인등록번호 begins with six digits, and a name has none, so the first
+// run of five digits or more after two letters at least is where the
+// number begins, however its mask or its digits were misread
+// (470911-*8*##**, 5621228-***, 571218-\\). It returns where the number
+// begins and what was read of it, up to the next Hangul (the address the
+// form may print after it). The name keeps its reading; the number is not
+// taken as any: the verdict sees it unread (Party.IDUnread).
+func unreadID(seg string) (at int, unread string, ok bool) {
+	loc := digitRun.FindStringIndex(seg)
+	if loc == nil {
+		return 0, "", false
+	}
+	letters := 0
+	for _, r := range seg[:loc[0]] {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if letters < 2 {
+		return 0, "", false
+	}
+	rest := seg[loc[0]:]
+	if i := strings.IndexFunc(rest, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }); i >= 0 {
+		rest = rest[:i]
+	}
+	rest = strings.TrimSpace(rest)
+	if utf8.RuneCountInString(rest) > 20 {
+		rest = string([]rune(rest)[:20])
+	}
+	return loc[0], rest, true
+}
+
+// digitRun is five digits or more in a row.
+var digitRun = regexp.MustCompile(`[0-9]{5,}`)
+
 // canonicalName removes the spaces OCR adds to or drops from a name, but for
 // the one that separates 주식회사 from the rest: "주식회사 국민은행",
 // "농협은행 주식회사". corrected is set when the name is not as printed

@@ -1717,6 +1717,8 @@ func (b *block) details(e *Entry) {
 			raw := seg
 			if id, at, _, ok := findID(seg); ok {
 				raw, party.ID = seg[:at], id
+			} else if at, unread, ok := unreadID(seg); ok {
+				raw, party.IDUnread = seg[:at], unread
 			} else {
 				party.ID = nextID
 			}

@@ -293,6 +293,10 @@ type Party struct {
 	// ID is the 주민등록번호 as printed, masked (750101-*******), or the
 	// 법인등록번호 (110111-1234567); empty when none is printed.
 	ID string `json:"id,omitempty"`
+	// IDUnread is what was read where the name's registration number is
+	// printed when it does not read as one (a misread mask: 470911-*8*##**):
+	// the number is then unknown, and ID empty.
+	IDUnread string `json:"idUnread,omitempty"`
 	// Share is the 지분 of a 공유자: 2분의 1.
 	Share string `json:"share,omitempty"`
 }

@@ -1100,6 +1100,42 @@ func TestCauseReadIntoName(t *testing.T) {
 	}
 }
 
+// TestNameBeforeUnreadNumber: where a holder's registration number does
+// not read as one (its mask or a digit misread), the name before it is the
+// name, and the number is unread: HOLDER_GARBLED, PARTIAL, naming what was
+// read. Before, the name took the number in (천규홍470911-*8*##**), so the
+// holder's name was wrong as well as its number.
+func TestNameBeforeUnreadNumber(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, holder, wantName, wantID, wantUnread string
+	}{
+		{"a digit among the mask", "소유자 천규홍 470911-*8*##**", "천규홍", "", "470911-*8*##**"},
+		{"glued to the name, a digit more", "소유자 금영언5621228-***", "금영언", "", "5621228-***"},
+		{"two marks of the mask, no asterisk", "소유자 공이샘 571218-\\\\", "공이샘", "", "571218-\\\\"},
+		{"a company's number, a digit lost among its marks", "소유자 주식회사 한결 11011l-2%65321", "주식회사 한결", "", "11011l-2%65321"},
+		{"read as printed", "소유자 천규홍 470911-*******", "천규홍", "470911-*******", ""},
+		{"no number printed at all", "소유자 천규홍", "천규홍", "", ""},
+	} {
+		reg, err := Parse(strings.Replace(cleanText, "소유자 김민준 750101-*******", c.holder, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := reg.Ownership[1].Holders
+		if len(hs) != 1 || hs[0].Name != c.wantName || hs[0].ID != c.wantID || hs[0].IDUnread != c.wantUnread {
+			t.Errorf("%s: holders %+v, want %s, ID %q, unread %q", c.name, hs, c.wantName, c.wantID, c.wantUnread)
+			continue
+		}
+		j := Judge(reg, JudgeInput{UniqueNo: "1101-2021-003412"})
+		garbled := slices.ContainsFunc(j.Reasons, func(r Reason) bool {
+			return r.Code == ReasonHolderGarbled && r.Section == SectionOwnership && r.Rank == "2"
+		})
+		if want := c.wantID == ""; garbled != want || j.Verdict == VerdictComplete && want {
+			t.Errorf("%s: %s %+v, want HOLDER_GARBLED %v", c.name, j.Verdict, j.Reasons, want)
+		}
+	}
+}
+
 // TestNumberRuns: the missing 순위번호 a RANK_GAP names, runs of three or
 // more as ranges.
 func TestNumberRuns(t *testing.T) {

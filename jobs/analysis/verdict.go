@@ -1075,6 +1075,11 @@ func (j *judge) entries(reg *Registry, conf map[string]float64, repairs map[stri
 				// An owner is always printed with a resident or
 				// registration number; a name with digits or marks in it
 				// swallowed one.
+				if h.IDUnread != "" {
+					j.add(&j.partial, Reason{Code: ReasonHolderGarbled, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
+						"%s: the %s %q was read with the number %q: not a registration number as printed.", where, h.Role, h.Name, h.IDUnread)})
+					break
+				}
 				if !plausibleHolder(h) || (owner && ownerRoles[h.Role] && h.ID == "") {
 					j.add(&j.partial, Reason{Code: ReasonHolderGarbled, Section: e.Section, Rank: e.Rank, Message: fmt.Sprintf(
 						"%s: the %s was read as %q with number %q: not a name and number as printed.", where, h.Role, h.Name, h.ID)})
