@@ -2,11 +2,14 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"maps"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/dungji/dungji/jobs/ocr/pageimage"
 )
@@ -138,12 +141,128 @@ func (r *reader) confirmRereads(ctx context.Context, img *image.Gray, root, lang
 	}
 }
 
+// readLongIDs reads again each word of a page's reading (txt and tsv, of
+// img) with seven digits before a dash where a registration number has
+// six (a 주민등록번호 or 법인등록번호: 800916-******* read 8600916-*******,
+// a name glued before it or not): a reading the form rules out. The
+// word's box is read alone twice, at twice and at three times its size
+// (--psm 7, the page's languages: readNumberAt); where both readings
+// have one number of six digits before a dash, the same six, every digit
+// read at confirmBelow or surer, and those six are the seven with one
+// taken out, the word takes them: the first reading is impossible, and two
+// readings at two other scales agree on a possible one. The number's
+// confidence is the lower of the two readings' (numbers gets it). Anything
+// else — the readings disagree, either is unsure, either reads seven
+// digits again — leaves the word as read, for the analysis to find it
+// unread (HOLDER_GARBLED). At most maxConfirmations words a page; a failed
+// run leaves the word as read.
+func (r *reader) readLongIDs(ctx context.Context, img *image.Gray, root, languages string, txt, tsv []byte, numbers []hocrNumber) ([]byte, []byte, []hocrNumber) {
+	rd, ok := newReading(txt, tsv)
+	if !ok || img == nil {
+		return txt, tsv, numbers
+	}
+	splices := map[int]lineSplice{}
+	done := 0
+	for k, ws := range rd.words {
+		line := rd.txt[rd.at[k]]
+		for _, w := range ws {
+			m := sevenBeforeDash.FindStringSubmatchIndex(w.text)
+			if m == nil || w.box.Empty() || !strings.Contains(line, w.text) {
+				continue
+			}
+			if done == maxConfirmations {
+				break
+			}
+			done++
+			seven := w.text[m[2]:m[3]]
+			var agreed []hocrNumber
+			for _, scale := range []int{2, 3} {
+				read, err := r.readNumberAt(ctx, img, w.box, fmt.Sprintf("%s-id%d-%d", root, w.row, scale), languages, scale)
+				if err != nil {
+					if ctx.Err() != nil {
+						return txt, tsv, numbers
+					}
+					r.log.WarnContext(ctx, "ocr: reading a registration number again failed; it stays as read", "error", err)
+					break
+				}
+				if n, ok := oneSixBeforeDash(read); ok && n.low >= confirmBelow {
+					agreed = append(agreed, n)
+				}
+			}
+			if len(agreed) != 2 {
+				continue
+			}
+			six := digitsOf(sixBeforeDash.FindString(agreed[0].text))
+			if six != digitsOf(sixBeforeDash.FindString(agreed[1].text)) || !oneDigitMore(seven, six) {
+				continue
+			}
+			text := w.text[:m[2]] + six + w.text[m[3]:]
+			sp, ok := splices[k]
+			if !ok {
+				sp = lineSplice{text: line, rows: map[int][]tsvWord{}}
+			}
+			sp.text = strings.Replace(sp.text, w.text, text, 1)
+			nw := w
+			nw.text = text
+			sp.rows[w.row] = []tsvWord{nw}
+			splices[k] = sp
+			numbers = append(numbers, hocrNumber{text: text, box: w.box, low: min(agreed[0].low, agreed[1].low)})
+			r.log.DebugContext(ctx, "ocr: a registration number read with a digit more, read again alike twice", "read", w.text, "taken", text)
+		}
+	}
+	if len(splices) == 0 {
+		return txt, tsv, numbers
+	}
+	txt, tsv = spliceReading(rd, splices, tsv)
+	return txt, tsv, numbers
+}
+
+var (
+	// sevenBeforeDash is seven digits before a dash, after no digit.
+	sevenBeforeDash = regexp.MustCompile(`(?:^|[^0-9])([0-9]{7})[-–—]`)
+	// sixBeforeDash is six digits before a dash, after no digit.
+	sixBeforeDash = regexp.MustCompile(`(?:^|[^0-9])[0-9]{6}[-–—]`)
+)
+
+// oneSixBeforeDash returns the one number of a reading with six digits
+// before a dash; ok is false for none or several.
+func oneSixBeforeDash(read []hocrNumber) (hocrNumber, bool) {
+	var found []hocrNumber
+	for _, n := range read {
+		if sixBeforeDash.MatchString(n.text) {
+			found = append(found, n)
+		}
+	}
+	if len(found) != 1 {
+		return hocrNumber{}, false
+	}
+	return found[0], true
+}
+
+// oneDigitMore reports whether seven is six with one digit put in.
+func oneDigitMore(seven, six string) bool {
+	if len(seven) != len(six)+1 {
+		return false
+	}
+	for i := range seven {
+		if seven[:i]+seven[i+1:] == six {
+			return true
+		}
+	}
+	return false
+}
+
 // readNumber reads box of img alone: cut out with a margin, twice its
 // size, on white, as one line; it returns the numbers of that reading.
 func (r *reader) readNumber(ctx context.Context, img *image.Gray, box image.Rectangle, root, languages string) ([]hocrNumber, error) {
+	return r.readNumberAt(ctx, img, box, root, languages, 2)
+}
+
+// readNumberAt is readNumber at scale times the size.
+func (r *reader) readNumberAt(ctx context.Context, img *image.Gray, box image.Rectangle, root, languages string, scale int) ([]hocrNumber, error) {
 	margin := max(2, box.Dy()/8)
 	src := box.Inset(-margin).Intersect(img.Rect)
-	const scale, pad = 2, 24
+	const pad = 24
 	in := root + ".pgm"
 	if err := pageimage.WritePGM(in, scaled(img, src, scale, pad)); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"image"
@@ -181,4 +182,73 @@ func otherDigits(d string) string {
 		return d[:len(d)-1] + "7"
 	}
 	return d[:len(d)-1] + "1"
+}
+
+// TestReadLongIDs: a registration number read with seven digits before
+// its dash, which the form rules out, is read again alone at two scales by
+// Tesseract itself; where both read the same six, one digit fewer than
+// the seven, the word takes them, in the txt and the TSV, with their
+// confidence among the page's numbers. Seven digits that are not six with
+// one put in stay as read, and so does a number read as printed. The
+// first readings are Tesseract's reading of a clean registry page with its
+// owner's 주민등록번호 given a digit more.
+func TestReadLongIDs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("OCR of image pages takes seconds a page")
+	}
+	t.Parallel()
+	ctx := context.Background()
+	tl, err := installedTools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := cleanPage(t)
+	dir := t.TempDir()
+	r := newReader(tl, 1, testLogger(t))
+	txt, tsv := tesseractReading(t, r, img, filepath.Join(dir, "page"))
+	id := regexp.MustCompile(`(?:^|[^0-9])([0-9]{6})-`).FindSubmatch(tsvColumn(tsv))
+	if id == nil {
+		t.Fatalf("no registration number in the reading:\n%s", txt)
+	}
+	six := string(id[1])
+	for _, c := range []struct {
+		name, seven string // seven replaces six in the reading; "" leaves it
+		want        string // the number read after
+	}{
+		{"a digit put in", six[:3] + "1" + six[3:], six},
+		{"a digit put in at the end", six + "7", six},
+		{"seven that are not six with one put in", otherDigits(six[:3]) + "1" + six[3:], otherDigits(six[:3]) + "1" + six[3:]},
+		{"as printed", "", six},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			txt, tsv := txt, tsv
+			if c.seven != "" {
+				txt = bytes.Replace(txt, []byte(six+"-"), []byte(c.seven+"-"), 1)
+				tsv = bytes.Replace(tsv, []byte(six+"-"), []byte(c.seven+"-"), 1)
+			}
+			gotTxt, gotTSV, numbers := r.readLongIDs(ctx, img, filepath.Join(dir, "id"), "kor+eng", txt, tsv, nil)
+			if !bytes.Contains(gotTxt, []byte(c.want+"-")) || !bytes.Contains(gotTSV, []byte(c.want+"-")) {
+				t.Errorf("the number is not %s- in the txt and the TSV after:\n%s", c.want, gotTxt)
+			}
+			if again, ok := newReading(gotTxt, gotTSV); !ok || len(again.words) != len(again.at) {
+				t.Errorf("the txt and TSV disagree after")
+			}
+			taken := c.seven != "" && c.want == six
+			if got := len(numbers) == 1 && strings.HasPrefix(numbers[0].text, six) && numbers[0].low >= confirmBelow; got != taken {
+				t.Errorf("numbers %+v: taken %v, want %v", numbers, got, taken)
+			}
+		})
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "id*")); len(left) != 0 {
+		t.Errorf("files left behind: %v", left)
+	}
+}
+
+// tsvColumn is the words of a TSV, one a line.
+func tsvColumn(tsv []byte) []byte {
+	var b bytes.Buffer
+	for _, w := range tsvWords(tsv) {
+		b.WriteString(w.text + "\n")
+	}
+	return b.Bytes()
 }

@@ -684,6 +684,9 @@ func (r *reader) readImagePage(ctx, outer context.Context, dir, path string, n i
 			repaired[i] = how
 		}
 	}
+	if !r.oneReading && prep.Page != nil {
+		txt, tsv, numbers = r.readLongIDs(ctx, prep.Page, root, languages, txt, tsv, numbers)
+	}
 	if !r.raw {
 		before := txt
 		txt, tsv = regroupAmounts(prep.Page, txt, tsv)
