@@ -317,6 +317,14 @@ func reasonKinds(j Judgement) []string {
 			continue
 		}
 		k := r.Code
+		if r.Code == ReasonLowConfidence {
+			switch {
+			case strings.Contains(r.Message, "unsure of one of its digits"):
+				k += " (a digit)"
+			case strings.Contains(r.Message, "was read with a confidence of"):
+				k += " (the line)"
+			}
+		}
 		if r.Code == ReasonCorrected {
 			switch m := r.Message; {
 			case correctedField.MatchString(m):
