@@ -108,6 +108,14 @@ func CurrentOwners(reg *Registry) Owners {
 		}
 		out.Entries = append(out.Entries, e)
 	}
+	// The owners' 지분 make up the whole: where every one is known and
+	// they do not, a co-owner (or a transfer of a share) was not read. A
+	// lone owner of half is half an ownership, not a sole owner.
+	if sum := sumShares(hs); out.Problem == "" && sum != nil && sum.Cmp(big.NewRat(1, 1)) != 0 && len(out.Entries) > 0 {
+		last := out.Entries[len(out.Entries)-1]
+		out.Problem = fmt.Sprintf("the current owners' shares add up to %s, not the whole: a co-owner or a transfer of a share may not have been read", formatShare(sum))
+		out.Section, out.Rank = last.Section, last.Rank
+	}
 	out.Owners = make([]Party, 0, len(hs))
 	for _, h := range hs {
 		p := h.party

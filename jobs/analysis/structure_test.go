@@ -1136,6 +1136,38 @@ func TestNameBeforeUnreadNumber(t *testing.T) {
 	}
 }
 
+// TestSharesMakeTheWhole: the live owners' 지분 make up the whole. With a
+// co-owner's lines lost (a clean image of an evaluation document read so
+// was COMPLETE, its owner 2분의 1 alone), the rest do not: the ownership is
+// unresolved, PARTIAL, saying what the shares add up to.
+func TestSharesMakeTheWhole(t *testing.T) {
+	t.Parallel()
+	lost := strings.Replace(structureText, `                                                          지분 2분의 1
+                                                          임채원 820202-*******
+                                                          서울특별시 성북구 정릉로 77
+`, "", 1)
+	if lost == structureText {
+		t.Fatal("the co-owner's lines are not in the text")
+	}
+	for _, c := range []struct {
+		name, text string
+		unresolved bool
+	}{
+		{"both co-owners read", structureText, false},
+		{"a co-owner's lines lost", lost, true},
+	} {
+		reg, err := Parse(c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := Judge(reg, JudgeInput{UniqueNo: "1146-1996-004417"})
+		i := slices.IndexFunc(j.Reasons, func(r Reason) bool { return r.Code == ReasonOwnershipUnresolved })
+		if got := i >= 0; got != c.unresolved || c.unresolved && (j.Verdict == VerdictComplete || !strings.Contains(j.Reasons[i].Message, "add up to 2분의 1")) {
+			t.Errorf("%s: %s %+v, want OWNERSHIP_UNRESOLVED %v (shares adding up to 2분의 1)", c.name, j.Verdict, j.Reasons, c.unresolved)
+		}
+	}
+}
+
 // TestNumberRuns: the missing 순위번호 a RANK_GAP names, runs of three or
 // more as ranges.
 func TestNumberRuns(t *testing.T) {
