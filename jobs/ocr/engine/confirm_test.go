@@ -115,20 +115,8 @@ func scriptTesseract(t *testing.T, dir, action string, fail bool) (script, calls
 // The second readings are Tesseract's reading of a clean registry page
 // with one number of the line changed.
 func TestConfirmRereads(t *testing.T) {
-	if testing.Short() {
-		t.Skip("OCR of image pages takes seconds a page")
-	}
-	t.Parallel()
+	r, img, dir, txt, tsv := readCleanPage(t)
 	ctx := context.Background()
-	tl, err := installedTools()
-	if err != nil {
-		t.Fatal(err)
-	}
-	img := cleanPage(t)
-	dir := t.TempDir()
-	r := newReader(tl, 1, testLogger(t))
-	root := filepath.Join(dir, "page")
-	txt, tsv := tesseractReading(t, r, img, root)
 	read, ok := newReading(txt, tsv)
 	if !ok {
 		t.Fatal("the reading's txt and TSV disagree")
@@ -193,19 +181,8 @@ func otherDigits(d string) string {
 // first readings are Tesseract's reading of a clean registry page with its
 // owner's 주민등록번호 given a digit more.
 func TestReadLongIDs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("OCR of image pages takes seconds a page")
-	}
-	t.Parallel()
+	r, img, dir, txt, tsv := readCleanPage(t)
 	ctx := context.Background()
-	tl, err := installedTools()
-	if err != nil {
-		t.Fatal(err)
-	}
-	img := cleanPage(t)
-	dir := t.TempDir()
-	r := newReader(tl, 1, testLogger(t))
-	txt, tsv := tesseractReading(t, r, img, filepath.Join(dir, "page"))
 	id := regexp.MustCompile(`(?:^|[^0-9])([0-9]{6})-`).FindSubmatch(tsvColumn(tsv))
 	if id == nil {
 		t.Fatalf("no registration number in the reading:\n%s", txt)
@@ -251,4 +228,24 @@ func tsvColumn(tsv []byte) []byte {
 		b.WriteString(w.text + "\n")
 	}
 	return b.Bytes()
+}
+
+// readCleanPage skips the test under -short, runs it in parallel, and
+// reads the clean registry page with Tesseract as a page is first read:
+// the reader, the page, a directory for more files, and the reading's txt
+// and TSV.
+func readCleanPage(t *testing.T) (r *reader, img *image.Gray, dir string, txt, tsv []byte) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("OCR of image pages takes seconds a page")
+	}
+	t.Parallel()
+	tl, err := installedTools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, dir = cleanPage(t), t.TempDir()
+	r = newReader(tl, 1, testLogger(t))
+	txt, tsv = tesseractReading(t, r, img, filepath.Join(dir, "page"))
+	return r, img, dir, txt, tsv
 }
