@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dungji/dungji/jobs/issuer"
 	"github.com/dungji/dungji/server/httpapi"
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/uuid"
 )
 
 const createNestMutation = `mutation($in: CreateNestInput!) { createNest(input: $in) { id title address registryUniqueNo createdAt } }`
@@ -30,6 +32,39 @@ func createNest(t *testing.T, a *testApp, token, title string) string {
 		t.Fatalf("createNest: %+v", r.Errors)
 	}
 	return dig(r.Data, "createNest", "id").(string)
+}
+
+// createOnePageNest is createNest (an insert of the nest's row, as
+// CreateNest is) for a nest whose simulated registry prints on one page.
+// For the tests that upload the nest's registry as a copy without testing
+// its length: every page of an upload is read from its image as well,
+// seconds of Tesseract a page under make test, and one nest in eight
+// prints on one page.
+func createOnePageNest(t testing.TB, a *testApp, owner, title string) string {
+	t.Helper()
+	return insertNestOfPages(t, a, owner, title, 1)
+}
+
+// insertNestOfPages inserts a nest of owner's whose simulated registry
+// (issuer.Content, seeded by the nest's id) has pages pages: ids are drawn
+// until Content says so.
+func insertNestOfPages(t testing.TB, a *testApp, owner, title string, pages int) string {
+	t.Helper()
+	const address = "서울특별시 마포구 월드컵북로 400" // as createNest's
+	for range 10_000 {
+		id, uniqueNo := uuid.Must(uuid.NewV7()).String(), fmt.Sprintf("1101%010d", uniqueNos.Add(1))
+		if issuer.Content(id, uniqueNo, address).Pages != pages {
+			continue
+		}
+		if _, err := a.db.Pool.Exec(context.Background(),
+			"INSERT INTO nests (id, owner_id, title, address, registry_unique_no) VALUES ($1, $2, $3, $4, $5)",
+			id, owner, title, address, uniqueNo); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	t.Fatalf("no %d-page registry in 10,000 nests", pages)
+	return ""
 }
 
 func TestGraphQLNests(t *testing.T) {

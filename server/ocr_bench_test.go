@@ -4,22 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"testing"
 	"time"
-
-	"github.com/google/uuid"
-
-	"github.com/dungji/dungji/jobs/issuer"
 )
 
 // The shape of BenchmarkIssuanceToOCR.
 const (
-	ocrBenchRuns    = 6                     // measured round trips, one at a time
-	ocrBenchPages   = 2                     // pages of every simulated registry
-	ocrBenchPoll    = 20 * time.Millisecond // the polling client's interval
-	ocrBenchAddress = "서울특별시 마포구 월드컵북로 400" // as createNest in the tests
+	ocrBenchRuns  = 6                     // measured round trips, one at a time
+	ocrBenchPages = 2                     // pages of every simulated registry
+	ocrBenchPoll  = 20 * time.Millisecond // the polling client's interval
 )
 
 // BenchmarkIssuanceToOCR measures what a user waits for: from sending
@@ -66,26 +60,13 @@ func BenchmarkIssuanceToOCR(b *testing.B) {
 	b.ReportMetric(float64(first.e2e)/float64(time.Millisecond), "first-ms")
 }
 
-// ocrBenchNests inserts n nests for owner whose simulated registry
-// (issuer.Content, seeded by the nest id) has exactly ocrBenchPages pages:
-// ids are drawn until Content says so.
+// ocrBenchNests inserts n nests for owner whose simulated registry has
+// exactly ocrBenchPages pages.
 func ocrBenchNests(b *testing.B, a *testApp, owner string, n int) []string {
 	b.Helper()
-	var ids []string
-	for i := 0; len(ids) < n; i++ {
-		if i > 10_000 {
-			b.Fatalf("no %d-page registry in 10,000 nests", ocrBenchPages)
-		}
-		id, uniqueNo := uuid.Must(uuid.NewV7()).String(), fmt.Sprintf("1101%010d", 700_000+i)
-		if issuer.Content(id, uniqueNo, ocrBenchAddress).Pages != ocrBenchPages {
-			continue
-		}
-		if _, err := a.db.Pool.Exec(context.Background(),
-			"INSERT INTO nests (id, owner_id, title, address, registry_unique_no) VALUES ($1, $2, 'bench', $3, $4)",
-			id, owner, ocrBenchAddress, uniqueNo); err != nil {
-			b.Fatal(err)
-		}
-		ids = append(ids, id)
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = insertNestOfPages(b, a, owner, "bench", ocrBenchPages)
 	}
 	return ids
 }

@@ -69,7 +69,7 @@ func TestVerifyCopy(t *testing.T) {
 	t.Cleanup(simSrv.Close)
 	a := startApp(t, map[string]string{"ISSUER_URL": simSrv.URL})
 	tok := a.token(t, "alice", false)
-	honest, doctored := createNest(t, a, tok, "사본 그대로"), createNest(t, a, tok, "지운 사본")
+	honest, doctored := createOnePageNest(t, a, "alice", "사본 그대로"), createOnePageNest(t, a, "alice", "지운 사본")
 
 	// The doctored nest's registry gained a 근저당권 a month ago; its
 	// landlord's copy, printed now, leaves it out.
@@ -391,7 +391,7 @@ func newCopyCase(t *testing.T, title string) *copyCase {
 	c := &copyCase{sim: sim}
 	c.a = startAppLogging(t, map[string]string{"ISSUER_URL": simSrv.URL}, &c.logs)
 	c.tok = c.a.token(t, "alice", false)
-	c.nest = createNest(t, c.a, c.tok, title)
+	c.nest = createOnePageNest(t, c.a, "alice", title)
 	c.reg = nestRegistry(t, c.a, c.nest)
 	month := time.Now().AddDate(0, -1, 0)
 	sim.Register(c.reg.UniqueNo, issuer.Registration{At: month,
@@ -429,7 +429,7 @@ func TestBrowserConsoleReasonsInKorean(t *testing.T) {
 	var logs serverLog
 	a := startAppLogging(t, map[string]string{"ISSUER_SIM_LATENCY": "0s"}, &logs)
 	tok := a.token(t, "alice", false)
-	nest := createNest(t, a, tok, "Old copy")
+	nest := createOnePageNest(t, a, "alice", "Old copy")
 	doc, err := sim.Render(nestRegistry(t, a, nest), time.Now().AddDate(0, 0, -40))
 	if err != nil {
 		t.Fatal(err)
