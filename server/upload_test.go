@@ -759,51 +759,40 @@ func postPages(t *testing.T, a *testApp, tok, nest string, pages [][]byte, overG
 	return resp.StatusCode, rest, gr
 }
 
-// copyNest creates a nest of tok's named name whose registry, as the
-// simulator prints it now, runs to two pages or more (its content follows
-// from the nest, and some have one page), and returns it with that copy:
-// a PDF (with its text layer) and photos of its pages (PNG, 200 dpi, the
-// page images only).
-func copyNest(t *testing.T, a *testApp, tok, name string) (nest string, pdf []byte, photos [][]byte) {
+// copyNest creates a nest of owner's named name whose registry, as the
+// simulator prints it now, runs to two pages (its content follows from the
+// nest; two is the fewest that test a copy of several pages, and each page
+// is read from its image), and returns it with that copy: a PDF (with its
+// text layer) and photos of its pages (PNG, 200 dpi, the page images only).
+func copyNest(t *testing.T, a *testApp, owner, name string) (nest string, pdf []byte, photos [][]byte) {
 	t.Helper()
-	for range 20 {
-		nest = createNest(t, a, tok, name)
-		var uniqueNo, address string
-		if err := a.db.Pool.QueryRow(context.Background(), `SELECT registry_unique_no, address FROM nests WHERE id = $1`, nest).Scan(&uniqueNo, &address); err != nil {
+	nest = insertNestOfPages(t, a, owner, name, 2)
+	reg := nestRegistry(t, a, nest)
+	now := time.Now()
+	for _, imageOnly := range []bool{false, true} {
+		sim, err := issuer.NewSimulator(issuer.SimulatorOptions{ImageOnly: imageOnly})
+		if err != nil {
 			t.Fatal(err)
 		}
-		reg := issuer.Content(nest, uniqueNo, address)
-		if reg.Pages < 2 {
+		doc, err := sim.Render(reg, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !imageOnly {
+			pdf = doc.PDF
 			continue
 		}
-		now := time.Now()
-		for _, imageOnly := range []bool{false, true} {
-			sim, err := issuer.NewSimulator(issuer.SimulatorOptions{ImageOnly: imageOnly})
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc, err := sim.Render(reg, now)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !imageOnly {
-				pdf = doc.PDF
-				continue
-			}
-			images, err := degrade.PageImages(context.Background(), doc.PDF, 200)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, img := range images {
-				var b bytes.Buffer
-				png.Encode(&b, img)
-				photos = append(photos, b.Bytes())
-			}
+		images, err := degrade.PageImages(context.Background(), doc.PDF, 200)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return nest, pdf, photos
+		for _, img := range images {
+			var b bytes.Buffer
+			png.Encode(&b, img)
+			photos = append(photos, b.Bytes())
+		}
 	}
-	t.Fatal("20 nests, each with a registry of one page")
-	return "", nil, nil
+	return nest, pdf, photos
 }
 
 // TestJavaScriptApolloUploadClient: Apollo Client with apollo-upload-client
@@ -815,7 +804,7 @@ func TestJavaScriptApolloUploadClient(t *testing.T) {
 	root, node := jsClientWith(t, "@apollo/client", "apollo-upload-client")
 	a := startApp(t, nil)
 	tok := a.token(t, "alice", false)
-	nest, pdf, photos := copyNest(t, a, tok, "아폴로 업로드")
+	nest, pdf, photos := copyNest(t, a, "alice", "아폴로 업로드")
 	dir := t.TempDir()
 	args := []string{"web/test/upload-apollo.mjs", a.base + "/graphql", tok, nest, filepath.Join(dir, "copy.pdf")}
 	if err := os.WriteFile(args[4], pdf, 0o600); err != nil {
@@ -856,7 +845,7 @@ func TestJavaScriptApolloUploadClient(t *testing.T) {
 	}
 }
 
-// TestUploadRegistryPages: the photos of a three-page registry, uploaded
+// TestUploadRegistryPages: the photos of a two-page registry, uploaded
 // together by REST and by GraphQL, are one copy of three pages, read by
 // one OCR task and judged whole (no MISSING_PAGE, its 열람일시 read); a
 // bad page is refused naming it, and nothing is kept.
@@ -864,7 +853,7 @@ func TestUploadRegistryPages(t *testing.T) {
 	t.Parallel()
 	a := startApp(t, map[string]string{"ISSUER_SIM_LATENCY": "0s"})
 	tok := a.token(t, "alice", false)
-	nest, pdf, photos := copyNest(t, a, tok, "사진 여러 장")
+	nest, pdf, photos := copyNest(t, a, "alice", "사진 여러 장")
 
 	// The refusals first, on an empty nest.
 	var sliver bytes.Buffer
