@@ -1067,7 +1067,7 @@ func mpBuildBinary(root string) (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, "dungji")
-	cmd := exec.Command("go", "build", "-o", bin, "./server")
+	cmd := exec.Command("go", "build", "-trimpath", "-o", bin, "./server") // as make build, whose compiled packages it reuses
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build ./server: %v\n%s", err, out)
