@@ -846,7 +846,7 @@ func TestJavaScriptApolloUploadClient(t *testing.T) {
 }
 
 // TestUploadRegistryPages: the photos of a two-page registry, uploaded
-// together by REST and by GraphQL, are one copy of three pages, read by
+// together by REST and by GraphQL, are one copy of two pages, read by
 // one OCR task and judged whole (no MISSING_PAGE, its 열람일시 read); a
 // bad page is refused naming it, and nothing is kept.
 func TestUploadRegistryPages(t *testing.T) {

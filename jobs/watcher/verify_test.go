@@ -26,7 +26,7 @@ func TestVerifyCopyLifecycle(t *testing.T) {
 	clock := jobstest.NewClockAt(time.Now().UTC())
 	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
 	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
-	nest := onePageNest(t, b, sim, "alice")
+	nest := onePageNest(t, b, "alice")
 	fileID, ocrTaskID := uploadCopy(t, b, sim, clock, ctx, nest)
 	if _, err := b.Svc.VerifyCopy(ctx, "", fileID); codeOf(err) != core.CodeConflict || !strings.Contains(err.Error(), "still being read") {
 		t.Errorf("a copy still being read: %v", err)
@@ -131,7 +131,7 @@ func TestVerifyCopyBudgetUnderConcurrency(t *testing.T) {
 	const nests = 3
 	var files, nestIDs, reads []string
 	for range nests {
-		nest := onePageNest(t, b, sim, "alice")
+		nest := onePageNest(t, b, "alice")
 		fileID, ocrTaskID := uploadCopy(t, b, sim, clock, ctx, nest)
 		files, nestIDs, reads = append(files, fileID), append(nestIDs, nest.ID), append(reads, ocrTaskID)
 	}
@@ -202,17 +202,13 @@ func uploadCopy(t *testing.T, b *testBundle, sim *issuer.Simulator, clock *jobst
 // page on a machine that make test keeps busy; what they check (a check's
 // budget, its outcome, the property the copy is of) does not depend on the
 // document's length. About one nest in eight prints on one page.
-func onePageNest(t *testing.T, b *testBundle, sim *issuer.Simulator, owner string) *db.Nest {
+func onePageNest(t *testing.T, b *testBundle, owner string) *db.Nest {
 	t.Helper()
 	n := &db.Nest{OwnerID: owner, Title: "집", Address: "서울특별시 마포구 월드컵북로 400",
 		RegistryUniqueNo: jobstest.NewUniqueNo(), CreatedAt: time.Now()}
 	for range 200 {
 		n.ID = core.NewID()
-		doc, err := sim.Render(issuer.Content(n.ID, n.RegistryUniqueNo, n.Address), time.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if doc.Pages == 1 {
+		if issuer.Content(n.ID, n.RegistryUniqueNo, n.Address).Pages == 1 {
 			if _, err := b.DB.Bun.NewInsert().Model(n).Exec(context.Background()); err != nil {
 				t.Fatal(err)
 			}
@@ -258,7 +254,7 @@ func TestVerifyCopyRefusesAnotherProperty(t *testing.T) {
 	clock := jobstest.NewClockAt(time.Now().UTC())
 	b, sim := watchBundle(t, clock, []time.Duration{10 * time.Millisecond})
 	ctx := core.WithActor(context.Background(), core.Actor{UserID: "alice"})
-	mine, other := b.Nest(t, "alice"), onePageNest(t, b, sim, "alice")
+	mine, other := b.Nest(t, "alice"), onePageNest(t, b, "alice")
 	doc, err := sim.Render(issuer.Content(other.ID, other.RegistryUniqueNo, other.Address), clock.Now())
 	if err != nil {
 		t.Fatal(err)
