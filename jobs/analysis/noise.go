@@ -273,7 +273,7 @@ func digitsGuessed(s string) bool {
 // the development set read 124120-5696864 as 1241205696864) is its 13
 // digits, all read as digits, with no digit after: the form prints it 6-7.
 var idPattern = regexp.MustCompile(`(?:` + readDigit + `[ \t]?){5}` + readDigit + readSpace + `(?:[-:…]` + readSpace +
-	`(?:(?:` + readDigit + `[ \t]?){6}` + readDigit + `|(?:[^\s0-9가-힣][ \t]?){1,9}[^\s0-9가-힣])|[*+xXㅠ](?:[ \t]?[^\s0-9가-힣]){4,9}|[0-9]{7})`)
+	`(?:(?:` + readDigit + `[ \t]?){6}` + readDigit + `|(?:[^\s가-힣][ \t]?){1,9}[^\s0-9가-힣])|[*+xXㅠ](?:[ \t]?[^\s0-9가-힣]){4,9}|[0-9]{7})`)
 
 // parseID returns the number an idPattern match stands for: masked numbers
 // come back as NNNNNN-*******. After the six digits and a dash (or a colon
@@ -318,8 +318,15 @@ func parseID(s string) (string, bool) {
 		}
 	}
 	count := utf8.RuneCountInString(tail)
-	if strings.ContainsAny(tail, "0123456789") || count > 10 {
+	if count > 10 {
 		return "", false
+	}
+	if ds := countDigits(tail); ds > 0 {
+		// A person's number is printed with its seven digits masked, a
+		// company's with no mark: after the dash, marks read as digits
+		// among marks are the mask, where the marks are four at least and
+		// no fewer than the digits (790527-4*4+4*4*).
+		return head + "-*******", dashed && count >= 5 && marks >= 4 && marks >= ds
 	}
 	switch {
 	case dashed && count >= 5:
@@ -333,6 +340,17 @@ func parseID(s string) (string, bool) {
 		return head + "-*******", marks >= 4
 	}
 	return "", false
+}
+
+// countDigits is how many of s's characters are ASCII digits.
+func countDigits(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			n++
+		}
+	}
+	return n
 }
 
 // findID returns the first ID in s and where it starts and ends.

@@ -719,7 +719,7 @@ func (p *parser) entryStart(line string) *block {
 			b.sub, _ = number(m[2])
 		}
 		rest, ranked = after, true
-	} else if m := rankGlued.FindStringSubmatch(tok); m != nil && !strings.HasPrefix(m[2], "번") {
+	} else if m := rankGlued.FindStringSubmatch(tok); m != nil && !strings.HasPrefix(m[2], "번") && !strings.HasPrefix(m[2], "버") {
 		b.rank, _ = number(m[1])
 		rest, ranked = m[2]+" "+after, true
 	} else if isJunk(tok) {
@@ -1609,7 +1609,9 @@ func oneSubstitution(a, b []rune) bool {
 // with one syllable misread in their middle: 가등가권자 → 가등기권자. Their
 // first and last syllables must stand, so that 근저당권설정 and
 // 근저당권이전 stay what they are, the label must start a word and hold no
-// space; shorter labels (채권자) are too like other words to guess.
+// space; shorter labels (채권자) are too like other words to guess. A label
+// of five syllables may have its first misread, the four after it standing
+// (그저당권자): no other label or word of the form ends so.
 func fixLongLabels(line string) string {
 	rs := []rune(line)
 	changed := false
@@ -1623,7 +1625,8 @@ func fixLongLabels(line string) string {
 			if i > 0 && unicode.Is(unicode.Hangul, rs[i-1]) {
 				continue // inside a word: 임대차계약일자 is not a label
 			}
-			if w[len(w)-1] == lr[len(lr)-1] && oneSubstitution(w, lr) && !slices.Contains(holderLabels, string(w)) && !slices.ContainsFunc(w, unicode.IsSpace) {
+			firstMisread := len(lr) >= 5 && unicode.Is(unicode.Hangul, w[0]) && string(w[1:]) == string(lr[1:])
+			if w[len(w)-1] == lr[len(lr)-1] && (oneSubstitution(w, lr) || firstMisread) && !slices.Contains(holderLabels, string(w)) && !slices.ContainsFunc(w, unicode.IsSpace) {
 				copy(w, lr)
 				changed = true
 			}

@@ -380,6 +380,8 @@ func TestParseNoisy(t *testing.T) {
 	}
 }
 
+// TestParseCoOwnersAndTrust: the second co-owner's 지분 is read with its
+// unit's final consonant lost (2부의 1) and marks of its mask as digits.
 func TestParseCoOwnersAndTrust(t *testing.T) {
 	t.Parallel()
 	text := `【 갑 구 】 ( 소유권에 관한 사항 )
@@ -389,8 +391,8 @@ func TestParseCoOwnersAndTrust(t *testing.T) {
                           제34309호                         지분 2분의 1
                                                           임준호 510707-*******
                                                           광주광역시 서구 상무중앙로 110, 111동 2305호
-                                                          지분 2분의 1
-                                                          홍 상철 480106-****×ㅠ*＊**
+                                                          지분 2부의 1
+                                                          홍 상철 480106-*4**×ㅠ*＊4*
                                                           광주광역시 서구 상무중앙로 110, 111동 2305호
                                                           거래가액 금669,000,000원
    3     소유권이전            2022년4월4일      2022년4월4일 신탁    수탁자 주식회사 한국토지신탁 124120-5696864
@@ -793,6 +795,16 @@ func TestParseID(t *testing.T) {
 		{"임은지 950707-***", "950707-*******"},
 		{"반웅윤860122-\\***", "860122-*******"}, // a mark of four read as a backslash
 		{"110111: 1234567", "110111-1234567"},
+		// Marks of the mask read as digits among four marks at least, no
+		// fewer than the digits (Baekmuk Batang's asterisk, read as a 4):
+		// the mask; fewer marks, or more digits, are no number.
+		{"송미경 790527-4*4+4*4*", "790527-*******"},
+		{"서미경 630412-\\*4+444*%", "630412-*******"},
+		{"공유자 이서윤 450617-**4*%%** 2분의 1", "450617-*******"},
+		{"630127-4%%%%%* 서울특별시", "630127-*******"},
+		{"110111-12*4*67", ""},
+		{"110111-4*4+444", ""},
+		{"110111-*4*", ""},
 		// An outside review's: the end of a longer number is no ID, and
 		// three dashes are not one.
 		{"20220407: **", ""},
@@ -882,6 +894,10 @@ func TestFixLongLabels(t *testing.T) {
 		{"임대차계약일자 2019년", "임대차계약일자 2019년"}, // inside a word
 		{"전세 자 김민준", "전세 자 김민준"},           // a space is not a syllable
 		{"가등기권자 임은지", "가등기권자 임은지"},
+		// Five syllables, the first misread and the four after it standing.
+		{"그저당권자 주식회사 신한은행", "근저당권자 주식회사 신한은행"},
+		{"저세권자 김민준", "저세권자 김민준"}, // four: not guessed
+		{"그저당권쟈 주식회사", "그저당권쟈 주식회사"},
 	}
 	for _, tt := range tests {
 		if got := fixLongLabels(tt.in); got != tt.want {
@@ -917,6 +933,10 @@ func TestClassifyPurpose(t *testing.T) {
 		{"2번가처분동기말소", KindCancellation, true, "2", KindInjunction},
 		{"2번소유권이전청구권가둥기말소", KindCancellation, true, "2", KindProvisionalRegistration},
 		{"3번압류동기말소", KindCancellation, true, "3", KindSeizure},
+		// 번 read with its final consonant lost: still the rank named; a
+		// named purpose misread leaves the target unknown.
+		{"3버근저당권설정등기말소", KindCancellation, true, "3", KindMortgage},
+		{"2버저세권설정등기말소", KindCancellation, true, "2", KindUnknown},
 	}
 	for _, tt := range tests {
 		info, ok := classifyPurpose(tt.in)

@@ -58,7 +58,11 @@ var partOnly = []string{"소유권일부이전", "지분일부이전"}
 // 순위번호 it cancels (3, or 3-1 for a 부기), the purpose it names and
 // (등기)말소: 3번근저당권설정등기말소, 2번소유권이전청구권가등기말소,
 // 1-1번근질권설정등기말소. Only a purpose that ends in 말소 cancels.
-var cancellationPurpose = regexp.MustCompile(`^(` + readDigit + `{1,4}(?:-` + readDigit + `{1,2})?)번(.*?)(?:등기)?말소$`)
+var cancellationPurpose = regexp.MustCompile(`^(` + readDigit + `{1,4}(?:-` + readDigit + `{1,2})?)` + rankWord + `(.*?)(?:등기)?말소$`)
+
+// rankWord is the 번 after the 순위번호 a purpose names, the form's word,
+// or that word read with its final consonant lost (2버전세권설정등기말소).
+const rankWord = `[번버]`
 
 // lostRank is a purpose whose 순위번호 was lost but for its 번, or read as
 // a mark or a jamo (ㄱ번 for 1번): what follows.
@@ -70,7 +74,7 @@ var lostRankCancellation = regexp.MustCompile(`^(.+?)(?:등기)?말소$`)
 
 // referringPurpose matches a purpose that begins by naming an entry's
 // 순위번호 (N번 or N-1번) and the rest: 1번근저당권변경, 2번홍길동지분전부이전.
-var referringPurpose = regexp.MustCompile(`^(` + readDigit + `{1,4}(?:-` + readDigit + `{1,2})?)번(.*)$`)
+var referringPurpose = regexp.MustCompile(`^(` + readDigit + `{1,4}(?:-` + readDigit + `{1,2})?)` + rankWord + `(.*)$`)
 
 // rightNames are the rights a 부기 changes, transfers or pledges, longest
 // first where one ends another.
@@ -491,7 +495,9 @@ var (
 	amountLabel = regexp.MustCompile(`(` + alternation(amountLabels) + `)`)
 	anyLabel    = regexp.MustCompile(alternation(holderLabels, amountLabels, otherLabels))
 	debtorLabel = regexp.MustCompile(spaced("채무자"))
-	shareLabel  = regexp.MustCompile(spaced("지분") + readSpace + `(` + readDigit + `{1,4})` + readSpace + `분` + readSpace + `의` + readSpace + `(` + readDigit + `{1,4})`)
+	// shareLabel is a 지분 (지분 2분의 1); its unit, the form's word, may be
+	// read with its final consonant lost (2부의 1), as the digits may not.
+	shareLabel = regexp.MustCompile(spaced("지분") + readSpace + `(` + readDigit + `{1,4})` + readSpace + `[분부]` + readSpace + `의` + readSpace + `(` + readDigit + `{1,4})`)
 	// dateLabels are details that carry a date: a line that starts with one
 	// is not an entry.
 	dateLabels = []string{"임대차계약일자", "주민등록일자", "점유개시일자", "확정일자", "존속기간"}

@@ -1110,7 +1110,8 @@ func TestNameBeforeUnreadNumber(t *testing.T) {
 	for _, c := range []struct {
 		name, holder, wantName, wantID, wantUnread string
 	}{
-		{"a digit among the mask", "소유자 천규홍 470911-*8*##**", "천규홍", "", "470911-*8*##**"},
+		{"a digit among too few marks of the mask", "소유자 천규홍 470911-*8*##8#", "천규홍", "", "470911-*8*##8#"},
+		{"a digit among the mask's marks", "소유자 천규홍 470911-*8*#***", "천규홍", "470911-*******", ""},
 		{"glued to the name, a digit more", "소유자 금영언5621228-***", "금영언", "", "5621228-***"},
 		{"two marks of the mask, no asterisk", "소유자 공이샘 571218-\\\\", "공이샘", "", "571218-\\\\"},
 		{"a company's number, a digit lost among its marks", "소유자 주식회사 한결 11011l-2%65321", "주식회사 한결", "", "11011l-2%65321"},
