@@ -963,6 +963,12 @@ func TestClassifyPurpose(t *testing.T) {
 		"2번근저당권셜정동기말소":   "2번근저당권설정등기말소",
 		"2번소유권이전청구권동기말소": "2번소유권이전청구권가등기말소",
 		"2번근저당권설정기말소":    "2번근저당권설정기말소",
+		// The 번 read with its final consonant lost; the named purpose
+		// read with one rune misread.
+		"3버근저당권설정등기말소": "3번근저당권설정등기말소",
+		"1번그저당권설정등기말소": "1번근저당권설정등기말소",
+		"3버서예준지분가압류":   "3번서예준지분가압류",
+		"2버저세권설정등기말소":  "2번저세권설정등기말소",
 	} {
 		if got := canonicalPurpose(in); got != want {
 			t.Errorf("canonicalPurpose(%q) = %q, want %q", in, got, want)

@@ -60,6 +60,9 @@ var partOnly = []string{"소유권일부이전", "지분일부이전"}
 // 1-1번근질권설정등기말소. Only a purpose that ends in 말소 cancels.
 var cancellationPurpose = regexp.MustCompile(`^(` + readDigit + `{1,4}(?:-` + readDigit + `{1,2})?)` + rankWord + `(.*?)(?:등기)?말소$`)
 
+// rankThenWord is the 순위번호 a purpose begins with and the word after it.
+var rankThenWord = regexp.MustCompile(`^` + readDigit + `{1,4}(?:-` + readDigit + `{1,2})?(` + rankWord + `)`)
+
 // rankWord is the 번 after the 순위번호 a purpose names, the form's word,
 // or that word read with its final consonant lost (2버전세권설정등기말소).
 const rankWord = `[번버]`
@@ -342,16 +345,25 @@ func shortPurpose(p string) (knownPurpose, bool) {
 // canonicalPurpose returns the vocabulary's spelling of a purpose read with
 // one rune misread, and p itself otherwise.
 func canonicalPurpose(p string) string {
+	// The 번 after a named 순위번호 read with its final consonant lost
+	// (2버…): the form's word.
+	if m := rankThenWord.FindStringSubmatchIndex(p); m != nil && p[m[2]:m[3]] == "버" {
+		p = p[:m[2]] + "번" + p[m[3]:]
+	}
 	if m := cancellationPurpose.FindStringSubmatch(p); m != nil {
-		// A 말소 whose 등기 was misread: written out when what it names
-		// is a purpose, in that purpose's spelling.
+		// A 말소 whose 등기 was misread, or whose named purpose was read
+		// with one rune misread: written out when what it names is a
+		// purpose, in that purpose's spelling.
 		rank, _, ok := rankNamed(m[1])
 		body, misread := misreadRegistration(m[2])
-		if !ok || !misread {
+		if !misread {
+			body = m[2]
+		}
+		if !ok {
 			return p
 		}
 		named, info, ok := namedPurpose(body)
-		if !ok {
+		if !ok || !misread && !info.fuzzy {
 			return p
 		}
 		if info.fuzzy {
