@@ -1412,7 +1412,7 @@ var receiptNo = regexp.MustCompile(`[제재]` + readSpace + `(` + readDigit + `{
 // entry reads the fields of a block.
 func (b *block) entry() Entry {
 	e := Entry{
-		Purpose:  b.purpose,
+		Purpose:  spellRanked(b.purpose),
 		Kind:     b.info.kind,
 		Cancels:  b.info.cancels,
 		Refers:   b.info.refers,

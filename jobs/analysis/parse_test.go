@@ -906,6 +906,27 @@ func TestFixLongLabels(t *testing.T) {
 	}
 }
 
+// TestRankWordReadWithoutFinalConsonant: a 말소 whose 번 was read 버
+// (Baekmuk Batang, 3버가압류등기말소) still cancels the rank it names, and
+// the entry's purpose is written in the form's spelling; before, the row
+// was not an entry at all and the 가압류 it cancels stayed live.
+func TestRankWordReadWithoutFinalConsonant(t *testing.T) {
+	t.Parallel()
+	for _, read := range []string{"3번가압류등기말소", "3버가압류등기말소", "3번가압류둥기말소", "3버가압류둥기말소"} {
+		reg, err := Parse(strings.Replace(cleanText, "3번가압류등기말소", read, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(reg.Ownership) != 4 {
+			t.Fatalf("%s: %d 갑구 entries", read, len(reg.Ownership))
+		}
+		c, seized := reg.Ownership[3], reg.Ownership[2]
+		if c.Purpose != "3번가압류등기말소" || c.Kind != KindCancellation || c.Cancels != "3" || !seized.Cancelled {
+			t.Errorf("%s: the 말소 %q %s cancels %q, the 가압류 cancelled %v", read, c.Purpose, c.Kind, c.Cancels, seized.Cancelled)
+		}
+	}
+}
+
 func TestClassifyPurpose(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -345,34 +345,8 @@ func shortPurpose(p string) (knownPurpose, bool) {
 // canonicalPurpose returns the vocabulary's spelling of a purpose read with
 // one rune misread, and p itself otherwise.
 func canonicalPurpose(p string) string {
-	// The 번 after a named 순위번호 read with its final consonant lost
-	// (2버…): the form's word.
-	if m := rankThenWord.FindStringSubmatchIndex(p); m != nil && p[m[2]:m[3]] == "버" {
-		p = p[:m[2]] + "번" + p[m[3]:]
-	}
-	if m := cancellationPurpose.FindStringSubmatch(p); m != nil {
-		// A 말소 whose 등기 was misread, or whose named purpose was read
-		// with one rune misread: written out when what it names is a
-		// purpose, in that purpose's spelling.
-		rank, _, ok := rankNamed(m[1])
-		body, misread := misreadRegistration(m[2])
-		if !misread {
-			body = m[2]
-		}
-		if !ok {
-			return p
-		}
-		named, info, ok := namedPurpose(body)
-		if !ok || !misread && !info.fuzzy {
-			return p
-		}
-		if info.fuzzy {
-			named = canonicalPurpose(named)
-		}
-		if !strings.HasSuffix(named, "등기") {
-			named += "등기"
-		}
-		return rank + "번" + named + "말소"
+	if q := spellRanked(p); q != p || cancellationPurpose.MatchString(p) {
+		return q
 	}
 	if k, ok := nearestPurpose(p); ok {
 		return k.text
@@ -381,6 +355,40 @@ func canonicalPurpose(p string) string {
 		return k.text
 	}
 	return p
+}
+
+// spellRanked returns a purpose that begins with the 순위번호 it names in
+// the form's spelling: the 번 after it read with its final consonant lost
+// (2버…) written 번, and a 말소 whose 등기 was misread, or whose named
+// purpose was recognised with one rune misread, written out in that
+// purpose's spelling. Any other purpose is returned as it is.
+func spellRanked(p string) string {
+	if m := rankThenWord.FindStringSubmatchIndex(p); m != nil && p[m[2]:m[3]] == "버" {
+		p = p[:m[2]] + "번" + p[m[3]:]
+	}
+	m := cancellationPurpose.FindStringSubmatch(p)
+	if m == nil {
+		return p
+	}
+	rank, _, ok := rankNamed(m[1])
+	body, misread := misreadRegistration(m[2])
+	if !misread {
+		body = m[2]
+	}
+	if !ok {
+		return p
+	}
+	named, info, ok := namedPurpose(body)
+	if !ok || !misread && !info.fuzzy {
+		return p
+	}
+	if info.fuzzy {
+		named = canonicalPurpose(named)
+	}
+	if !strings.HasSuffix(named, "등기") {
+		named += "등기"
+	}
+	return rank + "번" + named + "말소"
 }
 
 // nearestPurpose returns the purpose p is with one rune misread, when p is
