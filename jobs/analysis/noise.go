@@ -321,7 +321,7 @@ func parseID(s string) (string, bool) {
 	if count > 10 {
 		return "", false
 	}
-	if ds := countDigits(tail); ds > 0 {
+	if ds := len(digitsOnly(tail)); ds > 0 {
 		// A person's number is printed with its seven digits masked, a
 		// company's with no mark: after the dash, marks read as digits
 		// among marks are the mask, where the marks are four at least and
@@ -340,17 +340,6 @@ func parseID(s string) (string, bool) {
 		return head + "-*******", marks >= 4
 	}
 	return "", false
-}
-
-// countDigits is how many of s's characters are ASCII digits.
-func countDigits(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= '0' && r <= '9' {
-			n++
-		}
-	}
-	return n
 }
 
 // findID returns the first ID in s and where it starts and ends.

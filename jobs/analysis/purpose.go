@@ -371,12 +371,12 @@ func spellRanked(p string) string {
 		return p
 	}
 	rank, _, ok := rankNamed(m[1])
+	if !ok {
+		return p
+	}
 	body, misread := misreadRegistration(m[2])
 	if !misread {
 		body = m[2]
-	}
-	if !ok {
-		return p
 	}
 	named, info, ok := namedPurpose(body)
 	if !ok || !misread && !info.fuzzy {
