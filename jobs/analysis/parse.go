@@ -1610,8 +1610,9 @@ func oneSubstitution(a, b []rune) bool {
 // first and last syllables must stand, so that 근저당권설정 and
 // 근저당권이전 stay what they are, the label must start a word and hold no
 // space; shorter labels (채권자) are too like other words to guess. A label
-// of five syllables may have its first misread, the four after it standing
-// (그저당권자): no other label or word of the form ends so.
+// of five syllables may have its first misread, keeping its initial
+// consonant, the four after it standing (그저당권자): no other label or word
+// of the form ends so.
 func fixLongLabels(line string) string {
 	rs := []rune(line)
 	changed := false
@@ -1625,7 +1626,7 @@ func fixLongLabels(line string) string {
 			if i > 0 && unicode.Is(unicode.Hangul, rs[i-1]) {
 				continue // inside a word: 임대차계약일자 is not a label
 			}
-			firstMisread := len(lr) >= 5 && unicode.Is(unicode.Hangul, w[0]) && string(w[1:]) == string(lr[1:])
+			firstMisread := len(lr) >= 5 && sameInitial(w[0], lr[0]) && string(w[1:]) == string(lr[1:])
 			if w[len(w)-1] == lr[len(lr)-1] && (oneSubstitution(w, lr) || firstMisread) && !slices.Contains(holderLabels, string(w)) && !slices.ContainsFunc(w, unicode.IsSpace) {
 				copy(w, lr)
 				changed = true
@@ -1636,6 +1637,13 @@ func fixLongLabels(line string) string {
 		return line
 	}
 	return string(rs)
+}
+
+// sameInitial reports whether a and b are Hangul syllables with the same
+// initial consonant (그 and 근): a misread that keeps the syllable's start.
+func sameInitial(a, b rune) bool {
+	const first, last, perInitial = 0xAC00, 0xD7A3, 21 * 28
+	return a >= first && a <= last && b >= first && b <= last && (a-first)/perInitial == (b-first)/perInitial
 }
 
 func beforeLabel(s string) string {
@@ -1718,8 +1726,13 @@ func (b *block) details(e *Entry) {
 			pos = end + len(seg)
 			party := Party{Role: role}
 			raw := seg
-			if id, at, _, ok := findID(seg); ok {
+			if id, at, end, ok := findID(seg); ok {
 				raw, party.ID = seg[:at], id
+				if strings.HasSuffix(id, "-*******") && companyName(raw) {
+					// A company's 법인등록번호 is printed in full: a mask
+					// read after a company's name is its digits misread.
+					party.ID, party.IDUnread = "", strings.TrimSpace(seg[at:end])
+				}
 			} else if at, unread, ok := unreadID(seg); ok {
 				raw, party.IDUnread = seg[:at], unread
 			} else {
@@ -1738,6 +1751,19 @@ func (b *block) details(e *Entry) {
 			coOwners = false
 		}
 	}
+}
+
+// companyName reports whether a holder's name is a company's, which
+// carries a 법인등록번호 printed in full, never masked: a 주식회사 or 유한회사,
+// a bank, a 조합, a 공사 or 공단, a 법인, a 금고.
+func companyName(s string) bool {
+	s = noSpace(s)
+	for _, w := range []string{"회사", "은행", "조합", "공사", "공단", "법인", "금고"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // idHead is a 주민등록번호 or 법인등록번호 a line ends in before the cell's

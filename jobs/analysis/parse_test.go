@@ -898,6 +898,8 @@ func TestFixLongLabels(t *testing.T) {
 		{"그저당권자 주식회사 신한은행", "근저당권자 주식회사 신한은행"},
 		{"저세권자 김민준", "저세권자 김민준"}, // four: not guessed
 		{"그저당권쟈 주식회사", "그저당권쟈 주식회사"},
+		{"후저당권자 주식회사", "후저당권자 주식회사"}, // another initial: not a misread of 근 (an outside review's)
+		{"카등기권자 임은지", "카등기권자 임은지"},
 	}
 	for _, tt := range tests {
 		if got := fixLongLabels(tt.in); got != tt.want {

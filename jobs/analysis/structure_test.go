@@ -1112,6 +1112,10 @@ func TestNameBeforeUnreadNumber(t *testing.T) {
 	}{
 		{"a digit among too few marks of the mask", "소유자 천규홍 470911-*8*##8#", "천규홍", "", "470911-*8*##8#"},
 		{"a digit among the mask's marks", "소유자 천규홍 470911-*8*#***", "천규홍", "470911-*******", ""},
+		// A company's number is printed in full: marks read there are its
+		// digits misread, not a mask (an outside review's).
+		{"a company's number read as marks", "소유자 주식회사 한결 110111-2*6+*2x", "주식회사 한결", "", "110111-2*6+*2x"},
+		{"a bank's number read as a mask", "소유자 중소기업은행 110111-*******", "중소기업은행", "", "110111-*******"},
 		{"glued to the name, a digit more", "소유자 금영언5621228-***", "금영언", "", "5621228-***"},
 		{"two marks of the mask, no asterisk", "소유자 공이샘 571218-\\\\", "공이샘", "", "571218-\\\\"},
 		{"a company's number, a digit lost among its marks", "소유자 주식회사 한결 11011l-2%65321", "주식회사 한결", "", "11011l-2%65321"},
