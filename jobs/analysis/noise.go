@@ -311,10 +311,13 @@ func parseID(s string) (string, bool) {
 	if !dashed && len(tail) == 7 && strings.Trim(tail, "0123456789") == "" && strings.Trim(s[:i], "0123456789") == "" {
 		return head + "-" + tail, true // 13 digits, the dash lost
 	}
-	marks := 0
+	marks, signs := 0, 0
 	for _, r := range tail {
 		if strings.ContainsRune("*+xXkK«»ㅎㅠ%", r) {
 			marks++
+		}
+		if maskSign(r) {
+			signs++
 		}
 	}
 	count := utf8.RuneCountInString(tail)
@@ -325,12 +328,16 @@ func parseID(s string) (string, bool) {
 		// A person's number is printed with its seven digits masked, a
 		// company's with no mark: after the dash, marks read as digits
 		// among marks are the mask, where the marks are four at least and
-		// no fewer than the digits (790527-4*4+4*4*).
-		return head + "-*******", dashed && count >= 5 && marks >= 4 && marks >= ds
+		// no fewer than the digits (790527-4*4+4*4*, 620901-¥4%XHH%).
+		return head + "-*******", dashed && count >= 5 && signs >= 4 && signs >= ds
 	}
 	switch {
 	case dashed && count >= 5:
-		return head + "-*******", marks >= 2
+		// Five places or more after the dash and no digit among them: no
+		// 법인등록번호 (seven digits), so the mask, whatever its marks were
+		// read as (Baekmuk Gulim's small asterisks: HHXHHHH); but not a
+		// word of small letters, which a mark is not read as.
+		return head + "-*******", marks >= 2 || signs == count
 	case dashed && count == 4:
 		// The form's mask, a mark of it read as another sign.
 		return head + "-*******", marks >= 3
@@ -340,6 +347,21 @@ func parseID(s string) (string, bool) {
 		return head + "-*******", marks >= 4
 	}
 	return "", false
+}
+
+// maskSign reports whether r, read in a mask's place, may be one of its
+// marks read as another sign: any symbol or capital letter (the asterisk
+// is a small mark at the top of the line, read as whatever fills the
+// same box: *, +, %, #, ¥, H, X, K), or the marks the faces here were seen
+// read as (x, k, ㅎ, ㅠ); not a digit, a small letter or a syllable.
+func maskSign(r rune) bool {
+	switch {
+	case r >= '0' && r <= '9', unicode.Is(unicode.Hangul, r) && !strings.ContainsRune("ㅎㅠ", r):
+		return false
+	case unicode.IsLower(r):
+		return r == 'x' || r == 'k'
+	}
+	return unicode.IsUpper(r) || unicode.IsPunct(r) || unicode.IsSymbol(r) || strings.ContainsRune("ㅎㅠ", r)
 }
 
 // findID returns the first ID in s and where it starts and ends.
@@ -391,6 +413,26 @@ func unreadID(seg string) (at int, unread string, ok bool) {
 		rest = string([]rune(rest)[:20])
 	}
 	return loc[0], rest, true
+}
+
+// maskLost reads a number whose six digits and dash were read and whose
+// mask was not, wholly (980208- before the address: a face whose
+// asterisks are too small for the OCR to keep). A person's number is
+// printed as its birth date and a mask of seven marks, a company's in
+// full with seven digits, which the OCR does not lose whole: so, after a
+// name not a company's (the caller's check) and where the six digits are
+// a date (YYMMDD), the mask is all that is missing, and no digit is
+// taken that was not read.
+func maskLost(unread string) (string, bool) {
+	head, ok := strings.CutSuffix(noSpace(unread), "-")
+	if !ok || len(head) != 6 || digitsOnly(head) != head {
+		return "", false
+	}
+	month, day := (head[2]-'0')*10+head[3]-'0', (head[4]-'0')*10+head[5]-'0'
+	if month < 1 || month > 12 || day < 1 || day > 31 {
+		return "", false
+	}
+	return head + "-*******", true
 }
 
 // digitRun is five digits or more in a row.

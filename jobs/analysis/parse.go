@@ -1735,6 +1735,9 @@ func (b *block) details(e *Entry) {
 				}
 			} else if at, unread, ok := unreadID(seg); ok {
 				raw, party.IDUnread = seg[:at], unread
+				if id, ok := maskLost(unread); ok && !companyName(raw) {
+					party.ID, party.IDUnread = id, ""
+				}
 			} else {
 				party.ID = nextID
 			}

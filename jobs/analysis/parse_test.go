@@ -803,6 +803,10 @@ func TestParseID(t *testing.T) {
 		{"공유자 이서윤 450617-**4*%%** 2분의 1", "450617-*******"},
 		{"630127-4%%%%%* 서울특별시", "630127-*******"},
 		{"110111-12*4*67", ""},
+		{"권지민 980208-HHXHHHH", "980208-*******"}, // Baekmuk Gulim's asterisks
+		{"강현우670719-x4xHHH", "670719-*******"},
+		{"740725-4# XH KKH", "740725-*******"},
+		{"740725-4#88H8X", ""}, // four digits, three signs
 		{"110111-4*4+444", ""},
 		{"110111-*4*", ""},
 		// An outside review's: the end of a longer number is no ID, and

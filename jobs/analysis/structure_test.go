@@ -1110,7 +1110,17 @@ func TestNameBeforeUnreadNumber(t *testing.T) {
 	for _, c := range []struct {
 		name, holder, wantName, wantID, wantUnread string
 	}{
-		{"a digit among too few marks of the mask", "소유자 천규홍 470911-*8*##8#", "천규홍", "", "470911-*8*##8#"},
+		{"a digit among too few marks of the mask", "소유자 천규홍 470911-*88#88#", "천규홍", "", "470911-*88#88#"},
+		// A face's small asterisks read as capitals and symbols (Baekmuk
+		// Gulim), or lost whole: a person's mask, as no company's number
+		// has a mark; small letters are no mark, and six digits that are
+		// no date, or a company's, keep the number unread.
+		{"the mask read as capitals", "소유자 천규홍 470911-HHXHHHH", "천규홍", "470911-*******", ""},
+		{"the mask read as symbols and a digit", "소유자 천규홍 620901-¥ 4% XHH%", "천규홍", "620901-*******", ""},
+		{"small letters for the mask", "소유자 천규홍 470911-abcdefg", "천규홍", "", "470911-abcdefg"},
+		{"the mask lost whole", "소유자 천규홍 470911-", "천규홍", "470911-*******", ""},
+		{"the mask lost, six digits no date", "소유자 천규홍 471311-", "천규홍", "", "471311-"},
+		{"a company's number lost after the dash", "소유자 주식회사 한결 110111-", "주식회사 한결", "", "110111-"},
 		{"a digit among the mask's marks", "소유자 천규홍 470911-*8*#***", "천규홍", "470911-*******", ""},
 		// A company's number is printed in full: marks read there are its
 		// digits misread, not a mask (an outside review's).
