@@ -350,18 +350,22 @@ func parseID(s string) (string, bool) {
 }
 
 // maskSign reports whether r, read in a mask's place, may be one of its
-// marks read as another sign: any symbol or capital letter (the asterisk
+// marks read as another sign: a symbol or a capital letter (the asterisk
 // is a small mark at the top of the line, read as whatever fills the
 // same box: *, +, %, #, ¥, H, X, K), or the marks the faces here were seen
-// read as (x, k, ㅎ, ㅠ); not a digit, a small letter or a syllable.
+// read as (x, k, ㅎ, ㅠ). Not a digit, a small letter or a syllable; not a
+// capital that reads as a digit (O, I, S, B, Z, G, D, Q: a company's
+// digits misread), nor the dots, commas and dashes that specks leave.
 func maskSign(r rune) bool {
 	switch {
-	case r >= '0' && r <= '9', unicode.Is(unicode.Hangul, r) && !strings.ContainsRune("ㅎㅠ", r):
+	case r >= '0' && r <= '9', strings.ContainsRune("OISBZGDQ.,'`\"-_:;", r):
 		return false
+	case unicode.Is(unicode.Hangul, r):
+		return strings.ContainsRune("ㅎㅠ", r)
 	case unicode.IsLower(r):
 		return r == 'x' || r == 'k'
 	}
-	return unicode.IsUpper(r) || unicode.IsPunct(r) || unicode.IsSymbol(r) || strings.ContainsRune("ㅎㅠ", r)
+	return unicode.IsUpper(r) || unicode.IsPunct(r) || unicode.IsSymbol(r)
 }
 
 // findID returns the first ID in s and where it starts and ends.
@@ -422,7 +426,9 @@ func unreadID(seg string) (at int, unread string, ok bool) {
 // full with seven digits, which the OCR does not lose whole: so, after a
 // name not a company's (the caller's check) and where the six digits are
 // a date (YYMMDD), the mask is all that is missing, and no digit is
-// taken that was not read.
+// taken that was not read. The caller also asks for a person's name
+// (personLike): a company's name the word list misses (한결건설) keeps
+// its number unread.
 func maskLost(unread string) (string, bool) {
 	head, ok := strings.CutSuffix(noSpace(unread), "-")
 	if !ok || len(head) != 6 || digitsOnly(head) != head {
@@ -433,6 +439,22 @@ func maskLost(unread string) (string, bool) {
 		return "", false
 	}
 	return head + "-*******", true
+}
+
+// personLike reports whether name is written as a person's name is in the
+// registry: a Korean name of two or three syllables, family and given
+// name. A company's is printed with its form (주식회사, 재단법인) and
+// longer; a person's of four syllables (남궁, 선우) is not taken for one
+// here, which costs only a number left unread.
+func personLike(name string) bool {
+	n := 0
+	for _, r := range noSpace(name) {
+		if r < '가' || r > '힣' {
+			return false
+		}
+		n++
+	}
+	return n == 2 || n == 3
 }
 
 // digitRun is five digits or more in a row.

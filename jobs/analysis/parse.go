@@ -1735,9 +1735,13 @@ func (b *block) details(e *Entry) {
 				}
 			} else if at, unread, ok := unreadID(seg); ok {
 				raw, party.IDUnread = seg[:at], unread
-				if id, ok := maskLost(unread); ok && !companyName(raw) {
+				if id, ok := maskLost(unread); ok && !companyName(raw) && personLike(raw) {
 					party.ID, party.IDUnread = id, ""
 				}
+			} else if strings.HasSuffix(nextID, "-*******") && companyName(raw) {
+				// As on the same line: a company's number is printed in
+				// full, so a mask read after its name is its digits misread.
+				party.IDUnread = nextID
 			} else {
 				party.ID = nextID
 			}
@@ -1824,8 +1828,8 @@ func coOwnersIn(seg, share string, holders []Party) (string, []Party) {
 		m := ids[0]
 		ids = ids[1:]
 		id, ok := parseID(seg[m[0]:m[1]])
-		if !ok || m[0] < from {
-			continue
+		if !ok || m[0] < from || strings.HasSuffix(id, "-*******") && companyName(seg[from:m[0]]) {
+			continue // a company's number is printed in full: no mask after its name
 		}
 		if name := personName(seg[from:m[0]]); name != "" && len(holders) < 50 {
 			holders = append(holders, Party{Role: "공유자", Name: name, ID: id, Share: share})

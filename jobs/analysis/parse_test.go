@@ -380,11 +380,27 @@ func TestParseNoisy(t *testing.T) {
 	}
 }
 
-// TestParseCoOwnersAndTrust: the second co-owner's 지분 is read with its
-// unit's final consonant lost (2부의 1) and marks of its mask as digits.
-func TestParseCoOwnersAndTrust(t *testing.T) {
+// TestCompanyNumberNeverMasked: a company's 법인등록번호 is printed in full,
+// so a mask read after a company's name is its digits misread, wherever
+// the number is: on the line below the name, or in a 공유자 list (an
+// outside review's; before, both came out as a person's masked number).
+func TestCompanyNumberNeverMasked(t *testing.T) {
 	t.Parallel()
-	text := `【 갑 구 】 ( 소유권에 관한 사항 )
+	reg, err := Parse(strings.NewReplacer("114981-9119551", "114981-*******", "임준호 510707-*******", "주식회사한결 110111-*******").Replace(coOwnersText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := reg.Ownership[0].Holders; len(h) != 1 || h[0].ID != "" || h[0].IDUnread != "114981-*******" {
+		t.Errorf("the 보존's company: %+v, want its number unread", h)
+	}
+	if h := reg.Ownership[1].Holders; len(h) != 1 || h[0].Name != "홍상철" {
+		t.Errorf("co-owners %+v, want 홍상철 alone (the company's masked number no co-owner's)", h)
+	}
+}
+
+// coOwnersText is a 갑구 of a company's 보존 (its number on the line below
+// its name), two co-owners, a trust and a 가등기.
+const coOwnersText = `【 갑 구 】 ( 소유권에 관한 사항 )
    1     소유권보존            2008년10월8일                      소유자 한마음아파트재건축정비사업조합
                           제20514호                         114981-9119551
    2     소유권이전            2008년11월18일    2008년10월10일 매매   공유자
@@ -400,6 +416,12 @@ func TestParseCoOwnersAndTrust(t *testing.T) {
                                                           신탁원부 제2022-3567호
    4     소유권이전청구권가        2022년5월15일     2022년5월9일      가등기권자 송미경 520510-*****ㅎ**
          등기               제5267호         매매예약           서울특별시 송파구 올림픽로 300`
+
+// TestParseCoOwnersAndTrust: the second co-owner's 지분 is read with its
+// unit's final consonant lost (2부의 1) and marks of its mask as digits.
+func TestParseCoOwnersAndTrust(t *testing.T) {
+	t.Parallel()
+	text := coOwnersText
 	reg, err := Parse(text)
 	if err != nil {
 		t.Fatal(err)

@@ -1121,6 +1121,13 @@ func TestNameBeforeUnreadNumber(t *testing.T) {
 		{"the mask lost whole", "소유자 천규홍 470911-", "천규홍", "470911-*******", ""},
 		{"the mask lost, six digits no date", "소유자 천규홍 471311-", "천규홍", "", "471311-"},
 		{"a company's number lost after the dash", "소유자 주식회사 한결 110111-", "주식회사 한결", "", "110111-"},
+		// An outside review's: a company's name the word list misses, its
+		// number lost after the dash or its digits read as capitals and
+		// dots, is no person's mask.
+		{"a company's name of four syllables, the number lost", "소유자 한결건설 110111-", "한결건설", "", "110111-"},
+		{"(주) before the name, the number lost", "소유자 (주)한결 110111-", "(주)한결", "", "110111-"},
+		{"a company's digits read as capitals", "소유자 한결건설 110111-OOI5IO", "한결건설", "", "110111-OOI5IO"},
+		{"a company's digits read as dots", "소유자 한결건설 110111-.......", "한결건설", "", "110111-......."},
 		{"a digit among the mask's marks", "소유자 천규홍 470911-*8*#***", "천규홍", "470911-*******", ""},
 		// A company's number is printed in full: marks read there are its
 		// digits misread, not a mask (an outside review's).
