@@ -1728,9 +1728,7 @@ func (b *block) details(e *Entry) {
 			raw := seg
 			if id, at, end, ok := findID(seg); ok {
 				raw, party.ID = seg[:at], id
-				if strings.HasSuffix(id, "-*******") && companyName(raw) {
-					// A company's 법인등록번호 is printed in full: a mask
-					// read after a company's name is its digits misread.
+				if maskedCompany(raw, id) {
 					party.ID, party.IDUnread = "", strings.TrimSpace(seg[at:end])
 				}
 			} else if at, unread, ok := unreadID(seg); ok {
@@ -1738,9 +1736,7 @@ func (b *block) details(e *Entry) {
 				if id, ok := maskLost(unread); ok && !companyName(raw) && personLike(raw) {
 					party.ID, party.IDUnread = id, ""
 				}
-			} else if strings.HasSuffix(nextID, "-*******") && companyName(raw) {
-				// As on the same line: a company's number is printed in
-				// full, so a mask read after its name is its digits misread.
+			} else if maskedCompany(raw, nextID) {
 				party.IDUnread = nextID
 			} else {
 				party.ID = nextID
@@ -1758,6 +1754,14 @@ func (b *block) details(e *Entry) {
 			coOwners = false
 		}
 	}
+}
+
+// maskedCompany reports whether id, read after name, is a mask after a
+// company's name: a company's 법인등록번호 is printed in full, so such a
+// mask is its digits misread, and the number is not read (on the name's
+// line, on the line below it, in a 공유자 list).
+func maskedCompany(name, id string) bool {
+	return strings.HasSuffix(id, "-*******") && companyName(name)
 }
 
 // companyName reports whether a holder's name is a company's, which
@@ -1828,8 +1832,8 @@ func coOwnersIn(seg, share string, holders []Party) (string, []Party) {
 		m := ids[0]
 		ids = ids[1:]
 		id, ok := parseID(seg[m[0]:m[1]])
-		if !ok || m[0] < from || strings.HasSuffix(id, "-*******") && companyName(seg[from:m[0]]) {
-			continue // a company's number is printed in full: no mask after its name
+		if !ok || m[0] < from || maskedCompany(seg[from:m[0]], id) {
+			continue
 		}
 		if name := personName(seg[from:m[0]]); name != "" && len(holders) < 50 {
 			holders = append(holders, Party{Role: "공유자", Name: name, ID: id, Share: share})
