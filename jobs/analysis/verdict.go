@@ -1372,17 +1372,18 @@ func plausibleName(name string) bool {
 }
 
 // plausibleHolder reports whether h's name could be printed beside its
-// number: a plausible name, and for a person (a masked 주민등록번호) one
-// written in Hangul, a Latin original in parentheses at most
-// (존스미스(JOHN SMITH)). A person's name read as Latin letters (SSH for
-// 송동현, on a 150 dpi copy of a hold-out document, was COMPLETE) is a
-// misreading; a company's may be Latin (주식회사 KT).
+// number: a plausible name written in Hangul, a Latin original in
+// parentheses at most (존스미스(JOHN SMITH), 에스케이(SK) 주식회사). The
+// registry writes every holder's name so, a company's too: a 상호 is
+// registered in Hangul and Arabic numerals, Latin letters only added in
+// parentheses (상업등기규칙), and the real-estate registry copies the
+// commercial registry's name (KT is 주식회사 케이티). A name read as Latin
+// letters is a misreading: SSH for 송동현 (a 150 dpi copy of a hold-out
+// document, once COMPLETE), 주식회사 MBAS for 주식회사 새솔건영 (clean copies
+// in Baekmuk Gulim, read with its number right).
 func plausibleHolder(h Party) bool {
 	if !plausibleName(h.Name) {
 		return false
-	}
-	if !strings.HasSuffix(h.ID, "-*******") {
-		return true
 	}
 	hangul, depth := false, 0
 	for _, r := range h.Name {

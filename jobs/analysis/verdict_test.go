@@ -242,6 +242,21 @@ func TestJudgeReasons(t *testing.T) {
 			}
 			return strings.Replace(doc.text, owner.Holder+" "+owner.HolderID, "SSH "+owner.HolderID, 1)
 		}(), doc.pages, testUniqueNo, VerdictPartial, ReasonHolderGarbled},
+		// A registry writes a company's name in Hangul too (KT is 주식회사
+		// 케이티): 주식회사 새솔건영 read as 주식회사 MBAS on clean copies in
+		// Baekmuk Gulim, its number right, passed as a company's name.
+		{"a live 근저당권's bank read as Latin", func() string {
+			var holder string
+			for _, e := range issuer.ActiveEntries(doc.reg.Rights) {
+				if e.Rank == mortgage {
+					holder = e.Holder
+				}
+			}
+			if !strings.Contains(holder, "주식회사") && !strings.Contains(holder, "(주)") {
+				t.Fatalf("the 근저당권자 %q is no company", holder)
+			}
+			return strings.ReplaceAll(doc.text, holder, "주식회사 MBAS")
+		}(), doc.pages, testUniqueNo, VerdictPartial, ReasonHolderGarbled},
 		{"a page of noise", doc.text, func() []ocr.Page {
 			ps := lowConfidence(0.9)
 			ps[0].Confidence = 0.3
@@ -947,8 +962,8 @@ func TestJudgeCopyAge(t *testing.T) {
 	}
 }
 
-// TestPlausibleHolder: a person's name (a masked 주민등록번호) is Hangul, a
-// Latin original in parentheses at most; a company's may be Latin.
+// TestPlausibleHolder: a holder's name, a person's or a company's, is
+// Hangul, a Latin original in parentheses at most.
 func TestPlausibleHolder(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -960,8 +975,14 @@ func TestPlausibleHolder(t *testing.T) {
 		{"SSH", "490319-*******", false},
 		{"송SH", "490319-*******", false},
 		{"()", "490319-*******", false},
-		{"주식회사 KT", "110111-1234567", true},
-		{"KB부동산신탁 주식회사", "110111-1234567", true},
+		{"주식회사 케이티", "110111-1234567", true},
+		{"케이비부동산신탁 주식회사", "110111-1234567", true},
+		{"(주)한결", "110111-1234567", true},
+		{"에스케이(SK) 주식회사", "110111-1234567", true},
+		{"주식회사 KT", "110111-1234567", false},
+		{"주식회사 MBAS", "110111-1234567", false},
+		{"KB부동산신탁 주식회사", "110111-1234567", false},
+		{"MBAS", "", false},
 		{"김민*", "750101-*******", false},
 	} {
 		if got := plausibleHolder(Party{Name: tc.name, ID: tc.id}); got != tc.want {
