@@ -1823,6 +1823,9 @@ func coOwnersIn(seg, share string, holders []Party) (string, []Party) {
 		if len(shares) > 0 && (len(ids) == 0 || shares[0][0] < ids[0][0]) {
 			sm := shares[0]
 			shares = shares[1:]
+			if h, ok := coOwnerUnread(seg[from:sm[0]], share); ok && len(holders) < 50 {
+				holders = append(holders, h)
+			}
 			x, _ := number(seg[sm[2]:sm[3]])
 			y, _ := number(seg[sm[4]:sm[5]])
 			share = strconv.Itoa(x) + "분의 " + strconv.Itoa(y)
@@ -1841,8 +1844,44 @@ func coOwnersIn(seg, share string, holders []Party) (string, []Party) {
 		}
 		from = m[1]
 	}
+	if h, ok := coOwnerUnread(seg[from:], share); ok && len(holders) < 50 {
+		holders = append(holders, h)
+		share = ""
+	}
 	return share, holders
 }
+
+// coOwnerUnread reads a co-owner whose number did not read as one (no
+// idPattern match): a Hangul name, then a registration number's six digits
+// and its dash, then what the OCR made of the rest (Baekmuk Gulim reads a
+// mask's asterisks as 우 and 유: 송서윤 870411-ㅡ%우우우우우우). Such a
+// co-owner was dropped from the list unseen; now it is listed, its number
+// unread (Party.IDUnread, which the verdict reports), or, after a person's
+// name, the number a person's is printed as: six digits of a date and the
+// mask (maskLost: no digit is taken that was not read). A company's number
+// is printed in full, so after a company's name it stays unread. Only a
+// number of that shape counts, not the 접수 column's 제35312호 a co-owner's
+// line may carry.
+func coOwnerUnread(s, share string) (Party, bool) {
+	at, unread, ok := unreadID(s)
+	if !ok || !idHeadRead.MatchString(noSpace(unread)) {
+		return Party{}, false
+	}
+	raw := s[:at]
+	name := personName(raw)
+	if name == "" {
+		return Party{}, false
+	}
+	p := Party{Role: "공유자", Name: name, Share: share, IDUnread: unread}
+	if id, ok := maskLost(idHeadRead.FindString(noSpace(unread))); ok && !companyName(raw) && personLike(name) {
+		p.ID, p.IDUnread = id, ""
+	}
+	return p, true
+}
+
+// idHeadRead is how a registration number begins as read: six digits and
+// the dash.
+var idHeadRead = regexp.MustCompile(`^[0-9]{6}-`)
 
 // personName returns the name just before a 주민등록번호: the last few
 // Hangul syllables of s, which may hold other columns' text before them.

@@ -383,7 +383,8 @@ func TestParseNoisy(t *testing.T) {
 // TestCompanyNumberNeverMasked: a company's 법인등록번호 is printed in full,
 // so a mask read after a company's name is its digits misread, wherever
 // the number is: on the line below the name, or in a 공유자 list (an
-// outside review's; before, both came out as a person's masked number).
+// outside review's; before, both came out as a person's masked number;
+// then the co-owner was dropped unseen, now it is listed, its number unread).
 func TestCompanyNumberNeverMasked(t *testing.T) {
 	t.Parallel()
 	reg, err := Parse(strings.NewReplacer("114981-9119551", "114981-*******", "임준호 510707-*******", "주식회사한결 110111-*******").Replace(coOwnersText))
@@ -393,8 +394,54 @@ func TestCompanyNumberNeverMasked(t *testing.T) {
 	if h := reg.Ownership[0].Holders; len(h) != 1 || h[0].ID != "" || h[0].IDUnread != "114981-*******" {
 		t.Errorf("the 보존's company: %+v, want its number unread", h)
 	}
-	if h := reg.Ownership[1].Holders; len(h) != 1 || h[0].Name != "홍상철" {
-		t.Errorf("co-owners %+v, want 홍상철 alone (the company's masked number no co-owner's)", h)
+	// The company is listed with its number unread (the verdict reports
+	// it), never with the mask as its number.
+	want := []Party{{Role: "공유자", Name: "주식회사 한결", IDUnread: "110111-*******", Share: "2분의 1"},
+		{Role: "공유자", Name: "홍상철", ID: "480106-*******", Share: "2분의 1"}}
+	if h := reg.Ownership[1].Holders; !reflect.DeepEqual(h, want) {
+		t.Errorf("co-owners %+v, want %+v", h, want)
+	}
+}
+
+// TestCoOwnerNumberUnread: a co-owner whose number did not read as one
+// (Baekmuk Gulim reads a mask's asterisks as 우) was dropped from the list
+// unseen. It is listed: with a person's number where a person's name comes
+// before six digits of a date and the dash, else with the number unread.
+func TestCoOwnerNumberUnread(t *testing.T) {
+	t.Parallel()
+	const second = "홍 상철 480106-*4**×ㅠ*＊4*"
+	for _, tc := range []struct {
+		name, line string
+		want       []Party // the second co-owner, or none
+	}{
+		{"the mask read as 우", "홍상철 480106-ㅡ%우우우우우우", []Party{{Role: "공유자", Name: "홍상철", ID: "480106-*******", Share: "2분의 1"}}},
+		{"the mask read as 우 and 오", "홍상철 480106-ㅡ우우오우우우", []Party{{Role: "공유자", Name: "홍상철", ID: "480106-*******", Share: "2분의 1"}}},
+		{"six digits that are no date", "홍상철 481306-ㅡ우우우우우우", []Party{{Role: "공유자", Name: "홍상철", IDUnread: "481306-", Share: "2분의 1"}}},
+		{"a company's number", "주식회사한결 110111-ㅡ우우우우우우", []Party{{Role: "공유자", Name: "주식회사 한결", IDUnread: "110111-", Share: "2분의 1"}}},
+		{"a name of four syllables", "남궁상철 480106-ㅡ우우우우우우", []Party{{Role: "공유자", Name: "남궁상철", IDUnread: "480106-", Share: "2분의 1"}}},
+		{"seven digits", "홍상철 4801066-ㅡ우우우우우우", nil},
+		{"a name read as Latin", "EMM 480106-ㅡ우우우우우우", nil},
+		{"digits and no dash", "홍상철 480106 우우우우우우", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reg, err := Parse(strings.Replace(coOwnersText, second, tc.line, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := append([]Party{{Role: "공유자", Name: "임준호", ID: "510707-*******", Share: "2분의 1"}}, tc.want...)
+			if got := reg.Ownership[1].Holders; !reflect.DeepEqual(got, want) {
+				t.Errorf("co-owners %+v, want %+v", got, want)
+			}
+		})
+	}
+	// The 접수 column's number on a co-owner's line is no co-owner's.
+	reg, err := Parse(strings.Replace(coOwnersText, "                          제34309호                         지분 2분의 1",
+		"                          제34309호                         지분 2분의 1 EMM 6650924-ㅡ우우우우우우", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := reg.Ownership[1].Holders; len(got) != 2 || got[0].Name != "임준호" {
+		t.Errorf("co-owners %+v, want 임준호 and 홍상철", got)
 	}
 }
 
