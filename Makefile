@@ -44,7 +44,7 @@ test: deps versitygw web-build build web-deps browser-deps ## Run every test on 
 	@# The fuzz budget is a count, not a duration: with -fuzztime 10s, Go 1.26's fuzz coordinator can fail
 	@# the run with a bare "context deadline exceeded" as the time runs out (golang/go#75804, fixed in 1.27).
 	@$(GO) build -o $(BIN)/gotestsum gotest.tools/gotestsum || exit 1; \
-	echo "make test: two runs at once, a line per test as it ends; about 13 to 14 min with a warm build cache on 2 cores, 20 to 25 on a fresh machine (README)"; \
+	echo "make test: two runs at once, a line per test as it ends; about 8 min with its test binaries compiled on 2 cores, 12 without, 20 on a fresh machine (README)"; \
 	mod=$$($(GO) list -m) || exit 1; \
 	raced="$$mod/jobs $$mod/jobs/core $$mod/jobs/issuance $$mod/jobs/ocrtask $$mod/jobs/hub $$mod/jobs/watcher $$mod/jobs/reconcile $$mod/jobs/ocr/engine"; plain="$$mod/jobs/analysis $$mod/jobs/ocr/pageimage"; issuer="$$mod/jobs/issuer"; \
 	rest=$$($(GO) list ./... | grep -v -x -F -e $$mod/server $$(for p in $$raced $$plain $$issuer; do printf -- '-e %s ' $$p; done)) || exit 1; \
