@@ -419,9 +419,9 @@ func unreadID(seg string) (at int, unread string, ok bool) {
 	return loc[0], rest, true
 }
 
-// maskLost reads a number whose six digits were read and whose mask was
-// not, wholly, its dash with it or not (980208- before the address, and
-// 521111 alone: a face whose asterisks are too small for the OCR to keep). A person's number is
+// maskLost reads a number whose six digits and dash were read and whose
+// mask was not, wholly (980208- before the address: a face whose
+// asterisks are too small for the OCR to keep). A person's number is
 // printed as its birth date and a mask of seven marks, a company's in
 // full with seven digits, which the OCR does not lose whole: so, after a
 // name not a company's (the caller's check) and where the six digits are
@@ -430,8 +430,8 @@ func unreadID(seg string) (at int, unread string, ok bool) {
 // (personLike): a company's name the word list misses (한결건설) keeps
 // its number unread.
 func maskLost(unread string) (string, bool) {
-	head, _ := strings.CutSuffix(noSpace(unread), "-")
-	if len(head) != 6 || digitsOnly(head) != head {
+	head, ok := strings.CutSuffix(noSpace(unread), "-")
+	if !ok || len(head) != 6 || digitsOnly(head) != head {
 		return "", false
 	}
 	month, day := (head[2]-'0')*10+head[3]-'0', (head[4]-'0')*10+head[5]-'0'

@@ -1120,10 +1120,12 @@ func TestNameBeforeUnreadNumber(t *testing.T) {
 		{"small letters for the mask", "소유자 천규홍 470911-abcdefg", "천규홍", "", "470911-abcdefg"},
 		{"the mask lost whole", "소유자 천규홍 470911-", "천규홍", "470911-*******", ""},
 		{"the mask lost, six digits no date", "소유자 천규홍 471311-", "천규홍", "", "471311-"},
-		{"the mask and its dash lost", "소유자 천규홍 470911", "천규홍", "470911-*******", ""},
-		{"the mask and its dash lost, six digits no date", "소유자 천규홍 471311", "천규홍", "", "471311"},
-		{"a company's number lost after six digits", "소유자 한결건설 110111", "한결건설", "", "110111"},
-		{"seven digits and nothing after", "소유자 천규홍 4709111", "천규홍", "", "4709111"},
+		// Six digits alone, the dash lost too, are too little to say a
+		// person's: a company's name read without its 주식회사 and its
+		// number cut after six digits (110111 is a date) would be taken for
+		// one (an outside review's, of a change tried and reverted).
+		{"the mask and its dash lost", "소유자 천규홍 470911", "천규홍", "", "470911"},
+		{"a company's name without its form, six digits", "소유자 케이티 110111", "케이티", "", "110111"},
 		{"a company's number lost after the dash", "소유자 주식회사 한결 110111-", "주식회사 한결", "", "110111-"},
 		// An outside review's: a company's name the word list misses, its
 		// number lost after the dash or its digits read as capitals and
