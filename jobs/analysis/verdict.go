@@ -1381,25 +1381,49 @@ func plausibleName(name string) bool {
 // letters is a misreading: SSH for 송동현 (a 150 dpi copy of a hold-out
 // document, once COMPLETE), 주식회사 MBAS for 주식회사 새솔건영 (clean copies
 // in Baekmuk Gulim, read with its number right).
+//
+// The parentheses must close, one level deep (주식회사)MBAS and 주식회사 (MBAS
+// hide nothing), and Hangul must stand outside them besides a company's
+// form: 주식회사 (MBAS) names no one. Letters of any other script outside
+// them (Cyrillic, Greek look-alikes, 漢字) are no more a name than Latin.
 func plausibleHolder(h Party) bool {
 	if !plausibleName(h.Name) {
 		return false
 	}
-	hangul, depth := false, 0
+	depth := 0
+	var outside strings.Builder
 	for _, r := range h.Name {
 		switch {
 		case r == '(':
 			depth++
+			if depth > 1 {
+				return false
+			}
 		case r == ')':
 			depth--
+			if depth < 0 {
+				return false
+			}
+		case depth > 0:
 		case unicode.Is(unicode.Hangul, r):
-			hangul = true
-		case depth == 0 && r < utf8.RuneSelf && unicode.IsLetter(r):
+			outside.WriteRune(r)
+		case unicode.IsLetter(r):
 			return false
 		}
 	}
-	return hangul
+	if depth != 0 {
+		return false
+	}
+	name := outside.String()
+	for _, form := range companyForms {
+		name = strings.ReplaceAll(name, form, "")
+	}
+	return name != ""
 }
+
+// companyForms are the words of a company's name that say its form, not
+// which company it is.
+var companyForms = []string{"주식회사", "유한회사", "유한책임회사", "합자회사", "합명회사"}
 
 // causeWord is the word of a 등기원인 that names the cause (매매 of
 // 2019년3월4일 매매, 설정계약), "" when it has none of two syllables or

@@ -983,6 +983,14 @@ func TestPlausibleHolder(t *testing.T) {
 		{"주식회사 MBAS", "110111-1234567", false},
 		{"KB부동산신탁 주식회사", "110111-1234567", false},
 		{"MBAS", "", false},
+		// An outside review's: parentheses that do not close, or Latin in
+		// them and no Hangul outside but the company's form.
+		{"주식회사 (MBAS", "110111-1234567", false},
+		{"주식회사)MBAS", "110111-1234567", false},
+		{"주식회사 (MBAS)", "110111-1234567", false},
+		{"주식회사 МВАЅ", "110111-1234567", false}, // Cyrillic look-alikes
+		{"(주)한결((KT))", "110111-1234567", false},
+		{"유한회사 한결(HK)", "110111-1234567", true},
 		{"김민*", "750101-*******", false},
 	} {
 		if got := plausibleHolder(Party{Name: tc.name, ID: tc.id}); got != tc.want {
