@@ -1612,13 +1612,21 @@ func oneSubstitution(a, b []rune) bool {
 // space; shorter labels (채권자) are too like other words to guess. A label
 // of five syllables may have its first misread, keeping its initial
 // consonant, the four after it standing (그저당권자): no other label or word
-// of the form ends so.
+// of the form ends so. The amount labels of five syllables (채권최고액,
+// 임차보증금) are restored the same way, and with their first syllable
+// misread whatever its initial where a word starts (재권최고액: Baekmuk
+// Gulim reads 채 so): nothing a registry prints but 채권최고액 ends in
+// 권최고액, nor but 임차보증금 in 차보증금. Those of four (청구금액, 거래가액)
+// are not: one syllable apart from words that are no label (청산금액). The
+// amount after the label is read as printed.
 func fixLongLabels(line string) string {
 	rs := []rune(line)
 	changed := false
-	for _, l := range holderLabels {
+	labels := slices.Concat(holderLabels, amountLabels)
+	for _, l := range labels {
 		lr := []rune(l)
-		if len(lr) < 4 {
+		amount := slices.Contains(amountLabels, l)
+		if len(lr) < 4 || amount && len(lr) < 5 {
 			continue
 		}
 		for i := 0; i+len(lr) <= len(rs); i++ {
@@ -1626,8 +1634,11 @@ func fixLongLabels(line string) string {
 			if i > 0 && unicode.Is(unicode.Hangul, rs[i-1]) {
 				continue // inside a word: 임대차계약일자 is not a label
 			}
-			firstMisread := len(lr) >= 5 && sameInitial(w[0], lr[0]) && string(w[1:]) == string(lr[1:])
-			if w[len(w)-1] == lr[len(lr)-1] && (oneSubstitution(w, lr) || firstMisread) && !slices.Contains(holderLabels, string(w)) && !slices.ContainsFunc(w, unicode.IsSpace) {
+			// Whatever its initial, only where a word starts: not a
+			// date's 일 glued to a label whose 채 was lost (2일권최고액).
+			wordStart := i == 0 || unicode.IsSpace(rs[i-1])
+			firstMisread := len(lr) >= 5 && (sameInitial(w[0], lr[0]) || amount && wordStart && isSyllable(w[0])) && string(w[1:]) == string(lr[1:])
+			if w[len(w)-1] == lr[len(lr)-1] && (oneSubstitution(w, lr) || firstMisread) && !slices.Contains(labels, string(w)) && !slices.ContainsFunc(w, unicode.IsSpace) {
 				copy(w, lr)
 				changed = true
 			}
@@ -1638,6 +1649,9 @@ func fixLongLabels(line string) string {
 	}
 	return string(rs)
 }
+
+// isSyllable reports whether r is a Hangul syllable (가 to 힣).
+func isSyllable(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }
 
 // sameInitial reports whether a and b are Hangul syllables with the same
 // initial consonant (그 and 근): a misread that keeps the syllable's start.
@@ -1873,10 +1887,25 @@ func coOwnerUnread(s, share string) (Party, bool) {
 		return Party{}, false
 	}
 	p := Party{Role: "공유자", Name: name, Share: share, IDUnread: unread}
-	if id, ok := maskLost(idHeadRead.FindString(noSpace(unread))); ok && !companyName(raw) && personLike(name) {
+	// A person's number only where the name is all that stands before it
+	// (not (주) 한결 nor 주식희사 케이티), nothing but the six digits and the
+	// dash was read as digits (110111-1468ㅁ54 is a company's number read
+	// in part), and the mask's seven marks were seen, misread: a company's
+	// name wrapped onto the line above leaves its number's digits, not
+	// marks.
+	if id, ok := maskLost(unread); ok && !companyName(raw) && personLike(name) && noSpace(raw) == name && marksRead(s[at:]) {
 		p.ID, p.IDUnread = id, ""
 	}
 	return p, true
+}
+
+// marksRead reports whether the word of s that holds the number, after its
+// dash, has four characters at least and no digit: a mask's marks read as
+// other letters (ㅡ%우우우우우우), not a number's digits lost.
+func marksRead(s string) bool {
+	word, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	_, after, ok := strings.Cut(word, "-")
+	return ok && utf8.RuneCountInString(after) >= 4 && !strings.ContainsFunc(after, unicode.IsDigit)
 }
 
 // idHeadRead is how a registration number begins as read: six digits and

@@ -214,6 +214,14 @@ func TestParseNoisy(t *testing.T) {
 			warns: true,
 		},
 		{
+			// A form's label, its first syllable misread (Baekmuk Gulim's
+			// 재권최고액): the label is the form's word, the amount as printed.
+			name: "an amount's label with its first syllable misread",
+			text: func(t *testing.T) string {
+				return replace(t, "채권최고액 금360,000,000원", "재권최고액 금360,000,000원")
+			},
+		},
+		{
 			name: "년 월 일 misread",
 			text: func(t *testing.T) string {
 				return replace(t, "2021년6월1일     2021년5월30일", "2021넌6윌1알     2021년5월30얼")
@@ -973,6 +981,18 @@ func TestFixLongLabels(t *testing.T) {
 		{"그저당권쟈 주식회사", "그저당권쟈 주식회사"},
 		{"후저당권자 주식회사", "후저당권자 주식회사"}, // another initial: not a misread of 근 (an outside review's)
 		{"카등기권자 임은지", "카등기권자 임은지"},
+		// The amount labels: five syllables, the first misread whatever its
+		// initial (Baekmuk Gulim's 재권최고액), or one in the middle.
+		{"재권최고액 금201,600,000원", "채권최고액 금201,600,000원"},
+		{"엄차보증금 금50,000,000원", "임차보증금 금50,000,000원"},
+		{"채권죄고액 금120,000,000원", "채권최고액 금120,000,000원"},
+		{"청구굼액 금50,000,000원", "청구굼액 금50,000,000원"}, // four syllables: one from 청산금액, no label
+		{"청산금액 금50,000,000원", "청산금액 금50,000,000원"},
+		{"2019년5월2일권최고액 금360,000,000원", "2019년5월2일권최고액 금360,000,000원"}, // a date's 일, glued: not the label's 채 (an outside review's)
+		{"채권최고얙 금120,000,000원", "채권최고얙 금120,000,000원"},                 // the last syllable misread: not guessed
+		{"가재권최고액", "가재권최고액"},                                           // inside a word
+		{"*권최고액 금120,000,000원", "*권최고액 금120,000,000원"},                 // a mark is no syllable
+		{"전새금 금50,000,000원", "전새금 금50,000,000원"},                       // three syllables: not guessed
 	}
 	for _, tt := range tests {
 		if got := fixLongLabels(tt.in); got != tt.want {
