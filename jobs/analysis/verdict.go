@@ -1385,7 +1385,9 @@ func plausibleName(name string) bool {
 // The parentheses must close, one level deep (주식회사)MBAS and 주식회사 (MBAS
 // hide nothing), and Hangul must stand outside them besides a company's
 // form: 주식회사 (MBAS) names no one. Letters of any other script outside
-// them (Cyrillic, Greek look-alikes, 漢字) are no more a name than Latin.
+// them (Cyrillic, Greek look-alikes, 漢字) are no more a name than Latin,
+// and a name is written in whole syllables: a letter of one (김민ㅈ,
+// 주식회사 ㅡ) is a syllable read in part (a second outside review's).
 func plausibleHolder(h Party) bool {
 	if !plausibleName(h.Name) {
 		return false
@@ -1404,6 +1406,10 @@ func plausibleHolder(h Party) bool {
 			if depth < 0 {
 				return false
 			}
+		case r == 'ㆍ':
+			// The middle dot Korean text writes with this letter, as '·'.
+		case unicode.Is(unicode.Hangul, r) && !isSyllable(r):
+			return false // a letter of a syllable (ㅈ, ㅡ): a syllable read in part, or a rule
 		case depth > 0:
 		case unicode.Is(unicode.Hangul, r):
 			outside.WriteRune(r)
@@ -1423,7 +1429,9 @@ func plausibleHolder(h Party) bool {
 
 // companyForms are the words of a company's name that say its form, not
 // which company it is.
-var companyForms = []string{"주식회사", "유한회사", "유한책임회사", "합자회사", "합명회사"}
+var companyForms = []string{"주식회사", "유한책임회사", "유한회사", "합자회사", "합명회사",
+	"농업회사법인", "영농조합법인", "어업회사법인", "사회복지법인", "재단법인", "사단법인", "학교법인", "의료법인",
+	"사회적협동조합", "협동조합"}
 
 // causeWord is the word of a 등기원인 that names the cause (매매 of
 // 2019년3월4일 매매, 설정계약), "" when it has none of two syllables or

@@ -991,6 +991,20 @@ func TestPlausibleHolder(t *testing.T) {
 		{"주식회사 МВАЅ", "110111-1234567", false}, // Cyrillic look-alikes
 		{"(주)한결((KT))", "110111-1234567", false},
 		{"유한회사 한결(HK)", "110111-1234567", true},
+		// A second outside review's: a letter of a syllable is no name's,
+		// and other forms than a company's name no one either.
+		{"김민ㅈ", "750101-*******", false},
+		{"주식회사 ㅡ", "110111-1234567", false},
+		{"주식회사 ㅇ(MBAS)", "110111-1234567", false},
+		{"주식회사ㆍ(MBAS)", "110111-1234567", false},
+		{"재단법인 (MBAS)", "110111-1234567", false},
+		{"농업회사법인 (MBAS)", "110111-1234567", false},
+		{"재단법인 한국장학재단", "110111-1234567", true},
+		{"서울남부농업협동조합", "110111-1234567", true},
+		{"국", "", true},
+		{"대한민국", "", true},
+		{"에이·비건설 주식회사", "110111-1234567", true},
+		{"에이ㆍ비건설 주식회사", "110111-1234567", true},
 		{"김민*", "750101-*******", false},
 	} {
 		if got := plausibleHolder(Party{Name: tc.name, ID: tc.id}); got != tc.want {
