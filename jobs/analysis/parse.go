@@ -1651,13 +1651,13 @@ func fixLongLabels(line string) string {
 }
 
 // isSyllable reports whether r is a Hangul syllable (가 to 힣).
-func isSyllable(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }
+func isSyllable(r rune) bool { return r >= '가' && r <= '힣' }
 
 // sameInitial reports whether a and b are Hangul syllables with the same
 // initial consonant (그 and 근): a misread that keeps the syllable's start.
 func sameInitial(a, b rune) bool {
-	const first, last, perInitial = 0xAC00, 0xD7A3, 21 * 28
-	return a >= first && a <= last && b >= first && b <= last && (a-first)/perInitial == (b-first)/perInitial
+	const perInitial = 21 * 28 // the syllables of one initial consonant
+	return isSyllable(a) && isSyllable(b) && (a-'가')/perInitial == (b-'가')/perInitial
 }
 
 func beforeLabel(s string) string {

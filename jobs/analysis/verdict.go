@@ -1376,7 +1376,8 @@ func plausibleName(name string) bool {
 // parentheses at most (존스미스(JOHN SMITH), 에스케이(SK) 주식회사). The
 // registry writes every holder's name so, a company's too: a 상호 is
 // registered in Hangul and Arabic numerals, Latin letters only added in
-// parentheses (상업등기규칙), and the real-estate registry copies the
+// parentheses (상업등기규칙, as we know it: its text could not be checked
+// where this was written), and the real-estate registry copies the
 // commercial registry's name (KT is 주식회사 케이티). A name read as Latin
 // letters is a misreading: SSH for 송동현 (a 150 dpi copy of a hold-out
 // document, once COMPLETE), 주식회사 MBAS for 주식회사 새솔건영 (clean copies
